@@ -1,0 +1,98 @@
+/**
+ * The hub's configuration: parsed once from flags > HEARTH_* environment > defaults, validated,
+ * frozen. Defaults are data beside the schema (DESIGN.md section 8).
+ */
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+/** Every setting: its flag name, environment name, schema and default. */
+export const CONFIG_FIELDS = {
+  host: { flag: 'host', env: 'HEARTH_HOST', schema: z.string().min(1), default: '0.0.0.0' },
+  port: { flag: 'port', env: 'HEARTH_PORT', schema: port, default: 8720 },
+  dataDir: { flag: 'data-dir', env: 'HEARTH_DATA_DIR', schema: z.string().min(1), default: './data' },
+  appsDir: { flag: 'apps-dir', env: 'HEARTH_APPS_DIR', schema: z.string().min(1), default: './apps' },
+  /** App store catalogue: a folder or an http(s) URL holding index.json; '' = <data-dir>/store. */
+  store: { flag: 'store', env: 'HEARTH_STORE', schema: z.string(), default: '' },
+  /** 'default' = the sound card; anything else is a folder to write one WAV per utterance into. */
+  audioOut: { flag: 'audio-out', env: 'HEARTH_AUDIO_OUT', schema: z.string().min(1), default: 'default' },
+  speechEngine: {
+    flag: 'speech-engine',
+    env: 'HEARTH_SPEECH_ENGINE',
+    schema: z.enum(['auto', 'espeak-ng', 'say', 'none']),
+    default: 'auto',
+  },
+  logLevel: {
+    flag: 'log-level',
+    env: 'HEARTH_LOG_LEVEL',
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    default: 'info',
+  },
+  /** '' = <data-dir>/backups. */
+  backupDir: { flag: 'backup-dir', env: 'HEARTH_BACKUP_DIR', schema: z.string(), default: '' },
+  backupSchedule: { flag: 'backup-schedule', env: 'HEARTH_BACKUP_SCHEDULE', schema: z.string().min(1), default: '30 3 * * *' },
+  backupKeep: { flag: 'backup-keep', env: 'HEARTH_BACKUP_KEEP', schema: positiveInt, default: 7 },
+  appHeapMb: { flag: 'app-heap-mb', env: 'HEARTH_APP_HEAP_MB', schema: positiveInt, default: 128 },
+  bodyLimit: { flag: 'body-limit', env: 'HEARTH_BODY_LIMIT', schema: positiveInt, default: 1024 * 1024 },
+  /** Failed authentications allowed per remote address per minute before 429. */
+  authFailureLimit: { flag: 'auth-failure-limit', env: 'HEARTH_AUTH_FAILURE_LIMIT', schema: positiveInt, default: 20 },
+  timeZone: { flag: 'time-zone', env: 'HEARTH_TIME_ZONE', schema: z.string(), default: '' },
+} as const;
+
+type Fields = typeof CONFIG_FIELDS;
+export type ConfigKey = keyof Fields;
+
+export type Config = Readonly<{ [K in ConfigKey]: z.output<Fields[K]['schema']> }> & {
+  /** From HEARTH_OWNER_TOKEN only: never a flag, so it does not show in `ps`. */
+  readonly ownerToken: string | undefined;
+  /** Resolved folder of the app store catalogue or its URL. */
+  readonly storeLocation: string;
+  readonly backupLocation: string;
+  /** IANA zone the calendar resolutions use. */
+  readonly zone: string;
+};
+
+export class ConfigError extends Error {}
+
+/**
+ * Builds the config from parsed flags (keys are flag names) and an environment.
+ *
+ * @example loadConfig({ port: '0', 'data-dir': '/tmp/x' }, process.env)
+ */
+export function loadConfig(flags: Readonly<Record<string, string | undefined>>, env: NodeJS.ProcessEnv): Config {
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(CONFIG_FIELDS)) {
+    const raw = flags[field.flag] ?? env[field.env];
+    const source = flags[field.flag] !== undefined ? `--${field.flag}` : env[field.env] !== undefined ? field.env : 'default';
+    const parsed = (field.schema as z.ZodType).safeParse(raw ?? field.default);
+    if (!parsed.success) {
+      throw new ConfigError(`invalid ${source} '${String(raw)}': ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    }
+    out[key] = parsed.data;
+  }
+  const dataDir = resolve(String(out.dataDir));
+  const store = String(out.store);
+  const backupDir = String(out.backupDir);
+  const zone = String(out.timeZone) || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    throw new ConfigError(`invalid time zone '${zone}': use an IANA name such as Europe/Amsterdam`);
+  }
+  const audioOut = String(out.audioOut);
+  return Object.freeze({
+    ...(out as Omit<Config, 'ownerToken' | 'storeLocation' | 'backupLocation' | 'zone'>),
+    dataDir,
+    appsDir: resolve(String(out.appsDir)),
+    audioOut: audioOut === 'default' ? audioOut : resolve(audioOut),
+    ownerToken: env.HEARTH_OWNER_TOKEN || undefined,
+    storeLocation: store === '' ? resolve(dataDir, 'store') : /^https?:\/\//.test(store) ? store : resolve(store),
+    backupLocation: backupDir === '' ? resolve(dataDir, 'backups') : resolve(backupDir),
+    zone,
+  });
+}
+
+/** Flag names `hearth start` accepts, for the CLI parser. */
+export const CONFIG_FLAGS: readonly string[] = Object.values(CONFIG_FIELDS).map((f) => f.flag);

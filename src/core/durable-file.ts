@@ -1,0 +1,56 @@
+/**
+ * A lowdb adapter whose writes survive a power cut: write a temp file, fsync it, rename it over
+ * the target, fsync the directory. lowdb's own TextFile writer renames without fsync, so after a
+ * power loss the file can be empty or old even though the write "succeeded".
+ */
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Adapter } from 'lowdb';
+
+/** Writes `text` to `file` atomically and durably. */
+export async function writeFileDurable(file: string, text: string | Uint8Array): Promise<void> {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const handle = await open(tmp, 'w', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await fsyncDir(dirname(file));
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** JSON document adapter for lowdb with durable writes; `read` returns null when absent. */
+export class DurableJSONFile<T> implements Adapter<T> {
+  constructor(readonly file: string) {}
+
+  async read(): Promise<T | null> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    return JSON.parse(text) as T;
+  }
+
+  async write(data: T): Promise<void> {
+    await writeFileDurable(this.file, JSON.stringify(data));
+  }
+}
