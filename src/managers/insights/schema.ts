@@ -1,0 +1,45 @@
+/**
+ * The insights database schema. Points are stored compactly (integer log row, integer ms,
+ * real value, no rowid) and every rollup level has the same shape, keyed by (log, bucket index).
+ */
+import { LEVELS } from './levels.js';
+
+export const SCHEMA_VERSION = 1;
+
+const rollupTable = (table: string): string => `
+CREATE TABLE IF NOT EXISTS ${table} (
+  log INTEGER NOT NULL,
+  b   INTEGER NOT NULL, -- bucket index: floor(t / width)
+  n   INTEGER NOT NULL, -- points in the bucket
+  s   REAL NOT NULL,    -- their sum (mean = s / n; for booleans, the share of true)
+  mn  REAL NOT NULL,
+  mx  REAL NOT NULL,
+  lv  REAL NOT NULL,    -- the value of the latest point ...
+  lt  INTEGER NOT NULL, -- ... and its time (ms), so out-of-order writes keep the right one
+  PRIMARY KEY (log, b)
+) WITHOUT ROWID;`;
+
+export const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS logs (
+  row          INTEGER PRIMARY KEY,
+  uri          TEXT NOT NULL,
+  id           TEXT NOT NULL,
+  title        TEXT NOT NULL,
+  type         TEXT NOT NULL CHECK (type IN ('number', 'boolean')),
+  units        TEXT,
+  decimals     INTEGER,
+  title_true   TEXT,
+  title_false  TEXT,
+  last_value   REAL,
+  last_updated INTEGER,
+  owner_uri    TEXT NOT NULL,
+  UNIQUE (uri, id)
+);
+CREATE TABLE IF NOT EXISTS raw (
+  log INTEGER NOT NULL,
+  t   INTEGER NOT NULL, -- ms since the epoch
+  v   REAL NOT NULL,    -- booleans as 0/1
+  PRIMARY KEY (log, t)
+) WITHOUT ROWID;
+${LEVELS.map((l) => rollupTable(l.table)).join('\n')}
+`;

@@ -1,0 +1,382 @@
+/**
+ * The insights database: logs, raw points and their rollups in one SQLite file (WAL). Every
+ * change is one transaction, so a killed process leaves the file as of the last commit.
+ * Synchronous by design (better-sqlite3): each call is short and bounded.
+ */
+import { statSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { LEVELS, RAW_KEEP_MS, type RollupLevel } from './levels.js';
+import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+
+export type LogType = 'number' | 'boolean';
+
+export interface LogMeta {
+  readonly uri: string;
+  readonly id: string;
+  readonly title: string;
+  readonly type: LogType;
+  readonly units: string | null;
+  readonly decimals: number | null;
+  readonly titleTrue: string | null;
+  readonly titleFalse: string | null;
+  readonly ownerUri: string;
+}
+
+export interface LogRow extends LogMeta {
+  /** Integer key of the log inside the database. */
+  readonly row: number;
+  readonly lastValue: number | null;
+  /** ms since the epoch of the latest point. */
+  readonly lastUpdated: number | null;
+}
+
+export interface Point {
+  readonly log: number;
+  /** ms since the epoch */
+  readonly t: number;
+  readonly v: number;
+}
+
+export interface CommitResult {
+  /** Points stored as new. */
+  readonly added: Point[];
+  /** Points that replaced one at the same log and ms, with the value they replaced. */
+  readonly replaced: Array<Point & { readonly old: number }>;
+  /** Logs whose latest point changed, with their new row. */
+  readonly touched: LogRow[];
+}
+
+/** One query bucket as read from a level: the aggregate of the points in it. */
+export interface BucketRow {
+  readonly i: number;
+  readonly n: number;
+  readonly s: number;
+  readonly mn: number;
+  readonly mx: number;
+  readonly lv: number;
+}
+
+interface RawLogRow {
+  row: number;
+  uri: string;
+  id: string;
+  title: string;
+  type: LogType;
+  units: string | null;
+  decimals: number | null;
+  title_true: string | null;
+  title_false: string | null;
+  last_value: number | null;
+  last_updated: number | null;
+  owner_uri: string;
+}
+
+const toLog = (r: RawLogRow): LogRow => ({
+  row: r.row,
+  uri: r.uri,
+  id: r.id,
+  title: r.title,
+  type: r.type,
+  units: r.units,
+  decimals: r.decimals,
+  titleTrue: r.title_true,
+  titleFalse: r.title_false,
+  lastValue: r.last_value,
+  lastUpdated: r.last_updated,
+  ownerUri: r.owner_uri,
+});
+
+interface Agg {
+  log: number;
+  b: number;
+  n: number;
+  s: number;
+  mn: number;
+  mx: number;
+  lv: number;
+  lt: number;
+}
+
+export class InsightsStorage {
+  private readonly stmt;
+
+  private constructor(
+    readonly db: Database.Database,
+    readonly file: string,
+  ) {
+    const upserts = LEVELS.map((l) =>
+      db.prepare(
+        `INSERT INTO ${l.table} (log, b, n, s, mn, mx, lv, lt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (log, b) DO UPDATE SET n = n + excluded.n, s = s + excluded.s,
+           mn = min(mn, excluded.mn), mx = max(mx, excluded.mx),
+           lv = CASE WHEN excluded.lt >= lt THEN excluded.lv ELSE lv END, lt = max(lt, excluded.lt)`,
+      ),
+    );
+    this.stmt = {
+      listLogs: db.prepare<[], RawLogRow>('SELECT * FROM logs ORDER BY row'),
+      getLog: db.prepare<[number], RawLogRow>('SELECT * FROM logs WHERE row = ?'),
+      insertLog: db.prepare(
+        `INSERT INTO logs (uri, id, title, type, units, decimals, title_true, title_false, owner_uri)
+         VALUES (@uri, @id, @title, @type, @units, @decimals, @titleTrue, @titleFalse, @ownerUri)`,
+      ),
+      updateLog: db.prepare(
+        `UPDATE logs SET title = @title, type = @type, units = @units, decimals = @decimals,
+           title_true = @titleTrue, title_false = @titleFalse WHERE row = @row`,
+      ),
+      touchLog: db.prepare(
+        `UPDATE logs SET last_value = ?, last_updated = ? WHERE row = ? AND (last_updated IS NULL OR last_updated <= ?)`,
+      ),
+      clearLast: db.prepare('UPDATE logs SET last_value = NULL, last_updated = NULL WHERE row = ?'),
+      deleteLog: db.prepare('DELETE FROM logs WHERE row = ?'),
+      insertRaw: db.prepare('INSERT INTO raw (log, t, v) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
+      getRaw: db.prepare<[number, number], { v: number }>('SELECT v FROM raw WHERE log = ? AND t = ?'),
+      setRaw: db.prepare('UPDATE raw SET v = ? WHERE log = ? AND t = ?'),
+      clearRaw: db.prepare('DELETE FROM raw WHERE log = ?'),
+      pruneRaw: db.prepare('DELETE FROM raw WHERE log = ? AND t < ?'),
+      upserts,
+      clear: LEVELS.map((l) => db.prepare(`DELETE FROM ${l.table} WHERE log = ?`)),
+      prune: LEVELS.map((l) => db.prepare(`DELETE FROM ${l.table} WHERE log = ? AND b < ?`)),
+      rebuildFromRaw: db.prepare(
+        `INSERT OR REPLACE INTO ${LEVELS[0]!.table} (log, b, n, s, mn, mx, lv, lt)
+         SELECT @log, @b, count(*), sum(v), min(v), max(v),
+           (SELECT v FROM raw WHERE log = @log AND t >= @from AND t < @to ORDER BY t DESC LIMIT 1), max(t)
+         FROM raw WHERE log = @log AND t >= @from AND t < @to HAVING count(*) > 0`,
+      ),
+      rebuild: LEVELS.map((l, i) =>
+        i === 0
+          ? null
+          : db.prepare(
+              `INSERT OR REPLACE INTO ${l.table} (log, b, n, s, mn, mx, lv, lt)
+               SELECT @log, @b, sum(n), sum(s), min(mn), max(mx),
+                 (SELECT lv FROM ${LEVELS[i - 1]!.table} WHERE log = @log AND b >= @from AND b < @to ORDER BY lt DESC LIMIT 1),
+                 max(lt)
+               FROM ${LEVELS[i - 1]!.table} WHERE log = @log AND b >= @from AND b < @to HAVING count(*) > 0`,
+            ),
+      ),
+      patch: LEVELS.map((l) =>
+        db.prepare(
+          `UPDATE ${l.table} SET s = s + @delta, mn = min(mn, @v), mx = max(mx, @v),
+             lv = CASE WHEN lt = @t THEN @v ELSE lv END WHERE log = @log AND b = @b`,
+        ),
+      ),
+      numbers: LEVELS.map((l) =>
+        db.prepare<[number, number, number, number, number], BucketRow>(
+          `SELECT (b * ${l.width} - ?1) / ?2 AS i, sum(n) AS n, sum(s) AS s, min(mn) AS mn, max(mx) AS mx, 0 AS lv
+           FROM ${l.table} WHERE log = ?3 AND b >= ?4 AND b < ?5 GROUP BY i`,
+        ),
+      ),
+      booleans: LEVELS.map((l) =>
+        db.prepare<[number, number, number, number, number], BucketRow>(
+          // A bare column beside a single max() comes from the row holding the max (SQLite).
+          `SELECT (b * ${l.width} - ?1) / ?2 AS i, sum(n) AS n, max(lt) AS lt, lv, 0 AS s, 0 AS mn, 0 AS mx
+           FROM ${l.table} WHERE log = ?3 AND b >= ?4 AND b < ?5 GROUP BY i`,
+        ),
+      ),
+      rawNumbers: db.prepare<[number, number, number, number, number], BucketRow>(
+        `SELECT (t - ?1) / ?2 AS i, count(*) AS n, sum(v) AS s, min(v) AS mn, max(v) AS mx, 0 AS lv
+         FROM raw WHERE log = ?3 AND t >= ?4 AND t < ?5 GROUP BY i`,
+      ),
+      rawBooleans: db.prepare<[number, number, number, number, number], BucketRow>(
+        `SELECT (t - ?1) / ?2 AS i, count(*) AS n, max(t) AS lt, v AS lv, 0 AS s, 0 AS mn, 0 AS mx
+         FROM raw WHERE log = ?3 AND t >= ?4 AND t < ?5 GROUP BY i`,
+      ),
+      rawBefore: db.prepare<[number, number], { v: number }>(
+        'SELECT v FROM raw WHERE log = ? AND t < ? ORDER BY t DESC LIMIT 1',
+      ),
+      levelBefore: LEVELS.map((l) =>
+        db.prepare<[number, number], { v: number }>(
+          `SELECT lv AS v FROM ${l.table} WHERE log = ? AND b < ? ORDER BY b DESC LIMIT 1`,
+        ),
+      ),
+    };
+  }
+
+  /** Opens (or creates) the database file in WAL mode. */
+  static open(file: string): InsightsStorage {
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    // In WAL mode NORMAL never corrupts; a power cut may drop the last commits, a killed
+    // process loses nothing that was committed.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    const version = Number(db.pragma('user_version', { simple: true }));
+    if (version > SCHEMA_VERSION) {
+      db.close();
+      throw new Error(`${file} has schema version ${version}, newer than this hub understands (${SCHEMA_VERSION}); upgrade hearth`);
+    }
+    db.exec(SCHEMA_SQL);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    return new InsightsStorage(db, file);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  listLogs(): LogRow[] {
+    return this.stmt.listLogs.all().map(toLog);
+  }
+
+  getLog(row: number): LogRow | undefined {
+    const r = this.stmt.getLog.get(row);
+    return r && toLog(r);
+  }
+
+  insertLog(meta: LogMeta): LogRow {
+    const info = this.stmt.insertLog.run(meta);
+    return this.getLog(Number(info.lastInsertRowid))!;
+  }
+
+  updateLog(row: number, meta: LogMeta): LogRow {
+    this.stmt.updateLog.run({ ...meta, row });
+    return this.getLog(row)!;
+  }
+
+  /** Removes a log with all its points and rollups, in one transaction. */
+  deleteLog(row: number): void {
+    this.db.transaction(() => {
+      this.clearPoints(row);
+      this.stmt.deleteLog.run(row);
+    })();
+  }
+
+  /** Removes every point and rollup of a log, keeping the log itself. */
+  clearEntries(row: number): LogRow | undefined {
+    this.db.transaction(() => {
+      this.clearPoints(row);
+      this.stmt.clearLast.run(row);
+    })();
+    return this.getLog(row);
+  }
+
+  private clearPoints(row: number): void {
+    this.stmt.clearRaw.run(row);
+    for (const s of this.stmt.clear) s.run(row);
+  }
+
+  /**
+   * Stores points and folds them into every rollup level, in one transaction. A point at the
+   * same log and ms as a stored one replaces it; the buckets holding it are rebuilt from the
+   * level below while that level still covers them, so rollups stay exact.
+   */
+  commit(points: readonly Point[], now: number): CommitResult {
+    const added: Point[] = [];
+    const replaced: Array<Point & { old: number }> = [];
+    const latest = new Map<number, Point>();
+    this.db.transaction(() => {
+      const aggs = LEVELS.map(() => new Map<string, Agg>());
+      for (const p of points) {
+        const prev = latest.get(p.log);
+        if (!prev || p.t >= prev.t) latest.set(p.log, p);
+        if (this.stmt.insertRaw.run(p.log, p.t, p.v).changes === 0) {
+          const old = this.stmt.getRaw.get(p.log, p.t)?.v ?? p.v;
+          this.stmt.setRaw.run(p.v, p.log, p.t);
+          replaced.push({ ...p, old });
+          continue;
+        }
+        added.push(p);
+        LEVELS.forEach((l, li) => fold(aggs[li]!, p, Math.floor(p.t / l.width)));
+      }
+      LEVELS.forEach((_, li) => {
+        const up = this.stmt.upserts[li]!;
+        for (const a of aggs[li]!.values()) up.run(a.log, a.b, a.n, a.s, a.mn, a.mx, a.lv, a.lt);
+      });
+      for (const p of replaced) this.rebuild(p, now);
+      for (const p of latest.values()) this.stmt.touchLog.run(p.v, p.t, p.log, p.t);
+    })();
+    const touched = [...latest.keys()].map((row) => this.getLog(row)).filter((l): l is LogRow => l !== undefined);
+    return { added, replaced, touched };
+  }
+
+  private rebuild(p: Point & { old: number }, now: number): void {
+    LEVELS.forEach((l, li) => {
+      const b = Math.floor(p.t / l.width);
+      const bucketStart = b * l.width;
+      const below: RollupLevel | undefined = LEVELS[li - 1];
+      const belowKeep = below ? below.keepMs : RAW_KEEP_MS;
+      if (bucketStart >= now - belowKeep) {
+        const from = below ? bucketStart / below.width : bucketStart;
+        const to = below ? (bucketStart + l.width) / below.width : bucketStart + l.width;
+        const stmt = li === 0 ? this.stmt.rebuildFromRaw : this.stmt.rebuild[li]!;
+        stmt.run({ log: p.log, b, from, to });
+      } else {
+        // The level below is gone for this bucket: adjust in place (min/max may stay wider).
+        this.stmt.patch[li]!.run({ log: p.log, b, t: p.t, v: p.v, delta: p.v - p.old });
+      }
+    });
+  }
+
+  /** Deletes what is older than each level's horizon; returns the rows removed. */
+  prune(now: number, logs: readonly number[] = this.listLogs().map((l) => l.row)): number {
+    let removed = 0;
+    this.db.transaction(() => {
+      for (const log of logs) {
+        removed += this.stmt.pruneRaw.run(log, now - RAW_KEEP_MS).changes;
+        LEVELS.forEach((l, li) => {
+          removed += this.stmt.prune[li]!.run(log, Math.floor((now - l.keepMs) / l.width)).changes;
+        });
+      }
+    })();
+    return removed;
+  }
+
+  /**
+   * Aggregates of query buckets `i` = floor((bucketStart - start) / step) over [start, end),
+   * read from `level` (or raw points when null). Booleans carry the latest value as `lv`.
+   */
+  buckets(log: number, type: LogType, level: RollupLevel | null, start: number, end: number, step: number): BucketRow[] {
+    if (level === null) {
+      const stmt = type === 'number' ? this.stmt.rawNumbers : this.stmt.rawBooleans;
+      return stmt.all(start, step, log, start, end);
+    }
+    const li = LEVELS.indexOf(level);
+    const stmt = type === 'number' ? this.stmt.numbers[li]! : this.stmt.booleans[li]!;
+    // A level bucket counts towards the query bucket holding its start.
+    return stmt.all(start, step, log, Math.ceil(start / level.width), Math.ceil(end / level.width));
+  }
+
+  /** The latest value stored before `t`, looking from fine to coarse levels; null if none. */
+  valueBefore(log: number, t: number): number | null {
+    const raw = this.stmt.rawBefore.get(log, t);
+    if (raw) return raw.v;
+    for (let li = 0; li < LEVELS.length; li++) {
+      const hit = this.stmt.levelBefore[li]!.get(log, Math.floor(t / LEVELS[li]!.width));
+      if (hit) return hit.v;
+    }
+    return null;
+  }
+
+  /** Bytes the database takes on disk: main file plus write-ahead log. */
+  sizeOnDisk(): number {
+    const size = (f: string): number => {
+      try {
+        return statSync(f).size;
+      } catch {
+        return 0;
+      }
+    };
+    return size(this.file) + size(`${this.file}-wal`);
+  }
+
+  /** Copies a consistent snapshot to `dest` while writers go on (SQLite online backup). */
+  async backup(dest: string): Promise<void> {
+    await this.db.backup(dest);
+  }
+}
+
+function fold(into: Map<string, Agg>, p: Point, b: number): void {
+  const key = `${p.log}:${b}`;
+  const a = into.get(key);
+  if (!a) {
+    into.set(key, { log: p.log, b, n: 1, s: p.v, mn: p.v, mx: p.v, lv: p.v, lt: p.t });
+    return;
+  }
+  a.n += 1;
+  a.s += p.v;
+  if (p.v < a.mn) a.mn = p.v;
+  if (p.v > a.mx) a.mx = p.v;
+  if (p.t >= a.lt) {
+    a.lv = p.v;
+    a.lt = p.t;
+  }
+}
