@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { EventBus } from './events.js';
 import type { Operation } from './operation.js';
+import type { OptionService } from './options.js';
 import type { Scope } from './scopes.js';
 import type { Store } from './store.js';
 
@@ -39,4 +40,6 @@ export interface ManagerContext {
   readonly store: Store;
   readonly bus: EventBus;
   readonly log: Logger;
+  /** Shared option helper: managers declare options here and get their operations back. */
+  readonly options: OptionService;
 }

@@ -12,6 +12,8 @@ export interface TokenInfo {
   readonly name: string;
   readonly scopes: readonly GrantedScope[];
   readonly createdAt: string;
+  /** The owner token: every scope, replaced only by deleting <data-dir>/owner-token. */
+  readonly owner: boolean;
 }
 
 const grantedScope = z.enum([...SCOPES, '*']);
@@ -32,6 +34,9 @@ const hashOf = (secret: string): string => createHash('sha256').update(secret).d
 /** The prefix every secret this hub makes starts with, so a leaked token is recognisable. */
 export const TOKEN_PREFIX = 'hth_';
 
+/** A new random secret: 256 bits, base64url, with the hearth prefix. */
+export const newSecret = (): string => TOKEN_PREFIX + randomBytes(32).toString('base64url');
+
 export class TokenService {
   private readonly section: Section<Record<string, TokenRecord>>;
   /** hash -> record, so a lookup costs one hash and one map get. */
@@ -48,30 +53,20 @@ export class TokenService {
     this.byHash = new Map(Object.values(this.section.value).map((r) => [r.hash, r]));
   }
 
-  /**
-   * Makes sure an owner token exists. Returns the new secret when one was made (to be written
-   * to the owner-token file), or null when the existing owner token stays.
-   */
-  async ensureOwner(provided: string | undefined): Promise<string | null> {
+  /** True when `secret` is the current owner token. */
+  isOwner(secret: string): boolean {
     const owner = Object.values(this.section.value).find((r) => r.owner);
-    if (provided !== undefined) {
-      if (owner?.hash === hashOf(provided)) return null;
-      await this.section.update((tokens) => {
-        if (owner) delete tokens[owner.id];
-        const rec = this.record('owner', ['*'], provided, true);
-        tokens[rec.id] = rec;
-      });
-      this.reindex();
-      return null;
-    }
-    if (owner) return null;
-    const secret = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    return owner !== undefined && this.verify(secret)?.id === owner.id;
+  }
+
+  /** Makes `secret` the owner token (every scope), replacing the previous owner token. */
+  async setOwner(secret: string): Promise<void> {
     await this.section.update((tokens) => {
+      for (const r of Object.values(tokens)) if (r.owner) delete tokens[r.id];
       const rec = this.record('owner', ['*'], secret, true);
       tokens[rec.id] = rec;
     });
     this.reindex();
-    return secret;
   }
 
   private record(name: string, scopes: GrantedScope[], secret: string, owner = false): TokenRecord {
@@ -89,7 +84,7 @@ export class TokenService {
   }
 
   private info(rec: TokenRecord): TokenInfo {
-    return { id: rec.id, name: rec.name, scopes: rec.scopes, createdAt: rec.createdAt };
+    return { id: rec.id, name: rec.name, scopes: rec.scopes, createdAt: rec.createdAt, owner: rec.owner === true };
   }
 
   list(): TokenInfo[] {
@@ -98,7 +93,7 @@ export class TokenService {
 
   /** Creates a token; the secret is returned only here. */
   async create(name: string, scopes: GrantedScope[]): Promise<TokenInfo & { token: string }> {
-    const secret = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    const secret = newSecret();
     const rec = this.record(name, scopes, secret);
     await this.section.update((tokens) => {
       tokens[rec.id] = rec;

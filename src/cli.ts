@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+/**
+ * The `hearth` command: start the daemon, manage tokens (a thin client of the token API),
+ * and the offline tools (backup, restore, app pack).
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CONFIG_FLAGS, ConfigError, loadConfig, type Config } from './config.js';
+import { OWNER_TOKEN_FILE } from './hub.js';
+import { runDaemon } from './main.js';
+import { VERSION } from './version.js';
+
+const USAGE = `hearth ${VERSION}: home-automation hub
+
+Usage:
+  hearth start [--host H] [--port P] [--data-dir D] [--apps-dir A] [--store S] [--audio-out O]
+               [--log-level L] [--speech-engine E] [--backup-dir B] [--backup-schedule CRON]
+  hearth token create --name NAME --scope SCOPE [--scope SCOPE ...]
+  hearth token list
+  hearth token revoke ID
+  hearth version
+
+Every flag also reads from HEARTH_<FLAG> (e.g. HEARTH_PORT); flags win.
+Token commands talk to the running hub at --url (default http://127.0.0.1:<port>) with the token
+in HEARTH_TOKEN, or else the owner token in <data-dir>/owner-token.`;
+
+type Flags = Record<string, string | undefined>;
+
+function parse(args: string[], extra: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {}) {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { ...extra };
+  for (const flag of CONFIG_FLAGS) options[flag] = { type: 'string' };
+  options.url = { type: 'string' };
+  return parseArgs({ args, options, allowPositionals: true, strict: true });
+}
+
+function configFrom(values: Record<string, unknown>): Config {
+  const flags: Flags = {};
+  for (const flag of CONFIG_FLAGS) if (typeof values[flag] === 'string') flags[flag] = values[flag];
+  return loadConfig(flags, process.env);
+}
+
+async function api(config: Config, url: string | undefined, method: string, path: string, body?: unknown): Promise<unknown> {
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const base = url ?? `http://${host}:${config.port}`;
+  const token = process.env.HEARTH_TOKEN ?? (await readFile(join(config.dataDir, OWNER_TOKEN_FILE), 'utf8')).trim();
+  const res = await fetch(`${base}/api/manager/tokens${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  const parsed: unknown = text ? JSON.parse(text) : null;
+  if (!res.ok) {
+    const description = (parsed as { error_description?: string } | null)?.error_description ?? res.statusText;
+    throw new Error(`${res.status}: ${description}`);
+  }
+  return parsed;
+}
+
+async function token(args: string[]): Promise<void> {
+  const { values, positionals } = parse(args, { name: { type: 'string' }, scope: { type: 'string', multiple: true } });
+  const config = configFrom(values);
+  const url = values.url as string | undefined;
+  const [sub, id] = positionals;
+  switch (sub) {
+    case 'create': {
+      const scopes = (values.scope as string[] | undefined) ?? [];
+      const created = await api(config, url, 'POST', '/token', { name: values.name, scopes });
+      console.log(JSON.stringify(created, null, 2));
+      return;
+    }
+    case 'list':
+      console.log(JSON.stringify(await api(config, url, 'GET', '/token'), null, 2));
+      return;
+    case 'revoke':
+      if (!id) throw new Error('usage: hearth token revoke ID');
+      await api(config, url, 'DELETE', `/token/${encodeURIComponent(id)}`);
+      console.log(`revoked ${id}`);
+      return;
+    default:
+      throw new Error(`unknown token command '${sub ?? ''}'\n\n${USAGE}`);
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'start':
+      return runDaemon(configFrom(parse(rest).values));
+    case 'token':
+      return token(rest);
+    case 'version':
+    case '--version':
+      console.log(VERSION);
+      return;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return;
+    default:
+      throw new Error(`unknown command '${command}'\n\n${USAGE}`);
+  }
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  const message = err instanceof ConfigError || err instanceof Error ? err.message : String(err);
+  console.error(`hearth: ${message}`);
+  process.exitCode = 2;
+});

@@ -1,0 +1,105 @@
+/**
+ * The HTTP application: every manager's operation table mounted under /api/manager/<name>, the
+ * event namespaces, the OpenAPI document, and the JSON error mapping. Nothing here knows any
+ * particular manager.
+ */
+import { Hono, type Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { createNodeWebSocket, type NodeWebSocket } from '@hono/node-ws';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { HearthError } from '../core/errors.js';
+import type { EventBus } from '../core/events.js';
+import type { Manager } from '../core/managers.js';
+import { VERSION } from '../version.js';
+import type { Authenticator } from './auth.js';
+import { EventSockets } from './event-sockets.js';
+import { invalidInput } from './input.js';
+import { mountOperation, pathPattern, type MountedOperation } from './mount.js';
+import { buildOpenApiDocument } from './openapi.js';
+
+export interface HttpAppOptions {
+  readonly managers: readonly Manager[];
+  readonly auth: Authenticator;
+  readonly bus: EventBus;
+  readonly log: Logger;
+  readonly bodyLimit: number;
+  /** Managers whose start failed, with the reason: their operations answer 503. */
+  readonly failed: ReadonlyMap<string, string>;
+}
+
+export interface HttpApp {
+  readonly app: Hono;
+  readonly ws: NodeWebSocket;
+  readonly sockets: EventSockets;
+}
+
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  const { managers, auth, bus, log } = options;
+  const app = new Hono({ strict: false });
+  const ws = createNodeWebSocket({ app });
+  const sockets = new EventSockets(bus, log.child({ module: 'events' }));
+  sockets.configure(ws.wss);
+
+  app.use('*', async (c, next) => {
+    await next();
+    c.res.headers.set('X-Hearth-Version', VERSION);
+  });
+  if (log.isLevelEnabled('debug')) {
+    app.use('*', async (c, next) => {
+      const start = performance.now();
+      await next();
+      log.debug({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - start }, 'request');
+    });
+  }
+
+  for (const manager of managers) {
+    app.use(`/api/manager/${manager.name}/*`, async (_c, next) => {
+      const reason = options.failed.get(manager.name);
+      if (reason !== undefined) throw new HearthError('unavailable', `the ${manager.name} manager failed to start: ${reason}`);
+      await next();
+    });
+  }
+
+  const mounted: MountedOperation[] = managers.flatMap((m) =>
+    m.operations.map((op) => ({ manager: m.name, fullPath: `/api/manager/${m.name}${op.path}`, op })),
+  );
+  for (const m of mounted) mountOperation(app, m, { auth, bodyLimit: options.bodyLimit });
+  sockets.mount(app, managers, ws.upgradeWebSocket, auth);
+
+  let openApi: Promise<object> | undefined;
+  app.get('/api/openapi.json', async (c) => c.json(await (openApi ??= buildOpenApiDocument(mounted, VERSION))));
+
+  const patterns = mounted.map((m) => ({ re: pathPattern(m.fullPath), method: m.op.method }));
+  app.notFound((c) => {
+    const allowed = [...new Set(patterns.filter((p) => p.re.test(c.req.path)).map((p) => p.method))];
+    if (allowed.length > 0) {
+      return errorResponse(
+        c,
+        new HearthError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(' or ')}`, {
+          Allow: allowed.join(', '),
+        }),
+      );
+    }
+    return errorResponse(c, new HearthError('not_found', `no such path: ${c.req.path}; the API is described at /api/openapi.json`));
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof HearthError) return errorResponse(c, err);
+    if (err instanceof z.ZodError) return errorResponse(c, invalidInput(err, 'body field'));
+    if (err instanceof HTTPException && err.status < 500) {
+      return errorResponse(c, new HearthError(err.status === 413 ? 'payload_too_large' : 'invalid_parameter', err.message || 'bad request'));
+    }
+    log.error({ err, method: c.req.method, path: c.req.path }, 'request failed');
+    return errorResponse(c, new HearthError('internal_error', 'the hub failed to handle this request; the details are in its log'));
+  });
+
+  return { app, ws, sockets };
+}
+
+function errorResponse(c: Context, err: HearthError): Response {
+  const res = c.json(err.toBody(), err.status as 400);
+  for (const [k, v] of Object.entries(err.headers)) res.headers.set(k, v);
+  res.headers.set('X-Hearth-Version', VERSION);
+  return res;
+}

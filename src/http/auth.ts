@@ -1,0 +1,79 @@
+/**
+ * Authentication of a request: `Authorization: Bearer <token>` or, for browsers opening a
+ * WebSocket, `?token=`. Failed attempts with a presented token are counted per remote address
+ * and refused with 429 past the limit, so tokens cannot be guessed from the LAN.
+ */
+import type { Context } from 'hono';
+import { HearthError } from '../core/errors.js';
+import type { TokenInfo, TokenService } from '../core/tokens.js';
+
+const WINDOW_MS = 60_000;
+
+interface Window {
+  failures: number;
+  resetAt: number;
+}
+
+export class Authenticator {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly failureLimit: number,
+  ) {}
+
+  /** The caller's token, or a 401/429 HearthError. */
+  authenticate(c: Context, allowQueryToken: boolean): TokenInfo {
+    const secret = presentedToken(c, allowQueryToken);
+    if (secret === undefined) {
+      throw new HearthError('unauthorized', 'this operation needs a token: send "Authorization: Bearer <token>"', {
+        'WWW-Authenticate': 'Bearer',
+      });
+    }
+    const address = remoteAddress(c);
+    const now = Date.now();
+    const window = this.windows.get(address);
+    if (window && window.resetAt > now && window.failures >= this.failureLimit) {
+      const retry = Math.ceil((window.resetAt - now) / 1000);
+      throw new HearthError('rate_limited', `too many failed authentications from ${address}; try again in ${retry} s`, {
+        'Retry-After': String(retry),
+      });
+    }
+    const token = this.tokens.verify(secret);
+    if (token) return token;
+    this.recordFailure(address, now);
+    throw new HearthError('unauthorized', 'the token is unknown or has been revoked', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+  }
+
+  private recordFailure(address: string, now: number): void {
+    const window = this.windows.get(address);
+    if (!window || window.resetAt <= now) {
+      if (this.windows.size > 10_000) this.prune(now);
+      this.windows.set(address, { failures: 1, resetAt: now + WINDOW_MS });
+    } else {
+      window.failures++;
+    }
+  }
+
+  private prune(now: number): void {
+    for (const [address, w] of this.windows) if (w.resetAt <= now) this.windows.delete(address);
+  }
+}
+
+function presentedToken(c: Context, allowQueryToken: boolean): string | undefined {
+  const header = c.req.header('authorization');
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match?.[1] ?? '';
+  }
+  if (allowQueryToken) return c.req.query('token');
+  return undefined;
+}
+
+interface NodeEnv {
+  incoming?: { socket?: { remoteAddress?: string } };
+}
+
+export function remoteAddress(c: Context): string {
+  return (c.env as NodeEnv | undefined)?.incoming?.socket?.remoteAddress ?? 'unknown';
+}

@@ -1,0 +1,113 @@
+/**
+ * Reading and validating an operation's input: path, query and JSON body, each parsed with the
+ * operation's schema. The body is read as a stream and refused once it passes the limit, so a
+ * large upload is never buffered.
+ */
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { HearthError } from '../core/errors.js';
+import type { Operation } from '../core/operation.js';
+
+type Where = 'path parameter' | 'query parameter' | 'body field' | 'body';
+
+/** One sentence naming the field and what is wrong with it. */
+export function describeZodError(error: z.ZodError, where: Where): string {
+  const fieldKind = where === 'body' ? 'body field' : where;
+  const label = (path: string): string => (path === '' ? (where === 'body' || where === 'body field' ? 'the body' : where) : `${fieldKind} '${path}'`);
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => {
+      const path = issue.path.map(String).join('.');
+      if (issue.code === 'unrecognized_keys') {
+        const keys = issue.keys.map((k) => `'${path ? `${path}.` : ''}${k}'`).join(', ');
+        return `${fieldKind} ${keys} is not allowed`;
+      }
+      if (issue.code === 'invalid_type' && issue.input === undefined && path !== '') return `${label(path)} is required`;
+      return `${label(path)} is invalid: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+export function invalidInput(error: z.ZodError, where: Where): HearthError {
+  return new HearthError('invalid_parameter', describeZodError(error, where));
+}
+
+async function readBody(c: Context, limit: number): Promise<string> {
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && Number(declared) > limit) {
+    throw new HearthError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`);
+  }
+  const stream = c.req.raw.body;
+  if (!stream) return '';
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new HearthError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function isJsonType(contentType: string | undefined): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+/** The JSON body: `{}` when empty, so "field is required" names the missing field. */
+async function jsonBody(c: Context, op: Operation, limit: number): Promise<unknown> {
+  const text = await readBody(c, limit);
+  if (text.trim() === '') return {};
+  if (!isJsonType(c.req.header('content-type'))) {
+    throw new HearthError('unsupported_media_type', `send the body as JSON with "Content-Type: application/json"`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new HearthError('invalid_json', `the request body is not valid JSON: ${(err as Error).message}`);
+  }
+  if (op.bodyRoot && isWrapper(value, op.bodyRoot)) return (value as Record<string, unknown>)[op.bodyRoot];
+  return value;
+}
+
+/** `{"dashboard": {...}}` for an operation whose body is the dashboard itself. */
+function isWrapper(value: unknown, key: string): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const keys = Object.keys(value);
+  const inner = (value as Record<string, unknown>)[key];
+  return keys.length === 1 && keys[0] === key && typeof inner === 'object' && inner !== null && !Array.isArray(inner);
+}
+
+export interface ParsedInput {
+  params: unknown;
+  query: unknown;
+  body: unknown;
+}
+
+function parseWith(schema: z.ZodType | undefined, value: unknown, where: Where): unknown {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (!result.success) throw invalidInput(result.error, where);
+  return result.data;
+}
+
+export async function parseInput(c: Context, op: Operation, bodyLimit: number): Promise<ParsedInput> {
+  const params = parseWith(op.params, c.req.param(), 'path parameter');
+  const query = parseWith(op.query, c.req.query(), 'query parameter');
+  let body: unknown;
+  if (op.body) {
+    body = parseWith(op.body, await jsonBody(c, op, bodyLimit), op.bodyRoot ? 'body' : 'body field');
+  } else if (op.method !== 'GET' && op.method !== 'DELETE') {
+    // Still bounded: a body nobody reads must not be a way to make the hub buffer megabytes.
+    await readBody(c, bodyLimit);
+  }
+  return { params, query, body };
+}

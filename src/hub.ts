@@ -1,0 +1,152 @@
+/**
+ * The hub: wires the store, the event bus, the option service and the managers; starts them in
+ * order and stops them in reverse. A manager that fails to start is logged and its operations
+ * answer 503; the others run on.
+ */
+import { access, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { acquireDataLock } from './core/data-lock.js';
+import { writeFileDurable } from './core/durable-file.js';
+import { EventBus } from './core/events.js';
+import type { Manager, ManagerContext } from './core/managers.js';
+import { OptionService } from './core/options.js';
+import { Store } from './core/store.js';
+import { TokenService, newSecret } from './core/tokens.js';
+import { Authenticator } from './http/auth.js';
+import { createHttpApp, type HttpApp } from './http/app.js';
+import { GeolocationManager } from './managers/geolocation/index.js';
+import { GoogleAssistantManager } from './managers/google-assistant/index.js';
+import { I18nManager } from './managers/i18n/index.js';
+import { SystemManager } from './managers/system/index.js';
+import { TokensManager } from './managers/tokens/index.js';
+
+export const OWNER_TOKEN_FILE = 'owner-token';
+
+/** The managers that make up a hub, in start order. Built once per hub. */
+export interface HubManagers {
+  readonly i18n: I18nManager;
+  readonly geolocation: GeolocationManager;
+  readonly all: readonly Manager[];
+}
+
+function createManagers(ctx: ManagerContext, tokens: TokenService): HubManagers {
+  const i18n = new I18nManager({ ...ctx, log: ctx.log.child({ module: 'i18n' }) });
+  const geolocation = new GeolocationManager({ ...ctx, log: ctx.log.child({ module: 'geolocation' }) });
+  // --- manager registration: one line per manager, in start order ---
+  const all: Manager[] = [
+    new SystemManager(),
+    new TokensManager(tokens),
+    i18n,
+    geolocation,
+    new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
+  ];
+  // --- end of manager registration ---
+  return { i18n, geolocation, all };
+}
+
+export class Hub {
+  private releaseLock: (() => Promise<void>) | undefined;
+  private server: ServerType | undefined;
+  private http: HttpApp | undefined;
+  private started: Manager[] = [];
+  private store: Store | undefined;
+  readonly failed = new Map<string, string>();
+  readonly bus = new EventBus();
+
+  constructor(
+    readonly config: Config,
+    private readonly log: Logger,
+  ) {
+    this.bus.onListenerError = (err, e) => log.error({ err, event: e.event, manager: e.manager }, 'event listener failed');
+  }
+
+  /** Opens the data dir, starts every manager and listens. Resolves with the bound port. */
+  async start(): Promise<number> {
+    const { config, log } = this;
+    await mkdir(config.dataDir, { recursive: true, mode: 0o750 });
+    this.releaseLock = await acquireDataLock(config.dataDir);
+    const store = await Store.open(config.dataDir);
+    this.store = store;
+    const tokens = new TokenService(store);
+    await this.provisionOwner(tokens);
+    const options = new OptionService(store, this.bus);
+    const managers = createManagers({ config, store, bus: this.bus, log, options }, tokens);
+
+    for (const manager of managers.all) {
+      try {
+        await manager.start();
+        this.started.push(manager);
+      } catch (err) {
+        this.failed.set(manager.name, (err as Error).message);
+        log.error({ err, manager: manager.name }, 'manager failed to start; its operations answer 503');
+      }
+    }
+
+    const auth = new Authenticator(tokens, config.authFailureLimit);
+    this.http = createHttpApp({ managers: managers.all, auth, bus: this.bus, log, bodyLimit: config.bodyLimit, failed: this.failed });
+    tokens.onRevoke = (id) => this.http?.sockets.closeToken(id);
+    const server = await listen(this.http, config.host, config.port);
+    this.server = server;
+    const port = (server.address() as AddressInfo).port;
+    log.info({ port, host: config.host, dataDir: config.dataDir }, 'listening');
+    return port;
+  }
+
+  /**
+   * The owner token comes from HEARTH_OWNER_TOKEN, or is made and written to
+   * <data-dir>/owner-token (0600). Deleting that file and restarting replaces a lost owner token.
+   */
+  private async provisionOwner(tokens: TokenService): Promise<void> {
+    const { ownerToken, dataDir } = this.config;
+    if (ownerToken !== undefined) {
+      if (!tokens.isOwner(ownerToken)) await tokens.setOwner(ownerToken);
+      return;
+    }
+    const file = join(dataDir, OWNER_TOKEN_FILE);
+    const exists = await access(file).then(
+      () => true,
+      () => false,
+    );
+    if (exists && tokens.list().some((t) => t.owner)) return;
+    const secret = newSecret();
+    await tokens.setOwner(secret);
+    await writeFileDurable(file, `${secret}\n`);
+    this.log.info({ file }, 'created the owner token; read it from this file');
+  }
+
+  async stop(): Promise<void> {
+    this.http?.sockets.close();
+    await new Promise<void>((resolve) => {
+      if (!this.server) return resolve();
+      this.server.close(() => resolve());
+      (this.server as Server).closeAllConnections?.();
+    });
+    for (const manager of [...this.started].reverse()) {
+      try {
+        await manager.stop();
+      } catch (err) {
+        this.log.error({ err, manager: manager.name }, 'manager failed to stop');
+      }
+    }
+    this.started = [];
+    await this.store?.flush();
+    await this.releaseLock?.();
+  }
+}
+
+function listen(http: HttpApp, host: string, port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: http.app.fetch, hostname: host, port }, () => resolve(server));
+    server.once('error', reject);
+    http.ws.injectWebSocket(server);
+    const s = server as Server;
+    s.headersTimeout = 10_000;
+    s.requestTimeout = 30_000;
+    s.keepAliveTimeout = 5_000;
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * The daemon: config -> hub.start() -> serve; SIGTERM/SIGINT -> hub.stop() within a deadline.
+ */
+import type { Config } from './config.js';
+import { createLogger } from './core/logger.js';
+import { Hub } from './hub.js';
+
+/** After a stop signal the process exits by this deadline even if something hangs. */
+const STOP_DEADLINE_MS = 8_000;
+
+export async function runDaemon(config: Config): Promise<void> {
+  const log = await createLogger(config.logLevel);
+  const hub = new Hub(config, log);
+  try {
+    await hub.start();
+  } catch (err) {
+    log.fatal({ err }, 'the hub could not start');
+    await hub.stop().catch(() => undefined);
+    process.exitCode = 1;
+    return;
+  }
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    setTimeout(() => {
+      log.error('stop deadline passed; exiting now');
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    hub.stop().then(
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'stop failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

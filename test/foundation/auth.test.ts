@@ -1,0 +1,123 @@
+/**
+ * 401 and 403 for every seed operation, table-driven from shared/spec/api.json, and the fixed
+ * order auth -> scope -> validation (a caller without the scope never learns whether its input
+ * was valid).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHub, type CallOptions, type RunningHub } from '../helpers/hub.js';
+import { PENDING_MANAGERS } from '../helpers/pending.js';
+import { SPEC, concretePath } from '../helpers/spec.js';
+
+let hub: RunningHub;
+/** Holds service.speech only: grants nothing but `say`. */
+let speechOnly: string;
+/** Holds service.dashboard.readonly only. */
+let dashboardReader: string;
+
+async function createToken(scopes: string[]): Promise<string> {
+  const res = await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: scopes.join('+'), scopes } });
+  expect(res.status).toBe(201);
+  return res.body.token;
+}
+
+beforeAll(async () => {
+  hub = await startHub();
+  speechOnly = await createToken(['service.speech']);
+  dashboardReader = await createToken(['service.dashboard.readonly']);
+});
+afterAll(() => hub.cleanup());
+
+const ops = SPEC.operations.filter((o) => !PENDING_MANAGERS.has(o.manager));
+
+for (const op of ops) describe(`${op.manager} ${op.operationId}`, () => {
+  const path = concretePath(op);
+  // Input that would fail validation: it must never be looked at before auth and scope.
+  const invalidBody: CallOptions =
+    op.method === 'GET' ? { headers: {} } : { rawBody: '{"not": valid json', headers: { 'content-type': 'application/json' } };
+
+  it('answers 401 without a token', async () => {
+    const res = await hub.call<{ error: string; statusCode: number }>(op.method, path, { token: null, ...invalidBody });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error: 'unauthorized', statusCode: 401 });
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('answers 401 for an unknown token', async () => {
+    const res = await hub.call(op.method, path, { token: 'hth_not-a-token', ...invalidBody });
+    expect(res.status).toBe(401);
+  });
+
+  if (op.scope) {
+    it(`answers 403 naming '${op.scope}' to a token without it, before looking at the input`, async () => {
+      const token = op.scope === 'service.speech' ? dashboardReader : speechOnly;
+      const res = await hub.call<{ error: string; error_description: string }>(op.method, path, { token, ...invalidBody });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toBe('missing_scope');
+      expect(res.body.error_description).toContain(`'${op.scope}'`);
+    });
+  } else {
+    it('lets any valid token past authorization (the seed lists no scope)', async () => {
+      const res = await hub.call(op.method, path, { token: speechOnly });
+      expect([401, 403]).not.toContain(res.status);
+    });
+  }
+});
+
+describe('scope implications', () => {
+  it('service.X covers service.X.readonly but not service.X.control', async () => {
+    const system = await createToken(['service.system']);
+    expect((await hub.call('GET', '/api/manager/i18n/state', { token: system })).status).toBe(200);
+    const app = await createToken(['service.app']);
+    const res = await hub.call('GET', '/api/manager/geolocation/option/location', { token: app });
+    expect(res.status).toBe(403);
+  });
+
+  it('a token cannot grant scopes it does not hold', async () => {
+    const system = await createToken(['SYSTEM']);
+    const res = await hub.call<{ error: string }>('POST', '/api/manager/tokens/token', {
+      token: system,
+      body: { name: 'escalate', scopes: ['*'] },
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe('missing_scope');
+  });
+
+  it('a revoked token is refused at once', async () => {
+    const created = await hub.call<{ id: string; token: string }>('POST', '/api/manager/tokens/token', {
+      body: { name: 'short-lived', scopes: ['service.system.readonly'] },
+    });
+    expect((await hub.call('GET', '/api/manager/i18n/state', { token: created.body.token })).status).toBe(200);
+    expect((await hub.call('DELETE', `/api/manager/tokens/token/${created.body.id}`)).status).toBe(204);
+    expect((await hub.call('GET', '/api/manager/i18n/state', { token: created.body.token })).status).toBe(401);
+  });
+
+  it('lists tokens without their secrets or hashes', async () => {
+    const res = await hub.call<Record<string, Record<string, unknown>>>('GET', '/api/manager/tokens/token');
+    expect(res.status).toBe(200);
+    for (const t of Object.values(res.body)) {
+      expect(Object.keys(t).sort()).toEqual(['createdAt', 'id', 'name', 'owner', 'scopes']);
+    }
+  });
+
+  it('refuses to revoke the owner token', async () => {
+    const list = await hub.call<Record<string, { id: string; owner: boolean }>>('GET', '/api/manager/tokens/token');
+    const owner = Object.values(list.body).find((t) => t.owner)!;
+    const res = await hub.call('DELETE', `/api/manager/tokens/token/${owner.id}`);
+    expect(res.status).toBe(409);
+  });
+});
+
+describe('failed-authentication rate limit', () => {
+  it('answers 429 with Retry-After once an address passes the limit', async () => {
+    const limited = await startHub({ env: { HEARTH_AUTH_FAILURE_LIMIT: '3' } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await limited.call('GET', '/api/manager/i18n/state', { token: `hth_guess${i}` })).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      const res = await limited.call('GET', '/api/manager/i18n/state', { token: 'hth_guess' });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await limited.cleanup();
+    }
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Starts a real hub process (the built CLI in dist/) on a free port with a temporary data dir,
+ * for integration tests. Every test talks to it over HTTP and WebSocket like any client.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const CLI = join(ROOT, 'dist/cli.js');
+export const OWNER = 'hth_test-owner-token-0123456789abcdef0123456789abcdef';
+
+export interface HubOptions {
+  /** Extra flags for `hearth start`. */
+  args?: string[];
+  env?: Record<string, string>;
+  /** Reuse a data dir (restart tests); a new temp dir otherwise. */
+  dataDir?: string;
+  /** Defaults to an empty temp folder so the example apps do not start. */
+  appsDir?: string;
+  /** Defaults to OWNER; null: let the hub make its own owner token. */
+  ownerToken?: string | null;
+}
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  /** Sent as is, without JSON encoding (malformed-input tests). */
+  rawBody?: string | Uint8Array;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RunningHub {
+  readonly url: string;
+  readonly wsUrl: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly appsDir: string;
+  readonly process: ChildProcess;
+  /** Everything the hub printed, for failure messages. */
+  readonly output: string[];
+  call<T = unknown>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
+  /** SIGTERM and wait; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Removes the temp dirs this helper made. */
+  cleanup(): Promise<void>;
+}
+
+export async function tempDir(prefix = 'hearth-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+export async function startHub(options: HubOptions = {}): Promise<RunningHub> {
+  const made: string[] = [];
+  const dataDir = options.dataDir ?? (await tempDir());
+  if (!options.dataDir) made.push(dataDir);
+  let appsDir = options.appsDir;
+  if (!appsDir) {
+    appsDir = await tempDir('hearth-apps-');
+    made.push(appsDir);
+  }
+  await mkdir(appsDir, { recursive: true });
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), HEARTH_LOG_LEVEL: 'info', ...options.env };
+  delete env.HEARTH_OWNER_TOKEN;
+  const owner = options.ownerToken === undefined ? OWNER : options.ownerToken;
+  if (owner !== null) env.HEARTH_OWNER_TOKEN = owner;
+  const args = [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--apps-dir', appsDir, ...(options.args ?? [])];
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (l) => output.push(l));
+  const port = await new Promise<number>((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`hub did not start:\n${output.join('\n')}`)), 20_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      output.push(line);
+      try {
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        if (entry.msg === 'listening' && entry.port) {
+          clearTimeout(timer);
+          resolvePort(entry.port);
+        }
+      } catch {
+        /* not JSON: keep it in output */
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`hub exited with ${code} before listening:\n${output.join('\n')}`));
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const hub: RunningHub = {
+    url,
+    wsUrl: `ws://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    appsDir,
+    process: child,
+    output,
+    call: (method, path, callOptions = {}) => call(url, method, path, { token: owner, ...callOptions }),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    async kill(signal = 'SIGKILL') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+    async cleanup() {
+      await hub.kill();
+      for (const dir of made) await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return hub;
+}
+
+export async function call<T = unknown>(base: string, method: string, path: string, options: CallOptions = {}): Promise<CallResult<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Uint8Array | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
