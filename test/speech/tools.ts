@@ -1,0 +1,51 @@
+/**
+ * Helpers for the speech suites: temp folders, sox's view of a WAV, and a festival "sound card"
+ * that copies each utterance into a folder (festival reads ~/.festivalrc, so HOME points at one).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const tempDir = (prefix: string): Promise<string> => mkdtemp(join(tmpdir(), `hearth-${prefix}-`));
+
+export interface SoxInfo {
+  readonly rate: number;
+  readonly seconds: number;
+  readonly channels: number;
+}
+
+/** What `soxi` reads from a WAV file (sample rate, duration, channels). */
+export function soxi(file: string): SoxInfo {
+  const field = (flag: string): number => Number(execFileSync('soxi', [flag, file], { encoding: 'utf8' }).trim());
+  return { rate: field('-r'), seconds: field('-D'), channels: field('-c') };
+}
+
+/**
+ * Makes `home` a HOME whose .festivalrc sends festival's audio to `<outDir>/card-<pid>.wav`
+ * instead of the (absent) sound card.
+ */
+export async function festivalCardHome(home: string, outDir: string): Promise<void> {
+  const rc = [
+    "(Parameter.set 'Audio_Method 'Audio_Command)",
+    "(Parameter.set 'Audio_Required_Format 'riff)",
+    `(Parameter.set 'Audio_Command "cp $FILE ${outDir}/card-$$.wav")`,
+  ].join('\n');
+  await writeFile(join(home, '.festivalrc'), `${rc}\n`);
+}
+
+/** Injection payloads: each would run `touch <marker>` if text or voice reached a shell or Scheme. */
+export function payloads(marker: string): string[] {
+  return [
+    `") (system "touch ${marker}") ("`,
+    `hello") (system "touch ${marker}")`,
+    `\\") (system \\"touch ${marker}\\") (\\"`,
+    `"; touch ${marker}; echo "`,
+    `$(touch ${marker})`,
+    `\`touch ${marker}\``,
+    `x")\n(system "touch ${marker}")\n("`,
+    `-w ${marker}`,
+    `--version`,
+    `--stdout -w ${marker}`,
+  ];
+}
