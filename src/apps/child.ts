@@ -1,0 +1,274 @@
+/**
+ * One run of one app: the forked child process under Node's permission model, its handshake
+ * (hello -> init -> onInit resolved), the IPC calls in both directions, and its graceful stop
+ * (uninit with a deadline, then SIGTERM, then SIGKILL). Restarts are the supervisor's job.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describeIssues } from './manifest.js';
+import { APP_CALLS, ChildMessage, HubMessage, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent } from './protocol.js';
+import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
+
+export interface ChildOptions {
+  heapMb: number;
+  /** From fork to onInit resolved. */
+  startTimeoutMs: number;
+  /** How long onUninit may take before SIGTERM. */
+  stopTimeoutMs: number;
+  /** From SIGTERM to SIGKILL. */
+  killGraceMs: number;
+  /** Default timeout of the hub's calls into the app (gc, autocomplete, ping). */
+  callTimeoutMs: number;
+  /** Calls from one app the hub serves at once; more are refused with `busy`. */
+  maxInFlight: number;
+}
+
+export interface ChildSpec {
+  id: string;
+  version: string;
+  /** The app's folder (read-only for the app). */
+  dir: string;
+  main: string;
+  /** The one folder the app may write. */
+  userdata: string;
+  /** Extra folders the app may read (from its permissions). */
+  readPaths: readonly string[];
+  language: string;
+  units: 'metric' | 'imperial';
+}
+
+export interface ChildHooks {
+  stdout(chunk: Buffer): void;
+  stderr(chunk: Buffer): void;
+  /** Serves a call the app made through its `hub` handle. */
+  dispatch(method: string, args: unknown): Promise<unknown>;
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * The compiled bootstrap the child runs. Under vitest this module is the .ts source, so the
+ * child is pointed at the build output instead (tests run after `npm run build`).
+ */
+export function runtimeDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  if (existsSync(join(here, 'bootstrap.js'))) return here;
+  return here.replace(`${sep}src${sep}apps`, `${sep}dist${sep}apps`);
+}
+
+/** The node flags of an app's child: heap limit, gc, and the permission model's allow-list. */
+export function childExecArgv(spec: ChildSpec, heapMb: number, runtime = runtimeDir()): string[] {
+  // One flag per path: Node 20 does not split comma-separated lists reliably.
+  const reads = [runtime, spec.dir, spec.userdata, ...spec.readPaths];
+  return [
+    '--experimental-permission',
+    '--disable-warning=ExperimentalWarning',
+    ...reads.map((p) => `--allow-fs-read=${p}`),
+    `--allow-fs-write=${spec.userdata}`,
+    '--expose-gc',
+    `--max-old-space-size=${heapMb}`,
+  ];
+}
+
+/** Only what an app needs: the hub's secrets (HEARTH_OWNER_TOKEN) and NODE_OPTIONS stay out. */
+function childEnv(spec: ChildSpec): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { HOME: spec.userdata, HEARTH_APP_ID: spec.id };
+  for (const key of ['PATH', 'TZ', 'LANG', 'LC_ALL', 'NODE_ENV'] as const) {
+    if (process.env[key] !== undefined) env[key] = process.env[key];
+  }
+  return env;
+}
+
+/** Why a start failed, with how the child ended (it is always gone when this is thrown). */
+export class StartError extends Error {
+  constructor(
+    readonly reason: RpcError,
+    readonly exit: ChildExit,
+  ) {
+    super(reason.message);
+    this.name = 'StartError';
+  }
+
+  /** True when the child ended by itself (crash, heap limit) rather than being killed by us. */
+  get diedOnItsOwn(): boolean {
+    return this.reason.code === 'closed';
+  }
+}
+
+export class AppChild {
+  readonly exited: Promise<ChildExit>;
+  private readonly peer: RpcPeer;
+  private inFlight = 0;
+  private exit: ChildExit | undefined;
+
+  private constructor(
+    private readonly proc: ChildProcess,
+    private readonly opts: ChildOptions,
+    private readonly hooks: ChildHooks,
+  ) {
+    this.peer = new RpcPeer((m) => this.send(m), opts.callTimeoutMs);
+    this.exited = new Promise((resolve) => {
+      proc.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        this.peer.rejectAll('closed', `the app exited (${signal ?? `code ${code}`})`);
+        resolve(this.exit);
+      });
+    });
+    proc.stdout?.on('data', (c: Buffer) => hooks.stdout(c));
+    proc.stderr?.on('data', (c: Buffer) => hooks.stderr(c));
+    proc.on('error', (err) => hooks.stderr(Buffer.from(`hearth: child process error: ${err.message}\n`)));
+  }
+
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
+  get running(): boolean {
+    return this.exit === undefined;
+  }
+
+  /**
+   * Forks the app and resolves once its onInit resolved. On any failure (exit, onInit threw,
+   * timeout) the child is killed and the promise rejects with a sentence for crashedMessage.
+   */
+  static async start(spec: ChildSpec, opts: ChildOptions, hooks: ChildHooks): Promise<AppChild> {
+    const runtime = runtimeDir();
+    const proc = fork(join(runtime, 'bootstrap.js'), [], {
+      execArgv: childExecArgv(spec, opts.heapMb, runtime),
+      cwd: spec.userdata,
+      env: childEnv(spec),
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    const child = new AppChild(proc, opts, hooks);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new RpcError('timeout', `the app did not finish starting (onInit) within ${opts.startTimeoutMs} ms`)),
+        opts.startTimeoutMs,
+      );
+    });
+    const died = child.exited.then((e): never => {
+      throw new RpcError('closed', `the app exited during start (${e.signal ?? `exit code ${e.code}`})`);
+    });
+    try {
+      await Promise.race([child.handshake(spec, opts.startTimeoutMs), timeout, died]);
+      return child;
+    } catch (err) {
+      child.kill('SIGKILL');
+      const exit = await child.exited;
+      throw new StartError(err instanceof RpcError ? err : new RpcError('app_error', String(err)), exit);
+    } finally {
+      clearTimeout(timer);
+      died.catch(() => undefined);
+    }
+  }
+
+  private handshake(spec: ChildSpec, timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.proc.on('message', (raw: unknown) => {
+        const parsed = ChildMessage.safeParse(raw);
+        if (!parsed.success) {
+          this.hooks.stderr(Buffer.from(`hearth: dropped a malformed IPC message: ${describeIssues(parsed.error, 'message')}\n`));
+          return;
+        }
+        const m = parsed.data;
+        switch (m.type) {
+          case 'hello':
+            if (m.protocol !== PROTOCOL_VERSION) {
+              reject(new RpcError('app_error', `the child speaks protocol ${m.protocol}, the hub ${PROTOCOL_VERSION}`));
+              return;
+            }
+            this.call(
+              'init',
+              {
+                app: { id: spec.id, version: spec.version, dir: spec.dir, main: spec.main, userdata: spec.userdata },
+                language: spec.language,
+                units: spec.units,
+              },
+              timeoutMs,
+            ).then(() => resolve(), reject);
+            break;
+          case 'call':
+            this.serve(m.id, m.method, m.args);
+            break;
+          case 'result':
+          case 'error':
+            this.peer.settle(m);
+            break;
+        }
+      });
+    });
+  }
+
+  private serve(id: number, method: string, args: unknown): void {
+    if (this.inFlight >= this.opts.maxInFlight) {
+      this.send(answerOf(id, { ok: false, error: new RpcError('busy', `more than ${this.opts.maxInFlight} calls at once; wait for answers`) }));
+      return;
+    }
+    this.inFlight++;
+    this.hooks
+      .dispatch(method, args)
+      .then(
+        (result) => this.send(answerOf(id, { ok: true, result })),
+        (error: unknown) => this.send(answerOf(id, { ok: false, error })),
+      )
+      .finally(() => this.inFlight--);
+  }
+
+  /** Sends a message after checking it against the protocol (what the child trusts). */
+  private send(message: unknown): void {
+    const checked = HubMessage.safeParse(message);
+    if (!checked.success) throw new RpcError('invalid_args', describeIssues(checked.error, 'message to the app'));
+    if (!this.proc.connected) throw new RpcError('closed', 'the app is not running');
+    this.proc.send(checked.data);
+  }
+
+  /** Calls into the app; the answer is checked against the protocol's result schema. */
+  async call<M extends AppCallMethod>(method: M, args: AppCallArgs<M>, timeoutMs?: number): Promise<AppCallResult<M>> {
+    const raw = await this.peer.call(method, args, timeoutMs);
+    const parsed = APP_CALLS[method].result.safeParse(raw);
+    if (!parsed.success) throw new RpcError('invalid_result', `the app answered ${method} with ${describeIssues(parsed.error, 'a malformed result')}`);
+    return parsed.data as AppCallResult<M>;
+  }
+
+  /** Fire-and-forget notification (settings changed, language changed). */
+  notify(event: AppEvent): void {
+    try {
+      this.send({ type: 'event', event });
+    } catch {
+      // Not running: it reads current values at its next start anyway.
+    }
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    if (this.running) this.proc.kill(signal);
+  }
+
+  private async exitedWithin(ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    const result = await Promise.race([this.exited.then(() => true as const), timedOut]);
+    clearTimeout(timer);
+    return result;
+  }
+
+  /** onUninit with a deadline, then SIGTERM, then SIGKILL. Resolves once the process is gone. */
+  async stop(): Promise<ChildExit> {
+    if (this.running) {
+      await this.call('uninit', {}, this.opts.stopTimeoutMs).catch(() => undefined);
+      if (!(await this.exitedWithin(this.opts.killGraceMs))) {
+        this.kill('SIGTERM');
+        if (!(await this.exitedWithin(this.opts.killGraceMs))) this.kill('SIGKILL');
+      }
+    }
+    return this.exited;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * What the hub remembers about each app in the store (db.json section `apps`): whether it is
+ * enabled, where it came from, its settings values, and its last crash and crash reports.
+ * The app's files live in the apps folder; its logs and userdata under <data-dir>/apps/<id>/.
+ */
+import { z } from 'zod';
+
+export const CrashReportSchema = z.object({
+  at: z.string(),
+  message: z.string(),
+  exitCode: z.number().nullable(),
+  exitSignal: z.string().nullable(),
+});
+
+export const AppRecord = z.object({
+  enabled: z.boolean(),
+  autoupdate: z.boolean(),
+  origin: z.enum(['local', 'appstore']),
+  channel: z.string().nullable(),
+  settings: z.record(z.string(), z.unknown()),
+  lastCrash: CrashReportSchema.nullable().default(null),
+  /** Messages people attached when they fetched the crash log (getAppStd), newest last. */
+  reports: z
+    .array(z.object({ at: z.string(), message: z.string(), crash: CrashReportSchema.nullable() }))
+    .default([]),
+});
+export type AppRecord = z.infer<typeof AppRecord>;
+
+export const AppsSection = z.record(z.string(), AppRecord);
+export type AppsSection = z.infer<typeof AppsSection>;
+
+export const STORE_SECTION = 'apps';
+export const MAX_REPORTS = 20;
+/** Largest settings value, as JSON text. */
+export const MAX_SETTING_BYTES = 64 * 1024;
+
+export function newRecord(origin: AppRecord['origin'], channel: string | null = null): AppRecord {
+  return { enabled: true, autoupdate: true, origin, channel, settings: {}, lastCrash: null, reports: [] };
+}

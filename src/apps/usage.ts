@@ -1,0 +1,49 @@
+/**
+ * cpu/mem of an app's child, sampled by the hub from /proc/<pid>/stat and /proc/<pid>/status.
+ * Read from outside rather than reported by the child: a child whose event loop is stuck
+ * (the case that matters) could not report, and an app cannot lie about its own usage.
+ * Where /proc does not exist (macOS dev boxes) usage stays zero.
+ */
+import { readFile } from 'node:fs/promises';
+
+/** Clock ticks per second of /proc/<pid>/stat times: 100 on every Linux build we target. */
+const CLK_TCK = 100;
+
+export interface Usage {
+  /** Percent of one core since the previous sample (can exceed 100 with several threads). */
+  cpu: number;
+  /** Resident set size in bytes. */
+  mem: number;
+}
+
+/** Keeps the previous sample of one pid to turn cumulative cpu time into a percentage. */
+export class UsageSampler {
+  private last: { ticks: number; at: number } | undefined;
+
+  constructor(readonly pid: number) {}
+
+  /** Returns null when the process is gone or /proc is unavailable. */
+  async sample(): Promise<Usage | null> {
+    let stat: string;
+    let status: string;
+    try {
+      [stat, status] = await Promise.all([
+        readFile(`/proc/${this.pid}/stat`, 'utf8'),
+        readFile(`/proc/${this.pid}/status`, 'utf8'),
+      ]);
+    } catch {
+      return null;
+    }
+    // Fields after the command name, which may itself contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14, 15)
+    const rssKb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
+    const at = performance.now();
+    let cpu = 0;
+    if (this.last && at > this.last.at) {
+      cpu = ((ticks - this.last.ticks) / CLK_TCK / ((at - this.last.at) / 1000)) * 100;
+    }
+    this.last = { ticks, at };
+    return { cpu: Math.max(0, Math.round(cpu * 10) / 10), mem: rssKb * 1024 };
+  }
+}
