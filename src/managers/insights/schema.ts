@@ -42,4 +42,10 @@ CREATE TABLE IF NOT EXISTS raw (
   PRIMARY KEY (log, t)
 ) WITHOUT ROWID;
 ${LEVELS.map((l) => rollupTable(l.table)).join('\n')}
+-- Up to where each level has been pruned (ms): a bucket may be rebuilt from the level below
+-- only if that level still holds all of it.
+CREATE TABLE IF NOT EXISTS pruned (
+  level  TEXT PRIMARY KEY,
+  cutoff INTEGER NOT NULL
+) WITHOUT ROWID;
 `;

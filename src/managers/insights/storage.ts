@@ -56,6 +56,14 @@ export interface BucketRow {
   readonly lv: number;
 }
 
+interface BucketArgs {
+  start: number;
+  step: number;
+  log: number;
+  lo: number;
+  hi: number;
+}
+
 interface RawLogRow {
   row: number;
   uri: string;
@@ -99,6 +107,8 @@ interface Agg {
 
 export class InsightsStorage {
   private readonly stmt;
+  /** level name ('raw', '1m', ...) -> everything before this ms has been pruned from it. */
+  private readonly cutoffs = new Map<string, number>();
 
   private constructor(
     readonly db: Database.Database,
@@ -160,35 +170,38 @@ export class InsightsStorage {
         ),
       ),
       numbers: LEVELS.map((l) =>
-        db.prepare<[number, number, number, number, number], BucketRow>(
-          `SELECT (b * ${l.width} - ?1) / ?2 AS i, sum(n) AS n, sum(s) AS s, min(mn) AS mn, max(mx) AS mx, 0 AS lv
-           FROM ${l.table} WHERE log = ?3 AND b >= ?4 AND b < ?5 GROUP BY i`,
+        db.prepare<BucketArgs, BucketRow>(
+          `SELECT CAST((b * ${l.width} - @start) / @step AS INTEGER) AS i, sum(n) AS n, sum(s) AS s, min(mn) AS mn, max(mx) AS mx, 0 AS lv
+           FROM ${l.table} WHERE log = @log AND b >= @lo AND b < @hi GROUP BY i`,
         ),
       ),
       booleans: LEVELS.map((l) =>
-        db.prepare<[number, number, number, number, number], BucketRow>(
+        db.prepare<BucketArgs, BucketRow>(
           // A bare column beside a single max() comes from the row holding the max (SQLite).
-          `SELECT (b * ${l.width} - ?1) / ?2 AS i, sum(n) AS n, max(lt) AS lt, lv, 0 AS s, 0 AS mn, 0 AS mx
-           FROM ${l.table} WHERE log = ?3 AND b >= ?4 AND b < ?5 GROUP BY i`,
+          `SELECT CAST((b * ${l.width} - @start) / @step AS INTEGER) AS i, sum(n) AS n, max(lt) AS lt, lv, 0 AS s, 0 AS mn, 0 AS mx
+           FROM ${l.table} WHERE log = @log AND b >= @lo AND b < @hi GROUP BY i`,
         ),
       ),
-      rawNumbers: db.prepare<[number, number, number, number, number], BucketRow>(
-        `SELECT (t - ?1) / ?2 AS i, count(*) AS n, sum(v) AS s, min(v) AS mn, max(v) AS mx, 0 AS lv
-         FROM raw WHERE log = ?3 AND t >= ?4 AND t < ?5 GROUP BY i`,
+      rawNumbers: db.prepare<BucketArgs, BucketRow>(
+        `SELECT CAST((t - @start) / @step AS INTEGER) AS i, count(*) AS n, sum(v) AS s, min(v) AS mn, max(v) AS mx, 0 AS lv
+         FROM raw WHERE log = @log AND t >= @lo AND t < @hi GROUP BY i`,
       ),
-      rawBooleans: db.prepare<[number, number, number, number, number], BucketRow>(
-        `SELECT (t - ?1) / ?2 AS i, count(*) AS n, max(t) AS lt, v AS lv, 0 AS s, 0 AS mn, 0 AS mx
-         FROM raw WHERE log = ?3 AND t >= ?4 AND t < ?5 GROUP BY i`,
+      rawBooleans: db.prepare<BucketArgs, BucketRow>(
+        `SELECT CAST((t - @start) / @step AS INTEGER) AS i, count(*) AS n, max(t) AS lt, v AS lv, 0 AS s, 0 AS mn, 0 AS mx
+         FROM raw WHERE log = @log AND t >= @lo AND t < @hi GROUP BY i`,
       ),
       rawBefore: db.prepare<[number, number], { v: number }>(
         'SELECT v FROM raw WHERE log = ? AND t < ? ORDER BY t DESC LIMIT 1',
       ),
+      cutoffs: db.prepare<[], { level: string; cutoff: number }>('SELECT level, cutoff FROM pruned'),
+      setCutoff: db.prepare('INSERT OR REPLACE INTO pruned (level, cutoff) VALUES (?, ?)'),
       levelBefore: LEVELS.map((l) =>
         db.prepare<[number, number], { v: number }>(
           `SELECT lv AS v FROM ${l.table} WHERE log = ? AND b < ? ORDER BY b DESC LIMIT 1`,
         ),
       ),
     };
+    for (const c of this.stmt.cutoffs.all()) this.cutoffs.set(c.level, c.cutoff);
   }
 
   /** Opens (or creates) the database file in WAL mode. */
@@ -257,9 +270,9 @@ export class InsightsStorage {
   /**
    * Stores points and folds them into every rollup level, in one transaction. A point at the
    * same log and ms as a stored one replaces it; the buckets holding it are rebuilt from the
-   * level below while that level still covers them, so rollups stay exact.
+   * level below unless that level has been pruned there, so rollups stay exact.
    */
-  commit(points: readonly Point[], now: number): CommitResult {
+  commit(points: readonly Point[]): CommitResult {
     const added: Point[] = [];
     const replaced: Array<Point & { old: number }> = [];
     const latest = new Map<number, Point>();
@@ -281,20 +294,19 @@ export class InsightsStorage {
         const up = this.stmt.upserts[li]!;
         for (const a of aggs[li]!.values()) up.run(a.log, a.b, a.n, a.s, a.mn, a.mx, a.lv, a.lt);
       });
-      for (const p of replaced) this.rebuild(p, now);
+      for (const p of replaced) this.rebuild(p);
       for (const p of latest.values()) this.stmt.touchLog.run(p.v, p.t, p.log, p.t);
     })();
     const touched = [...latest.keys()].map((row) => this.getLog(row)).filter((l): l is LogRow => l !== undefined);
     return { added, replaced, touched };
   }
 
-  private rebuild(p: Point & { old: number }, now: number): void {
+  private rebuild(p: Point & { old: number }): void {
     LEVELS.forEach((l, li) => {
       const b = Math.floor(p.t / l.width);
       const bucketStart = b * l.width;
       const below: RollupLevel | undefined = LEVELS[li - 1];
-      const belowKeep = below ? below.keepMs : RAW_KEEP_MS;
-      if (bucketStart >= now - belowKeep) {
+      if (bucketStart >= (this.cutoffs.get(below ? below.name : 'raw') ?? -Infinity)) {
         const from = below ? bucketStart / below.width : bucketStart;
         const to = below ? (bucketStart + l.width) / below.width : bucketStart + l.width;
         const stmt = li === 0 ? this.stmt.rebuildFromRaw : this.stmt.rebuild[li]!;
@@ -307,17 +319,29 @@ export class InsightsStorage {
   }
 
   /** Deletes what is older than each level's horizon; returns the rows removed. */
-  prune(now: number, logs: readonly number[] = this.listLogs().map((l) => l.row)): number {
+  prune(now: number): number {
     let removed = 0;
+    const logs = this.listLogs().map((l) => l.row);
+    const rawCut = now - RAW_KEEP_MS;
+    const cuts = LEVELS.map((l) => Math.floor((now - l.keepMs) / l.width));
     this.db.transaction(() => {
+      // Range deletes per log walk the primary key; a global `t < ?` would scan every table.
       for (const log of logs) {
-        removed += this.stmt.pruneRaw.run(log, now - RAW_KEEP_MS).changes;
-        LEVELS.forEach((l, li) => {
-          removed += this.stmt.prune[li]!.run(log, Math.floor((now - l.keepMs) / l.width)).changes;
+        removed += this.stmt.pruneRaw.run(log, rawCut).changes;
+        LEVELS.forEach((_, li) => {
+          removed += this.stmt.prune[li]!.run(log, cuts[li]!).changes;
         });
       }
+      this.setCutoff('raw', rawCut);
+      LEVELS.forEach((l, li) => this.setCutoff(l.name, cuts[li]! * l.width));
     })();
     return removed;
+  }
+
+  private setCutoff(level: string, cutoff: number): void {
+    if (cutoff <= (this.cutoffs.get(level) ?? -Infinity)) return;
+    this.cutoffs.set(level, cutoff);
+    this.stmt.setCutoff.run(level, cutoff);
   }
 
   /**
@@ -327,12 +351,23 @@ export class InsightsStorage {
   buckets(log: number, type: LogType, level: RollupLevel | null, start: number, end: number, step: number): BucketRow[] {
     if (level === null) {
       const stmt = type === 'number' ? this.stmt.rawNumbers : this.stmt.rawBooleans;
-      return stmt.all(start, step, log, start, end);
+      return stmt.all({ start, step, log, lo: start, hi: end });
     }
     const li = LEVELS.indexOf(level);
     const stmt = type === 'number' ? this.stmt.numbers[li]! : this.stmt.booleans[li]!;
     // A level bucket counts towards the query bucket holding its start.
-    return stmt.all(start, step, log, Math.ceil(start / level.width), Math.ceil(end / level.width));
+    return stmt.all({ start, step, log, lo: Math.ceil(start / level.width), hi: Math.ceil(end / level.width) });
+  }
+
+  /** How SQLite runs the bucket query of a level (EXPLAIN QUERY PLAN), for tests and diagnosis. */
+  queryPlan(type: LogType, level: RollupLevel | null): string {
+    const li = level ? LEVELS.indexOf(level) : -1;
+    const stmt =
+      li < 0
+        ? type === 'number' ? this.stmt.rawNumbers : this.stmt.rawBooleans
+        : type === 'number' ? this.stmt.numbers[li]! : this.stmt.booleans[li]!;
+    const rows = this.db.prepare<BucketArgs, { detail: string }>(`EXPLAIN QUERY PLAN ${stmt.source}`).all({ start: 0, step: 1, log: 1, lo: 0, hi: 1 });
+    return rows.map((r) => r.detail).join('; ');
   }
 
   /** The latest value stored before `t`, looking from fine to coarse levels; null if none. */

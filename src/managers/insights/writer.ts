@@ -80,7 +80,7 @@ export class EntryWriter {
     }
     this.count -= batch.length;
     if (batch.length === 0) return null;
-    const result = this.storage.commit(batch, this.now());
+    const result = this.storage.commit(batch);
     this.options.onCommit?.(result);
     return result;
   }
