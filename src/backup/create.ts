@@ -1,0 +1,208 @@
+/**
+ * Makes one backup archive: store snapshot, insights copy, apps and their userdata, manifest
+ * last. Crash-safe by construction: the archive is written under a hidden `.partial` name,
+ * fsynced, read back and verified against its manifest, and only then renamed to its final
+ * name (and the folder fsynced). A kill, crash or full disk at any point leaves no file that
+ * looks like a finished backup; the next run removes the leftovers.
+ */
+import { mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
+import {
+  APPS_PREFIX,
+  archiveName,
+  FORMAT_VERSION,
+  INSIGHTS_ENTRY,
+  type Manifest,
+  type ManifestFile,
+  MANIFEST_PATH,
+  partialName,
+  STORE_ENTRY,
+} from './format.js';
+import { applyRetention, cleanStale, sidecarText, type BackupRecord } from './retention.js';
+import { copySqliteDatabase } from './sqlite-copy.js';
+import { TarGzWriter } from './tar-writer.js';
+import { verifyArchive } from './verify.js';
+
+export interface CreateBackupOptions {
+  /** The hub's data dir: app userdata is read from `<dataDir>/apps/<id>/`. */
+  readonly dataDir: string;
+  /** Installed app packages: `<appsDir>/<id>/`. */
+  readonly appsDir: string;
+  /** Backup folder; created (0700) if missing. */
+  readonly outDir: string;
+  /** The whole store document as JSON, taken in memory (`store.snapshot()`). */
+  readonly storeSnapshot: string;
+  /** Path of the insights SQLite database; skipped when absent or the file does not exist. */
+  readonly insightsDb?: string;
+  readonly hubVersion: string;
+  /** App ids to include; default every folder in appsDir (names starting with '.' are temp). */
+  readonly appIds?: readonly string[];
+  /** Keep the newest N archives once this one is verified; default: delete nothing. */
+  readonly keep?: number;
+  /** gzip level; 6 is `gzip`'s own default. */
+  readonly gzipLevel?: number;
+  /** Where the insights copy is staged; default os.tmpdir(). */
+  readonly tmpDir?: string;
+  /** Clock, for tests. */
+  readonly now?: () => Date;
+}
+
+export interface BackupResult extends BackupRecord {
+  /** Absolute path of the archive. */
+  readonly path: string;
+  readonly durationMs: number;
+  readonly manifest: Manifest;
+  /** Entries left out (symlinks, sockets) with why, so the caller can log them. */
+  readonly skipped: readonly string[];
+  /** Archives retention deleted after this one verified. */
+  readonly deleted: readonly string[];
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function listDirs(dir: string): Promise<string[]> {
+  try {
+    const entries = await readdir(dir, { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+/** Adds a folder tree under `prefix`: directories and regular files only, in a stable order. */
+async function addTree(
+  tar: TarGzWriter,
+  source: string,
+  prefix: string,
+  files: Record<string, ManifestFile>,
+  skipped: string[],
+): Promise<void> {
+  await tar.directory(prefix, (await stat(source)).mtime);
+  const entries = (await readdir(source, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const e of entries) {
+    const path = join(source, e.name);
+    const archivePath = `${prefix}/${e.name}`;
+    if (e.isDirectory()) await addTree(tar, path, archivePath, files, skipped);
+    else if (e.isFile()) files[archivePath] = await tar.addFile(archivePath, path);
+    // Links and special files would be refused at restore (they are how tar attacks work).
+    else skipped.push(`${archivePath}: not a regular file or folder`);
+  }
+}
+
+/** A name that does not collide with an existing archive (two backups in one millisecond). */
+async function freeName(outDir: string, now: Date): Promise<{ name: string; createdAt: Date }> {
+  let createdAt = now;
+  for (;;) {
+    const name = archiveName(createdAt);
+    if (!(await exists(join(outDir, name)))) return { name, createdAt };
+    createdAt = new Date(createdAt.getTime() + 1);
+  }
+}
+
+/**
+ * Writes one verified `hearth-backup-<time>.tar.gz` into `outDir` and returns its record.
+ *
+ * @example await createBackup({ dataDir, appsDir, outDir, storeSnapshot: store.snapshot(),
+ *   insightsDb: join(dataDir, 'insights.db'), hubVersion: '0.1.0', keep: 7 })
+ */
+export async function createBackup(opts: CreateBackupOptions): Promise<BackupResult> {
+  const started = performance.now();
+  JSON.parse(opts.storeSnapshot); // a snapshot that is not JSON would make a backup that cannot restore
+  await mkdir(opts.outDir, { recursive: true, mode: 0o700 });
+  await cleanStale(opts.outDir);
+
+  const { name, createdAt } = await freeName(opts.outDir, (opts.now ?? (() => new Date()))());
+  const final = join(opts.outDir, name);
+  const partial = join(opts.outDir, partialName(name));
+  const staging = await mkdtemp(join(opts.tmpDir ?? tmpdir(), 'hearth-backup-'));
+  const tar = new TarGzWriter(partial, opts.gzipLevel ?? 6);
+  const files: Record<string, ManifestFile> = {};
+  const skipped: string[] = [];
+  try {
+    const apps = opts.appIds ? [...opts.appIds].sort() : await listDirs(opts.appsDir);
+    const userdata: string[] = [];
+    const insights = opts.insightsDb !== undefined && (await exists(opts.insightsDb));
+
+    await tar.directory('data', createdAt);
+    files[STORE_ENTRY] = await tar.buffer(STORE_ENTRY, Buffer.from(opts.storeSnapshot, 'utf8'), createdAt);
+    if (insights && opts.insightsDb) {
+      const copy = join(staging, 'insights.db');
+      await copySqliteDatabase(opts.insightsDb, copy);
+      files[INSIGHTS_ENTRY] = await tar.addFile(INSIGHTS_ENTRY, copy);
+      await rm(copy, { force: true }); // free the space before the apps are read
+    }
+    await tar.directory('data/apps', createdAt);
+    for (const id of apps) {
+      const dir = join(opts.dataDir, 'apps', id);
+      if (!(await exists(dir))) continue;
+      userdata.push(id);
+      await addTree(tar, dir, `data/apps/${id}`, files, skipped);
+    }
+    await tar.directory(APPS_PREFIX, createdAt);
+    const packaged: string[] = [];
+    for (const id of apps) {
+      const dir = join(opts.appsDir, id);
+      if (!(await exists(dir))) {
+        skipped.push(`apps/${id}: the app's folder is missing`);
+        continue;
+      }
+      packaged.push(id);
+      await addTree(tar, dir, `apps/${id}`, files, skipped);
+    }
+
+    const manifest: Manifest = {
+      formatVersion: FORMAT_VERSION,
+      hubVersion: opts.hubVersion,
+      createdAt: createdAt.toISOString(),
+      contents: { store: true, insights, apps: packaged, userdata },
+      files,
+    };
+    await tar.buffer(MANIFEST_PATH, Buffer.from(JSON.stringify(manifest, null, 1), 'utf8'), createdAt);
+    await tar.finish();
+
+    const handle = await open(partial, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    // Read back what is on disk: catches a bad write before anyone relies on this archive.
+    const verified = await verifyArchive(partial);
+    if (await exists(final)) throw new Error(`${final} appeared while the backup was written`);
+    await rename(partial, final);
+    await fsyncDir(opts.outDir);
+    // After the rename: a crash before this line leaves an archive without a sidecar, which
+    // listBackups hashes instead; never a sidecar claiming an archive that is not there.
+    await writeFileDurable(`${final}.sha256`, sidecarText(verified.sha256, name));
+
+    const deleted = opts.keep !== undefined ? await applyRetention(opts.outDir, opts.keep) : [];
+    return {
+      file: name,
+      path: final,
+      createdAt: createdAt.toISOString(),
+      size: verified.size,
+      sha256: verified.sha256,
+      durationMs: Math.round(performance.now() - started),
+      manifest: verified.manifest,
+      skipped,
+      deleted,
+    };
+  } catch (err) {
+    await tar.abort();
+    await rm(partial, { force: true });
+    if ((err as NodeJS.ErrnoException).code === 'ENOSPC') {
+      throw new Error(`backup folder ${opts.outDir} is full; free space or choose another --backup-dir`, { cause: err });
+    }
+    throw err;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * What a hearth backup archive is: names, layout and the manifest schema. Shared by the writer,
+ * the reader (verify, restore) and the backup manager so the three cannot disagree.
+ *
+ * Layout of `hearth-backup-<stamp>.tar.gz` (one gzip member, plain ustar/pax entries):
+ *   data/db.json             the store, snapshot taken in memory
+ *   data/insights.db         SQLite online-backup copy (absent when the hub has no insights db)
+ *   data/apps/<id>/...       each installed app's userdata
+ *   apps/<id>/...            each installed app's package folder
+ *   manifest.json            LAST entry: written after the bytes it describes, so its checksums
+ *                            are of exactly what is in the archive, never of a second read
+ */
+import { z } from 'zod';
+
+/** Bumped when a reader of this version could misread a newer archive. */
+export const FORMAT_VERSION = 1;
+
+export const MANIFEST_PATH = 'manifest.json';
+export const DATA_PREFIX = 'data/';
+export const APPS_PREFIX = 'apps/';
+export const STORE_ENTRY = 'data/db.json';
+export const INSIGHTS_ENTRY = 'data/insights.db';
+
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const manifestFileSchema = z.object({ size: z.number().int().nonnegative(), sha256: sha256Hex });
+export type ManifestFile = z.infer<typeof manifestFileSchema>;
+
+/**
+ * Only `formatVersion` is read strictly first: a newer archive must be refused with a clear
+ * sentence, not with a schema error about a field this version does not know.
+ */
+export const manifestVersionSchema = z.object({ formatVersion: z.number().int().positive() });
+
+export const manifestSchema = z.object({
+  formatVersion: z.number().int().positive(),
+  hubVersion: z.string(),
+  createdAt: z.iso.datetime(),
+  contents: z.object({
+    store: z.boolean(),
+    insights: z.boolean(),
+    apps: z.array(z.string()),
+    userdata: z.array(z.string()),
+  }),
+  /** Every regular file in the archive except the manifest itself, by archive path. */
+  files: z.record(z.string(), manifestFileSchema),
+});
+export type Manifest = z.infer<typeof manifestSchema>;
+
+const ARCHIVE_RE = /^hearth-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.tar\.gz$/;
+export const PARTIAL_RE = /^\.hearth-backup-.*\.(\d+)\.partial$/;
+export const SIDECAR_SUFFIX = '.sha256';
+
+/** `hearth-backup-2026-11-21T22-34-12-345Z.tar.gz`: sorts by time, no ':' (FAT USB sticks). */
+export function archiveName(createdAt: Date): string {
+  return `hearth-backup-${createdAt.toISOString().replace(/:/g, '-').replace('.', '-')}.tar.gz`;
+}
+
+/** The creation time encoded in an archive name, or null when the name is not one of ours. */
+export function parseArchiveName(name: string): Date | null {
+  const m = ARCHIVE_RE.exec(name);
+  if (!m) return null;
+  const date = new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4]}.${m[5]}Z`);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** Temp name of an archive being written: hidden, pid-tagged, never matching the archive pattern. */
+export function partialName(final: string, pid = process.pid): string {
+  return `.${final.replace(/\.tar\.gz$/, '')}.${pid}.partial`;
+}
+
+/** True for an archive path a backup may hold (no absolute paths, no '..', known roots). */
+export function isAllowedEntryPath(path: string): boolean {
+  if (path === MANIFEST_PATH) return true;
+  if (path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
+  const parts = path.replace(/\/$/, '').split('/');
+  if (parts.some((p) => p === '..' || p === '.' || p === '')) return false;
+  return path.startsWith(DATA_PREFIX) || path.startsWith(APPS_PREFIX) || path === 'data/' || path === 'apps/';
+}
+
+/** The error every archive reader throws: names the archive and, when known, the entry. */
+export class BackupArchiveError extends Error {
+  constructor(
+    message: string,
+    readonly archive: string,
+    readonly reason: 'corrupt' | 'newer-format' | 'not-a-backup',
+    readonly entry?: string,
+  ) {
+    super(message);
+    this.name = 'BackupArchiveError';
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The backup folder as a collection: listing finished archives, keeping the newest N, and
+ * removing what a crashed or killed backup left behind. Only names this module recognises are
+ * ever deleted, so a backup folder shared with other files (a NAS share) is safe.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PARTIAL_RE, parseArchiveName, SIDECAR_SUFFIX } from './format.js';
+
+export interface BackupRecord {
+  /** File name inside the backup folder. */
+  file: string;
+  createdAt: string;
+  size: number;
+  sha256: string;
+}
+
+async function names(dir: string): Promise<string[]> {
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+}
+
+/** Archive names in `dir`, newest first. */
+export async function archiveNames(dir: string): Promise<string[]> {
+  return (await names(dir)).filter((n) => parseArchiveName(n) !== null).sort().reverse();
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Reads the `sha256sum`-format sidecar written beside an archive; null when absent or unreadable. */
+async function readSidecar(archive: string): Promise<string | null> {
+  try {
+    const m = /^([0-9a-f]{64})\s/.exec(await readFile(`${archive}${SIDECAR_SUFFIX}`, 'utf8'));
+    return m?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The sidecar text: `sha256sum -c` can check an archive copied elsewhere. */
+export function sidecarText(sha256: string, archiveFile: string): string {
+  return `${sha256}  ${archiveFile}\n`;
+}
+
+/** Caches hashes of archives without a sidecar (copied in by hand), keyed by name, size and mtime. */
+const hashCache = new Map<string, string>();
+
+/**
+ * Finished backups in `dir`, newest first. The sha256 comes from the sidecar; an archive
+ * without one is hashed once per process.
+ */
+export async function listBackups(dir: string): Promise<BackupRecord[]> {
+  const out: BackupRecord[] = [];
+  for (const file of await archiveNames(dir)) {
+    const path = join(dir, file);
+    let st;
+    try {
+      st = await stat(path);
+    } catch {
+      continue; // deleted meanwhile (retention of another run)
+    }
+    const key = `${path}:${st.size}:${st.mtimeMs}`;
+    let sha256 = (await readSidecar(path)) ?? hashCache.get(key);
+    if (!sha256) {
+      sha256 = await sha256File(path);
+      hashCache.set(key, sha256);
+    }
+    out.push({ file, createdAt: (parseArchiveName(file) as Date).toISOString(), size: st.size, sha256 });
+  }
+  return out;
+}
+
+/** Deletes all but the newest `keep` archives (and their sidecars); returns the deleted names. */
+export async function applyRetention(dir: string, keep: number): Promise<string[]> {
+  const doomed = (await archiveNames(dir)).slice(Math.max(1, keep));
+  for (const file of doomed) {
+    await rm(join(dir, file), { force: true });
+    await rm(join(dir, `${file}${SIDECAR_SUFFIX}`), { force: true });
+  }
+  return doomed;
+}
+
+/**
+ * Removes partial archives whose writer is gone (killed, crashed, power cut) and sidecars whose
+ * archive never got its final name. Partials of a live process are left alone.
+ */
+export async function cleanStale(dir: string): Promise<string[]> {
+  const all = await names(dir);
+  const archives = new Set(all.filter((n) => parseArchiveName(n) !== null));
+  const removed: string[] = [];
+  for (const n of all) {
+    const partial = PARTIAL_RE.exec(n);
+    const pid = partial ? Number(partial[1]) : null;
+    const stalePartial = pid !== null && pid !== process.pid && !alive(pid);
+    const orphanSidecar = n.endsWith(SIDECAR_SUFFIX) && parseArchiveName(n.slice(0, -SIDECAR_SUFFIX.length)) !== null && !archives.has(n.slice(0, -SIDECAR_SUFFIX.length));
+    if (stalePartial || orphanSidecar) {
+      await rm(join(dir, n), { force: true, recursive: true });
+      removed.push(n);
+    }
+  }
+  return removed;
+}
