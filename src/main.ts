@@ -11,14 +11,8 @@ const STOP_DEADLINE_MS = 8_000;
 export async function runDaemon(config: Config): Promise<void> {
   const log = await createLogger(config.logLevel);
   const hub = new Hub(config, log);
-  try {
-    await hub.start();
-  } catch (err) {
-    log.fatal({ err }, 'the hub could not start');
-    await hub.stop().catch(() => undefined);
-    process.exitCode = 1;
-    return;
-  }
+  // Handlers go in before start: a signal during start-up waits for it, then stops cleanly.
+  let starting: Promise<unknown> = Promise.resolve();
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
@@ -28,17 +22,28 @@ export async function runDaemon(config: Config): Promise<void> {
       log.error('stop deadline passed; exiting now');
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
-    hub.stop().then(
-      () => {
-        log.info('stopped');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        log.error({ err }, 'stop failed');
-        process.exit(1);
-      },
-    );
+    starting
+      .catch(() => undefined)
+      .then(() => hub.stop())
+      .then(
+        () => {
+          log.info('stopped');
+          process.exit(0);
+        },
+        (err: unknown) => {
+          log.error({ err }, 'stop failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+  starting = hub.start();
+  try {
+    await starting;
+  } catch (err) {
+    log.fatal({ err }, 'the hub could not start');
+    await hub.stop().catch(() => undefined);
+    process.exit(1);
+  }
 }

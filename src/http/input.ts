@@ -11,7 +11,7 @@ import type { Operation } from '../core/operation.js';
 type Where = 'path parameter' | 'query parameter' | 'body field' | 'body';
 
 /** One sentence naming the field and what is wrong with it. */
-export function describeZodError(error: z.ZodError, where: Where): string {
+export function describeZodError(error: z.ZodError, where: Where, input?: unknown): string {
   const fieldKind = where === 'body' ? 'body field' : where;
   const label = (path: string): string => (path === '' ? (where === 'body' || where === 'body field' ? 'the body' : where) : `${fieldKind} '${path}'`);
   return error.issues
@@ -22,14 +22,24 @@ export function describeZodError(error: z.ZodError, where: Where): string {
         const keys = issue.keys.map((k) => `'${path ? `${path}.` : ''}${k}'`).join(', ');
         return `${fieldKind} ${keys} is not allowed`;
       }
-      if (issue.code === 'invalid_type' && issue.input === undefined && path !== '') return `${label(path)} is required`;
+      if (path !== '' && valueAt(input, issue.path) === undefined) return `${label(path)} is required`;
       return `${label(path)} is invalid: ${issue.message}`;
     })
     .join('; ');
 }
 
-export function invalidInput(error: z.ZodError, where: Where): HearthError {
-  return new HearthError('invalid_parameter', describeZodError(error, where));
+/** The value at `path` inside `input`, or undefined where the path leads nowhere. */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+export function invalidInput(error: z.ZodError, where: Where, input?: unknown): HearthError {
+  return new HearthError('invalid_parameter', describeZodError(error, where, input));
 }
 
 async function readBody(c: Context, limit: number): Promise<string> {
@@ -95,7 +105,7 @@ export interface ParsedInput {
 function parseWith(schema: z.ZodType | undefined, value: unknown, where: Where): unknown {
   if (!schema) return undefined;
   const result = schema.safeParse(value);
-  if (!result.success) throw invalidInput(result.error, where);
+  if (!result.success) throw invalidInput(result.error, where, value);
   return result.data;
 }
 

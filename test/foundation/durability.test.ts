@@ -1,0 +1,70 @@
+/**
+ * A 2xx means the change is on disk: SIGKILL the hub while writes are in flight, and every
+ * acknowledged write must be in db.json afterwards, and the file must parse.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startHub } from '../helpers/hub.js';
+
+describe('durability under SIGKILL', () => {
+  for (const round of [1, 2, 3]) {
+    it(`keeps every acknowledged write (round ${round})`, async () => {
+      const hub = await startHub();
+      try {
+        const acked: string[] = [];
+        let lastAckedCounter = -1;
+        let stop = false;
+        const creators = Array.from({ length: 6 }, async (_, lane) => {
+          for (let i = 0; !stop; i++) {
+            try {
+              const res = await hub.call<{ id: string }>('POST', '/api/manager/tokens/token', {
+                body: { name: `lane${lane}-${i}`, scopes: ['service.speech'] },
+              });
+              if (res.status === 201) acked.push(res.body.id);
+            } catch {
+              return; // the hub is gone
+            }
+          }
+        });
+        const counter = (async () => {
+          for (let n = 0; !stop; n++) {
+            try {
+              const res = await hub.call('PUT', '/api/manager/geolocation/option/address', { body: { value: { n: String(n) } } });
+              if (res.status === 200) lastAckedCounter = n;
+            } catch {
+              return;
+            }
+          }
+        })();
+        // Let writes pile up, then kill without warning: no flush, no handlers.
+        await new Promise((r) => setTimeout(r, 300 + round * 150));
+        await hub.kill('SIGKILL');
+        stop = true;
+        await Promise.all([...creators, counter]);
+
+        expect(acked.length).toBeGreaterThan(10);
+        const doc = JSON.parse(await readFile(join(hub.dataDir, 'db.json'), 'utf8')) as {
+          tokens: Record<string, unknown>;
+          options: { geolocation?: { address?: { n: string } } };
+        };
+        const missing = acked.filter((id) => !(id in doc.tokens));
+        expect(missing).toEqual([]);
+        const stored = Number(doc.options.geolocation?.address?.n ?? -1);
+        // The value on disk is the last acknowledged one, or the one in flight after it.
+        expect(stored).toBeGreaterThanOrEqual(lastAckedCounter);
+        expect(stored).toBeLessThanOrEqual(lastAckedCounter + 1);
+
+        const again = await startHub({ dataDir: hub.dataDir, appsDir: hub.appsDir });
+        try {
+          const list = await again.call<Record<string, unknown>>('GET', '/api/manager/tokens/token');
+          expect(acked.filter((id) => !(id in list.body))).toEqual([]);
+        } finally {
+          await again.kill();
+        }
+      } finally {
+        await hub.cleanup();
+      }
+    });
+  }
+});

@@ -1,0 +1,112 @@
+/**
+ * The daemon as an operator meets it: the owner token file, SIGTERM, one hub per data dir,
+ * the `hearth token` CLI, and the systemd unit.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { CLI, ROOT, call, startHub } from '../helpers/hub.js';
+
+const exec = promisify(execFile);
+
+describe('owner token', () => {
+  it('is made on first start into <data-dir>/owner-token with mode 0600, and works', async () => {
+    const hub = await startHub({ ownerToken: null });
+    try {
+      const file = join(hub.dataDir, 'owner-token');
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      const token = (await readFile(file, 'utf8')).trim();
+      expect(token).toMatch(/^hth_[A-Za-z0-9_-]{43}$/);
+      expect((await call(hub.url, 'GET', '/api/manager/i18n/state', { token })).status).toBe(200);
+      expect(hub.output.join('\n')).not.toContain(token);
+      expect(await readFile(join(hub.dataDir, 'db.json'), 'utf8')).not.toContain(token);
+
+      // Losing the file and restarting replaces the owner token; the old one stops working.
+      await hub.stop();
+      await rm(file);
+      const again = await startHub({ ownerToken: null, dataDir: hub.dataDir, appsDir: hub.appsDir });
+      try {
+        const fresh = (await readFile(file, 'utf8')).trim();
+        expect(fresh).not.toBe(token);
+        expect((await call(again.url, 'GET', '/api/manager/i18n/state', { token })).status).toBe(401);
+        expect((await call(again.url, 'GET', '/api/manager/i18n/state', { token: fresh })).status).toBe(200);
+      } finally {
+        await again.kill();
+      }
+    } finally {
+      await hub.cleanup();
+    }
+  });
+});
+
+describe('process lifecycle', () => {
+  it('exits 0 on SIGTERM and releases the data dir', async () => {
+    const hub = await startHub();
+    try {
+      expect(await hub.stop()).toBe(0);
+      await expect(stat(join(hub.dataDir, 'hearth.lock'))).rejects.toThrow();
+    } finally {
+      await hub.cleanup();
+    }
+  });
+
+  it('refuses a second hub on the same data dir', async () => {
+    const hub = await startHub();
+    try {
+      await expect(startHub({ dataDir: hub.dataDir })).rejects.toThrow(/in use by another hearth process/);
+      expect((await hub.call('GET', '/api/manager/system/ping')).status).toBe(200);
+    } finally {
+      await hub.cleanup();
+    }
+  });
+
+  it('refuses a bad flag with exit code 2 and a sentence', () => {
+    const res = spawnSync(process.execPath, [CLI, 'start', '--port', 'eighty'], { encoding: 'utf8' });
+    expect(res.status).toBe(2);
+    expect(res.stderr).toContain("invalid --port 'eighty'");
+  });
+});
+
+describe('hearth token', () => {
+  it('creates, lists and revokes tokens through the running hub', async () => {
+    const hub = await startHub({ ownerToken: null });
+    try {
+      const env = { ...process.env, HEARTH_DATA_DIR: hub.dataDir, HEARTH_PORT: String(hub.port), HEARTH_HOST: '127.0.0.1' };
+      delete env.HEARTH_TOKEN;
+      const created = await exec(process.execPath, [CLI, 'token', 'create', '--name', 'kitchen', '--scope', 'service.dashboard.readonly', '--scope', 'service.speech'], { env });
+      const token = JSON.parse(created.stdout) as { id: string; token: string; scopes: string[] };
+      expect(token.scopes).toEqual(['service.dashboard.readonly', 'service.speech']);
+      expect((await call(hub.url, 'GET', '/api/manager/i18n/state', { token: token.token })).status).toBe(403);
+
+      const listed = JSON.parse((await exec(process.execPath, [CLI, 'token', 'list'], { env })).stdout) as Record<string, { name: string }>;
+      expect(listed[token.id]?.name).toBe('kitchen');
+      expect(JSON.stringify(listed)).not.toContain(token.token);
+
+      await exec(process.execPath, [CLI, 'token', 'revoke', token.id], { env });
+      expect((await call(hub.url, 'GET', '/api/manager/i18n/state', { token: token.token })).status).toBe(401);
+    } finally {
+      await hub.cleanup();
+    }
+  });
+});
+
+describe('systemd unit', () => {
+  const unit = join(ROOT, 'systemd/hearth.service');
+
+  it('runs the built CLI that package.json names as bin.hearth', async () => {
+    const text = await readFile(unit, 'utf8');
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { bin: { hearth: string } };
+    expect(text).toMatch(new RegExp(`^ExecStart=/usr/bin/node /opt/hearth/${pkg.bin.hearth} start$`, 'm'));
+    for (const line of ['Restart=on-failure', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'ReadWritePaths=/var/lib/hearth', 'PrivateTmp=yes', 'User=hearth']) {
+      expect(text).toContain(line);
+    }
+  });
+
+  const analyze = spawnSync('systemd-analyze', ['--version']);
+  it.skipIf(analyze.status !== 0)('passes systemd-analyze verify', async () => {
+    const res = await exec('systemd-analyze', ['verify', unit]).catch((err: { stderr: string; code: number }) => err);
+    expect('code' in res ? res.code : 0, 'stderr' in res ? res.stderr : '').toBe(0);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * The store over real files: sections checked by schema, coalesced durable writes, migrations
+ * that keep a copy, a schema newer than the hub refused, one writer per data dir.
+ */
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { acquireDataLock, DataDirLockedError } from '../../src/core/data-lock.js';
+import { SCHEMA_VERSION } from '../../src/core/migrations.js';
+import { Store, StoreSectionError } from '../../src/core/store.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'hearth-store-'));
+});
+afterEach(() => rm(dir, { recursive: true, force: true }));
+
+const Counter = z.object({ n: z.number().int(), items: z.array(z.string()) });
+const readDoc = async (): Promise<Record<string, unknown>> => JSON.parse(await readFile(join(dir, 'db.json'), 'utf8')) as Record<string, unknown>;
+
+describe('Store', () => {
+  it('writes the real file (not an in-memory adapter under NODE_ENV=test)', async () => {
+    expect(process.env.NODE_ENV).toBe('test');
+    const store = await Store.open(dir);
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    await counter.update((c) => {
+      c.n = 5;
+    });
+    expect(await readDoc()).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 5, items: [] } });
+  });
+
+  it('resolves every concurrent update only once its change is on disk', async () => {
+    const store = await Store.open(dir);
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const updates = Array.from({ length: 200 }, (_, i) =>
+      counter
+        .update((c) => {
+          c.items.push(`item${i}`);
+        })
+        .then(async () => ((await readDoc()).counter as { items: string[] }).items.includes(`item${i}`)),
+    );
+    const onDisk = await Promise.all(updates);
+    expect(onDisk.every(Boolean)).toBe(true);
+    expect(((await readDoc()).counter as { items: string[] }).items).toHaveLength(200);
+    expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('reopens what it wrote', async () => {
+    const first = await Store.open(dir);
+    await first.section('counter', Counter, () => ({ n: 0, items: [] })).update((c) => void (c.n = 42));
+    const second = await Store.open(dir);
+    expect(second.section('counter', Counter, () => ({ n: 0, items: [] })).value.n).toBe(42);
+  });
+
+  it('refuses a section that does not match its schema, naming it and the field', async () => {
+    await writeFile(join(dir, 'db.json'), JSON.stringify({ schemaVersion: SCHEMA_VERSION, counter: { n: 'five', items: [] } }));
+    const store = await Store.open(dir);
+    expect(() => store.section('counter', Counter, () => ({ n: 0, items: [] }))).toThrow(StoreSectionError);
+    expect(() => store.section('counter', Counter, () => ({ n: 0, items: [] }))).toThrow(/section 'counter'.*n:/);
+  });
+
+  it('refuses a document from a newer hub', async () => {
+    await writeFile(join(dir, 'db.json'), JSON.stringify({ schemaVersion: SCHEMA_VERSION + 1 }));
+    await expect(Store.open(dir)).rejects.toThrow(/newer than this hub understands/);
+  });
+
+  it('migrates an unversioned document, keeping a copy of it first', async () => {
+    const old = JSON.stringify({ counter: { n: 1, items: ['a'] } });
+    await writeFile(join(dir, 'db.json'), old);
+    const store = await Store.open(dir);
+    expect((await readDoc()).schemaVersion).toBe(SCHEMA_VERSION);
+    expect(await readFile(join(dir, 'db.json.v0.bak'), 'utf8')).toBe(old);
+    expect(store.section('counter', Counter, () => ({ n: 0, items: [] })).value).toEqual({ n: 1, items: ['a'] });
+  });
+
+  it('gives a consistent snapshot of the whole document', async () => {
+    const store = await Store.open(dir);
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const pending = counter.update((c) => void (c.n = 9));
+    expect(JSON.parse(store.snapshot())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 9, items: [] } });
+    await pending;
+  });
+});
+
+describe('data dir lock', () => {
+  it('admits one holder; a stale lock from a dead process is replaced', async () => {
+    const release = await acquireDataLock(dir);
+    await writeFile(join(dir, 'hearth.lock'), String(process.ppid)); // a live process that is not us
+    await expect(acquireDataLock(dir)).rejects.toBeInstanceOf(DataDirLockedError);
+    await writeFile(join(dir, 'hearth.lock'), '999999999'); // no such process
+    const again = await acquireDataLock(dir);
+    await again();
+    await release();
+  });
+});
