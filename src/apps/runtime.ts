@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HearthError, invalid, notFound } from '../core/errors.js';
 import type { Section, Store } from '../core/store.js';
+import { recoverInterrupted } from './install.js';
 import { APP_ID, loadManifest, textOf, type AppManifest, type SettingDefinition } from './manifest.js';
 import { PERMISSION_READ_PATHS, type Permission } from './permissions.js';
 import { AppsSection, MAX_REPORTS, MAX_SETTING_BYTES, newRecord, STORE_SECTION, type AppRecord } from './records.js';
@@ -87,6 +88,7 @@ export class AppRuntime {
     this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
     this.registerOwnCalls();
     await mkdir(this.opts.appsDir, { recursive: true });
+    await recoverInterrupted(this.opts.appsDir);
     const names = (await readdir(this.opts.appsDir, { withFileTypes: true }))
       .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
       .map((d) => d.name)

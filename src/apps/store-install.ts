@@ -1,0 +1,38 @@
+/**
+ * installFromAppStore: stage the package from the store (fetch, verify, extract, check the
+ * manifest), stop the installed version if any, swap the folder into place, and start the new
+ * version. Settings live in the store, not in the folder, so an upgrade keeps them.
+ */
+import { rm } from 'node:fs/promises';
+import { conflict } from '../core/errors.js';
+import { makeStaging, swapIntoPlace } from './install.js';
+import type { App, AppRuntime } from './runtime.js';
+import { stageFromStore } from './store.js';
+
+const installing = new Set<string>();
+
+/** Installs or upgrades app `id` from the store at `location`; the staging folder never stays. */
+export async function installFromStore(rt: AppRuntime, location: string, id: string, channel = 'stable'): Promise<App> {
+  if (installing.has(id)) throw conflict(`app '${id}' is being installed already`);
+  installing.add(id);
+  const staging = await makeStaging(rt.appsDir, id).catch((err: unknown) => {
+    installing.delete(id);
+    throw err;
+  });
+  try {
+    const staged = await stageFromStore(location, id, channel, staging);
+    await rt.pause(id);
+    try {
+      await swapIntoPlace(rt.appsDir, id, staged.dir);
+    } catch (err) {
+      await rt.resume(id); // the old version is back in place: run it again
+      throw err;
+    }
+    await rt.add(id, 'appstore', channel, true);
+    await rt.resume(id);
+    return rt.get(id);
+  } finally {
+    installing.delete(id);
+    await rm(staging, { recursive: true, force: true });
+  }
+}

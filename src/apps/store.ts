@@ -1,0 +1,219 @@
+/**
+ * App store client: reads a catalogue (`index.json` in a folder or at an http(s) URL), fetches
+ * an app package (tar.gz), checks its size and sha256, and extracts it into a staging folder
+ * with only files and folders allowed, modes masked and owners not preserved. Everything it
+ * writes goes into the staging folder the caller removes, so a refused package leaves nothing.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as tar from 'tar';
+import { z } from 'zod';
+import { HearthError, notFound } from '../core/errors.js';
+import { AppId, describeIssues, loadManifest, type AppManifest } from './manifest.js';
+
+export const ChannelEntry = z.object({
+  version: z.string().min(1),
+  /** Relative to the index, or absolute. */
+  url: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits'),
+});
+export type ChannelEntry = z.infer<typeof ChannelEntry>;
+
+export const Catalogue = z.object({
+  apps: z.record(AppId, z.object({ channels: z.record(z.string(), ChannelEntry) })),
+});
+export type Catalogue = z.infer<typeof Catalogue>;
+
+export const INDEX_FILE = 'index.json';
+export const MAX_PACKAGE_BYTES = 50 * 1024 * 1024;
+const MAX_INDEX_BYTES = 1024 * 1024;
+const FETCH_TIMEOUT_MS = 30_000;
+
+const badGateway = (what: string): HearthError => new HearthError('bad_gateway', what);
+const isHttp = (location: string): boolean => /^https?:\/\//i.test(location);
+
+/** Where index.json of a store location is. */
+export function indexUrl(location: string): URL {
+  if (isHttp(location)) return new URL(location.endsWith('.json') ? location : `${location.replace(/\/?$/, '/')}${INDEX_FILE}`);
+  if (!isAbsolute(location)) location = resolve(location);
+  return pathToFileURL(location.endsWith('.json') ? location : join(location, INDEX_FILE));
+}
+
+async function readLimited(body: ReadableStream<Uint8Array> | null, limit: number, what: string): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  if (!body) return Buffer.alloc(0);
+  for await (const chunk of Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>)) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw badGateway(`${what} is larger than ${limit} bytes`);
+    parts.push(chunk as Buffer);
+  }
+  return Buffer.concat(parts);
+}
+
+/** Reads and validates the catalogue. A local store without index.json is an empty store. */
+export async function readCatalogue(location: string): Promise<{ catalogue: Catalogue; base: URL }> {
+  const url = indexUrl(location);
+  let text: string;
+  if (url.protocol === 'file:') {
+    try {
+      text = await readFile(fileURLToPath(url), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { catalogue: { apps: {} }, base: url };
+      throw badGateway(`the app store index ${fileURLToPath(url)} cannot be read (${(err as NodeJS.ErrnoException).code})`);
+    }
+  } else {
+    let res: Response;
+    try {
+      res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
+    } catch (err) {
+      throw badGateway(`the app store at ${url.href} is unreachable: ${(err as Error).message}`);
+    }
+    if (!res.ok) throw badGateway(`the app store answered ${res.status} for ${url.href}`);
+    text = (await readLimited(res.body, MAX_INDEX_BYTES, `the app store index ${url.href}`)).toString('utf8');
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw badGateway(`the app store index ${url.href} is not valid JSON`);
+  }
+  const parsed = Catalogue.safeParse(raw);
+  if (!parsed.success) throw badGateway(`the app store index ${url.href} is malformed: ${describeIssues(parsed.error, 'index.json')}`);
+  return { catalogue: parsed.data, base: url };
+}
+
+/** Picks the channel entry of an app, with 404s that name what exists. */
+export function pickRelease(catalogue: Catalogue, id: string, channel: string, location: string): ChannelEntry {
+  const app = catalogue.apps[id];
+  if (!app) throw notFound(`app '${id}' is not in the app store at ${location}`);
+  const entry = app.channels[channel];
+  if (!entry) {
+    throw notFound(`app '${id}' has no '${channel}' channel in the app store; channels: ${Object.keys(app.channels).join(', ') || 'none'}`);
+  }
+  return entry;
+}
+
+/** The package URL; an http catalogue may only point at http(s), never at local files. */
+export function packageUrl(entry: ChannelEntry, base: URL): URL {
+  let url: URL;
+  try {
+    url = new URL(entry.url, base);
+  } catch {
+    throw badGateway(`the app store lists an invalid package url '${entry.url}'`);
+  }
+  const allowed = base.protocol === 'file:' ? ['file:', 'http:', 'https:'] : ['http:', 'https:'];
+  if (!allowed.includes(url.protocol)) throw badGateway(`the app store lists a package url with a forbidden scheme: ${url.protocol}`);
+  return url;
+}
+
+/** Streams the package to `dest`, enforcing the size limit and returning its sha256. */
+export async function download(url: URL, dest: string, maxBytes = MAX_PACKAGE_BYTES): Promise<{ sha256: string; size: number }> {
+  let source: Readable;
+  if (url.protocol === 'file:') {
+    source = createReadStream(fileURLToPath(url));
+  } else {
+    let res: Response;
+    try {
+      res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    } catch (err) {
+      throw badGateway(`the app package at ${url.href} is unreachable: ${(err as Error).message}`);
+    }
+    if (!res.ok || !res.body) throw badGateway(`the app store answered ${res.status} for ${url.href}`);
+    if (Number(res.headers.get('content-length') ?? 0) > maxBytes) throw badGateway(`the app package is larger than ${maxBytes} bytes`);
+    source = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
+  }
+  const hash = createHash('sha256');
+  let size = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > maxBytes) return done(badGateway(`the app package is larger than ${maxBytes} bytes`));
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, meter, createWriteStream(dest, { mode: 0o600 }));
+  } catch (err) {
+    if (err instanceof HearthError) throw err;
+    throw badGateway(`the app package at ${url.href} could not be fetched: ${(err as Error).message}`);
+  }
+  return { sha256: hash.digest('hex'), size };
+}
+
+/** Entry paths a package may not contain: absolute, `..`, or anything but files and folders. */
+function refusal(path: string, type: string): string | null {
+  if (type !== 'File' && type !== 'Directory') return `entry '${path}' is a ${type}; only files and folders are allowed`;
+  if (isAbsolute(path) || /^[a-zA-Z]:/.test(path)) return `entry '${path}' has an absolute path`;
+  if (path.split(/[\\/]/).includes('..')) return `entry '${path}' climbs out of the package ('..')`;
+  return null;
+}
+
+/**
+ * Extracts a tar.gz into `dest` (which must exist and be empty). Any entry that is not a plain
+ * file or folder, or whose path leaves the package, refuses the whole package.
+ */
+export async function extract(file: string, dest: string): Promise<void> {
+  const problems: string[] = [];
+  try {
+    await tar.x({
+      file,
+      cwd: dest,
+      strict: true,
+      preserveOwner: false,
+      preservePaths: false,
+      noMtime: true,
+      maxDepth: 32,
+      filter: (path, entry) => {
+        const type = 'type' in entry ? String(entry.type) : 'File';
+        const problem = refusal(path, type);
+        if (problem) {
+          problems.push(problem);
+          return false;
+        }
+        // No setuid/setgid/sticky bits, nothing writable by others, whatever the archive says.
+        if ('mode' in entry && typeof entry.mode === 'number') entry.mode = type === 'Directory' ? 0o755 : entry.mode & 0o755;
+        return true;
+      },
+    });
+  } catch (err) {
+    throw badGateway(`the app package is not a valid tar.gz: ${(err as Error).message}`);
+  }
+  if (problems.length) throw badGateway(`the app package was refused: ${problems.slice(0, 3).join('; ')}`);
+}
+
+export interface StagedApp {
+  dir: string;
+  manifest: AppManifest;
+  version: string;
+  channel: string;
+  sha256: string;
+}
+
+/**
+ * Fetches, verifies and extracts app `id` from the store into `<staging>/app`, and checks
+ * its manifest. `staging` must be an empty folder on the apps folder's file system.
+ */
+export async function stageFromStore(location: string, id: string, channel: string, staging: string): Promise<StagedApp> {
+  const { catalogue, base } = await readCatalogue(location);
+  const entry = pickRelease(catalogue, id, channel, location);
+  const url = packageUrl(entry, base);
+  const tarball = join(staging, 'package.tar.gz');
+  const { sha256 } = await download(url, tarball);
+  if (sha256 !== entry.sha256.toLowerCase()) {
+    throw badGateway(`the app package of '${id}' failed its checksum: expected sha256 ${entry.sha256.toLowerCase()}, got ${sha256}`);
+  }
+  const dir = join(staging, 'app');
+  await mkdir(dir, { mode: 0o755 });
+  await extract(tarball, dir);
+  const loaded = await loadManifest(dir, { checkFolderName: false });
+  if (!loaded.ok) throw badGateway(`the app package of '${id}' has a bad manifest: ${loaded.message}`);
+  if (loaded.manifest.id !== id) throw badGateway(`the app store served '${loaded.manifest.id}' when asked for '${id}'`);
+  return { dir, manifest: loaded.manifest, version: loaded.manifest.version, channel, sha256 };
+}
