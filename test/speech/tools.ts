@@ -49,3 +49,21 @@ export function payloads(marker: string): string[] {
     `--stdout -w ${marker}`,
   ];
 }
+
+/**
+ * A sound card for machines without one: an `aplay` on PATH that copies each WAV into `outDir`
+ * and then takes as long as the audio lasts (sox measures it), like a real card would.
+ * Returns the PATH to use.
+ */
+export async function fakeCardPath(binDir: string, outDir: string): Promise<string> {
+  const script = [
+    '#!/bin/sh',
+    'case "$1" in --version) echo "aplay: fake sound card"; exit 0;; esac',
+    `f="${outDir}/card-$$.wav"`,
+    'cat > "$f.part" && mv "$f.part" "$f"',
+    'sleep "$(soxi -D "$f")"',
+  ].join('\n');
+  const file = join(binDir, 'aplay');
+  await writeFile(file, `${script}\n`, { mode: 0o755 });
+  return `${binDir}:${process.env.PATH ?? ''}`;
+}

@@ -1,0 +1,42 @@
+/**
+ * The speech-output manager: OS text-to-speech (espeak-ng or festival through `say`), voices,
+ * speed and voice options, and the say queue. `service.say()` is what the apps SDK calls.
+ */
+import type { Operation } from '../../core/operation.js';
+import type { Manager, ManagerContext } from '../../core/managers.js';
+import { voiceOperations } from './operations.js';
+import { speechOptions } from './options.js';
+import { MANAGER, SpeechService } from './service.js';
+
+export { SpeechService, type SayOptions, type Spoken } from './service.js';
+
+export class SpeechOutputManager implements Manager {
+  readonly name = MANAGER;
+  readonly eventScope = 'service.system';
+  readonly operations: readonly Operation[];
+  readonly service: SpeechService;
+
+  constructor(ctx: ManagerContext) {
+    this.service = new SpeechService({
+      config: ctx.config,
+      store: ctx.store,
+      bus: ctx.bus,
+      log: ctx.log,
+      options: ctx.options,
+      // i18n is declared before this manager; until it is, the service falls back to 'en'.
+      language: () => ctx.options.get<string>('i18n', 'language'),
+    });
+    this.operations = [
+      ...ctx.options.register(this.name, speechOptions((id) => this.service.voiceProblem(id))),
+      ...voiceOperations(this.service),
+    ];
+  }
+
+  start(): Promise<void> {
+    return this.service.start();
+  }
+
+  stop(): Promise<void> {
+    return this.service.stop();
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * The speech-output manager in process, with a real store, event bus, option service, i18n
+ * manager and the real engines; audio goes to a WAV folder or a fake sound card (an `aplay`
+ * that records the WAV and takes as long as it lasts).
+ */
+import { existsSync } from 'node:fs';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { HearthError } from '../../src/core/errors.js';
+import { EventBus, type HubEvent } from '../../src/core/events.js';
+import type { ManagerContext } from '../../src/core/managers.js';
+import { OptionService } from '../../src/core/options.js';
+import { Store } from '../../src/core/store.js';
+import { I18nManager } from '../../src/managers/i18n/index.js';
+import { SpeechOutputManager } from '../../src/managers/speech-output/index.js';
+import { wavInfo } from '../../src/managers/speech-output/wav.js';
+import { fakeCardPath, payloads, soxi, tempDir } from './tools.js';
+
+interface Harness {
+  readonly manager: SpeechOutputManager;
+  readonly options: OptionService;
+  readonly events: HubEvent[];
+  readonly dataDir: string;
+  readonly store: Store;
+}
+
+const running: Harness[] = [];
+afterEach(async () => {
+  for (const h of running.splice(0)) {
+    await h.manager.stop();
+    await h.store.flush();
+  }
+});
+
+async function harness(opts: { engine?: string; audioOut?: string; language?: string; dataDir?: string } = {}): Promise<Harness> {
+  const dataDir = opts.dataDir ?? (await tempDir('speech-data'));
+  const config = loadConfig(
+    { 'data-dir': dataDir, 'audio-out': opts.audioOut ?? (await tempDir('speech-out')), 'speech-engine': opts.engine ?? 'espeak-ng' },
+    {},
+  );
+  const store = await Store.open(dataDir);
+  const bus = new EventBus();
+  const events: HubEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const options = new OptionService(store, bus);
+  const ctx: ManagerContext = { config, store, bus, log: pino({ level: 'silent' }), options };
+  const i18n = new I18nManager(ctx);
+  if (opts.language) await options.set('i18n', 'language', opts.language);
+  const manager = new SpeechOutputManager(ctx);
+  await i18n.start();
+  await manager.start();
+  const h = { manager, options, events, dataDir, store };
+  running.push(h);
+  return h;
+}
+
+const failure = async (p: Promise<unknown>): Promise<HearthError> => {
+  const err = await p.then(
+    () => new Error('expected a failure'),
+    (e: unknown) => e,
+  );
+  if (!(err instanceof HearthError)) throw err;
+  return err;
+};
+
+const wavs = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.endsWith('.wav')).sort();
+
+describe('voices', () => {
+  it("installs the voice of the hub's language on first start, and only then", async () => {
+    const h = await harness({ language: 'nl' });
+    expect(Object.keys(h.manager.service.getVoices())).toEqual(['nl']);
+    expect(h.events.find((e) => e.event === 'voice.create')?.args[0]).toMatchObject({ id: 'nl', language: 'nl', locale: 'nl' });
+    await h.manager.service.uninstallVoice('nl');
+    await h.manager.stop();
+    await h.store.flush();
+    running.splice(0);
+    const again = await harness({ dataDir: h.dataDir, language: 'nl' });
+    expect(again.manager.service.getVoices()).toEqual({});
+  });
+
+  it('picks the engine’s preferred voice for a bare language (en -> en-gb)', async () => {
+    const h = await harness();
+    expect(Object.keys(h.manager.service.getVoices())).toEqual(['en-gb']);
+    expect(h.manager.service.currentVoice()).toBe('en-gb');
+  });
+
+  it('installs from the catalogue, 404 for an unknown id, and uninstall resets the voice option', async () => {
+    const h = await harness();
+    const s = h.manager.service;
+    expect(Object.keys(s.catalogue()).length).toBeGreaterThan(100);
+    expect(await s.installVoice('de')).toEqual({ id: 'de', name: 'German', language: 'de', locale: 'de', gender: 'male' });
+    expect(h.events.at(-1)).toMatchObject({ manager: 'speech-output', event: 'voice.create' });
+    expect((await failure(s.installVoice('xx-nope'))).code).toBe('not_found');
+    await h.options.set('speech-output', 'voice', 'de');
+    expect(s.currentVoice()).toBe('de');
+    await s.uninstallVoice('de');
+    expect(h.options.get('speech-output', 'voice')).toBeNull();
+    expect(h.events.some((e) => e.event === 'voice.delete' && (e.args[0] as { id: string }).id === 'de')).toBe(true);
+    expect((await failure(s.uninstallVoice('de'))).code).toBe('not_found');
+    expect(() => s.getVoice('de')).toThrow(/not installed/);
+  });
+
+  it('accepts only installed voices and valid speeds as options', async () => {
+    const h = await harness();
+    await expect(h.options.set('speech-output', 'voice', 'fr-fr')).rejects.toThrow(/not installed.*en-gb/);
+    await expect(h.options.set('speech-output', 'voice', '") (system "id")')).rejects.toThrow(/not installed/);
+    for (const ok of ['slow', 'normal', 'fast', '0.5', '1.25', '2.0']) {
+      expect(await h.options.set('speech-output', 'speed', ok)).toBe(ok);
+    }
+    for (const bad of ['0.4', '2.1', 'quick', '1e0', '']) {
+      await expect(h.options.set('speech-output', 'speed', bad)).rejects.toThrow(/slow, normal, fast/);
+    }
+  });
+});
+
+describe('say into a WAV folder', () => {
+  it('writes one WAV per utterance that sox reads at 22.05 kHz with the answered duration', async () => {
+    const out = await tempDir('speech-out');
+    const h = await harness({ audioOut: out });
+    const spoken = await h.manager.service.say('The washing machine has finished its program.');
+    expect(spoken.voice).toBe('en-gb');
+    const [file] = await wavs(out);
+    expect(file).toBeDefined();
+    const info = soxi(join(out, file!));
+    expect(info.rate).toBe(22050);
+    expect(info.seconds).toBeGreaterThan(1);
+    expect(Math.abs(info.seconds * 1000 - spoken.durationMs)).toBeLessThan(20);
+    expect((await readdir(out)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('speaks slower at speed slow than fast', async () => {
+    const h = await harness();
+    await h.options.set('speech-output', 'speed', 'slow');
+    const slow = await h.manager.service.say('one two three four five six');
+    await h.options.set('speech-output', 'speed', 'fast');
+    const fast = await h.manager.service.say('one two three four five six');
+    expect(slow.durationMs).toBeGreaterThan(fast.durationMs * 1.5);
+  });
+
+  it('synthesize answers the WAV, plays nothing, and caches the phrase', async () => {
+    const out = await tempDir('speech-out');
+    const h = await harness({ audioOut: out });
+    const first = await h.manager.service.synthesize('Dinner is ready');
+    expect(wavInfo(first).sampleRate).toBe(22050);
+    expect(await wavs(out)).toEqual([]);
+    const cacheDir = join(h.dataDir, 'speech-cache');
+    expect((await wavs(cacheDir)).length).toBe(1);
+    const again = await h.manager.service.synthesize('Dinner is ready');
+    expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
+    expect(h.manager.service.status()).toMatchObject({ cache: { entries: 1, bytes: first.byteLength } });
+    // A spoken utterance of the same phrase uses the same cache entry.
+    await h.manager.service.say('Dinner is ready');
+    expect((await wavs(cacheDir)).length).toBe(1);
+    expect((await wavs(out)).length).toBe(1);
+  });
+
+  it('plays a sample in any catalogue voice, in its language', async () => {
+    const out = await tempDir('speech-out');
+    const h = await harness({ audioOut: out });
+    expect(await h.manager.service.playSample('de')).toMatchObject({ voice: 'de' });
+    expect((await wavs(out)).length).toBe(1);
+    expect((await failure(h.manager.service.playSample('xx-nope'))).code).toBe('not_found');
+  });
+
+  it('refuses empty and over-long text and out-of-range timeouts', async () => {
+    const h = await harness();
+    expect((await failure(h.manager.service.say(''))).code).toBe('invalid_parameter');
+    expect((await failure(h.manager.service.say('x'.repeat(1001)))).code).toBe('invalid_parameter');
+    expect((await failure(h.manager.service.say('hi', { timeout: 0 }))).code).toBe('invalid_parameter');
+    expect((await failure(h.manager.service.say('hi', { timeout: 601 }))).code).toBe('invalid_parameter');
+  });
+});
+
+describe('say through a sound card', () => {
+  async function cardHarness(): Promise<{ h: Harness; card: string }> {
+    const card = await tempDir('card');
+    process.env.PATH = await fakeCardPath(await tempDir('card-bin'), card);
+    return { h: await harness({ audioOut: 'default' }), card };
+  }
+
+  it('plays utterances one at a time in the order they came', async () => {
+    const { h, card } = await cardHarness();
+    const order: string[] = [];
+    const texts = ['first announcement', 'second, a little longer announcement', 'third'];
+    const results = await Promise.all(
+      texts.map((t, i) => h.manager.service.say(t).then((r) => (order.push(String(i)), r))),
+    );
+    expect(order).toEqual(['0', '1', '2']);
+    const files = (await readdir(card)).filter((n) => n.endsWith('.wav'));
+    expect(files).toHaveLength(3);
+    // The card got each utterance whole: its durations are the three answered durations.
+    const durations = files.map((f) => Math.round(soxi(join(card, f)).seconds * 1000)).sort((a, b) => a - b);
+    expect(durations).toEqual(results.map((r) => r.durationMs).sort((a, b) => a - b));
+  });
+
+  it('replaces a waiting utterance of the same session with 409', async () => {
+    const { h } = await cardHarness();
+    const s = h.manager.service;
+    const busy = s.say('this one is playing while the others wait', { session: 'door' });
+    const old = s.say('someone is at the door', { session: 'door' });
+    const fresh = s.say('someone is still at the door', { session: 'door' });
+    const err = await failure(old);
+    expect(err.code).toBe('conflict');
+    expect(err.message).toBe("replaced by a newer utterance in session 'door'");
+    expect((await busy).voice).toBe('en-gb');
+    expect((await fresh).voice).toBe('en-gb');
+  });
+
+  it('times out (504) an utterance that cannot finish in time, stops it, and goes on', async () => {
+    const { h, card } = await cardHarness();
+    const s = h.manager.service;
+    const long = 'This announcement is long enough that it cannot finish in a single second. '.repeat(3);
+    const err = await failure(s.say(long, { timeout: 1 }));
+    expect(err.code).toBe('timeout');
+    const next = await s.say('next');
+    expect(next.durationMs).toBeGreaterThan(0);
+    expect((await readdir(card)).filter((n) => n.endsWith('.wav'))).toHaveLength(2);
+  });
+});
+
+describe('say engine (festival) through the service', () => {
+  it('speaks into the folder at 16 kHz and never runs injected Scheme', async () => {
+    const out = await tempDir('speech-out');
+    const marker = join(await tempDir('marker'), 'marker');
+    const h = await harness({ engine: 'say', audioOut: out });
+    expect(Object.keys(h.manager.service.getVoices())).toEqual(['kal_diphone']);
+    for (const text of payloads(marker).slice(0, 3)) await h.manager.service.say(text);
+    expect(existsSync(marker)).toBe(false);
+    const files = await wavs(out);
+    expect(files).toHaveLength(3);
+    expect(soxi(join(out, files[0]!)).rate).toBe(16000);
+  });
+});
+
+describe('without an engine', () => {
+  it('starts, and speech operations answer 503 saying what to do', async () => {
+    const h = await harness({ engine: 'none' });
+    const s = h.manager.service;
+    for (const p of [s.say('hi'), s.synthesize('hi'), s.playSample('en-us'), s.installVoice('en-us')]) {
+      const err = await failure(p);
+      expect(err.status).toBe(503);
+      expect(err.message).toContain('--speech-engine');
+    }
+    expect(() => s.getVoices()).toThrow(/--speech-engine/);
+    expect(s.status()).toMatchObject({ engine: null, available: false });
+  });
+
+  it('names the package when no engine is installed', async () => {
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    try {
+      const h = await harness({ engine: 'auto' });
+      const err = await failure(h.manager.service.say('hi'));
+      expect(err.code).toBe('unavailable');
+      expect(err.message).toContain('apt-get install espeak-ng');
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+});
+
+it('keeps the cache folder clean of temp files left by a crash', async () => {
+  const dataDir = await tempDir('speech-data');
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(join(dataDir, 'speech-cache'), { recursive: true });
+  await writeFile(join(dataDir, 'speech-cache', `.${'a'.repeat(64)}.1.0.tmp`), 'half');
+  await harness({ dataDir });
+  expect(await readdir(join(dataDir, 'speech-cache'))).toEqual([]);
+});
