@@ -237,7 +237,14 @@ export class AppSupervisor {
     if (this.child !== child) return; // an exit halt() already handled
     this.unwatch();
     this.child = undefined;
-    this.set({ exitCode: exit.code, exitSignal: exit.signal, exitCount: this.run.exitCount + 1, usage: { cpu: 0, mem: 0 } });
+    this.set({
+      state: 'stopped',
+      ready: false,
+      exitCode: exit.code,
+      exitSignal: exit.signal,
+      exitCount: this.run.exitCount + 1,
+      usage: { cpu: 0, mem: 0 },
+    });
     await this.crashed(exit, crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb));
   }
 

@@ -1,0 +1,193 @@
+/**
+ * The runtime with real child processes: handshake, settings, gc, crash -> backoff -> give up,
+ * crash log surviving a restart, broken manifests and failing onInit listed as crashed.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertBuilt, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+
+let appsDir: string;
+let dataDir: string;
+let t: TestRuntime | undefined;
+
+beforeAll(assertBuilt);
+beforeEach(async () => {
+  appsDir = await tempDir('hearth-apps-');
+  dataDir = await tempDir('hearth-data-');
+});
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+  await removeAll(appsDir, dataDir);
+});
+
+const HELLO = `
+module.exports = class {
+  async onInit(hub) {
+    this.hub = hub;
+    hub.log('hello from', hub.app.id, hub.app.version);
+    await hub.settings.set('started', true);
+    hub.settings.on('set', (key, value) => { if (key === 'ping') void hub.settings.set('pong', value); });
+  }
+  async onUninit() { console.log('uninit called'); }
+};`;
+
+describe('app lifecycle', () => {
+  it('starts an app through the handshake and shows the App fields', async () => {
+    await writeApp(appsDir, 'com.test.hello', { code: HELLO, manifest: { permissions: ['hearth:manager:insights'] } });
+    t = await startRuntime({ appsDir, dataDir });
+    const app = await t.until('com.test.hello', (a) => a.ready, 'ready');
+    expect(app).toMatchObject({
+      id: 'com.test.hello',
+      name: 'com.test.hello',
+      version: '1.0.0',
+      sdk: 3,
+      origin: 'local',
+      channel: null,
+      enabled: true,
+      autoupdate: true,
+      state: 'running',
+      ready: true,
+      crashed: false,
+      crashedMessage: null,
+      exitCount: 0,
+      permissions: ['hearth:manager:insights'],
+      settings: [],
+    });
+    expect(t.rt.getSetting('com.test.hello', 'started')).toBe(true);
+    const states = t.events.filter((e) => e.app.id === 'com.test.hello').map((e) => e.app.state);
+    expect(states).toContain('starting');
+    expect(states.at(-1)).toBe('running');
+  });
+
+  it('notifies the app of settings changed through the hub and persists them', async () => {
+    await writeApp(appsDir, 'com.test.hello', { code: HELLO });
+    t = await startRuntime({ appsDir, dataDir });
+    await t.until('com.test.hello', (a) => a.ready, 'ready');
+    await t.rt.setSetting('com.test.hello', 'ping', { n: 42 });
+    // The app answers by writing 'pong' through the SDK; wait for that round trip.
+    for (let i = 0; i < 100 && t.rt.getSetting('com.test.hello', 'pong') === null; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(t.rt.getSetting('com.test.hello', 'pong')).toEqual({ n: 42 });
+    await t.store.flush();
+    const db = JSON.parse(await readFile(join(dataDir, 'db.json'), 'utf8')) as { apps: Record<string, { settings: unknown }> };
+    expect(db.apps['com.test.hello']?.settings).toEqual({ started: true, ping: { n: 42 }, pong: { n: 42 } });
+  });
+
+  it('refuses a setting larger than 64 KiB', async () => {
+    await writeApp(appsDir, 'com.test.hello', { code: HELLO });
+    t = await startRuntime({ appsDir, dataDir });
+    await expect(t.rt.setSetting('com.test.hello', 'big', 'x'.repeat(70_000))).rejects.toMatchObject({ code: 'invalid_parameter' });
+  });
+
+  it('runs gc in the child and reports heap before and after', async () => {
+    await writeApp(appsDir, 'com.test.hello', { code: HELLO });
+    t = await startRuntime({ appsDir, dataDir });
+    await t.until('com.test.hello', (a) => a.ready, 'ready');
+    const r = await t.rt.gc('com.test.hello');
+    expect(r.before.heapUsed).toBeGreaterThan(0);
+    expect(r.after.heapUsed).toBeGreaterThan(0);
+    expect(r.after.rss).toBeGreaterThan(1024 * 1024);
+  });
+
+  it('samples cpu and RSS of a running app', async () => {
+    await writeApp(appsDir, 'com.test.hello', { code: HELLO });
+    t = await startRuntime({ appsDir, dataDir });
+    const app = await t.until('com.test.hello', (a) => a.usage.mem > 0, 'sampled');
+    expect(app.usage.mem).toBeGreaterThan(10 * 1024 * 1024);
+    expect(app.usage.cpu).toBeGreaterThanOrEqual(0);
+  });
+
+  it('stops gracefully through onUninit when disabled, and stays stopped', async () => {
+    await writeApp(appsDir, 'com.test.hello', { code: HELLO });
+    t = await startRuntime({ appsDir, dataDir });
+    await t.until('com.test.hello', (a) => a.ready, 'ready');
+    const app = await t.rt.setEnabled('com.test.hello', false);
+    expect(app).toMatchObject({ enabled: false, state: 'stopped', ready: false, crashed: false, exitCode: 0 });
+    expect((await t.rt.crashLog('com.test.hello')).stdout).toContain('uninit called');
+  });
+
+  it('lists an app with a broken manifest as crashed and still runs the others', async () => {
+    await writeApp(appsDir, 'com.test.hello', { code: HELLO });
+    await writeApp(appsDir, 'com.test.broken', { code: HELLO, manifest: { sdk: 2, version: 'one' } });
+    t = await startRuntime({ appsDir, dataDir });
+    await t.until('com.test.hello', (a) => a.ready, 'ready');
+    const broken = t.rt.get('com.test.broken');
+    expect(broken).toMatchObject({ state: 'stopped', ready: false, crashed: true, version: null });
+    expect(broken.crashedMessage).toMatch(/version: must be a semantic version/);
+    expect(broken.crashedMessage).toMatch(/sdk: must be 3/);
+  });
+
+  it('reports a manifest id that differs from the folder name', async () => {
+    await writeApp(appsDir, 'com.test.folder', { code: HELLO, manifest: { id: 'com.test.other' } });
+    t = await startRuntime({ appsDir, dataDir });
+    expect(t.rt.get('com.test.folder').crashedMessage).toBe("app.json id 'com.test.other' does not match its folder name 'com.test.folder'");
+  });
+
+  it('reports an onInit that throws', async () => {
+    await writeApp(appsDir, 'com.test.badinit', {
+      code: `module.exports = { async onInit() { throw new Error('no config, cannot start'); } };`,
+    });
+    t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 1 } });
+    const app = await t.until('com.test.badinit', (a) => a.crashed && a.state === 'stopped', 'crashed');
+    expect(app.crashedMessage).toContain('onInit failed: no config, cannot start');
+    expect((await t.rt.crashLog('com.test.badinit')).stderr).toContain('no config, cannot start');
+  });
+});
+
+describe('crashes', () => {
+  const CRASHER = `
+module.exports = class {
+  async onInit(hub) {
+    hub.log('up');
+    setTimeout(() => { throw new Error('boom-marker-7f3a'); }, 20);
+  }
+};`;
+
+  it('restarts a crashing app with backoff, then holds it crashed', async () => {
+    await writeApp(appsDir, 'com.test.crasher', { code: CRASHER });
+    t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 3 } });
+    const app = await t.until('com.test.crasher', (a) => a.crashed && a.exitCount >= 3 && a.state === 'stopped', 'held');
+    expect(app.exitCount).toBe(3);
+    expect(app.exitCode).toBe(1);
+    expect(app.crashedMessage).toContain('boom-marker-7f3a');
+    expect(app.crashedMessage).toContain('crashed 3 times');
+    // Three runs: each started and became ready before crashing.
+    const states = t.events.filter((e) => e.app.id === 'com.test.crasher').map((e) => e.app.state);
+    const readies = states.filter((s, i) => s === 'running' && states[i - 1] !== 'running').length;
+    expect(readies).toBe(3);
+    // Held: no fourth start follows.
+    await new Promise((r) => setTimeout(r, 600));
+    expect(t.rt.get('com.test.crasher')).toMatchObject({ state: 'stopped', crashed: true, exitCount: 3 });
+  });
+
+  it('keeps the crash log on disk across a runtime restart', async () => {
+    await writeApp(appsDir, 'com.test.crasher', { code: CRASHER });
+    t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 1 } });
+    await t.until('com.test.crasher', (a) => a.crashed && a.state === 'stopped', 'crashed');
+    await t.rt.setEnabled('com.test.crasher', false);
+    await t.close();
+    const onDisk = await readFile(join(dataDir, 'apps/com.test.crasher/stderr.log'), 'utf8');
+    expect(onDisk).toContain('boom-marker-7f3a');
+    expect(onDisk).toMatch(/at Timeout\._onTimeout/);
+
+    t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 1 } });
+    const log = await t.rt.crashLog('com.test.crasher', 'it crashed while I was away');
+    expect(log.stderr).toContain('Error: boom-marker-7f3a');
+    expect(log.stdout).toContain('up');
+    expect(log.lastCrash).toMatchObject({ exitCode: 1, exitSignal: null });
+    expect(String((log.lastCrash as { message: string }).message)).toContain('boom-marker-7f3a');
+    expect(log.reports).toEqual([expect.objectContaining({ message: 'it crashed while I was away' })]);
+  });
+
+  it('gives a held app a fresh start on restart', async () => {
+    await writeApp(appsDir, 'com.test.crasher', { code: CRASHER });
+    t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 1 } });
+    await t.until('com.test.crasher', (a) => a.crashed && a.state === 'stopped', 'held');
+    const before = t.events.length;
+    await t.rt.restart('com.test.crasher');
+    const after = t.events.slice(before).map((e) => e.app.state);
+    expect(after).toContain('starting');
+    expect(after).toContain('running');
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * What the child process may not do: read the hub's files, write outside its userdata, spawn
+ * processes or workers, see the hub's secrets; and how the hub copes with an app that eats its
+ * heap or spins the CPU.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertBuilt, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+
+let appsDir: string;
+let dataDir: string;
+let outside: string;
+let t: TestRuntime | undefined;
+
+beforeAll(assertBuilt);
+beforeEach(async () => {
+  appsDir = await tempDir('hearth-apps-');
+  dataDir = await tempDir('hearth-data-');
+  outside = await tempDir('hearth-outside-');
+});
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+  await removeAll(appsDir, dataDir, outside);
+});
+
+function probeApp(dataDir: string, outside: string): string {
+  return `
+const fs = require('node:fs');
+const path = require('node:path');
+function attempt(fn) { try { const r = fn(); return r === undefined ? 'ok' : 'ok:' + String(r).slice(0, 40); } catch (e) { return e.code || e.message; } }
+module.exports = class {
+  async onInit(hub) {
+    const results = {
+      readDb: attempt(() => fs.readFileSync(${JSON.stringify(join(dataDir, 'db.json'))}, 'utf8')),
+      readOwnerToken: attempt(() => fs.readFileSync(${JSON.stringify(join(dataDir, 'owner-token'))}, 'utf8')),
+      readOtherApp: attempt(() => fs.readFileSync(${JSON.stringify(join(appsDir, 'com.test.other', 'app.json'))}, 'utf8')),
+      readEtc: attempt(() => fs.readFileSync('/etc/hostname', 'utf8')),
+      writeOutside: attempt(() => fs.writeFileSync(${JSON.stringify(join(outside, 'pwned'))}, 'x')),
+      writeOwnFolder: attempt(() => fs.writeFileSync(path.join(hub.app.dir, 'pwned'), 'x')),
+      writeUserdata: attempt(() => fs.writeFileSync(path.join(hub.app.userdata, 'note.txt'), 'kept')),
+      readUserdata: attempt(() => fs.readFileSync(path.join(hub.app.userdata, 'note.txt'), 'utf8')),
+      spawn: attempt(() => require('node:child_process').execSync('echo pwned')),
+      worker: attempt(() => new (require('node:worker_threads').Worker)('1', { eval: true })),
+      ownerTokenEnv: process.env.HEARTH_OWNER_TOKEN === undefined ? 'absent' : 'present',
+      nodeOptionsEnv: process.env.NODE_OPTIONS === undefined ? 'absent' : 'present',
+    };
+    await hub.settings.set('results', results);
+  }
+};`;
+}
+
+describe('permission model', () => {
+  it('lets an app read and write only its own folders, and spawn nothing', async () => {
+    await writeFile(join(dataDir, 'owner-token'), 'hth_secret\n', { mode: 0o600 });
+    await writeApp(appsDir, 'com.test.other', { code: 'module.exports = { async onInit() {} };' });
+    await writeApp(appsDir, 'com.test.probe', { code: probeApp(dataDir, outside) });
+    process.env.HEARTH_OWNER_TOKEN = 'hth_secret';
+    try {
+      t = await startRuntime({ appsDir, dataDir });
+    } finally {
+      delete process.env.HEARTH_OWNER_TOKEN;
+    }
+    await t.until('com.test.probe', (a) => a.ready, 'ready');
+    expect(t.rt.getSetting('com.test.probe', 'results')).toEqual({
+      readDb: 'ERR_ACCESS_DENIED',
+      readOwnerToken: 'ERR_ACCESS_DENIED',
+      readOtherApp: 'ERR_ACCESS_DENIED',
+      readEtc: 'ERR_ACCESS_DENIED',
+      writeOutside: 'ERR_ACCESS_DENIED',
+      writeOwnFolder: 'ERR_ACCESS_DENIED',
+      writeUserdata: 'ok',
+      readUserdata: 'ok:kept',
+      spawn: 'ERR_ACCESS_DENIED',
+      worker: 'ERR_ACCESS_DENIED',
+      ownerTokenEnv: 'absent',
+      nodeOptionsEnv: 'absent',
+    });
+  });
+
+  it('refuses SDK calls whose permission the manifest lacks, naming the permission', async () => {
+    await writeApp(appsDir, 'com.test.nosay', {
+      code: `module.exports = { async onInit(hub) {
+        const r = {};
+        try { await hub.speech.say('hi'); r.say = 'ok'; } catch (e) { r.say = e.code + ': ' + e.message; }
+        try { await hub.geolocation.getLocation(); r.geo = 'ok'; } catch (e) { r.geo = e.code; }
+        try { await hub.insights.createLog('x', { title: 'X' }); r.insights = 'ok'; } catch (e) { r.insights = e.code + ': ' + e.message; }
+        await hub.settings.set('r', r);
+      } };`,
+      manifest: { permissions: ['hearth:manager:insights'] },
+    });
+    t = await startRuntime({ appsDir, dataDir, setup: (rt) => rt.router.handle('speech.say', () => null) });
+    await t.until('com.test.nosay', (a) => a.ready, 'ready');
+    expect(t.rt.getSetting('com.test.nosay', 'r')).toEqual({
+      say: "permission_denied: speech.say needs the permission 'hearth:manager:speech-output'; add it to \"permissions\" in the app.json of com.test.nosay",
+      geo: 'permission_denied',
+      insights: 'not_available: insights.createLog is not available on this hub: the insights manager does not serve it',
+    });
+  });
+});
+
+describe('misbehaving apps', () => {
+  it('stops an app at its heap limit and reports it', async () => {
+    await writeApp(appsDir, 'com.test.hog', {
+      code: `module.exports = { async onInit() {
+        const keep = [];
+        setInterval(() => { for (let i = 0; i < 20000; i++) keep.push({ i, s: 'x'.repeat(64) + i }); }, 1);
+      } };`,
+    });
+    t = await startRuntime({ appsDir, dataDir, heapMb: 32, supervisor: { crashLimit: 1 } });
+    const app = await t.until('com.test.hog', (a) => a.crashed && a.state === 'stopped', 'stopped at its heap limit', 30_000);
+    expect(app.exitSignal).toBe('SIGABRT');
+    expect(app.crashedMessage).toContain('reached its heap limit of 32 MiB');
+    expect((await t.rt.crashLog('com.test.hog')).stderr).toContain('Reached heap limit');
+  });
+
+  it('restarts an app that spins the CPU and ignores SIGTERM (SIGKILL path)', async () => {
+    await writeApp(appsDir, 'com.test.spin', {
+      code: `module.exports = { async onInit(hub) {
+        process.on('SIGTERM', () => {});
+        const runs = ((await hub.settings.get('runs')) || 0) + 1;
+        await hub.settings.set('runs', runs);
+        setTimeout(() => { for (;;) {} }, 50);
+      } };`,
+    });
+    t = await startRuntime({ appsDir, dataDir, supervisor: { stopTimeoutMs: 300, killGraceMs: 300 } });
+    await t.until('com.test.spin', (a) => a.ready && a.usage.cpu > 50, 'spinning');
+    const app = await t.rt.restart('com.test.spin');
+    expect(app).toMatchObject({ state: 'running', ready: true, exitSignal: 'SIGKILL' });
+    expect(t.rt.getSetting('com.test.spin', 'runs')).toBe(2);
+  });
+
+  it('kills an app whose event loop stops answering pings and restarts it', async () => {
+    await writeApp(appsDir, 'com.test.hang', {
+      code: `module.exports = { async onInit(hub) {
+        const runs = ((await hub.settings.get('runs')) || 0) + 1;
+        await hub.settings.set('runs', runs);
+        if (runs === 1) setTimeout(() => { for (;;) {} }, 50);
+      } };`,
+    });
+    t = await startRuntime({ appsDir, dataDir, supervisor: { pingIntervalMs: 200, callTimeoutMs: 300 } });
+    const app = await t.until('com.test.hang', (a) => a.ready && a.exitCount === 1 && t!.rt.getSetting('com.test.hang', 'runs') === 2, 'restarted');
+    expect(app.exitSignal).toBe('SIGKILL');
+    expect(t.rt.getSetting('com.test.hang', 'runs')).toBe(2);
+    expect((await t.rt.crashLog('com.test.hang')).stderr).toContain('did not answer a ping');
+  });
+});
