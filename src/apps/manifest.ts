@@ -87,7 +87,14 @@ export const AppManifest = z.object({
   main: RelativeFile.default('app.js'),
   permissions: z.array(permission).default([]).transform((p) => [...new Set(p)] as Permission[]),
   settings: Settings.default([]),
-  widgets: z.record(z.string().regex(LOCAL_ID, 'widget ids are 1-64 letters, digits, _ or -'), WidgetDefinition).default({}),
+  widgets: z
+    .record(z.string(), WidgetDefinition)
+    .superRefine((widgets, ctx) => {
+      for (const id of Object.keys(widgets)) {
+        if (!LOCAL_ID.test(id)) ctx.addIssue({ code: 'custom', path: [id], message: `widget id '${id}' must be 1-64 letters, digits, _ or -` });
+      }
+    })
+    .default({}),
 });
 export type AppManifest = z.infer<typeof AppManifest>;
 

@@ -114,7 +114,7 @@ const ErrorMsg = z.object({ type: z.literal('error'), id: Id, error: ErrorBody }
 /** Everything a child may send. */
 export const ChildMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), protocol: z.number().int(), pid: z.number().int() }),
-  z.object({ type: z.literal('call'), id: Id, method: z.enum(names(HUB_CALLS)), args: z.unknown() }),
+  z.object({ type: z.literal('call'), id: Id, method: z.enum(names(HUB_CALLS)), args: JsonObject }),
   ResultMsg,
   ErrorMsg,
 ]);
@@ -130,7 +130,7 @@ export type AppEvent = z.infer<typeof AppEvent>;
 
 /** Everything the hub may send. */
 export const HubMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('call'), id: Id, method: z.enum(names(APP_CALLS)), args: z.unknown() }),
+  z.object({ type: z.literal('call'), id: Id, method: z.enum(names(APP_CALLS)), args: JsonObject }),
   ResultMsg,
   ErrorMsg,
   z.object({ type: z.literal('event'), event: AppEvent }),

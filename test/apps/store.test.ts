@@ -1,0 +1,209 @@
+/**
+ * App store install: pack into a local catalogue, install from it and from an http catalogue
+ * served by the test, upgrade keeping settings, and refusals (checksum, traversal, links,
+ * missing app/channel, unreachable store) that leave nothing behind.
+ */
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { packApp } from '../../src/apps/pack.js';
+import { installFromStore } from '../../src/apps/store-install.js';
+import { assertBuilt, listDir, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+
+let appsDir: string;
+let dataDir: string;
+let storeDir: string;
+let srcDir: string;
+let t: TestRuntime;
+let server: Server | undefined;
+
+const CODE = `module.exports = { async onInit(hub) { hub.log('store app', hub.app.version); } };`;
+
+beforeAll(assertBuilt);
+beforeEach(async () => {
+  appsDir = await tempDir('hearth-apps-');
+  dataDir = await tempDir('hearth-data-');
+  storeDir = await tempDir('hearth-store-');
+  srcDir = await tempDir('hearth-src-');
+  t = await startRuntime({ appsDir, dataDir });
+});
+afterEach(async () => {
+  await t.close();
+  if (server) {
+    server.close();
+    server = undefined;
+  }
+  await removeAll(appsDir, dataDir, storeDir, srcDir);
+});
+
+/** A tar.gz built by hand, so the test can put in entries no well-behaved packer writes. */
+function rawTarGz(entries: Array<{ name: string; body?: string; type?: '0' | '2' | '5'; link?: string; mode?: number }>): Buffer {
+  const blocks: Buffer[] = [];
+  for (const e of entries) {
+    const body = Buffer.from(e.body ?? '');
+    const h = Buffer.alloc(512);
+    h.write(e.name, 0, 100, 'utf8');
+    h.write(`${(e.mode ?? 0o644).toString(8).padStart(7, '0')}\0`, 100);
+    h.write('0000000\0', 108);
+    h.write('0000000\0', 116);
+    h.write(`${body.length.toString(8).padStart(11, '0')}\0`, 124);
+    h.write('00000000000\0', 136);
+    h.write('        ', 148);
+    h.write(e.type ?? '0', 156);
+    if (e.link) h.write(e.link, 157, 100, 'utf8');
+    h.write('ustar\0', 257);
+    h.write('00', 263);
+    let sum = 0;
+    for (const b of h) sum += b;
+    h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+    blocks.push(h, body, Buffer.alloc((512 - (body.length % 512)) % 512));
+  }
+  blocks.push(Buffer.alloc(1024));
+  return gzipSync(Buffer.concat(blocks));
+}
+
+async function publishRaw(id: string, tarball: Buffer, sha = createHash('sha256').update(tarball).digest('hex')): Promise<void> {
+  await writeFile(join(storeDir, `${id}.tar.gz`), tarball);
+  await writeFile(join(storeDir, 'index.json'), JSON.stringify({ apps: { [id]: { channels: { stable: { version: '1.0.0', url: `${id}.tar.gz`, sha256: sha } } } } }));
+}
+
+const manifestOf = (id: string) => JSON.stringify({ id, version: '1.0.0', sdk: 3, name: { en: id } });
+
+async function serveStore(): Promise<string> {
+  server = createServer((req, res) => {
+    readFile(join(storeDir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)))
+      .then((data) => res.end(data))
+      .catch(() => {
+        res.statusCode = 404;
+        res.end();
+      });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+/** Nothing but the installed apps: no staging or aside folders. */
+async function expectClean(installed: string[] = []): Promise<void> {
+  expect(await listDir(appsDir)).toEqual(installed);
+}
+
+describe('pack and install', () => {
+  it('packs an app into a local catalogue and installs it from there', async () => {
+    const folder = await writeApp(srcDir, 'com.test.store', { code: CODE });
+    const packed = await packApp(folder, storeDir);
+    expect(packed).toMatchObject({ id: 'com.test.store', version: '1.0.0', channel: 'stable', file: join(storeDir, 'com.test.store-1.0.0.tar.gz') });
+    const index = JSON.parse(await readFile(join(storeDir, 'index.json'), 'utf8'));
+    expect(index).toEqual({ apps: { 'com.test.store': { channels: { stable: { version: '1.0.0', url: 'com.test.store-1.0.0.tar.gz', sha256: packed.sha256 } } } } });
+
+    const app = await installFromStore(t.rt, storeDir, 'com.test.store');
+    expect(app).toMatchObject({ id: 'com.test.store', version: '1.0.0', origin: 'appstore', channel: 'stable', state: 'running', ready: true });
+    expect(t.events.some((e) => e.kind === 'create' && e.app.id === 'com.test.store')).toBe(true);
+    await expectClean(['com.test.store']);
+  });
+
+  it('installs from an http catalogue and upgrades keeping settings', async () => {
+    const folder = await writeApp(srcDir, 'com.test.store', { code: CODE });
+    await packApp(folder, storeDir);
+    const url = await serveStore();
+    await installFromStore(t.rt, url, 'com.test.store');
+    await t.rt.setSetting('com.test.store', 'colour', 'green');
+
+    await writeFile(join(folder, 'app.json'), JSON.stringify({ id: 'com.test.store', version: '1.1.0', sdk: 3, name: { en: 'Store v2' } }));
+    await packApp(folder, storeDir, 'beta');
+    const app = await installFromStore(t.rt, `${url}index.json`, 'com.test.store', 'beta');
+    expect(app).toMatchObject({ version: '1.1.0', name: 'Store v2', channel: 'beta', state: 'running' });
+    expect(t.rt.getSetting('com.test.store', 'colour')).toBe('green');
+    expect((await t.rt.crashLog('com.test.store')).stdout).toContain('store app 1.1.0');
+    await expectClean(['com.test.store']);
+  });
+
+  it('masks setuid and group/other write bits of extracted files', async () => {
+    const tarball = rawTarGz([
+      { name: 'app.json', body: manifestOf('com.test.modes') },
+      { name: 'app.js', body: CODE, mode: 0o4777 },
+    ]);
+    await publishRaw('com.test.modes', tarball);
+    await installFromStore(t.rt, storeDir, 'com.test.modes');
+    const { mode } = await stat(join(appsDir, 'com.test.modes', 'app.js'));
+    expect(mode & 0o7777).toBe(0o755);
+  });
+});
+
+describe('refusals leave nothing behind', () => {
+  it('refuses a package whose checksum does not match', async () => {
+    const folder = await writeApp(srcDir, 'com.test.store', { code: CODE });
+    await packApp(folder, storeDir);
+    const index = JSON.parse(await readFile(join(storeDir, 'index.json'), 'utf8'));
+    index.apps['com.test.store'].channels.stable.sha256 = 'f'.repeat(64);
+    await writeFile(join(storeDir, 'index.json'), JSON.stringify(index));
+    await expect(installFromStore(t.rt, storeDir, 'com.test.store')).rejects.toMatchObject({
+      code: 'bad_gateway',
+      message: expect.stringContaining('failed its checksum'),
+    });
+    await expectClean();
+    expect(() => t.rt.get('com.test.store')).toThrow(/not installed/);
+  });
+
+  it('refuses a path-traversal tarball without writing outside', async () => {
+    await publishRaw(
+      'com.test.evil',
+      rawTarGz([
+        { name: 'app.json', body: manifestOf('com.test.evil') },
+        { name: '../../evil.txt', body: 'pwned' },
+      ]),
+    );
+    await expect(installFromStore(t.rt, storeDir, 'com.test.evil')).rejects.toMatchObject({
+      code: 'bad_gateway',
+      message: expect.stringContaining("entry '../../evil.txt' climbs out of the package"),
+    });
+    await expectClean();
+    await expect(stat(join(appsDir, '..', 'evil.txt'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('refuses symbolic links and absolute paths', async () => {
+    await publishRaw(
+      'com.test.link',
+      rawTarGz([
+        { name: 'app.json', body: manifestOf('com.test.link') },
+        { name: 'passwd', type: '2', link: '/etc/passwd' },
+      ]),
+    );
+    await expect(installFromStore(t.rt, storeDir, 'com.test.link')).rejects.toMatchObject({ message: expect.stringContaining('only files and folders are allowed') });
+    await publishRaw('com.test.abs', rawTarGz([{ name: 'app.json', body: manifestOf('com.test.abs') }, { name: '/tmp/abs-evil', body: 'x' }]));
+    await expect(installFromStore(t.rt, storeDir, 'com.test.abs')).rejects.toMatchObject({ message: expect.stringContaining('absolute path') });
+    await expectClean();
+  });
+
+  it('refuses a package whose manifest names another app', async () => {
+    await publishRaw('com.test.want', rawTarGz([{ name: 'app.json', body: manifestOf('com.test.other') }]));
+    await expect(installFromStore(t.rt, storeDir, 'com.test.want')).rejects.toMatchObject({
+      message: "the app store served 'com.test.other' when asked for 'com.test.want'",
+    });
+    await expectClean();
+  });
+
+  it('answers 404s for a missing app or channel and 502 for an unreachable store', async () => {
+    const folder = await writeApp(srcDir, 'com.test.store', { code: CODE });
+    await packApp(folder, storeDir);
+    await expect(installFromStore(t.rt, storeDir, 'com.test.absent')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(installFromStore(t.rt, storeDir, 'com.test.store', 'nightly')).rejects.toMatchObject({
+      code: 'not_found',
+      message: "app 'com.test.store' has no 'nightly' channel in the app store; channels: stable",
+    });
+    const url = await serveStore();
+    server!.close();
+    await once(server!, 'close');
+    server = undefined;
+    await expect(installFromStore(t.rt, url, 'com.test.store')).rejects.toMatchObject({
+      code: 'bad_gateway',
+      message: expect.stringContaining('is unreachable'),
+    });
+    await expectClean();
+  });
+});
