@@ -29,9 +29,10 @@ export function roundTo(v: number, decimals: number | null): number {
   return Math.round(v * f) / f;
 }
 
-export function typed(log: LogRow, v: number | null): number | boolean | null {
+/** A stored value as the API shows it: a boolean, or a number rounded to the log's decimals. */
+export function typed(log: Pick<LogRow, 'type' | 'decimals'>, v: number | null): number | boolean | null {
   if (v === null) return null;
-  return log.type === 'boolean' ? v !== 0 : v;
+  return log.type === 'boolean' ? v !== 0 : roundTo(v, log.decimals);
 }
 
 /**

@@ -381,6 +381,27 @@ export class InsightsStorage {
     return null;
   }
 
+  /**
+   * Raw points stored, and the time of the oldest point any level holds (ms) or null: the
+   * first bucket of the coarsest level, sharpened by each finer level that still reaches into it.
+   */
+  stats(): { entries: number; oldest: number | null } {
+    const entries = this.db.prepare<[], { c: number }>('SELECT count(*) AS c FROM raw').get()!.c;
+    let oldest: number | null = null;
+    let within = 0;
+    for (const l of [...LEVELS].reverse()) {
+      const b = this.db.prepare<[], { b: number | null }>(`SELECT min(b) AS b FROM ${l.table}`).get()?.b ?? null;
+      if (b === null) continue;
+      if (oldest === null || b * l.width < oldest + within) {
+        oldest = b * l.width;
+        within = l.width;
+      }
+    }
+    const raw = this.db.prepare<[], { t: number | null }>('SELECT min(t) AS t FROM raw').get()?.t ?? null;
+    if (raw !== null && (oldest === null || raw < oldest + within)) oldest = raw;
+    return { entries, oldest };
+  }
+
   /** Bytes the database takes on disk: main file plus write-ahead log. */
   sizeOnDisk(): number {
     const size = (f: string): number => {

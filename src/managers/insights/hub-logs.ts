@@ -1,0 +1,84 @@
+/**
+ * The hub's own logs, so a fresh install has data to show: resident memory, event-loop lag,
+ * CPU use of the hub process and the system load, and the cpu/mem of each running app when an
+ * app source is attached. Sampled every `intervalMs` (first sample at start).
+ */
+import { loadavg } from 'node:os';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import type { Logger } from 'pino';
+import type { InsightsService } from './service.js';
+
+/** The owner of the hub's logs. */
+export const HUB_URI = 'hearth:manager:system';
+/** The owner of the per-app usage logs. */
+export const APPS_URI = 'hearth:manager:apps';
+
+/** What the sampler needs from the apps runtime (AppRuntime.list() fits). */
+export interface AppUsageSource {
+  list(): Record<string, { readonly state: string; readonly usage: { readonly cpu: number; readonly mem: number } }>;
+}
+
+export class HubLogs {
+  private timer: NodeJS.Timeout | null = null;
+  private lag: IntervalHistogram | null = null;
+  private lastCpu = process.cpuUsage();
+  private lastAt = process.hrtime.bigint();
+  private apps: AppUsageSource | null = null;
+
+  constructor(
+    private readonly insights: InsightsService,
+    private readonly log: Logger,
+    private readonly intervalMs = 10_000,
+  ) {}
+
+  /** Adds per-app cpu (%) and memory (MB) logs from now on. */
+  attachApps(source: AppUsageSource): void {
+    this.apps = source;
+  }
+
+  start(): void {
+    this.lag = monitorEventLoopDelay({ resolution: 20 });
+    this.lag.enable();
+    this.sample();
+    this.timer = setInterval(() => this.sample(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.lag?.disable();
+    this.lag = null;
+  }
+
+  /** One sample of every hub log; a log deleted through the API comes back here. */
+  sample(): void {
+    try {
+      const now = process.hrtime.bigint();
+      const cpu = process.cpuUsage(this.lastCpu);
+      const elapsedUs = Number(now - this.lastAt) / 1000;
+      this.lastCpu = process.cpuUsage();
+      this.lastAt = now;
+      const lagMs = this.lag && this.lag.count > 0 ? this.lag.percentile(99) / 1e6 : 0;
+      this.lag?.reset();
+      this.write(HUB_URI, 'rss', 'Hub memory (RSS)', 'MB', 1, process.memoryUsage.rss() / 1048576);
+      this.write(HUB_URI, 'eventLoopLag', 'Hub event-loop lag (p99)', 'ms', 1, lagMs);
+      this.write(HUB_URI, 'cpu', 'Hub CPU use', '%', 1, elapsedUs > 0 ? ((cpu.user + cpu.system) / elapsedUs) * 100 : 0);
+      this.write(HUB_URI, 'load', 'System load (1 min)', undefined, 2, loadavg()[0] ?? 0);
+      for (const [id, app] of Object.entries(this.apps?.list() ?? {})) {
+        if (app.state !== 'running') continue;
+        this.write(APPS_URI, `${id}.cpu`, `${id} CPU use`, '%', 1, app.usage.cpu);
+        this.write(APPS_URI, `${id}.mem`, `${id} memory`, 'MB', 1, app.usage.mem / 1048576);
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'sampling the hub logs failed');
+    }
+  }
+
+  private write(uri: string, id: string, title: string, units: string | undefined, decimals: number, value: number): void {
+    const key = `${uri}:${id}`;
+    const known = this.insights.getLogsOf(uri).some((l) => l.id === id);
+    if (!known) this.insights.createLog(uri, id, { title, decimals, ...(units ? { units } : {}) });
+    this.insights.createEntry(key, Math.round(value * 1000) / 1000);
+  }
+}

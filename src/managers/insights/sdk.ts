@@ -1,0 +1,24 @@
+/**
+ * The insights calls of the app SDK (`hub.insights.createLog`, `log.createEntry`, `getLogs`,
+ * `deleteLog`), served for the apps runtime's call router. The router has already checked the
+ * permission and the argument schema; an app only ever reaches logs it owns (its own uri).
+ */
+import type { SdkRouter } from '../../apps/router.js';
+import type { InsightsService } from './service.js';
+
+/** Registers the four handlers; returns a function that removes them (for stop()). */
+export function serveSdk(router: SdkRouter, insights: InsightsService): () => void {
+  const off = [
+    router.handle('insights.createLog', (app, { id, options }) => insights.createLog(app.uri, id, options)),
+    router.handle('insights.createEntry', (app, { id, value, date }) => {
+      insights.createEntry(`${app.uri}:${id}`, value, date);
+      return null;
+    }),
+    router.handle('insights.getLogs', (app) => insights.getLogsOf(app.uri)),
+    router.handle('insights.deleteLog', (app, { id }) => {
+      insights.deleteLog(`${app.uri}:${id}`);
+      return null;
+    }),
+  ];
+  return () => off.forEach((f) => f());
+}

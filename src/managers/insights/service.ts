@@ -1,0 +1,315 @@
+/**
+ * The insights service: logs keyed by `<uri>:<id>`, entries through the coalescing writer,
+ * getLogEntries through the query engine, and the events of every change. HTTP reaches it
+ * through operations.ts, apps through the SDK router (sdk.ts), the hub through hub-logs.ts.
+ */
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { diff } from '../../core/diff.js';
+import { conflict, invalid, notFound } from '../../core/errors.js';
+import type { EventBus } from '../../core/events.js';
+import { retentionTable } from './levels.js';
+import { logKey, queryEntries, typed, type EntriesAnswer } from './query.js';
+import { DEFAULT_RESOLUTION, RESOLUTIONS, isResolution } from './resolutions.js';
+import { InsightsStorage, type CommitResult, type LogMeta, type LogRow, type LogType } from './storage.js';
+import { EntryWriter } from './writer.js';
+
+export const DB_FILE = 'insights.db';
+const DAY = 86_400_000;
+/** Entries may be dated this far ahead (clock skew between an app and the hub). */
+const MAX_FUTURE_MS = 60_000;
+/** Older entries would fall outside every level at once. */
+const MAX_PAST_MS = 1100 * DAY;
+export const LOG_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** The Log resource of the API (a type alias, so it fits the SDK's open LogInfo record). */
+export type Log = {
+  id: string;
+  uri: string;
+  title: string;
+  type: LogType;
+  units: string | null;
+  decimals: number | null;
+  titleTrue: string | null;
+  titleFalse: string | null;
+  lastValue: number | boolean | null;
+  /** ISO-8601 time of the latest entry. */
+  lastUpdated: string | null;
+  ownerUri: string;
+};
+
+/** The LogEntryBoolean resource carried by logentryboolean.* events. */
+export interface LogEntryBoolean {
+  /** `<log key>@<ISO time>`, or `<log key>@*` when all entries of the log went. */
+  id: string;
+  log: string;
+  uri: string;
+  t: string | null;
+  v: boolean | null;
+}
+
+export interface CreateLogOptions {
+  title: string | Record<string, string>;
+  type?: LogType;
+  units?: string;
+  decimals?: number;
+  titleTrue?: string;
+  titleFalse?: string;
+}
+
+export interface InsightsDeps {
+  readonly dataDir: string;
+  readonly zone: string;
+  readonly bus: EventBus;
+  readonly log: Logger;
+  readonly now?: () => number;
+  readonly flushMs?: number;
+}
+
+const toLog = (r: LogRow): Log => ({
+  id: r.id,
+  uri: r.uri,
+  title: r.title,
+  type: r.type,
+  units: r.units,
+  decimals: r.decimals,
+  titleTrue: r.titleTrue,
+  titleFalse: r.titleFalse,
+  lastValue: typed(r, r.lastValue),
+  lastUpdated: r.lastUpdated === null ? null : new Date(r.lastUpdated).toISOString(),
+  ownerUri: r.ownerUri,
+});
+
+/** A title given per language becomes one string: English, else the first one given. */
+const titleOf = (t: string | Record<string, string>): string => (typeof t === 'string' ? t : (t.en ?? Object.values(t)[0] ?? ''));
+
+export class InsightsService {
+  private storage: InsightsStorage | undefined;
+  private writer: EntryWriter | undefined;
+  private readonly logs = new Map<string, LogRow>();
+  private readonly byRow = new Map<number, string>();
+  readonly now: () => number;
+
+  constructor(private readonly deps: InsightsDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  get file(): string {
+    return join(this.deps.dataDir, DB_FILE);
+  }
+
+  start(): void {
+    const storage = InsightsStorage.open(this.file);
+    this.storage = storage;
+    for (const row of storage.listLogs()) this.remember(row);
+    this.writer = new EntryWriter(storage, {
+      now: this.now,
+      flushMs: this.deps.flushMs ?? 1000,
+      onCommit: (r) => this.committed(r),
+      onError: (err) => this.deps.log.error({ err }, 'insights commit failed; entries stay queued'),
+    });
+    this.writer.start();
+  }
+
+  stop(): void {
+    try {
+      this.writer?.stop();
+    } finally {
+      this.storage?.close();
+      this.writer = undefined;
+      this.storage = undefined;
+    }
+  }
+
+  private db(): InsightsStorage {
+    if (!this.storage) throw new Error('the insights manager is not started');
+    return this.storage;
+  }
+
+  private remember(row: LogRow): void {
+    this.logs.set(logKey(row), row);
+    this.byRow.set(row.row, logKey(row));
+  }
+
+  private row(key: string): LogRow {
+    const row = this.logs.get(key);
+    if (!row) throw notFound(`log '${key}' does not exist; GET /api/manager/insights/log lists the logs by '<uri>:<id>'`);
+    return row;
+  }
+
+  getLogs(): Record<string, Log> {
+    return Object.fromEntries([...this.logs].map(([k, r]) => [k, toLog(r)]));
+  }
+
+  getLog(key: string): Log {
+    return toLog(this.row(key));
+  }
+
+  /** The logs one owner (`hearth:app:<id>`) created. */
+  getLogsOf(ownerUri: string): Log[] {
+    return [...this.logs.values()].filter((r) => r.uri === ownerUri).map(toLog);
+  }
+
+  /**
+   * Creates a log, or updates the title/units/decimals of an existing one with the same owner
+   * and id (apps call this on every start). Changing the type of an existing log is refused.
+   */
+  createLog(ownerUri: string, id: string, options: CreateLogOptions): Log {
+    if (!LOG_ID.test(id)) throw invalid(`log id '${id}' must be 1-128 letters, digits, _ . : or -`);
+    const meta: LogMeta = {
+      uri: ownerUri,
+      id,
+      title: titleOf(options.title),
+      type: options.type ?? 'number',
+      units: options.units ?? null,
+      decimals: options.decimals ?? null,
+      titleTrue: options.titleTrue ?? null,
+      titleFalse: options.titleFalse ?? null,
+      ownerUri,
+    };
+    const key = logKey(meta);
+    const existing = this.logs.get(key);
+    if (!existing) {
+      const row = this.db().insertLog(meta);
+      this.remember(row);
+      const log = toLog(row);
+      this.deps.bus.publish('insights', 'log.create', log);
+      return log;
+    }
+    if (existing.type !== meta.type) {
+      throw conflict(`log '${key}' holds ${existing.type} entries; delete it first to log ${meta.type} values`);
+    }
+    const before = toLog(existing);
+    const row = this.db().updateLog(existing.row, meta);
+    this.remember(row);
+    const after = toLog(row);
+    const info = diff(before, after);
+    if (info.changedKeys.length > 0) this.deps.bus.publish('insights', 'log.update', after, info);
+    return after;
+  }
+
+  /**
+   * Queues one entry (committed within a second). A number log takes finite numbers, a boolean
+   * log booleans; `date` defaults to now and may not be in the future.
+   */
+  createEntry(key: string, value: number | boolean, date?: Date | string | number): void {
+    const row = this.row(key);
+    let v: number;
+    if (row.type === 'boolean') {
+      if (typeof value !== 'boolean') throw invalid(`log '${key}' is a boolean log; send true or false, not ${JSON.stringify(value)}`);
+      v = value ? 1 : 0;
+    } else {
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(`log '${key}' is a number log; send a finite number, not ${JSON.stringify(value)}`);
+      v = value;
+    }
+    const now = this.now();
+    const t = date === undefined ? now : new Date(date).getTime();
+    if (!Number.isFinite(t)) throw invalid(`date '${String(date)}' is not a date; use ISO-8601`);
+    if (t > now + MAX_FUTURE_MS) throw invalid(`date ${new Date(t).toISOString()} is in the future`);
+    if (t < now - MAX_PAST_MS) throw invalid(`date ${new Date(t).toISOString()} is older than the ${MAX_PAST_MS / DAY} days insights keeps`);
+    this.writerOrThrow().add(row.row, Math.round(t), v);
+  }
+
+  private writerOrThrow(): EntryWriter {
+    if (!this.writer) throw new Error('the insights manager is not started');
+    return this.writer;
+  }
+
+  /** Commits what is queued (closed slots); reads see everything written before this. */
+  flush(): void {
+    this.writer?.flush();
+  }
+
+  entries(key: string, resolution: string | undefined): EntriesAnswer {
+    const row = this.row(key);
+    const res = resolution ?? DEFAULT_RESOLUTION;
+    if (!isResolution(res)) throw invalid(`resolution '${res}' is not one of: ${RESOLUTIONS.join(', ')}`);
+    this.flush();
+    return queryEntries(this.db(), this.logs.get(key) ?? row, res, this.now(), this.deps.zone);
+  }
+
+  /** Removes every entry of a log, keeping the log; answers the log as it is now. */
+  deleteEntries(key: string): Log {
+    const row = this.row(key);
+    this.writerOrThrow().drop(row.row);
+    const before = toLog(row);
+    const cleared = this.db().clearEntries(row.row) ?? row;
+    this.remember(cleared);
+    const after = toLog(cleared);
+    const info = diff(before, after);
+    if (info.changedKeys.length > 0) this.deps.bus.publish('insights', 'log.update', after, info);
+    if (row.type === 'boolean') this.deps.bus.publish('insights', 'logentryboolean.delete', allEntries(row));
+    return after;
+  }
+
+  deleteLog(key: string): void {
+    const row = this.row(key);
+    this.writerOrThrow().drop(row.row);
+    this.db().deleteLog(row.row);
+    this.logs.delete(key);
+    this.byRow.delete(row.row);
+    if (row.type === 'boolean') this.deps.bus.publish('insights', 'logentryboolean.delete', allEntries(row));
+    this.deps.bus.publish('insights', 'log.delete', toLog(row));
+  }
+
+  state(): {
+    logs: number;
+    entries: number;
+    dbSizeBytes: number;
+    oldestEntry: string | null;
+    retention: ReturnType<typeof retentionTable>;
+  } {
+    this.flush();
+    const s = this.db().stats();
+    return {
+      logs: this.logs.size,
+      entries: s.entries,
+      dbSizeBytes: this.db().sizeOnDisk(),
+      oldestEntry: s.oldest === null ? null : new Date(s.oldest).toISOString(),
+      retention: retentionTable(),
+    };
+  }
+
+  /** Copies a consistent snapshot of the database to `dest` while the hub runs (backups). */
+  async backup(dest: string): Promise<void> {
+    this.flush();
+    await this.db().backup(dest);
+  }
+
+  /** After a commit: each touched log's update, and each boolean entry's event. */
+  private committed(r: CommitResult): void {
+    for (const row of r.touched) {
+      const key = this.byRow.get(row.row);
+      const before = key === undefined ? undefined : this.logs.get(key);
+      if (!before) continue;
+      this.remember(row);
+      const info = diff(toLog(before), toLog(row));
+      if (info.changedKeys.length > 0) this.deps.bus.publish('insights', 'log.update', toLog(row), info);
+    }
+    for (const p of r.added) {
+      const row = this.rowOf(p.log);
+      if (row?.type === 'boolean') this.deps.bus.publish('insights', 'logentryboolean.create', entry(row, p.t, p.v));
+    }
+    for (const p of r.replaced) {
+      const row = this.rowOf(p.log);
+      if (row?.type !== 'boolean' || p.old === p.v) continue;
+      const before = entry(row, p.t, p.old);
+      const after = entry(row, p.t, p.v);
+      this.deps.bus.publish('insights', 'logentryboolean.update', after, diff(before, after));
+    }
+  }
+
+  private rowOf(rowId: number): LogRow | undefined {
+    const key = this.byRow.get(rowId);
+    return key === undefined ? undefined : this.logs.get(key);
+  }
+}
+
+function entry(row: LogRow, t: number, v: number): LogEntryBoolean {
+  const iso = new Date(t).toISOString();
+  return { id: `${logKey(row)}@${iso}`, log: logKey(row), uri: row.uri, t: iso, v: v !== 0 };
+}
+
+function allEntries(row: LogRow): LogEntryBoolean {
+  return { id: `${logKey(row)}@*`, log: logKey(row), uri: row.uri, t: null, v: null };
+}
