@@ -22,6 +22,7 @@ import { createHttpApp, type HttpApp } from './http/app.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
 import { I18nManager } from './managers/i18n/index.js';
+import { InsightsManager } from './managers/insights/index.js';
 import { SystemManager } from './managers/system/index.js';
 import { TokensManager } from './managers/tokens/index.js';
 
@@ -44,6 +45,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService): HubManagers 
     i18n,
     geolocation,
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
+    new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) }),
   ];
   // --- end of manager registration ---
   return { i18n, geolocation, all };
