@@ -23,6 +23,7 @@ import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
 import { I18nManager } from './managers/i18n/index.js';
 import { InsightsManager } from './managers/insights/index.js';
+import { SpeechOutputManager } from './managers/speech-output/index.js';
 import { SystemManager } from './managers/system/index.js';
 import { TokensManager } from './managers/tokens/index.js';
 
@@ -46,6 +47,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService): HubManagers 
     geolocation,
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
     new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) }),
+    new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }),
   ];
   // --- end of manager registration ---
   return { i18n, geolocation, all };
