@@ -288,6 +288,18 @@ export class AppRuntime {
     return this.mustGet(id).supervisor.call('gc', {}).catch(rethrowAppError);
   }
 
+  /**
+   * Asks the app's autocomplete listener (dashboards' getAppWidgetAutocomplete). Errors map to
+   * 409 not running, 404 no listener, 504 no answer in time, 502 the listener threw.
+   */
+  async autocomplete(
+    id: string,
+    call: { widgetId: string; settingId: string; query: string; settings: Record<string, unknown> },
+    timeoutMs = 5_000,
+  ): Promise<Array<{ id: string | number; name: string; description?: string; image?: string }>> {
+    return this.mustGet(id).supervisor.call('autocomplete', call, timeoutMs).catch(rethrowAppError);
+  }
+
   /** locales/<lang>.json of the app, keyed by language; unreadable files are left out. */
   async locales(id: string): Promise<Record<string, unknown>> {
     const dir = join(this.mustGet(id).dir, 'locales');

@@ -36,7 +36,7 @@ export interface TestApp {
 export async function writeApp(appsDir: string, id: string, app: TestApp): Promise<string> {
   const dir = join(appsDir, id);
   await mkdir(dir, { recursive: true });
-  const manifest = { id, version: '1.0.0', sdk: 3, name: { en: id }, ...app.manifest };
+  const manifest: Record<string, unknown> = { id, version: '1.0.0', sdk: 3, name: { en: id }, ...app.manifest };
   await writeFile(join(dir, 'app.json'), JSON.stringify(manifest, null, 2));
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: id, private: true, type: 'commonjs' }));
   await writeFile(join(dir, String(manifest.main ?? 'app.js')), app.code);

@@ -1,0 +1,70 @@
+/**
+ * The apps service: the runtime plus what the HTTP operations need on top of it (updateApp's
+ * field rules, uninstall with its folders, install from the configured store).
+ */
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { invalid, notFound } from '../../core/errors.js';
+import { removeApp } from '../../apps/install.js';
+import type { App, AppRuntime } from '../../apps/runtime.js';
+import { installFromStore } from '../../apps/store-install.js';
+import { INDEX_FILE } from '../../apps/store.js';
+
+/** App fields a client may change through updateApp. */
+const WRITABLE = new Set(['autoupdate']);
+
+export class AppsService {
+  constructor(
+    readonly runtime: AppRuntime,
+    private readonly storeLocation: string,
+  ) {}
+
+  /** Creates the default local store (an empty catalogue) so `hearth app pack` has a target. */
+  async prepareStore(): Promise<void> {
+    if (/^https?:\/\//i.test(this.storeLocation)) return;
+    await mkdir(this.storeLocation, { recursive: true });
+    const index = join(this.storeLocation, INDEX_FILE);
+    const exists = await stat(index).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) await writeFile(index, '{"apps": {}}\n', { flag: 'wx' }).catch(() => undefined);
+  }
+
+  getSetting(id: string, name: string): unknown {
+    const settings = this.runtime.settings(id);
+    if (!Object.hasOwn(settings, name)) throw notFound(`app '${id}' has no setting '${name}'`);
+    return settings[name];
+  }
+
+  /**
+   * Applies the writable fields of `patch`. Read-only fields sent with their current value are
+   * accepted (a client may PUT back what it got); changed or unknown ones are a 400 naming them.
+   */
+  async update(id: string, patch: Record<string, unknown>): Promise<App> {
+    const current = this.runtime.get(id) as unknown as Record<string, unknown>;
+    const refused = Object.keys(patch).filter(
+      (k) => !WRITABLE.has(k) && (!Object.hasOwn(current, k) || !isDeepStrictEqual(current[k], patch[k])),
+    );
+    if (refused.length) {
+      throw invalid(`only autoupdate can be changed; read-only or unknown field${refused.length > 1 ? 's' : ''}: ${refused.join(', ')}`);
+    }
+    if ('autoupdate' in patch) {
+      if (typeof patch.autoupdate !== 'boolean') throw invalid('autoupdate must be true or false');
+      return this.runtime.setAutoupdate(id, patch.autoupdate);
+    }
+    return this.runtime.get(id);
+  }
+
+  async uninstall(id: string, purgeSettings: boolean): Promise<void> {
+    await this.runtime.remove(id, purgeSettings);
+    await removeApp(this.runtime.appsDir, id);
+    // Logs and userdata are the app's data: they go with its settings, or stay for a reinstall.
+    if (purgeSettings) await rm(this.runtime.dataDirOf(id), { recursive: true, force: true });
+  }
+
+  install(id: string, channel = 'stable'): Promise<App> {
+    return installFromStore(this.runtime, this.storeLocation, id, channel);
+  }
+}
