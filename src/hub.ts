@@ -21,6 +21,7 @@ import { Authenticator } from './http/auth.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
+import { AppsManager } from './managers/apps/index.js';
 import { I18nManager } from './managers/i18n/index.js';
 import { InsightsManager } from './managers/insights/index.js';
 import { SpeechOutputManager } from './managers/speech-output/index.js';
@@ -48,6 +49,8 @@ function createManagers(ctx: ManagerContext, tokens: TokenService): HubManagers 
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
     new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) }),
     new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }),
+    // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
+    new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
   ];
   // --- end of manager registration ---
   return { i18n, geolocation, all };
