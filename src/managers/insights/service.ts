@@ -138,10 +138,12 @@ export class InsightsService {
   }
 
   getLogs(): Record<string, Log> {
+    this.flush();
     return Object.fromEntries([...this.logs].map(([k, r]) => [k, toLog(r)]));
   }
 
   getLog(key: string): Log {
+    this.flush();
     return toLog(this.row(key));
   }
 
