@@ -1,0 +1,52 @@
+/**
+ * Backup: scheduled and on-demand verified archives of the hub's data and apps, and the offline
+ * `hearth backup` / `hearth restore` the CLI runs.
+ */
+import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { Operation } from '../../core/operation.js';
+import { backupOperations } from './operations.js';
+import { BACKUP, BACKUP_OPTIONS, OPTION_ENABLED } from './options.js';
+import { BackupScheduler } from './schedule.js';
+import { BackupService } from './service.js';
+
+export { runOfflineBackup, runRestore } from './offline.js';
+
+export class BackupManager implements Manager {
+  readonly name = BACKUP;
+  readonly eventScope = 'SYSTEM_READONLY';
+  readonly operations: readonly Operation[];
+  readonly service: BackupService;
+  private readonly scheduler: BackupScheduler;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly ctx: ManagerContext,
+    now: () => Date = () => new Date(),
+  ) {
+    this.service = new BackupService(ctx, now);
+    this.scheduler = new BackupScheduler({
+      expression: ctx.config.backupSchedule,
+      timeZone: ctx.config.zone,
+      log: ctx.log,
+      now,
+      enabled: () => this.service.enabled,
+      lastSuccess: () => this.service.lastSuccess,
+      fire: (trigger) => void this.service.schedule(trigger),
+    });
+    this.operations = [...ctx.options.register(BACKUP, BACKUP_OPTIONS), ...backupOperations(this.service, this.scheduler, ctx.config.backupSchedule)];
+  }
+
+  async start(): Promise<void> {
+    this.scheduler.start();
+    this.unsubscribe = this.ctx.options.onChange(BACKUP, (name, value) => {
+      if (name === OPTION_ENABLED) this.scheduler.setEnabled(value === true);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.scheduler.stop();
+    await this.service.settle();
+  }
+}

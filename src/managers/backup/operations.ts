@@ -1,0 +1,34 @@
+/**
+ * The backup manager's operation table (seed: getState, scheduleBackup; the option operations
+ * come from the shared option helper).
+ */
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../../core/operation.js';
+import { BackupJob, BackupState, type BackupService } from './service.js';
+import type { BackupScheduler } from './schedule.js';
+
+export function backupOperations(service: BackupService, scheduler: BackupScheduler, schedule: string): Operation[] {
+  return [
+    defineOperation({
+      id: 'getState',
+      method: 'GET',
+      path: '/state',
+      scope: 'SYSTEM_READONLY',
+      summary: 'Schedule, the running job, the last result and the backups on disk',
+      output: BackupState,
+      handler: () => service.state({ schedule, nextRun: scheduler.nextRun() }),
+    }),
+    defineOperation({
+      id: 'scheduleBackup',
+      method: 'POST',
+      path: '/backup/',
+      scope: 'service.system',
+      summary: 'Start a backup now (answers at once; a request while one runs joins it)',
+      output: BackupJob.extend({ joined: z.boolean() }),
+      handler: () => {
+        const { job, joined } = service.schedule('manual');
+        return { ...job, joined };
+      },
+    }),
+  ];
+}

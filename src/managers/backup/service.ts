@@ -1,0 +1,182 @@
+/**
+ * Backup jobs in a running hub: one job at a time (a second request joins the running one),
+ * store snapshot taken in memory, insights copied through SQLite's online backup, results as
+ * events and in the store. Scheduling lives in schedule.ts; the archive work in src/backup/.
+ */
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { createBackup, listBackups, type BackupRecord } from '../../backup/index.js';
+import { diff } from '../../core/diff.js';
+import type { ManagerContext } from '../../core/managers.js';
+import type { Section } from '../../core/store.js';
+import { VERSION } from '../../version.js';
+import { BACKUP, OPTION_ENABLED, OPTION_LAST_SUCCESS } from './options.js';
+
+export type JobTrigger = 'manual' | 'schedule' | 'catch-up';
+
+export const BackupJob = z.object({
+  id: z.string(),
+  trigger: z.enum(['manual', 'schedule', 'catch-up']),
+  state: z.enum(['running', 'done', 'failed']),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  file: z.string().nullable(),
+  size: z.number().nullable(),
+  sha256: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  error: z.string().nullable(),
+});
+export type BackupJob = z.infer<typeof BackupJob>;
+
+const LastBackup = z.object({
+  file: z.string(),
+  createdAt: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  durationMs: z.number(),
+});
+const LastError = z.object({ message: z.string(), at: z.string() });
+
+/** What the hub remembers across restarts (the archives themselves are the real record). */
+const BackupSection = z.object({
+  lastBackup: LastBackup.nullable(),
+  lastError: LastError.nullable(),
+});
+type BackupSection = z.infer<typeof BackupSection>;
+
+export const BackupState = z.object({
+  enabled: z.boolean(),
+  schedule: z.string(),
+  timeZone: z.string(),
+  nextRun: z.string().nullable(),
+  running: z.boolean(),
+  job: BackupJob.nullable(),
+  lastSuccessfulBackup: z.string().nullable(),
+  lastError: LastError.nullable(),
+  lastBackup: LastBackup.nullable(),
+  location: z.string(),
+  keep: z.number(),
+  backups: z.array(z.object({ file: z.string(), createdAt: z.string(), size: z.number(), sha256: z.string() })),
+});
+export type BackupState = z.infer<typeof BackupState>;
+
+export class BackupService {
+  private readonly section: Section<BackupSection>;
+  /** The latest job (running or finished), for getState and joiners. */
+  private job: BackupJob | null = null;
+  private running: Promise<BackupJob> | null = null;
+
+  constructor(
+    private readonly ctx: ManagerContext,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.section = ctx.store.section(BACKUP, BackupSection, () => ({ lastBackup: null, lastError: null }));
+  }
+
+  get enabled(): boolean {
+    return this.ctx.options.get<boolean>(BACKUP, OPTION_ENABLED);
+  }
+
+  get lastSuccess(): Date | null {
+    const v = this.ctx.options.get<string | null>(BACKUP, OPTION_LAST_SUCCESS);
+    return v ? new Date(v) : null;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== null;
+  }
+
+  /**
+   * Starts a backup job, or joins the one running. Answers at once; the work goes on behind.
+   * `done` settles when the job finishes (it never rejects: failures are in the job).
+   */
+  schedule(trigger: JobTrigger): { job: BackupJob; joined: boolean; done: Promise<BackupJob> } {
+    if (this.running && this.job) return { job: { ...this.job }, joined: true, done: this.running };
+    const job: BackupJob = {
+      id: randomUUID(),
+      trigger,
+      state: 'running',
+      startedAt: this.now().toISOString(),
+      finishedAt: null,
+      file: null,
+      size: null,
+      sha256: null,
+      durationMs: null,
+      error: null,
+    };
+    this.job = job;
+    this.ctx.bus.publish(BACKUP, 'backup.create', { ...job });
+    // The snapshot is taken now, synchronously: the job backs up the state of this moment.
+    const snapshot = this.ctx.store.snapshot();
+    this.running = this.run(job, snapshot).finally(() => {
+      this.running = null;
+    });
+    return { job: { ...job }, joined: false, done: this.running };
+  }
+
+  private async run(job: BackupJob, storeSnapshot: string): Promise<BackupJob> {
+    const { config, log } = this.ctx;
+    const before = { ...job };
+    try {
+      const result = await createBackup({
+        dataDir: config.dataDir,
+        appsDir: config.appsDir,
+        outDir: config.backupLocation,
+        storeSnapshot,
+        insightsDb: join(config.dataDir, 'insights.db'),
+        hubVersion: VERSION,
+        keep: config.backupKeep,
+      });
+      const { file, createdAt, size, sha256, durationMs } = result;
+      Object.assign(job, { state: 'done', finishedAt: this.now().toISOString(), file, size, sha256, durationMs });
+      await this.section.update((s) => {
+        s.lastBackup = { file, createdAt, size, sha256, durationMs };
+        s.lastError = null;
+      });
+      await this.ctx.options.set(BACKUP, OPTION_LAST_SUCCESS, createdAt);
+      for (const skipped of result.skipped) log.warn({ skipped }, 'left out of the backup');
+      log.info({ file, size, durationMs, deleted: result.deleted }, 'backup written and verified');
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      Object.assign(job, { state: 'failed', finishedAt: this.now().toISOString(), error: message });
+      log.error({ err }, 'backup failed');
+      await this.section
+        .update((s) => {
+          s.lastError = { message, at: job.finishedAt as string };
+        })
+        .catch((e: unknown) => log.error({ err: e }, 'could not record the backup failure'));
+    }
+    this.ctx.bus.publish(BACKUP, 'backup.update', { ...job }, diff(before, job));
+    return job;
+  }
+
+  /** Waits for a running job (hub stop: never exit half-way through an archive). */
+  async settle(): Promise<void> {
+    await this.running;
+  }
+
+  async state(scheduleInfo: { schedule: string; nextRun: Date | null }): Promise<BackupState> {
+    const { config } = this.ctx;
+    let backups: BackupRecord[] = [];
+    try {
+      backups = (await listBackups(config.backupLocation)).map(({ file, createdAt, size, sha256 }) => ({ file, createdAt, size, sha256 }));
+    } catch (err) {
+      this.ctx.log.warn({ err, location: config.backupLocation }, 'cannot list the backup folder');
+    }
+    return {
+      enabled: this.enabled,
+      schedule: scheduleInfo.schedule,
+      timeZone: config.zone,
+      nextRun: scheduleInfo.nextRun?.toISOString() ?? null,
+      running: this.isRunning,
+      job: this.job ? { ...this.job } : null,
+      lastSuccessfulBackup: this.ctx.options.get<string | null>(BACKUP, OPTION_LAST_SUCCESS),
+      lastError: this.section.value.lastError,
+      lastBackup: this.section.value.lastBackup,
+      location: config.backupLocation,
+      keep: config.backupKeep,
+      backups,
+    };
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The backup manager in a real hub (dist/, run `npx tsc -p tsconfig.build.json` first): one job
+ * for concurrent requests, state, events, options, the schedule firing, retention, and a full
+ * round trip through restore.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { restoreBackup, verifyArchive } from '../../src/backup/index.js';
+import { openEvents, type EventClient } from '../helpers/events.js';
+import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+
+interface Job {
+  id: string;
+  trigger: string;
+  state: 'running' | 'done' | 'failed';
+  file: string | null;
+  size: number | null;
+  sha256: string | null;
+  durationMs: number | null;
+  error: string | null;
+  joined?: boolean;
+}
+interface State {
+  enabled: boolean;
+  schedule: string;
+  nextRun: string | null;
+  running: boolean;
+  job: Job | null;
+  lastSuccessfulBackup: string | null;
+  lastError: { message: string } | null;
+  lastBackup: { file: string; size: number; durationMs: number } | null;
+  location: string;
+  keep: number;
+  backups: { file: string; createdAt: string; size: number; sha256: string }[];
+}
+
+const B = '/api/manager/backup';
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function hub(options: Parameters<typeof startHub>[0] = {}): Promise<RunningHub> {
+  const h = await startHub(options);
+  cleanups.push(() => h.cleanup());
+  return h;
+}
+
+async function events(h: RunningHub): Promise<EventClient> {
+  const e = await openEvents(h.wsUrl, 'backup', OWNER);
+  cleanups.push(async () => e.close());
+  return e;
+}
+
+const finished = (id: string) => (f: { event: string; args: unknown[] }) =>
+  f.event === 'backup.update' && (f.args[0] as Job).id === id && (f.args[0] as Job).state !== 'running';
+
+describe('backup manager', () => {
+  it('concurrent scheduleBackup calls make one job; state, events and the option follow it', async () => {
+    const h = await hub();
+    const ev = await events(h);
+    const answers = await Promise.all([1, 2, 3].map(() => h.call<Job>('POST', `${B}/backup/`)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    const ids = new Set(answers.map((a) => a.body.id));
+    expect(ids.size).toBe(1);
+    expect(answers.filter((a) => !a.body.joined)).toHaveLength(1);
+    const id = answers[0]!.body.id;
+
+    const done = (await ev.next(finished(id), 20_000)).args[0] as Job;
+    expect(done.state).toBe('done');
+    expect(done.trigger).toBe('manual');
+    expect(done.file).toMatch(/^hearth-backup-.*\.tar\.gz$/);
+    expect(ev.frames.filter((f) => f.event === 'backup.create')).toHaveLength(1);
+    const info = (ev.frames.find(finished(id))!.args[1] as { changedKeys: string[] }).changedKeys;
+    expect(info).toEqual(expect.arrayContaining(['state', 'file', 'size', 'sha256', 'durationMs']));
+
+    const state = (await h.call<State>('GET', `${B}/state`)).body;
+    expect(state.running).toBe(false);
+    expect(state.enabled).toBe(true);
+    expect(state.schedule).toBe('30 3 * * *');
+    expect(state.nextRun).not.toBeNull();
+    expect(state.location).toBe(join(h.dataDir, 'backups'));
+    expect(state.keep).toBe(7);
+    expect(state.lastError).toBeNull();
+    expect(state.backups).toEqual([{ file: done.file, createdAt: state.lastSuccessfulBackup, size: done.size, sha256: done.sha256 }]);
+    expect(state.lastBackup).toMatchObject({ file: done.file, size: done.size, durationMs: done.durationMs });
+    expect((await h.call<{ value: string }>('GET', `${B}/option/lastSuccessfulBackup`)).body.value).toBe(state.lastSuccessfulBackup);
+
+    const verified = await verifyArchive(join(h.dataDir, 'backups', done.file as string));
+    expect(verified.sha256).toBe(done.sha256);
+    expect(verified.manifest.contents.store).toBe(true);
+
+    // Finished: the next request is a new job.
+    const again = await h.call<Job>('POST', `${B}/backup`);
+    expect(again.body.id).not.toBe(id);
+    expect(again.body.joined).toBe(false);
+    expect(((await ev.next(finished(again.body.id), 20_000)).args[0] as Job).state).toBe('done');
+  });
+
+  it('options: automaticBackupsEnabled needs SYSTEM; lastSuccessfulBackup set/unset need only a token', async () => {
+    const h = await hub();
+    const created = await h.call<{ token: string }>('POST', '/api/manager/tokens/token', {
+      body: { name: 'viewer', scopes: ['service.dashboard.readonly'] },
+    });
+    expect(created.status).toBe(201);
+    const viewer = created.body.token;
+    expect((await h.call('PUT', `${B}/option/automaticBackupsEnabled`, { token: viewer, body: { value: false } })).status).toBe(403);
+    expect((await h.call('PUT', `${B}/option/lastSuccessfulBackup`, { token: viewer, body: { value: '2026-01-02T03:04:05Z' } })).status).toBe(200);
+    expect((await h.call('GET', `${B}/option/lastSuccessfulBackup`, { token: viewer })).status).toBe(403);
+    expect((await h.call<{ value: string }>('GET', `${B}/option/lastSuccessfulBackup`)).body.value).toBe('2026-01-02T03:04:05Z');
+    const bad = await h.call<{ error: string }>('PUT', `${B}/option/lastSuccessfulBackup`, { token: viewer, body: { value: 'yesterday' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('invalid_parameter');
+    expect((await h.call('DELETE', `${B}/option/lastSuccessfulBackup`, { token: viewer })).status).toBe(204);
+    expect((await h.call<{ value: unknown }>('GET', `${B}/option/lastSuccessfulBackup`)).body.value).toBeNull();
+
+    expect((await h.call<{ value: boolean }>('GET', `${B}/option/automaticBackupsEnabled`)).body.value).toBe(true);
+    expect((await h.call('PUT', `${B}/option/automaticBackupsEnabled`, { body: { value: false } })).status).toBe(200);
+    const state = (await h.call<State>('GET', `${B}/state`)).body;
+    expect(state.enabled).toBe(false);
+    expect(state.nextRun).toBeNull();
+    expect((await h.call('PUT', `${B}/option/automaticBackupsEnabled`, { body: { value: 'yes' } })).status).toBe(400);
+  });
+
+  it('the schedule fires under a short cron expression, and retention keeps the newest N', async () => {
+    const h = await hub({ args: ['--backup-schedule', '*/2 * * * * *', '--backup-keep', '2'] });
+    const ev = await events(h);
+    const done = (t: string) => (f: { event: string; args: unknown[] }) =>
+      f.event === 'backup.update' && (f.args[0] as Job).trigger === t && (f.args[0] as Job).state === 'done';
+    // Never backed up: a catch-up run comes first, then the schedule's own runs.
+    await ev.next(done('catch-up'), 20_000);
+    await ev.next(done('schedule'), 20_000);
+    await ev.next((f) => ev.frames.filter((x) => x.event === 'backup.update').length >= 3 && f.event === 'backup.update', 20_000);
+    // Stop the schedule before reading, so nothing is written while we look.
+    expect((await h.call('PUT', `${B}/option/automaticBackupsEnabled`, { body: { value: false } })).status).toBe(200);
+    for (;;) {
+      const s = (await h.call<State>('GET', `${B}/state`)).body;
+      if (!s.running) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const state = (await h.call<State>('GET', `${B}/state`)).body;
+    expect(state.schedule).toBe('*/2 * * * * *');
+    expect(state.keep).toBe(2);
+    expect(state.backups).toHaveLength(2);
+    const newest = ev.frames
+      .filter((f) => f.event === 'backup.update' && (f.args[0] as Job).state === 'done')
+      .map((f) => (f.args[0] as Job).file)
+      .slice(-2)
+      .reverse();
+    expect(state.backups.map((b) => b.file)).toEqual(newest);
+  });
+
+  it('round trip: options, tokens, an app with userdata come back after restore', async () => {
+    const appsDir = await tempDir('hearth-backup-apps-');
+    cleanups.push(() => rm(appsDir, { recursive: true, force: true }));
+    const h = await hub({ appsDir });
+    // An app folder without app.json is not started by the hub but is still an installed folder.
+    await mkdir(join(appsDir, 'com.example.backup', 'lib'), { recursive: true });
+    await writeFile(join(appsDir, 'com.example.backup', 'lib', 'code.txt'), 'package bytes');
+    await mkdir(join(h.dataDir, 'apps', 'com.example.backup'), { recursive: true });
+    await writeFile(join(h.dataDir, 'apps', 'com.example.backup', 'userdata.json'), '{"n":1}');
+    expect((await h.call('PUT', '/api/manager/i18n/option/language', { body: { value: 'nl' } })).status).toBe(200);
+    const token = (await h.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'kept', scopes: ['SYSTEM_READONLY'] } })).body.token;
+
+    const ev = await events(h);
+    const answer = await h.call<Job>('POST', `${B}/backup/`);
+    const job = answer.body;
+    const frame = await ev.next(finished(job.id), 20_000).catch((e: Error) => {
+      throw new Error(`${e.message}; POST answered ${answer.status} ${answer.text}; hub output:\n${h.output.join('\n')}`);
+    });
+    const done = frame.args[0] as Job;
+    expect(done.state).toBe('done');
+    expect(await h.stop()).toBe(0);
+
+    // Wipe and change what the backup holds.
+    await rm(join(appsDir, 'com.example.backup'), { recursive: true });
+    await rm(join(h.dataDir, 'apps'), { recursive: true });
+    const db = JSON.parse(await readFile(join(h.dataDir, 'db.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(h.dataDir, 'db.json'), JSON.stringify({ schemaVersion: db.schemaVersion }));
+
+    const restored = await restoreBackup(join(h.dataDir, 'backups', done.file as string), { dataDir: h.dataDir, appsDir });
+    cleanups.push(() => rm(restored.previousData as string, { recursive: true, force: true }));
+    cleanups.push(() => rm(restored.previousApps as string, { recursive: true, force: true }));
+    expect(await readFile(join(appsDir, 'com.example.backup', 'lib', 'code.txt'), 'utf8')).toBe('package bytes');
+    expect(await readFile(join(h.dataDir, 'apps', 'com.example.backup', 'userdata.json'), 'utf8')).toBe('{"n":1}');
+
+    const h2 = await hub({ dataDir: h.dataDir, appsDir });
+    expect((await h2.call<{ value: string }>('GET', '/api/manager/i18n/option/language')).body.value).toBe('nl');
+    expect((await h2.call('GET', `${B}/state`, { token })).status).toBe(200);
+    const state = (await h2.call<State>('GET', `${B}/state`)).body;
+    expect(state.backups.map((b) => b.file)).toEqual([done.file]);
+  });
+});
