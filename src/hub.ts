@@ -19,6 +19,7 @@ import { Store } from './core/store.js';
 import { TokenService, newSecret } from './core/tokens.js';
 import { Authenticator } from './http/auth.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
+import { BackupManager } from './managers/backup/index.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
 import { AppsManager } from './managers/apps/index.js';
@@ -51,6 +52,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService): HubManagers 
     new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }),
     // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
     new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
+    new BackupManager({ ...ctx, log: ctx.log.child({ module: 'backup' }) }),
   ];
   // --- end of manager registration ---
   return { i18n, geolocation, all };
