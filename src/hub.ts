@@ -50,9 +50,9 @@ function createManagers(ctx: ManagerContext, tokens: TokenService): HubManagers 
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
     new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) }),
     new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }),
+    new BackupManager({ ...ctx, log: ctx.log.child({ module: 'backup' }) }),
     // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
     new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
-    new BackupManager({ ...ctx, log: ctx.log.child({ module: 'backup' }) }),
   ];
   // --- end of manager registration ---
   return { i18n, geolocation, all };
