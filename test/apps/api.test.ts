@@ -1,0 +1,188 @@
+/**
+ * The apps operations against a real hub process with real app children: every operation,
+ * events on the apps namespace, store install, the SDK reaching other managers, and the
+ * crash/heap/sandbox behaviour seen from the API.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packApp } from '../../src/apps/pack.js';
+import { openEvents, type EventClient } from '../helpers/events.js';
+import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { assertBuilt, removeAll, writeApp } from './helpers.js';
+
+type App = Record<string, unknown> & { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null };
+
+const ECHO = `
+module.exports = class {
+  async onInit(hub) {
+    hub.log('echo app up in', await hub.i18n.getLanguage(), hub.__('hello'));
+    hub.settings.on('set', (key, value) => { if (key === 'say') void hub.settings.set('echo', { value, text: hub.__('hello') }); });
+    hub.settings.on('unset', (key) => { if (key === 'say') void hub.settings.set('echo', 'unset'); });
+    const log = await hub.insights.createLog('counter', { title: 'Counter', type: 'number', decimals: 0 });
+    await log.createEntry(7);
+    await hub.settings.set('geo', await hub.geolocation.getLocation());
+  }
+};`;
+
+async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, tries = 200): Promise<T> {
+  let last: T | undefined;
+  for (let i = 0; i < tries; i++) {
+    last = await fn();
+    if (ok(last)) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} never happened; last: ${JSON.stringify(last)}`);
+}
+
+describe('apps operations on a real hub', () => {
+  let hub: RunningHub;
+  let appsDir: string;
+  let srcDir: string;
+  let events: EventClient;
+  const app = async (id: string) => (await hub.call<App>('GET', `/api/manager/apps/app/${id}`)).body;
+
+  beforeAll(async () => {
+    assertBuilt();
+    appsDir = await tempDir('hearth-apps-');
+    srcDir = await tempDir('hearth-src-');
+    await writeApp(appsDir, 'com.test.echo', {
+      code: ECHO,
+      manifest: {
+        permissions: ['hearth:manager:insights', 'hearth:manager:geolocation'],
+        settings: [{ id: 'say', type: 'text', label: { en: 'Say' } }],
+      },
+      files: { 'locales/en.json': '{"hello": "Hello"}', 'locales/nl.json': '{"hello": "Hallo"}' },
+    });
+    await writeApp(appsDir, 'com.test.broken', { code: '', manifest: { sdk: 1 } });
+    hub = await startHub({ appsDir });
+    events = await openEvents(hub.wsUrl, 'apps', 'hth_test-owner-token-0123456789abcdef0123456789abcdef');
+    await poll(() => app('com.test.echo'), (a) => a.ready, 'echo ready');
+  });
+  afterAll(async () => {
+    events?.close();
+    await hub?.cleanup();
+    await removeAll(appsDir, srcDir);
+  });
+
+  it('lists apps with their fields, broken ones as crashed', async () => {
+    const r = await hub.call<Record<string, App>>('GET', '/api/manager/apps/app/');
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['com.test.broken', 'com.test.echo']);
+    expect(r.body['com.test.echo']).toMatchObject({ state: 'running', ready: true, crashed: false, version: '1.0.0', sdk: 3, origin: 'local', enabled: true });
+    expect(r.body['com.test.echo']!.settings).toEqual([{ id: 'say', type: 'text', label: { en: 'Say' } }]);
+    expect(r.body['com.test.broken']).toMatchObject({ state: 'stopped', crashed: true, crashedMessage: 'app.json sdk: must be 3 (the SDK version this hub runs)' });
+    expect((await hub.call('GET', '/api/manager/apps/app/com.test.nope')).status).toBe(404);
+  });
+
+  it('serves the SDK: insights through the insights manager, geolocation and i18n from options', async () => {
+    // Insights batches entries (committed within 2 s): wait for the app's entry to land.
+    const logs = await poll(
+      () => hub.call<Record<string, { lastValue: unknown }>>('GET', '/api/manager/insights/log'),
+      (r) => r.body['hearth:app:com.test.echo:counter']?.lastValue === 7,
+      'the entry written through the SDK',
+    );
+    expect(logs.body['hearth:app:com.test.echo:counter']).toMatchObject({ lastValue: 7, uri: 'hearth:app:com.test.echo' });
+    const location = { latitude: 52.09, longitude: 5.12 };
+    expect((await hub.call('PUT', '/api/manager/geolocation/option/location', { body: { value: location } })).status).toBe(200);
+    expect((await hub.call('POST', '/api/manager/apps/app/com.test.echo/restart')).status).toBe(200);
+    const geo = await hub.call('GET', '/api/manager/apps/app/com.test.echo/setting/geo');
+    expect(geo).toMatchObject({ status: 200, body: location });
+  });
+
+  it('reads locales keyed by language', async () => {
+    const r = await hub.call('GET', '/api/manager/apps/app/com.test.echo/locale');
+    expect(r).toMatchObject({ status: 200, body: { en: { hello: 'Hello' }, nl: { hello: 'Hallo' } } });
+  });
+
+  it('sets, reads and unsets settings, and the app hears about it', async () => {
+    const put = await hub.call('PUT', '/api/manager/apps/app/com.test.echo/setting/say', { body: { value: 'hi there' } });
+    expect(put).toMatchObject({ status: 200, body: 'hi there' });
+    const echo = await poll(
+      () => hub.call('GET', '/api/manager/apps/app/com.test.echo/setting/echo'),
+      (r) => r.status === 200,
+      'echo written by the app',
+    );
+    expect(echo.body).toEqual({ value: 'hi there', text: 'Hello' });
+    const all = await hub.call<Record<string, unknown>>('GET', '/api/manager/apps/app/com.test.echo/setting');
+    expect(all.body).toMatchObject({ say: 'hi there', echo: { value: 'hi there', text: 'Hello' } });
+    expect((await hub.call('DELETE', '/api/manager/apps/app/com.test.echo/setting/say')).status).toBe(204);
+    await poll(() => hub.call('GET', '/api/manager/apps/app/com.test.echo/setting/echo'), (r) => r.body === 'unset', 'unset heard');
+    const missing = await hub.call<{ error: string }>('GET', '/api/manager/apps/app/com.test.echo/setting/say');
+    expect(missing).toMatchObject({ status: 404, body: { error: 'not_found' } });
+    expect((await hub.call('DELETE', '/api/manager/apps/app/com.test.echo/setting/say')).status).toBe(404);
+    const big = await hub.call<{ error_description: string }>('PUT', '/api/manager/apps/app/com.test.echo/setting/big', { body: { value: 'x'.repeat(70_000) } });
+    expect(big.status).toBe(400);
+    expect(big.body.error_description).toContain('larger than 64 KiB');
+  });
+
+  it('changes the language of running apps when the hub language changes', async () => {
+    expect((await hub.call('PUT', '/api/manager/i18n/option/language', { body: { value: 'nl' } })).status).toBe(200);
+    await hub.call('PUT', '/api/manager/apps/app/com.test.echo/setting/say', { body: { value: 'nog eens' } });
+    const echo = await poll(
+      () => hub.call<{ text?: string }>('GET', '/api/manager/apps/app/com.test.echo/setting/echo'),
+      (r) => (r.body as { value?: string }).value === 'nog eens',
+      'echo in Dutch',
+    );
+    expect(echo.body).toEqual({ value: 'nog eens', text: 'Hallo' });
+    await hub.call('DELETE', '/api/manager/i18n/option/language');
+  });
+
+  it('disables, enables and restarts, publishing app.update events', async () => {
+    const off = await hub.call<App>('PUT', '/api/manager/apps/app/com.test.echo/disable');
+    expect(off.body).toMatchObject({ enabled: false, state: 'stopped', ready: false });
+    await events.next((f) => f.event === 'app.update' && (f.args[0] as App).id === 'com.test.echo' && (f.args[0] as App).state === 'stopped');
+    const on = await hub.call<App>('PUT', '/api/manager/apps/app/com.test.echo/enable');
+    expect(on.body).toMatchObject({ enabled: true, state: 'running', ready: true });
+    const restarted = await hub.call<App>('POST', '/api/manager/apps/app/com.test.echo/restart');
+    expect(restarted.body).toMatchObject({ state: 'running', ready: true });
+    const broken = await hub.call<{ error: string }>('POST', '/api/manager/apps/app/com.test.broken/restart');
+    expect(broken).toMatchObject({ status: 409, body: { error: 'conflict' } });
+  });
+
+  it('runs gc in the app and answers 409 for an app that is not running', async () => {
+    const gc = await hub.call<{ before: { heapUsed: number }; after: { heapUsed: number } }>('POST', '/api/manager/apps/app/com.test.echo/gc');
+    expect(gc.status).toBe(200);
+    expect(gc.body.before.heapUsed).toBeGreaterThan(0);
+    expect(gc.body.after.heapUsed).toBeGreaterThan(0);
+    expect((await hub.call('POST', '/api/manager/apps/app/com.test.broken/gc')).status).toBe(409);
+  });
+
+  it('returns the crash log and records the caller message', async () => {
+    const r = await hub.call<{ stdout: string; stderr: string; reports: Array<{ message: string }> }>('POST', '/api/manager/apps/app/com.test.echo/crashlog', {
+      body: { message: 'looks fine to me' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.stdout).toContain('echo app up in en Hello');
+    expect(r.body.reports.map((x) => x.message)).toEqual(['looks fine to me']);
+  });
+
+  it('updates autoupdate only, naming read-only fields', async () => {
+    const current = await app('com.test.echo');
+    const ok = await hub.call<App>('PUT', '/api/manager/apps/app/com.test.echo', { body: { ...current, autoupdate: false } });
+    expect(ok).toMatchObject({ status: 200, body: { autoupdate: false } });
+    const wrapped = await hub.call<App>('PUT', '/api/manager/apps/app/com.test.echo', { body: { app: { autoupdate: true } } });
+    expect(wrapped.body).toMatchObject({ autoupdate: true });
+    const bad = await hub.call<{ error_description: string }>('PUT', '/api/manager/apps/app/com.test.echo', { body: { name: 'Mine', version: '9.9.9' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error_description).toBe('only autoupdate can be changed; read-only or unknown fields: name, version');
+  });
+
+  it('installs from the default local store, then uninstalls with purge', async () => {
+    const folder = await writeApp(srcDir, 'com.test.shop', { code: `module.exports = { async onInit(hub) { hub.log('shop'); } };` });
+    await packApp(folder, join(hub.dataDir, 'store'));
+    const r = await hub.call<App>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.shop' } });
+    expect(r).toMatchObject({ status: 200, body: { id: 'com.test.shop', origin: 'appstore', channel: 'stable', state: 'running' } });
+    await events.next((f) => f.event === 'app.create' && (f.args[0] as App).id === 'com.test.shop');
+    await hub.call('PUT', '/api/manager/apps/app/com.test.shop/setting/k', { body: { value: 1 } });
+    expect((await hub.call('POST', '/api/manager/apps/store', { body: { id: 'com.test.none' } })).status).toBe(404);
+
+    expect((await hub.call('DELETE', '/api/manager/apps/app/com.test.shop?purgeSettings=true')).status).toBe(204);
+    await events.next((f) => f.event === 'app.delete' && (f.args[0] as App).id === 'com.test.shop');
+    expect((await hub.call('GET', '/api/manager/apps/app/com.test.shop')).status).toBe(404);
+    await expect(stat(join(appsDir, 'com.test.shop'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(join(hub.dataDir, 'apps/com.test.shop'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const db = JSON.parse(await readFile(join(hub.dataDir, 'db.json'), 'utf8')) as { apps: Record<string, unknown> };
+    expect(db.apps['com.test.shop']).toBeUndefined();
+  });
+});
