@@ -6,7 +6,9 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { restoreBackup, verifyArchive } from '../../src/backup/index.js';
+import { writeApp } from '../apps/helpers.js';
 import { openEvents, type EventClient } from '../helpers/events.js';
 import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 
@@ -36,6 +38,25 @@ interface State {
 }
 
 const B = '/api/manager/backup';
+const COUNTER = 'hearth:app:com.test.keeper:counter';
+/** Writes one insights entry at start (7), through the SDK like any app. */
+const KEEPER = `
+module.exports = class {
+  async onInit(hub) {
+    const log = await hub.insights.createLog('counter', { title: 'Counter', type: 'number', decimals: 0 });
+    await log.createEntry(7);
+  }
+};`;
+
+async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
+  let last: T | undefined;
+  for (let i = 0; i < 300; i++) {
+    last = await fn();
+    if (ok(last)) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} never happened; last: ${JSON.stringify(last)}`);
+}
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -151,43 +172,61 @@ describe('backup manager', () => {
     expect(state.backups.map((b) => b.file)).toEqual(newest);
   });
 
-  it('round trip: options, tokens, an app with userdata come back after restore', async () => {
+  it('round trip: options, tokens, an app with settings, userdata and insights come back after restore', async () => {
     const appsDir = await tempDir('hearth-backup-apps-');
     cleanups.push(() => rm(appsDir, { recursive: true, force: true }));
+    await writeApp(appsDir, 'com.test.keeper', {
+      code: KEEPER,
+      manifest: { permissions: ['hearth:manager:insights'], settings: [{ id: 'color', type: 'text', label: { en: 'Color' } }] },
+    });
     const h = await hub({ appsDir });
-    // An app folder without app.json is not started by the hub but is still an installed folder.
-    await mkdir(join(appsDir, 'com.example.backup', 'lib'), { recursive: true });
-    await writeFile(join(appsDir, 'com.example.backup', 'lib', 'code.txt'), 'package bytes');
-    await mkdir(join(h.dataDir, 'apps', 'com.example.backup'), { recursive: true });
-    await writeFile(join(h.dataDir, 'apps', 'com.example.backup', 'userdata.json'), '{"n":1}');
+    await poll(() => h.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.keeper'), (r) => r.body.ready === true, 'app ready');
+    expect((await h.call('PUT', '/api/manager/apps/app/com.test.keeper/setting/color', { body: { value: 'green' } })).status).toBe(200);
+    // Insights commit within 2 s: wait for the app's entry before backing up.
+    await poll(
+      () => h.call<Record<string, { lastValue: unknown }>>('GET', '/api/manager/insights/log'),
+      (r) => r.body[COUNTER]?.lastValue === 7,
+      'the app entry in insights',
+    );
+    await mkdir(join(h.dataDir, 'apps', 'com.test.keeper'), { recursive: true });
+    await writeFile(join(h.dataDir, 'apps', 'com.test.keeper', 'userdata.json'), '{"n":1}');
     expect((await h.call('PUT', '/api/manager/i18n/option/language', { body: { value: 'nl' } })).status).toBe(200);
     const token = (await h.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'kept', scopes: ['SYSTEM_READONLY'] } })).body.token;
 
     const ev = await events(h);
     const answer = await h.call<Job>('POST', `${B}/backup/`);
-    const job = answer.body;
-    const frame = await ev.next(finished(job.id), 20_000).catch((e: Error) => {
+    const frame = await ev.next(finished(answer.body.id), 20_000).catch((e: Error) => {
       throw new Error(`${e.message}; POST answered ${answer.status} ${answer.text}; hub output:\n${h.output.join('\n')}`);
     });
     const done = frame.args[0] as Job;
     expect(done.state).toBe('done');
     expect(await h.stop()).toBe(0);
 
-    // Wipe and change what the backup holds.
-    await rm(join(appsDir, 'com.example.backup'), { recursive: true });
+    // Wipe everything a backup holds.
+    await rm(join(appsDir, 'com.test.keeper'), { recursive: true });
     await rm(join(h.dataDir, 'apps'), { recursive: true });
-    const db = JSON.parse(await readFile(join(h.dataDir, 'db.json'), 'utf8')) as Record<string, unknown>;
-    await writeFile(join(h.dataDir, 'db.json'), JSON.stringify({ schemaVersion: db.schemaVersion }));
+    for (const f of ['insights.db', 'insights.db-wal', 'insights.db-shm']) await rm(join(h.dataDir, f), { force: true });
+    await writeFile(join(h.dataDir, 'db.json'), JSON.stringify({ schemaVersion: (JSON.parse(await readFile(join(h.dataDir, 'db.json'), 'utf8')) as { schemaVersion: number }).schemaVersion }));
 
     const restored = await restoreBackup(join(h.dataDir, 'backups', done.file as string), { dataDir: h.dataDir, appsDir });
+    expect(restored.manifest.contents).toMatchObject({ store: true, insights: true, apps: ['com.test.keeper'], userdata: ['com.test.keeper'] });
     cleanups.push(() => rm(restored.previousData as string, { recursive: true, force: true }));
     cleanups.push(() => rm(restored.previousApps as string, { recursive: true, force: true }));
-    expect(await readFile(join(appsDir, 'com.example.backup', 'lib', 'code.txt'), 'utf8')).toBe('package bytes');
-    expect(await readFile(join(h.dataDir, 'apps', 'com.example.backup', 'userdata.json'), 'utf8')).toBe('{"n":1}');
+    expect(await readFile(join(h.dataDir, 'apps', 'com.test.keeper', 'userdata.json'), 'utf8')).toBe('{"n":1}');
+    // The entry is back in the restored database itself, before any app runs again.
+    const db = new Database(join(h.dataDir, 'insights.db'), { readonly: true, fileMustExist: true });
+    try {
+      const rows = db.prepare("SELECT r.v AS v FROM raw r JOIN logs l ON l.row = r.log WHERE l.uri = 'hearth:app:com.test.keeper' AND l.id = 'counter'").all();
+      expect(rows).toEqual([{ v: 7 }]);
+    } finally {
+      db.close();
+    }
 
     const h2 = await hub({ dataDir: h.dataDir, appsDir });
     expect((await h2.call<{ value: string }>('GET', '/api/manager/i18n/option/language')).body.value).toBe('nl');
     expect((await h2.call('GET', `${B}/state`, { token })).status).toBe(200);
+    expect((await h2.call('GET', '/api/manager/apps/app/com.test.keeper/setting/color')).body).toBe('green');
+    expect((await h2.call<Record<string, unknown>>('GET', '/api/manager/insights/log')).body[COUNTER]).toMatchObject({ lastValue: 7 });
     const state = (await h2.call<State>('GET', `${B}/state`)).body;
     expect(state.backups.map((b) => b.file)).toEqual([done.file]);
   });
