@@ -113,7 +113,8 @@ export class AppChild {
   ) {
     this.peer = new RpcPeer((m) => this.send(m), opts.callTimeoutMs);
     this.exited = new Promise((resolve) => {
-      proc.once('exit', (code, signal) => {
+      // 'close', not 'exit': it comes after stdout/stderr drained, so the crash log has the stack.
+      proc.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
         this.exit = { code, signal };
         this.peer.rejectAll('closed', `the app exited (${signal ?? `code ${code}`})`);
         resolve(this.exit);

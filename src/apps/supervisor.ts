@@ -185,7 +185,6 @@ export class AppSupervisor {
       });
     } catch (err) {
       const exit = err instanceof StartError ? err.exit : { code: null, signal: null };
-      this.set({ exitCode: exit.code, exitSignal: exit.signal, exitCount: this.run.exitCount + 1 });
       const message =
         err instanceof StartError && err.diedOnItsOwn
           ? crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb)
@@ -237,41 +236,38 @@ export class AppSupervisor {
     if (this.child !== child) return; // an exit halt() already handled
     this.unwatch();
     this.child = undefined;
+    const message = crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb);
+    await this.crashed(exit, message);
+  }
+
+  /**
+   * Records a crash in one update of every field (so no observer sees it half-recorded),
+   * persists the tails durably, then restarts with backoff or gives up.
+   */
+  private async crashed(exit: ChildExit, message: string): Promise<void> {
+    const now = Date.now();
+    this.crashes = [...this.crashes.filter((t) => now - t < this.opts.crashWindowMs), now];
+    const giveUp = this.wanted && this.crashes.length >= this.opts.crashLimit;
+    if (giveUp) this.wanted = false;
+    const minutes = Math.round(this.opts.crashWindowMs / 60_000);
+    const shown = giveUp
+      ? `${message} (crashed ${this.crashes.length} times within ${minutes} min; not restarting until enabled or restarted)`
+      : message;
     this.set({
       state: 'stopped',
       ready: false,
+      crashed: true,
+      crashedMessage: shown,
       exitCode: exit.code,
       exitSignal: exit.signal,
       exitCount: this.run.exitCount + 1,
       usage: { cpu: 0, mem: 0 },
     });
-    await this.crashed(exit, crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb));
-  }
-
-  /** Records a crash, persists the tails durably, and schedules a restart or gives up. */
-  private async crashed(exit: ChildExit, message: string): Promise<void> {
-    this.stderr.push(`hearth: ${message}\n`);
+    this.stderr.push(`hearth: ${shown}\n`);
     await Promise.all([this.stdout.flush(true), this.stderr.flush(true)]).catch(() => undefined);
-    const now = Date.now();
-    this.crashes = [...this.crashes.filter((t) => now - t < this.opts.crashWindowMs), now];
     this.hooks.onCrash({ at: new Date(now).toISOString(), message, exitCode: exit.code, exitSignal: exit.signal });
-    if (!this.wanted) {
-      this.set({ state: 'stopped', ready: false, crashed: true, crashedMessage: message });
-      return;
-    }
-    if (this.crashes.length >= this.opts.crashLimit) {
-      this.wanted = false;
-      const minutes = Math.round(this.opts.crashWindowMs / 60_000);
-      this.set({
-        state: 'stopped',
-        ready: false,
-        crashed: true,
-        crashedMessage: `${message} (crashed ${this.crashes.length} times within ${minutes} min; not restarting until enabled or restarted)`,
-      });
-      return;
-    }
+    if (!this.wanted) return;
     const delay = Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** (this.crashes.length - 1));
-    this.set({ state: 'stopped', ready: false, crashed: true, crashedMessage: message });
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       void this.serial(() => this.spawn());

@@ -1,0 +1,160 @@
+/**
+ * Misbehaving apps under a real hub: a crash loop held after backoff with its stack surviving
+ * a hub restart, heap exhaustion, a CPU spinner that ignores SIGTERM, a sandbox probe, and a
+ * hub that keeps answering through all of it. Plus store install from an http catalogue.
+ */
+import { once } from 'node:events';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { packApp } from '../../src/apps/pack.js';
+import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { assertBuilt, removeAll, writeApp } from './helpers.js';
+
+type App = { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null; exitCount: number; exitSignal: string | null };
+
+const dirs: string[] = [];
+let hubs: RunningHub[] = [];
+beforeAll(assertBuilt);
+afterEach(async () => {
+  for (const h of hubs) await h.cleanup();
+  hubs = [];
+  await removeAll(...dirs.splice(0));
+});
+
+async function dir(prefix: string): Promise<string> {
+  const d = await tempDir(prefix);
+  dirs.push(d);
+  return d;
+}
+
+async function hubWith(opts: Parameters<typeof startHub>[0]): Promise<RunningHub> {
+  const h = await startHub(opts);
+  hubs.push(h);
+  return h;
+}
+
+async function until(hub: RunningHub, id: string, ok: (a: App) => boolean, what: string, tries = 600): Promise<App> {
+  let last: App | undefined;
+  for (let i = 0; i < tries; i++) {
+    last = (await hub.call<App>('GET', `/api/manager/apps/app/${id}`)).body;
+    if (ok(last)) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${id} never became ${what}: ${JSON.stringify(last)}`);
+}
+
+describe('misbehaving apps under a real hub', () => {
+  it('holds a crash-looping app after backoff; its stack is in the crash log after a hub restart', async () => {
+    const appsDir = await dir('hearth-apps-');
+    const dataDir = await dir('hearth-data-');
+    await writeApp(appsDir, 'com.test.crasher', {
+      code: `module.exports = { async onInit() { setTimeout(function explode() { throw new Error('kaboom-4d2c'); }, 20); } };`,
+    });
+    let hub = await hubWith({ appsDir, dataDir });
+    const held = await until(hub, 'com.test.crasher', (a) => a.crashed && a.exitCount >= 5 && a.state === 'stopped', 'held');
+    expect(held.exitCount).toBe(5);
+    expect(held.crashedMessage).toContain('kaboom-4d2c');
+    expect(held.crashedMessage).toContain('not restarting until enabled or restarted');
+    // Disable so the next hub does not start it again: what the crash log shows is from before.
+    expect((await hub.call('PUT', '/api/manager/apps/app/com.test.crasher/disable')).status).toBe(200);
+    expect(await hub.stop()).toBe(0);
+
+    hub = await hubWith({ appsDir, dataDir });
+    const log = await hub.call<{ stderr: string; lastCrash: { message: string; exitCode: number } }>('POST', '/api/manager/apps/app/com.test.crasher/crashlog');
+    expect(log.status).toBe(200);
+    expect(log.body.stderr).toContain('Error: kaboom-4d2c');
+    expect(log.body.stderr).toMatch(/at (Timeout\.)?explode/);
+    expect(log.body.lastCrash).toMatchObject({ exitCode: 1 });
+    expect(log.body.lastCrash.message).toContain('kaboom-4d2c');
+  }, 60_000);
+
+  it('stops an app at its heap limit, kills a spinner that ignores SIGTERM, and keeps answering', async () => {
+    const appsDir = await dir('hearth-apps-');
+    await writeApp(appsDir, 'com.test.hog', {
+      code: `module.exports = { async onInit() { const keep = []; setInterval(() => { for (let i = 0; i < 20000; i++) keep.push({ i, s: 'x'.repeat(64) + i }); }, 1); } };`,
+    });
+    await writeApp(appsDir, 'com.test.spin', {
+      code: `module.exports = { async onInit() { process.on('SIGTERM', () => {}); setTimeout(() => { for (;;) {} }, 100); } };`,
+    });
+    const hub = await hubWith({ appsDir, args: ['--app-heap-mb', '32'] });
+    const hog = await until(hub, 'com.test.hog', (a) => a.exitSignal === 'SIGABRT', 'killed at its heap limit');
+    expect(hog.crashedMessage).toContain('reached its heap limit of 32 MiB');
+    const std = await hub.call<{ stderr: string }>('POST', '/api/manager/apps/app/com.test.hog/crashlog');
+    expect(std.body.stderr).toContain('Reached heap limit');
+
+    // The hub answers every request while one app spins and another keeps blowing its heap.
+    const answers = await Promise.all(Array.from({ length: 40 }, () => hub.call('GET', '/api/manager/apps/app')));
+    expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
+
+    const restarted = await hub.call<App>('POST', '/api/manager/apps/app/com.test.spin/restart');
+    expect(restarted.status).toBe(200);
+    expect(restarted.body).toMatchObject({ state: 'running', ready: true, exitSignal: 'SIGKILL' });
+  }, 60_000);
+
+  it("refuses an app's reads of the hub's db.json and owner token", async () => {
+    const appsDir = await dir('hearth-apps-');
+    const dataDir = await dir('hearth-data-');
+    await writeApp(appsDir, 'com.test.probe', {
+      code: `const fs = require('node:fs');
+        const t = (f) => { try { fs.readFileSync(f); return 'read'; } catch (e) { return e.code; } };
+        module.exports = { async onInit(hub) { await hub.settings.set('r', {
+          db: t(${JSON.stringify(join(dataDir, 'db.json'))}),
+          owner: t(${JSON.stringify(join(dataDir, 'owner-token'))}),
+          spawn: (() => { try { require('node:child_process').spawnSync('id'); return 'spawned'; } catch (e) { return e.code; } })(),
+        }); } };`,
+    });
+    const hub = await hubWith({ appsDir, dataDir, ownerToken: null });
+    const owner = (await readFile(join(dataDir, 'owner-token'), 'utf8')).trim();
+    let r: { status: number; body: unknown } = { status: 0, body: null };
+    for (let i = 0; i < 200 && r.status !== 200; i++) {
+      r = await hub.call('GET', '/api/manager/apps/app/com.test.probe/setting/r', { token: owner });
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    expect(r.body).toEqual({ db: 'ERR_ACCESS_DENIED', owner: 'ERR_ACCESS_DENIED', spawn: 'ERR_ACCESS_DENIED' });
+  });
+});
+
+describe('store install from an http catalogue', () => {
+  let server: Server | undefined;
+  afterEach(() => {
+    server?.close();
+    server = undefined;
+  });
+
+  it('installs from the served catalogue and refuses tampered packages, leaving nothing', async () => {
+    const storeDir = await dir('hearth-store-');
+    const srcDir = await dir('hearth-src-');
+    const appsDir = await dir('hearth-apps-');
+    const folder = await writeApp(srcDir, 'com.test.remote', { code: `module.exports = { async onInit(hub) { hub.log('remote up'); } };` });
+    await packApp(folder, storeDir);
+    server = createServer((req, res) => {
+      readFile(join(storeDir, new URL(req.url ?? '/', 'http://x').pathname)).then(
+        (data) => res.end(data),
+        () => res.writeHead(404).end(),
+      );
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const hub = await hubWith({ appsDir, args: ['--store', url] });
+
+    const ok = await hub.call<App>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.remote', channel: 'stable' } });
+    expect(ok).toMatchObject({ status: 200, body: { id: 'com.test.remote', state: 'running' } });
+
+    // Same version, tampered bytes: the catalogue's checksum no longer matches.
+    const pkg = join(storeDir, 'com.test.remote-1.0.0.tar.gz');
+    const bytes = await readFile(pkg);
+    const at = bytes.length - 10;
+    bytes.writeUInt8(bytes.readUInt8(at) ^ 0xff, at);
+    await writeFile(pkg, bytes);
+    const bad = await hub.call<{ error: string; error_description: string }>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.remote' } });
+    expect(bad.status).toBe(502);
+    expect(bad.body.error_description).toContain('failed its checksum');
+    expect((await readdir(appsDir)).sort()).toEqual(['com.test.remote']);
+    // The installed version kept running through the refused upgrade.
+    expect((await hub.call<App>('GET', '/api/manager/apps/app/com.test.remote')).body).toMatchObject({ state: 'running' });
+  });
+});
