@@ -44,15 +44,14 @@ export function queryEntries(storage: InsightsStorage, log: LogRow, resolution: 
   const range = resolveRange(resolution, now, zone);
   const { start, end, step, buckets } = range;
   const level = pickLevel(start, step, now);
-  const rows = storage.buckets(log.row, log.type, level, start, end, step);
-  const byIndex = new Map(rows.map((r) => [r.i, r]));
+  const rows = storage.buckets(log.row, level, start, end, step);
   const values: EntriesAnswer['values'] = [];
   let min: number | null = null;
   let max: number | null = null;
   let state = log.type === 'boolean' ? storage.valueBefore(log.row, start) : null;
   for (let i = 0; i < buckets; i++) {
     const t = start + i * step;
-    const r = byIndex.get(i);
+    const r = rows[i];
     let v: number | null = null;
     if (log.type === 'number') {
       if (r && r.n > 0) {

@@ -46,22 +46,14 @@ export interface CommitResult {
   readonly touched: LogRow[];
 }
 
-/** One query bucket as read from a level: the aggregate of the points in it. */
+/** One query bucket: the aggregate of the points in it, and its latest point. */
 export interface BucketRow {
-  readonly i: number;
-  readonly n: number;
-  readonly s: number;
-  readonly mn: number;
-  readonly mx: number;
-  readonly lv: number;
-}
-
-interface BucketArgs {
-  start: number;
-  step: number;
-  log: number;
-  lo: number;
-  hi: number;
+  n: number;
+  s: number;
+  mn: number;
+  mx: number;
+  lv: number;
+  lt: number;
 }
 
 interface RawLogRow {
@@ -169,27 +161,11 @@ export class InsightsStorage {
              lv = CASE WHEN lt = @t THEN @v ELSE lv END WHERE log = @log AND b = @b`,
         ),
       ),
-      numbers: LEVELS.map((l) =>
-        db.prepare<BucketArgs, BucketRow>(
-          `SELECT CAST((b * ${l.width} - @start) / @step AS INTEGER) AS i, sum(n) AS n, sum(s) AS s, min(mn) AS mn, max(mx) AS mx, 0 AS lv
-           FROM ${l.table} WHERE log = @log AND b >= @lo AND b < @hi GROUP BY i`,
-        ),
+      // Plain key-range reads; the bucketing happens in JS (no temp B-tree for a GROUP BY).
+      levelRows: LEVELS.map((l) =>
+        db.prepare<[number, number, number], unknown[]>(`SELECT b * ${l.width}, n, s, mn, mx, lv, lt FROM ${l.table} WHERE log = ? AND b >= ? AND b < ?`).raw(),
       ),
-      booleans: LEVELS.map((l) =>
-        db.prepare<BucketArgs, BucketRow>(
-          // A bare column beside a single max() comes from the row holding the max (SQLite).
-          `SELECT CAST((b * ${l.width} - @start) / @step AS INTEGER) AS i, sum(n) AS n, max(lt) AS lt, lv, 0 AS s, 0 AS mn, 0 AS mx
-           FROM ${l.table} WHERE log = @log AND b >= @lo AND b < @hi GROUP BY i`,
-        ),
-      ),
-      rawNumbers: db.prepare<BucketArgs, BucketRow>(
-        `SELECT CAST((t - @start) / @step AS INTEGER) AS i, count(*) AS n, sum(v) AS s, min(v) AS mn, max(v) AS mx, 0 AS lv
-         FROM raw WHERE log = @log AND t >= @lo AND t < @hi GROUP BY i`,
-      ),
-      rawBooleans: db.prepare<BucketArgs, BucketRow>(
-        `SELECT CAST((t - @start) / @step AS INTEGER) AS i, count(*) AS n, max(t) AS lt, v AS lv, 0 AS s, 0 AS mn, 0 AS mx
-         FROM raw WHERE log = @log AND t >= @lo AND t < @hi GROUP BY i`,
-      ),
+      rawRows: db.prepare<[number, number, number], unknown[]>('SELECT t, 1, v, v, v, v, t FROM raw WHERE log = ? AND t >= ? AND t < ?').raw(),
       rawBefore: db.prepare<[number, number], { v: number }>(
         'SELECT v FROM raw WHERE log = ? AND t < ? ORDER BY t DESC LIMIT 1',
       ),
@@ -345,28 +321,40 @@ export class InsightsStorage {
   }
 
   /**
-   * Aggregates of query buckets `i` = floor((bucketStart - start) / step) over [start, end),
-   * read from `level` (or raw points when null). Booleans carry the latest value as `lv`.
+   * The query buckets [start + i*step, start + (i+1)*step) of [start, end), aggregated from
+   * `level` (raw points when null): index i holds its aggregate, or undefined when empty.
+   * A level bucket counts towards the query bucket holding its start.
    */
-  buckets(log: number, type: LogType, level: RollupLevel | null, start: number, end: number, step: number): BucketRow[] {
-    if (level === null) {
-      const stmt = type === 'number' ? this.stmt.rawNumbers : this.stmt.rawBooleans;
-      return stmt.all({ start, step, log, lo: start, hi: end });
+  buckets(log: number, level: RollupLevel | null, start: number, end: number, step: number): Array<BucketRow | undefined> {
+    const rows =
+      level === null
+        ? this.stmt.rawRows.all(log, start, end)
+        : this.stmt.levelRows[LEVELS.indexOf(level)]!.all(log, Math.ceil(start / level.width), Math.ceil(end / level.width));
+    const out: Array<BucketRow | undefined> = new Array(Math.ceil((end - start) / step));
+    for (const row of rows as Array<[number, number, number, number, number, number, number]>) {
+      const [t, n, sum, mn, mx, lv, lt] = row;
+      const i = Math.floor((t - start) / step);
+      const a = out[i];
+      if (!a) {
+        out[i] = { n, s: sum, mn, mx, lv, lt };
+        continue;
+      }
+      a.n += n;
+      a.s += sum;
+      if (mn < a.mn) a.mn = mn;
+      if (mx > a.mx) a.mx = mx;
+      if (lt >= a.lt) {
+        a.lv = lv;
+        a.lt = lt;
+      }
     }
-    const li = LEVELS.indexOf(level);
-    const stmt = type === 'number' ? this.stmt.numbers[li]! : this.stmt.booleans[li]!;
-    // A level bucket counts towards the query bucket holding its start.
-    return stmt.all({ start, step, log, lo: Math.ceil(start / level.width), hi: Math.ceil(end / level.width) });
+    return out;
   }
 
-  /** How SQLite runs the bucket query of a level (EXPLAIN QUERY PLAN), for tests and diagnosis. */
-  queryPlan(type: LogType, level: RollupLevel | null): string {
-    const li = level ? LEVELS.indexOf(level) : -1;
-    const stmt =
-      li < 0
-        ? type === 'number' ? this.stmt.rawNumbers : this.stmt.rawBooleans
-        : type === 'number' ? this.stmt.numbers[li]! : this.stmt.booleans[li]!;
-    const rows = this.db.prepare<BucketArgs, { detail: string }>(`EXPLAIN QUERY PLAN ${stmt.source}`).all({ start: 0, step: 1, log: 1, lo: 0, hi: 1 });
+  /** How SQLite runs the bucket read of a level (EXPLAIN QUERY PLAN), for tests and diagnosis. */
+  queryPlan(level: RollupLevel | null): string {
+    const stmt = level === null ? this.stmt.rawRows : this.stmt.levelRows[LEVELS.indexOf(level)]!;
+    const rows = this.db.prepare<[number, number, number], { detail: string }>(`EXPLAIN QUERY PLAN ${stmt.source}`).all(1, 0, 1);
     return rows.map((r) => r.detail).join('; ');
   }
 
