@@ -1,0 +1,118 @@
+// Apps runtime figures against the built code in dist/: fork-to-ready of an app (fork under the
+// permission model, bootstrap, handshake, onInit) next to a bare child_process.fork of a script
+// that only says "ready"; RSS per running app next to a bare child node process; and the time
+// from a crash to the first restart being ready. Medians of interleaved runs (shared machine).
+import { fork } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const RUNS = 15;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function rssOf(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+)/m.exec(status)[1]) * 1024;
+}
+
+async function writeApp(appsDir, id, code) {
+  const dir = join(appsDir, id);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'app.json'), JSON.stringify({ id, version: '1.0.0', sdk: 3, name: { en: id } }));
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'commonjs' }));
+  await writeFile(join(dir, 'app.js'), code);
+  return dir;
+}
+
+export default async function bench({ root, log }) {
+  const dist = (p) => pathToFileURL(join(root, 'dist', p)).href;
+  const { AppChild } = await import(dist('apps/child.js'));
+  const { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS } = await import(dist('apps/supervisor.js'));
+  const work = await mkdtemp(join(tmpdir(), 'hearth-bench-apps-'));
+  try {
+    const appDir = await writeApp(work, 'com.bench.idle', 'module.exports = { async onInit() {} };');
+    const crashDir = await writeApp(work, 'com.bench.crash', "module.exports = { async onInit() { setTimeout(() => { throw new Error('bench crash'); }, 50); } };");
+    const bare = join(work, 'bare.cjs');
+    // Like the bootstrap: says ready and listens on its IPC channel (which keeps it alive).
+    await writeFile(bare, "process.on('message', () => {}); process.send('ready');");
+    const userdata = join(work, 'userdata');
+    await mkdir(userdata);
+    const opts = { ...DEFAULT_SUPERVISOR_OPTIONS, heapMb: 128 };
+    const spec = (dir, id) => ({ id, version: '1.0.0', dir, main: 'app.js', userdata, readPaths: [], language: 'en', units: 'metric' });
+    const hooks = { stdout() {}, stderr() {}, dispatch: async () => null };
+
+    const bareFork = async () => {
+      const t = performance.now();
+      const child = fork(bare, [], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+      await new Promise((r) => child.once('message', r));
+      const ms = performance.now() - t;
+      return { ms, child };
+    };
+    const appStart = async () => {
+      const t = performance.now();
+      const child = await AppChild.start(spec(appDir, 'com.bench.idle'), opts, hooks);
+      return { ms: performance.now() - t, child };
+    };
+
+    log('fork-to-ready: app vs bare fork');
+    const bareMs = [];
+    const appMs = [];
+    const bareRss = [];
+    const appRss = [];
+    for (let i = 0; i < RUNS; i++) {
+      const b = await bareFork();
+      const a = await appStart();
+      bareMs.push(b.ms);
+      appMs.push(a.ms);
+      if (i >= RUNS - 5) {
+        // RSS once both have settled.
+        await sleep(300);
+        bareRss.push(await rssOf(b.child.pid));
+        appRss.push(await rssOf(a.child.pid));
+      }
+      b.child.kill('SIGKILL');
+      await a.child.stop();
+    }
+
+    log('crash-to-restart (first attempt, default backoff)');
+    // The supervisor's timers are unref'd (they must not keep a stopping hub alive): hold the loop open.
+    const keepAlive = setInterval(() => {}, 1000);
+    const restartMs = [];
+    for (let i = 0; i < 5; i++) {
+      let crashedAt = 0;
+      const done = new Promise((resolve) => {
+        let sup;
+        sup = new AppSupervisor('com.bench.crash', join(work, `logs-${i}`), opts, {
+          onChange: (s) => {
+            if (s.crashed && s.state === 'stopped' && !crashedAt) crashedAt = performance.now();
+            if (crashedAt && s.ready) {
+              restartMs.push(performance.now() - crashedAt);
+              void sup.stop().then(resolve);
+            }
+          },
+          onCrash() {},
+          dispatch: async () => null,
+          spec: () => spec(crashDir, 'com.bench.crash'),
+        });
+        void mkdir(join(work, `logs-${i}`), { recursive: true }).then(() => sup.start());
+      });
+      await done;
+    }
+    clearInterval(keepAlive);
+
+    const b = median(bareMs);
+    const a = median(appMs);
+    const MiB = 1024 * 1024;
+    const br = median(bareRss) / MiB;
+    const ar = median(appRss) / MiB;
+    return [
+      { name: 'app fork-to-ready', value: a, unit: 'ms', baseline: 'bare child_process.fork', baselineValue: b, ratio: a / b, target: '<= 1.5x' },
+      { name: 'RSS per running app', value: ar, unit: 'MiB', baseline: 'bare child node', baselineValue: br, ratio: ar / br, target: `<= baseline + 8 MiB (${(ar - br).toFixed(1)} MiB over)` },
+      { name: 'crash-to-restart (first attempt)', value: median(restartMs), unit: 'ms', target: '<= 1500 ms' },
+    ];
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
