@@ -7,7 +7,7 @@
  */
 import { mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
 import {
   APPS_PREFIX,
@@ -59,6 +59,9 @@ export interface BackupResult extends BackupRecord {
   /** Archives retention deleted after this one verified. */
   readonly deleted: readonly string[];
 }
+
+/** Folder names that can be app ids (never '..', never a path). */
+const APP_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -128,6 +131,8 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
   const skipped: string[] = [];
   try {
     const apps = opts.appIds ? [...opts.appIds].sort() : await listDirs(opts.appsDir);
+    const badId = apps.find((id) => !APP_ID.test(id));
+    if (badId !== undefined) throw new Error(`'${badId}' is not an app id`);
     const userdata: string[] = [];
     const insights = opts.insightsDb !== undefined && (await exists(opts.insightsDb));
 
@@ -139,6 +144,8 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
       files[INSIGHTS_ENTRY] = await tar.addFile(INSIGHTS_ENTRY, copy);
       await rm(copy, { force: true }); // free the space before the apps are read
     }
+    // Apps folder = <data-dir>/apps: packages and runtime data are one tree; archive it once.
+    const shared = resolve(opts.appsDir) === resolve(opts.dataDir, 'apps');
     await tar.directory('data/apps', createdAt);
     for (const id of apps) {
       const dir = join(opts.dataDir, 'apps', id);
@@ -146,23 +153,25 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
       userdata.push(id);
       await addTree(tar, dir, `data/apps/${id}`, files, skipped);
     }
-    await tar.directory(APPS_PREFIX, createdAt);
-    const packaged: string[] = [];
-    for (const id of apps) {
-      const dir = join(opts.appsDir, id);
-      if (!(await exists(dir))) {
-        skipped.push(`apps/${id}: the app's folder is missing`);
-        continue;
+    const packaged: string[] = shared ? [...userdata] : [];
+    if (!shared) {
+      await tar.directory(APPS_PREFIX, createdAt);
+      for (const id of apps) {
+        const dir = join(opts.appsDir, id);
+        if (!(await exists(dir))) {
+          skipped.push(`apps/${id}: the app's folder is missing`);
+          continue;
+        }
+        packaged.push(id);
+        await addTree(tar, dir, `apps/${id}`, files, skipped);
       }
-      packaged.push(id);
-      await addTree(tar, dir, `apps/${id}`, files, skipped);
     }
 
     const manifest: Manifest = {
       formatVersion: FORMAT_VERSION,
       hubVersion: opts.hubVersion,
       createdAt: createdAt.toISOString(),
-      contents: { store: true, insights, apps: packaged, userdata },
+      contents: { store: true, insights, apps: packaged, userdata, layout: shared ? 'shared' : 'separate' },
       files,
     };
     await tar.buffer(MANIFEST_PATH, Buffer.from(JSON.stringify(manifest, null, 1), 'utf8'), createdAt);

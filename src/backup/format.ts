@@ -41,6 +41,11 @@ export const manifestSchema = z.object({
     insights: z.boolean(),
     apps: z.array(z.string()),
     userdata: z.array(z.string()),
+    /**
+     * 'shared' when the apps folder was `<data-dir>/apps` itself (the systemd layout): app
+     * packages and their runtime data are one tree, archived once under data/apps/.
+     */
+    layout: z.enum(['separate', 'shared']).default('separate'),
   }),
   /** Every regular file in the archive except the manifest itself, by archive path. */
   files: z.record(z.string(), manifestFileSchema),

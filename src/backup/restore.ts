@@ -1,17 +1,18 @@
 /**
  * Restores a backup archive over a stopped hub's data and apps folders. Nothing is touched until
- * the whole archive verified; the contents are extracted into hidden folders beside the targets,
- * verified again on disk and fsynced, and only then swapped in by rename. The previous folders
- * stay beside them as `<name>.pre-restore-<date>`, so a restore can be undone by hand.
+ * the whole archive verified; the contents are extracted into a hidden staging folder on the
+ * same filesystem, verified again on disk and fsynced, and only then swapped in (swap.ts). The
+ * previous data stays as `<name>.pre-restore-<date>`, so a restore can be undone by hand.
  */
 import { createHash } from 'node:crypto';
-import { cp, mkdir, open, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, sep } from 'node:path';
-import { extract, type ReadEntry } from 'tar';
 import type { Stats } from 'node:fs';
+import { cp, mkdir, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { extract, type ReadEntry } from 'tar';
 import { acquireDataLock, DataDirLockedError, LOCK_FILE, lockHolder } from '../core/data-lock.js';
 import { fsyncDir } from '../core/durable-file.js';
 import { isAllowedEntryPath, MANIFEST_PATH, type Manifest } from './format.js';
+import { chownLike, cleanLeftovers, exists, move, swapIn, swapMode, type SwapMode, workDir } from './swap.js';
 import { verifyArchive } from './verify.js';
 
 export interface RestoreOptions {
@@ -19,11 +20,16 @@ export interface RestoreOptions {
   readonly appsDir: string;
   /** Clock for the pre-restore names, for tests. */
   readonly now?: () => Date;
+  /**
+   * Force a swap strategy (swap.ts); by default 'beside' unless the folder is a mount point or
+   * its parent is not writable. 'inside' keeps the previous data inside the folder itself.
+   */
+  readonly swap?: SwapMode;
 }
 
 export interface RestoreResult {
   readonly manifest: Manifest;
-  /** Where the previous data / apps folders were kept; null when there was none. */
+  /** Where the previous data / apps went; null when there was none (or apps live in data). */
   readonly previousData: string | null;
   readonly previousApps: string | null;
   /** Entries of the previous data dir that a backup does not own, moved into the restored one. */
@@ -33,52 +39,10 @@ export interface RestoreResult {
 /**
  * Top-level names of the data dir that a backup owns: replaced by the archive's version. The
  * SQLite side files must never sit beside a different insights.db (SQLite would replay a
- * foreign WAL into it). Everything else (backups/, the app store catalogue, owner-token) is
- * carried over from the previous data dir.
+ * foreign WAL into it). Everything else (backups/, the app store catalogue, owner-token) stays.
  */
 const OWNED = new Set(['db.json', 'insights.db', 'insights.db-wal', 'insights.db-shm', 'insights.db-journal', 'apps', LOCK_FILE]);
 const isOwned = (name: string): boolean => OWNED.has(name) || name.startsWith('db.json.') || name.startsWith('.db.json.');
-
-const exists = (p: string): Promise<boolean> =>
-  stat(p).then(
-    () => true,
-    () => false,
-  );
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-const workName = (target: string, pid = process.pid): string => join(dirname(target), `.${basename(target)}.restore.${pid}.partial`);
-
-/** Removes work folders of restores that were killed (their pid is gone). */
-async function cleanLeftovers(target: string): Promise<void> {
-  const re = new RegExp(`^\\.${basename(target).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.restore\\.(\\d+)\\.partial$`);
-  let names: string[];
-  try {
-    names = await readdir(dirname(target));
-  } catch {
-    return;
-  }
-  for (const n of names) {
-    const m = re.exec(n);
-    if (m && !alive(Number(m[1]))) await rm(join(dirname(target), n), { recursive: true, force: true });
-  }
-}
-
-/** A free `<target>.pre-restore-<date>` name. */
-async function preRestoreName(target: string, now: Date): Promise<string> {
-  const base = `${target}.pre-restore-${now.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-')}`;
-  for (let i = 0; ; i++) {
-    const candidate = i === 0 ? base : `${base}-${i}`;
-    if (!(await exists(candidate))) return candidate;
-  }
-}
 
 /** Hashes (and fsyncs) every extracted file, holding the tree against the manifest. */
 async function checkExtracted(root: string, manifest: Manifest): Promise<void> {
@@ -118,17 +82,6 @@ async function checkExtracted(root: string, manifest: Manifest): Promise<void> {
   }
 }
 
-/** Renames, or copies when `from` and `to` are on different filesystems. */
-async function move(from: string, to: string): Promise<void> {
-  try {
-    await rename(from, to);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
-    await cp(from, to, { recursive: true, errorOnExist: true, force: false });
-    await rm(from, { recursive: true, force: true });
-  }
-}
-
 /** Modes from the archive are not trusted: data is private to the hub, app code readable. */
 function safeEntry(path: string, entry: ReadEntry | Stats): boolean {
   if (!('type' in entry) || path === MANIFEST_PATH || !isAllowedEntryPath(path)) return false;
@@ -137,78 +90,109 @@ function safeEntry(path: string, entry: ReadEntry | Stats): boolean {
   const data = path.startsWith('data/');
   const exec = typeof entry.mode === 'number' && (entry.mode & 0o100) !== 0;
   entry.mode = dir ? (data ? 0o700 : 0o755) : data ? 0o600 : exec ? 0o755 : 0o644;
-  entry.uid = undefined;
-  entry.gid = undefined;
   return true;
+}
+
+/**
+ * Makes the staged tree fit the target layout: apps beside the data dir ('separate') or the
+ * apps folder being `<data-dir>/apps` ('shared', the systemd layout).
+ */
+async function fitLayout(stage: string, manifest: Manifest, sharedTarget: boolean): Promise<void> {
+  const dataApps = join(stage, 'data', 'apps');
+  const apps = join(stage, 'apps');
+  await mkdir(dataApps, { recursive: true, mode: 0o700 });
+  await mkdir(apps, { recursive: true, mode: 0o755 });
+  const archiveShared = manifest.contents.layout === 'shared';
+  if (sharedTarget && !archiveShared) {
+    // Package files join the app's runtime folder (their names do not collide: the runtime
+    // keeps to userdata/ and its logs).
+    for (const id of await readdir(apps)) {
+      await mkdir(join(dataApps, id), { recursive: true, mode: 0o700 });
+      for (const name of await readdir(join(apps, id))) await move(join(apps, id, name), join(dataApps, id, name));
+    }
+  } else if (!sharedTarget && archiveShared) {
+    // One tree for both: each place gets all of it rather than guessing which file is whose.
+    for (const id of manifest.contents.apps) await cp(join(dataApps, id), join(apps, id), { recursive: true });
+  }
+}
+
+/** 'inside' needs the folder to exist: a forced 'inside' on a missing folder creates it first. */
+async function chooseMode(target: string, forced: SwapMode | undefined): Promise<SwapMode> {
+  if (forced === 'inside') {
+    await mkdir(target, { recursive: true, mode: 0o750 });
+    return 'inside';
+  }
+  return forced ?? swapMode(target);
 }
 
 /**
  * Restores `archive` into `dataDir` and `appsDir` (the hub must be stopped).
  *
  * @example await restoreBackup('backups/hearth-backup-2026-11-21T03-30-00-000Z.tar.gz',
- *   { dataDir: '/var/lib/hearth/data', appsDir: '/var/lib/hearth/apps' })
+ *   { dataDir: '/var/lib/hearth', appsDir: '/var/lib/hearth/apps' })
  */
 export async function restoreBackup(archive: string, opts: RestoreOptions): Promise<RestoreResult> {
-  const holder = await lockHolder(opts.dataDir);
-  if (holder !== null) throw new DataDirLockedError(opts.dataDir, holder);
+  const dataDir = resolve(opts.dataDir);
+  const appsDir = resolve(opts.appsDir);
+  const sharedTarget = appsDir === join(dataDir, 'apps');
+  const holder = await lockHolder(dataDir);
+  if (holder !== null) throw new DataDirLockedError(dataDir, holder);
   const { manifest } = await verifyArchive(archive);
 
-  const release = (await exists(opts.dataDir)) ? await acquireDataLock(opts.dataDir) : null;
-  const dataWork = workName(opts.dataDir);
-  const appsWork = workName(opts.appsDir);
+  await mkdir(dirname(dataDir), { recursive: true });
+  if (!sharedTarget) await mkdir(dirname(appsDir), { recursive: true });
+  const dataMode = await chooseMode(dataDir, opts.swap);
+  const appsMode = sharedTarget ? null : await chooseMode(appsDir, opts.swap);
+  const release = (await exists(dataDir)) ? await acquireDataLock(dataDir) : null;
+  const stage = workDir(dataDir, dataMode);
+  const appsStage = appsMode ? workDir(appsDir, appsMode) : null;
   try {
-    await cleanLeftovers(opts.dataDir);
-    await cleanLeftovers(opts.appsDir);
-    await mkdir(dataWork, { recursive: true, mode: 0o700 });
+    await cleanLeftovers(dataDir);
+    if (!sharedTarget) await cleanLeftovers(appsDir);
+    await mkdir(stage, { recursive: true, mode: 0o700 });
     await extract({
       file: archive,
-      cwd: dataWork,
+      cwd: stage,
       strict: true,
       preserveOwner: false,
       // verifyArchive read every byte already, so sizes are known and bounded.
       maxDecompressionRatio: Infinity,
       filter: safeEntry,
     });
-    await checkExtracted(dataWork, manifest);
-    await mkdir(join(dataWork, 'data', 'apps'), { recursive: true, mode: 0o700 });
-    await mkdir(join(dataWork, 'apps'), { recursive: true, mode: 0o755 });
+    await checkExtracted(stage, manifest);
+    await fitLayout(stage, manifest, sharedTarget);
     // A hub started during the swap must find the data dir taken.
-    await writeFile(join(dataWork, 'data', LOCK_FILE), String(process.pid), { mode: 0o644 });
-    await mkdir(dirname(opts.appsDir), { recursive: true });
-    await move(join(dataWork, 'apps'), appsWork);
+    await writeFile(join(stage, 'data', LOCK_FILE), String(process.pid), { mode: 0o644 });
+    await chownLike(join(stage, 'data'), dataDir);
+    if (appsStage) {
+      await chownLike(join(stage, 'apps'), appsDir);
+      await move(join(stage, 'apps'), appsStage);
+    }
 
     const now = (opts.now ?? (() => new Date()))();
-    let previousData: string | null = null;
+    const previousData = await swapIn(dataDir, join(stage, 'data'), dataMode, now, isOwned);
     let previousApps: string | null = null;
-    if (await exists(opts.dataDir)) {
-      previousData = await preRestoreName(opts.dataDir, now);
-      await rename(opts.dataDir, previousData);
+    if (appsMode && appsStage) {
+      // Inside the apps folder the previous apps hide behind a dot, so nobody takes them for an app.
+      previousApps = await swapIn(appsDir, appsStage, appsMode, now, (name) => !name.startsWith('.'), true);
     }
-    await rename(join(dataWork, 'data'), opts.dataDir);
-    await fsyncDir(dirname(opts.dataDir));
-    if (await exists(opts.appsDir)) {
-      previousApps = await preRestoreName(opts.appsDir, now);
-      await rename(opts.appsDir, previousApps);
-    }
-    await rename(appsWork, opts.appsDir);
-    await fsyncDir(dirname(opts.appsDir));
 
     const carried: string[] = [];
-    if (previousData) {
+    if (previousData && dataMode === 'beside') {
       for (const name of await readdir(previousData)) {
-        if (isOwned(name) || (await exists(join(opts.dataDir, name)))) continue;
-        await move(join(previousData, name), join(opts.dataDir, name));
+        if (isOwned(name) || (await exists(join(dataDir, name)))) continue;
+        await move(join(previousData, name), join(dataDir, name));
         carried.push(name);
       }
-      await rm(join(previousData, LOCK_FILE), { force: true });
     }
-    await rm(join(opts.dataDir, LOCK_FILE), { force: true });
-    await fsyncDir(opts.dataDir);
+    if (previousData) await rm(join(previousData, LOCK_FILE), { force: true });
+    await rm(join(dataDir, LOCK_FILE), { force: true });
+    await fsyncDir(dataDir);
     return { manifest, previousData, previousApps, carried };
   } finally {
-    await rm(dataWork, { recursive: true, force: true });
-    await rm(appsWork, { recursive: true, force: true });
-    // The lock now lives in the restored data dir (it was written into the work copy).
+    await rm(stage, { recursive: true, force: true });
+    if (appsStage) await rm(appsStage, { recursive: true, force: true });
+    // The lock now lives in the restored data dir (it was written into the staged copy).
     if (release) await release();
   }
 }

@@ -58,6 +58,7 @@ describe('createBackup + restoreBackup', () => {
       insights: true,
       apps: ['com.example.lights', 'com.example.weather'],
       userdata: ['com.example.lights'],
+      layout: 'separate',
     });
     expect(result.skipped).toEqual(['apps/com.example.weather/lib/passwd-link: not a regular file or folder']);
     expect((await stat(result.path)).size).toBe(result.size);
@@ -113,6 +114,56 @@ describe('createBackup + restoreBackup', () => {
     expect(r.previousData).toBeNull();
     expect(await readdir(join(target, 'apps'))).toEqual(['com.example.lights']);
     expect(await readFile(join(target, 'data', 'apps', 'com.example.lights', 'state.json'), 'utf8')).toBe('{"on":true}');
+  });
+});
+
+describe('layouts and swap strategies', () => {
+  it("archives an apps folder that is <data-dir>/apps once (systemd layout) and restores it into either layout", async () => {
+    const f = await fixture({ insightRows: 10 });
+    // The systemd layout: packages and their runtime folders share <data-dir>/apps/<id>.
+    const appsDir = join(f.dataDir, 'apps');
+    await mkdir(join(appsDir, 'com.example.lights', 'userdata'), { recursive: true });
+    await writeFile(join(appsDir, 'com.example.lights', 'app.json'), '{"id":"com.example.lights"}');
+    await writeFile(join(appsDir, 'com.example.lights', 'userdata', 'u.txt'), 'mine');
+    const before = await treeDigest(appsDir);
+    const result = await backup(f, { appsDir });
+    expect(result.manifest.contents.layout).toBe('shared');
+    expect(result.manifest.contents.apps).toEqual(['com.example.lights']);
+    expect(Object.keys(result.manifest.files).filter((p) => p.startsWith('apps/'))).toEqual([]);
+
+    await rm(appsDir, { recursive: true });
+    await restoreBackup(result.path, { dataDir: f.dataDir, appsDir });
+    expect(await treeDigest(appsDir)).toEqual(before);
+
+    const other = join(f.root, 'other');
+    await restoreBackup(result.path, { dataDir: join(other, 'data'), appsDir: join(other, 'apps') });
+    expect(await treeDigest(join(other, 'apps'))).toEqual(before);
+    expect(await treeDigest(join(other, 'data', 'apps'))).toEqual(before);
+  });
+
+  it('restores a separate-layout archive into the systemd layout, merging package and runtime folders', async () => {
+    const f = await fixture({ insightRows: 10 });
+    const result = await backup(f);
+    const target = join(f.root, 'var-lib-hearth');
+    await restoreBackup(result.path, { dataDir: target, appsDir: join(target, 'apps') });
+    expect((await readdir(join(target, 'apps'))).sort()).toEqual(['com.example.lights', 'com.example.weather']);
+    expect((await readdir(join(target, 'apps', 'com.example.lights'))).sort()).toEqual(['app.js', 'app.json', 'cache', 'locales', 'state.json']);
+  });
+
+  it("swaps inside the folders when asked (mount points, unwritable parents), keeping what a backup does not own in place", async () => {
+    const f = await fixture({ insightRows: 10 });
+    const result = await backup(f);
+    await writeFile(join(f.dataDir, 'db.json'), '{"schemaVersion":1}');
+    await rm(join(f.appsDir, 'com.example.weather'), { recursive: true });
+    const r = await restoreBackup(result.path, { dataDir: f.dataDir, appsDir: f.appsDir, swap: 'inside' });
+    expect(r.previousData).toMatch(new RegExp(`^${f.dataDir}/pre-restore-`));
+    expect(r.previousApps).toMatch(new RegExp(`^${f.appsDir}/\\.pre-restore-`));
+    expect(JSON.parse(await readFile(join(f.dataDir, 'db.json'), 'utf8'))).toEqual(STORE_DOC);
+    expect(await readFile(join(r.previousData as string, 'db.json'), 'utf8')).toBe('{"schemaVersion":1}');
+    expect((await listBackups(f.outDir)).map((b) => b.file)).toEqual([result.file]);
+    expect((await readdir(f.appsDir)).filter((n) => !n.startsWith('.')).sort()).toEqual(['com.example.lights', 'com.example.weather']);
+    expect((await readdir(f.dataDir)).filter((n) => n.startsWith('.'))).toEqual([]);
+    expect(r.carried).toEqual([]);
   });
 });
 
