@@ -261,13 +261,18 @@ export class AppChild {
     return result;
   }
 
-  /** onUninit with a deadline, then SIGTERM, then SIGKILL. Resolves once the process is gone. */
-  async stop(): Promise<ChildExit> {
+  /**
+   * onUninit with a deadline, then SIGTERM, then SIGKILL. Resolves once the process is gone.
+   * `limits` shortens the deadlines (hub shutdown must finish within systemd's stop timeout).
+   */
+  async stop(limits: { uninitMs?: number; graceMs?: number } = {}): Promise<ChildExit> {
+    const uninitMs = limits.uninitMs ?? this.opts.stopTimeoutMs;
+    const graceMs = limits.graceMs ?? this.opts.killGraceMs;
     if (this.running) {
-      await this.call('uninit', {}, this.opts.stopTimeoutMs).catch(() => undefined);
-      if (!(await this.exitedWithin(this.opts.killGraceMs))) {
+      await this.call('uninit', {}, uninitMs).catch(() => undefined);
+      if (!(await this.exitedWithin(graceMs))) {
         this.kill('SIGTERM');
-        if (!(await this.exitedWithin(this.opts.killGraceMs))) this.kill('SIGKILL');
+        if (!(await this.exitedWithin(graceMs))) this.kill('SIGKILL');
       }
     }
     return this.exited;

@@ -4,7 +4,7 @@
  * 7) whose every change is reported through `onEvent` (the apps manager publishes it as
  * app.create/update/delete). Serves the SDK calls the apps manager owns (settings, i18n).
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HearthError, invalid, notFound } from '../core/errors.js';
@@ -15,7 +15,8 @@ import { PERMISSION_READ_PATHS, type Permission } from './permissions.js';
 import { AppsSection, MAX_REPORTS, MAX_SETTING_BYTES, newRecord, STORE_SECTION, type AppRecord } from './records.js';
 import { SdkRouter, type CallerApp } from './router.js';
 import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type RunState, type SupervisorOptions } from './supervisor.js';
-import { RpcError } from './wire.js';
+import { rethrowAppError } from './errors.js';
+import { readLocales } from './locales.js';
 
 /** The App object of the API. */
 export interface App extends RunState {
@@ -98,8 +99,9 @@ export class AppRuntime {
     await Promise.all([...this.entries.values()].map((e) => this.startIfEnabled(e)));
   }
 
+  /** Stops every app in parallel, with short deadlines: the hub's own stop must stay quick. */
   async stop(): Promise<void> {
-    await Promise.all([...this.entries.values()].map((e) => e.supervisor.stop()));
+    await Promise.all([...this.entries.values()].map((e) => e.supervisor.stop({ uninitMs: 2_000, graceMs: 500 })));
     for (const u of this.unregister) u();
     this.unregister = [];
   }
@@ -300,19 +302,9 @@ export class AppRuntime {
     return this.mustGet(id).supervisor.call('autocomplete', call, timeoutMs).catch(rethrowAppError);
   }
 
-  /** locales/<lang>.json of the app, keyed by language; unreadable files are left out. */
-  async locales(id: string): Promise<Record<string, unknown>> {
-    const dir = join(this.mustGet(id).dir, 'locales');
-    const files = await readdir(dir).catch(() => [] as string[]);
-    const out: Record<string, unknown> = {};
-    for (const f of files.filter((f) => /^[a-z]{2,3}(-[A-Za-z0-9]+)?\.json$/.test(f))) {
-      try {
-        out[f.slice(0, -5)] = JSON.parse(await readFile(join(dir, f), 'utf8'));
-      } catch {
-        // A broken locale file must not hide the good ones.
-      }
-    }
-    return out;
+  /** locales/<lang>.json of the app, keyed by language. */
+  locales(id: string): Promise<Record<string, unknown>> {
+    return readLocales(this.mustGet(id).dir);
   }
 
   settings(id: string): Record<string, unknown> {
@@ -402,15 +394,4 @@ export class AppRuntime {
     const e = this.entries.get(id);
     if (e) await this.startIfEnabled(e);
   }
-}
-
-/** An app-side failure as an HTTP-facing error. */
-export function rethrowAppError(err: unknown): never {
-  if (err instanceof RpcError) {
-    if (err.code === 'not_running') throw new HearthError('conflict', `${err.message}; enable or restart it first`);
-    if (err.code === 'timeout') throw new HearthError('timeout', err.message);
-    if (err.code === 'not_found') throw new HearthError('not_found', err.message);
-    throw new HearthError('bad_gateway', `the app failed: ${err.message}`);
-  }
-  throw err;
 }

@@ -139,11 +139,11 @@ export class AppSupervisor {
     return this.serial(() => this.spawn());
   }
 
-  /** Stops the app and keeps it stopped (no restart). */
-  stop(): Promise<void> {
+  /** Stops the app and keeps it stopped (no restart). `limits`: see AppChild.stop. */
+  stop(limits?: { uninitMs?: number; graceMs?: number }): Promise<void> {
     this.wanted = false;
     this.clearRestart();
-    return this.serial(() => this.halt());
+    return this.serial(() => this.halt(limits));
   }
 
   /** Stops, forgets the crash history (a person asked for a fresh try), starts. */
@@ -275,7 +275,7 @@ export class AppSupervisor {
     this.restartTimer.unref();
   }
 
-  private async halt(): Promise<void> {
+  private async halt(limits?: { uninitMs?: number; graceMs?: number }): Promise<void> {
     const child = this.child;
     if (!child) {
       if (this.run.state !== 'stopped') this.set({ state: 'stopped', ready: false });
@@ -284,7 +284,7 @@ export class AppSupervisor {
     this.child = undefined;
     this.unwatch();
     this.set({ state: 'stopping', ready: false });
-    const exit = await child.stop();
+    const exit = await child.stop(limits);
     await Promise.all([this.stdout.flush(true), this.stderr.flush(true)]).catch(() => undefined);
     this.set({ state: 'stopped', exitCode: exit.code, exitSignal: exit.signal, usage: { cpu: 0, mem: 0 } });
   }
