@@ -135,6 +135,10 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
   const dataDir = resolve(opts.dataDir);
   const appsDir = resolve(opts.appsDir);
   const sharedTarget = appsDir === join(dataDir, 'apps');
+  if (!sharedTarget && appsDir.startsWith(dataDir + sep)) {
+    // Swapping the data dir would carry the apps folder (and its staging copy) away mid-restore.
+    throw new Error(`an apps folder inside the data dir is supported only as ${join(dataDir, 'apps')}; move ${appsDir} out first`);
+  }
   const holder = await lockHolder(dataDir);
   if (holder !== null) throw new DataDirLockedError(dataDir, holder);
   const { manifest } = await verifyArchive(archive);
