@@ -43,6 +43,12 @@ module.exports = class {
       readUserdata: attempt(() => fs.readFileSync(path.join(hub.app.userdata, 'note.txt'), 'utf8')),
       spawn: attempt(() => require('node:child_process').execSync('echo pwned')),
       worker: attempt(() => new (require('node:worker_threads').Worker)('1', { eval: true })),
+      // Known escape hatches of the permission model, closed on Node 20.20:
+      binding: attempt(() => typeof process.binding('fs').open),
+      symlinkOut: attempt(() => fs.symlinkSync('/etc/passwd', path.join(hub.app.userdata, 'link'))),
+      hardlinkOut: attempt(() => fs.linkSync(${JSON.stringify(join(dataDir, 'db.json'))}, path.join(hub.app.userdata, 'hard'))),
+      inspector: attempt(() => require('node:inspector').open(0)),
+      nativeAddon: attempt(() => process.dlopen({ exports: {} }, path.join(hub.app.dir, 'x.node'))),
       ownerTokenEnv: process.env.HEARTH_OWNER_TOKEN === undefined ? 'absent' : 'present',
       nodeOptionsEnv: process.env.NODE_OPTIONS === undefined ? 'absent' : 'present',
     };
@@ -74,6 +80,11 @@ describe('permission model', () => {
       readUserdata: 'ok:kept',
       spawn: 'ERR_ACCESS_DENIED',
       worker: 'ERR_ACCESS_DENIED',
+      binding: 'ERR_ACCESS_DENIED',
+      symlinkOut: 'ERR_ACCESS_DENIED',
+      hardlinkOut: 'ERR_ACCESS_DENIED',
+      inspector: 'ERR_ACCESS_DENIED',
+      nativeAddon: 'ERR_DLOPEN_DISABLED',
       ownerTokenEnv: 'absent',
       nodeOptionsEnv: 'absent',
     });

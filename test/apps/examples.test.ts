@@ -1,0 +1,86 @@
+/**
+ * The example apps shipped in apps/ run under a real hub: the system monitor records into
+ * insights, the greeter answers its widget's autocomplete and follows its settings.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHub, type RunningHub } from '../helpers/hub.js';
+import { assertBuilt, ROOT, startRuntime, tempDir, removeAll, type TestRuntime } from './helpers.js';
+import { join } from 'node:path';
+
+type App = { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null };
+
+describe('example apps on a real hub', () => {
+  let hub: RunningHub;
+  beforeAll(async () => {
+    assertBuilt();
+    hub = await startHub({ appsDir: join(ROOT, 'apps') });
+  });
+  afterAll(async () => {
+    await hub?.cleanup();
+  });
+
+  it('starts both and the system monitor writes its CPU load into insights', async () => {
+    let apps: Record<string, App> = {};
+    for (let i = 0; i < 200; i++) {
+      apps = (await hub.call<Record<string, App>>('GET', '/api/manager/apps/app')).body;
+      if (apps['com.hearth.sysmon']?.ready && apps['com.hearth.greeter']?.ready) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(apps['com.hearth.sysmon']).toMatchObject({ state: 'running', ready: true, crashed: false });
+    expect(apps['com.hearth.greeter']).toMatchObject({ state: 'running', ready: true, crashed: false });
+    let value: unknown;
+    for (let i = 0; i < 100 && typeof value !== 'number'; i++) {
+      const logs = await hub.call<Record<string, { lastValue: unknown }>>('GET', '/api/manager/insights/log');
+      value = logs.body['hearth:app:com.hearth.sysmon:cpu-load']?.lastValue;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(typeof value).toBe('number');
+    expect(value as number).toBeGreaterThanOrEqual(0);
+  });
+
+  it('serves the greeter locales', async () => {
+    const r = await hub.call<Record<string, { greeting: Record<string, Record<string, string>> }>>('GET', '/api/manager/apps/app/com.hearth.greeter/locale');
+    expect(r.body.en?.greeting.formal?.morning).toBe('Good morning, __name__.');
+    expect(r.body.nl?.greeting.casual?.afternoon).toBe('Hoi __name__!');
+  });
+});
+
+describe('greeter through the runtime', () => {
+  let t: TestRuntime;
+  let dataDir: string;
+  const said: string[] = [];
+  beforeAll(async () => {
+    assertBuilt();
+    dataDir = await tempDir('hearth-data-');
+    t = await startRuntime({
+      appsDir: join(ROOT, 'apps'),
+      dataDir,
+      setup: (rt) =>
+        rt.router.handle('speech.say', (_app, { text }) => {
+          said.push(text);
+          return null;
+        }),
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await removeAll(dataDir);
+  });
+
+  it('answers autocomplete for its widget setting', async () => {
+    await t.until('com.hearth.greeter', (a) => a.ready, 'ready');
+    const r = await t.rt.autocomplete('com.hearth.greeter', { widgetId: 'greeting', settingId: 'person', query: 'gr', settings: {} });
+    expect(r).toEqual([{ id: 'grace', name: 'Grace', description: 'Hopper' }]);
+    await expect(t.rt.autocomplete('com.hearth.greeter', { widgetId: 'greeting', settingId: 'nope', query: '', settings: {} })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
+  it('speaks a greeting in the chosen style when its name setting changes', async () => {
+    await t.until('com.hearth.greeter', (a) => a.ready, 'ready');
+    await t.rt.setSetting('com.hearth.greeter', 'style', 'formal');
+    await t.rt.setSetting('com.hearth.greeter', 'name', 'Ada');
+    for (let i = 0; i < 100 && !said.some((s) => s.includes('Ada')); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(said.filter((s) => s.includes('Ada'))[0]).toMatch(/^Good (morning|afternoon|evening), Ada\.$/);
+  });
+});
