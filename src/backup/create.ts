@@ -80,7 +80,13 @@ async function listDirs(dir: string): Promise<string[]> {
   }
 }
 
-/** Adds a folder tree under `prefix`: directories and regular files only, in a stable order. */
+const vanished = (err: unknown): boolean => (err as NodeJS.ErrnoException).code === 'ENOENT';
+
+/**
+ * Adds a folder tree under `prefix`: directories and regular files only, in a stable order.
+ * Files that vanish between listing and opening (a temp file renamed into place by a running
+ * app or the log ring) are skipped: the file they became is listed on its own.
+ */
 async function addTree(
   tar: TarGzWriter,
   source: string,
@@ -88,13 +94,29 @@ async function addTree(
   files: Record<string, ManifestFile>,
   skipped: string[],
 ): Promise<void> {
-  await tar.directory(prefix, (await stat(source)).mtime);
-  const entries = (await readdir(source, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+  let entries;
+  try {
+    const st = await stat(source);
+    entries = (await readdir(source, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
+    await tar.directory(prefix, st.mtime);
+  } catch (err) {
+    if (!vanished(err)) throw err;
+    skipped.push(`${prefix}: removed while the backup ran`);
+    return;
+  }
   for (const e of entries) {
     const path = join(source, e.name);
     const archivePath = `${prefix}/${e.name}`;
     if (e.isDirectory()) await addTree(tar, path, archivePath, files, skipped);
-    else if (e.isFile()) files[archivePath] = await tar.addFile(archivePath, path);
+    else if (e.isFile()) {
+      try {
+        files[archivePath] = await tar.addFile(archivePath, path);
+      } catch (err) {
+        // addFile opens before it writes anything, so a vanished file leaves no trace.
+        if (!vanished(err)) throw err;
+        skipped.push(`${archivePath}: removed while the backup ran`);
+      }
+    }
     // Links and special files would be refused at restore (they are how tar attacks work).
     else skipped.push(`${archivePath}: not a regular file or folder`);
   }

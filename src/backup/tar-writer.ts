@@ -15,6 +15,11 @@ import { Header, Pax } from 'tar';
 import type { ManifestFile } from './format.js';
 
 const BLOCK = 512;
+
+/** A file changed under the backup in a way the archive cannot hold; trying again may succeed. */
+export class FileChangedError extends Error {
+  override readonly name = 'FileChangedError';
+}
 const READ_CHUNK = 1024 * 1024;
 
 /** ustar stores whole seconds; keeping them whole also keeps pax headers out of the common case. */
@@ -86,7 +91,7 @@ export class TarGzWriter {
         // A fresh buffer each time: zlib keeps a reference until it has consumed the chunk.
         const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - position));
         const { bytesRead } = await handle.read(buf, 0, buf.length, position);
-        if (bytesRead === 0) throw new Error(`${source} shrank while it was being backed up; run the backup again`);
+        if (bytesRead === 0) throw new FileChangedError(`${source} shrank while it was being backed up; run the backup again`);
         const chunk = bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
         hash.update(chunk);
         await this.push(chunk);

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createBackup, listBackups, type BackupRecord } from '../../backup/index.js';
+import { createBackup, FileChangedError, listBackups, type BackupRecord } from '../../backup/index.js';
 import { diff } from '../../core/diff.js';
 import type { ManagerContext } from '../../core/managers.js';
 import type { Section } from '../../core/store.js';
@@ -119,14 +119,21 @@ export class BackupService {
     const { config, log } = this.ctx;
     const before = { ...job };
     try {
-      const result = await createBackup({
-        dataDir: config.dataDir,
-        appsDir: config.appsDir,
-        outDir: config.backupLocation,
-        storeSnapshot,
-        insightsDb: join(config.dataDir, 'insights.db'),
-        hubVersion: VERSION,
-        keep: config.backupKeep,
+      const attempt = () =>
+        createBackup({
+          dataDir: config.dataDir,
+          appsDir: config.appsDir,
+          outDir: config.backupLocation,
+          storeSnapshot,
+          insightsDb: join(config.dataDir, 'insights.db'),
+          hubVersion: VERSION,
+          keep: config.backupKeep,
+        });
+      // A running app rewriting a file in place can make one attempt fail; a second usually passes.
+      const result = await attempt().catch((err: unknown) => {
+        if (!(err instanceof FileChangedError)) throw err;
+        log.warn({ err }, 'a file changed during the backup; trying once more');
+        return attempt();
       });
       const { file, createdAt, size, sha256, durationMs } = result;
       Object.assign(job, { state: 'done', finishedAt: this.now().toISOString(), file, size, sha256, durationMs });
