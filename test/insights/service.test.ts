@@ -2,7 +2,7 @@
  * The insights service with a real SQLite file, a real event bus and the apps runtime's real
  * SDK router: logs, entries, every event, and the four SDK calls an app makes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -133,6 +133,17 @@ describe('insights service', () => {
     expect(state).toMatchObject({ logs: 1, entries: 1, oldestEntry: '2026-06-15T09:59:59.000Z' });
     expect(state.retention.map((r) => r.level)).toEqual(['raw', '1m', '5m', '1h', '1d']);
     expect(state.dbSizeBytes).toBeGreaterThan(0);
+  });
+
+  it('moves an unreadable database aside and starts a new one', () => {
+    service.createLog('hearth:app:a', 'n', { title: 'n' });
+    service.stop();
+    writeFileSync(join(dir, 'insights.db'), Buffer.alloc(8192, 0x5a));
+    rmSync(join(dir, 'insights.db-wal'), { force: true });
+    service = open();
+    expect(service.getLogs()).toEqual({});
+    service.createLog('hearth:app:a', 'again', { title: 'again' });
+    expect(readdirSync(dir).filter((f) => f.startsWith('insights.db.corrupt-'))).toHaveLength(1);
   });
 
   it('serves the SDK calls of an app, scoped to the app own logs', async () => {

@@ -83,6 +83,32 @@ describe('entry writer', () => {
     expect(raw(log)).toHaveLength(1000);
   });
 
+  it('keeps a batch queued when its commit fails, and commits it once the database takes writes again', () => {
+    const log = storage.insertLog(meta('n')).row;
+    writer.add(log, T0 - 3000, 1);
+    writer.add(log, T0 - 2000, 2);
+    // A real write failure: the connection refuses writes (SQLITE_READONLY).
+    storage.db.pragma('query_only = ON');
+    expect(() => writer.flush()).toThrow(/readonly/i);
+    expect(writer.pendingCount).toBe(2);
+    writer.add(log, T0 - 2000, 3); // a newer write to a queued slot still wins
+    storage.db.pragma('query_only = OFF');
+    writer.flush();
+    expect(raw(log).map((p) => p.v)).toEqual([1, 3]);
+  });
+
+  it('refuses new points while the queue is full and commits keep failing', () => {
+    const log = storage.insertLog(meta('n')).row;
+    const small = new EntryWriter(storage, { now: () => clock, maxPending: 10 });
+    storage.db.pragma('query_only = ON');
+    for (let i = 0; i < 10; i++) small.add(log, T0 - 100_000 + i * 100, i);
+    expect(() => small.add(log, T0 - 50_000, 99)).toThrow(/readonly/i);
+    expect(small.pendingCount).toBe(10);
+    storage.db.pragma('query_only = OFF');
+    small.stop();
+    expect(raw(log)).toHaveLength(10);
+  });
+
   it('forgets the queued points of a dropped log', () => {
     const log = storage.insertLog(meta('n')).row;
     writer.add(log, T0 - 1000, 1);

@@ -3,6 +3,7 @@
  * getLogEntries through the query engine, and the events of every change. HTTP reaches it
  * through operations.ts, apps through the SDK router (sdk.ts), the hub through hub-logs.ts.
  */
+import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { diff } from '../../core/diff.js';
@@ -99,7 +100,7 @@ export class InsightsService {
   }
 
   start(): void {
-    const storage = InsightsStorage.open(this.file);
+    const storage = this.open();
     this.storage = storage;
     for (const row of storage.listLogs()) this.remember(row);
     this.writer = new EntryWriter(storage, {
@@ -109,6 +110,26 @@ export class InsightsService {
       onError: (err) => this.deps.log.error({ err }, 'insights commit failed; entries stay queued'),
     });
     this.writer.start();
+  }
+
+  /**
+   * Opens the database. A file SQLite cannot read (an SD card that lost blocks) is moved aside
+   * as `insights.db.corrupt-<time>` and a new one started, so the hub keeps logging.
+   */
+  private open(): InsightsStorage {
+    try {
+      // No quick_check here: it reads the whole file (~0.5 s per 50 MB even on a fast disk).
+      return InsightsStorage.open(this.file);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (code !== 'SQLITE_CORRUPT' && code !== 'SQLITE_NOTADB') throw err;
+      const aside = `${this.file}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, '-')}`;
+      for (const suffix of ['', '-wal', '-shm']) {
+        if (existsSync(this.file + suffix)) renameSync(this.file + suffix, aside + suffix);
+      }
+      this.deps.log.error({ err, movedTo: aside }, 'the insights database was unreadable; moved it aside and started a new one');
+      return InsightsStorage.open(this.file);
+    }
   }
 
   stop(): void {

@@ -47,14 +47,18 @@ export class EntryWriter {
     return this.count;
   }
 
-  /** Queues one point; a point in the same slot of the same log replaces the queued one. */
+  /**
+   * Queues one point; a point in the same slot of the same log replaces the queued one. When
+   * the queue is full it commits first; if that commit fails, the error is thrown and the point
+   * is not queued, so the queue stays bounded even while the disk refuses writes.
+   */
   add(log: number, t: number, v: number): void {
+    const slot = Math.floor(t / SLOT_MS);
+    if (this.count >= this.maxPending && !this.pending.get(log)?.has(slot)) this.flush();
     let slots = this.pending.get(log);
     if (!slots) this.pending.set(log, (slots = new Map()));
-    const slot = Math.floor(t / SLOT_MS);
     if (!slots.has(slot)) this.count += 1;
     slots.set(slot, { log, t, v });
-    if (this.count > this.maxPending) this.flush();
   }
 
   /** Forgets the queued points of a log (it is being deleted or cleared). */
@@ -80,7 +84,22 @@ export class EntryWriter {
     }
     this.count -= batch.length;
     if (batch.length === 0) return null;
-    const result = this.storage.commit(batch);
+    let result: CommitResult;
+    try {
+      result = this.storage.commit(batch);
+    } catch (err) {
+      // Nothing of the batch was stored (one transaction): queue it again for the next tick,
+      // unless a newer write took its slot meanwhile.
+      for (const p of batch) {
+        let slots = this.pending.get(p.log);
+        if (!slots) this.pending.set(p.log, (slots = new Map()));
+        const slot = Math.floor(p.t / SLOT_MS);
+        if (slots.has(slot)) continue;
+        slots.set(slot, p);
+        this.count += 1;
+      }
+      throw err;
+    }
     this.options.onCommit?.(result);
     return result;
   }
