@@ -5,7 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Integration suites start real hub processes; two cores cannot run many at once.
+    // Integration suites start real hub processes and real engines; two cores cannot run many.
     maxWorkers: 2,
+    // The JSON report lets .ci/run print a plain "N passed, N failed" line.
+    reporters: ['default', ['json', { outputFile: 'test/artifacts/vitest-report.json' }]],
   },
 });

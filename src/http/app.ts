@@ -42,8 +42,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   sockets.configure(ws.wss);
 
   app.use('*', async (c, next) => {
+    // Set before next(): reading c.res.headers afterwards would make @hono/node-server turn its
+    // lightweight response into a full Response object on every request.
+    c.header('X-Hearth-Version', VERSION);
     await next();
-    c.res.headers.set('X-Hearth-Version', VERSION);
   });
   if (log.isLevelEnabled('debug')) {
     app.use('*', async (c, next) => {

@@ -110,8 +110,8 @@ function parseWith(schema: z.ZodType | undefined, value: unknown, where: Where):
 }
 
 export async function parseInput(c: Context, op: Operation, bodyLimit: number): Promise<ParsedInput> {
-  const params = parseWith(op.params, c.req.param(), 'path parameter');
-  const query = parseWith(op.query, c.req.query(), 'query parameter');
+  const params = op.params ? parseWith(op.params, c.req.param(), 'path parameter') : undefined;
+  const query = op.query ? parseWith(op.query, c.req.query(), 'query parameter') : undefined;
   let body: unknown;
   if (op.body) {
     body = parseWith(op.body, await jsonBody(c, op, bodyLimit), op.bodyRoot ? 'body' : 'body field');

@@ -32,7 +32,17 @@ export function mountOperation(app: Hono, mounted: MountedOperation, options: Mo
       throw new HearthError('missing_scope', `this operation needs the scope '${op.scope}', which the token does not hold`);
     }
     const input = await parseInput(c, op, options.bodyLimit);
-    const ctx: RequestContext = { token, remoteAddress: remoteAddress(c), signal: c.req.raw.signal };
+    const ctx: RequestContext = {
+      token,
+      get remoteAddress() {
+        return remoteAddress(c);
+      },
+      // Lazy: touching c.req.raw makes @hono/node-server build a full Request, which is most of
+      // the cost of a small GET.
+      get signal() {
+        return c.req.raw.signal;
+      },
+    };
     const result = await op.handler(input as never, ctx);
     return respond(c, op, result);
   });

@@ -1,0 +1,49 @@
+// Foundation figures: an authenticated option GET on the hub next to a bare Hono hello-world,
+// and the idle hub's RSS next to a bare idle node process.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { OWNER, load, median, rss, sleep, startHub, startListening, stopChild } from './lib.mjs';
+
+export default async function bench({ root, log }) {
+  const bare = await startListening([join(root, 'scripts/bench/bare-hono.mjs')]);
+  const hub = await startHub(root).catch(async (err) => {
+    await stopChild(bare.child);
+    throw err;
+  });
+  try {
+    // Idle RSS first: a settled hub that has served nothing yet, next to a node doing nothing.
+    const idle = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    await sleep(3000);
+    const hubRss = await rss(hub.child.pid);
+    const nodeRss = await rss(idle.pid);
+    await stopChild(idle);
+
+    const bareUrl = `http://127.0.0.1:${bare.port}/hello`;
+    const hubUrl = `${hub.url}/api/manager/i18n/option/language`;
+    const headers = { authorization: `Bearer ${OWNER}` };
+    log('warming up');
+    await load(bareUrl, { seconds: 1 });
+    await load(hubUrl, { headers, seconds: 1 });
+    const b = [];
+    const h = [];
+    // Alternate rounds so drift in the machine's load hits both sides alike.
+    for (let round = 0; round < 3; round++) {
+      b.push(await load(bareUrl));
+      h.push(await load(hubUrl, { headers }));
+      log(`round ${round + 1}: bare ${b.at(-1).rps.toFixed(0)} req/s, hub ${h.at(-1).rps.toFixed(0)} req/s`);
+    }
+    const bareRps = median(b.map((x) => x.rps));
+    const hubRps = median(h.map((x) => x.rps));
+    const bareP99 = median(b.map((x) => x.p99));
+    const hubP99 = median(h.map((x) => x.p99));
+
+    return [
+      { name: 'option GET throughput', value: hubRps, unit: 'req/s', baseline: 'bare Hono', baselineValue: bareRps, ratio: hubRps / bareRps, target: '>= 0.70' },
+      { name: 'option GET p99 latency', value: hubP99, unit: 'ms', baseline: 'bare Hono', baselineValue: bareP99, ratio: hubP99 / Math.max(bareP99, 0.01) },
+      { name: 'idle RSS', value: hubRss / 2 ** 20, unit: 'MiB', baseline: 'bare node', baselineValue: nodeRss / 2 ** 20, ratio: hubRss / nodeRss, target: '<= 1.5' },
+    ];
+  } finally {
+    await stopChild(bare.child);
+    await hub.stop();
+  }
+}

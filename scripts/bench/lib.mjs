@@ -1,0 +1,72 @@
+// Shared helpers of the bench files: start processes, load them, read their memory.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+
+export const OWNER = 'hth_bench-owner-token-0123456789abcdef0123456789abcdef';
+
+/** Spawns `node <args>` and resolves once it prints a JSON line with msg 'listening'. */
+export function startListening(args, env = {}) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no 'listening' from ${args.join(' ')}`)), 30_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      try {
+        const e = JSON.parse(line);
+        if (e.msg === 'listening') {
+          clearTimeout(timer);
+          resolve({ child, port: e.port, stop: () => stopChild(child) });
+        }
+      } catch {}
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code} before listening`)));
+  });
+}
+
+export function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}
+
+/** A hub on a temp data dir with an empty apps dir (unless given). */
+export async function startHub(root, { appsDir, env = {}, args = [] } = {}) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
+  const apps = appsDir ?? (await mkdtemp(join(tmpdir(), 'hearth-bench-apps-')));
+  const hub = await startListening(
+    [join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--apps-dir', apps, ...args],
+    { HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info', ...env },
+  );
+  return {
+    ...hub,
+    dataDir,
+    url: `http://127.0.0.1:${hub.port}`,
+    async stop() {
+      await hub.stop();
+      await rm(dataDir, { recursive: true, force: true });
+      if (!appsDir) await rm(apps, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Requests/s and p99 latency (ms) of GET url under load. */
+export async function load(url, { headers = {}, seconds = 4, connections = 16 } = {}) {
+  const result = await autocannon({ url, headers, duration: seconds, connections, pipelining: 1 });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+/** Resident set size of a process in bytes, from /proc. */
+export async function rss(pid) {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
