@@ -146,6 +146,7 @@ describe('say into a WAV folder', () => {
     const first = await h.manager.service.synthesize('Dinner is ready');
     expect(wavInfo(first).sampleRate).toBe(22050);
     expect(await wavs(out)).toEqual([]);
+    await h.manager.service.settled();
     const cacheDir = join(h.dataDir, 'speech-cache');
     expect((await wavs(cacheDir)).length).toBe(1);
     const again = await h.manager.service.synthesize('Dinner is ready');
@@ -153,6 +154,7 @@ describe('say into a WAV folder', () => {
     expect(h.manager.service.status()).toMatchObject({ cache: { entries: 1, bytes: first.byteLength } });
     // A spoken utterance of the same phrase uses the same cache entry.
     await h.manager.service.say('Dinner is ready');
+    await h.manager.service.settled();
     expect((await wavs(cacheDir)).length).toBe(1);
     expect((await wavs(out)).length).toBe(1);
   });

@@ -30,6 +30,7 @@ export class SpeechCache {
   private readonly entries = new Map<string, number>();
   private total = 0;
   private tmpSeq = 0;
+  private readonly writing = new Map<string, Promise<void>>();
 
   constructor(
     readonly dir: string,
@@ -81,9 +82,23 @@ export class SpeechCache {
     }
   }
 
-  /** Stores a WAV; entries larger than a quarter of the bound are not worth evicting others for. */
-  async put(key: string, wav: Uint8Array): Promise<void> {
-    if (wav.byteLength > this.maxBytes / 4 || this.entries.has(key)) return;
+  /**
+   * Stores a WAV; entries larger than a quarter of the bound are not worth evicting others for.
+   * Callers may leave it running; flush() waits for every write still in flight.
+   */
+  put(key: string, wav: Uint8Array): Promise<void> {
+    if (wav.byteLength > this.maxBytes / 4 || this.entries.has(key) || this.writing.has(key)) return Promise.resolve();
+    const write = this.write(key, wav).finally(() => this.writing.delete(key));
+    this.writing.set(key, write);
+    return write;
+  }
+
+  /** Resolves when no write is in flight (stop, tests). */
+  async flush(): Promise<void> {
+    while (this.writing.size > 0) await Promise.allSettled([...this.writing.values()]);
+  }
+
+  private async write(key: string, wav: Uint8Array): Promise<void> {
     const tmp = join(this.dir, `.${key}.${process.pid}.${this.tmpSeq++}.tmp`);
     try {
       await writeFile(tmp, wav);
@@ -95,15 +110,6 @@ export class SpeechCache {
     this.entries.set(key, wav.byteLength);
     this.total += wav.byteLength;
     await this.evict();
-  }
-
-  /** Removes every entry (e.g. when the engine changes). */
-  async clear(): Promise<void> {
-    const keys = [...this.entries.keys()];
-    for (const key of keys) {
-      this.forget(key);
-      await rm(this.file(key), { force: true });
-    }
   }
 
   private forget(key: string): void {

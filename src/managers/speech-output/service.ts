@@ -114,6 +114,8 @@ export class SpeechService {
   async stop(): Promise<void> {
     this.playQueue.close();
     this.synthQueue.close();
+    this.ready?.engine.close();
+    await this.ready?.cache.flush();
     this.ready = null;
     this.reason = 'speech output has stopped';
   }
@@ -138,6 +140,11 @@ export class SpeechService {
   private need(): Ready {
     if (!this.ready) throw unavailable(this.reason);
     return this.ready;
+  }
+
+  /** Resolves once background work (cache writes) is done. */
+  async settled(): Promise<void> {
+    await this.ready?.cache.flush();
   }
 
   get engineId(): string | null {
@@ -288,8 +295,9 @@ export class SpeechService {
     const hit = await r.cache.get(key);
     if (hit) return hit;
     const wav = await r.engine.synthesize(text, voice, speed, signal).catch(rethrow(r, voice));
-    // A full disk must not cost the utterance: the cache is an optimisation.
-    await r.cache.put(key, wav).catch((err: unknown) => this.deps.log.warn({ err }, 'speech cache write failed'));
+    // Not awaited: the caller should not wait for the disk (slow on an SD card), and a full disk
+    // must not cost the utterance; the cache is an optimisation.
+    void r.cache.put(key, wav).catch((err: unknown) => this.deps.log.warn({ err }, 'speech cache write failed'));
     return wav;
   }
 }

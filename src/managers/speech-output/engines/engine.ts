@@ -42,6 +42,8 @@ export interface SpeechEngine {
   speak(text: string, voiceId: string, speed: number, signal?: AbortSignal): Promise<void>;
   /** Renders to a complete RIFF/WAV file (header sizes filled in). */
   synthesize(text: string, voiceId: string, speed: number, signal?: AbortSignal): Promise<Uint8Array>;
+  /** Ends any process the engine keeps ready (hub stopping). */
+  close(): void;
 }
 
 /** An engine was asked for a voice its own list does not contain. */

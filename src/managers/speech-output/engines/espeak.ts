@@ -13,7 +13,7 @@ import {
   type EngineVoice,
   type SpeechEngine,
 } from './engine.js';
-import { run } from './process.js';
+import { run, SparePool } from './process.js';
 
 /** espeak-ng's normal rate in words per minute (its `-s` default). */
 const BASE_WPM = 175;
@@ -79,6 +79,7 @@ export class EspeakEngine implements SpeechEngine {
   readonly id = 'espeak-ng' as const;
   readonly packages = 'espeak-ng';
   private voices: Promise<readonly EngineVoice[]> | null = null;
+  private readonly spares = new SparePool(COMMAND);
 
   listVoices(): Promise<readonly EngineVoice[]> {
     this.voices ??= run(COMMAND, ['--voices'], { signal: AbortSignal.timeout(15_000) }).then(
@@ -103,9 +104,17 @@ export class EspeakEngine implements SpeechEngine {
   }
 
   async synthesize(text: string, voiceId: string, speed: number, signal?: AbortSignal): Promise<Uint8Array> {
-    const args = await this.args(voiceId, speed);
-    const { stdout } = await run(COMMAND, [...args, '--stdout'], { input: cleanText(text), ...(signal && { signal }) });
-    // --stdout streams, so the header carries placeholder sizes; players and sox want real ones.
-    return fixWavSizes(new Uint8Array(stdout.buffer, stdout.byteOffset, stdout.byteLength));
+    const args = [...(await this.args(voiceId, speed)), '--stdout'];
+    try {
+      const { stdout } = await this.spares.take(args).finish(cleanText(text), signal);
+      // --stdout streams, so the header carries placeholder sizes; players and sox want real ones.
+      return fixWavSizes(new Uint8Array(stdout.buffer, stdout.byteOffset, stdout.byteLength));
+    } finally {
+      this.spares.refill(args);
+    }
+  }
+
+  close(): void {
+    this.spares.close();
   }
 }

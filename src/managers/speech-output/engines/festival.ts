@@ -13,7 +13,7 @@ import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fixWavSizes } from '../wav.js';
 import { clampSpeed, cleanText, findVoice, type EngineVoice, type SpeechEngine } from './engine.js';
-import { killGroup, run } from './process.js';
+import { killGroup, run, SparePool } from './process.js';
 
 /** What say's platform classes look like from here (say ships CommonJS without these types). */
 interface SayCommand {
@@ -118,6 +118,7 @@ export class SayEngine implements SpeechEngine {
   readonly id = 'say' as const;
   readonly packages = 'festival festvox-kallpc16k';
   private voices: Promise<readonly EngineVoice[]> | null = null;
+  private readonly spares = new SparePool('text2wave');
 
   listVoices(): Promise<readonly EngineVoice[]> {
     this.voices ??= run('festival', ['--pipe'], { input: LIST_VOICES, signal: AbortSignal.timeout(30_000) }).then(
@@ -167,8 +168,16 @@ export class SayEngine implements SpeechEngine {
     const name = await this.festivalName(voiceId);
     const stretch = (1 / clampSpeed(speed)).toFixed(3);
     const args = ['-eval', `(voice_${name})`, '-eval', `(Parameter.set 'Duration_Stretch ${stretch})`, '-otype', 'riff'];
-    // text2wave reads plain text from stdin: it is never evaluated as Scheme.
-    const { stdout } = await run('text2wave', args, { input: `${cleanText(text)}\n`, ...(signal && { signal }) });
-    return fixWavSizes(new Uint8Array(stdout.buffer, stdout.byteOffset, stdout.byteLength));
+    try {
+      // text2wave reads plain text from stdin: it is never evaluated as Scheme.
+      const { stdout } = await this.spares.take(args).finish(`${cleanText(text)}\n`, signal);
+      return fixWavSizes(new Uint8Array(stdout.buffer, stdout.byteOffset, stdout.byteLength));
+    } finally {
+      this.spares.refill(args);
+    }
+  }
+
+  close(): void {
+    this.spares.close();
   }
 }
