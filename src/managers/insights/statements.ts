@@ -36,8 +36,39 @@ export const toLog = (r: RawLogRow): LogRow => ({
   ownerUri: r.owner_uri,
 });
 
+type Stmt<P extends unknown[] | object = unknown[], R = unknown> = Database.Statement<P, R>;
+type Range3 = [number, number, number];
+
+/** The statements of one connection (spelled out: declaration files cannot name the inferred type). */
+export interface Statements {
+  listLogs: Stmt<[], RawLogRow>;
+  getLog: Stmt<[number], RawLogRow>;
+  insertLog: Stmt;
+  updateLog: Stmt;
+  touchLog: Stmt;
+  clearLast: Stmt;
+  deleteLog: Stmt;
+  insertRaw: Stmt;
+  getRaw: Stmt<[number, number], { v: number }>;
+  setRaw: Stmt;
+  clearRaw: Stmt;
+  pruneRaw: Stmt;
+  upserts: Stmt[];
+  clear: Stmt[];
+  prune: Stmt[];
+  rebuildFromRaw: Stmt;
+  rebuild: Array<Stmt | null>;
+  patch: Stmt[];
+  levelRows: Array<Stmt<Range3, unknown[]>>;
+  rawRows: Stmt<Range3, unknown[]>;
+  rawBefore: Stmt<[number, number], { v: number }>;
+  cutoffs: Stmt<[], { level: string; cutoff: number }>;
+  setCutoff: Stmt;
+  levelBefore: Array<Stmt<[number, number], { v: number }>>;
+}
+
 /** Prepares the statements of one connection. */
-export function prepareStatements(db: Database.Database) {
+export function prepareStatements(db: Database.Database): Statements {
   const upserts = LEVELS.map((l) =>
     db.prepare(
       `INSERT INTO ${l.table} (log, b, n, s, mn, mx, lv, lt) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -110,5 +141,3 @@ export function prepareStatements(db: Database.Database) {
     ),
   };
 }
-
-export type Statements = ReturnType<typeof prepareStatements>;
