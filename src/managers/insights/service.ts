@@ -7,7 +7,7 @@ import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { diff } from '../../core/diff.js';
-import { conflict, invalid, notFound } from '../../core/errors.js';
+import { conflict, invalid, notFound, unavailable } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
 import { retentionTable } from './levels.js';
 import { logKey, queryEntries, typed, type EntriesAnswer } from './query.js';
@@ -230,7 +230,13 @@ export class InsightsService {
     if (!Number.isFinite(t)) throw invalid(`date '${String(date)}' is not a date; use ISO-8601`);
     if (t > now + MAX_FUTURE_MS) throw invalid(`date ${new Date(t).toISOString()} is in the future`);
     if (t < now - MAX_PAST_MS) throw invalid(`date ${new Date(t).toISOString()} is older than the ${MAX_PAST_MS / DAY} days insights keeps`);
-    this.writerOrThrow().add(row.row, Math.round(t), v);
+    try {
+      this.writerOrThrow().add(row.row, Math.round(t), v);
+    } catch (err) {
+      // Only a full queue whose commit failed gets here (disk full, read-only file system).
+      this.deps.log.error({ err }, 'insights cannot store entries');
+      throw unavailable(`insights cannot store entries right now (${(err as Error).message}); try again later`);
+    }
   }
 
   private writerOrThrow(): EntryWriter {
@@ -238,9 +244,16 @@ export class InsightsService {
     return this.writer;
   }
 
-  /** Commits what is queued (closed slots); reads see everything written before this. */
+  /**
+   * Commits what is queued (closed slots), so reads see everything written before them. A
+   * failing commit does not fail the read: its points stay queued and the error is logged.
+   */
   flush(): void {
-    this.writer?.flush();
+    try {
+      this.writer?.flush();
+    } catch (err) {
+      this.deps.log.error({ err }, 'insights commit failed; entries stay queued');
+    }
   }
 
   entries(key: string, resolution: string | undefined): EntriesAnswer {
