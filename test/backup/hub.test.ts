@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { restoreBackup, verifyArchive } from '../../src/backup/index.js';
-import { writeApp } from '../apps/helpers.js';
 import { openEvents, type EventClient } from '../helpers/events.js';
 import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 
@@ -47,6 +46,15 @@ module.exports = class {
     await log.createEntry(7);
   }
 };`;
+
+/** An app folder as the apps manager installs it (CommonJS app.js). */
+async function writeApp(appsDir: string, id: string, app: { code: string; manifest: Record<string, unknown> }): Promise<void> {
+  const dir = join(appsDir, id);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'app.json'), JSON.stringify({ id, version: '1.0.0', sdk: 3, name: { en: id }, ...app.manifest }));
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: id, private: true, type: 'commonjs' }));
+  await writeFile(join(dir, 'app.js'), app.code);
+}
 
 async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
   let last: T | undefined;
