@@ -272,3 +272,19 @@ it('keeps the cache folder clean of temp files left by a crash', async () => {
   await harness({ dataDir });
   expect(await readdir(join(dataDir, 'speech-cache'))).toEqual([]);
 });
+
+describe('apps SDK', () => {
+  it('serves hub.speech.say through the router to apps with the speech permission', async () => {
+    const { SdkRouter } = await import('../../src/apps/router.js');
+    const out = await tempDir('speech-out');
+    const h = await harness({ audioOut: out });
+    const router = new SdkRouter();
+    h.manager.serveSdk(router);
+    const app = { id: 'com.example.door', uri: 'hearth:app:com.example.door', version: '1.0.0' };
+    const allowed = { ...app, permissions: ['hearth:manager:speech-output' as const] };
+    expect(await router.dispatch(allowed, 'speech.say', { text: 'The door is open' })).toBeNull();
+    expect(await wavs(out)).toHaveLength(1);
+    await expect(router.dispatch({ ...app, permissions: [] }, 'speech.say', { text: 'sneaky' })).rejects.toThrow(/permission/);
+    expect(await wavs(out)).toHaveLength(1);
+  });
+});

@@ -2,6 +2,7 @@
  * The speech-output manager: OS text-to-speech (espeak-ng or festival through `say`), voices,
  * speed and voice options, and the say queue. `service.say()` is what the apps SDK calls.
  */
+import type { SdkRouter } from '../../apps/router.js';
 import type { Operation } from '../../core/operation.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import { voiceOperations } from './operations.js';
@@ -15,6 +16,7 @@ export class SpeechOutputManager implements Manager {
   readonly eventScope = 'service.system';
   readonly operations: readonly Operation[];
   readonly service: SpeechService;
+  private sdkOff: (() => void) | null = null;
 
   constructor(ctx: ManagerContext) {
     this.service = new SpeechService({
@@ -32,11 +34,25 @@ export class SpeechOutputManager implements Manager {
     ];
   }
 
+  /**
+   * Serves `hub.speech.say(text)` of the app SDK through the apps runtime's router (which has
+   * checked the app's speech permission and the text); resolves once the text was spoken.
+   */
+  serveSdk(router: SdkRouter): void {
+    this.sdkOff?.();
+    this.sdkOff = router.handle('speech.say', async (_app, { text }) => {
+      await this.service.say(text);
+      return null;
+    });
+  }
+
   start(): Promise<void> {
     return this.service.start();
   }
 
-  stop(): Promise<void> {
-    return this.service.stop();
+  async stop(): Promise<void> {
+    this.sdkOff?.();
+    this.sdkOff = null;
+    await this.service.stop();
   }
 }
