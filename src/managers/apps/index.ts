@@ -26,6 +26,8 @@ export interface AppsManagerOptions {
 export interface AppsPeer {
   serveSdk?(router: SdkRouter): unknown;
   attachApps?(runtime: AppRuntime): unknown;
+  /** Called once the runtime has read every installed app (start-up apps are known). */
+  appsLoaded?(): unknown;
 }
 
 export class AppsManager implements Manager {
@@ -80,6 +82,9 @@ export class AppsManager implements Manager {
     }
     await this.service.prepareStore();
     await this.runtime.start();
+    for (const peer of this.options.peers?.() ?? []) {
+      if (peer !== this) (peer as Manager & AppsPeer).appsLoaded?.();
+    }
   }
 
   async stop(): Promise<void> {
