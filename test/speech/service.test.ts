@@ -116,6 +116,29 @@ describe('voices', () => {
   });
 });
 
+describe('voice records', () => {
+  it('updates installed records the engine now describes differently, with voice.update and its info', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const first = await harness();
+    await first.manager.stop();
+    await first.store.flush();
+    running.splice(0);
+    const file = join(first.dataDir, 'db.json');
+    const doc = JSON.parse(await readFile(file, 'utf8')) as { speech: { installed: Record<string, Record<string, { name: string }>> } };
+    doc.speech.installed['espeak-ng']!['en-gb']!.name = 'An older name';
+    await writeFile(file, JSON.stringify(doc));
+    const again = await harness({ dataDir: first.dataDir });
+    const update = again.events.find((e) => e.event === 'voice.update');
+    expect(update?.args[0]).toMatchObject({ id: 'en-gb', name: 'English (Great Britain)' });
+    expect(update?.args[1]).toEqual({
+      changedKeys: ['name'],
+      oldValues: { name: 'An older name' },
+      newValues: { name: 'English (Great Britain)' },
+    });
+    expect(again.manager.service.getVoice('en-gb').name).toBe('English (Great Britain)');
+  });
+});
+
 describe('say into a WAV folder', () => {
   it('writes one WAV per utterance that sox reads at 22.05 kHz with the answered duration', async () => {
     const out = await tempDir('speech-out');
