@@ -118,6 +118,14 @@ describe('an app writing insights through the SDK', () => {
     }
   });
 
+  it('logs the cpu and memory of the running app under hearth:manager:apps', async () => {
+    // Sampled every 10 s: wait for the log of the app's memory to appear.
+    const created = await events.next((f) => f.event === 'log.create' && (f.args[0] as Json).id === 'com.test.meter.mem', 25_000);
+    expect(created.args[0]).toMatchObject({ uri: 'hearth:manager:apps', units: 'MB' });
+    const update = await events.next((f) => f.event === 'log.update' && (f.args[0] as Json).id === 'com.test.meter.mem', 5_000);
+    expect((update.args[0] as Json).lastValue).toBeGreaterThan(5);
+  }, 40_000);
+
   it('published log and logentryboolean events for what the app did', async () => {
     const created = await events.next((f) => f.event === 'logentryboolean.create' && (f.args[0] as Json).v === false, 10_000);
     expect(created.args[0]).toMatchObject({ log: 'hearth:app:com.test.meter:door', uri: 'hearth:app:com.test.meter' });
