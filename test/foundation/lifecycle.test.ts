@@ -73,7 +73,7 @@ describe('hearth token', () => {
   it('creates, lists and revokes tokens through the running hub', async () => {
     const hub = await startHub({ ownerToken: null });
     try {
-      const env = { ...process.env, HEARTH_DATA_DIR: hub.dataDir, HEARTH_PORT: String(hub.port), HEARTH_HOST: '127.0.0.1' };
+      const env: NodeJS.ProcessEnv = { ...process.env, HEARTH_DATA_DIR: hub.dataDir, HEARTH_PORT: String(hub.port), HEARTH_HOST: '127.0.0.1' };
       delete env.HEARTH_TOKEN;
       const created = await exec(process.execPath, [CLI, 'token', 'create', '--name', 'kitchen', '--scope', 'service.dashboard.readonly', '--scope', 'service.speech'], { env });
       const token = JSON.parse(created.stdout) as { id: string; token: string; scopes: string[] };
