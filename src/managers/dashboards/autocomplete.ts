@@ -1,0 +1,94 @@
+/**
+ * getAppWidgetAutocomplete: asks the app that owns a widget for the choices of one of its
+ * autocomplete settings, over IPC, and turns every way that can fail into an explicit answer
+ * (404 unknown widget or no listener, 400 not an autocomplete setting, 409 app not running,
+ * 502 the listener threw or the app died, 504 no answer in 5 s). The call is asynchronous all
+ * the way: a slow app holds only its own request.
+ */
+import { HearthError, conflict, invalid, notFound } from '../../core/errors.js';
+import type { AppWidgetCatalog } from './app-widgets.js';
+import { LIMITS } from './schema.js';
+
+export interface AutocompleteItem {
+  id: string | number;
+  name: string;
+  description?: string;
+  image?: string;
+}
+
+/** What autocomplete needs from the apps runtime (AppRuntime fits). */
+export interface AutocompleteRuntime {
+  autocomplete(
+    appId: string,
+    call: { widgetId: string; settingId: string; query: string; settings: Record<string, unknown> },
+    timeoutMs?: number,
+  ): Promise<AutocompleteItem[]>;
+}
+
+export interface AutocompleteRequest {
+  settingId: string;
+  query: string;
+  /** The query parameter as sent: a JSON-encoded object, or absent. */
+  settings?: string | undefined;
+}
+
+/** Parses the `settings` query parameter: a JSON object, given as a string. */
+export function parseSettings(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined || raw === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw invalid(`query parameter 'settings' must be a JSON-encoded object such as {"city":"Paris"}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid(`query parameter 'settings' must be a JSON-encoded object, not ${Array.isArray(value) ? 'an array' : typeof value}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/** Rejects when `signal` aborts (the client went away): the hub stops waiting for the app. */
+function untilAborted(signal: AbortSignal | undefined): { promise: Promise<never>; done: () => void } {
+  if (!signal) return { promise: new Promise<never>(() => undefined), done: () => undefined };
+  let onAbort: () => void = () => undefined;
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new HearthError('timeout', 'the client went away before the app answered'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => undefined);
+  return { promise, done: () => signal.removeEventListener('abort', onAbort) };
+}
+
+export async function autocomplete(
+  catalog: AppWidgetCatalog,
+  runtime: AutocompleteRuntime | null,
+  appWidgetId: string,
+  req: AutocompleteRequest,
+  signal?: AbortSignal,
+): Promise<AutocompleteItem[]> {
+  const widget = catalog.get(appWidgetId);
+  if (!widget) throw notFound(`app widget '${appWidgetId}' does not exist; list them with GET /api/manager/dashboards/appwidget`);
+  const settings = parseSettings(req.settings);
+  const setting = widget.settings.find((s) => s.id === req.settingId);
+  if (!setting) {
+    const ids = widget.settings.map((s) => String(s.id));
+    throw invalid(`widget '${appWidgetId}' has no setting '${req.settingId}'${ids.length ? `; its settings: ${ids.join(', ')}` : ''}`);
+  }
+  if (setting.type !== 'autocomplete') {
+    throw invalid(`setting '${req.settingId}' of widget '${appWidgetId}' is of type '${String(setting.type)}', not autocomplete`);
+  }
+  if (!runtime || !catalog.running(widget.ownerId)) {
+    throw conflict(`app '${widget.ownerId}' is not running; enable or restart it, then ask again`);
+  }
+  const widgetId = appWidgetId.slice(widget.ownerId.length + 1);
+  const asked = runtime.autocomplete(widget.ownerId, { widgetId, settingId: req.settingId, query: req.query, settings }, LIMITS.autocompleteTimeoutMs);
+  asked.catch(() => undefined);
+  const aborted = untilAborted(signal);
+  try {
+    const items = await Promise.race([asked, aborted.promise]);
+    return items.slice(0, LIMITS.autocompleteResults);
+  } finally {
+    aborted.done();
+  }
+}

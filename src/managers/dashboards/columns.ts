@@ -1,0 +1,54 @@
+/**
+ * Turns the columns a client sent into stored columns: fills missing column and widget ids with
+ * uuids and checks what a schema cannot see — ids unique on the dashboard and across dashboards
+ * (a widget instance id is also its widget store's id), app widgets that exist, settings size.
+ */
+import { randomUUID } from 'node:crypto';
+import { invalid } from '../../core/errors.js';
+import { LIMITS, type Column, type ColumnsInput, type Dashboard, type Widget } from './schema.js';
+
+export interface ColumnContext {
+  /** The dashboard being updated (null on create): its widgets may keep an app widget that is gone. */
+  readonly previous: Dashboard | null;
+  /** Widget instance id -> id of the other dashboard holding it. */
+  readonly usedElsewhere: ReadonlyMap<string, string>;
+  readonly appWidgetExists: (id: string) => boolean;
+}
+
+const HINT = 'list the installed ones with GET /api/manager/dashboards/appwidget';
+
+export function buildColumns(input: ColumnsInput, ctx: ColumnContext): Column[] {
+  const previousWidgets = new Map<string, Widget>();
+  for (const c of ctx.previous?.columns ?? []) for (const w of c.widgets) previousWidgets.set(w.id, w);
+  const columnIds = new Set<string>();
+  const widgetIds = new Set<string>();
+  return input.map((column, ci) => {
+    const columnId = column.id ?? randomUUID();
+    if (columnIds.has(columnId)) throw invalid(`body field 'columns.${ci}.id': column id '${columnId}' is used twice`);
+    columnIds.add(columnId);
+    const widgets = column.widgets.map((w, wi): Widget => {
+      const at = `columns.${ci}.widgets.${wi}`;
+      const id = w.id ?? randomUUID();
+      if (widgetIds.has(id)) throw invalid(`body field '${at}.id': widget id '${id}' is used twice on this dashboard`);
+      widgetIds.add(id);
+      const other = ctx.usedElsewhere.get(id);
+      if (other !== undefined) throw invalid(`body field '${at}.id': widget id '${id}' is used by dashboard '${other}' already`);
+      // A widget whose app was uninstalled stays on its dashboard (shown as missing); a new or
+      // changed widget must name an app widget that exists now.
+      const kept = previousWidgets.get(id)?.appWidgetId === w.appWidgetId;
+      if (!kept && !ctx.appWidgetExists(w.appWidgetId)) {
+        throw invalid(`body field '${at}.appWidgetId': app widget '${w.appWidgetId}' does not exist; ${HINT}`);
+      }
+      if (w.settings !== undefined && Buffer.byteLength(JSON.stringify(w.settings)) > LIMITS.widgetSettingsBytes) {
+        throw invalid(`body field '${at}.settings' is larger than ${LIMITS.widgetSettingsBytes / 1024} KiB as JSON`);
+      }
+      return {
+        id,
+        appWidgetId: w.appWidgetId,
+        ...(w.settings !== undefined ? { settings: w.settings } : {}),
+        ...(w.height !== undefined && w.height !== null ? { height: w.height } : {}),
+      };
+    });
+    return { id: columnId, widgets };
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * dashboards: dashboards of widget instances, the app widgets they are made of (from installed
+ * apps' manifests), a widget store per instance, and autocomplete answered by the owning app.
+ * The apps manager hands this manager its SDK router, its runtime, and says when it has read
+ * the installed apps; app changes arrive as app.* events on the bus.
+ */
+import type { SdkRouter } from '../../apps/router.js';
+import type { AppRuntime } from '../../apps/runtime.js';
+import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { Operation } from '../../core/operation.js';
+import { AppWidgetCatalog } from './app-widgets.js';
+import { dashboardsOperations } from './operations.js';
+import { serveSdk } from './sdk.js';
+import { DashboardsService } from './service.js';
+
+export class DashboardsManager implements Manager {
+  readonly name = 'dashboards';
+  readonly eventScope = 'service.dashboard.readonly';
+  readonly operations: readonly Operation[];
+  readonly service: DashboardsService;
+  private readonly catalog: AppWidgetCatalog;
+  private runtime: AppRuntime | null = null;
+  private off: Array<() => void> = [];
+  private sdkOff: (() => void) | null = null;
+
+  constructor(private readonly ctx: ManagerContext) {
+    this.catalog = new AppWidgetCatalog(() => ctx.options.get<string>('i18n', 'language') ?? 'en');
+    this.service = new DashboardsService(ctx.store, ctx.bus, this.catalog);
+    this.operations = dashboardsOperations(this.service, () => this.runtime);
+  }
+
+  /** Serves `hub.dashboards.*` of the app SDK. */
+  serveSdk(router: SdkRouter): void {
+    this.sdkOff?.();
+    this.sdkOff = serveSdk(router, this.service);
+  }
+
+  /** App widgets are read from the runtime's manifests; autocomplete goes through it. */
+  attachApps(runtime: AppRuntime): void {
+    this.runtime = runtime;
+    this.catalog.attach(runtime);
+  }
+
+  /** The apps present at start-up are known: remember their widgets without announcing them. */
+  appsLoaded(): void {
+    this.catalog.seed();
+    this.service.invalidate();
+  }
+
+  async start(): Promise<void> {
+    this.service.start();
+    const { bus, options } = this.ctx;
+    this.off.push(
+      // Installs, upgrades and uninstalls reach us as app events; most app.update events are
+      // state changes that leave the widgets as they were, and refresh() finds no change.
+      bus.subscribe((e) => {
+        if (e.manager !== 'apps' || !e.event.startsWith('app.')) return;
+        const app = e.args[0] as { id?: unknown } | undefined;
+        if (typeof app?.id === 'string') this.service.appWidgetsChanged(this.catalog.refresh([app.id]));
+      }),
+      // Names follow the hub's language.
+      options.onChange('i18n', (name) => {
+        if (name === 'language') this.service.appWidgetsChanged(this.catalog.refresh());
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    for (const f of this.off) f();
+    this.off = [];
+    this.sdkOff?.();
+    this.sdkOff = null;
+  }
+}

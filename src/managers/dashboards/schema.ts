@@ -1,0 +1,120 @@
+/**
+ * The shapes of the dashboards manager: what clients send (create/update bodies), what is kept
+ * in the store (section `dashboards`: dashboards and widget stores together, so one write keeps
+ * them in step), and what the API answers. Limits are data here, next to the schemas.
+ */
+import { z } from 'zod';
+
+export const LIMITS = {
+  nameLength: 100,
+  columns: 20,
+  widgetsPerColumn: 100,
+  /** Largest widget store state, as JSON text. */
+  stateBytes: 64 * 1024,
+  /** Largest settings object of one widget instance, as JSON text. */
+  widgetSettingsBytes: 16 * 1024,
+  /** Autocomplete results returned to a client at most. */
+  autocompleteResults: 100,
+  autocompleteTimeoutMs: 5_000,
+} as const;
+
+/** Ids clients may choose (uuids fit); ids the hub makes are uuids. */
+const LocalId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or - (a uuid fits)');
+/** `<appId>:<widgetId>` as listed by getAppWidgets. */
+export const AppWidgetId = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9_.-]+:[A-Za-z0-9_-]+$/, 'must be an app widget id such as com.example.app:clock');
+const Height = z.union([z.number().int().positive().max(4000), z.string().regex(/^\d{1,3}%$/, "must be pixels or a percentage such as '75%'")]);
+const JsonObject = z.record(z.string(), z.unknown());
+
+const WidgetInput = z.strictObject({
+  id: LocalId.optional(),
+  appWidgetId: AppWidgetId,
+  settings: JsonObject.optional(),
+  height: Height.nullable().optional(),
+  /** Answered by the hub; accepted (and ignored) so a client can send back what it got. */
+  missing: z.boolean().optional(),
+});
+const ColumnInput = z.strictObject({
+  id: LocalId.optional(),
+  widgets: z.array(WidgetInput).max(LIMITS.widgetsPerColumn, `a column holds at most ${LIMITS.widgetsPerColumn} widgets`).default([]),
+});
+const Name = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(LIMITS.nameLength, `must be at most ${LIMITS.nameLength} characters`);
+const Columns = z.array(ColumnInput).max(LIMITS.columns, `a dashboard has at most ${LIMITS.columns} columns`);
+
+/** createDashboard's body (the dashboard itself, or wrapped as `{"dashboard": {...}}`). */
+export const CreateDashboardBody = z.strictObject({ id: LocalId.optional(), name: Name, columns: Columns });
+/** updateDashboard's body: any of name and columns; `id` only if it is the one in the path. */
+export const UpdateDashboardBody = z.strictObject({ id: LocalId.optional(), name: Name.optional(), columns: Columns.optional() });
+export type ColumnsInput = z.output<typeof Columns>;
+
+/** A widget instance as stored. */
+export const Widget = z.object({
+  id: z.string(),
+  appWidgetId: z.string(),
+  settings: JsonObject.optional(),
+  height: Height.nullable().optional(),
+});
+export type Widget = z.infer<typeof Widget>;
+export const Column = z.object({ id: z.string(), widgets: z.array(Widget) });
+export type Column = z.infer<typeof Column>;
+export const Dashboard = z.object({ id: z.string(), name: z.string(), columns: z.array(Column) });
+export type Dashboard = z.infer<typeof Dashboard>;
+
+export const WidgetStore = z.object({ id: z.string(), ownerUri: z.string(), state: JsonObject });
+export type WidgetStore = z.infer<typeof WidgetStore>;
+
+/** The store section. */
+export const DashboardsSection = z.object({
+  dashboards: z.record(z.string(), Dashboard),
+  widgetStores: z.record(z.string(), WidgetStore),
+});
+export type DashboardsSection = z.infer<typeof DashboardsSection>;
+export const SECTION = 'dashboards';
+
+/** A dashboard as the API answers it: a widget whose app widget is gone says `missing: true`. */
+export const DashboardView = z.object({
+  id: z.string(),
+  name: z.string(),
+  columns: z.array(
+    z.object({
+      id: z.string(),
+      widgets: z.array(Widget.extend({ missing: z.literal(true).optional().describe('its app widget is not installed (any more)') })),
+    }),
+  ),
+});
+
+export const SettingView = JsonObject.describe("one setting definition from the app's app.json");
+export const AppWidgetView = z.object({
+  id: z.string().describe('<appId>:<widgetId>'),
+  ownerId: z.string(),
+  ownerUri: z.string().describe('hearth:app:<appId>'),
+  ownerName: z.string(),
+  name: z.string().describe("in the hub's language"),
+  settings: z.array(SettingView),
+  height: Height.nullable(),
+  transparent: z.boolean(),
+  deprecated: z.boolean(),
+});
+export type AppWidget = z.infer<typeof AppWidgetView>;
+
+export const AutocompleteResult = z.object({
+  id: z.union([z.string(), z.number()]),
+  name: z.string(),
+  description: z.string().optional(),
+  image: z.string().optional(),
+});
+
+export const StateView = z.object({
+  dashboards: z.number().int(),
+  widgets: z.number().int().describe('widget instances on all dashboards'),
+  widgetStores: z.number().int(),
+  appWidgets: z.number().int(),
+  appWidgetsNotRunning: z.number().int().describe('app widgets whose app is not running'),
+  missingWidgets: z.number().int().describe('widget instances whose app widget is not installed'),
+});

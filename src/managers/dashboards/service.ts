@@ -1,0 +1,227 @@
+/**
+ * The dashboards service: dashboards (create/update/delete with validation), the widget stores
+ * that follow their widget instances, widget store state for clients and apps, and the events
+ * of all three. App widgets come from the catalog; autocomplete lives in autocomplete.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { conflict, invalid, notFound } from '../../core/errors.js';
+import { diff } from '../../core/diff.js';
+import type { EventBus } from '../../core/events.js';
+import { RawResult } from '../../core/operation.js';
+import type { Section, Store } from '../../core/store.js';
+import type { AppWidgetCatalog, WidgetChange } from './app-widgets.js';
+import { buildColumns } from './columns.js';
+import {
+  DashboardsSection,
+  LIMITS,
+  SECTION,
+  type ColumnsInput,
+  type Dashboard,
+  type WidgetStore,
+} from './schema.js';
+import { syncStores, type StoreChanges } from './widget-stores.js';
+
+type DashboardView = Dashboard & { columns: Array<{ id: string; widgets: Array<Dashboard['columns'][number]['widgets'][number] & { missing?: true }> }> };
+
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+export class DashboardsService {
+  private section!: Section<DashboardsSection>;
+  /** getDashboards answered as bytes until something it shows changes (the hot read). */
+  private listBytes: Uint8Array | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+    readonly catalog: AppWidgetCatalog,
+  ) {}
+
+  start(): void {
+    this.section = this.store.section(SECTION, DashboardsSection, () => ({ dashboards: {}, widgetStores: {} }));
+  }
+
+  // --- dashboards ---
+
+  private view(d: Dashboard, installed?: ReadonlySet<string>): DashboardView {
+    const exists = installed ? (id: string) => installed.has(id) : (id: string) => this.catalog.has(id);
+    return {
+      id: d.id,
+      name: d.name,
+      columns: d.columns.map((c) => ({
+        id: c.id,
+        widgets: c.widgets.map((w) => (exists(w.appWidgetId) ? { ...w } : { ...w, missing: true as const })),
+      })),
+    };
+  }
+
+  private installed(): Set<string> {
+    return new Set(Object.keys(this.catalog.list()));
+  }
+
+  list(): RawResult {
+    if (!this.listBytes) {
+      const installed = this.installed();
+      const all = Object.fromEntries(Object.values(this.section.value.dashboards).map((d) => [d.id, this.view(d, installed)]));
+      this.listBytes = Buffer.from(JSON.stringify(all));
+    }
+    return new RawResult('application/json', this.listBytes);
+  }
+
+  get(id: string): DashboardView {
+    return this.view(this.mustGet(id));
+  }
+
+  private mustGet(id: string): Dashboard {
+    const d = this.section.value.dashboards[id];
+    if (!d) throw notFound(`dashboard '${id}' does not exist`);
+    return d;
+  }
+
+  /** Widget instance id -> dashboard id, for every dashboard but `except`. */
+  private instancesElsewhere(except: string | null): Map<string, string> {
+    const used = new Map<string, string>();
+    for (const d of Object.values(this.section.value.dashboards)) {
+      if (d.id === except) continue;
+      for (const c of d.columns) for (const w of c.widgets) used.set(w.id, d.id);
+    }
+    return used;
+  }
+
+  private columns(input: ColumnsInput, previous: Dashboard | null): Dashboard['columns'] {
+    return buildColumns(input, {
+      previous,
+      usedElsewhere: this.instancesElsewhere(previous?.id ?? null),
+      appWidgetExists: (id) => this.catalog.has(id),
+    });
+  }
+
+  async create(body: { id?: string | undefined; name: string; columns: ColumnsInput }): Promise<DashboardView> {
+    const id = body.id ?? randomUUID();
+    if (this.section.value.dashboards[id]) throw conflict(`dashboard '${id}' exists already; update it with PUT instead`);
+    const dashboard: Dashboard = { id, name: body.name, columns: this.columns(body.columns, null) };
+    // Checked and written in one synchronous step: no other request can slip in between.
+    const stores = await this.section.update((d) => {
+      d.dashboards[id] = dashboard;
+      return syncStores(d);
+    });
+    this.listBytes = null;
+    const view = this.get(id);
+    this.bus.publish('dashboards', 'dashboard.create', view);
+    this.publishStores(stores);
+    return view;
+  }
+
+  async update(id: string, body: { id?: string | undefined; name?: string | undefined; columns?: ColumnsInput | undefined }): Promise<DashboardView> {
+    const current = this.mustGet(id);
+    if (body.id !== undefined && body.id !== id) throw invalid(`body field 'id' is '${body.id}' but the path names dashboard '${id}'; ids cannot change`);
+    const before = this.view(current);
+    const next: Dashboard = {
+      id,
+      name: body.name ?? current.name,
+      columns: body.columns ? this.columns(body.columns, current) : current.columns,
+    };
+    const stores = await this.section.update((d) => {
+      d.dashboards[id] = next;
+      return syncStores(d);
+    });
+    this.listBytes = null;
+    const view = this.get(id);
+    const info = diff(before, view);
+    if (info.changedKeys.length) this.bus.publish('dashboards', 'dashboard.update', view, info);
+    this.publishStores(stores);
+    return view;
+  }
+
+  async remove(id: string): Promise<void> {
+    const view = this.get(id);
+    const stores = await this.section.update((d) => {
+      delete d.dashboards[id];
+      return syncStores(d);
+    });
+    this.listBytes = null;
+    this.bus.publish('dashboards', 'dashboard.delete', view);
+    this.publishStores(stores);
+  }
+
+  private publishStores(changes: StoreChanges): void {
+    for (const s of changes.deleted) this.bus.publish('dashboards', 'widgetstore.delete', s);
+    for (const s of changes.created) this.bus.publish('dashboards', 'widgetstore.create', s);
+  }
+
+  // --- widget stores ---
+
+  listStores(): Record<string, WidgetStore> {
+    return clone(this.section.value.widgetStores);
+  }
+
+  /** One store; `ownerUri` (an app's SDK call) must own it, and learns nothing about others'. */
+  getStore(id: string, ownerUri?: string): WidgetStore {
+    const s = this.section.value.widgetStores[id];
+    if (!s || (ownerUri !== undefined && s.ownerUri !== ownerUri)) {
+      throw notFound(
+        ownerUri === undefined
+          ? `widget store '${id}' does not exist; a store exists while its widget is on a dashboard`
+          : `widget store '${id}' does not exist or belongs to another app`,
+      );
+    }
+    return clone(s);
+  }
+
+  /**
+   * Merges `state` into the store's state (top-level keys), or replaces it with `replace`.
+   * Resolves with the new state once it is on disk; 400 beyond 64 KiB of JSON.
+   */
+  async setState(id: string, state: Record<string, unknown>, replace: boolean, ownerUri?: string): Promise<Record<string, unknown>> {
+    const before = this.getStore(id, ownerUri);
+    const next = replace ? clone(state) : { ...before.state, ...clone(state) };
+    const bytes = Buffer.byteLength(JSON.stringify(next));
+    if (bytes > LIMITS.stateBytes) {
+      throw invalid(`widget store state would be ${bytes} bytes as JSON; the limit is ${LIMITS.stateBytes} (64 KiB)`);
+    }
+    await this.section.update((d) => {
+      d.widgetStores[id]!.state = next;
+    });
+    const after = this.getStore(id);
+    const info = diff(before, after);
+    if (info.changedKeys.length) this.bus.publish('dashboards', 'widgetstore.update', after, info);
+    return after.state;
+  }
+
+  // --- app widgets, state ---
+
+  /** Publishes what the catalog found changed; shown dashboards may gain or lose `missing`. */
+  appWidgetsChanged(changes: readonly WidgetChange[]): void {
+    if (changes.length) this.listBytes = null;
+    for (const c of changes) {
+      if (c.kind === 'update') this.bus.publish('dashboards', 'appwidget.update', c.widget, c.info);
+      else this.bus.publish('dashboards', `appwidget.${c.kind}`, c.widget);
+    }
+  }
+
+  /** The catalog changed without events (seeded at start-up). */
+  invalidate(): void {
+    this.listBytes = null;
+  }
+
+  state(): Record<string, number> {
+    const { dashboards, widgetStores } = this.section.value;
+    const appWidgets = Object.values(this.catalog.list());
+    const installed = new Set(appWidgets.map((w) => w.id));
+    let widgets = 0;
+    let missing = 0;
+    for (const d of Object.values(dashboards)) {
+      for (const c of d.columns) {
+        widgets += c.widgets.length;
+        for (const w of c.widgets) if (!installed.has(w.appWidgetId)) missing++;
+      }
+    }
+    return {
+      dashboards: Object.keys(dashboards).length,
+      widgets,
+      widgetStores: Object.keys(widgetStores).length,
+      appWidgets: appWidgets.length,
+      appWidgetsNotRunning: appWidgets.filter((w) => !this.catalog.running(w.ownerId)).length,
+      missingWidgets: missing,
+    };
+  }
+}
