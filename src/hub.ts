@@ -20,6 +20,7 @@ import { TokenService, newSecret } from './core/tokens.js';
 import { Authenticator } from './http/auth.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { BackupManager } from './managers/backup/index.js';
+import { DashboardsManager } from './managers/dashboards/index.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
 import { AppsManager } from './managers/apps/index.js';
@@ -51,6 +52,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService): HubManagers 
     new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) }),
     new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }),
     new BackupManager({ ...ctx, log: ctx.log.child({ module: 'backup' }) }),
+    new DashboardsManager({ ...ctx, log: ctx.log.child({ module: 'dashboards' }) }),
     // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
     new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
   ];
