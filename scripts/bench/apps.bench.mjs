@@ -1,12 +1,15 @@
 // Apps runtime figures against the built code in dist/: fork-to-ready of an app (fork under the
 // permission model, bootstrap, handshake, onInit) next to a bare child_process.fork of a script
 // that only says "ready"; RSS per running app next to a bare child node process; and the time
-// from a crash to the first restart being ready. Medians of interleaved runs (shared machine).
+// from a crash to the first restart being ready; and the hub's request latency while three apps
+// misbehave (one spins a core, one blows its heap in a crash loop, one floods stdout) next to the
+// same hub with no apps. Medians of interleaved runs (shared machine).
 import { fork } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { OWNER, load, startHub } from './lib.mjs';
 
 const RUNS = 15;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -102,6 +105,34 @@ export default async function bench({ root, log }) {
     }
     clearInterval(keepAlive);
 
+    log('hub latency: misbehaving apps vs no apps');
+    const badApps = join(work, 'bad-apps');
+    await writeApp(badApps, 'com.bench.spin', "module.exports = { async onInit() { setTimeout(() => { for (;;) {} }, 100); } };");
+    await writeApp(
+      badApps,
+      'com.bench.hog',
+      "module.exports = { async onInit() { const k = []; setInterval(() => { for (let i = 0; i < 20000; i++) k.push({ i, s: 'x'.repeat(64) + i }); }, 1); } };",
+    );
+    await writeApp(badApps, 'com.bench.flood', "module.exports = { async onInit() { setInterval(() => { for (let i = 0; i < 200; i++) console.log('flood', i, Date.now()); }, 1); } };");
+    const url = (hub) => `${hub.url}/api/manager/i18n/option/language`;
+    const headers = { authorization: `Bearer ${OWNER}` };
+    const quiet = await startHub(root);
+    const noisy = await startHub(root, { appsDir: badApps, args: ['--app-heap-mb', '32'] });
+    const quietP99 = [];
+    const noisyP99 = [];
+    try {
+      await sleep(1500); // let the apps start misbehaving
+      await load(url(quiet), { headers, seconds: 1 });
+      await load(url(noisy), { headers, seconds: 1 });
+      for (let round = 0; round < 3; round++) {
+        quietP99.push((await load(url(quiet), { headers, seconds: 3 })).p99);
+        noisyP99.push((await load(url(noisy), { headers, seconds: 3 })).p99);
+      }
+    } finally {
+      await quiet.stop();
+      await noisy.stop();
+    }
+
     const b = median(bareMs);
     const a = median(appMs);
     const MiB = 1024 * 1024;
@@ -111,6 +142,15 @@ export default async function bench({ root, log }) {
       { name: 'app fork-to-ready', value: a, unit: 'ms', baseline: 'bare child_process.fork', baselineValue: b, ratio: a / b, target: '<= 1.5x' },
       { name: 'RSS per running app', value: ar, unit: 'MiB', baseline: 'bare child node', baselineValue: br, ratio: ar / br, target: `<= baseline + 8 MiB (${(ar - br).toFixed(1)} MiB over)` },
       { name: 'crash-to-restart (first attempt)', value: median(restartMs), unit: 'ms', target: '<= 1500 ms' },
+      {
+        name: 'hub option GET p99 with 3 misbehaving apps',
+        value: median(noisyP99),
+        unit: 'ms',
+        baseline: 'same hub, no apps',
+        baselineValue: median(quietP99),
+        ratio: median(noisyP99) / median(quietP99),
+        target: 'flat (a spinning app takes one of the cores)',
+      },
     ];
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -5,6 +5,8 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import type { Readable } from 'node:stream';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeIssues } from './manifest.js';
@@ -23,6 +25,35 @@ export interface ChildOptions {
   callTimeoutMs: number;
   /** Calls from one app the hub serves at once; more are refused with `busy`. */
   maxInFlight: number;
+}
+
+/** Running apps get this nice level, so a busy app yields the CPU to the hub (no privilege needed). */
+export const APP_NICE = 10;
+/** Output an app may write per stream per second before its writes block (the ring keeps 64 KiB). */
+export const OUTPUT_BYTES_PER_SECOND = 256 * 1024;
+
+/**
+ * Feeds a child's output to `sink`, pausing the stream when the app writes more than
+ * `OUTPUT_BYTES_PER_SECOND`: the flooding app then blocks on its own writes instead of the hub
+ * spending its CPU reading the flood.
+ */
+function throttled(stream: Readable | null, sink: (chunk: Buffer) => void): void {
+  if (!stream) return;
+  let windowStart = Date.now();
+  let used = 0;
+  stream.on('data', (chunk: Buffer) => {
+    sink(chunk);
+    const now = Date.now();
+    if (now - windowStart >= 1000) {
+      windowStart = now;
+      used = 0;
+    }
+    used += chunk.length;
+    if (used > OUTPUT_BYTES_PER_SECOND && !stream.isPaused()) {
+      stream.pause();
+      setTimeout(() => stream.resume(), Math.max(1, 1000 - (now - windowStart))).unref();
+    }
+  });
 }
 
 export interface ChildSpec {
@@ -120,8 +151,8 @@ export class AppChild {
         resolve(this.exit);
       });
     });
-    proc.stdout?.on('data', (c: Buffer) => hooks.stdout(c));
-    proc.stderr?.on('data', (c: Buffer) => hooks.stderr(c));
+    throttled(proc.stdout, (c) => hooks.stdout(c));
+    throttled(proc.stderr, (c) => hooks.stderr(c));
     proc.on('error', (err) => hooks.stderr(Buffer.from(`hearth: child process error: ${err.message}\n`)));
   }
 
@@ -159,6 +190,14 @@ export class AppChild {
     });
     try {
       await Promise.race([child.handshake(spec, opts.startTimeoutMs), timeout, died]);
+      // Lowered only once ready: starting at full priority keeps fork-to-ready short.
+      if (proc.pid !== undefined) {
+        try {
+          setPriority(proc.pid, APP_NICE);
+        } catch {
+          // Not fatal: the app just competes with the hub at equal priority.
+        }
+      }
       return child;
     } catch (err) {
       child.kill('SIGKILL');

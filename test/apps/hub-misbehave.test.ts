@@ -71,7 +71,7 @@ describe('misbehaving apps under a real hub', () => {
     expect(log.body.lastCrash.message).toContain('kaboom-4d2c');
   }, 60_000);
 
-  it('stops an app at its heap limit, kills a spinner that ignores SIGTERM, and keeps answering', async () => {
+  it('stops an app at its heap limit, kills a spinner that ignores SIGTERM, and keeps answering', { timeout: 120_000 }, async () => {
     const appsDir = await dir('hearth-apps-');
     await writeApp(appsDir, 'com.test.hog', {
       code: `module.exports = { async onInit() { const keep = []; setInterval(() => { for (let i = 0; i < 20000; i++) keep.push({ i, s: 'x'.repeat(64) + i }); }, 1); } };`,
@@ -89,10 +89,12 @@ describe('misbehaving apps under a real hub', () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => hub.call('GET', '/api/manager/apps/app')));
     expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
 
+    // Restart only once it is surely in its loop: CPU used after ready (an idle app shows 0).
+    await until(hub, 'com.test.spin', (a) => a.ready && (a as App & { usage: { cpu: number } }).usage.cpu > 0.5, 'spinning', 1200);
     const restarted = await hub.call<App>('POST', '/api/manager/apps/app/com.test.spin/restart');
     expect(restarted.status).toBe(200);
     expect(restarted.body).toMatchObject({ state: 'running', ready: true, exitSignal: 'SIGKILL' });
-  }, 60_000);
+  });
 
   it("refuses an app's reads of the hub's db.json and owner token", async () => {
     const appsDir = await dir('hearth-apps-');

@@ -98,6 +98,16 @@ describe('app lifecycle', () => {
     expect(app.usage.cpu).toBeGreaterThanOrEqual(0);
   });
 
+  it('runs a ready app at nice 10 so a busy app yields the CPU to the hub', async () => {
+    await writeApp(appsDir, 'com.test.hello', { code: HELLO });
+    t = await startRuntime({ appsDir, dataDir });
+    await t.until('com.test.hello', (a) => a.ready, 'ready');
+    const pid = t.rt.supervisor('com.test.hello').pid!;
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    expect(nice).toBe(10);
+  });
+
   it('stops gracefully through onUninit when disabled, and stays stopped', async () => {
     await writeApp(appsDir, 'com.test.hello', { code: HELLO });
     t = await startRuntime({ appsDir, dataDir });
