@@ -4,10 +4,11 @@
  * that records the WAV and takes as long as it lasts).
  */
 import { existsSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SdkRouter } from '../../src/apps/router.js';
 import { loadConfig } from '../../src/config.js';
 import { HearthError } from '../../src/core/errors.js';
 import { EventBus, type HubEvent } from '../../src/core/events.js';
@@ -66,6 +67,19 @@ const failure = async (p: Promise<unknown>): Promise<HearthError> => {
   return err;
 };
 
+/** True once `pid` no longer exists (polled: the kill is immediate, reaping is not). */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
 const wavs = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.endsWith('.wav')).sort();
 
 describe('voices', () => {
@@ -118,7 +132,6 @@ describe('voices', () => {
 
 describe('voice records', () => {
   it('updates installed records the engine now describes differently, with voice.update and its info', async () => {
-    const { readFile } = await import('node:fs/promises');
     const first = await harness();
     await first.manager.stop();
     await first.store.flush();
@@ -240,6 +253,9 @@ describe('say through a sound card', () => {
     const long = 'This announcement is long enough that it cannot finish in a single second. '.repeat(3);
     const err = await failure(s.say(long, { timeout: 1 }));
     expect(err.code).toBe('timeout');
+    // The card process (and its sleep, same process group) was killed, not left playing.
+    const pid = Number((await readFile(join(card, 'playing.pid'), 'utf8')).trim());
+    expect(await gone(pid)).toBe(true);
     const next = await s.say('next');
     expect(next.durationMs).toBeGreaterThan(0);
     expect((await readdir(card)).filter((n) => n.endsWith('.wav'))).toHaveLength(2);
@@ -289,7 +305,6 @@ describe('without an engine', () => {
 
 it('keeps the cache folder clean of temp files left by a crash', async () => {
   const dataDir = await tempDir('speech-data');
-  const { mkdir } = await import('node:fs/promises');
   await mkdir(join(dataDir, 'speech-cache'), { recursive: true });
   await writeFile(join(dataDir, 'speech-cache', `.${'a'.repeat(64)}.1.0.tmp`), 'half');
   await harness({ dataDir });
@@ -298,7 +313,6 @@ it('keeps the cache folder clean of temp files left by a crash', async () => {
 
 describe('apps SDK', () => {
   it('serves hub.speech.say through the router to apps with the speech permission', async () => {
-    const { SdkRouter } = await import('../../src/apps/router.js');
     const out = await tempDir('speech-out');
     const h = await harness({ audioOut: out });
     const router = new SdkRouter();

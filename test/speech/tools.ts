@@ -59,6 +59,7 @@ export async function fakeCardPath(binDir: string, outDir: string): Promise<stri
   const script = [
     '#!/bin/sh',
     'case "$1" in --version) echo "aplay: fake sound card"; exit 0;; esac',
+    `echo $$ > "${outDir}/playing.pid"`,
     `f="${outDir}/card-$$.wav"`,
     'cat > "$f.part" && mv "$f.part" "$f"',
     'sleep "$(soxi -D "$f")"',
