@@ -29,7 +29,7 @@ rm -rf "$PREFIX/apps" && cp -a "$SRC/apps" "$PREFIX/apps"
 (cd "$PREFIX" && npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev)
 
 echo "== state in $STATE"
-install -d -m 0750 -o hearth -g hearth "$STATE" "$STATE/apps"
+install -d -m 0750 -o hearth -g hearth "$STATE" "$STATE/data" "$STATE/apps"
 # The example apps are installed once; after that the apps folder belongs to the hub.
 for app in "$PREFIX"/apps/*/; do
   id=$(basename "$app")
@@ -44,10 +44,10 @@ systemctl enable hearth.service >/dev/null
 systemctl restart hearth.service
 
 for _ in $(seq 1 30); do
-  [ -s "$STATE/owner-token" ] && break
+  [ -s "$STATE/data/owner-token" ] && break
   sleep 1
 done
 echo
 echo "hearth is running on port 8720."
-echo "Owner token: sudo cat $STATE/owner-token"
-echo "Try: curl -H \"Authorization: Bearer \$(sudo cat $STATE/owner-token)\" http://localhost:8720/api/manager/i18n/state"
+echo "Owner token: sudo cat $STATE/data/owner-token"
+echo "Try: curl -H \"Authorization: Bearer \$(sudo cat $STATE/data/owner-token)\" http://localhost:8720/api/manager/i18n/state"

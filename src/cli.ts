@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CONFIG_FLAGS, ConfigError, loadConfig, type Config } from './config.js';
 import { OWNER_TOKEN_FILE } from './hub.js';
+import { runOfflineBackup, runRestore } from './managers/backup/offline.js';
+import { packApp } from './apps/pack.js';
 import { runDaemon } from './main.js';
 import { VERSION } from './version.js';
 
@@ -19,6 +21,9 @@ Usage:
   hearth token create --name NAME --scope SCOPE [--scope SCOPE ...]
   hearth token list
   hearth token revoke ID
+  hearth app pack FOLDER --store DIR [--channel stable|beta]   (adds an app to a local catalogue)
+  hearth backup [--data-dir D] [--apps-dir A] [--backup-dir B] [--backup-keep N]
+  hearth restore ARCHIVE [--data-dir D] [--apps-dir A]      (with the hub stopped)
   hearth version
 
 Every flag also reads from HEARTH_<FLAG> (e.g. HEARTH_PORT); flags win.
@@ -90,6 +95,28 @@ async function main(argv: string[]): Promise<void> {
       return runDaemon(configFrom(parse(rest).values));
     case 'token':
       return token(rest);
+    case 'backup': {
+      const r = await runOfflineBackup(configFrom(parse(rest).values));
+      console.log(JSON.stringify({ file: r.path, createdAt: r.createdAt, size: r.size, sha256: r.sha256, durationMs: r.durationMs, deleted: r.deleted, skipped: r.skipped }, null, 2));
+      return;
+    }
+    case 'restore': {
+      const { values, positionals } = parse(rest);
+      if (positionals.length !== 1) throw new Error('usage: hearth restore ARCHIVE [--data-dir D] [--apps-dir A]');
+      const r = await runRestore(positionals[0]!, configFrom(values));
+      console.log(JSON.stringify({ restored: r.manifest.createdAt, hubVersion: r.manifest.hubVersion, previousData: r.previousData, previousApps: r.previousApps, carried: r.carried }, null, 2));
+      return;
+    }
+    case 'app': {
+      const { values, positionals } = parse(rest, { channel: { type: 'string' } });
+      const [sub, folder] = positionals;
+      if (sub !== 'pack' || !folder || typeof values.store !== 'string') {
+        throw new Error('usage: hearth app pack FOLDER --store DIR [--channel stable|beta]');
+      }
+      const result = await packApp(folder, values.store, (values.channel as string | undefined) ?? 'stable');
+      console.log(JSON.stringify(result, null, 2));
+      return;
+    }
     case 'version':
     case '--version':
       console.log(VERSION);

@@ -26,7 +26,9 @@ export interface MountedOperation {
 
 export function mountOperation(app: Hono, mounted: MountedOperation, options: MountOptions): void {
   const { op, fullPath } = mounted;
-  app.on(op.method, fullPath, async (c) => {
+  // With `strict: false` Hono matches '/voice' and '/voice/' to a route registered as '/voice',
+  // but a route registered as '/voice/' matches neither: register without the slash.
+  app.on(op.method, fullPath.replace(/(.)\/$/, '$1'), async (c) => {
     const token = op.auth === 'none' ? null : options.auth.authenticate(c, false);
     if (token && op.scope && !grants(token.scopes, op.scope)) {
       throw new HearthError('missing_scope', `this operation needs the scope '${op.scope}', which the token does not hold`);

@@ -21,7 +21,8 @@ async function createToken(scopes: string[]): Promise<string> {
 }
 
 beforeAll(async () => {
-  hub = await startHub();
+  // Every operation is tried with a wrong token: far more failures than the default limit allows.
+  hub = await startHub({ env: { HEARTH_AUTH_FAILURE_LIMIT: '100000' } });
   speechOnly = await createToken(['service.speech']);
   dashboardReader = await createToken(['service.dashboard.readonly']);
 });
@@ -120,4 +121,18 @@ describe('failed-authentication rate limit', () => {
       await limited.cleanup();
     }
   });
+});
+
+describe('routing of every seed path', () => {
+  for (const op of ops) {
+    it(`${op.method} ${op.path} is reached with and without a trailing slash`, async () => {
+      for (const variant of [concretePath(op).replace(/\/$/, ''), `${concretePath(op).replace(/\/$/, '')}/`]) {
+        // The owner passes auth and scope; whatever the operation answers, the router found it.
+        const res = await hub.call<{ error?: string; error_description?: string }>(op.method, variant, {});
+        expect(res.status, `${op.method} ${variant}`).not.toBe(405);
+        expect(res.body.error_description ?? '', `${op.method} ${variant}`).not.toMatch(/^no such path/);
+        expect(res.status).toBeLessThan(500);
+      }
+    });
+  }
 });
