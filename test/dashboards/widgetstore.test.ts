@@ -1,0 +1,154 @@
+/**
+ * Widget store state on a real hub: merge and replace over HTTP with widgetstore.update events,
+ * the 64 KiB bound, input errors, and the owning app reading and writing the same state through
+ * the SDK (hub.dashboards.getWidgetStoreState/setWidgetStoreState) in its own child process,
+ * while another app cannot reach it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEvents, type EventClient } from '../helpers/events.js';
+import { BASE, CLOCK, NOTE, OWNER, body, poll, startWithApp, widgetIds, type DashboardView, type ErrorBody, type TestHub } from './helpers.js';
+
+const OTHER = 'com.test.other';
+
+let t: TestHub;
+let events: EventClient;
+let storeA: string;
+let storeB: string;
+let seq = 0;
+
+beforeAll(async () => {
+  t = await startWithApp([OTHER]);
+  events = await openEvents(t.hub.wsUrl, 'dashboards', OWNER);
+  const d = await t.hub.call<DashboardView>('POST', `${BASE}/dashboard`, { body: body('Stores', [CLOCK, NOTE]) });
+  [storeA, storeB] = widgetIds(d.body) as [string, string];
+});
+afterAll(async () => {
+  events?.close();
+  await t?.close();
+});
+
+const setState = (id: string, b: unknown, token?: string) =>
+  t.hub.call<Record<string, unknown>>('POST', `${BASE}/widgetstore/${id}/state`, { body: b, ...(token ? { token } : {}) });
+const getState = async (id: string) => (await t.hub.call<Record<string, unknown>>('GET', `${BASE}/widgetstore/${id}/state`)).body;
+
+type SdkOutcome = { seq: number; ok: boolean; state?: Record<string, unknown>; code?: string; message?: string };
+/** Makes `app` run one widget store call through its SDK (see the fixture's settings hook). */
+async function sdk(app: string, op: { op: 'get' | 'set'; id: string; state?: Record<string, unknown>; replace?: boolean; blob?: number }): Promise<SdkOutcome> {
+  const n = ++seq;
+  const put = await t.hub.call('PUT', `/api/manager/apps/app/${app}/setting/store-op`, { body: { value: { ...op, seq: n } } });
+  expect(put.status).toBe(200);
+  const r = await poll(
+    () => t.hub.call<SdkOutcome>('GET', `/api/manager/apps/app/${app}/setting/store-result`),
+    (res) => res.status === 200 && res.body.seq === n,
+    `${app} answering store op ${n}`,
+  );
+  return r.body;
+}
+
+describe('widget stores over HTTP', () => {
+  it('lists the stores keyed by widget id, each owned by its app with an empty state', async () => {
+    const all = await t.hub.call<Record<string, unknown>>('GET', `${BASE}/widgetstore/`);
+    expect(all.status).toBe(200);
+    expect(all.body[storeA]).toEqual({ id: storeA, ownerUri: 'hearth:app:com.test.widgets', state: {} });
+    expect((await t.hub.call('GET', `${BASE}/widgetstore/${storeB}`)).body).toEqual({ id: storeB, ownerUri: 'hearth:app:com.test.widgets', state: {} });
+    expect(await getState(storeA)).toEqual({});
+    for (const path of ['/widgetstore/nope', '/widgetstore/nope/state']) {
+      const r = await t.hub.call<ErrorBody>('GET', `${BASE}${path}`);
+      expect(r.status).toBe(404);
+      expect(r.body.error).toBe('not_found');
+    }
+    expect((await setState('nope', { state: {} })).status).toBe(404);
+  });
+
+  it('merges state by default and publishes widgetstore.update with the diff', async () => {
+    const first = await setState(storeA, { state: { city: 'Paris', zoom: 3 } });
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({ city: 'Paris', zoom: 3 });
+    const second = await setState(storeA, { state: { zoom: 4, nested: { a: [1, 2] } } });
+    expect(second.body).toEqual({ city: 'Paris', zoom: 4, nested: { a: [1, 2] } });
+    expect(await getState(storeA)).toEqual(second.body);
+    await events.next((f) => f.event === 'widgetstore.update' && JSON.stringify(f.args[0]).includes('"zoom":4'));
+    const updates = events.frames.filter((f) => f.event === 'widgetstore.update' && (f.args[0] as { id: string }).id === storeA);
+    expect(updates).toHaveLength(2);
+    expect(updates[1]!.args).toEqual([
+      { id: storeA, ownerUri: 'hearth:app:com.test.widgets', state: second.body },
+      { changedKeys: ['state'], oldValues: { state: first.body }, newValues: { state: second.body } },
+    ]);
+  });
+
+  it('replaces the state with replace: true, and publishes nothing for a write that changes nothing', async () => {
+    const r = await setState(storeB, { state: { only: 'this' }, replace: true });
+    expect(r.body).toEqual({ only: 'this' });
+    await setState(storeB, { state: { gone: true } });
+    const replaced = await setState(storeB, { state: { only: 'that' }, replace: true });
+    expect(replaced.body).toEqual({ only: 'that' });
+    await setState(storeB, { state: { only: 'that' } });
+    await setState(storeB, { state: {}, replace: true });
+    expect(await getState(storeB)).toEqual({});
+    await events.next((f) => f.event === 'widgetstore.update' && (f.args[0] as { id: string; state: object }).id === storeB && JSON.stringify((f.args[0] as { state: object }).state) === '{}');
+    const states = events.frames
+      .filter((f) => f.event === 'widgetstore.update' && (f.args[0] as { id: string }).id === storeB)
+      .map((f) => (f.args[0] as { state: unknown }).state);
+    expect(states).toEqual([{ only: 'this' }, { only: 'this', gone: true }, { only: 'that' }, {}]);
+  });
+
+  it('refuses a state beyond 64 KiB with 400 and keeps the old one', async () => {
+    await setState(storeB, { state: { keep: 1 }, replace: true });
+    const big = await setState(storeB, { state: { blob: 'x'.repeat(70_000) } });
+    expect(big.status).toBe(400);
+    expect((big.body as unknown as ErrorBody).error_description).toMatch(/limit is 65536/);
+    // Each half fits; merged they do not.
+    expect((await setState(storeB, { state: { a: 'x'.repeat(40_000) } })).status).toBe(200);
+    expect((await setState(storeB, { state: { b: 'x'.repeat(40_000) } })).status).toBe(400);
+    expect(Object.keys(await getState(storeB)).sort()).toEqual(['a', 'keep']);
+  });
+
+  it('refuses malformed bodies with 400', async () => {
+    for (const b of [{}, { state: [1] }, { state: 'x' }, { state: {}, replace: 'yes' }, { state: {}, extra: 1 }]) {
+      const r = await setState(storeA, b);
+      expect({ b, status: r.status }).toEqual({ b, status: 400 });
+    }
+  });
+
+  it('lets a token holding only service.dashboard.readonly set state (the contract says so)', async () => {
+    const tok = await t.hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'reader', scopes: ['service.dashboard.readonly'] } });
+    const r = await setState(storeA, { state: { reader: true } }, tok.body.token);
+    expect(r.status).toBe(200);
+    expect(r.body.reader).toBe(true);
+  });
+});
+
+describe('widget stores through the SDK', () => {
+  it('the owning app reads the state set over HTTP', async () => {
+    await setState(storeA, { state: { fromHttp: 42 }, replace: true });
+    expect(await sdk('com.test.widgets', { op: 'get', id: storeA })).toMatchObject({ ok: true, state: { fromHttp: 42 } });
+  });
+
+  it('the owning app merges and replaces state, seen over HTTP and as events', async () => {
+    expect(await sdk('com.test.widgets', { op: 'set', id: storeA, state: { fromApp: 'yes' } })).toMatchObject({ ok: true, state: { fromHttp: 42, fromApp: 'yes' } });
+    expect(await getState(storeA)).toEqual({ fromHttp: 42, fromApp: 'yes' });
+    const frame = await events.next((f) => f.event === 'widgetstore.update' && JSON.stringify(f.args[0]).includes('fromApp'));
+    expect(frame.args[1]).toEqual({
+      changedKeys: ['state'],
+      oldValues: { state: { fromHttp: 42 } },
+      newValues: { state: { fromHttp: 42, fromApp: 'yes' } },
+    });
+    expect(await sdk('com.test.widgets', { op: 'set', id: storeA, state: { only: 'app' }, replace: true })).toMatchObject({ ok: true, state: { only: 'app' } });
+    expect(await getState(storeA)).toEqual({ only: 'app' });
+  });
+
+  it('the app gets the 64 KiB limit and unknown stores as errors', async () => {
+    const big = await sdk('com.test.widgets', { op: 'set', id: storeA, blob: 70_000 });
+    expect(big).toMatchObject({ ok: false, code: 'invalid_parameter' });
+    expect(big.message).toMatch(/64 KiB/);
+    expect(await sdk('com.test.widgets', { op: 'get', id: 'no-such-store' })).toMatchObject({ ok: false, code: 'not_found' });
+  });
+
+  it("another app cannot read or write the store of this app's widget", async () => {
+    const read = await sdk(OTHER, { op: 'get', id: storeA });
+    expect(read).toMatchObject({ ok: false, code: 'not_found' });
+    expect(read.message).toMatch(/belongs to another app/);
+    expect(await sdk(OTHER, { op: 'set', id: storeA, state: { hijack: true } })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await getState(storeA)).toEqual({ only: 'app' });
+  });
+});
