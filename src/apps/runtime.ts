@@ -17,6 +17,7 @@ import { SdkRouter, type CallerApp } from './router.js';
 import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type RunState, type SupervisorOptions } from './supervisor.js';
 import { rethrowAppError } from './errors.js';
 import { readLocales } from './locales.js';
+import { settingProblem } from './setting-values.js';
 
 /** The App object of the API. */
 export interface App extends RunState {
@@ -322,6 +323,9 @@ export class AppRuntime {
     if (json === undefined) throw invalid(`setting '${key}' needs a JSON value`);
     if (Buffer.byteLength(json) > MAX_SETTING_BYTES) throw invalid(`setting '${key}' is larger than 64 KiB as JSON`);
     const stored: unknown = JSON.parse(json);
+    const declared = this.mustGet(id).manifest?.settings.find((d) => d.id === key);
+    const problem = declared ? settingProblem(declared, stored) : null;
+    if (problem) throw invalid(problem);
     await this.section.update((d) => {
       d[id]!.settings[key] = stored;
     });

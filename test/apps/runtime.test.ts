@@ -80,6 +80,27 @@ describe('app lifecycle', () => {
     await expect(t.rt.setSetting('com.test.hello', 'big', 'x'.repeat(70_000))).rejects.toMatchObject({ code: 'invalid_parameter' });
   });
 
+  it('checks values of settings the manifest declares, and leaves others free-form', async () => {
+    await writeApp(appsDir, 'com.test.hello', {
+      code: HELLO,
+      manifest: {
+        settings: [
+          { id: 'interval', type: 'number', label: 'Interval', min: 5, max: 60 },
+          { id: 'mode', type: 'dropdown', label: 'Mode', values: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] },
+          { id: 'on', type: 'checkbox', label: 'On' },
+        ],
+      },
+    });
+    t = await startRuntime({ appsDir, dataDir });
+    await expect(t.rt.setSetting('com.test.hello', 'interval', 'often')).rejects.toMatchObject({ message: "setting 'interval' is a number" });
+    await expect(t.rt.setSetting('com.test.hello', 'interval', 1)).rejects.toMatchObject({ message: "setting 'interval' must be at least 5" });
+    await expect(t.rt.setSetting('com.test.hello', 'mode', 'c')).rejects.toMatchObject({ message: "setting 'mode' must be one of: a, b" });
+    await expect(t.rt.setSetting('com.test.hello', 'on', 'yes')).rejects.toMatchObject({ code: 'invalid_parameter' });
+    expect(await t.rt.setSetting('com.test.hello', 'interval', 30)).toBe(30);
+    expect(await t.rt.setSetting('com.test.hello', 'mode', 'b')).toBe('b');
+    expect(await t.rt.setSetting('com.test.hello', 'anything', { free: ['form'] })).toEqual({ free: ['form'] });
+  });
+
   it('runs gc in the child and reports heap before and after', async () => {
     await writeApp(appsDir, 'com.test.hello', { code: HELLO });
     t = await startRuntime({ appsDir, dataDir });
