@@ -4,7 +4,7 @@
  * that records the WAV and takes as long as it lasts).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -259,6 +259,22 @@ describe('say through a sound card', () => {
     const next = await s.say('next');
     expect(next.durationMs).toBeGreaterThan(0);
     expect((await readdir(card)).filter((n) => n.endsWith('.wav'))).toHaveLength(2);
+  });
+});
+
+describe('sound card without aplay', () => {
+  it('lets the engine play by itself', async () => {
+    const bin = await tempDir('no-aplay');
+    await symlink('/usr/bin/espeak-ng', join(bin, 'espeak-ng'));
+    const path = process.env.PATH;
+    process.env.PATH = bin;
+    try {
+      const h = await harness({ audioOut: 'default' });
+      expect(h.manager.service.status()).toMatchObject({ engine: 'espeak-ng', audioOut: 'espeak-ng itself' });
+      expect(await h.manager.service.say('hello')).toMatchObject({ voice: 'en-gb' });
+    } finally {
+      process.env.PATH = path;
+    }
   });
 });
 
