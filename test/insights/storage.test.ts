@@ -124,6 +124,19 @@ describe('insights storage', () => {
     expect(storage.prune(NOW)).toBe(0);
   });
 
+  it('gives the pages of a deleted log back to the disk over the next prunes', () => {
+    const big = storage.insertLog(meta('big')).row;
+    const points: Point[] = [];
+    for (let i = 0; i < 100_000; i++) points.push({ log: big, t: NOW - 20 * H + i * 500, v: i % 1000 });
+    storage.commit(points);
+    const full = storage.pages().total;
+    storage.deleteLog(big);
+    expect(storage.pages().free).toBeGreaterThan(full / 2);
+    for (let i = 0; i < 10 && storage.pages().free > 0; i++) storage.prune(NOW);
+    expect(storage.pages().free).toBe(0);
+    expect(storage.pages().total).toBeLessThan(full / 4);
+  });
+
   it('stores a raw point in at most 40 bytes on disk', () => {
     // 20 logs each written once per 5 s, interleaved in time as live writers do.
     const logs = Array.from({ length: 20 }, (_, i) => storage.insertLog(meta(`l${i}`)).row);

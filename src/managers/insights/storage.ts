@@ -11,6 +11,9 @@ import { prepareStatements, toLog, type Statements } from './statements.js';
 
 export type LogType = 'number' | 'boolean';
 
+const WAL_LIMIT_BYTES = 8 * 1024 * 1024;
+const VACUUM_PAGES_PER_PRUNE = 2048;
+
 export interface LogMeta {
   readonly uri: string;
   readonly id: string;
@@ -84,11 +87,17 @@ export class InsightsStorage {
   /** Opens (or creates) the database file in WAL mode. */
   static open(file: string): InsightsStorage {
     const db = new Database(file);
+    // Only a new, empty file can take this: freed pages can then be given back to the SD card
+    // (see prune) after a log is deleted, instead of staying in the file at its peak size.
+    if (Number(db.pragma('page_count', { simple: true })) === 0) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     // In WAL mode NORMAL never corrupts; a power cut may drop the last commits, a killed
     // process loses nothing that was committed.
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    // The WAL file keeps its largest size after a checkpoint unless told otherwise (a big
+    // backfill would leave a big file behind).
+    db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
     const version = Number(db.pragma('user_version', { simple: true }));
     if (version > SCHEMA_VERSION) {
       db.close();
@@ -212,7 +221,18 @@ export class InsightsStorage {
       this.setCutoff('raw', rawCut);
       LEVELS.forEach((l, li) => this.setCutoff(l.name, cuts[li]! * l.width));
     })();
+    // Give back a bounded number of free pages per prune, so a big delete shrinks the file
+    // over a few minutes without one long pause.
+    this.db.pragma(`incremental_vacuum(${VACUUM_PAGES_PER_PRUNE})`);
     return removed;
+  }
+
+  /** Pages the file holds, and how many of them are free. */
+  pages(): { total: number; free: number } {
+    return {
+      total: Number(this.db.pragma('page_count', { simple: true })),
+      free: Number(this.db.pragma('freelist_count', { simple: true })),
+    };
   }
 
   private setCutoff(level: string, cutoff: number): void {
