@@ -12,6 +12,7 @@ import { EventBus, type HubEvent } from '../../src/core/events.js';
 import { HearthError } from '../../src/core/errors.js';
 import { serveSdk } from '../../src/managers/insights/sdk.js';
 import { InsightsService } from '../../src/managers/insights/service.js';
+import { InsightsStorage } from '../../src/managers/insights/storage.js';
 
 const T0 = Date.parse('2026-06-15T10:00:00.000Z');
 let dir: string;
@@ -133,6 +134,20 @@ describe('insights service', () => {
     expect(state).toMatchObject({ logs: 1, entries: 1, oldestEntry: '2026-06-15T09:59:59.000Z' });
     expect(state.retention.map((r) => r.level)).toEqual(['raw', '1m', '5m', '1h', '1d']);
     expect(state.dbSizeBytes).toBeGreaterThan(0);
+  });
+
+  it('copies a consistent snapshot with queued entries committed first', async () => {
+    service.createLog('hearth:app:a', 'n', { title: 'n' });
+    service.createEntry('hearth:app:a:n', 4, new Date(T0 - 1000));
+    const dest = join(dir, 'copy.db');
+    await service.backup(dest);
+    const copy = InsightsStorage.open(dest);
+    try {
+      expect(copy.db.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(copy.listLogs()).toEqual([expect.objectContaining({ id: 'n', lastValue: 4 })]);
+    } finally {
+      copy.close();
+    }
   });
 
   it('moves an unreadable database aside and starts a new one', () => {

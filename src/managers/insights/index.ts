@@ -47,6 +47,16 @@ export class InsightsManager implements Manager {
     this.hubLogs.attachApps(source);
   }
 
+  /**
+   * Copies a consistent snapshot of insights.db to `dest` (a new file) while the hub writes.
+   * Through this manager's own connection SQLite applies concurrent commits to the copy; a
+   * copy through another connection restarts on every commit (each second), which on a large
+   * file may take many times longer or never finish.
+   */
+  async backup(dest: string): Promise<void> {
+    await this.service.backup(dest);
+  }
+
   async start(): Promise<void> {
     this.service.start();
     this.hubLogs.start();
