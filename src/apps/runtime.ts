@@ -166,9 +166,11 @@ export class AppRuntime {
       },
       onCrash: (report) => {
         this.opts.log.warn({ app: id, crash: report }, 'app crashed');
-        void this.section.update((d) => {
-          if (d[id]) d[id].lastCrash = report;
-        });
+        this.section
+          .update((d) => {
+            if (d[id]) d[id].lastCrash = report;
+          })
+          .catch((err: unknown) => this.opts.log.error({ err, app: id }, 'could not record the crash'));
       },
       dispatch: (method, args) => this.dispatch(id, method, args),
       spec: () => {

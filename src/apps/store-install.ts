@@ -4,7 +4,8 @@
  * version. Settings live in the store, not in the folder, so an upgrade keeps them.
  */
 import { rm } from 'node:fs/promises';
-import { conflict } from '../core/errors.js';
+import { conflict, invalid } from '../core/errors.js';
+import { APP_ID } from './manifest.js';
 import { makeStaging, swapIntoPlace } from './install.js';
 import type { App, AppRuntime } from './runtime.js';
 import { stageFromStore } from './store.js';
@@ -13,6 +14,9 @@ const installing = new Set<string>();
 
 /** Installs or upgrades app `id` from the store at `location`; the staging folder never stays. */
 export async function installFromStore(rt: AppRuntime, location: string, id: string, channel = 'stable'): Promise<App> {
+  // Checked before anything touches the disk: the id becomes part of folder names.
+  if (!APP_ID.test(id) || id.length > 128) throw invalid(`'${id}' is not an app id: use the reverse-domain id from the store, e.g. com.example.app`);
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(channel)) throw invalid(`channel '${channel}' must be 1-32 letters, digits, _ or -`);
   if (installing.has(id)) throw conflict(`app '${id}' is being installed already`);
   installing.add(id);
   const staging = await makeStaging(rt.appsDir, id).catch((err: unknown) => {

@@ -197,7 +197,7 @@ export class AppSupervisor {
     this.child = child;
     this.set({ state: 'running', ready: true, crashed: false, crashedMessage: null });
     this.watch(child);
-    void child.exited.then((exit) => this.serial(() => this.onExit(child, exit)));
+    void child.exited.then((exit) => this.serial(() => this.onExit(child, exit)).catch((err: unknown) => this.internal(err)));
   }
 
   private watch(child: AppChild): void {
@@ -270,7 +270,7 @@ export class AppSupervisor {
     const delay = Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** (this.crashes.length - 1));
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
-      void this.serial(() => this.spawn());
+      void this.serial(() => this.spawn()).catch((err: unknown) => this.internal(err));
     }, delay);
     this.restartTimer.unref();
   }
@@ -287,6 +287,11 @@ export class AppSupervisor {
     const exit = await child.stop(limits);
     await Promise.all([this.stdout.flush(true), this.stderr.flush(true)]).catch(() => undefined);
     this.set({ state: 'stopped', exitCode: exit.code, exitSignal: exit.signal, usage: { cpu: 0, mem: 0 } });
+  }
+
+  /** A failure of the supervisor itself (never the app's): recorded, never an unhandled rejection. */
+  private internal(err: unknown): void {
+    this.stderr.push(`hearth: supervisor error: ${err instanceof Error ? err.message : String(err)}\n`);
   }
 
   /** Calls into the running app; `not_available` (409-class) when it is not running. */

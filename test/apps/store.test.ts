@@ -188,6 +188,13 @@ describe('refusals leave nothing behind', () => {
     await expectClean();
   });
 
+  it('refuses an id that is not an app id before touching the disk', async () => {
+    await expect(installFromStore(t.rt, storeDir, '../../escape')).rejects.toMatchObject({ code: 'invalid_parameter' });
+    await expect(installFromStore(t.rt, storeDir, 'com.test.x', '../beta')).rejects.toMatchObject({ code: 'invalid_parameter' });
+    await expectClean();
+    expect(await listDir(join(appsDir, '..'))).not.toContain('escape');
+  });
+
   it('answers 404s for a missing app or channel and 502 for an unreachable store', async () => {
     const folder = await writeApp(srcDir, 'com.test.store', { code: CODE });
     await packApp(folder, storeDir);
