@@ -1,0 +1,206 @@
+/**
+ * Static files: the built web app (dist/web) at `/`, and each app's widget pages at
+ * `/app/<appId>/widgets/<widgetId>/<path>` from `<apps-dir>/<appId>/widgets/<widgetId>/public/`.
+ * No token is needed: the files hold no secrets (the page signs in with a pasted token kept in
+ * the browser). Widget pages are app code, so they are served with a CSP sandbox: even opened
+ * on their own they run in an opaque origin and cannot read the web app's stored token.
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { extname, join, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { Context, Hono } from 'hono';
+import type { Manager } from '../core/managers.js';
+
+/** dist/http/static.js -> dist/web */
+const WEB_ROOT = fileURLToPath(new URL('../web/', import.meta.url));
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wav': 'audio/wav',
+  '.mp3': 'audio/mpeg',
+};
+const contentType = (file: string): string => TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+
+/** Built assets carry a content hash in their name (app-3F2A9C1B.js): cache them for a year. */
+const HASHED = /-[A-Z0-9]{8}\.(js|css)$/;
+const APP_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
+const WIDGET_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Where widget pages get window.hearth from (see src/web/widget-bridge.ts). */
+const BRIDGE_TAG = '<script src="/widget-bridge.js"></script>';
+const WIDGET_CSP = "sandbox allow-scripts allow-forms allow-popups; frame-ancestors 'self'";
+
+/**
+ * Splits a URL path tail into safe segments, or null when any segment could leave the folder
+ * (`..`, `.`, encoded slashes or backslashes, NUL) or is not valid percent-encoding.
+ */
+export function safeSegments(tail: string): string[] | null {
+  const out: string[] = [];
+  for (const raw of tail.split('/')) {
+    if (raw === '') continue;
+    let seg: string;
+    try {
+      seg = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    if (seg === '.' || seg === '..' || /[\\/\0]/.test(seg) || seg.startsWith('.')) return null;
+    out.push(seg);
+  }
+  return out;
+}
+
+interface Found {
+  file: string;
+  size: number;
+  mtimeMs: number;
+}
+
+/** Resolves a file inside root, following symlinks only while they stay inside root. */
+async function findFile(root: string, segments: string[]): Promise<Found | null> {
+  let realRoot: string;
+  try {
+    realRoot = await realpath(root);
+  } catch {
+    return null;
+  }
+  let file = join(realRoot, ...segments);
+  try {
+    let s = await stat(file);
+    if (s.isDirectory()) {
+      file = join(file, 'index.html');
+      s = await stat(file);
+    }
+    const real = await realpath(file);
+    if (!real.startsWith(realRoot + sep) || !s.isFile()) return null;
+    return { file: real, size: s.size, mtimeMs: s.mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+const etagOf = (f: Found, variant = ''): string => `W/"${f.size.toString(36)}-${Math.floor(f.mtimeMs).toString(36)}${variant}"`;
+
+interface SendOptions {
+  cache: string;
+  headers?: Record<string, string>;
+  /** Rewrites the body (widget HTML gets the bridge tag); disables the gzip sibling. */
+  transform?: (text: string) => string;
+  /** Serve `<file>.gz` when the client accepts gzip and it exists (built web app only). */
+  gzip?: boolean;
+}
+
+async function send(c: Context, found: Found, options: SendOptions): Promise<Response> {
+  const headers: Record<string, string> = {
+    'Content-Type': contentType(found.file),
+    'Cache-Control': options.cache,
+    'X-Content-Type-Options': 'nosniff',
+    Vary: 'Accept-Encoding',
+    ...options.headers,
+  };
+  let gz: Found | null = null;
+  if (options.gzip && /\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
+    try {
+      const s = await stat(`${found.file}.gz`);
+      if (s.isFile()) gz = { file: `${found.file}.gz`, size: s.size, mtimeMs: s.mtimeMs };
+    } catch {
+      /* no precompressed sibling */
+    }
+  }
+  const etag = etagOf(gz ?? found, gz ? '-gz' : options.transform ? '-w' : '');
+  headers.ETag = etag;
+  const inm = c.req.header('if-none-match');
+  if (inm && inm.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
+  if (options.transform) {
+    const body = options.transform(await readFile(found.file, 'utf8'));
+    return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
+  }
+  const source = gz ?? found;
+  if (gz) headers['Content-Encoding'] = 'gzip';
+  headers['Content-Length'] = String(source.size);
+  if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
+  const stream = Readable.toWeb(createReadStream(source.file)) as ReadableStream<Uint8Array>;
+  return new Response(stream, { status: 200, headers });
+}
+
+/** Puts the bridge script first in <head> so window.hearth exists before the page's own scripts. */
+export function injectBridge(html: string): string {
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  if (head) return html.slice(0, head.index + head[0].length) + BRIDGE_TAG + html.slice(head.index + head[0].length);
+  const doctype = /<!doctype[^>]*>/i.exec(html);
+  if (doctype) return html.slice(0, doctype.index + doctype[0].length) + BRIDGE_TAG + html.slice(doctype.index + doctype[0].length);
+  return BRIDGE_TAG + html;
+}
+
+/** The apps folder, read from the apps manager (if the hub has one) so the HTTP layer needs no new option. */
+function appsDirOf(managers: readonly Manager[]): string | null {
+  const apps = managers.find((m) => m.name === 'apps') as (Manager & { runtime?: { appsDir?: unknown } }) | undefined;
+  const dir = apps?.runtime?.appsDir;
+  return typeof dir === 'string' ? dir : null;
+}
+
+/** Routes GET/HEAD for the web app and widget pages; anything not found falls through (JSON 404). */
+export function mountStatic(app: Hono, managers: readonly Manager[], webRoot: string = WEB_ROOT): void {
+  const appsDir = appsDirOf(managers);
+
+  const widget = async (c: Context, next: () => Promise<void>): Promise<Response | void> => {
+    const { appId, widgetId } = c.req.param() as { appId: string; widgetId: string };
+    if (!appsDir || !APP_ID.test(appId) || !WIDGET_ID.test(widgetId)) return next();
+    const prefix = `/app/${appId}/widgets/${widgetId}`;
+    // The raw path: with strict: false Hono's c.req.path drops the trailing slash.
+    const path = new URL(c.req.url).pathname;
+    // The page's relative URLs need the trailing slash: redirect the bare folder path.
+    if (path === prefix) return c.redirect(`${prefix}/${new URL(c.req.url).search}`, 301);
+    const segments = safeSegments(path.slice(prefix.length));
+    if (!segments) return next();
+    const found = await findFile(join(appsDir, appId, 'widgets', widgetId, 'public'), segments);
+    if (!found) return next();
+    const html = found.file.toLowerCase().endsWith('.html');
+    return send(c, found, {
+      // Apps change on install/update: revalidate every time (cheap: a 304 on the LAN).
+      cache: 'no-cache',
+      headers: { 'Content-Security-Policy': WIDGET_CSP },
+      ...(html ? { transform: injectBridge } : {}),
+    });
+  };
+  app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId', widget);
+  app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId/*', widget);
+
+  app.on(['GET', 'HEAD'], '*', async (c, next) => {
+    const path = new URL(c.req.url).pathname;
+    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/app/')) return next();
+    const segments = safeSegments(path);
+    if (!segments) return next();
+    const found = await findFile(webRoot, segments.length ? segments : ['index.html']);
+    if (!found) return next();
+    const name = found.file.slice(found.file.lastIndexOf(sep) + 1);
+    return send(c, found, {
+      cache: HASHED.test(name) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      gzip: true,
+      headers: name.endsWith('.html')
+        ? {
+            'Content-Security-Policy':
+              "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; frame-src 'self'; object-src 'none'; base-uri 'none'",
+            'X-Frame-Options': 'DENY',
+            'Referrer-Policy': 'no-referrer',
+          }
+        : {},
+    });
+  });
+}
