@@ -17,6 +17,7 @@ import { EventSockets } from './event-sockets.js';
 import { invalidInput } from './input.js';
 import { mountOperation, pathPattern, type MountedOperation } from './mount.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { mountStatic } from './static.js';
 
 export interface HttpAppOptions {
   readonly managers: readonly Manager[];
@@ -71,6 +72,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   let openApi: Promise<object> | undefined;
   app.get('/api/openapi.json', async (c) => c.json(await (openApi ??= buildOpenApiDocument(mounted, VERSION))));
+
+  // The web app at / and widget pages under /app/: after the API, so /api paths stay JSON.
+  mountStatic(app, managers);
 
   const patterns = mounted.map((m) => ({ re: pathPattern(m.fullPath), method: m.op.method }));
   app.notFound((c) => {
