@@ -1,0 +1,154 @@
+/**
+ * The web app's only way to the hub: HTTP calls with the pasted token (kept in localStorage) and
+ * one WebSocket per manager namespace for live events. API errors become ApiError carrying the
+ * hub's error_description sentence, which the pages show next to what caused them.
+ */
+
+const TOKEN_KEY = 'hearth.token';
+
+export function getToken(): string | null {
+  return localStorage.getItem(TOKEN_KEY);
+}
+export function setToken(token: string | null): void {
+  if (token === null) localStorage.removeItem(TOKEN_KEY);
+  else localStorage.setItem(TOKEN_KEY, token);
+  sockets.forEach((s) => s.close());
+  sockets.clear();
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A sentence for any thrown value: the hub's error_description when it is an API error. */
+export function describe(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  } catch {
+    throw new ApiError(0, 'network', 'the hub cannot be reached; check the connection');
+  }
+  const text = await res.text();
+  let data: unknown = null;
+  if (text && (res.headers.get('content-type') ?? '').includes('json')) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!res.ok) {
+    const e = (data ?? {}) as { error?: unknown; error_description?: unknown };
+    const sentence = typeof e.error_description === 'string' ? e.error_description : `the hub answered ${res.status}`;
+    if (res.status === 401) unauthorized.forEach((f) => f());
+    throw new ApiError(res.status, typeof e.error === 'string' ? e.error : 'http_error', sentence);
+  }
+  return data as T;
+}
+
+/** Path segment escaping for ids such as `hearth:app:x` or `com.example:clock`. */
+export const seg = (s: string): string => encodeURIComponent(s);
+
+const unauthorized = new Set<() => void>();
+export function onUnauthorized(f: () => void): () => void {
+  unauthorized.add(f);
+  return () => unauthorized.delete(f);
+}
+
+export type EventHandler = (event: string, args: unknown[]) => void;
+type ConnectionListener = (connected: boolean) => void;
+
+/** One reconnecting socket per namespace, shared by every page that listens to it. */
+class Namespace {
+  private socket: WebSocket | null = null;
+  private closed = false;
+  private retry = 500;
+  private timer: number | undefined;
+  readonly handlers = new Set<EventHandler>();
+  readonly listeners = new Set<ConnectionListener>();
+  connected = false;
+
+  constructor(private readonly manager: string) {
+    this.open();
+  }
+
+  private open(): void {
+    const token = getToken();
+    if (!token || this.closed) return;
+    const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(`${proto}//${location.host}/api/manager/${this.manager}?token=${encodeURIComponent(token)}`);
+    this.socket = ws;
+    ws.onopen = () => {
+      this.retry = 500;
+      this.setConnected(true);
+    };
+    ws.onmessage = (m) => {
+      let frame: { event?: unknown; args?: unknown };
+      try {
+        frame = JSON.parse(String(m.data)) as typeof frame;
+      } catch {
+        return;
+      }
+      if (typeof frame.event !== 'string' || !Array.isArray(frame.args)) return;
+      for (const h of this.handlers) h(frame.event, frame.args);
+    };
+    ws.onclose = () => {
+      this.socket = null;
+      this.setConnected(false);
+      if (this.closed) return;
+      // Back off so a hub restart or a revoked token does not make the page hammer it.
+      this.timer = window.setTimeout(() => this.open(), this.retry);
+      this.retry = Math.min(this.retry * 2, 15_000);
+    };
+  }
+
+  private setConnected(v: boolean): void {
+    this.connected = v;
+    for (const l of this.listeners) l(v);
+  }
+
+  close(): void {
+    this.closed = true;
+    window.clearTimeout(this.timer);
+    this.socket?.close();
+  }
+}
+
+const sockets = new Map<string, Namespace>();
+
+/** Listens to a manager's events; returns the unsubscribe function. */
+export function subscribe(manager: string, handler: EventHandler): () => void {
+  let ns = sockets.get(manager);
+  if (!ns) {
+    ns = new Namespace(manager);
+    sockets.set(manager, ns);
+  }
+  ns.handlers.add(handler);
+  const owned = ns;
+  return () => owned.handlers.delete(handler);
+}
+
+/** Whether a namespace's socket is open, and changes to it. */
+export function watchConnection(manager: string, listener: ConnectionListener): () => void {
+  const ns = sockets.get(manager);
+  if (!ns) return () => undefined;
+  ns.listeners.add(listener);
+  listener(ns.connected);
+  return () => ns.listeners.delete(listener);
+}

@@ -1,0 +1,228 @@
+/**
+ * Apps: every installed app with its state, crashed flag and message, cpu/mem, the lifecycle
+ * actions, its settings (from the manifest's setting definitions), its stdout/stderr tail, and
+ * install from the app store. State changes arrive live over the apps namespace.
+ */
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, seg, subscribe } from '../api.js';
+import { ActionButton, Card, Err, formatBytes, label, useAction, useLoad } from '../ui.js';
+
+interface App {
+  id: string;
+  name: string;
+  version: string;
+  origin: string;
+  channel: string | null;
+  enabled: boolean;
+  state: string;
+  ready: boolean;
+  crashed: boolean;
+  crashedMessage: string | null;
+  exitCount: number;
+  usage: { cpu: number; mem: number };
+  permissions: string[];
+  settings: Array<Record<string, unknown>>;
+}
+interface CrashLog {
+  stdout: string;
+  stderr: string;
+}
+
+const BASE = '/api/manager/apps';
+const appPath = (id: string): string => `${BASE}/app/${seg(id)}`;
+
+function Setting({ app, def, value, onSaved }: { app: App; def: Record<string, unknown>; value: unknown; onSaved: () => void }): JSX.Element {
+  const id = String(def.id);
+  const type = String(def.type);
+  const shown = value === undefined ? def.default : value;
+  const [draft, setDraft] = useState<unknown>(shown);
+  useEffect(() => setDraft(shown), [JSON.stringify(shown)]);
+  const a = useAction();
+  const save = (v: unknown): void => void a.run(() => api('PUT', `${appPath(app.id)}/setting/${seg(id)}`, { value: v }).then(onSaved));
+  let input: JSX.Element;
+  if (type === 'checkbox') {
+    input = <input type="checkbox" checked={draft === true} onChange={(e) => save((e.target as HTMLInputElement).checked)} />;
+  } else if (type === 'dropdown') {
+    const values = (def.values as Array<{ id: string; label: unknown }> | undefined) ?? [];
+    input = (
+      <select value={String(draft ?? '')} onChange={(e) => save((e.target as HTMLSelectElement).value)}>
+        {values.map((o) => (
+          <option key={o.id} value={o.id}>
+            {label(o.label)}
+          </option>
+        ))}
+      </select>
+    );
+  } else {
+    const numeric = type === 'number';
+    input = (
+      <form
+        class="inline"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save(numeric ? Number(draft) : draft);
+        }}
+      >
+        <input
+          type={(numeric ? 'number' : type === 'password' ? 'password' : 'text') as 'text'}
+          value={draft === undefined || draft === null ? '' : String(draft)}
+          onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
+        />
+        <button type="submit" disabled={a.busy}>
+          {a.busy ? 'Saving…' : 'Save'}
+        </button>
+      </form>
+    );
+  }
+  return (
+    <label class={type === 'checkbox' ? 'check' : ''}>
+      <span>{label(def.label) || id}</span>
+      {input}
+      <Err msg={a.error} />
+    </label>
+  );
+}
+
+function Settings({ app }: { app: App }): JSX.Element {
+  const values = useLoad(() => api<Record<string, unknown>>('GET', `${appPath(app.id)}/setting`), [app.id]);
+  if (values.error) return <Err msg={values.error} />;
+  if (!values.data) return <p class="muted">Loading settings…</p>;
+  return (
+    <div class="settings">
+      {app.settings.map((def) => (
+        <Setting key={String(def.id)} app={app} def={def} value={values.data![String(def.id)]} onSaved={values.reload} />
+      ))}
+    </div>
+  );
+}
+
+function Logs({ app }: { app: App }): JSX.Element {
+  const log = useLoad(() => api<CrashLog>('POST', `${appPath(app.id)}/crashlog`, {}), [app.id, app.state]);
+  if (log.error) return <Err msg={log.error} />;
+  if (!log.data) return <p class="muted">Loading output…</p>;
+  return (
+    <div class="logs">
+      <div class="toolbar">
+        <b>Output</b>
+        <button type="button" onClick={log.reload}>
+          Refresh
+        </button>
+      </div>
+      <h4>stdout</h4>
+      <pre>{log.data.stdout.split('\n').slice(-40).join('\n') || '(empty)'}</pre>
+      <h4>stderr</h4>
+      <pre>{log.data.stderr.split('\n').slice(-40).join('\n') || '(empty)'}</pre>
+    </div>
+  );
+}
+
+function AppCard({ app }: { app: App }): JSX.Element {
+  const [open, setOpen] = useState<'' | 'settings' | 'logs'>('');
+  const stateClass = app.crashed ? 'bad' : app.state === 'running' ? 'good' : 'idle';
+  return (
+    <section class="card app" data-testid={`app-${app.id}`}>
+      <header>
+        <h2>
+          {app.name} <span class="muted small">{app.id} {app.version}</span>
+        </h2>
+        <span class={`badge ${stateClass}`} data-testid="app-state">
+          {app.state}
+          {app.crashed ? ' · crashed' : ''}
+        </span>
+      </header>
+      {app.crashed || app.crashedMessage ? <p class="err">{app.crashedMessage ?? 'crashed'}</p> : null}
+      <p class="muted small">
+        cpu {app.usage.cpu.toFixed(1)}% · mem {formatBytes(app.usage.mem)} · restarts {app.exitCount} · {app.origin}
+        {app.channel ? ` (${app.channel})` : ''}
+      </p>
+      <div class="actions wrap">
+        {app.enabled ? (
+          <ActionButton label="Disable" busyLabel="Disabling…" testId="disable" onRun={() => api('PUT', `${appPath(app.id)}/disable`)} />
+        ) : (
+          <ActionButton label="Enable" busyLabel="Enabling…" testId="enable" kind="primary" onRun={() => api('PUT', `${appPath(app.id)}/enable`)} />
+        )}
+        <ActionButton label="Restart" busyLabel="Restarting…" disabled={!app.enabled} onRun={() => api('POST', `${appPath(app.id)}/restart`)} />
+        <ActionButton label="GC" busyLabel="Collecting…" disabled={app.state !== 'running'} onRun={() => api('POST', `${appPath(app.id)}/gc`)} />
+        <button type="button" class={open === 'settings' ? 'active' : ''} onClick={() => setOpen(open === 'settings' ? '' : 'settings')} disabled={app.settings.length === 0}>
+          Settings
+        </button>
+        <button type="button" class={open === 'logs' ? 'active' : ''} onClick={() => setOpen(open === 'logs' ? '' : 'logs')}>
+          Output
+        </button>
+        <ActionButton
+          label="Uninstall"
+          busyLabel="Uninstalling…"
+          kind="danger"
+          confirm={`Uninstall ${app.name}? Its settings are kept unless you remove them later.`}
+          onRun={() => api('DELETE', appPath(app.id))}
+        />
+      </div>
+      {open === 'settings' ? <Settings app={app} /> : null}
+      {open === 'logs' ? <Logs app={app} /> : null}
+    </section>
+  );
+}
+
+function Install(): JSX.Element {
+  const [id, setId] = useState('');
+  const [channel, setChannel] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const a = useAction();
+  return (
+    <form
+      class="inline wrap"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setDone(null);
+        void a.run(async () => {
+          const app = await api<App>('POST', `${BASE}/store/`, channel ? { id, channel } : { id });
+          setDone(`installed ${app.name} ${app.version}`);
+        });
+      }}
+    >
+      <input placeholder="app id, e.g. com.example.clock" value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
+      <input placeholder="channel (optional)" value={channel} size={10} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} />
+      <button type="submit" class="primary" disabled={a.busy || !id}>
+        {a.busy ? 'Installing… (download, verify, start)' : 'Install'}
+      </button>
+      {a.busy ? <progress /> : null}
+      <Err msg={a.error} />
+      {done ? <span class="ok">{done}</span> : null}
+    </form>
+  );
+}
+
+export function AppsPage(): JSX.Element {
+  const apps = useLoad(() => api<Record<string, App>>('GET', `${BASE}/app`));
+  useEffect(
+    () =>
+      subscribe('apps', (event, args) => {
+        const app = args[0] as App | undefined;
+        if (!app?.id) return;
+        apps.set((prev) => {
+          if (!prev) return prev;
+          const next = { ...prev };
+          if (event === 'app.delete') delete next[app.id];
+          else next[app.id] = app;
+          return next;
+        });
+      }),
+    [],
+  );
+  return (
+    <>
+      <Card title="Install from the app store">
+        <Install />
+      </Card>
+      {apps.error ? <Err msg={apps.error} /> : null}
+      {!apps.data ? <p class="muted">Loading…</p> : null}
+      {apps.data && Object.keys(apps.data).length === 0 ? <p class="muted">No apps installed.</p> : null}
+      <div class="grid">
+        {Object.values(apps.data ?? {}).map((app) => (
+          <AppCard key={app.id} app={app} />
+        ))}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,202 @@
+/**
+ * Insights: pick logs and a resolution, see them in one uPlot chart (number logs as lines on an
+ * axis per unit, boolean logs as filled bands), with last values and the chart kept live from
+ * the insights namespace. uPlot is loaded only when this page opens (a separate chunk), so the
+ * first page stays small.
+ */
+import type { JSX } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type uPlotType from 'uplot';
+import { api, describe, seg, subscribe } from '../api.js';
+import { Card, Err, formatTime, useLoad } from '../ui.js';
+
+interface Log {
+  id: string;
+  uri: string;
+  title: string;
+  type: 'number' | 'boolean';
+  units: string | null;
+  decimals: number | null;
+  titleTrue: string | null;
+  titleFalse: string | null;
+  lastValue: number | boolean | null;
+  lastUpdated: string | null;
+}
+interface Entries {
+  step: number;
+  updatesIn: number;
+  values: Array<{ t: string; v: number | boolean | null }>;
+}
+
+const RESOLUTIONS = [
+  'lastHour', 'last6Hours', 'last24Hours', 'last3Days', 'last7Days', 'last14Days', 'last31Days', 'last3Months',
+  'last6Months', 'last2Years', 'today', 'yesterday', 'thisWeek', 'lastWeek', 'thisMonth', 'lastMonth', 'thisYear', 'lastYear',
+];
+const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
+const key = (l: Log): string => `${l.uri}:${l.id}`;
+
+function fmt(l: Log, v: number | boolean | null): string {
+  if (v === null || v === undefined) return '–';
+  if (l.type === 'boolean') return v === true || v === 1 ? (l.titleTrue ?? 'on') : (l.titleFalse ?? 'off');
+  const n = typeof v === 'number' ? v : Number(v);
+  return `${l.decimals !== null ? n.toFixed(l.decimals) : String(n)}${l.units ? ` ${l.units}` : ''}`;
+}
+
+/** Aligns every log's buckets on one time axis (seconds, as uPlot wants). */
+function align(logs: Log[], entries: Entries[]): uPlotType.AlignedData {
+  const times = new Set<number>();
+  for (const e of entries) for (const p of e.values) times.add(Date.parse(p.t) / 1000);
+  const xs = [...times].sort((a, b) => a - b);
+  const index = new Map(xs.map((x, i) => [x, i]));
+  const cols = logs.map((l, li) => {
+    const col: Array<number | null> = new Array(xs.length).fill(null);
+    for (const p of entries[li]?.values ?? []) {
+      const v = p.v === null ? null : l.type === 'boolean' ? (p.v === true || p.v === 1 ? 1 : 0) : Number(p.v);
+      col[index.get(Date.parse(p.t) / 1000)!] = v;
+    }
+    return col;
+  });
+  return [xs, ...cols] as uPlotType.AlignedData;
+}
+
+function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; tick: number }): JSX.Element {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlotType | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const ids = logs.map(key).join(',');
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    Promise.all([
+      import('uplot').then((m) => m.default),
+      Promise.all(logs.map((l) => api<Entries>('GET', `/api/manager/insights/log/${seg(l.uri)}/${seg(l.id)}/entry?resolution=${resolution}`))),
+    ]).then(
+      ([uPlot, entries]) => {
+        if (!live || !box.current) return;
+        setError(null);
+        setLoading(false);
+        const data = align(logs, entries);
+        const units = [...new Set(logs.filter((l) => l.type === 'number').map((l) => l.units ?? ''))];
+        const series: uPlotType.Series[] = [{}];
+        logs.forEach((l, i) => {
+          const color = COLORS[i % COLORS.length]!;
+          if (l.type === 'boolean') {
+            series.push({
+              label: l.title, scale: 'bool', stroke: color, width: 0, fill: `${color}33`,
+              paths: uPlot.paths.stepped!({ align: 1 }), value: (_u, v) => fmt(l, v),
+            });
+          } else {
+            series.push({ label: l.title, scale: l.units ?? '', stroke: color, width: 2, spanGaps: false, value: (_u, v) => fmt(l, v) });
+          }
+        });
+        const axes: uPlotType.Axis[] = [{}];
+        units.slice(0, 2).forEach((u, i) => axes.push({ scale: u, side: i === 0 ? 3 : 1, label: u || undefined, grid: { show: i === 0 } }));
+        const scales: uPlotType.Scales = { x: { time: true }, bool: { range: [0, 1] } };
+        const width = box.current.clientWidth || 600;
+        const opts: uPlotType.Options = { width, height: width < 500 ? 240 : 320, series, axes, scales, legend: { live: true } };
+        plot.current?.destroy();
+        box.current.textContent = '';
+        plot.current = new uPlot(opts, data, box.current);
+      },
+      (e: unknown) => live && (setError(describe(e)), setLoading(false)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ids, resolution, tick]);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height: el.clientWidth < 500 ? 240 : 320 }));
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+      plot.current?.destroy();
+      plot.current = null;
+    };
+  }, []);
+  return (
+    <div>
+      {loading ? <progress class="thin" /> : null}
+      <Err msg={error} />
+      <div ref={box} class="chart" data-testid="chart" />
+    </div>
+  );
+}
+
+export function InsightsPage(): JSX.Element {
+  const logs = useLoad(() => api<Record<string, Log>>('GET', '/api/manager/insights/log'));
+  const [picked, setPicked] = useState<string[]>([]);
+  const [resolution, setResolution] = useState('lastHour');
+  const [tick, setTick] = useState(0);
+  const refetch = useRef<number | undefined>(undefined);
+  const pickedRef = useRef(picked);
+  pickedRef.current = picked;
+  useEffect(
+    () =>
+      subscribe('insights', (event, args) => {
+        const log = args[0] as Log | undefined;
+        if (!log?.uri || !event.startsWith('log.')) return;
+        logs.set((prev) => {
+          if (!prev) return prev;
+          const next = { ...prev };
+          if (event === 'log.delete') delete next[key(log)];
+          else next[key(log)] = log;
+          return next;
+        });
+        // New entries in a shown log: re-read the buckets, at most once a second.
+        if (event === 'log.update' && pickedRef.current.includes(key(log)) && refetch.current === undefined) {
+          refetch.current = window.setTimeout(() => {
+            refetch.current = undefined;
+            setTick((n) => n + 1);
+          }, 1000);
+        }
+      }),
+    [],
+  );
+  useEffect(() => () => window.clearTimeout(refetch.current), []);
+  const all = Object.values(logs.data ?? {});
+  const shown = picked.map((k) => logs.data?.[k]).filter((l): l is Log => l !== undefined);
+  const toggle = (k: string): void => setPicked((p) => (p.includes(k) ? p.filter((x) => x !== k) : [...p, k]));
+  return (
+    <>
+      <Card
+        title="Insights"
+        actions={
+          <select value={resolution} data-testid="resolution" onChange={(e) => setResolution((e.target as HTMLSelectElement).value)}>
+            {RESOLUTIONS.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        }
+      >
+        <Err msg={logs.error} />
+        {shown.length > 0 ? <Chart logs={shown} resolution={resolution} tick={tick} /> : <p class="muted">Pick one or more logs below to chart them.</p>}
+      </Card>
+      <Card title="Logs">
+        {!logs.data && !logs.error ? <p class="muted">Loading…</p> : null}
+        {logs.data && all.length === 0 ? <p class="muted">No logs yet.</p> : null}
+        <table class="logs-table">
+          <tbody>
+            {all.map((l) => (
+              <tr key={key(l)}>
+                <td>
+                  <label class="check">
+                    <input type="checkbox" checked={picked.includes(key(l))} data-testid={`log-${key(l)}`} onChange={() => toggle(key(l))} />
+                    <span>{l.title}</span>
+                  </label>
+                  <div class="muted small">{l.uri}</div>
+                </td>
+                <td class="num" data-testid={`last-${key(l)}`}>{fmt(l, l.lastValue)}</td>
+                <td class="muted small hide-narrow">{formatTime(l.lastUpdated)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Card>
+    </>
+  );
+}

@@ -1,0 +1,179 @@
+/**
+ * System, part two: location, language and units, the assistant PIN (set/unset; the hub never
+ * shows it back), and API tokens (create with chosen scopes, shown once; revoke).
+ */
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { api, seg } from '../api.js';
+import { ActionButton, Card, Err, formatTime, useAction, useLoad } from '../ui.js';
+
+const SCOPES = [
+  'service.dashboard', 'service.dashboard.readonly', 'service.app', 'service.app.readonly', 'service.app.control',
+  'service.speech', 'service.insights', 'service.insights.readonly', 'service.geolocation', 'service.geolocation.readonly',
+  'service.system', 'service.system.readonly', 'SYSTEM', 'SYSTEM_READONLY',
+];
+
+interface Token {
+  id: string;
+  name: string;
+  scopes: string[];
+  createdAt: string;
+  owner: boolean;
+}
+
+function Location(): JSX.Element {
+  const state = useLoad(() => api<{ location: { latitude: number; longitude: number } | null }>('GET', '/api/manager/geolocation/state'));
+  const [lat, setLat] = useState<string | null>(null);
+  const [lon, setLon] = useState<string | null>(null);
+  const a = useAction();
+  const loc = state.data?.location;
+  const path = '/api/manager/geolocation/option/location';
+  return (
+    <form
+      class="inline wrap"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void a.run(() => api('PUT', path, { value: { latitude: Number(lat ?? loc?.latitude), longitude: Number(lon ?? loc?.longitude) } }).then(state.reload));
+      }}
+    >
+      <label class="inline">
+        Latitude <input type="number" step="any" size={8} value={lat ?? loc?.latitude ?? ''} onInput={(e) => setLat((e.target as HTMLInputElement).value)} />
+      </label>
+      <label class="inline">
+        Longitude <input type="number" step="any" size={8} value={lon ?? loc?.longitude ?? ''} onInput={(e) => setLon((e.target as HTMLInputElement).value)} />
+      </label>
+      <button type="submit" disabled={a.busy}>
+        {a.busy ? 'Saving…' : 'Save'}
+      </button>
+      {loc ? <ActionButton label="Clear" onRun={() => api('DELETE', path).then(() => (setLat(null), setLon(null), state.reload()))} /> : null}
+      <Err msg={a.error ?? state.error} />
+    </form>
+  );
+}
+
+function Language(): JSX.Element {
+  const state = useLoad(() => api<{ language: string; units: string; languages: Record<string, string> }>('GET', '/api/manager/i18n/state'));
+  const a = useAction();
+  const put = (name: string, value: string): void => void a.run(() => api('PUT', `/api/manager/i18n/option/${name}`, { value }).then(state.reload));
+  const s = state.data;
+  return (
+    <div class="inline wrap">
+      <label class="inline">
+        Language
+        <select value={s?.language} disabled={!s || a.busy} onChange={(e) => put('language', (e.target as HTMLSelectElement).value)}>
+          {Object.entries(s?.languages ?? {}).map(([id, name]) => (
+            <option key={id} value={id}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label class="inline">
+        Units
+        <select value={s?.units} disabled={!s || a.busy} onChange={(e) => put('units', (e.target as HTMLSelectElement).value)}>
+          <option value="metric">metric</option>
+          <option value="imperial">imperial</option>
+        </select>
+      </label>
+      <Err msg={a.error ?? state.error} />
+    </div>
+  );
+}
+
+function Pin(): JSX.Element {
+  const state = useLoad(() => api<{ pinCodeSet: boolean }>('GET', '/api/manager/google-assistant/state'));
+  const [pin, setPin] = useState('');
+  const a = useAction();
+  const path = '/api/manager/google-assistant/option/pinCode';
+  return (
+    <form
+      class="inline wrap"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void a.run(() => api('PUT', path, { value: pin }).then(() => (setPin(''), state.reload())));
+      }}
+    >
+      <span data-testid="pin-state">{state.data ? (state.data.pinCodeSet ? 'A PIN is set.' : 'No PIN set.') : '…'}</span>
+      <input type="password" inputMode="numeric" autocomplete="new-password" placeholder="4–8 digits" size={8} value={pin} onInput={(e) => setPin((e.target as HTMLInputElement).value)} />
+      <button type="submit" disabled={a.busy || !pin}>
+        Set PIN
+      </button>
+      {state.data?.pinCodeSet ? <ActionButton label="Remove PIN" kind="danger" onRun={() => api('DELETE', path).then(state.reload)} /> : null}
+      <Err msg={a.error ?? state.error} />
+    </form>
+  );
+}
+
+function Tokens(): JSX.Element {
+  const tokens = useLoad(() => api<Record<string, Token>>('GET', '/api/manager/tokens/token'));
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<string[]>([]);
+  const [secret, setSecret] = useState<string | null>(null);
+  const a = useAction();
+  return (
+    <>
+      <Err msg={tokens.error} />
+      <ul class="list">
+        {Object.values(tokens.data ?? {}).map((t) => (
+          <li key={t.id}>
+            <span>
+              <b>{t.name}</b> <span class="muted small">{t.owner ? 'owner, every scope' : t.scopes.join(', ')} · {formatTime(t.createdAt)}</span>
+            </span>
+            {t.owner ? null : <ActionButton label="Revoke" kind="danger" confirm={`Revoke '${t.name}'? Clients using it stop working at once.`} onRun={() => api('DELETE', `/api/manager/tokens/token/${seg(t.id)}`).then(tokens.reload)} />}
+          </li>
+        ))}
+      </ul>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          setSecret(null);
+          void a.run(async () => {
+            const made = await api<Token & { token: string }>('POST', '/api/manager/tokens/token', { name, scopes });
+            setSecret(made.token);
+            setName('');
+            setScopes([]);
+            tokens.reload();
+          });
+        }}
+      >
+        <input placeholder="Name, e.g. kitchen-tablet" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        <div class="scopes">
+          {SCOPES.map((s) => (
+            <label key={s} class="check">
+              <input type="checkbox" checked={scopes.includes(s)} onChange={() => setScopes((p) => (p.includes(s) ? p.filter((x) => x !== s) : [...p, s]))} />
+              <span>{s}</span>
+            </label>
+          ))}
+        </div>
+        <button type="submit" class="primary" disabled={a.busy}>
+          {a.busy ? 'Creating…' : 'Create token'}
+        </button>
+        <Err msg={a.error} />
+      </form>
+      {secret ? (
+        <p class="ok">
+          Copy it now, it is shown only once: <code class="break">{secret}</code>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function HubSettings(): JSX.Element {
+  return (
+    <>
+      <Card title="Location">
+        <Location />
+      </Card>
+      <Card title="Language and units">
+        <Language />
+      </Card>
+      <Card title="Google Assistant PIN">
+        <Pin />
+      </Card>
+      <Card title="API tokens">
+        <Tokens />
+      </Card>
+    </>
+  );
+}

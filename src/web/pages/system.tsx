@@ -1,0 +1,247 @@
+/**
+ * System, part one: speech (voices, install from the engine's catalogue, speed, voice, a box to
+ * say a sentence) and backups (state, run now with live progress, the list with sizes). The
+ * hub's other settings (location, language, units, PIN, tokens) are in settings.tsx.
+ */
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, seg, subscribe } from '../api.js';
+import { ActionButton, Card, Err, formatBytes, formatTime, useAction, useLoad } from '../ui.js';
+import { HubSettings } from './settings.js';
+
+interface Voice {
+  id: string;
+  name: string;
+  language: string;
+  locale: string;
+  gender: string;
+}
+interface BackupJob {
+  id: string;
+  state: 'running' | 'done' | 'failed';
+  startedAt: string;
+  size: number | null;
+  error: string | null;
+}
+interface BackupState {
+  enabled: boolean;
+  schedule: string;
+  nextRun: string | null;
+  running: boolean;
+  job: BackupJob | null;
+  lastSuccessfulBackup: string | null;
+  lastError: { message: string; at: string } | null;
+  location: string;
+  keep: number;
+  backups: Array<{ file: string; createdAt: string; size: number; sha256: string }>;
+}
+
+const SPEECH = '/api/manager/speech-output';
+
+function Say(): JSX.Element {
+  const [text, setText] = useState('');
+  const [spoken, setSpoken] = useState<string | null>(null);
+  const a = useAction();
+  return (
+    <form
+      class="inline wrap"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setSpoken(null);
+        void a.run(async () => {
+          const r = await api<{ voice: string; durationMs: number }>('POST', `${SPEECH}/say`, { text });
+          setSpoken(`spoken with ${r.voice} in ${(r.durationMs / 1000).toFixed(1)} s`);
+        });
+      }}
+    >
+      <input class="grow" placeholder="A sentence to say" value={text} data-testid="say-text" onInput={(e) => setText((e.target as HTMLInputElement).value)} />
+      <button type="submit" class="primary" disabled={a.busy || !text.trim()} data-testid="say">
+        {a.busy ? 'Speaking…' : 'Say'}
+      </button>
+      <Err msg={a.error} />
+      {spoken ? (
+        <span class="ok" data-testid="spoken">
+          {spoken}
+        </span>
+      ) : null}
+    </form>
+  );
+}
+
+function OptionSelect({ path, choices, testId }: { path: string; choices: Array<[string, string]>; testId?: string }): JSX.Element {
+  const opt = useLoad(() => api<{ value: unknown }>('GET', path), [path]);
+  const a = useAction();
+  const value = opt.data?.value === null || opt.data?.value === undefined ? '' : String(opt.data.value);
+  return (
+    <span class="action">
+      <select
+        value={value}
+        disabled={a.busy || !opt.data}
+        data-testid={testId}
+        onChange={(e) => {
+          const v = (e.target as HTMLSelectElement).value;
+          void a.run(() => (v === '' ? api('DELETE', path) : api('PUT', path, { value: v })).then(opt.reload));
+        }}
+      >
+        {choices.map(([v, l]) => (
+          <option key={v} value={v}>
+            {l}
+          </option>
+        ))}
+      </select>
+      <Err msg={a.error ?? opt.error} />
+    </span>
+  );
+}
+
+function Speech(): JSX.Element {
+  const voices = useLoad(() => api<Record<string, Voice>>('GET', `${SPEECH}/voice/`));
+  const [catalogue, setCatalogue] = useState<Record<string, Voice> | null>(null);
+  const cat = useAction();
+  const [install, setInstall] = useState('');
+  useEffect(
+    () =>
+      subscribe('speech-output', (event, args) => {
+        const v = args[0] as Voice | undefined;
+        if (!v?.id) return;
+        voices.set((prev) => {
+          if (!prev) return prev;
+          const next = { ...prev };
+          if (event === 'voice.delete') delete next[v.id];
+          else next[v.id] = v;
+          return next;
+        });
+      }),
+    [],
+  );
+  const list = Object.values(voices.data ?? {});
+  return (
+    <Card title="Speech">
+      <Say />
+      <div class="row wrap">
+        <label class="inline">
+          Voice <OptionSelect path={`${SPEECH}/option/voice`} choices={[['', 'hub language default'], ...list.map((v): [string, string] => [v.id, v.name])]} />
+        </label>
+        <label class="inline">
+          Speed{' '}
+          <OptionSelect
+            path={`${SPEECH}/option/speed`}
+            choices={[['slow', 'slow'], ['normal', 'normal'], ['fast', 'fast'], ['0.5', '0.5×'], ['1.25', '1.25×'], ['2.0', '2×']]}
+          />
+        </label>
+      </div>
+      <h3>Installed voices</h3>
+      <Err msg={voices.error} />
+      <ul class="list">
+        {list.map((v) => (
+          <li key={v.id}>
+            <span>
+              {v.name} <span class="muted small">{v.locale}</span>
+            </span>
+            <span class="actions">
+              <ActionButton label="Sample" busyLabel="Playing…" onRun={() => api('POST', `${SPEECH}/voice/${seg(v.id)}/sample`)} />
+              <ActionButton label="Remove" kind="danger" onRun={() => api('DELETE', `${SPEECH}/voice/${seg(v.id)}`)} />
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div class="inline wrap">
+        {catalogue ? (
+          <>
+            <select value={install} onChange={(e) => setInstall((e.target as HTMLSelectElement).value)}>
+              <option value="">choose a voice to install</option>
+              {Object.values(catalogue)
+                .filter((v) => !voices.data?.[v.id])
+                .map((v) => (
+                  <option key={v.id} value={v.id}>
+                    {v.name} ({v.locale})
+                  </option>
+                ))}
+            </select>
+            <ActionButton label="Install" busyLabel="Installing…" kind="primary" disabled={!install} onRun={() => api('POST', `${SPEECH}/voice`, { id: install })} />
+          </>
+        ) : (
+          <button type="button" disabled={cat.busy} onClick={() => void cat.run(() => api<Record<string, Voice>>('GET', `${SPEECH}/catalog`).then(setCatalogue))}>
+            {cat.busy ? 'Loading…' : 'Install a voice…'}
+          </button>
+        )}
+        <Err msg={cat.error} />
+      </div>
+    </Card>
+  );
+}
+
+function Backups(): JSX.Element {
+  const state = useLoad(() => api<BackupState>('GET', '/api/manager/backup/state'));
+  useEffect(
+    () =>
+      subscribe('backup', (event) => {
+        // A job started or moved on: the state (with the list of archives) is cheap to re-read.
+        if (event.startsWith('backup.')) state.reload();
+      }),
+    [],
+  );
+  const s = state.data;
+  const running = s?.running === true;
+  return (
+    <Card
+      title="Backups"
+      actions={<ActionButton label="Back up now" busyLabel="Starting…" kind="primary" testId="backup-now" disabled={running} onRun={() => api('POST', '/api/manager/backup/backup/').then(state.reload)} />}
+    >
+      <Err msg={state.error} />
+      {s ? (
+        <>
+          {running ? (
+            <p class="progress" data-testid="backup-running">
+              <progress /> Backing up since {formatTime(s.job?.startedAt)}…
+            </p>
+          ) : null}
+          <dl class="facts">
+            <dt>Automatic</dt>
+            <dd>{s.enabled ? `on (${s.schedule}), next ${formatTime(s.nextRun)}` : 'off'}</dd>
+            <dt>Last success</dt>
+            <dd>{formatTime(s.lastSuccessfulBackup)}</dd>
+            <dt>Location</dt>
+            <dd class="break">{s.location} (keeps {s.keep})</dd>
+            {s.lastError ? (
+              <>
+                <dt>Last error</dt>
+                <dd class="err">
+                  {s.lastError.message} ({formatTime(s.lastError.at)})
+                </dd>
+              </>
+            ) : null}
+          </dl>
+          <table class="backups" data-testid="backups">
+            <tbody>
+              {s.backups.length === 0 ? (
+                <tr>
+                  <td class="muted">No backups yet.</td>
+                </tr>
+              ) : null}
+              {s.backups.map((b) => (
+                <tr key={b.file}>
+                  <td class="break">{b.file.split('/').pop()}</td>
+                  <td class="hide-narrow">{formatTime(b.createdAt)}</td>
+                  <td class="num">{formatBytes(b.size)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : (
+        <p class="muted">Loading…</p>
+      )}
+    </Card>
+  );
+}
+
+export function SystemPage(): JSX.Element {
+  return (
+    <div class="grid">
+      <Speech />
+      <Backups />
+      <HubSettings />
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * Small shared pieces of the pages: loading data with a reload, running an action with its busy
+ * state and its error sentence shown right beside the control, and formatting helpers.
+ */
+import type { ComponentChildren, JSX } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { describe } from './api.js';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: string | null;
+  reload: () => void;
+  set: (f: (prev: T | undefined) => T | undefined) => void;
+}
+
+/** Loads once (and on reload); keeps the last data while reloading so the page does not flicker. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded<T> {
+  const [data, setData] = useState<T | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const [n, setN] = useState(0);
+  useEffect(() => {
+    let live = true;
+    load().then(
+      (d) => live && (setData(() => d), setError(null)),
+      (e: unknown) => live && setError(describe(e)),
+    );
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [n, ...deps]);
+  const reload = useCallback(() => setN((x) => x + 1), []);
+  return { data, error, reload, set: setData };
+}
+
+export interface ActionState {
+  busy: boolean;
+  error: string | null;
+  run: (f: () => Promise<unknown>) => Promise<boolean>;
+  clear: () => void;
+}
+
+export function useAction(): ActionState {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
+  const run = useCallback(async (f: () => Promise<unknown>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await f();
+      return true;
+    } catch (e) {
+      if (mounted.current) setError(describe(e));
+      return false;
+    } finally {
+      if (mounted.current) setBusy(false);
+    }
+  }, []);
+  return { busy, error, run, clear: () => setError(null) };
+}
+
+export function Err({ msg }: { msg: string | null | undefined }): JSX.Element | null {
+  return msg ? (
+    <span class="err" role="alert">
+      {msg}
+    </span>
+  ) : null;
+}
+
+interface ActionButtonProps {
+  label: string;
+  busyLabel?: string;
+  onRun: () => Promise<unknown>;
+  kind?: 'primary' | 'danger' | '';
+  disabled?: boolean;
+  confirm?: string;
+  testId?: string;
+}
+
+/** A button that runs an API call, says it is busy, and shows the API's sentence if it fails. */
+export function ActionButton(p: ActionButtonProps): JSX.Element {
+  const a = useAction();
+  return (
+    <span class="action">
+      <button
+        type="button"
+        class={p.kind ?? ''}
+        disabled={a.busy || p.disabled}
+        data-testid={p.testId}
+        onClick={() => {
+          if (p.confirm && !window.confirm(p.confirm)) return;
+          void a.run(p.onRun);
+        }}
+      >
+        {a.busy ? (p.busyLabel ?? `${p.label}…`) : p.label}
+      </button>
+      <Err msg={a.error} />
+    </span>
+  );
+}
+
+export function Card({ title, children, actions }: { title?: ComponentChildren; children: ComponentChildren; actions?: ComponentChildren }): JSX.Element {
+  return (
+    <section class="card">
+      {title !== undefined || actions !== undefined ? (
+        <header>
+          <h2>{title}</h2>
+          <div class="actions">{actions}</div>
+        </header>
+      ) : null}
+      {children}
+    </section>
+  );
+}
+
+export function formatBytes(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '–';
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '–';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}
+
+/** Text of a localized label ({en, nl, ...}) in the hub's language, falling back to English. */
+export function label(v: unknown, lang = 'en'): string {
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const t = o[lang] ?? o.en ?? Object.values(o)[0];
+    return typeof t === 'string' ? t : '';
+  }
+  return '';
+}
