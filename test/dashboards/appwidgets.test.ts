@@ -62,8 +62,8 @@ describe('getAppWidgets / getAppWidget', () => {
       deprecated: false,
     });
     expect(r.body[CLOCK]).toMatchObject({ name: 'Clock', height: 120, transparent: false, deprecated: false });
-    expect(r.body[CLOCK]!.settings).toEqual(SETTINGS(['city', 'slow', 'broken', 'crash', 'many', 'unheard', 'seconds']));
-    expect((r.body[CLOCK]!.settings as Array<Record<string, unknown>>)[6]).toEqual({ id: 'seconds', type: 'checkbox', label: { en: 'Show seconds' }, default: false });
+    expect(r.body[CLOCK]!.settings).toEqual(SETTINGS(['city', 'slow', 'broken', 'crash', 'many', 'unheard', 'malformed', 'seconds']));
+    expect((r.body[CLOCK]!.settings as Array<Record<string, unknown>>)[7]).toEqual({ id: 'seconds', type: 'checkbox', label: { en: 'Show seconds' }, default: false });
     expect((await t.hub.call('GET', `${BASE}/appwidget/${CLOCK}`)).body).toEqual(r.body[CLOCK]);
     for (const id of ['com.test.widgets:nope', 'com.nobody.here:clock', 'nonsense']) {
       expect((await t.hub.call('GET', `${BASE}/appwidget/${id}`)).status).toBe(404);

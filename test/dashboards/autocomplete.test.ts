@@ -74,6 +74,13 @@ describe('getAppWidgetAutocomplete', () => {
     expect(r.body.error_description).toContain('the city service is down');
   });
 
+  it('answers 502 when the listener answers something that is not a list of {id, name}', async () => {
+    const r = await ask(CLOCK, { settingId: 'malformed', query: 'x' });
+    expect(r.status).toBe(502);
+    expect(r.body.error).toBe('bad_gateway');
+    expect(r.body.error_description).toMatch(/malformed result/);
+  });
+
   it('answers 504 when the listener does not answer within 5 s, and the hub serves others meanwhile', async () => {
     const order: string[] = [];
     const slow = ask(CLOCK, { settingId: 'slow', query: 'x' }).then((r) => {
