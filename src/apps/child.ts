@@ -210,6 +210,7 @@ export class AppChild {
   }
 
   private handshake(spec: ChildSpec, timeoutMs: number): Promise<void> {
+    let greeted = false;
     return new Promise<void>((resolve, reject) => {
       this.proc.on('message', (raw: unknown) => {
         const parsed = ChildMessage.safeParse(raw);
@@ -220,6 +221,9 @@ export class AppChild {
         const m = parsed.data;
         switch (m.type) {
           case 'hello':
+            // App code can call process.send itself: a second hello is noise, not a new init.
+            if (greeted) return;
+            greeted = true;
             if (m.protocol !== PROTOCOL_VERSION) {
               reject(new RpcError('app_error', `the child speaks protocol ${m.protocol}, the hub ${PROTOCOL_VERSION}`));
               return;
@@ -248,17 +252,26 @@ export class AppChild {
 
   private serve(id: number, method: string, args: unknown): void {
     if (this.inFlight >= this.opts.maxInFlight) {
-      this.send(answerOf(id, { ok: false, error: new RpcError('busy', `more than ${this.opts.maxInFlight} calls at once; wait for answers`) }));
+      this.answer(answerOf(id, { ok: false, error: new RpcError('busy', `more than ${this.opts.maxInFlight} calls at once; wait for answers`) }));
       return;
     }
     this.inFlight++;
     this.hooks
       .dispatch(method, args)
       .then(
-        (result) => this.send(answerOf(id, { ok: true, result })),
-        (error: unknown) => this.send(answerOf(id, { ok: false, error })),
+        (result) => this.answer(answerOf(id, { ok: true, result })),
+        (error: unknown) => this.answer(answerOf(id, { ok: false, error })),
       )
       .finally(() => this.inFlight--);
+  }
+
+  /** Sends an answer; an app that exited meanwhile simply does not get it. */
+  private answer(message: unknown): void {
+    try {
+      this.send(message);
+    } catch {
+      // closed channel or an answer the protocol refuses: nothing useful to do for a gone caller
+    }
   }
 
   /** Sends a message after checking it against the protocol (what the child trusts). */

@@ -63,6 +63,8 @@ describe('misbehaving apps under a real hub', () => {
     expect(await hub.stop()).toBe(0);
 
     hub = await hubWith({ appsDir, dataDir });
+    // Disabling is persisted: the new hub leaves it stopped.
+    expect((await hub.call<App & { enabled: boolean }>('GET', '/api/manager/apps/app/com.test.crasher')).body).toMatchObject({ enabled: false, state: 'stopped' });
     const log = await hub.call<{ stderr: string; lastCrash: { message: string; exitCode: number } }>('POST', '/api/manager/apps/app/com.test.crasher/crashlog');
     expect(log.status).toBe(200);
     expect(log.body.stderr).toContain('Error: kaboom-4d2c');

@@ -151,6 +151,27 @@ describe('misbehaving apps', () => {
     expect(t.rt.getSetting('com.test.spin', 'runs')).toBe(2);
   });
 
+  it('survives an app that forges IPC messages and floods calls', async () => {
+    await writeApp(appsDir, 'com.test.forger', {
+      code: `module.exports = { async onInit(hub) {
+        process.send({ type: 'hello', protocol: 1, pid: 1 });
+        process.send({ type: 'call', id: 'x', method: 'settings.get' });
+        process.send({ type: 'call', id: 5, method: 'fs.readFile', args: { path: '/etc/shadow' } });
+        process.send({ type: 'result', id: 424242, result: 'nobody asked' });
+        const results = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => hub.settings.get('k' + i)));
+        const busy = results.filter((r) => r.status === 'rejected' && r.reason.code === 'busy').length;
+        const ok = results.filter((r) => r.status === 'fulfilled').length;
+        await hub.settings.set('tally', { total: busy + ok });
+      } };`,
+    });
+    t = await startRuntime({ appsDir, dataDir });
+    const app = await t.until('com.test.forger', (a) => a.ready, 'ready');
+    expect(app).toMatchObject({ state: 'running', crashed: false, exitCount: 0 });
+    expect(t.rt.getSetting('com.test.forger', 'tally')).toEqual({ total: 300 });
+    const { stderr } = await t.rt.crashLog('com.test.forger');
+    expect(stderr.match(/dropped a malformed IPC message/g)?.length).toBe(2);
+  });
+
   it('kills an app whose event loop stops answering pings and restarts it', async () => {
     await writeApp(appsDir, 'com.test.hang', {
       code: `module.exports = { async onInit(hub) {
