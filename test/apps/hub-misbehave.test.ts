@@ -121,6 +121,34 @@ describe('misbehaving apps under a real hub', () => {
   });
 });
 
+describe('orphans', () => {
+  it('an app exits by itself when the hub is SIGKILLed', async () => {
+    const appsDir = await dir('hearth-apps-');
+    const dataDir = await dir('hearth-data-');
+    await writeApp(appsDir, 'com.test.orphan', {
+      code: `module.exports = { async onInit(hub) {
+        require('node:fs').writeFileSync(require('node:path').join(hub.app.userdata, 'pid'), String(process.pid));
+        setInterval(() => {}, 1000);
+      } };`,
+    });
+    const hub = await hubWith({ appsDir, dataDir });
+    await until(hub, 'com.test.orphan', (a) => a.ready, 'ready');
+    const pid = Number(await readFile(join(dataDir, 'apps/com.test.orphan/userdata/pid'), 'utf8'));
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    await hub.kill('SIGKILL');
+    let alive = true;
+    for (let i = 0; i < 200 && alive; i++) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((r) => setTimeout(r, 50));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+  });
+});
+
 describe('store install from an http catalogue', () => {
   let server: Server | undefined;
   afterEach(() => {
