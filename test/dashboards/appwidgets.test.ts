@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/pack.js';
 import { openEvents, type EventClient, type EventFrame } from '../helpers/events.js';
 import { tempDir } from '../helpers/hub.js';
-import { BASE, CLOCK, NOTE, OWNER, body, copyFixture, startWithApp, widgetIds, type DashboardView, type TestHub } from './helpers.js';
+import { BASE, CLOCK, NOTE, OWNER, body, copyFixture, startWithApp, waitAppRunning, widgetIds, type DashboardView, type TestHub } from './helpers.js';
 
 const EXTRA = 'com.test.extra';
 const GAUGE = `${EXTRA}:gauge`;
@@ -68,6 +68,16 @@ describe('getAppWidgets / getAppWidget', () => {
     for (const id of ['com.test.widgets:nope', 'com.nobody.here:clock', 'nonsense']) {
       expect((await t.hub.call('GET', `${BASE}/appwidget/${id}`)).status).toBe(404);
     }
+  });
+
+  it('does not announce the widgets of apps present at start-up, nor app state changes', async () => {
+    expect((await t.hub.call('POST', '/api/manager/apps/app/com.test.widgets/restart')).status).toBe(200);
+    await waitAppRunning(t.hub, 'com.test.widgets');
+    // Events arrive in order: anything the restart caused comes before this dashboard's create.
+    const marker = await t.hub.call<DashboardView>('POST', `${BASE}/dashboard`, { body: body('Marker', []) });
+    await events.next((f) => f.event === 'dashboard.create' && (f.args[0] as DashboardView).id === marker.body.id);
+    expect(appWidgetFrames()).toEqual([]);
+    expect((await t.hub.call('DELETE', `${BASE}/dashboard/${marker.body.id}`)).status).toBe(204);
   });
 
   it("names widgets in the hub's language and publishes appwidget.update when it changes", async () => {

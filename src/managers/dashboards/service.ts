@@ -42,8 +42,8 @@ export class DashboardsService {
 
   // --- dashboards ---
 
-  private view(d: Dashboard, installed?: ReadonlySet<string>): DashboardView {
-    const exists = installed ? (id: string) => installed.has(id) : (id: string) => this.catalog.has(id);
+  private view(d: Dashboard, installed: ReadonlySet<string> = this.installed()): DashboardView {
+    const exists = (id: string): boolean => installed.has(id);
     return {
       id: d.id,
       name: d.name,
