@@ -98,6 +98,10 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
         plot.current?.destroy();
         box.current.textContent = '';
         plot.current = new uPlot(opts, data, box.current);
+        // How many values the chart holds, for people (tooltip) and the browser tests.
+        const points = data.slice(1).reduce((n, col) => n + (col as Array<number | null>).filter((v) => v !== null).length, 0);
+        box.current.dataset.points = String(points);
+        box.current.title = `${points} values`;
       },
       (e: unknown) => live && (setError(describe(e)), setLoading(false)),
     );

@@ -1,0 +1,76 @@
+/**
+ * Drives Debian's Chromium (apt package `chromium`) through playwright-core for the web app's
+ * end-to-end tests, with a fresh profile folder per launch. Screenshots go to test/artifacts/.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { ROOT } from '../helpers/hub.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = join(ROOT, 'test/artifacts');
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+
+/** The browser globals the tests touch inside page.evaluate (the Node type-check has no DOM lib). */
+export interface BrowserGlobals {
+  localStorage: { getItem(key: string): string | null; clear(): void };
+}
+export const inBrowser = (): BrowserGlobals => globalThis as unknown as BrowserGlobals;
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+export async function launch(): Promise<Browser> {
+  const profile = await mkdtemp(join(tmpdir(), 'hearth-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 860 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the web app signed in with `token` (through the sign-in form, as a person would). */
+export async function signedIn(context: BrowserContext, url: string, token: string, hash = '#/dashboards'): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${url}/${hash}`);
+  await page.evaluate(() => (globalThis as unknown as BrowserGlobals).localStorage.clear());
+  await page.reload();
+  await page.locator('input[name=token]').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('nav').waitFor();
+  return page;
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `web-${name}.png`), fullPage: true });
+}
+
+/** Screenshots at desktop width and at phone width (375 px), then restores the viewport. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await screenshot(page, `${name}-desktop`);
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.waitForTimeout(300); // let layout and the chart's resize observer settle for the picture
+  await screenshot(page, `${name}-375`);
+  await page.setViewportSize({ width: 1280, height: 860 });
+}

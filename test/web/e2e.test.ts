@@ -1,0 +1,177 @@
+/**
+ * The web app end to end: Debian's Chromium against a real hub running copies of the example
+ * apps, speaking into a WAV folder. Each test signs in on its own page, so they do not depend on
+ * each other's order. Screenshots of every page (desktop and 375 px) land in test/artifacts/.
+ */
+import { cp, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { OWNER, ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { launch, screenshots, signedIn, type Browser, type BrowserGlobals } from './browser.js';
+
+let hub: RunningHub;
+let browser: Browser;
+let audioOut: string;
+
+beforeAll(async () => {
+  const appsDir = await tempDir('hearth-web-apps-');
+  await cp(join(ROOT, 'apps'), appsDir, { recursive: true });
+  audioOut = await tempDir('hearth-web-audio-');
+  await mkdir(audioOut, { recursive: true });
+  hub = await startHub({ appsDir, args: ['--audio-out', audioOut] });
+  browser = await launch();
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await hub?.cleanup();
+});
+
+async function appState(page: Page, id: string): Promise<string> {
+  return (await page.locator(`[data-testid="app-${id}"] [data-testid=app-state]`).textContent()) ?? '';
+}
+
+describe('web app in Chromium', () => {
+  test('signs in with a pasted token; a wrong token shows the API sentence', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${hub.url}/`);
+    await page.evaluate(() => (globalThis as unknown as BrowserGlobals).localStorage.clear());
+    await page.reload();
+    await screenshots(page, 'signin');
+    await page.locator('input[name=token]').fill('hth_wrong');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('.err').textContent()).toMatch(/token/i);
+    await page.locator('input[name=token]').fill(OWNER);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.locator('nav').waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).localStorage.getItem('hearth.token'))).toBe(OWNER);
+    expect(await page.locator('[data-testid=nav-dashboards]').getAttribute('class')).toBe('active');
+    await page.close();
+  });
+
+  test('the first page loads under 300 KB transferred', async () => {
+    const page = await browser.context.newPage();
+    let bytes = 0;
+    const sizes: Promise<void>[] = [];
+    page.on('requestfinished', (req) => {
+      sizes.push(req.sizes().then((s) => void (bytes += s.responseBodySize + s.responseHeadersSize)));
+    });
+    await page.goto(`${hub.url}/`, { waitUntil: 'networkidle' });
+    await Promise.all(sizes);
+    expect(bytes).toBeGreaterThan(1000);
+    expect(bytes).toBeLessThan(300 * 1024);
+    await page.close();
+  });
+
+  test('creates a dashboard with example widgets that render through the bridge', async () => {
+    const page = await signedIn(browser.context, hub.url, OWNER);
+    await page.getByTestId('new-dashboard-name').fill('Living room');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByTestId('arrange').click();
+    await page.getByTestId('add-widget-select-0').selectOption('com.hearth.greeter:greeting');
+    await page.getByTestId('add-widget-0').click();
+    await page.getByTestId('autocomplete-person').fill('ada');
+    await page.getByRole('button', { name: /Ada/ }).click();
+    await page.getByTestId('add-widget-select-1').selectOption('com.hearth.sysmon:load');
+    await page.getByTestId('add-widget-1').click();
+    await page.getByTestId('save-dashboard').click();
+    await page.getByTestId('arrange').waitFor();
+
+    const dashboards = await hub.call<Record<string, { name: string; columns: Array<{ widgets: Array<{ appWidgetId: string; settings: Record<string, unknown> }> }> }>>('GET', '/api/manager/dashboards/dashboard');
+    const saved = Object.values(dashboards.body).find((d) => d.name === 'Living room');
+    expect(saved?.columns[0]?.widgets[0]?.appWidgetId).toBe('com.hearth.greeter:greeting');
+    expect(saved?.columns[0]?.widgets[0]?.settings.person).toMatchObject({ id: 'ada', name: 'Ada' });
+
+    // The greeter's page reads its settings from the bridge; sysmon's reads its own insights log.
+    const greeter = page.frameLocator('iframe[title="Greeting"]');
+    await expect.poll(() => greeter.locator('#greeting').textContent(), { timeout: 15_000 }).toMatch(/^Good (morning|afternoon|evening), Ada!$/);
+    const load = page.frameLocator('iframe[title="System load"]');
+    await expect.poll(() => load.locator('#value').textContent(), { timeout: 15_000 }).toMatch(/^\d+\.\d\d$/);
+    expect(await page.locator('iframe[title="Greeting"]').getAttribute('sandbox')).toBe('allow-scripts');
+    expect(await page.locator('iframe[title="Greeting"]').evaluate((f) => (f as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height)).toBe(80);
+    await screenshots(page, 'dashboards');
+    await page.close();
+  });
+
+  test('a widget page cannot read the token or call APIs outside its own app', async () => {
+    const page = await signedIn(browser.context, hub.url, OWNER);
+    const created = await hub.call<{ id: string }>('POST', '/api/manager/dashboards/dashboard', {
+      body: { name: 'Bridge check', columns: [{ widgets: [{ appWidgetId: 'com.hearth.sysmon:load' }] }] },
+    });
+    expect(created.status).toBe(201);
+    await page.goto(`${hub.url}/#/dashboards/${created.body.id}`);
+    const frame = page.frameLocator('iframe[title="System load"]');
+    await frame.locator('#value').waitFor();
+    const results = await page.frames()[1]!.evaluate(async () => {
+      const g = globalThis as unknown as BrowserGlobals & { hearth: { api(m: string, p: string): Promise<unknown>; getStore(): Promise<unknown>; setStore(s: object): Promise<unknown> } };
+      const h = g.hearth;
+      let storage = 'readable';
+      try {
+        void g.localStorage.getItem('hearth.token');
+      } catch {
+        storage = 'blocked';
+      }
+      const tokens = await h.api('GET', '/api/manager/tokens/token').then(() => 'allowed', (e: Error) => e.message);
+      await h.setStore({ clicks: 3 });
+      return { storage, tokens, store: await h.getStore() };
+    });
+    expect(results.storage).toBe('blocked');
+    expect(results.tokens).toMatch(/may not call GET \/api\/manager\/tokens\/token/);
+    expect(results.store).toEqual({ clicks: 3 });
+    await page.close();
+  });
+
+  test('disabling and enabling an app shows its state change live', async () => {
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/apps');
+    const card = page.getByTestId('app-com.hearth.greeter');
+    await expect.poll(() => appState(page, 'com.hearth.greeter'), { timeout: 15_000 }).toBe('running');
+    await card.getByTestId('disable').click();
+    await expect.poll(() => appState(page, 'com.hearth.greeter'), { timeout: 15_000 }).not.toBe('running');
+    const stopped = await appState(page, 'com.hearth.greeter');
+    expect((await hub.call<{ state: string; enabled: boolean }>('GET', '/api/manager/apps/app/com.hearth.greeter')).body).toMatchObject({ enabled: false, state: stopped });
+    await card.getByTestId('enable').click();
+    await expect.poll(() => appState(page, 'com.hearth.greeter'), { timeout: 15_000 }).toBe('running');
+    await card.getByRole('button', { name: 'Output' }).click();
+    await expect.poll(() => card.locator('pre').first().textContent()).toMatch(/starting com\.hearth\.greeter/);
+    await screenshots(page, 'apps');
+    await page.close();
+  });
+
+  test('charts an insights log with data', async () => {
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/insights');
+    // The hub samples its own CPU every 10 s: wait until the log has its first value.
+    await expect.poll(async () => (await hub.call<{ lastValue: number | null }>('GET', '/api/manager/insights/log/hearth:manager:system:cpu')).body.lastValue, { timeout: 30_000 }).not.toBeNull();
+    await page.reload();
+    await page.getByTestId('log-hearth:manager:system:cpu').check();
+    await page.getByTestId('log-hearth:manager:system:rss').check();
+    const chart = page.getByTestId('chart');
+    await expect.poll(() => chart.getAttribute('data-points'), { timeout: 15_000 }).toMatch(/^[1-9]\d*$/);
+    expect(await chart.locator('canvas').count()).toBe(1);
+    expect(await page.locator('.u-legend').textContent()).toContain('Hub CPU use');
+    await page.getByTestId('resolution').selectOption('last24Hours');
+    await expect.poll(() => chart.getAttribute('data-points')).toMatch(/^[1-9]\d*$/);
+    await screenshots(page, 'insights');
+    await page.close();
+  });
+
+  test('says a sentence into the audio-out folder and runs a backup that gets listed', async () => {
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/system');
+    const before = (await readdir(audioOut)).filter((f) => f.endsWith('.wav')).length;
+    await page.getByTestId('say-text').fill('Hello from the web app');
+    await page.getByTestId('say').click();
+    await page.getByTestId('spoken').waitFor({ timeout: 30_000 });
+    const wavs = (await readdir(audioOut)).filter((f) => f.endsWith('.wav'));
+    expect(wavs.length).toBe(before + 1);
+
+    await page.getByTestId('backup-now').click();
+    const rows = page.getByTestId('backups').locator('tr td.num');
+    await expect.poll(() => rows.count(), { timeout: 60_000 }).toBeGreaterThan(0);
+    const state = await hub.call<{ backups: Array<{ file: string; size: number }> }>('GET', '/api/manager/backup/state');
+    expect(state.body.backups.length).toBeGreaterThan(0);
+    const name = state.body.backups[0]!.file.split('/').pop()!;
+    expect(await page.getByTestId('backups').textContent()).toContain(name);
+    await screenshots(page, 'system');
+    await page.close();
+  });
+});
