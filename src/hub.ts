@@ -42,6 +42,7 @@ export interface HubManagers {
 function createManagers(ctx: ManagerContext, tokens: TokenService): HubManagers {
   const i18n = new I18nManager({ ...ctx, log: ctx.log.child({ module: 'i18n' }) });
   const geolocation = new GeolocationManager({ ...ctx, log: ctx.log.child({ module: 'geolocation' }) });
+  const insights = new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) });
   // --- manager registration: one line per manager, in start order ---
   const all: Manager[] = [
     new SystemManager(),
@@ -49,9 +50,9 @@ function createManagers(ctx: ManagerContext, tokens: TokenService): HubManagers 
     i18n,
     geolocation,
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
-    new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) }),
+    insights,
     new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }),
-    new BackupManager({ ...ctx, log: ctx.log.child({ module: 'backup' }) }),
+    new BackupManager({ ...ctx, log: ctx.log.child({ module: 'backup' }) }, { copyInsights: (dest) => insights.backup(dest) }),
     new DashboardsManager({ ...ctx, log: ctx.log.child({ module: 'dashboards' }) }),
     // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
     new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),

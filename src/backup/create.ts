@@ -36,6 +36,12 @@ export interface CreateBackupOptions {
   readonly storeSnapshot: string;
   /** Path of the insights SQLite database; skipped when absent or the file does not exist. */
   readonly insightsDb?: string;
+  /**
+   * Copies the insights database to `dest` through the running hub's own connection. SQLite's
+   * online backup from a second connection restarts whenever the hub commits (every second), so
+   * on a large file it may never finish; through the writer's connection it cannot be disturbed.
+   */
+  readonly copyInsights?: (dest: string) => Promise<void>;
   readonly hubVersion: string;
   /** App ids to include; default every folder in appsDir (names starting with '.' are temp). */
   readonly appIds?: readonly string[];
@@ -162,7 +168,7 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
     files[STORE_ENTRY] = await tar.buffer(STORE_ENTRY, Buffer.from(opts.storeSnapshot, 'utf8'), createdAt);
     if (insights && opts.insightsDb) {
       const copy = join(staging, 'insights.db');
-      await copySqliteDatabase(opts.insightsDb, copy);
+      await (opts.copyInsights ?? ((dest: string) => copySqliteDatabase(opts.insightsDb!, dest)))(copy);
       files[INSIGHTS_ENTRY] = await tar.addFile(INSIGHTS_ENTRY, copy);
       await rm(copy, { force: true }); // free the space before the apps are read
     }

@@ -21,9 +21,10 @@ export class BackupManager implements Manager {
 
   constructor(
     private readonly ctx: ManagerContext,
+    deps: { readonly copyInsights?: (dest: string) => Promise<void> } = {},
     now: () => Date = () => new Date(),
   ) {
-    this.service = new BackupService(ctx, now);
+    this.service = new BackupService(ctx, now, deps.copyInsights);
     this.scheduler = new BackupScheduler({
       expression: ctx.config.backupSchedule,
       timeZone: ctx.config.zone,

@@ -70,6 +70,7 @@ export class BackupService {
   constructor(
     private readonly ctx: ManagerContext,
     private readonly now: () => Date = () => new Date(),
+    private readonly copyInsights?: (dest: string) => Promise<void>,
   ) {
     this.section = ctx.store.section(BACKUP, BackupSection, () => ({ lastBackup: null, lastError: null }));
   }
@@ -126,6 +127,7 @@ export class BackupService {
           outDir: config.backupLocation,
           storeSnapshot,
           insightsDb: join(config.dataDir, 'insights.db'),
+          ...(this.copyInsights ? { copyInsights: this.copyInsights } : {}),
           hubVersion: VERSION,
           keep: config.backupKeep,
         });
