@@ -99,13 +99,13 @@ export class DashboardsService {
     const id = body.id ?? randomUUID();
     if (this.section.value.dashboards[id]) throw conflict(`dashboard '${id}' exists already; update it with PUT instead`);
     const dashboard: Dashboard = { id, name: body.name, columns: this.columns(body.columns, null) };
-    // Checked and written in one synchronous step: no other request can slip in between.
-    const stores = await this.section.update((d) => {
+    // Checked, written and viewed in one synchronous step: no other request slips in between,
+    // and the events describe this change even if another lands while this one is written.
+    const { stores, view } = await this.section.update((d) => {
       d.dashboards[id] = dashboard;
-      return syncStores(d);
+      this.listBytes = null;
+      return { stores: syncStores(d), view: this.view(dashboard) };
     });
-    this.listBytes = null;
-    const view = this.get(id);
     this.bus.publish('dashboards', 'dashboard.create', view);
     this.publishStores(stores);
     return view;
@@ -120,12 +120,11 @@ export class DashboardsService {
       name: body.name ?? current.name,
       columns: body.columns ? this.columns(body.columns, current) : current.columns,
     };
-    const stores = await this.section.update((d) => {
+    const { stores, view } = await this.section.update((d) => {
       d.dashboards[id] = next;
-      return syncStores(d);
+      this.listBytes = null;
+      return { stores: syncStores(d), view: this.view(next) };
     });
-    this.listBytes = null;
-    const view = this.get(id);
     const info = diff(before, view);
     if (info.changedKeys.length) this.bus.publish('dashboards', 'dashboard.update', view, info);
     this.publishStores(stores);
@@ -136,9 +135,9 @@ export class DashboardsService {
     const view = this.get(id);
     const stores = await this.section.update((d) => {
       delete d.dashboards[id];
+      this.listBytes = null;
       return syncStores(d);
     });
-    this.listBytes = null;
     this.bus.publish('dashboards', 'dashboard.delete', view);
     this.publishStores(stores);
   }
@@ -178,10 +177,11 @@ export class DashboardsService {
     if (bytes > LIMITS.stateBytes) {
       throw invalid(`widget store state would be ${bytes} bytes as JSON; the limit is ${LIMITS.stateBytes} (64 KiB)`);
     }
-    await this.section.update((d) => {
-      d.widgetStores[id]!.state = next;
+    const after = await this.section.update((d) => {
+      const store = d.widgetStores[id]!;
+      store.state = next;
+      return clone(store);
     });
-    const after = this.getStore(id);
     const info = diff(before, after);
     if (info.changedKeys.length) this.bus.publish('dashboards', 'widgetstore.update', after, info);
     return after.state;
