@@ -110,6 +110,18 @@ describe('createDashboard', () => {
   });
 });
 
+describe('concurrent writes', () => {
+  it('lets exactly one of many racing creates claim a widget id', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => create({ name: `Race ${i}`, columns: [{ widgets: [{ id: 'contested', appWidgetId: CLOCK }] }] })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 400)).toHaveLength(9);
+    const stores = (await t.hub.call<Record<string, unknown>>('GET', `${BASE}/widgetstore`)).body;
+    expect(stores.contested).toEqual({ id: 'contested', ownerUri: 'hearth:app:com.test.widgets', state: {} });
+  });
+});
+
 describe('getDashboards / getDashboard', () => {
   it('lists dashboards keyed by id; 404 for an unknown one', async () => {
     const a = await create(body('Listed', [NOTE]));

@@ -103,6 +103,23 @@ describe('widget stores over HTTP', () => {
     expect(Object.keys(await getState(storeB)).sort()).toEqual(['a', 'keep']);
   });
 
+  it('loses no key when many merges race, and publishes one update per write', async () => {
+    await setState(storeB, { state: {}, replace: true });
+    const before = events.frames.length;
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => setState(storeB, { state: { [`k${i}`]: i } })));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const expected = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i]));
+    expect(await getState(storeB)).toEqual(expected);
+    await events.next((f) => f.event === 'widgetstore.update' && Object.keys((f.args[0] as { state: object }).state).length === 20);
+    const updates = events.frames.slice(before).filter((f) => f.event === 'widgetstore.update');
+    expect(updates).toHaveLength(20);
+    // Each event's info is its own write: exactly one key appears.
+    for (const u of updates) {
+      const info = u.args[1] as { oldValues: { state: object }; newValues: { state: object } };
+      expect(Object.keys(info.newValues.state).length - Object.keys(info.oldValues.state).length).toBe(1);
+    }
+  });
+
   it('refuses malformed bodies with 400', async () => {
     for (const b of [{}, { state: [1] }, { state: 'x' }, { state: {}, replace: 'yes' }, { state: {}, extra: 1 }]) {
       const r = await setState(storeA, b);
