@@ -75,6 +75,7 @@ describe('web app in Chromium', () => {
     await page.getByRole('button', { name: /Ada/ }).click();
     await page.getByTestId('add-widget-select-1').selectOption('com.hearth.sysmon:load');
     await page.getByTestId('add-widget-1').click();
+    await screenshots(page, 'dashboard-arrange');
     await page.getByTestId('save-dashboard').click();
     await page.getByTestId('arrange').waitFor();
 
@@ -149,9 +150,9 @@ describe('web app in Chromium', () => {
     await expect.poll(() => chart.getAttribute('data-points'), { timeout: 15_000 }).toMatch(/^[1-9]\d*$/);
     expect(await chart.locator('canvas').count()).toBe(1);
     expect(await page.locator('.u-legend').textContent()).toContain('Hub CPU use');
+    await screenshots(page, 'insights');
     await page.getByTestId('resolution').selectOption('last24Hours');
     await expect.poll(() => chart.getAttribute('data-points')).toMatch(/^[1-9]\d*$/);
-    await screenshots(page, 'insights');
     await page.close();
   });
 

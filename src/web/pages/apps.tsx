@@ -181,8 +181,8 @@ function Install(): JSX.Element {
         });
       }}
     >
-      <input placeholder="app id, e.g. com.example.clock" value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
-      <input placeholder="channel (optional)" value={channel} size={10} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} />
+      <input class="grow" placeholder="app id, e.g. com.example.clock" value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
+      <input placeholder="channel" value={channel} size={8} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} />
       <button type="submit" class="primary" disabled={a.busy || !id}>
         {a.busy ? 'Installing… (download, verify, start)' : 'Install'}
       </button>
@@ -210,6 +210,11 @@ export function AppsPage(): JSX.Element {
       }),
     [],
   );
+  useEffect(() => {
+    // cpu/mem are sampled by the hub without events: re-read them while the page is shown.
+    const timer = window.setInterval(() => document.visibilityState === 'visible' && apps.reload(), 10_000);
+    return () => window.clearInterval(timer);
+  }, []);
   return (
     <>
       <Card title="Install from the app store">

@@ -82,7 +82,9 @@ function CreateForm(): JSX.Element {
 function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; widgets: Dict<AppWidget>; onDone: () => void }): JSX.Element {
   const [name, setName] = useState(dashboard.name);
   const [columns, setColumns] = useState<Column[]>(() => structuredClone(dashboard.columns));
-  const [adding, setAdding] = useState<string>(Object.keys(widgets)[0] ?? '');
+  // The app widget chosen in each column's "Add widget" list.
+  const [adding, setAdding] = useState<Record<number, string>>({});
+  const first = Object.keys(widgets)[0] ?? '';
   const save = useAction();
   const update = (f: (c: Column[]) => void): void =>
     setColumns((prev) => {
@@ -124,14 +126,14 @@ function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; widgets
         {columns.map((col, ci) => (
           <div class="column editing" key={col.id ?? `new-${ci}`}>
             <div class="toolbar">
-              <select value={adding} onChange={(e) => setAdding((e.target as HTMLSelectElement).value)} data-testid={`add-widget-select-${ci}`}>
+              <select value={adding[ci] ?? first} onChange={(e) => setAdding({ ...adding, [ci]: (e.target as HTMLSelectElement).value })} data-testid={`add-widget-select-${ci}`}>
                 {Object.values(widgets).map((w) => (
                   <option key={w.id} value={w.id}>
                     {w.ownerName}: {w.name}
                   </option>
                 ))}
               </select>
-              <button type="button" data-testid={`add-widget-${ci}`} disabled={!adding} onClick={() => update((c) => void c[ci]!.widgets.push({ id: crypto.randomUUID(), appWidgetId: adding, settings: {} }))}>
+              <button type="button" data-testid={`add-widget-${ci}`} disabled={!(adding[ci] ?? first)} onClick={() => update((c) => void c[ci]!.widgets.push({ id: crypto.randomUUID(), appWidgetId: adding[ci] ?? first, settings: {} }))}>
                 Add widget
               </button>
               <button type="button" class="danger" onClick={() => update((c) => void c.splice(ci, 1))}>

@@ -87,7 +87,12 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
               paths: uPlot.paths.stepped!({ align: 1 }), value: (_u, v) => fmt(l, v),
             });
           } else {
-            series.push({ label: l.title, scale: l.units ?? '', stroke: color, width: 2, spanGaps: false, value: (_u, v) => fmt(l, v) });
+            // Sparse logs (a hub just started, or samples far apart) would draw nothing as a bare line.
+            const count = entries[i]?.values.filter((p) => p.v !== null).length ?? 0;
+            series.push({
+              label: l.title, scale: l.units ?? '', stroke: color, width: 2, spanGaps: false, value: (_u, v) => fmt(l, v),
+              points: { show: count <= 60, size: 6, fill: color },
+            });
           }
         });
         const axes: uPlotType.Axis[] = [{}];
