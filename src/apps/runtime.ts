@@ -51,6 +51,19 @@ export interface RuntimeOptions {
 
 export type AppEventKind = 'create' | 'update' | 'delete';
 
+/** What getAppStd answers. */
+export interface CrashLog {
+  stdout: string;
+  stderr: string;
+  crashed: boolean;
+  crashedMessage: string | null;
+  exitCode: number | null;
+  exitSignal: string | null;
+  exitCount: number;
+  lastCrash: AppRecord['lastCrash'];
+  reports: AppRecord['reports'];
+}
+
 interface Entry {
   id: string;
   dir: string;
@@ -348,7 +361,7 @@ export class AppRuntime {
   }
 
   /** Tails of stdout/stderr plus the crash fields; records `message` with the crash report. */
-  async crashLog(id: string, message?: string): Promise<Record<string, unknown>> {
+  async crashLog(id: string, message?: string): Promise<CrashLog> {
     const e = this.mustGet(id);
     const r = this.record(id);
     if (message) {

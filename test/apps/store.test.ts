@@ -11,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { checkForUpdates, compareVersions } from '../../src/apps/autoupdate.js';
 import { packApp } from '../../src/apps/pack.js';
 import { installFromStore } from '../../src/apps/store-install.js';
 import { assertBuilt, listDir, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
@@ -212,5 +214,36 @@ describe('refusals leave nothing behind', () => {
       message: expect.stringContaining('is unreachable'),
     });
     await expectClean();
+  });
+});
+
+describe('automatic updates', () => {
+  it('orders versions the semver way', () => {
+    expect(compareVersions('1.10.0', '1.9.9')).toBe(1);
+    expect(compareVersions('1.0.0', '1.0.0')).toBe(0);
+    expect(compareVersions('1.0.0-beta.1', '1.0.0')).toBe(-1);
+    expect(compareVersions('2.0.0', '10.0.0')).toBe(-1);
+    expect(compareVersions('1.0.0+build.5', '1.0.0')).toBe(0);
+  });
+
+  it('upgrades store apps with autoupdate on, and leaves the others', async () => {
+    const a = await writeApp(srcDir, 'com.test.auto', { code: CODE });
+    const b = await writeApp(srcDir, 'com.test.manual', { code: CODE });
+    await packApp(a, storeDir);
+    await packApp(b, storeDir);
+    await installFromStore(t.rt, storeDir, 'com.test.auto');
+    await installFromStore(t.rt, storeDir, 'com.test.manual');
+    await t.rt.setAutoupdate('com.test.manual', false);
+    for (const folder of [a, b]) {
+      const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8'));
+      await writeFile(join(folder, 'app.json'), JSON.stringify({ ...manifest, version: '1.2.0' }));
+      await packApp(folder, storeDir);
+    }
+    const log = pino({ level: 'silent' });
+    const result = await checkForUpdates(t.rt, storeDir, log);
+    expect(result).toEqual({ updated: [{ id: 'com.test.auto', from: '1.0.0', to: '1.2.0' }], failed: [] });
+    expect(t.rt.get('com.test.auto')).toMatchObject({ version: '1.2.0', state: 'running' });
+    expect(t.rt.get('com.test.manual').version).toBe('1.0.0');
+    expect(await checkForUpdates(t.rt, storeDir, log)).toEqual({ updated: [], failed: [] });
   });
 });

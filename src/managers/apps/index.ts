@@ -6,10 +6,14 @@
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import type { SdkRouter } from '../../apps/router.js';
+import { checkForUpdates } from '../../apps/autoupdate.js';
 import { AppRuntime, type Locale } from '../../apps/runtime.js';
 import type { SupervisorOptions } from '../../apps/supervisor.js';
 import { appsOperations } from './operations.js';
 import { AppsService } from './service.js';
+
+const UPDATE_FIRST_MS = 5 * 60_000;
+const UPDATE_EVERY_MS = 24 * 60 * 60_000;
 
 export interface AppsManagerOptions {
   /** Supervisor tuning (tests shorten backoff); defaults in src/apps/supervisor.ts. */
@@ -37,6 +41,7 @@ export class AppsManager implements Manager {
   readonly runtime: AppRuntime;
   readonly service: AppsService;
   private off: Array<() => void> = [];
+  private updateTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly ctx: ManagerContext,
@@ -88,6 +93,8 @@ export class AppsManager implements Manager {
   }
 
   async stop(): Promise<void> {
+    clearTimeout(this.updateTimer);
+    this.updateTimer = undefined;
     await this.runtime.stop();
     for (const f of this.off) f();
     this.off = [];

@@ -1,0 +1,54 @@
+/**
+ * Automatic updates: apps installed from the store with `autoupdate: true` are upgraded when
+ * their channel in the catalogue lists a newer version. The apps manager runs a check shortly
+ * after start and then daily; a failed upgrade is logged and leaves the installed version running.
+ */
+import type { Logger } from 'pino';
+import type { AppRuntime } from './runtime.js';
+import { installFromStore } from './store-install.js';
+import { readCatalogue } from './store.js';
+
+/** Orders semver strings; a pre-release sorts before its release (1.0.0-beta < 1.0.0). */
+export function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const [core = '', pre] = v.split('+')[0]!.split(/-(.*)/s);
+    return { nums: core.split('.').map((n) => Number(n) || 0), pre: pre ?? null };
+  };
+  const x = parse(a);
+  const y = parse(b);
+  for (let i = 0; i < 3; i++) {
+    const d = (x.nums[i] ?? 0) - (y.nums[i] ?? 0);
+    if (d !== 0) return Math.sign(d);
+  }
+  if (x.pre === y.pre) return 0;
+  if (x.pre === null) return 1;
+  if (y.pre === null) return -1;
+  return x.pre < y.pre ? -1 : 1;
+}
+
+export interface UpdateResult {
+  updated: Array<{ id: string; from: string; to: string }>;
+  failed: Array<{ id: string; error: string }>;
+}
+
+/** Upgrades every store-installed app that allows it and has a newer version on its channel. */
+export async function checkForUpdates(rt: AppRuntime, location: string, log: Logger): Promise<UpdateResult> {
+  const result: UpdateResult = { updated: [], failed: [] };
+  const candidates = Object.values(rt.list()).filter((a) => a.origin === 'appstore' && a.autoupdate && a.version !== null);
+  if (candidates.length === 0) return result;
+  const { catalogue } = await readCatalogue(location);
+  for (const app of candidates) {
+    const channel = app.channel ?? 'stable';
+    const offered = catalogue.apps[app.id]?.channels[channel];
+    if (!offered || compareVersions(offered.version, app.version!) <= 0) continue;
+    try {
+      await installFromStore(rt, location, app.id, channel);
+      result.updated.push({ id: app.id, from: app.version!, to: offered.version });
+      log.info({ app: app.id, from: app.version, to: offered.version }, 'app updated from the store');
+    } catch (err) {
+      result.failed.push({ id: app.id, error: (err as Error).message });
+      log.warn({ app: app.id, err: (err as Error).message }, 'automatic app update failed');
+    }
+  }
+  return result;
+}
