@@ -3,10 +3,11 @@
  * apps, speaking into a WAV folder. Each test signs in on its own page, so they do not depend on
  * each other's order. Screenshots of every page (desktop and 375 px) land in test/artifacts/.
  */
-import { cp, mkdir, readdir } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { packApp } from '../../src/apps/pack.js';
 import { OWNER, ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { launch, screenshots, signedIn, type Browser, type BrowserGlobals } from './browser.js';
 
@@ -173,6 +174,81 @@ describe('web app in Chromium', () => {
     const name = state.body.backups[0]!.file.split('/').pop()!;
     expect(await page.getByTestId('backups').textContent()).toContain(name);
     await screenshots(page, 'system');
+    await page.close();
+  });
+
+  test('renames and deletes a dashboard; another client sees the rename live', async () => {
+    const created = await hub.call<{ id: string }>('POST', '/api/manager/dashboards/dashboard', { body: { name: 'Kitchen', columns: [] } });
+    const page = await signedIn(browser.context, hub.url, OWNER, `#/dashboards/${created.body.id}`);
+    await page.getByTestId('arrange').click();
+    await page.getByTestId('dashboard-name').fill('Kitchen wall');
+    await page.getByTestId('save-dashboard').click();
+    await page.locator('.dashboard h2', { hasText: 'Kitchen wall' }).waitFor();
+    expect((await hub.call<{ name: string }>('GET', `/api/manager/dashboards/dashboard/${created.body.id}`)).body.name).toBe('Kitchen wall');
+    // A change made elsewhere (here: straight through the API) arrives over the WebSocket.
+    await hub.call('PUT', `/api/manager/dashboards/dashboard/${created.body.id}`, { body: { name: 'Kitchen tablet' } });
+    await page.locator('.dashboard h2', { hasText: 'Kitchen tablet' }).waitFor();
+    page.once('dialog', (d) => void d.accept());
+    await page.locator('.dashboard').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(async () => (await hub.call('GET', `/api/manager/dashboards/dashboard/${created.body.id}`)).status).toBe(404);
+    await expect.poll(() => page.locator('.tabs').textContent()).not.toContain('Kitchen');
+    await page.close();
+  });
+
+  test("shows the API's error sentence next to the control that caused it", async () => {
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/system');
+    const pinForm = page.getByTestId('pin-state').locator('xpath=..');
+    await pinForm.locator('input[type=password]').fill('12');
+    await pinForm.getByRole('button', { name: 'Set PIN' }).click();
+    await expect.poll(() => pinForm.locator('.err').textContent()).toBe("body field 'value' is invalid: pinCode must be 4 to 8 digits, e.g. \"1234\"");
+    await pinForm.locator('input[type=password]').fill('4321');
+    await pinForm.getByRole('button', { name: 'Set PIN' }).click();
+    await expect.poll(() => page.getByTestId('pin-state').textContent()).toBe('A PIN is set.');
+    expect((await hub.call<{ pinCodeSet: boolean }>('GET', '/api/manager/google-assistant/state')).body.pinCodeSet).toBe(true);
+    await pinForm.getByRole('button', { name: 'Remove PIN' }).click();
+    await expect.poll(() => page.getByTestId('pin-state').textContent()).toBe('No PIN set.');
+    await page.close();
+  });
+
+  test('creates a token with chosen scopes, shows its secret once, and revokes it', async () => {
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/system');
+    const card = page.locator('.card', { has: page.getByRole('heading', { name: 'API tokens' }) });
+    await card.getByPlaceholder(/Name/).fill('kitchen-tablet');
+    await card.getByLabel('service.dashboard.readonly').check();
+    await card.getByLabel('service.speech', { exact: true }).check();
+    await card.getByRole('button', { name: 'Create token' }).click();
+    const secret = (await card.locator('.ok code').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThan(20);
+    const tokens = await hub.call<Record<string, { id: string; name: string; scopes: string[] }>>('GET', '/api/manager/tokens/token');
+    const made = Object.values(tokens.body).find((t) => t.name === 'kitchen-tablet');
+    expect(made?.scopes.sort()).toEqual(['service.dashboard.readonly', 'service.speech']);
+    expect((await hub.call('GET', '/api/manager/dashboards/dashboard', { token: secret })).status).toBe(200);
+    page.once('dialog', (d) => void d.accept());
+    await card.locator('li', { hasText: 'kitchen-tablet' }).getByRole('button', { name: 'Revoke' }).click();
+    await expect.poll(() => card.locator('li', { hasText: 'kitchen-tablet' }).count()).toBe(0);
+    expect((await hub.call('GET', '/api/manager/dashboards/dashboard', { token: secret })).status).toBe(401);
+    await page.close();
+  });
+
+  test('installs an app from the store catalogue; an unknown id shows the sentence', async () => {
+    const folder = join(await tempDir('hearth-web-pack-'), 'com.hearth.hello');
+    await cp(join(ROOT, 'apps/com.hearth.greeter'), folder, { recursive: true });
+    const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8')) as { id: string; name: Record<string, string> };
+    manifest.id = 'com.hearth.hello';
+    manifest.name = { en: 'Hello' };
+    await writeFile(join(folder, 'app.json'), JSON.stringify(manifest));
+    await packApp(folder, join(hub.dataDir, 'store'));
+
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/apps');
+    const form = page.locator('form', { has: page.getByPlaceholder(/app id/) });
+    await form.getByPlaceholder(/app id/).fill('com.hearth.nothere');
+    await form.getByRole('button', { name: 'Install' }).click();
+    await expect.poll(() => form.locator('.err').textContent()).toMatch(/com\.hearth\.nothere/);
+    await form.getByPlaceholder(/app id/).fill('com.hearth.hello');
+    await form.getByRole('button', { name: 'Install' }).click();
+    await form.locator('.ok', { hasText: 'installed Hello 1.0.0' }).waitFor({ timeout: 30_000 });
+    // The new app's card arrived over the apps namespace, not from a reload.
+    await expect.poll(() => appState(page, 'com.hearth.hello'), { timeout: 15_000 }).toBe('running');
     await page.close();
   });
 });
