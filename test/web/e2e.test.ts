@@ -3,19 +3,21 @@
  * apps, speaking into a WAV folder. Each test signs in on its own page, so they do not depend on
  * each other's order. Screenshots of every page (desktop and 375 px) land in test/artifacts/.
  */
+import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { packApp } from '../../src/apps/pack.js';
 import { OWNER, ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { launch, screenshots, signedIn, type Browser, type BrowserGlobals } from './browser.js';
+import { CHROMIUM, launch, screenshots, signedIn, type Browser, type BrowserGlobals } from './browser.js';
 
 let hub: RunningHub;
 let browser: Browser;
 let audioOut: string;
 
 beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`the web app tests drive Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   const appsDir = await tempDir('hearth-web-apps-');
   await cp(join(ROOT, 'apps'), appsDir, { recursive: true });
   audioOut = await tempDir('hearth-web-audio-');
@@ -151,11 +153,15 @@ describe('web app in Chromium', () => {
     await expect.poll(() => chart.getAttribute('data-points'), { timeout: 15_000 }).toMatch(/^[1-9]\d*$/);
     expect(await chart.locator('canvas').count()).toBe(1);
     expect(await page.locator('.u-legend').textContent()).toContain('Hub CPU use');
+    // The list follows the insights namespace: the hub's next sample moves the time without a reload.
+    const stamp = page.getByTestId('updated-hearth:manager:system:cpu');
+    const shown = await stamp.textContent();
+    await expect.poll(() => stamp.textContent(), { timeout: 30_000 }).not.toBe(shown);
     await screenshots(page, 'insights');
     await page.getByTestId('resolution').selectOption('last24Hours');
     await expect.poll(() => chart.getAttribute('data-points')).toMatch(/^[1-9]\d*$/);
     await page.close();
-  });
+  }, 90_000);
 
   test('says a sentence into the audio-out folder and runs a backup that gets listed', async () => {
     const page = await signedIn(browser.context, hub.url, OWNER, '#/system');
@@ -175,7 +181,7 @@ describe('web app in Chromium', () => {
     expect(await page.getByTestId('backups').textContent()).toContain(name);
     await screenshots(page, 'system');
     await page.close();
-  });
+  }, 120_000);
 
   test('renames and deletes a dashboard; another client sees the rename live', async () => {
     const created = await hub.call<{ id: string }>('POST', '/api/manager/dashboards/dashboard', { body: { name: 'Kitchen', columns: [] } });
@@ -250,5 +256,5 @@ describe('web app in Chromium', () => {
     // The new app's card arrived over the apps namespace, not from a reload.
     await expect.poll(() => appState(page, 'com.hearth.hello'), { timeout: 15_000 }).toBe('running');
     await page.close();
-  });
+  }, 90_000);
 });

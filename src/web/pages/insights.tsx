@@ -200,7 +200,9 @@ export function InsightsPage(): JSX.Element {
                   <div class="muted small">{l.uri}</div>
                 </td>
                 <td class="num" data-testid={`last-${key(l)}`}>{fmt(l, l.lastValue)}</td>
-                <td class="muted small hide-narrow">{formatTime(l.lastUpdated)}</td>
+                <td class="muted small hide-narrow" data-testid={`updated-${key(l)}`}>
+                  {formatTime(l.lastUpdated)}
+                </td>
               </tr>
             ))}
           </tbody>
