@@ -32,6 +32,8 @@ describe('getAppWidgetAutocomplete', () => {
     const all = await ask(CLOCK, { settingId: 'city', query: '' });
     expect(all.body.map((x) => x.name)).toEqual(['Amsterdam', 'Berlin', 'Paris', 'Prague', 'Porto', 'Rome']);
     expect(all.body[0]!.description).toBe('units=none');
+    const nullSettings = await ask(CLOCK, { settingId: 'city', query: 'r', settings: 'null' });
+    expect(nullSettings.body).toEqual([{ id: 0, name: 'Rome', description: 'units=none' }]);
   });
 
   it('caps the results at 100', async () => {

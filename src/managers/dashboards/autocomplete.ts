@@ -32,7 +32,7 @@ export interface AutocompleteRequest {
   settings?: string | undefined;
 }
 
-/** Parses the `settings` query parameter: a JSON object, given as a string. */
+/** Parses the `settings` query parameter: a JSON object (or null for none), given as a string. */
 export function parseSettings(raw: string | undefined): Record<string, unknown> {
   if (raw === undefined || raw === '') return {};
   let value: unknown;
@@ -41,7 +41,8 @@ export function parseSettings(raw: string | undefined): Record<string, unknown> 
   } catch {
     throw invalid(`query parameter 'settings' must be a JSON-encoded object such as {"city":"Paris"}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
     throw invalid(`query parameter 'settings' must be a JSON-encoded object, not ${Array.isArray(value) ? 'an array' : typeof value}`);
   }
   return value as Record<string, unknown>;
