@@ -79,3 +79,24 @@ export function defineOperation<
 >(spec: OperationSpec<P, Q, B>): Operation {
   return spec as unknown as Operation;
 }
+
+/**
+ * The `GET /state` every manager but apps and speech-output has: a small object a dashboard can
+ * show at a glance. Its scope is service.system.readonly unless the seed says otherwise.
+ */
+export function defineStateOperation<O extends Schema>(spec: {
+  readonly summary: string;
+  readonly output: O;
+  readonly scope?: Scope;
+  handler(): z.output<O> | Promise<z.output<O>>;
+}): Operation {
+  return defineOperation({
+    id: 'getState',
+    method: 'GET',
+    path: '/state',
+    scope: spec.scope ?? 'service.system.readonly',
+    summary: spec.summary,
+    output: spec.output,
+    handler: () => spec.handler(),
+  });
+}

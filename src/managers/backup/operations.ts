@@ -3,16 +3,13 @@
  * come from the shared option helper).
  */
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../core/operation.js';
+import { defineOperation, defineStateOperation, type Operation } from '../../core/operation.js';
 import { BackupJob, BackupState, type BackupService } from './service.js';
 import type { BackupScheduler } from './schedule.js';
 
 export function backupOperations(service: BackupService, scheduler: BackupScheduler, schedule: string): Operation[] {
   return [
-    defineOperation({
-      id: 'getState',
-      method: 'GET',
-      path: '/state',
+    defineStateOperation({
       scope: 'SYSTEM_READONLY',
       summary: 'Schedule, the running job, the last result and the backups on disk',
       output: BackupState,

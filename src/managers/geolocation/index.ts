@@ -2,7 +2,7 @@
  * Geolocation: where the hub is (coordinates) and its postal address. Options only.
  */
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../core/operation.js';
+import { defineStateOperation, type Operation } from '../../core/operation.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import { defineOption } from '../../core/options.js';
 
@@ -39,11 +39,7 @@ export class GeolocationManager implements Manager {
   constructor(private readonly ctx: ManagerContext) {
     this.operations = [
       ...ctx.options.register(this.name, OPTIONS),
-      defineOperation({
-        id: 'getState',
-        method: 'GET',
-        path: '/state',
-        scope: 'service.system.readonly',
+      defineStateOperation({
         summary: 'Location and address, and whether each is set',
         output: z.object({
           location: Location.nullable(),

@@ -3,7 +3,7 @@
  * The PIN is secret: never in events, state or logs; readable only through its own GET.
  */
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../core/operation.js';
+import { defineStateOperation, type Operation } from '../../core/operation.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import { defineOption } from '../../core/options.js';
 
@@ -30,11 +30,7 @@ export class GoogleAssistantManager implements Manager {
   constructor(ctx: ManagerContext) {
     this.operations = [
       ...ctx.options.register(this.name, OPTIONS),
-      defineOperation({
-        id: 'getState',
-        method: 'GET',
-        path: '/state',
-        scope: 'service.system.readonly',
+      defineStateOperation({
         summary: 'Whether a PIN is set (never the PIN)',
         output: z.object({ pinCodeSet: z.boolean() }),
         handler: () => ({ pinCodeSet: ctx.options.isSet(this.name, 'pinCode') }),

@@ -2,7 +2,7 @@
  * i18n: the hub's language and units. Options only, plus a state with the supported languages.
  */
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../core/operation.js';
+import { defineStateOperation, type Operation } from '../../core/operation.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import { defineOption } from '../../core/options.js';
 import { LANGUAGE_CODES, LANGUAGES, isLanguage, type Language } from './languages.js';
@@ -45,11 +45,7 @@ export class I18nManager implements Manager {
   constructor(private readonly ctx: ManagerContext) {
     this.operations = [
       ...ctx.options.register(this.name, OPTIONS),
-      defineOperation({
-        id: 'getState',
-        method: 'GET',
-        path: '/state',
-        scope: 'service.system.readonly',
+      defineStateOperation({
         summary: 'Language, units and the supported languages',
         output: I18nState,
         handler: () => ({ language: this.language(), units: this.units(), languages: LANGUAGES }),

@@ -3,7 +3,7 @@
  * the path other clients use for one log. A log's key is `<uri>:<id>`.
  */
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../core/operation.js';
+import { defineOperation, defineStateOperation, type Operation } from '../../core/operation.js';
 import { RESOLUTIONS } from './resolutions.js';
 import type { InsightsService } from './service.js';
 
@@ -113,11 +113,7 @@ export function insightsOperations(service: InsightsService): Operation[] {
       status: 204,
       handler: ({ params }) => service.deleteLog(key(params)),
     }),
-    defineOperation({
-      id: 'getState',
-      method: 'GET',
-      path: '/state',
-      scope: 'service.system.readonly',
+    defineStateOperation({
       summary: 'Number of logs and entries, database size, oldest entry and the retention table',
       output: StateSchema,
       handler: () => service.state(),
