@@ -109,9 +109,15 @@ export class AppRuntime {
       .map((d) => d.name)
       .sort();
     for (const id of names) await this.add(id, 'local', null, false);
-    // Apps start side by side: one slow onInit must not hold up the others.
-    await Promise.all([...this.entries.values()].map((e) => this.startIfEnabled(e)));
+    // Apps start side by side, and the hub does not wait for them: an onInit that hangs for its
+    // whole start timeout must not delay the hub's own API. `initialStart` settles when all did.
+    this.initialStart = Promise.all([...this.entries.values()].map((e) => this.startIfEnabled(e).catch(() => undefined))).then(
+      () => undefined,
+    );
   }
+
+  /** Settles once every app enabled at start() has started or failed to. */
+  initialStart: Promise<void> = Promise.resolve();
 
   /** Stops every app in parallel, with short deadlines: the hub's own stop must stay quick. */
   async stop(): Promise<void> {

@@ -121,6 +121,17 @@ describe('misbehaving apps under a real hub', () => {
   });
 });
 
+describe('start', () => {
+  it('listens without waiting for an app whose onInit hangs, then times the start out', { timeout: 60_000 }, async () => {
+    const appsDir = await dir('hearth-apps-');
+    await writeApp(appsDir, 'com.test.hang', { code: `module.exports = { onInit() { return new Promise(() => {}); } };` });
+    const hub = await hubWith({ appsDir });
+    expect((await hub.call<App>('GET', '/api/manager/apps/app/com.test.hang')).body).toMatchObject({ state: 'starting', ready: false });
+    const app = await until(hub, 'com.test.hang', (a) => a.crashed, 'timed out', 800);
+    expect(app.crashedMessage).toBe('the app did not finish starting (onInit) within 15000 ms');
+  });
+});
+
 describe('orphans', () => {
   it('an app exits by itself when the hub is SIGKILLed', async () => {
     const appsDir = await dir('hearth-apps-');
