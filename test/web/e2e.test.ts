@@ -20,6 +20,7 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`the web app tests drive Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   const appsDir = await tempDir('hearth-web-apps-');
   await cp(join(ROOT, 'apps'), appsDir, { recursive: true });
+  await cp(join(import.meta.dirname, 'fixtures/com.test.door'), join(appsDir, 'com.test.door'), { recursive: true });
   audioOut = await tempDir('hearth-web-audio-');
   await mkdir(audioOut, { recursive: true });
   hub = await startHub({ appsDir, args: ['--audio-out', audioOut] });
@@ -160,6 +161,21 @@ describe('web app in Chromium', () => {
     await screenshots(page, 'insights');
     await page.getByTestId('resolution').selectOption('last24Hours');
     await expect.poll(() => chart.getAttribute('data-points')).toMatch(/^[1-9]\d*$/);
+    await page.close();
+  }, 90_000);
+
+  test('charts a boolean log as bands beside a number log', async () => {
+    const door = 'hearth:app:com.test.door:front-door';
+    await expect.poll(async () => (await hub.call<{ lastValue: boolean | null }>('GET', `/api/manager/insights/log/${door}`)).body.lastValue, { timeout: 30_000 }).toBe(true);
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/insights');
+    await page.getByTestId(`log-${door}`).check();
+    await page.getByTestId('log-hearth:app:com.test.door:hall-temperature').check();
+    const chart = page.getByTestId('chart');
+    // 11 temperatures in their own buckets; the door's state carries over into every later bucket.
+    await expect.poll(async () => Number(await chart.getAttribute('data-points')), { timeout: 15_000 }).toBeGreaterThan(22);
+    expect(await page.getByTestId(`last-${door}`).textContent()).toBe('open');
+    expect(await page.locator('.u-legend').textContent()).toContain('Front door');
+    await screenshots(page, 'insights-bands');
     await page.close();
   }, 90_000);
 
