@@ -21,6 +21,8 @@ import type { AppEvent, HubCallArgs, HubCallMethod } from './protocol.js';
 import { RpcError, type RpcPeer } from './wire.js';
 
 type SetListener = (key: string, value: unknown) => void;
+/** Most autocomplete results passed on (protocol.ts APP_CALLS.autocomplete allows 200). */
+const AUTOCOMPLETE_MAX = 200;
 type UnsetListener = (key: string) => void;
 
 /** Everything the bootstrap needs besides the handle itself. */
@@ -165,7 +167,7 @@ export function createChildSdk(peer: RpcPeer, app: AppInfo, initial: { language:
       }
       const results = await listener(query, widgetSettings);
       if (!Array.isArray(results)) throw new RpcError('app_error', 'the autocomplete listener did not return an array');
-      return results;
+      return results.slice(0, AUTOCOMPLETE_MAX); // capped, as the protocol allows no more
     },
   };
 }
