@@ -89,6 +89,8 @@ export const DashboardView = z.object({
   ),
 });
 
+export type DashboardView = z.infer<typeof DashboardView>;
+
 export const SettingView = JsonObject.describe("one setting definition from the app's app.json");
 export const AppWidgetView = z.object({
   id: z.string().describe('<appId>:<widgetId>'),

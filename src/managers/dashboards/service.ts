@@ -17,11 +17,10 @@ import {
   SECTION,
   type ColumnsInput,
   type Dashboard,
+  type DashboardView,
   type WidgetStore,
 } from './schema.js';
 import { syncStores, type StoreChanges } from './widget-stores.js';
-
-type DashboardView = Dashboard & { columns: Array<{ id: string; widgets: Array<Dashboard['columns'][number]['widgets'][number] & { missing?: true }> }> };
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
