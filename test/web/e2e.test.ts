@@ -137,6 +137,14 @@ describe('web app in Chromium', () => {
     expect((await hub.call<{ state: string; enabled: boolean }>('GET', '/api/manager/apps/app/com.hearth.greeter')).body).toMatchObject({ enabled: false, state: stopped });
     await card.getByTestId('enable').click();
     await expect.poll(() => appState(page, 'com.hearth.greeter'), { timeout: 15_000 }).toBe('running');
+    // Settings come from the manifest's definitions; a saved value reaches the app's settings.
+    await card.getByRole('button', { name: 'Settings' }).click();
+    const who = card.locator('label', { hasText: 'Who to greet' });
+    await who.locator('input').fill('Grace');
+    await who.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await hub.call('GET', '/api/manager/apps/app/com.hearth.greeter/setting/name')).body).toBe('Grace');
+    await card.locator('label', { hasText: 'Style' }).locator('select').selectOption('formal');
+    await expect.poll(async () => (await hub.call('GET', '/api/manager/apps/app/com.hearth.greeter/setting/style')).body).toBe('formal');
     await card.getByRole('button', { name: 'Output' }).click();
     await expect.poll(() => card.locator('pre').first().textContent()).toMatch(/starting com\.hearth\.greeter/);
     await screenshots(page, 'apps');

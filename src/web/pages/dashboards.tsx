@@ -206,6 +206,7 @@ export function DashboardsPage(): JSX.Element {
             <Arrange key={current.id} dashboard={current} widgets={widgets} onDone={() => setArranging(false)} />
           ) : (
             <div class="columns">
+              {current.columns.length === 0 ? <p class="muted empty">No columns yet: use Arrange to add columns and widgets.</p> : null}
               {current.columns.map((col, ci) => (
                 <div class="column" key={col.id ?? ci}>
                   {col.widgets.map((w) => (
