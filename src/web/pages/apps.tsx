@@ -133,7 +133,8 @@ function AppCard({ app }: { app: App }): JSX.Element {
       </header>
       {app.crashed || app.crashedMessage ? <p class="err">{app.crashedMessage ?? 'crashed'}</p> : null}
       <p class="muted small">
-        cpu {app.usage.cpu.toFixed(1)}% · mem {formatBytes(app.usage.mem)} · restarts {app.exitCount} · {app.origin}
+        {/* 0 bytes means "not sampled yet" (a process that just started, or a stopped app). */}
+        cpu {app.usage.mem > 0 ? `${app.usage.cpu.toFixed(1)}%` : '–'} · mem {app.usage.mem > 0 ? formatBytes(app.usage.mem) : '–'} · restarts {app.exitCount} · {app.origin}
         {app.channel ? ` (${app.channel})` : ''}
       </p>
       <div class="actions wrap">
