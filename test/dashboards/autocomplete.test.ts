@@ -104,6 +104,18 @@ describe('getAppWidgetAutocomplete', () => {
     expect((await ask(CLOCK, { settingId: 'city', query: 'b' })).body.map((x) => x.name)).toEqual(['Berlin']);
   }, 20_000);
 
+  it('answers 503 past 32 requests waiting on one app, and frees the slots when they time out', async () => {
+    const asked = Array.from({ length: 40 }, () => ask(CLOCK, { settingId: 'slow', query: 'x' }));
+    expect((await t.hub.call('GET', `${BASE}/appwidget/${CLOCK}`)).status).toBe(200);
+    const answers = await Promise.all(asked);
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(32).fill(504), ...Array(8).fill(503)].sort());
+    const refused = answers.find((r) => r.status === 503)!;
+    expect(refused.body.error).toBe('unavailable');
+    expect(refused.body.error_description).toMatch(/has 32 autocomplete requests waiting/);
+    expect((await ask(CLOCK, { settingId: 'city', query: 'ber' })).body.map((x) => x.name)).toEqual(['Berlin']);
+  }, 30_000);
+
   it('answers 409 while the app is not running', async () => {
     expect((await t.hub.call('PUT', '/api/manager/apps/app/com.test.widgets/disable')).status).toBe(200);
     try {

@@ -2,7 +2,8 @@
  * getAppWidgetAutocomplete: asks the app that owns a widget for the choices of one of its
  * autocomplete settings, over IPC, and turns every way that can fail into an explicit answer
  * (404 unknown widget or no listener, 400 not an autocomplete setting, 409 app not running,
- * 502 the listener threw or the app died, 504 no answer in 5 s). The call is asynchronous all
+ * 502 the listener threw or the app died, 503 too many requests waiting on the app, 504 no
+ * answer in 5 s). The call is asynchronous all
  * the way: a slow app holds only its own request.
  */
 import { HearthError, conflict, invalid, notFound } from '../../core/errors.js';
@@ -61,11 +62,38 @@ function untilAborted(signal: AbortSignal | undefined): { promise: Promise<never
   return { promise, done: () => signal.removeEventListener('abort', onAbort) };
 }
 
+/**
+ * Autocomplete requests waiting on each app. A stalled app would otherwise collect every
+ * keystroke of every client for 5 s each; past the limit a client is told to try again.
+ */
+export class InFlight {
+  private readonly counts = new Map<string, number>();
+
+  constructor(readonly limit: number) {}
+
+  enter(appId: string): () => void {
+    const n = this.counts.get(appId) ?? 0;
+    if (n >= this.limit) {
+      throw new HearthError('unavailable', `app '${appId}' has ${n} autocomplete requests waiting for answers; try again in a few seconds`);
+    }
+    this.counts.set(appId, n + 1);
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const now = (this.counts.get(appId) ?? 1) - 1;
+      if (now > 0) this.counts.set(appId, now);
+      else this.counts.delete(appId);
+    };
+  }
+}
+
 export async function autocomplete(
   catalog: AppWidgetCatalog,
   runtime: AutocompleteRuntime | null,
   appWidgetId: string,
   req: AutocompleteRequest,
+  inFlight: InFlight,
   signal?: AbortSignal,
 ): Promise<AutocompleteItem[]> {
   const widget = catalog.get(appWidgetId);
@@ -83,7 +111,13 @@ export async function autocomplete(
     throw conflict(`app '${widget.ownerId}' is not running; enable or restart it, then ask again`);
   }
   const widgetId = appWidgetId.slice(widget.ownerId.length + 1);
-  const asked = runtime.autocomplete(widget.ownerId, { widgetId, settingId: req.settingId, query: req.query, settings }, LIMITS.autocompleteTimeoutMs);
+  const leave = inFlight.enter(widget.ownerId);
+  // The slot is the app's: it is freed when the app answers (or the call times out), not when
+  // a client that went away stops waiting.
+  const call = { widgetId, settingId: req.settingId, query: req.query, settings };
+  const asked = Promise.resolve()
+    .then(() => runtime.autocomplete(widget.ownerId, call, LIMITS.autocompleteTimeoutMs))
+    .finally(leave);
   asked.catch(() => undefined);
   const aborted = untilAborted(signal);
   try {

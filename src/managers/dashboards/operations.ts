@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import { notFound } from '../../core/errors.js';
 import { defineOperation, type Operation } from '../../core/operation.js';
-import { autocomplete, type AutocompleteRuntime } from './autocomplete.js';
+import { InFlight, autocomplete, type AutocompleteRuntime } from './autocomplete.js';
 import {
+  LIMITS,
   AppWidgetView,
   AutocompleteResult,
   CreateDashboardBody,
@@ -22,6 +23,7 @@ const JsonObject = z.record(z.string(), z.unknown());
 
 export function dashboardsOperations(service: DashboardsService, runtime: () => AutocompleteRuntime | null): Operation[] {
   const { catalog } = service;
+  const inFlight = new InFlight(LIMITS.autocompleteInFlight);
   return [
     defineOperation({
       id: 'getDashboards',
@@ -112,7 +114,7 @@ export function dashboardsOperations(service: DashboardsService, runtime: () => 
         settings: z.string().max(64 * 1024).optional().describe('JSON-encoded object: the widget settings chosen so far'),
       }),
       output: z.array(AutocompleteResult),
-      handler: ({ params, query }, ctx) => autocomplete(catalog, runtime(), params.id, query, ctx.signal),
+      handler: ({ params, query }, ctx) => autocomplete(catalog, runtime(), params.id, query, inFlight, ctx.signal),
     }),
     defineOperation({
       id: 'getWidgetStores',

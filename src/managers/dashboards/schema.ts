@@ -16,6 +16,8 @@ export const LIMITS = {
   /** Autocomplete results returned to a client at most. */
   autocompleteResults: 100,
   autocompleteTimeoutMs: 5_000,
+  /** Autocomplete requests waiting on one app at once; more answer 503. */
+  autocompleteInFlight: 32,
 } as const;
 
 /** Ids clients may choose (uuids fit); ids the hub makes are uuids. */
