@@ -117,7 +117,10 @@ export async function startHub(options: HubOptions = {}): Promise<RunningHub> {
       await exited;
     },
     async cleanup() {
-      await hub.kill();
+      // SIGTERM first: the hub then stops its apps. A hub killed outright leaves app processes
+      // whose event loop is busy (a CPU-spinning test app) unable to notice they are orphaned.
+      const stopped = await Promise.race([hub.stop(), new Promise<'late'>((r) => setTimeout(() => r('late'), 10_000))]);
+      if (stopped === 'late') await hub.kill();
       for (const dir of made) await rm(dir, { recursive: true, force: true });
     },
   };
