@@ -83,6 +83,7 @@ class Namespace {
   readonly handlers = new Set<EventHandler>();
   readonly listeners = new Set<ConnectionListener>();
   connected = false;
+  private wasOpen = false;
 
   constructor(private readonly manager: string) {
     this.open();
@@ -119,8 +120,15 @@ class Namespace {
   }
 
   private setConnected(v: boolean): void {
+    if (v) this.wasOpen = true;
     this.connected = v;
     for (const l of this.listeners) l(v);
+    notifyLost();
+  }
+
+  /** Open once and closed now: live updates are not arriving until it reconnects. */
+  get lost(): boolean {
+    return this.wasOpen && !this.connected && !this.closed;
   }
 
   close(): void {
@@ -151,4 +159,16 @@ export function watchConnection(manager: string, listener: ConnectionListener): 
   ns.listeners.add(listener);
   listener(ns.connected);
   return () => ns.listeners.delete(listener);
+}
+
+const lostListeners = new Set<(lost: boolean) => void>();
+function notifyLost(): void {
+  const lost = [...sockets.values()].some((ns) => ns.lost);
+  for (const l of lostListeners) l(lost);
+}
+
+/** Tells whether any live connection dropped (the page then says it is reconnecting). */
+export function watchLost(listener: (lost: boolean) => void): () => void {
+  lostListeners.add(listener);
+  return () => lostListeners.delete(listener);
 }

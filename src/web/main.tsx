@@ -4,7 +4,7 @@
  */
 import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, describe, getToken, onUnauthorized, setToken } from './api.js';
+import { api, describe, getToken, onUnauthorized, setToken, watchLost } from './api.js';
 import { AppsPage } from './pages/apps.js';
 import { DashboardsPage } from './pages/dashboards.js';
 import { InsightsPage } from './pages/insights.js';
@@ -78,6 +78,8 @@ function App(): JSX.Element {
   const [reason, setReason] = useState<string | null>(null);
   const [route, setRoute] = useState(currentRoute());
   const [menu, setMenu] = useState(false);
+  const [lost, setLost] = useState(false);
+  useEffect(() => watchLost(setLost), []);
   useEffect(() => {
     const onHash = (): void => {
       setRoute(currentRoute());
@@ -103,6 +105,11 @@ function App(): JSX.Element {
         <a class="brand" href="#/dashboards">
           hearth
         </a>
+        {lost ? (
+          <span class="lost" role="status" data-testid="lost">
+            connection lost, reconnecting…
+          </span>
+        ) : null}
         <button type="button" class="menu" aria-label="menu" onClick={() => setMenu(!menu)}>
           ☰
         </button>

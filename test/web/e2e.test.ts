@@ -132,9 +132,9 @@ describe('web app in Chromium', () => {
     const card = page.getByTestId('app-com.hearth.greeter');
     await expect.poll(() => appState(page, 'com.hearth.greeter'), { timeout: 15_000 }).toBe('running');
     await card.getByTestId('disable').click();
-    await expect.poll(() => appState(page, 'com.hearth.greeter'), { timeout: 15_000 }).not.toBe('running');
-    const stopped = await appState(page, 'com.hearth.greeter');
-    expect((await hub.call<{ state: string; enabled: boolean }>('GET', '/api/manager/apps/app/com.hearth.greeter')).body).toMatchObject({ enabled: false, state: stopped });
+    // It passes through 'stopping' to 'stopped', each step pushed over the apps namespace.
+    await expect.poll(() => appState(page, 'com.hearth.greeter'), { timeout: 15_000 }).toBe('stopped');
+    expect((await hub.call<{ state: string; enabled: boolean }>('GET', '/api/manager/apps/app/com.hearth.greeter')).body).toMatchObject({ enabled: false, state: 'stopped' });
     await card.getByTestId('enable').click();
     await expect.poll(() => appState(page, 'com.hearth.greeter'), { timeout: 15_000 }).toBe('running');
     // Settings come from the manifest's definitions; a saved value reaches the app's settings.
@@ -281,4 +281,24 @@ describe('web app in Chromium', () => {
     await expect.poll(() => appState(page, 'com.hearth.hello'), { timeout: 15_000 }).toBe('running');
     await page.close();
   }, 90_000);
+});
+
+describe('web app when the hub goes away', () => {
+  test('says the connection is lost when the live sockets drop', async () => {
+    const own = await startHub();
+    try {
+      const page = await signedIn(browser.context, own.url, OWNER, '#/dashboards');
+      await page.getByText('No dashboards yet: create one.').waitFor();
+      // A dashboard made elsewhere shows up only over the socket: then it is surely open.
+      await own.call('POST', '/api/manager/dashboards/dashboard', { body: { name: 'Hall', columns: [] } });
+      await page.locator('.tabs a', { hasText: 'Hall' }).waitFor();
+      expect(await page.getByTestId('lost').count()).toBe(0);
+      await own.kill();
+      await page.getByTestId('lost').waitFor({ timeout: 15_000 });
+      expect(await page.getByTestId('lost').textContent()).toBe('connection lost, reconnecting…');
+      await page.close();
+    } finally {
+      await own.cleanup();
+    }
+  }, 60_000);
 });
