@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { packApp } from '../../src/apps/pack.js';
 import { OWNER, ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { CHROMIUM, launch, screenshots, signedIn, type Browser, type BrowserGlobals } from './browser.js';
+import { CHROMIUM, launch, screenshot, screenshots, signedIn, type Browser, type BrowserGlobals } from './browser.js';
 
 let hub: RunningHub;
 let browser: Browser;
@@ -51,6 +51,19 @@ describe('web app in Chromium', () => {
     await page.locator('nav').waitFor();
     expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).localStorage.getItem('hearth.token'))).toBe(OWNER);
     expect(await page.locator('[data-testid=nav-dashboards]').getAttribute('class')).toBe('active');
+    await page.close();
+  });
+
+  test('at phone width the menu button opens the navigation', async () => {
+    const page = await signedIn(browser.context, hub.url, OWNER);
+    await page.setViewportSize({ width: 375, height: 740 });
+    expect(await page.getByTestId('nav-apps').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'menu' }).click();
+    await screenshot(page, 'menu-375');
+    await page.getByTestId('nav-apps').click();
+    await page.locator('main[data-page=apps]').waitFor();
+    expect(await page.getByTestId('nav-apps').isVisible()).toBe(false);
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.close();
   });
 
