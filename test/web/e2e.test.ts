@@ -221,13 +221,26 @@ describe('web app in Chromium', () => {
   }, 120_000);
 
   test('renames and deletes a dashboard; another client sees the rename live', async () => {
-    const created = await hub.call<{ id: string }>('POST', '/api/manager/dashboards/dashboard', { body: { name: 'Kitchen', columns: [] } });
+    const created = await hub.call<{ id: string }>('POST', '/api/manager/dashboards/dashboard', {
+      body: { name: 'Kitchen', columns: [{ widgets: [{ appWidgetId: 'com.hearth.sysmon:load' }] }] },
+    });
     const page = await signedIn(browser.context, hub.url, OWNER, `#/dashboards/${created.body.id}`);
     await page.getByTestId('arrange').click();
     await page.getByTestId('dashboard-name').fill('Kitchen wall');
+    const height = page.locator('.placed label', { hasText: 'Height' }).locator('input');
+    await height.fill('tall');
+    await height.blur();
+    await page.getByTestId('save-dashboard').click();
+    await expect.poll(() => page.locator('.arrange .toolbar .err').textContent()).toMatch(/pixels or a percentage/);
+    await height.fill('200');
+    await height.blur();
     await page.getByTestId('save-dashboard').click();
     await page.locator('.dashboard h2', { hasText: 'Kitchen wall' }).waitFor();
-    expect((await hub.call<{ name: string }>('GET', `/api/manager/dashboards/dashboard/${created.body.id}`)).body.name).toBe('Kitchen wall');
+    const saved = await hub.call<{ name: string; columns: Array<{ widgets: Array<{ height: unknown }> }> }>('GET', `/api/manager/dashboards/dashboard/${created.body.id}`);
+    expect(saved.body.name).toBe('Kitchen wall');
+    expect(saved.body.columns[0]?.widgets[0]?.height).toBe(200);
+    const frame = page.locator('iframe[title="System load"]');
+    await expect.poll(() => frame.evaluate((f) => (f as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height)).toBe(200);
     // A change made elsewhere (here: straight through the API) arrives over the WebSocket.
     await hub.call('PUT', `/api/manager/dashboards/dashboard/${created.body.id}`, { body: { name: 'Kitchen tablet' } });
     await page.locator('.dashboard h2', { hasText: 'Kitchen tablet' }).waitFor();

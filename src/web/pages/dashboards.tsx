@@ -154,6 +154,20 @@ function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; widgets
                       <button type="button" class="danger" title="remove" onClick={() => update((c) => void c[ci]!.widgets.splice(wi, 1))}>✕</button>
                     </span>
                   </div>
+                  <label class="inline small">
+                    Height
+                    <input
+                      size={6}
+                      placeholder={aw?.height !== null && aw?.height !== undefined ? String(aw.height) : '150'}
+                      value={w.height === null || w.height === undefined ? '' : String(w.height)}
+                      title="pixels, or a percentage of the width such as 75%; empty: the app's height"
+                      onChange={(e) => {
+                        const v = (e.target as HTMLInputElement).value.trim();
+                        // The hub validates it; a bad value comes back as the sentence beside Save.
+                        update((c) => void (c[ci]!.widgets[wi]!.height = v === '' ? null : /^\d+$/.test(v) ? Number(v) : v));
+                      }}
+                    />
+                  </label>
                   {aw ? <WidgetSettings appWidget={aw} value={w.settings ?? {}} onChange={(s) => update((c) => void (c[ci]!.widgets[wi]!.settings = s))} /> : null}
                 </div>
               );
