@@ -284,6 +284,26 @@ describe('web app in Chromium', () => {
     await page.close();
   });
 
+  test('saves location, language and units', async () => {
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/system');
+    const location = page.locator('.card', { has: page.getByRole('heading', { name: 'Location' }) });
+    await location.getByLabel('Latitude').fill('95');
+    await location.getByLabel('Longitude').fill('5.12');
+    await location.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => location.locator('.err').textContent()).toMatch(/latitude/i);
+    await location.getByLabel('Latitude').fill('52.09');
+    await location.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await hub.call<{ location: unknown }>('GET', '/api/manager/geolocation/state')).body.location).toEqual({ latitude: 52.09, longitude: 5.12 });
+    expect(await location.locator('.err').count()).toBe(0);
+
+    const lang = page.locator('.card', { has: page.getByRole('heading', { name: 'Language and units' }) });
+    await lang.getByLabel('Units').selectOption('imperial');
+    await expect.poll(async () => (await hub.call<{ units: string }>('GET', '/api/manager/i18n/state')).body.units).toBe('imperial');
+    await lang.getByLabel('Units').selectOption('metric');
+    await expect.poll(async () => (await hub.call<{ units: string }>('GET', '/api/manager/i18n/state')).body.units).toBe('metric');
+    await page.close();
+  });
+
   test('creates a token with chosen scopes, shows its secret once, and revokes it', async () => {
     const page = await signedIn(browser.context, hub.url, OWNER, '#/system');
     const card = page.locator('.card', { has: page.getByRole('heading', { name: 'API tokens' }) });

@@ -33,7 +33,13 @@ function Location(): JSX.Element {
       class="inline wrap"
       onSubmit={(e) => {
         e.preventDefault();
-        void a.run(() => api('PUT', path, { value: { latitude: Number(lat ?? loc?.latitude), longitude: Number(lon ?? loc?.longitude) } }).then(state.reload));
+        const latitude = lat ?? (loc ? String(loc.latitude) : '');
+        const longitude = lon ?? (loc ? String(loc.longitude) : '');
+        void a.run(async () => {
+          if (latitude.trim() === '' || longitude.trim() === '') throw new Error('enter both a latitude and a longitude');
+          await api('PUT', path, { value: { latitude: Number(latitude), longitude: Number(longitude) } });
+          state.reload();
+        });
       }}
     >
       <label class="inline">

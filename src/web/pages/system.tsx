@@ -83,7 +83,7 @@ function OptionSelect({ path, choices, testId }: { path: string; choices: Array<
           void a.run(() => (v === '' ? api('DELETE', path) : api('PUT', path, { value: v })).then(opt.reload));
         }}
       >
-        {choices.map(([v, l]) => (
+        {(value === '' || choices.some(([v]) => v === value) ? choices : [...choices, [value, value] as [string, string]]).map(([v, l]) => (
           <option key={v} value={v}>
             {l}
           </option>
