@@ -56,7 +56,8 @@ function respond(c: Context, op: Operation, result: unknown): Response {
   }
   const status = op.status ?? 200;
   if (status === 204) return c.body(null, 204);
-  return c.json((result ?? {}) as object, status);
+  // null is a real answer (a setting whose value is null); only "nothing" becomes {}.
+  return c.json((result === undefined ? {} : result) as object, status);
 }
 
 /** Hono path `/a/:id/b` -> a RegExp matching it with or without a trailing slash. */
