@@ -4,7 +4,7 @@
  * each other's order. Screenshots of every page (desktop and 375 px) land in test/artifacts/.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -15,13 +15,17 @@ import { ARTIFACTS, CHROMIUM, launch, screenshot, screenshots, signedIn, type Br
 let hub: RunningHub;
 let browser: Browser;
 let audioOut: string;
+/** Temp folders this file made (the hub helper removes only its own). */
+const made: string[] = [];
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`the web app tests drive Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   const appsDir = await tempDir('hearth-web-apps-');
+  made.push(appsDir);
   await cp(join(ROOT, 'apps'), appsDir, { recursive: true });
   await cp(join(import.meta.dirname, 'fixtures/com.test.door'), join(appsDir, 'com.test.door'), { recursive: true });
   audioOut = await tempDir('hearth-web-audio-');
+  made.push(audioOut);
   await mkdir(audioOut, { recursive: true });
   hub = await startHub({ appsDir, args: ['--audio-out', audioOut] });
   browser = await launch();
@@ -30,6 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await hub?.cleanup();
+  for (const dir of made) await rm(dir, { recursive: true, force: true });
 });
 
 async function appState(page: Page, id: string): Promise<string> {
@@ -314,8 +319,8 @@ describe('web app in Chromium', () => {
     const secret = (await card.locator('.ok code').textContent()) ?? '';
     expect(secret.length).toBeGreaterThan(20);
     const tokens = await hub.call<Record<string, { id: string; name: string; scopes: string[] }>>('GET', '/api/manager/tokens/token');
-    const made = Object.values(tokens.body).find((t) => t.name === 'kitchen-tablet');
-    expect(made?.scopes.sort()).toEqual(['service.dashboard.readonly', 'service.speech']);
+    const token = Object.values(tokens.body).find((t) => t.name === 'kitchen-tablet');
+    expect(token?.scopes.sort()).toEqual(['service.dashboard.readonly', 'service.speech']);
     expect((await hub.call('GET', '/api/manager/dashboards/dashboard', { token: secret })).status).toBe(200);
     page.once('dialog', (d) => void d.accept());
     await card.locator('li', { hasText: 'kitchen-tablet' }).getByRole('button', { name: 'Revoke' }).click();
@@ -325,7 +330,9 @@ describe('web app in Chromium', () => {
   });
 
   test('installs an app from the store catalogue; an unknown id shows the sentence', async () => {
-    const folder = join(await tempDir('hearth-web-pack-'), 'com.hearth.hello');
+    const packDir = await tempDir('hearth-web-pack-');
+    made.push(packDir);
+    const folder = join(packDir, 'com.hearth.hello');
     await cp(join(ROOT, 'apps/com.hearth.greeter'), folder, { recursive: true });
     const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8')) as { id: string; name: Record<string, string> };
     manifest.id = 'com.hearth.hello';
