@@ -17,6 +17,7 @@ import { SdkRouter, type CallerApp } from './router.js';
 import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type RunState, type SupervisorOptions } from './supervisor.js';
 import { rethrowAppError } from './errors.js';
 import { readLocales } from './locales.js';
+import { killLeftoverApps } from './leftovers.js';
 import { settingProblem } from './setting-values.js';
 
 /** The App object of the API. */
@@ -103,6 +104,8 @@ export class AppRuntime {
     this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
     this.registerOwnCalls();
     await mkdir(this.opts.appsDir, { recursive: true });
+    const leftovers = await killLeftoverApps(this.opts.dataDir);
+    if (leftovers.length > 0) this.opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
     await recoverInterrupted(this.opts.appsDir);
     const names = (await readdir(this.opts.appsDir, { withFileTypes: true }))
       .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
