@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PARTIAL_RE, parseArchiveName, SIDECAR_SUFFIX } from './format.js';
+import { isProcessAlive } from '../core/data-lock.js';
 
 export interface BackupRecord {
   /** File name inside the backup folder. */
@@ -31,14 +32,6 @@ export async function archiveNames(dir: string): Promise<string[]> {
   return (await names(dir)).filter((n) => parseArchiveName(n) !== null).sort().reverse();
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
@@ -110,7 +103,7 @@ export async function cleanStale(dir: string): Promise<string[]> {
   for (const n of all) {
     const partial = PARTIAL_RE.exec(n);
     const pid = partial ? Number(partial[1]) : null;
-    const stalePartial = pid !== null && pid !== process.pid && !alive(pid);
+    const stalePartial = pid !== null && pid !== process.pid && !isProcessAlive(pid);
     const orphanSidecar = n.endsWith(SIDECAR_SUFFIX) && parseArchiveName(n.slice(0, -SIDECAR_SUFFIX.length)) !== null && !archives.has(n.slice(0, -SIDECAR_SUFFIX.length));
     if (stalePartial || orphanSidecar) {
       await rm(join(dir, n), { force: true, recursive: true });

@@ -9,6 +9,7 @@
 import { access, constants, cp, lchown, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fsyncDir } from '../core/durable-file.js';
+import { isProcessAlive } from '../core/data-lock.js';
 
 export type SwapMode = 'beside' | 'inside';
 
@@ -18,14 +19,6 @@ export const exists = (p: string): Promise<boolean> =>
     () => false,
   );
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** How `target` can be replaced (see the module comment). */
 export async function swapMode(target: string): Promise<SwapMode> {
@@ -61,7 +54,7 @@ export async function cleanLeftovers(target: string): Promise<void> {
     const names = await readdir(dir).catch(() => [] as string[]);
     for (const n of names) {
       const m = re.exec(n);
-      if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) await rm(join(dir, n), { recursive: true, force: true });
+      if (m && Number(m[1]) !== process.pid && !isProcessAlive(Number(m[1]))) await rm(join(dir, n), { recursive: true, force: true });
     }
   }
 }

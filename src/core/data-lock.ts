@@ -13,7 +13,8 @@ export class DataDirLockedError extends Error {
   }
 }
 
-function alive(pid: number): boolean {
+/** True while a process with this pid exists (EPERM: it exists but is not ours to signal). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -26,7 +27,7 @@ function alive(pid: number): boolean {
 export async function lockHolder(dataDir: string): Promise<number | null> {
   try {
     const pid = Number.parseInt(await readFile(join(dataDir, LOCK_FILE), 'utf8'), 10);
-    return Number.isInteger(pid) && pid !== process.pid && alive(pid) ? pid : null;
+    return Number.isInteger(pid) && pid !== process.pid && isProcessAlive(pid) ? pid : null;
   } catch {
     return null;
   }

@@ -10,6 +10,7 @@ import { packApp } from '../../src/apps/pack.js';
 import { openEvents, type EventClient } from '../helpers/events.js';
 import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { assertBuilt, removeAll, writeApp } from './helpers.js';
+import { poll } from '../helpers/poll.js';
 
 type App = Record<string, unknown> & { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null };
 
@@ -25,15 +26,6 @@ module.exports = class {
   }
 };`;
 
-async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, tries = 200): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < tries; i++) {
-    last = await fn();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} never happened; last: ${JSON.stringify(last)}`);
-}
 
 describe('apps operations on a real hub', () => {
   let hub: RunningHub;

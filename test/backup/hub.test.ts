@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { restoreBackup, verifyArchive } from '../../src/backup/index.js';
 import { openEvents, type EventClient } from '../helpers/events.js';
 import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
 
 interface Job {
   id: string;
@@ -56,15 +57,6 @@ async function writeApp(appsDir: string, id: string, app: { code: string; manife
   await writeFile(join(dir, 'app.js'), app.code);
 }
 
-async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 300; i++) {
-    last = await fn();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} never happened; last: ${JSON.stringify(last)}`);
-}
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();

@@ -6,6 +6,8 @@
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
+export { poll } from '../helpers/poll.js';
 
 export { OWNER };
 export const FIXTURE = join(import.meta.dirname, 'fixtures/com.test.widgets');
@@ -68,15 +70,6 @@ export async function startWithApp(extra: string[] = []): Promise<TestHub> {
   };
 }
 
-export async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string, tries = 300): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < tries; i++) {
-    last = await fn();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} never happened; last: ${JSON.stringify(last)}`);
-}
 
 export function waitAppRunning(hub: RunningHub, id: string): Promise<unknown> {
   return poll(

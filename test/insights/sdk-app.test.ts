@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents, type EventClient } from '../helpers/events.js';
 import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { assertBuilt, removeAll, writeApp } from '../apps/helpers.js';
+import { poll } from '../helpers/poll.js';
 
 const METER = `
 module.exports = class {
@@ -40,15 +41,6 @@ module.exports = class {
 type Json = Record<string, unknown>;
 const P = '/api/manager/insights';
 
-async function poll<T>(fn: () => Promise<T>, ok: (v: T) => boolean, what: string): Promise<T> {
-  let last: T | undefined;
-  for (let i = 0; i < 300; i++) {
-    last = await fn();
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} never happened; last: ${JSON.stringify(last)}`);
-}
 
 describe('an app writing insights through the SDK', () => {
   let hub: RunningHub;
