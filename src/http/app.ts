@@ -42,12 +42,6 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const sockets = new EventSockets(bus, log.child({ module: 'events' }));
   sockets.configure(ws.wss);
 
-  app.use('*', async (c, next) => {
-    // Set before next(): reading c.res.headers afterwards would make @hono/node-server turn its
-    // lightweight response into a full Response object on every request.
-    c.header('X-Hearth-Version', VERSION);
-    await next();
-  });
   if (log.isLevelEnabled('debug')) {
     app.use('*', async (c, next) => {
       const start = performance.now();
@@ -56,28 +50,24 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     });
   }
 
-  for (const manager of managers) {
-    app.use(`/api/manager/${manager.name}/*`, async (_c, next) => {
-      const reason = options.failed.get(manager.name);
-      if (reason !== undefined) throw new HearthError('unavailable', `the ${manager.name} manager failed to start: ${reason}`);
-      await next();
-    });
-  }
-
   const mounted: MountedOperation[] = managers.flatMap((m) =>
     m.operations.map((op) => ({ manager: m.name, fullPath: `/api/manager/${m.name}${op.path}`, op })),
   );
-  for (const m of mounted) mountOperation(app, m, { auth, bodyLimit: options.bodyLimit });
+  for (const m of mounted) mountOperation(app, m, { auth, bodyLimit: options.bodyLimit, failed: options.failed });
   sockets.mount(app, managers, ws.upgradeWebSocket, auth);
 
   let openApi: Promise<object> | undefined;
-  app.get('/api/openapi.json', async (c) => c.json(await (openApi ??= buildOpenApiDocument(mounted, VERSION))));
+  app.get('/api/openapi.json', async (c) =>
+    c.json(await (openApi ??= buildOpenApiDocument(mounted, VERSION)), 200, { 'X-Hearth-Version': VERSION }),
+  );
 
   // The web app at / and widget pages under /app/: after the API, so /api paths stay JSON.
-  mountStatic(app, managers);
+  const webRoot = mountStatic(app, managers);
 
   const patterns = mounted.map((m) => ({ re: pathPattern(m.fullPath), method: m.op.method }));
-  app.notFound((c) => {
+  app.notFound(async (c) => {
+    const file = await webRoot(c);
+    if (file) return file;
     const allowed = [...new Set(patterns.filter((p) => p.re.test(c.req.path)).map((p) => p.method))];
     if (allowed.length > 0) {
       return errorResponse(

@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import type { Manager } from '../core/managers.js';
+import { VERSION } from '../version.js';
 
 /** dist/http/static.js -> dist/web */
 const WEB_ROOT = fileURLToPath(new URL('../web/', import.meta.url));
@@ -108,6 +109,7 @@ interface SendOptions {
 
 async function send(c: Context, found: Found, options: SendOptions): Promise<Response> {
   const headers: Record<string, string> = {
+    'X-Hearth-Version': VERSION,
     'Content-Type': contentType(found.file),
     'Cache-Control': options.cache,
     'X-Content-Type-Options': 'nosniff',
@@ -155,8 +157,15 @@ function appsDirOf(managers: readonly Manager[]): string | null {
   return typeof dir === 'string' ? dir : null;
 }
 
-/** Routes GET/HEAD for the web app and widget pages; anything not found falls through (JSON 404). */
-export function mountStatic(app: Hono, managers: readonly Manager[], webRoot: string = WEB_ROOT): void {
+/** Answers a GET/HEAD for a file of the web app, or null when there is none. */
+export type WebRootHandler = (c: Context) => Promise<Response | null>;
+
+/**
+ * Routes GET/HEAD for widget pages, and returns the handler of the web app's own files. That one
+ * is not a route: a catch-all route would sit in the handler chain of every API request, so the
+ * HTTP layer calls it only once nothing else matched (its not-found handler).
+ */
+export function mountStatic(app: Hono, managers: readonly Manager[], webRoot: string = WEB_ROOT): WebRootHandler {
   const appsDir = appsDirOf(managers);
 
   const widget = async (c: Context, next: () => Promise<void>): Promise<Response | void> => {
@@ -182,13 +191,14 @@ export function mountStatic(app: Hono, managers: readonly Manager[], webRoot: st
   app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId', widget);
   app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId/*', widget);
 
-  app.on(['GET', 'HEAD'], '*', async (c, next) => {
+  return async (c) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;
     const path = new URL(c.req.url).pathname;
-    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/app/')) return next();
+    if (path === '/api' || path.startsWith('/api/') || path.startsWith('/app/')) return null;
     const segments = safeSegments(path);
-    if (!segments) return next();
+    if (!segments) return null;
     const found = await findFile(webRoot, segments.length ? segments : ['index.html']);
-    if (!found) return next();
+    if (!found) return null;
     const name = found.file.slice(found.file.lastIndexOf(sep) + 1);
     return send(c, found, {
       cache: HASHED.test(name) ? 'public, max-age=31536000, immutable' : 'no-cache',
@@ -202,5 +212,5 @@ export function mountStatic(app: Hono, managers: readonly Manager[], webRoot: st
           }
         : {},
     });
-  });
+  };
 }

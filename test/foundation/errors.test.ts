@@ -75,6 +75,9 @@ describe('error answers', () => {
   it('every answer carries X-Hearth-Version, errors too', async () => {
     expect((await hub.call('GET', '/api/manager/system/ping', { token: null })).headers.get('x-hearth-version')).toMatch(/^\d+\.\d+\.\d+/);
     expect((await hub.call('GET', '/api/nothing')).headers.get('x-hearth-version')).toMatch(/^\d+\.\d+\.\d+/);
+    const page = await hub.call('GET', '/', { token: null });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('x-hearth-version')).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('ping answers without a token', async () => {
