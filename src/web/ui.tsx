@@ -4,7 +4,7 @@
  */
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { describe } from './api.js';
+import { describe, subscribe } from './api.js';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -31,6 +31,32 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded
   }, [n, ...deps]);
   const reload = useCallback(() => setN((x) => x + 1), []);
   return { data, error, reload, set: setData };
+}
+
+/**
+ * Keeps a loaded collection keyed by id current with a manager's `<kind>.create|update|delete`
+ * events, so what the page shows follows changes made anywhere.
+ *
+ * @example useLiveCollection('apps', 'app', apps)
+ */
+export function useLiveCollection<T extends { id: string }>(manager: string, kind: string, loaded: Loaded<Record<string, T>>): void {
+  useEffect(
+    () =>
+      subscribe(manager, (event, args) => {
+        const [eventKind, verb] = event.split('.');
+        const item = args[0] as T | undefined;
+        if (eventKind !== kind || !item?.id) return;
+        loaded.set((prev) => {
+          if (!prev) return prev;
+          const next = { ...prev };
+          if (verb === 'delete') delete next[item.id];
+          else next[item.id] = item;
+          return next;
+        });
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [manager, kind],
+  );
 }
 
 export interface ActionState {

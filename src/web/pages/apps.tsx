@@ -5,8 +5,8 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, seg, subscribe } from '../api.js';
-import { ActionButton, Card, Err, formatBytes, label, useAction, useLoad } from '../ui.js';
+import { api, seg } from '../api.js';
+import { ActionButton, Card, Err, formatBytes, label, useAction, useLiveCollection, useLoad } from '../ui.js';
 
 interface App {
   id: string;
@@ -196,21 +196,7 @@ function Install(): JSX.Element {
 
 export function AppsPage(): JSX.Element {
   const apps = useLoad(() => api<Record<string, App>>('GET', `${BASE}/app`));
-  useEffect(
-    () =>
-      subscribe('apps', (event, args) => {
-        const app = args[0] as App | undefined;
-        if (!app?.id) return;
-        apps.set((prev) => {
-          if (!prev) return prev;
-          const next = { ...prev };
-          if (event === 'app.delete') delete next[app.id];
-          else next[app.id] = app;
-          return next;
-        });
-      }),
-    [],
-  );
+  useLiveCollection('apps', 'app', apps);
   useEffect(() => {
     // cpu/mem are sampled by the hub without events: re-read them while the page is shown.
     const timer = window.setInterval(() => document.visibilityState === 'visible' && apps.reload(), 10_000);

@@ -6,8 +6,8 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, seg, subscribe } from '../api.js';
-import { ActionButton, Card, Err, useAction, useLoad } from '../ui.js';
+import { api, seg } from '../api.js';
+import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { WidgetFrame, type AppWidget, type PlacedWidget } from '../widget-host.js';
 import { WidgetSettings } from './widget-settings.js';
 
@@ -27,24 +27,8 @@ const BASE = '/api/manager/dashboards';
 function useLive(): { dashboards: Dict<Dashboard> | undefined; widgets: Dict<AppWidget> | undefined; error: string | null } {
   const d = useLoad(() => api<Dict<Dashboard>>('GET', `${BASE}/dashboard`));
   const w = useLoad(() => api<Dict<AppWidget>>('GET', `${BASE}/appwidget`));
-  useEffect(
-    () =>
-      subscribe('dashboards', (event, args) => {
-        const item = args[0] as { id: string } | undefined;
-        if (!item) return;
-        const [kind, verb] = event.split('.');
-        const target = kind === 'dashboard' ? d : kind === 'appwidget' ? w : null;
-        if (!target) return;
-        (target.set as (f: (p: Dict<unknown> | undefined) => Dict<unknown> | undefined) => void)((prev) => {
-          if (!prev) return prev;
-          const next = { ...prev };
-          if (verb === 'delete') delete next[item.id];
-          else next[item.id] = item;
-          return next;
-        });
-      }),
-    [],
-  );
+  useLiveCollection('dashboards', 'dashboard', d);
+  useLiveCollection('dashboards', 'appwidget', w);
   return { dashboards: d.data, widgets: w.data, error: d.error ?? w.error };
 }
 

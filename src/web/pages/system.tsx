@@ -6,7 +6,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, seg, subscribe } from '../api.js';
-import { ActionButton, Card, Err, formatBytes, formatTime, useAction, useLoad } from '../ui.js';
+import { ActionButton, Card, Err, formatBytes, formatTime, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { HubSettings } from './settings.js';
 
 interface Voice {
@@ -99,21 +99,7 @@ function Speech(): JSX.Element {
   const [catalogue, setCatalogue] = useState<Record<string, Voice> | null>(null);
   const cat = useAction();
   const [install, setInstall] = useState('');
-  useEffect(
-    () =>
-      subscribe('speech-output', (event, args) => {
-        const v = args[0] as Voice | undefined;
-        if (!v?.id) return;
-        voices.set((prev) => {
-          if (!prev) return prev;
-          const next = { ...prev };
-          if (event === 'voice.delete') delete next[v.id];
-          else next[v.id] = v;
-          return next;
-        });
-      }),
-    [],
-  );
+  useLiveCollection('speech-output', 'voice', voices);
   const list = Object.values(voices.data ?? {});
   return (
     <Card title="Speech">
