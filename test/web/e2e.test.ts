@@ -41,7 +41,9 @@ async function appState(page: Page, id: string): Promise<string> {
   return (await page.locator(`[data-testid="app-${id}"] [data-testid=app-state]`).textContent()) ?? '';
 }
 
-describe('web app in Chromium', () => {
+// Browser steps wait up to 60 s each (a backup, an insights sample): longer than vitest's
+// default test timeout when the whole suite shares two cores.
+describe('web app in Chromium', { timeout: 120_000 }, () => {
   test('signs in with a pasted token; a wrong token shows the API sentence', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${hub.url}/`);
@@ -354,7 +356,7 @@ describe('web app in Chromium', () => {
   }, 90_000);
 });
 
-describe('web app when the hub goes away', () => {
+describe('web app when the hub goes away', { timeout: 120_000 }, () => {
   test('says the connection is lost when the live sockets drop', async () => {
     const own = await startHub();
     try {
