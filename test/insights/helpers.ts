@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InsightsStorage, type LogMeta, type Point } from '../../src/managers/insights/storage.js';
+import { InsightsStorage, type BucketRow, type LogMeta, type Point } from '../../src/managers/insights/storage.js';
 
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-insights-'));
@@ -50,14 +50,7 @@ export function finalPoints(writes: readonly Point[]): Point[] {
   return [...m.values()].sort((a, b) => a.t - b.t);
 }
 
-export interface Bucket {
-  n: number;
-  s: number;
-  mn: number;
-  mx: number;
-  lv: number;
-  lt: number;
-}
+export type Bucket = BucketRow;
 
 /** Brute-force aggregate of points per floor(t / width). */
 export function bruteBuckets(points: readonly Point[], log: number, width: number): Map<number, Bucket> {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LEVELS, RAW_KEEP_MS } from '../../src/managers/insights/levels.js';
-import type { InsightsStorage, Point } from '../../src/managers/insights/storage.js';
+import type { InsightsStorage, Point, RollupRow } from '../../src/managers/insights/storage.js';
 import { bruteBuckets, finalPoints, meta, openTemp, rng } from './helpers.js';
 
 const H = 3_600_000;
@@ -14,16 +14,7 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-interface Row {
-  log: number;
-  b: number;
-  n: number;
-  s: number;
-  mn: number;
-  mx: number;
-  lv: number;
-  lt: number;
-}
+type Row = RollupRow;
 
 function levelRows(table: string, log: number): Map<number, Row> {
   const rows = storage.db.prepare<[number], Row>(`SELECT * FROM ${table} WHERE log = ?`).all(log);

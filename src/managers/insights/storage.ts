@@ -60,16 +60,12 @@ export interface BucketRow {
   lt: number;
 }
 
-interface Agg {
+/** One stored rollup row: a bucket's aggregate, keyed by log row and bucket number. */
+export interface RollupRow extends BucketRow {
   log: number;
   b: number;
-  n: number;
-  s: number;
-  mn: number;
-  mx: number;
-  lv: number;
-  lt: number;
 }
+type Agg = RollupRow;
 
 export class InsightsStorage {
   private readonly stmt: Statements;
