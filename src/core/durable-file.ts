@@ -7,17 +7,25 @@ import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 
+export interface DurableWriteOptions {
+  /** Mode of the new file; 0600 unless others must read it (e.g. WAVs handed to other programs). */
+  readonly mode?: number;
+  /** Checked once the data is on disk, before the rename: an aborted write leaves nothing. */
+  readonly signal?: AbortSignal;
+}
+
 /** Writes `text` to `file` atomically and durably. */
-export async function writeFileDurable(file: string, text: string | Uint8Array): Promise<void> {
+export async function writeFileDurable(file: string, text: string | Uint8Array, options: DurableWriteOptions = {}): Promise<void> {
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  const handle = await open(tmp, 'w', 0o600);
   try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
+    const handle = await open(tmp, 'w', options.mode ?? 0o600);
+    try {
+      await handle.writeFile(text);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    options.signal?.throwIfAborted();
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true });

@@ -2,9 +2,9 @@
  * Where spoken audio goes (config.audioOut): the sound card through aplay, or a folder that gets
  * one WAV file per utterance (tests, and headless setups that hand audio to something else).
  */
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fsyncDir } from '../../core/durable-file.js';
+import { writeFileDurable } from '../../core/durable-file.js';
 import { run } from './engines/process.js';
 
 export interface AudioSink {
@@ -42,22 +42,7 @@ export class FolderSink implements AudioSink {
     const stamp = new Date().toISOString().replace(/[-:.]/g, '');
     const name = `${stamp}-${String(++this.seq).padStart(6, '0')}.wav`;
     const file = join(this.dir, name);
-    const tmp = join(this.dir, `.${name}.${process.pid}.tmp`);
-    try {
-      const handle = await open(tmp, 'w', 0o644);
-      try {
-        await handle.writeFile(wav);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      signal.throwIfAborted();
-      await rename(tmp, file);
-    } catch (err) {
-      await rm(tmp, { force: true });
-      throw err;
-    }
-    await fsyncDir(this.dir);
+    await writeFileDurable(file, wav, { mode: 0o644, signal });
     return file;
   }
 }
