@@ -9,7 +9,7 @@ import { setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeIssues } from './manifest.js';
+import { describeIssues } from '../core/zod-issues.js';
 import { APP_CALLS, ChildMessage, HubMessage, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent } from './protocol.js';
 import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
 

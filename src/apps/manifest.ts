@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, normalize } from 'node:path';
 import { z } from 'zod';
 import { PERMISSION_NAMES, type Permission } from './permissions.js';
+import { describeIssues } from '../core/zod-issues.js';
 
 /** Reverse-domain id: at least two dot-separated segments, e.g. `com.hearth.sysmon`. */
 export const APP_ID = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$/i;
@@ -104,17 +105,10 @@ const MAX_MANIFEST_BYTES = 256 * 1024;
 export type ManifestResult = { ok: true; manifest: AppManifest } | { ok: false; message: string };
 
 /** Turns zod issues into one sentence naming each bad field. */
-export function describeIssues(error: z.ZodError, prefix = MANIFEST_FILE): string {
-  return error.issues
-    .slice(0, 5)
-    .map((i) => `${prefix}${i.path.length ? ` ${i.path.join('.')}` : ''}: ${i.message}`)
-    .join('; ');
-}
-
 /** Validates a parsed app.json; `folderName`, when given, must equal the id. */
 export function parseManifest(raw: unknown, folderName?: string): ManifestResult {
   const parsed = AppManifest.safeParse(raw);
-  if (!parsed.success) return { ok: false, message: describeIssues(parsed.error) };
+  if (!parsed.success) return { ok: false, message: describeIssues(parsed.error, MANIFEST_FILE) };
   if (folderName !== undefined && parsed.data.id !== folderName) {
     return { ok: false, message: `app.json id '${parsed.data.id}' does not match its folder name '${folderName}'` };
   }

@@ -8,7 +8,7 @@
  * router.handle('speech.say', async (app, { text }) => { await speech.say(text); return null; });
  */
 import { HearthError } from '../core/errors.js';
-import { describeIssues } from './manifest.js';
+import { describeIssues } from '../core/zod-issues.js';
 import type { Permission } from './permissions.js';
 import { HUB_CALLS, type HubCallArgs, type HubCallMethod, type HubCallResult } from './protocol.js';
 import { RpcError } from './wire.js';

@@ -14,7 +14,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as tar from 'tar';
 import { z } from 'zod';
 import { HearthError, notFound } from '../core/errors.js';
-import { AppId, describeIssues, loadManifest, type AppManifest } from './manifest.js';
+import { AppId, loadManifest, type AppManifest } from './manifest.js';
+import { describeIssues } from '../core/zod-issues.js';
 
 export const ChannelEntry = z.object({
   version: z.string().min(1),

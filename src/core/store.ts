@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { z } from 'zod';
 import { DurableJSONFile } from './durable-file.js';
+import { describeIssues } from './zod-issues.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 
 export const DB_FILE = 'db.json';
@@ -81,9 +82,7 @@ export class Store {
       const parsed = schema.safeParse(raw);
       if (!parsed.success) {
         throw new StoreSectionError(
-          `section '${name}' of ${this.file} does not match its schema: ${parsed.error.issues
-            .map((i) => `${i.path.join('.')}: ${i.message}`)
-            .join('; ')}`,
+          `section '${name}' of ${this.file} does not match its schema: ${describeIssues(parsed.error, '', Infinity)}`,
         );
       }
       this.db.data[name] = parsed.data;
