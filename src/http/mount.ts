@@ -11,7 +11,7 @@ import { grants } from '../core/scopes.js';
 import type { TokenInfo } from '../core/tokens.js';
 import type { Authenticator } from './auth.js';
 import { remoteAddress } from './auth.js';
-import { parseInput } from './input.js';
+import { parseInput, parseUrlInput, readsBody, type ParsedInput } from './input.js';
 import { VERSION } from '../version.js';
 
 export interface MountOptions {
@@ -32,17 +32,23 @@ export function mountOperation(app: Hono, mounted: MountedOperation, options: Mo
   const { op, fullPath } = mounted;
   // With `strict: false` Hono matches '/voice' and '/voice/' to a route registered as '/voice',
   // but a route registered as '/voice/' matches neither: register without the slash.
-  app.on(op.method, fullPath.replace(/(.)\/$/, '$1'), async (c) => {
+  // Not an async function: a GET with a synchronous handler answers without a promise or a
+  // microtask, which is a tenth of the hub's own cost of a small GET.
+  app.on(op.method, fullPath.replace(/(.)\/$/, '$1'), (c: Context): Response | Promise<Response> => {
     const token = op.auth === 'none' ? null : options.auth.authenticate(c, false);
     if (token && op.scope && !grants(token.scopes, op.scope)) {
       throw new HearthError('missing_scope', `this operation needs the scope '${op.scope}', which the token does not hold`);
     }
     const failure = options.failed.get(mounted.manager);
     if (failure !== undefined) throw new HearthError('unavailable', `the ${mounted.manager} manager failed to start: ${failure}`);
-    const input = await parseInput(c, op, options.bodyLimit);
-    const result = await op.handler(input as never, new CallContext(c, token));
-    return respond(op, result);
+    if (readsBody(op)) return parseInput(c, op, options.bodyLimit).then((input) => call(op, input, new CallContext(c, token)));
+    return call(op, parseUrlInput(c, op), new CallContext(c, token));
   });
+}
+
+function call(op: Operation, input: ParsedInput, ctx: CallContext): Response | Promise<Response> {
+  const result: unknown = op.handler(input as never, ctx);
+  return result instanceof Promise ? result.then((value: unknown) => respond(op, value)) : respond(op, result);
 }
 
 /**
