@@ -3,7 +3,7 @@
  * event namespaces, the OpenAPI document, and the JSON error mapping. Nothing here knows any
  * particular manager.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { createNodeWebSocket, type NodeWebSocket } from '@hono/node-ws';
 import type { Logger } from 'pino';
@@ -71,31 +71,35 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     const allowed = [...new Set(patterns.filter((p) => p.re.test(c.req.path)).map((p) => p.method))];
     if (allowed.length > 0) {
       return errorResponse(
-        c,
         new HearthError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(' or ')}`, {
           Allow: allowed.join(', '),
         }),
       );
     }
-    return errorResponse(c, new HearthError('not_found', `no such path: ${c.req.path}; the API is described at /api/openapi.json`));
+    return errorResponse(new HearthError('not_found', `no such path: ${c.req.path}; the API is described at /api/openapi.json`));
   });
 
   app.onError((err, c) => {
-    if (err instanceof HearthError) return errorResponse(c, err);
-    if (err instanceof z.ZodError) return errorResponse(c, invalidInput(err, 'body field'));
+    if (err instanceof HearthError) return errorResponse(err);
+    if (err instanceof z.ZodError) return errorResponse(invalidInput(err, 'body field'));
     if (err instanceof HTTPException && err.status < 500) {
-      return errorResponse(c, new HearthError(err.status === 413 ? 'payload_too_large' : 'invalid_parameter', err.message || 'bad request'));
+      return errorResponse(new HearthError(err.status === 413 ? 'payload_too_large' : 'invalid_parameter', err.message || 'bad request'));
     }
     log.error({ err, method: c.req.method, path: c.req.path }, 'request failed');
-    return errorResponse(c, new HearthError('internal_error', 'the hub failed to handle this request; the details are in its log'));
+    return errorResponse(new HearthError('internal_error', 'the hub failed to handle this request; the details are in its log'));
   });
 
   return { app, ws, sockets };
 }
 
-function errorResponse(c: Context, err: HearthError): Response {
-  const res = c.json(err.toBody(), err.status as 400);
-  for (const [k, v] of Object.entries(err.headers)) res.headers.set(k, v);
-  res.headers.set('X-Hearth-Version', VERSION);
-  return res;
+/**
+ * Built directly, like every answer (see respond() in mount.ts): c.json() and then setting
+ * headers would build a web Response and its Headers for every refusal, and a flood of bad
+ * tokens is exactly when the hub must stay cheap.
+ */
+function errorResponse(err: HearthError): Response {
+  return new Response(JSON.stringify(err.toBody()), {
+    status: err.status,
+    headers: { ...err.headers, 'content-type': 'application/json', 'x-hearth-version': VERSION },
+  });
 }
