@@ -7,18 +7,18 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { HearthError, invalid, notFound } from '../core/errors.js';
+import { HearthError, notFound } from '../core/errors.js';
 import type { Section, Store } from '../core/store.js';
 import { recoverInterrupted } from './install.js';
 import { APP_ID, loadManifest, textOf, type AppManifest, type SettingDefinition } from './manifest.js';
 import { PERMISSION_READ_PATHS, type Permission } from './permissions.js';
-import { AppsSection, MAX_REPORTS, MAX_SETTING_BYTES, newRecord, STORE_SECTION, type AppRecord } from './records.js';
+import { AppsSection, MAX_REPORTS, newRecord, STORE_SECTION, type AppRecord } from './records.js';
 import { SdkRouter, type CallerApp } from './router.js';
 import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type RunState, type SupervisorOptions } from './supervisor.js';
 import { rethrowAppError } from './errors.js';
 import { readLocales } from './locales.js';
 import { killLeftoverApps } from './leftovers.js';
-import { settingProblem } from './setting-values.js';
+import { AppSettings } from './settings.js';
 
 /** The App object of the API. */
 export interface App extends RunState {
@@ -82,6 +82,13 @@ export class AppRuntime {
   private section!: Section<AppsSection>;
   private readonly supervisorOptions: SupervisorOptions;
   private unregister: Array<() => void> = [];
+  readonly settings = new AppSettings({
+    section: () => this.section,
+    app: (id) => {
+      const e = this.mustGet(id);
+      return { manifest: e.manifest, notify: (event) => e.supervisor.notify(event) };
+    },
+  });
 
   constructor(private readonly opts: RuntimeOptions) {
     this.supervisorOptions = { ...DEFAULT_SUPERVISOR_OPTIONS, ...opts.supervisor, heapMb: opts.heapMb };
@@ -132,16 +139,7 @@ export class AppRuntime {
   private registerOwnCalls(): void {
     const r = this.router;
     this.unregister.push(
-      r.handle('settings.get', (app, { key }) => this.getSetting(app.id, key)),
-      r.handle('settings.set', async (app, { key, value }) => {
-        await this.setSetting(app.id, key, value, { fromApp: true });
-        return null;
-      }),
-      r.handle('settings.unset', async (app, { key }) => {
-        await this.unsetSetting(app.id, key, { fromApp: true });
-        return null;
-      }),
-      r.handle('settings.getKeys', (app) => Object.keys(this.record(app.id).settings)),
+      ...this.settings.register(r),
       r.handle('i18n.getLanguage', () => this.locale().language),
       r.handle('i18n.getUnits', () => this.locale().units),
     );
@@ -330,43 +328,6 @@ export class AppRuntime {
   /** locales/<lang>.json of the app, keyed by language. */
   locales(id: string): Promise<Record<string, unknown>> {
     return readLocales(this.mustGet(id).dir);
-  }
-
-  settings(id: string): Record<string, unknown> {
-    return { ...this.record(id).settings };
-  }
-
-  getSetting(id: string, key: string): unknown {
-    const s = this.record(id).settings;
-    return Object.hasOwn(s, key) ? s[key] : null;
-  }
-
-  async setSetting(id: string, key: string, value: unknown, opts: { fromApp?: boolean } = {}): Promise<unknown> {
-    this.mustGet(id);
-    const json = JSON.stringify(value);
-    if (json === undefined) throw invalid(`setting '${key}' needs a JSON value`);
-    if (Buffer.byteLength(json) > MAX_SETTING_BYTES) throw invalid(`setting '${key}' is larger than 64 KiB as JSON`);
-    const stored: unknown = JSON.parse(json);
-    const declared = this.mustGet(id).manifest?.settings.find((d) => d.id === key);
-    const problem = declared ? settingProblem(declared, stored) : null;
-    if (problem) throw invalid(problem);
-    await this.section.update((d) => {
-      d[id]!.settings[key] = stored;
-    });
-    // The app hears about changes made elsewhere; its own writes it knows already.
-    if (!opts.fromApp) this.mustGet(id).supervisor.notify({ name: 'settings.set', key, value: stored });
-    return stored;
-  }
-
-  async unsetSetting(id: string, key: string, opts: { fromApp?: boolean; mustExist?: boolean } = {}): Promise<void> {
-    if (!Object.hasOwn(this.record(id).settings, key)) {
-      if (opts.mustExist) throw notFound(`app '${id}' has no setting '${key}'`);
-      return;
-    }
-    await this.section.update((d) => {
-      delete d[id]!.settings[key];
-    });
-    if (!opts.fromApp) this.mustGet(id).supervisor.notify({ name: 'settings.unset', key });
   }
 
   /** Tails of stdout/stderr plus the crash fields; records `message` with the crash report. */

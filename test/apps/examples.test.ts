@@ -78,8 +78,8 @@ describe('greeter through the runtime', () => {
 
   it('speaks a greeting in the chosen style when its name setting changes', async () => {
     await t.until('com.hearth.greeter', (a) => a.ready, 'ready');
-    await t.rt.setSetting('com.hearth.greeter', 'style', 'formal');
-    await t.rt.setSetting('com.hearth.greeter', 'name', 'Ada');
+    await t.rt.settings.set('com.hearth.greeter', 'style', 'formal');
+    await t.rt.settings.set('com.hearth.greeter', 'name', 'Ada');
     for (let i = 0; i < 100 && !said.some((s) => s.includes('Ada')); i++) await new Promise((r) => setTimeout(r, 20));
     expect(said.filter((s) => s.includes('Ada'))[0]).toMatch(/^Good (morning|afternoon|evening), Ada\.$/);
   });

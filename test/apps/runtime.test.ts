@@ -55,7 +55,7 @@ describe('app lifecycle', () => {
       permissions: ['hearth:manager:insights'],
       settings: [],
     });
-    expect(t.rt.getSetting('com.test.hello', 'started')).toBe(true);
+    expect(t.rt.settings.get('com.test.hello', 'started')).toBe(true);
     const states = t.events.filter((e) => e.app.id === 'com.test.hello').map((e) => e.app.state);
     expect(states).toContain('starting');
     expect(states.at(-1)).toBe('running');
@@ -65,10 +65,10 @@ describe('app lifecycle', () => {
     await writeApp(appsDir, 'com.test.hello', { code: HELLO });
     t = await startRuntime({ appsDir, dataDir });
     await t.until('com.test.hello', (a) => a.ready, 'ready');
-    await t.rt.setSetting('com.test.hello', 'ping', { n: 42 });
+    await t.rt.settings.set('com.test.hello', 'ping', { n: 42 });
     // The app answers by writing 'pong' through the SDK; wait for that round trip.
-    for (let i = 0; i < 100 && t.rt.getSetting('com.test.hello', 'pong') === null; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(t.rt.getSetting('com.test.hello', 'pong')).toEqual({ n: 42 });
+    for (let i = 0; i < 100 && t.rt.settings.get('com.test.hello', 'pong') === null; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(t.rt.settings.get('com.test.hello', 'pong')).toEqual({ n: 42 });
     await t.store.flush();
     const db = JSON.parse(await readFile(join(dataDir, 'db.json'), 'utf8')) as { apps: Record<string, { settings: unknown }> };
     expect(db.apps['com.test.hello']?.settings).toEqual({ started: true, ping: { n: 42 }, pong: { n: 42 } });
@@ -77,7 +77,7 @@ describe('app lifecycle', () => {
   it('refuses a setting larger than 64 KiB', async () => {
     await writeApp(appsDir, 'com.test.hello', { code: HELLO });
     t = await startRuntime({ appsDir, dataDir });
-    await expect(t.rt.setSetting('com.test.hello', 'big', 'x'.repeat(70_000))).rejects.toMatchObject({ code: 'invalid_parameter' });
+    await expect(t.rt.settings.set('com.test.hello', 'big', 'x'.repeat(70_000))).rejects.toMatchObject({ code: 'invalid_parameter' });
   });
 
   it('checks values of settings the manifest declares, and leaves others free-form', async () => {
@@ -92,13 +92,13 @@ describe('app lifecycle', () => {
       },
     });
     t = await startRuntime({ appsDir, dataDir });
-    await expect(t.rt.setSetting('com.test.hello', 'interval', 'often')).rejects.toMatchObject({ message: "setting 'interval' is a number" });
-    await expect(t.rt.setSetting('com.test.hello', 'interval', 1)).rejects.toMatchObject({ message: "setting 'interval' must be at least 5" });
-    await expect(t.rt.setSetting('com.test.hello', 'mode', 'c')).rejects.toMatchObject({ message: "setting 'mode' must be one of: a, b" });
-    await expect(t.rt.setSetting('com.test.hello', 'on', 'yes')).rejects.toMatchObject({ code: 'invalid_parameter' });
-    expect(await t.rt.setSetting('com.test.hello', 'interval', 30)).toBe(30);
-    expect(await t.rt.setSetting('com.test.hello', 'mode', 'b')).toBe('b');
-    expect(await t.rt.setSetting('com.test.hello', 'anything', { free: ['form'] })).toEqual({ free: ['form'] });
+    await expect(t.rt.settings.set('com.test.hello', 'interval', 'often')).rejects.toMatchObject({ message: "setting 'interval' is a number" });
+    await expect(t.rt.settings.set('com.test.hello', 'interval', 1)).rejects.toMatchObject({ message: "setting 'interval' must be at least 5" });
+    await expect(t.rt.settings.set('com.test.hello', 'mode', 'c')).rejects.toMatchObject({ message: "setting 'mode' must be one of: a, b" });
+    await expect(t.rt.settings.set('com.test.hello', 'on', 'yes')).rejects.toMatchObject({ code: 'invalid_parameter' });
+    expect(await t.rt.settings.set('com.test.hello', 'interval', 30)).toBe(30);
+    expect(await t.rt.settings.set('com.test.hello', 'mode', 'b')).toBe('b');
+    expect(await t.rt.settings.set('com.test.hello', 'anything', { free: ['form'] })).toEqual({ free: ['form'] });
   });
 
   it('runs gc in the child and reports heap before and after', async () => {

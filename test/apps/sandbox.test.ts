@@ -69,7 +69,7 @@ describe('permission model', () => {
       delete process.env.HEARTH_OWNER_TOKEN;
     }
     await t.until('com.test.probe', (a) => a.ready, 'ready');
-    expect(t.rt.getSetting('com.test.probe', 'results')).toEqual({
+    expect(t.rt.settings.get('com.test.probe', 'results')).toEqual({
       readDb: 'ERR_ACCESS_DENIED',
       readOwnerToken: 'ERR_ACCESS_DENIED',
       readOtherApp: 'ERR_ACCESS_DENIED',
@@ -103,7 +103,7 @@ describe('permission model', () => {
     });
     t = await startRuntime({ appsDir, dataDir, setup: (rt) => rt.router.handle('speech.say', () => null) });
     await t.until('com.test.nosay', (a) => a.ready, 'ready');
-    expect(t.rt.getSetting('com.test.nosay', 'r')).toEqual({
+    expect(t.rt.settings.get('com.test.nosay', 'r')).toEqual({
       say: "permission_denied: speech.say needs the permission 'hearth:manager:speech-output'; add it to \"permissions\" in the app.json of com.test.nosay",
       geo: 'permission_denied',
       insights: 'not_available: insights.createLog is not available on this hub: the insights manager does not serve it',
@@ -148,7 +148,7 @@ describe('misbehaving apps', () => {
     while ((await ticks()) - start < 20) await new Promise((r) => setTimeout(r, 50));
     const app = await t.rt.restart('com.test.spin');
     expect(app).toMatchObject({ state: 'running', ready: true, exitSignal: 'SIGKILL' });
-    expect(t.rt.getSetting('com.test.spin', 'runs')).toBe(2);
+    expect(t.rt.settings.get('com.test.spin', 'runs')).toBe(2);
   });
 
   it('survives an app that forges IPC messages and floods calls', async () => {
@@ -167,7 +167,7 @@ describe('misbehaving apps', () => {
     t = await startRuntime({ appsDir, dataDir });
     const app = await t.until('com.test.forger', (a) => a.ready, 'ready');
     expect(app).toMatchObject({ state: 'running', crashed: false, exitCount: 0 });
-    expect(t.rt.getSetting('com.test.forger', 'tally')).toEqual({ total: 300 });
+    expect(t.rt.settings.get('com.test.forger', 'tally')).toEqual({ total: 300 });
     const { stderr } = await t.rt.crashLog('com.test.forger');
     expect(stderr.match(/dropped a malformed IPC message/g)?.length).toBe(2);
   });
@@ -181,9 +181,9 @@ describe('misbehaving apps', () => {
       } };`,
     });
     t = await startRuntime({ appsDir, dataDir, supervisor: { pingIntervalMs: 200, callTimeoutMs: 300 } });
-    const app = await t.until('com.test.hang', (a) => a.ready && a.exitCount === 1 && t!.rt.getSetting('com.test.hang', 'runs') === 2, 'restarted');
+    const app = await t.until('com.test.hang', (a) => a.ready && a.exitCount === 1 && t!.rt.settings.get('com.test.hang', 'runs') === 2, 'restarted');
     expect(app.exitSignal).toBe('SIGKILL');
-    expect(t.rt.getSetting('com.test.hang', 'runs')).toBe(2);
+    expect(t.rt.settings.get('com.test.hang', 'runs')).toBe(2);
     expect((await t.rt.crashLog('com.test.hang')).stderr).toContain('did not answer a ping');
   });
 });

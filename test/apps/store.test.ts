@@ -114,13 +114,13 @@ describe('pack and install', () => {
     await packApp(folder, storeDir);
     const url = await serveStore();
     await installFromStore(t.rt, url, 'com.test.store');
-    await t.rt.setSetting('com.test.store', 'colour', 'green');
+    await t.rt.settings.set('com.test.store', 'colour', 'green');
 
     await writeFile(join(folder, 'app.json'), JSON.stringify({ id: 'com.test.store', version: '1.1.0', sdk: 3, name: { en: 'Store v2' } }));
     await packApp(folder, storeDir, 'beta');
     const app = await installFromStore(t.rt, `${url}index.json`, 'com.test.store', 'beta');
     expect(app).toMatchObject({ version: '1.1.0', name: 'Store v2', channel: 'beta', state: 'running' });
-    expect(t.rt.getSetting('com.test.store', 'colour')).toBe('green');
+    expect(t.rt.settings.get('com.test.store', 'colour')).toBe('green');
     expect((await t.rt.crashLog('com.test.store')).stdout).toContain('store app 1.1.0');
     await expectClean(['com.test.store']);
   });

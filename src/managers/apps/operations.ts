@@ -148,7 +148,7 @@ export function appsOperations(service: AppsService): Operation[] {
       summary: "The app's settings values, keyed by name",
       params: Id,
       output: z.record(z.string(), z.unknown()),
-      handler: ({ params }) => service.runtime.settings(params.id),
+      handler: ({ params }) => service.runtime.settings.all(params.id),
     }),
     defineOperation({
       id: 'getAppSetting',
@@ -169,7 +169,7 @@ export function appsOperations(service: AppsService): Operation[] {
       params: IdName,
       body: z.object({ value: z.unknown().refine((v) => v !== undefined, { error: 'value is required' }) }),
       output: z.unknown(),
-      handler: ({ params, body }) => service.runtime.setSetting(params.id, params.name, body.value),
+      handler: ({ params, body }) => service.runtime.settings.set(params.id, params.name, body.value),
     }),
     defineOperation({
       id: 'unsetAppSetting',
@@ -179,7 +179,7 @@ export function appsOperations(service: AppsService): Operation[] {
       summary: 'Remove one settings value; the app hears it through hub.settings.on("unset")',
       params: IdName,
       status: 204,
-      handler: ({ params }) => service.runtime.unsetSetting(params.id, params.name, { mustExist: true }),
+      handler: ({ params }) => service.runtime.settings.unset(params.id, params.name, { mustExist: true }),
     }),
     defineOperation({
       id: 'getAppStd',

@@ -33,7 +33,7 @@ export class AppsService {
   }
 
   getSetting(id: string, name: string): unknown {
-    const settings = this.runtime.settings(id);
+    const settings = this.runtime.settings.all(id);
     if (!Object.hasOwn(settings, name)) throw notFound(`app '${id}' has no setting '${name}'`);
     return settings[name];
   }
