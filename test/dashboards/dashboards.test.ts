@@ -86,6 +86,10 @@ describe('createDashboard', () => {
       [{ name: 'Stolen', columns: [{ widgets: [{ id: 'kitchen-clock', appWidgetId: CLOCK }] }] }, /widget id 'kitchen-clock' is used by dashboard/],
       [{ name: 'Bad height', columns: [{ widgets: [{ appWidgetId: CLOCK, height: -5 }] }] }, /height/],
       [{ name: 'Big settings', columns: [{ widgets: [{ appWidgetId: CLOCK, settings: { blob: 'x'.repeat(17_000) } }] }] }, /larger than 16 KiB/],
+      [
+        { name: 'Word in a checkbox', columns: [{ widgets: [{ appWidgetId: CLOCK, settings: { seconds: 'yes' } }] }] },
+        /'columns\.0\.widgets\.0\.settings\.seconds': setting 'seconds' is a checkbox: send true or false/,
+      ],
     ];
     const before = (await t.hub.call<Record<string, unknown>>('GET', `${BASE}/dashboard`)).body;
     for (const [b, message] of cases) {

@@ -5,7 +5,7 @@
  */
 import { diff } from '../../core/diff.js';
 import type { UpdateInfo } from '../../core/events.js';
-import { textOf, type AppManifest, type WidgetDefinition } from '../../apps/manifest.js';
+import { textOf, type AppManifest, type SettingDefinition, type WidgetDefinition } from '../../apps/manifest.js';
 import type { AppWidget } from './schema.js';
 
 /** What the catalog needs from the apps runtime (AppRuntime fits). */
@@ -78,6 +78,13 @@ export class AppWidgetCatalog {
 
   has(id: string): boolean {
     return this.get(id) !== null;
+  }
+
+  /** The settings app widget `id` declares in its app's manifest (none when unknown). */
+  settingDefinitions(id: string): readonly SettingDefinition[] {
+    const appId = appIdOf(id);
+    const widget = this.source?.manifest(appId)?.widgets[id.slice(appId.length + 1)];
+    return widget?.settings ?? [];
   }
 
   /** Whether the app owning widget `id` runs and has finished onInit. */

@@ -1,9 +1,13 @@
 /**
  * Turns the columns a client sent into stored columns: fills missing column and widget ids with
  * uuids and checks what a schema cannot see — ids unique on the dashboard and across dashboards
- * (a widget instance id is also its widget store's id), app widgets that exist, settings size.
+ * (a widget instance id is also its widget store's id), app widgets that exist, settings size,
+ * and settings values against the app widget's declarations (text, number range, dropdown...).
  */
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import type { SettingDefinition } from '../../apps/manifest.js';
+import { settingProblem } from '../../apps/setting-values.js';
 import { invalid } from '../../core/errors.js';
 import { LIMITS, type Column, type ColumnsInput, type Dashboard, type Widget } from './schema.js';
 
@@ -13,6 +17,8 @@ export interface ColumnContext {
   /** Widget instance id -> id of the other dashboard holding it. */
   readonly usedElsewhere: ReadonlyMap<string, string>;
   readonly appWidgetExists: (id: string) => boolean;
+  /** The settings an app widget declares (none when it is unknown). */
+  readonly settingDefinitions: (appWidgetId: string) => readonly SettingDefinition[];
 }
 
 const HINT = 'list the installed ones with GET /api/manager/dashboards/appwidget';
@@ -42,6 +48,7 @@ export function buildColumns(input: ColumnsInput, ctx: ColumnContext): Column[] 
       if (w.settings !== undefined && Buffer.byteLength(JSON.stringify(w.settings)) > LIMITS.widgetSettingsBytes) {
         throw invalid(`body field '${at}.settings' is larger than ${LIMITS.widgetSettingsBytes / 1024} KiB as JSON`);
       }
+      if (w.settings) checkSettings(w.settings, kept ? previousWidgets.get(id)?.settings : undefined, ctx.settingDefinitions(w.appWidgetId), at);
       return {
         id,
         appWidgetId: w.appWidgetId,
@@ -51,4 +58,24 @@ export function buildColumns(input: ColumnsInput, ctx: ColumnContext): Column[] 
     });
     return { id: columnId, widgets };
   });
+}
+
+/**
+ * Each declared setting whose value is new must fit its declaration. Values a dashboard already
+ * held are left alone: an app upgrade that drops a dropdown value must not make every later save
+ * of that dashboard fail. Undeclared keys are free-form, as for app settings.
+ */
+function checkSettings(
+  settings: Readonly<Record<string, unknown>>,
+  before: Readonly<Record<string, unknown>> | undefined,
+  definitions: readonly SettingDefinition[],
+  at: string,
+): void {
+  for (const def of definitions) {
+    if (!Object.hasOwn(settings, def.id)) continue;
+    const value = settings[def.id];
+    if (before && isDeepStrictEqual(before[def.id], value)) continue;
+    const problem = settingProblem(def, value);
+    if (problem) throw invalid(`body field '${at}.settings.${def.id}': ${problem}`);
+  }
 }

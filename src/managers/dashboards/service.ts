@@ -91,6 +91,7 @@ export class DashboardsService {
       previous,
       usedElsewhere: this.instancesElsewhere(previous?.id ?? null),
       appWidgetExists: (id) => this.catalog.has(id),
+      settingDefinitions: (id) => this.catalog.settingDefinitions(id),
     });
   }
 
