@@ -41,7 +41,7 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
   const src = resolve(folder);
   const loaded = await loadManifest(src, { checkFolderName: false });
   if (!loaded.ok) throw invalid(`${src} is not a valid app: ${loaded.message}`);
-  const { id, version } = loaded.manifest;
+  const { id, version, name: appName, description } = loaded.manifest;
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(channel)) throw invalid(`channel '${channel}' must be 1-32 letters, digits, _ or -`);
   const store = resolve(storeDir);
   await mkdir(store, { recursive: true });
@@ -61,7 +61,11 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
   const { size } = await stat(file);
   const { catalogue } = await readCatalogue(store);
   const next: Catalogue = { apps: { ...catalogue.apps } };
-  next.apps[id] = { channels: { ...(catalogue.apps[id]?.channels ?? {}), [channel]: { version, url: name, sha256 } } };
+  next.apps[id] = {
+    name: appName,
+    ...(description ? { description } : {}),
+    channels: { ...(catalogue.apps[id]?.channels ?? {}), [channel]: { version, url: name, sha256 } },
+  };
   await writeFileDurable(join(store, 'index.json'), `${JSON.stringify(next, null, 2)}\n`);
   return { id, version, channel, file, sha256, size };
 }

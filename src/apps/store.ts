@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as tar from 'tar';
 import { z } from 'zod';
 import { HearthError, notFound } from '../core/errors.js';
-import { AppId, loadManifest, type AppManifest } from './manifest.js';
+import { AppId, Localized, loadManifest, type AppManifest } from './manifest.js';
 import { describeIssues } from '../core/zod-issues.js';
 
 export const ChannelEntry = z.object({
@@ -26,7 +26,16 @@ export const ChannelEntry = z.object({
 export type ChannelEntry = z.infer<typeof ChannelEntry>;
 
 export const Catalogue = z.object({
-  apps: z.record(AppId, z.object({ channels: z.record(z.string(), ChannelEntry) })),
+  apps: z.record(
+    AppId,
+    z.object({
+      /** From the app's manifest (`hearth app pack` writes them); optional for older catalogues. */
+      // A bad name must not make the whole store unusable: it is dropped, the app shows its id.
+      name: Localized.optional().catch(undefined),
+      description: Localized.optional().catch(undefined),
+      channels: z.record(z.string(), ChannelEntry),
+    }),
+  ),
 });
 export type Catalogue = z.infer<typeof Catalogue>;
 

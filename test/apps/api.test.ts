@@ -161,9 +161,16 @@ describe('apps operations on a real hub', () => {
   });
 
   it('installs from the default local store, then uninstalls with purge', async () => {
-    const folder = await writeApp(srcDir, 'com.test.shop', { code: `module.exports = { async onInit(hub) { hub.log('shop'); } };` });
+    const folder = await writeApp(srcDir, 'com.test.shop', {
+      code: `module.exports = { async onInit(hub) { hub.log('shop'); } };`,
+      manifest: { name: { en: 'Shop', nl: 'Winkel' }, description: { en: 'Sells things' } },
+    });
     await packApp(folder, join(hub.dataDir, 'store'));
+    const listed = () => hub.call<{ location: string; apps: Record<string, unknown> }>('GET', '/api/manager/apps/store');
+    const shop = { id: 'com.test.shop', name: 'Shop', description: 'Sells things', channels: { stable: { version: '1.0.0' } } };
+    expect(await listed()).toMatchObject({ status: 200, body: { location: join(hub.dataDir, 'store'), apps: { 'com.test.shop': { ...shop, installed: null } } } });
     const r = await hub.call<App>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.shop' } });
+    expect((await listed()).body.apps['com.test.shop']).toEqual({ ...shop, installed: { version: '1.0.0', channel: 'stable' } });
     expect(r).toMatchObject({ status: 200, body: { id: 'com.test.shop', origin: 'appstore', channel: 'stable', state: 'running' } });
     await events.next((f) => f.event === 'app.create' && (f.args[0] as App).id === 'com.test.shop');
     await hub.call('PUT', '/api/manager/apps/app/com.test.shop/setting/k', { body: { value: 1 } });

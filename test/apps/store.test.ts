@@ -15,6 +15,7 @@ import pino from 'pino';
 import { checkForUpdates, compareVersions } from '../../src/apps/autoupdate.js';
 import { packApp } from '../../src/apps/pack.js';
 import { installFromStore } from '../../src/apps/store-install.js';
+import { readCatalogue } from '../../src/apps/store.js';
 import { assertBuilt, listDir, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
 
 let appsDir: string;
@@ -101,7 +102,9 @@ describe('pack and install', () => {
     const packed = await packApp(folder, storeDir);
     expect(packed).toMatchObject({ id: 'com.test.store', version: '1.0.0', channel: 'stable', file: join(storeDir, 'com.test.store-1.0.0.tar.gz') });
     const index = JSON.parse(await readFile(join(storeDir, 'index.json'), 'utf8'));
-    expect(index).toEqual({ apps: { 'com.test.store': { channels: { stable: { version: '1.0.0', url: 'com.test.store-1.0.0.tar.gz', sha256: packed.sha256 } } } } });
+    expect(index).toEqual({
+      apps: { 'com.test.store': { name: { en: 'com.test.store' }, channels: { stable: { version: '1.0.0', url: 'com.test.store-1.0.0.tar.gz', sha256: packed.sha256 } } } },
+    });
 
     const app = await installFromStore(t.rt, storeDir, 'com.test.store');
     expect(app).toMatchObject({ id: 'com.test.store', version: '1.0.0', origin: 'appstore', channel: 'stable', state: 'running', ready: true });
@@ -245,5 +248,19 @@ describe('automatic updates', () => {
     expect(t.rt.get('com.test.auto')).toMatchObject({ version: '1.2.0', state: 'running' });
     expect(t.rt.get('com.test.manual').version).toBe('1.0.0');
     expect(await checkForUpdates(t.rt, storeDir, log)).toEqual({ updated: [], failed: [] });
+  });
+});
+
+describe('catalogue', () => {
+  it('keeps an app whose catalogue name is malformed, without the name, and refuses a bad channel entry', async () => {
+    const sha256 = 'a'.repeat(64);
+    await writeFile(
+      join(storeDir, 'index.json'),
+      JSON.stringify({ apps: { 'com.test.odd': { name: 42, description: { nl: 'geen Engels' }, channels: { stable: { version: '1.0.0', url: 'x.tar.gz', sha256 } } } } }),
+    );
+    const { catalogue } = await readCatalogue(storeDir);
+    expect(catalogue.apps['com.test.odd']).toEqual({ channels: { stable: { version: '1.0.0', url: 'x.tar.gz', sha256 } } });
+    await writeFile(join(storeDir, 'index.json'), JSON.stringify({ apps: { 'com.test.odd': { channels: { stable: { version: '1.0.0', url: 'x.tar.gz', sha256: 'nope' } } } } }));
+    await expect(readCatalogue(storeDir)).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/sha256.*64 hex digits/) });
   });
 });

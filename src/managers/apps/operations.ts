@@ -1,6 +1,6 @@
 /**
- * The apps operation table: the 15 operations of the apps section of spec/api.json, each a
- * thin call into the apps service.
+ * The apps operation table: the 15 operations of the apps section of spec/api.json, and the
+ * store catalogue (an extension), each a thin call into the apps service.
  */
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../core/operation.js';
@@ -191,6 +191,28 @@ export function appsOperations(service: AppsService): Operation[] {
       body: z.object({ message: z.string({ error: 'message must be a string' }).max(4096).optional() }),
       output: CrashLog,
       handler: ({ params, body }) => service.runtime.crashLog(params.id, body.message),
+    }),
+    defineOperation({
+      id: 'getAppStore',
+      method: 'GET',
+      path: '/store/',
+      scope: 'service.app.readonly',
+      extension: true,
+      summary: "The app store's catalogue: each app with its channels' versions and what of it is installed",
+      output: z.object({
+        location: z.string().describe('the store folder or URL the hub installs from'),
+        apps: z.record(
+          z.string(),
+          z.object({
+            id: z.string(),
+            name: z.string(),
+            description: z.string().nullable(),
+            channels: z.record(z.string(), z.object({ version: z.string() })),
+            installed: z.object({ version: z.string().nullable(), channel: z.string().nullable() }).nullable(),
+          }),
+        ),
+      }),
+      handler: () => service.catalogue(),
     }),
     defineOperation({
       id: 'installFromAppStore',

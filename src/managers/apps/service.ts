@@ -9,7 +9,20 @@ import { invalid, notFound } from '../../core/errors.js';
 import { removeApp } from '../../apps/install.js';
 import type { App, AppRuntime } from '../../apps/runtime.js';
 import { installFromStore } from '../../apps/store-install.js';
-import { INDEX_FILE } from '../../apps/store.js';
+import { textOf } from '../../apps/manifest.js';
+import { INDEX_FILE, readCatalogue } from '../../apps/store.js';
+
+/** One app of the store's catalogue, as getAppStore answers it. */
+export interface StoreApp {
+  id: string;
+  /** In the hub's language; the id when the catalogue has no name. */
+  name: string;
+  description: string | null;
+  /** Channel -> the version it offers. */
+  channels: Record<string, { version: string }>;
+  /** The installed version and channel, or null. */
+  installed: { version: string | null; channel: string | null } | null;
+}
 
 /** App fields a client may change through updateApp. */
 const WRITABLE = new Set(['autoupdate']);
@@ -62,6 +75,26 @@ export class AppsService {
     await removeApp(this.runtime.appsDir, id);
     // Logs and userdata are the app's data: they go with its settings, or stay for a reinstall.
     if (purgeSettings) await rm(this.runtime.dataDirOf(id), { recursive: true, force: true });
+  }
+
+  /** The store's catalogue with what of it is installed (502 when the store cannot be read). */
+  async catalogue(): Promise<{ location: string; apps: Record<string, StoreApp> }> {
+    const { catalogue } = await readCatalogue(this.storeLocation);
+    const language = this.runtime.locale().language;
+    const installed = this.runtime.list();
+    const apps: Record<string, StoreApp> = {};
+    for (const id of Object.keys(catalogue.apps).sort()) {
+      const entry = catalogue.apps[id]!;
+      const app = installed[id];
+      apps[id] = {
+        id,
+        name: entry.name ? textOf(entry.name, language) : id,
+        description: entry.description ? textOf(entry.description, language) : null,
+        channels: Object.fromEntries(Object.entries(entry.channels).map(([channel, e]) => [channel, { version: e.version }])),
+        installed: app ? { version: app.version, channel: app.channel } : null,
+      };
+    }
+    return { location: this.storeLocation, apps };
   }
 
   install(id: string, channel = 'stable'): Promise<App> {

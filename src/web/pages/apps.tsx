@@ -1,7 +1,8 @@
 /**
  * Apps: every installed app with its state, crashed flag and message, cpu/mem, the lifecycle
  * actions, its settings (from the manifest's setting definitions), its stdout/stderr tail, and
- * install from the app store. State changes arrive live over the apps namespace.
+ * the app store's catalogue with install/upgrade (or install by id, for another channel). State
+ * changes arrive live over the apps namespace.
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -23,6 +24,13 @@ interface App {
   usage: { cpu: number; mem: number };
   permissions: string[];
   settings: Array<Record<string, unknown>>;
+}
+interface StoreApp {
+  id: string;
+  name: string;
+  description: string | null;
+  channels: Record<string, { version: string }>;
+  installed: { version: string | null; channel: string | null } | null;
 }
 interface CrashLog {
   stdout: string;
@@ -165,6 +173,42 @@ function AppCard({ app }: { app: App }): JSX.Element {
   );
 }
 
+/** The catalogue; re-read when the installed apps change, so its buttons follow them. */
+function Store({ installed }: { installed: string }): JSX.Element {
+  const store = useLoad(() => api<{ location: string; apps: Record<string, StoreApp> }>('GET', `${BASE}/store/`), [installed]);
+  if (store.error) return <Err msg={store.error} />;
+  if (!store.data) return <p class="muted">Loading the catalogue…</p>;
+  const apps = Object.values(store.data.apps);
+  if (apps.length === 0) return <p class="muted">The app store at {store.data.location} lists no apps yet (add one with hearth app pack).</p>;
+  return (
+    <ul class="store">
+      {apps.map((app) => {
+        const channel = app.installed?.channel ?? 'stable';
+        const offered = app.channels[channel] ?? app.channels.stable ?? Object.values(app.channels)[0];
+        const current = app.installed?.version;
+        const action = !app.installed ? 'Install' : offered && offered.version !== current ? `Upgrade to ${offered.version}` : null;
+        return (
+          <li key={app.id} data-store-app={app.id}>
+            <strong>{app.name}</strong> <span class="muted">{app.id}</span>
+            {app.description ? <div class="muted">{app.description}</div> : null}
+            <div class="inline wrap">
+              <span>{current ? `installed ${current}` : Object.entries(app.channels).map(([c, e]) => `${c} ${e.version}`).join(', ')}</span>
+              {action ? (
+                <ActionButton
+                  label={action}
+                  busyLabel="Installing… (download, verify, start)"
+                  kind="primary"
+                  onRun={() => api('POST', `${BASE}/store/`, app.channels[channel] ? { id: app.id, channel } : { id: app.id })}
+                />
+              ) : null}
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
 function Install(): JSX.Element {
   const [id, setId] = useState('');
   const [channel, setChannel] = useState('');
@@ -204,8 +248,12 @@ export function AppsPage(): JSX.Element {
   }, []);
   return (
     <>
-      <Card title="Install from the app store">
-        <Install />
+      <Card title="App store">
+        <Store installed={Object.values(apps.data ?? {}).map((a) => `${a.id}@${a.version}`).join(',')} />
+        <details>
+          <summary>Install by id (another channel)</summary>
+          <Install />
+        </details>
       </Card>
       {apps.error ? <Err msg={apps.error} /> : null}
       {!apps.data ? <p class="muted">Loading…</p> : null}
