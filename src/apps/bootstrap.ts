@@ -1,13 +1,17 @@
 /**
- * Entry point of an app's child process (forked by the supervisor under Node's permission
- * model). Says hello, waits for `init`, loads the app's main module, runs onInit with the `hub`
- * handle, then answers the hub's calls (uninit, gc, autocomplete, ping) until told to stop.
- * Exits on its own when the hub is gone, so an app never outlives the hub.
+ * Entry point of an app's child process (started by the supervisor under Node's permission
+ * model, with the hub's channel on file descriptor 3: see frames.ts). Says hello, waits for
+ * `init`, loads the app's main module, runs onInit with the `hub` handle, then answers the hub's
+ * calls (uninit, gc, autocomplete, ping) until told to stop. Exits on its own when the hub is
+ * gone, so an app never outlives the hub.
  */
+import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HearthApp } from '../sdk/index.js';
 import type { AppCallArgs, AppCallMethod, HubMessage } from './protocol.js';
+import { CHANNEL_FD } from './channel.js';
+import { encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES, MAX_HUB_FRAME_BYTES } from './frames.js';
 import { createChildSdk, type ChildSdk } from './sdk-child.js';
 import { answerOf, isHubMessage, PROTOCOL_VERSION, RpcError, RpcPeer, type CallMessage } from './wire.js';
 
@@ -15,19 +19,32 @@ import { answerOf, isHubMessage, PROTOCOL_VERSION, RpcError, RpcPeer, type CallM
 const CALL_TIMEOUT_MS = 30_000;
 const ORPHAN_CHECK_MS = 3_000;
 
-const send = (message: unknown, done?: () => void): void => {
-  if (!process.connected || !process.send) return;
-  try {
-    process.send(message, undefined, undefined, done);
-  } catch {
-    // The channel closed under us: the orphan check below ends the process.
-  }
-};
-
-if (!process.send) {
+if (!process.env.HEARTH_APP_ID) {
   process.stderr.write('this file is started by the hearth hub, not by hand\n');
   process.exit(1);
 }
+
+const channel = new Socket({ fd: CHANNEL_FD, readable: true, writable: true });
+let connected = true;
+// The channel ends when the hub exits or lets go of us: nothing left to serve.
+const gone = (): void => {
+  connected = false;
+  process.exit(0);
+};
+channel.on('end', gone);
+channel.on('close', gone);
+channel.on('error', gone);
+
+const send = (message: unknown, done?: () => void): void => {
+  if (!connected) return;
+  try {
+    // The hub refuses larger messages (and stops the app): say so here, where the stack is.
+    channel.write(encodeFrame(message, MAX_APP_FRAME_BYTES), done && (() => done()));
+  } catch (err) {
+    process.stderr.write(`hearth: a message to the hub was not sent: ${(err as Error).message}\n`);
+    throw err;
+  }
+};
 
 const parentPid = process.ppid;
 const orphanCheck = setInterval(() => {
@@ -42,11 +59,9 @@ const orphanCheck = setInterval(() => {
   if (!alive) process.exit(0);
 }, ORPHAN_CHECK_MS);
 orphanCheck.unref();
-// The IPC channel closes when the hub exits or lets go of us: nothing left to serve.
-process.on('disconnect', () => process.exit(0));
 
 const peer = new RpcPeer((m) => {
-  if (!process.connected) throw new Error('the hub is gone');
+  if (!connected) throw new Error('the hub is gone');
   send(m);
 }, CALL_TIMEOUT_MS);
 let sdk: ChildSdk | undefined;
@@ -107,7 +122,12 @@ function onCall(message: CallMessage): void {
   handle(message.method as AppCallMethod, message.args).then(
     (result) => {
       // After uninit the hub expects us gone: exit once the answer has left.
-      send(answerOf(message.id, { ok: true, result }), message.method === 'uninit' ? () => process.exit(0) : undefined);
+      const done = message.method === 'uninit' ? () => process.exit(0) : undefined;
+      try {
+        send(answerOf(message.id, { ok: true, result }), done);
+      } catch (err) {
+        send(answerOf(message.id, { ok: false, error: new RpcError('invalid_result', `the answer was not sent: ${(err as Error).message}`) }), done);
+      }
     },
     (error: unknown) => {
       if (message.method === 'init') process.stderr.write(`onInit failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
@@ -116,7 +136,7 @@ function onCall(message: CallMessage): void {
   );
 }
 
-process.on('message', (raw: unknown) => {
+function onMessage(raw: unknown): void {
   if (!isHubMessage(raw)) {
     process.stderr.write('hearth: ignored a malformed message from the hub\n');
     return;
@@ -134,6 +154,18 @@ process.on('message', (raw: unknown) => {
       sdk?.onEvent(message.event);
       break;
   }
+}
+
+const decoder = new FrameDecoder(MAX_HUB_FRAME_BYTES);
+channel.on('data', (chunk: Buffer) => {
+  let messages: unknown[];
+  try {
+    messages = decoder.push(chunk);
+  } catch (err) {
+    process.stderr.write(`hearth: the hub's channel broke: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  for (const m of messages) onMessage(m);
 });
 
 send({ type: 'hello', protocol: PROTOCOL_VERSION, pid: process.pid });

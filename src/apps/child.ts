@@ -1,16 +1,20 @@
 /**
- * One run of one app: the forked child process under Node's permission model, its handshake
- * (hello -> init -> onInit resolved), the IPC calls in both directions, and its graceful stop
- * (uninit with a deadline, then SIGTERM, then SIGKILL). Restarts are the supervisor's job.
+ * One run of one app: the child process under Node's permission model, its handshake
+ * (hello -> init -> onInit resolved), the calls in both directions over a framed channel on the
+ * child's fd 3 (frames.ts: an app sending more than 1 MiB at once is stopped, where Node's IPC
+ * would have buffered without limit), and its graceful stop (uninit with a deadline, then
+ * SIGTERM, then SIGKILL). Restarts are the supervisor's job.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeIssues } from '../core/zod-issues.js';
 import { APP_CALLS, ChildMessage, HubMessage, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent } from './protocol.js';
+import { CHANNEL_FD } from './channel.js';
+import { encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES } from './frames.js';
 import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
 
 export interface ChildOptions {
@@ -134,6 +138,10 @@ export class StartError extends Error {
 export class AppChild {
   readonly exited: Promise<ChildExit>;
   private readonly peer: RpcPeer;
+  private readonly channel: Duplex;
+  private channelOpen = true;
+  private readonly decoder = new FrameDecoder(MAX_APP_FRAME_BYTES);
+  private onMessage: (raw: unknown) => void = () => undefined;
   private inFlight = 0;
   private exit: ChildExit | undefined;
 
@@ -151,6 +159,13 @@ export class AppChild {
         resolve(this.exit);
       });
     });
+    this.channel = proc.stdio[CHANNEL_FD] as Duplex;
+    this.channel.on('data', (chunk: Buffer) => this.received(chunk));
+    const closed = (): void => {
+      this.channelOpen = false;
+    };
+    this.channel.on('close', closed);
+    this.channel.on('error', closed);
     throttled(proc.stdout, (c) => hooks.stdout(c));
     throttled(proc.stderr, (c) => hooks.stderr(c));
     proc.on('error', (err) => hooks.stderr(Buffer.from(`hearth: child process error: ${err.message}\n`)));
@@ -158,6 +173,21 @@ export class AppChild {
 
   get pid(): number | undefined {
     return this.proc.pid;
+  }
+
+  /** Bytes from the app's channel; a frame over the limit or not JSON ends the app at once. */
+  private received(chunk: Buffer): void {
+    let messages: unknown[];
+    try {
+      messages = this.decoder.push(chunk);
+    } catch (err) {
+      this.channelOpen = false;
+      this.channel.destroy();
+      this.hooks.stderr(Buffer.from(`hearth: stopped the app: its channel to the hub broke (${(err as Error).message})\n`));
+      this.kill('SIGKILL');
+      return;
+    }
+    for (const m of messages) this.onMessage(m);
   }
 
   get running(): boolean {
@@ -170,12 +200,12 @@ export class AppChild {
    */
   static async start(spec: ChildSpec, opts: ChildOptions, hooks: ChildHooks): Promise<AppChild> {
     const runtime = runtimeDir();
-    const proc = fork(join(runtime, 'bootstrap.js'), [], {
-      execArgv: childExecArgv(spec, opts.heapMb, runtime),
+    const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe'];
+    stdio[CHANNEL_FD] = 'pipe';
+    const proc = spawn(process.execPath, [...childExecArgv(spec, opts.heapMb, runtime), join(runtime, 'bootstrap.js')], {
       cwd: spec.userdata,
       env: childEnv(spec),
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-      serialization: 'json',
+      stdio,
     });
     const child = new AppChild(proc, opts, hooks);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -212,7 +242,7 @@ export class AppChild {
   private handshake(spec: ChildSpec, timeoutMs: number): Promise<void> {
     let greeted = false;
     return new Promise<void>((resolve, reject) => {
-      this.proc.on('message', (raw: unknown) => {
+      this.onMessage = (raw: unknown) => {
         const parsed = ChildMessage.safeParse(raw);
         if (!parsed.success) {
           this.hooks.stderr(Buffer.from(`hearth: dropped a malformed IPC message: ${describeIssues(parsed.error, 'message')}\n`));
@@ -221,7 +251,7 @@ export class AppChild {
         const m = parsed.data;
         switch (m.type) {
           case 'hello':
-            // App code can call process.send itself: a second hello is noise, not a new init.
+            // App code can write to the channel itself: a second hello is noise, not a new init.
             if (greeted) return;
             greeted = true;
             if (m.protocol !== PROTOCOL_VERSION) {
@@ -246,7 +276,7 @@ export class AppChild {
             this.peer.settle(m);
             break;
         }
-      });
+      };
     });
   }
 
@@ -278,8 +308,8 @@ export class AppChild {
   private send(message: unknown): void {
     const checked = HubMessage.safeParse(message);
     if (!checked.success) throw new RpcError('invalid_args', describeIssues(checked.error, 'message to the app'));
-    if (!this.proc.connected) throw new RpcError('closed', 'the app is not running');
-    this.proc.send(checked.data);
+    if (!this.channelOpen || !this.running) throw new RpcError('closed', 'the app is not running');
+    this.channel.write(encodeFrame(checked.data));
   }
 
   /** Calls into the app; the answer is checked against the protocol's result schema. */

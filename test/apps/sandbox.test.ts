@@ -151,13 +151,18 @@ describe('misbehaving apps', () => {
     expect(t.rt.settings.get('com.test.spin', 'runs')).toBe(2);
   });
 
-  it('survives an app that forges IPC messages and floods calls', async () => {
+  // What an app can do with the channel's file descriptor behind the SDK's back: write frames
+  // of its own (fs.writeSync on a descriptor bypasses the permission model).
+  const FORGE = `const forge = (m) => { const b = Buffer.from(JSON.stringify(m)); const h = Buffer.alloc(4); h.writeUInt32BE(b.length); require('fs').writeSync(3, Buffer.concat([h, b])); };`;
+
+  it('survives an app that forges channel messages and floods calls', async () => {
     await writeApp(appsDir, 'com.test.forger', {
-      code: `module.exports = { async onInit(hub) {
-        process.send({ type: 'hello', protocol: 1, pid: 1 });
-        process.send({ type: 'call', id: 'x', method: 'settings.get' });
-        process.send({ type: 'call', id: 5, method: 'fs.readFile', args: { path: '/etc/shadow' } });
-        process.send({ type: 'result', id: 424242, result: 'nobody asked' });
+      code: `${FORGE}
+      module.exports = { async onInit(hub) {
+        forge({ type: 'hello', protocol: 1, pid: 1 });
+        forge({ type: 'call', id: 'x', method: 'settings.get' });
+        forge({ type: 'call', id: 5, method: 'fs.readFile', args: { path: '/etc/shadow' } });
+        forge({ type: 'result', id: 424242, result: 'nobody asked' });
         const results = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => hub.settings.get('k' + i)));
         const busy = results.filter((r) => r.status === 'rejected' && r.reason.code === 'busy').length;
         const ok = results.filter((r) => r.status === 'fulfilled').length;
@@ -170,6 +175,37 @@ describe('misbehaving apps', () => {
     expect(t.rt.settings.get('com.test.forger', 'tally')).toEqual({ total: 300 });
     const { stderr } = await t.rt.crashLog('com.test.forger');
     expect(stderr.match(/dropped a malformed IPC message/g)?.length).toBe(2);
+  });
+
+  it('stops an app that writes an oversize message or raw bytes to its channel, before the hub buffers it', async () => {
+    await writeApp(appsDir, 'com.test.flood', {
+      code: `module.exports = { async onInit(hub) {
+        const runs = ((await hub.settings.get('runs')) || 0) + 1;
+        await hub.settings.set('runs', runs);
+        const fs = require('fs');
+        if (runs === 1) {
+          // A header announcing 1 GiB, then data that never ends.
+          const h = Buffer.alloc(4); h.writeUInt32BE(1024 * 1024 * 1024);
+          fs.writeSync(3, h);
+          const mb = Buffer.alloc(1024 * 1024, 120);
+          setInterval(() => { try { fs.writeSync(3, mb); } catch {} }, 1);
+        } else if (runs === 2) {
+          fs.writeSync(3, 'not a frame at all');
+        } else {
+          // Through the SDK, a message over the limit is refused in the app, which stays up.
+          await hub.settings.set('big', 'x'.repeat(2 * 1024 * 1024)).catch((err) => hub.settings.set('refused', err.message));
+        }
+      } };`,
+    });
+    t = await startRuntime({ appsDir, dataDir });
+    const app = await t.until('com.test.flood', (a) => a.ready && a.exitCount === 2 && t!.rt.settings.get('com.test.flood', 'refused') !== null, 'restarted twice');
+    expect(app).toMatchObject({ state: 'running', exitSignal: 'SIGKILL', exitCount: 2 });
+    expect(t.rt.settings.get('com.test.flood', 'runs')).toBe(3);
+    expect(t.rt.settings.get('com.test.flood', 'refused')).toMatch(/over the limit of 1048576/);
+    const { stderr, lastCrash } = await t.rt.crashLog('com.test.flood');
+    expect(stderr).toContain('its channel to the hub broke (a message of 1073741824 bytes is over the limit of 1048576)');
+    expect(stderr).toContain('its channel to the hub broke (a message of 1852797984 bytes is over the limit of 1048576)');
+    expect(lastCrash).toMatchObject({ exitSignal: 'SIGKILL' });
   });
 
   it('kills an app whose event loop stops answering pings and restarts it', async () => {
