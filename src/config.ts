@@ -9,6 +9,9 @@ const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 
 /** Every setting: its flag name, environment name, schema and default. */
+/** The owner token's file in the data dir (0600); deleting it and restarting makes a new one. */
+export const OWNER_TOKEN_FILE = 'owner-token';
+
 export const CONFIG_FIELDS = {
   host: { flag: 'host', env: 'HEARTH_HOST', schema: z.string().min(1), default: '0.0.0.0' },
   port: { flag: 'port', env: 'HEARTH_PORT', schema: port, default: 8720 },

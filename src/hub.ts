@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import { OWNER_TOKEN_FILE, type Config } from './config.js';
 import { acquireDataLock } from './core/data-lock.js';
 import { writeFileDurable } from './core/durable-file.js';
 import { EventBus } from './core/events.js';
@@ -29,8 +29,6 @@ import { InsightsManager } from './managers/insights/index.js';
 import { SpeechOutputManager } from './managers/speech-output/index.js';
 import { SystemManager } from './managers/system/index.js';
 import { TokensManager } from './managers/tokens/index.js';
-
-export const OWNER_TOKEN_FILE = 'owner-token';
 
 /** The managers that make up a hub, in start order. Built once per hub. */
 export interface HubManagers {
