@@ -31,6 +31,9 @@ export interface ChildOptions {
   maxInFlight: number;
 }
 
+/** Hub messages an app may leave unread before it is stopped (a stuck app stops reading). */
+export const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
+
 /** Running apps get this nice level, so a busy app yields the CPU to the hub (no privilege needed). */
 export const APP_NICE = 10;
 /** Output an app may write per stream per second before its writes block (the ring keeps 64 KiB). */
@@ -181,13 +184,18 @@ export class AppChild {
     try {
       messages = this.decoder.push(chunk);
     } catch (err) {
-      this.channelOpen = false;
-      this.channel.destroy();
-      this.hooks.stderr(Buffer.from(`hearth: stopped the app: its channel to the hub broke (${(err as Error).message})\n`));
-      this.kill('SIGKILL');
+      this.breakChannel(`its channel to the hub broke (${(err as Error).message})`);
       return;
     }
     for (const m of messages) this.onMessage(m);
+  }
+
+  /** Ends an app whose channel cannot be trusted any more; the supervisor counts it a crash. */
+  private breakChannel(reason: string): void {
+    this.channelOpen = false;
+    this.channel.destroy();
+    this.hooks.stderr(Buffer.from(`hearth: stopped the app: ${reason}\n`));
+    this.kill('SIGKILL');
   }
 
   get running(): boolean {
@@ -310,6 +318,10 @@ export class AppChild {
     if (!checked.success) throw new RpcError('invalid_args', describeIssues(checked.error, 'message to the app'));
     if (!this.channelOpen || !this.running) throw new RpcError('closed', 'the app is not running');
     this.channel.write(encodeFrame(checked.data));
+    // An app that stops reading would otherwise grow this buffer in the hub without bound.
+    if (this.channel.writableLength > MAX_UNREAD_BYTES) {
+      this.breakChannel(`it left ${this.channel.writableLength} bytes of the hub's messages unread`);
+    }
   }
 
   /** Calls into the app; the answer is checked against the protocol's result schema. */

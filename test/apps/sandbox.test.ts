@@ -208,6 +208,26 @@ describe('misbehaving apps', () => {
     expect(lastCrash).toMatchObject({ exitSignal: 'SIGKILL' });
   });
 
+  it('stops an app that leaves the hub\'s messages unread, before they pile up in the hub', async () => {
+    await writeApp(appsDir, 'com.test.deaf', {
+      code: `module.exports = { async onInit(hub) {
+        const runs = ((await hub.settings.get('runs')) || 0) + 1;
+        await hub.settings.set('runs', runs);
+        if (runs === 1) setTimeout(() => { for (;;) {} }, 50);
+      } };`,
+    });
+    t = await startRuntime({ appsDir, dataDir });
+    await t.until('com.test.deaf', (a) => a.ready, 'ready');
+    await new Promise((r) => setTimeout(r, 200)); // spinning now: nothing reads its channel
+    // Each change is sent to the app: 60 KB at a time, 18 MB in all, past the 16 MiB it may leave unread.
+    for (let i = 0; i < 300 && t.rt.supervisor('com.test.deaf').state.exitCount === 0; i++) {
+      await t.rt.settings.set('com.test.deaf', 'blob', `${i}`.padEnd(60_000, 'x'));
+    }
+    const app = await t.until('com.test.deaf', (a) => a.ready && a.exitCount === 1, 'restarted');
+    expect(app.exitSignal).toBe('SIGKILL');
+    expect((await t.rt.crashLog('com.test.deaf')).stderr).toMatch(/stopped the app: it left \d+ bytes of the hub's messages unread/);
+  });
+
   it('kills an app whose event loop stops answering pings and restarts it', async () => {
     await writeApp(appsDir, 'com.test.hang', {
       code: `module.exports = { async onInit(hub) {
