@@ -65,6 +65,14 @@ describe('say engine (festival)', () => {
     expect((await readdir(cardDir)).length - before).toBe(payloads(marker).length);
   });
 
+  it('speaks text festival warns about on stderr (a missing diphone it replaces)', async () => {
+    // This letter run makes festival print "UniSyn: using default diphone ax-ax for w-s"; say
+    // took any stderr output for a failure (it came from random temp dir names in payloads).
+    const before = (await readdir(cardDir)).length;
+    await engine.speak('inject-qhFWCE', 'kal_diphone', 1);
+    expect((await readdir(cardDir)).length - before).toBe(1);
+  });
+
   it('synthesizes every text payload to audio without running it', async () => {
     const marker = join(dir, 'festival-synth-marker');
     for (const text of payloads(marker)) {

@@ -151,11 +151,15 @@ export class SayEngine implements SpeechEngine {
       try {
         say.speak(text, `voice_${name}`, null, (err) => {
           signal?.removeEventListener('abort', onAbort);
-          // say reports the first stderr output as failure; festival may still be running then.
           if (err && say.child) killGroup(say.child);
           if (err) reject(new Error(`festival could not speak: ${String(err.message).trim()}`));
           else resolve();
         });
+        // say fails an utterance on festival's first line of stderr, and festival writes warnings
+        // there about things it handles ("UniSyn: using default diphone ax-ax for w-s" for some
+        // letter runs): the utterance is spoken all the same. A festival that dies still fails
+        // it through say's exit check.
+        say.child?.stderr?.removeAllListeners('data').resume();
       } catch (err) {
         reject(err instanceof Error ? err : new Error(String(err)));
         return;
