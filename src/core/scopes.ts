@@ -1,6 +1,7 @@
 /**
  * Scope names from the seed and the one rule of implication between them (DESIGN.md section 3):
  * `service.X` covers `service.X.readonly`, `SYSTEM` covers `SYSTEM_READONLY`, `*` covers all.
+ * The web app bundles this module for its scope picker: keep it free of imports.
  */
 
 export const SCOPES = [

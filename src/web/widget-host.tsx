@@ -7,19 +7,11 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { api, describe, seg, subscribe } from './api.js';
+import type { AppWidget } from './types.js';
 
-export interface AppWidget {
-  id: string;
-  ownerId: string;
-  ownerUri: string;
-  ownerName: string;
-  name: string;
-  settings: Array<Record<string, unknown>>;
-  height: number | string | null;
-  transparent: boolean;
-  deprecated: boolean;
-}
+export type { AppWidget } from './types.js';
 
+/** A widget on a dashboard as the page edits it: `height: null` clears an override before saving. */
 export interface PlacedWidget {
   id: string;
   appWidgetId: string;

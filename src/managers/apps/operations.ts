@@ -5,43 +5,11 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../core/operation.js';
 import type { AppsService } from './service.js';
+import { AppView, CrashLog, Heap, StoreCatalogue } from './views.js';
 
 const Id = z.object({ id: z.string().min(1).max(128) });
 const IdName = z.object({ id: z.string().min(1).max(128), name: z.string().min(1).max(256) });
 
-const Usage = z.object({ cpu: z.number().describe('percent of one core'), mem: z.number().describe('RSS in bytes') });
-export const AppView = z.object({
-  id: z.string(),
-  name: z.string(),
-  version: z.string().nullable(),
-  sdk: z.number().nullable(),
-  origin: z.enum(['local', 'appstore']),
-  channel: z.string().nullable(),
-  enabled: z.boolean(),
-  autoupdate: z.boolean(),
-  state: z.enum(['stopped', 'starting', 'running', 'stopping']),
-  ready: z.boolean(),
-  crashed: z.boolean(),
-  crashedMessage: z.string().nullable(),
-  exitCode: z.number().nullable(),
-  exitSignal: z.string().nullable(),
-  exitCount: z.number(),
-  permissions: z.array(z.string()),
-  settings: z.array(z.record(z.string(), z.unknown())).describe("the manifest's setting definitions"),
-  usage: Usage,
-});
-const Heap = z.object({ heapUsed: z.number(), heapTotal: z.number(), rss: z.number() });
-const CrashLog = z.object({
-  stdout: z.string(),
-  stderr: z.string(),
-  crashed: z.boolean(),
-  crashedMessage: z.string().nullable(),
-  exitCode: z.number().nullable(),
-  exitSignal: z.string().nullable(),
-  exitCount: z.number(),
-  lastCrash: z.object({ at: z.string(), message: z.string(), exitCode: z.number().nullable(), exitSignal: z.string().nullable() }).nullable(),
-  reports: z.array(z.object({ at: z.string(), message: z.string() }).loose()),
-});
 const flag = z
   .enum(['true', 'false', '1', '0'], { error: 'purgeSettings must be "true" or "false"' })
   .transform((v) => v === 'true' || v === '1');
@@ -199,19 +167,7 @@ export function appsOperations(service: AppsService): Operation[] {
       scope: 'service.app.readonly',
       extension: true,
       summary: "The app store's catalogue: each app with its channels' versions and what of it is installed",
-      output: z.object({
-        location: z.string().describe('the store folder or URL the hub installs from'),
-        apps: z.record(
-          z.string(),
-          z.object({
-            id: z.string(),
-            name: z.string(),
-            description: z.string().nullable(),
-            channels: z.record(z.string(), z.object({ version: z.string() })),
-            installed: z.object({ version: z.string().nullable(), channel: z.string().nullable() }).nullable(),
-          }),
-        ),
-      }),
+      output: StoreCatalogue,
       handler: () => service.catalogue(),
     }),
     defineOperation({

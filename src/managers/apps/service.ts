@@ -11,18 +11,7 @@ import type { App, AppRuntime } from '../../apps/runtime.js';
 import { installFromStore } from '../../apps/store-install.js';
 import { textOf } from '../../apps/manifest.js';
 import { INDEX_FILE, readCatalogue } from '../../apps/store.js';
-
-/** One app of the store's catalogue, as getAppStore answers it. */
-export interface StoreApp {
-  id: string;
-  /** In the hub's language; the id when the catalogue has no name. */
-  name: string;
-  description: string | null;
-  /** Channel -> the version it offers. */
-  channels: Record<string, { version: string }>;
-  /** The installed version and channel, or null. */
-  installed: { version: string | null; channel: string | null } | null;
-}
+import type { StoreApp, StoreCatalogue } from './views.js';
 
 /** App fields a client may change through updateApp. */
 const WRITABLE = new Set(['autoupdate']);
@@ -78,7 +67,7 @@ export class AppsService {
   }
 
   /** The store's catalogue with what of it is installed (502 when the store cannot be read). */
-  async catalogue(): Promise<{ location: string; apps: Record<string, StoreApp> }> {
+  async catalogue(): Promise<StoreCatalogue> {
     const { catalogue } = await readCatalogue(this.storeLocation);
     const language = this.runtime.locale().language;
     const installed = this.runtime.list();

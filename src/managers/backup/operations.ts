@@ -4,7 +4,8 @@
  */
 import { z } from 'zod';
 import { defineOperation, defineStateOperation, type Operation } from '../../core/operation.js';
-import { BackupJob, BackupState, type BackupService } from './service.js';
+import type { BackupService } from './service.js';
+import { BackupJob, BackupState } from './views.js';
 import type { BackupScheduler } from './schedule.js';
 
 export function backupOperations(service: BackupService, scheduler: BackupScheduler, schedule: string): Operation[] {

@@ -12,31 +12,9 @@ import type { ManagerContext } from '../../core/managers.js';
 import type { Section } from '../../core/store.js';
 import { VERSION } from '../../version.js';
 import { BACKUP, OPTION_ENABLED, OPTION_LAST_SUCCESS } from './options.js';
+import { LastBackup, LastError, type BackupJob, type BackupState } from './views.js';
 
 export type JobTrigger = 'manual' | 'schedule' | 'catch-up';
-
-export const BackupJob = z.object({
-  id: z.string(),
-  trigger: z.enum(['manual', 'schedule', 'catch-up']),
-  state: z.enum(['running', 'done', 'failed']),
-  startedAt: z.string(),
-  finishedAt: z.string().nullable(),
-  file: z.string().nullable(),
-  size: z.number().nullable(),
-  sha256: z.string().nullable(),
-  durationMs: z.number().nullable(),
-  error: z.string().nullable(),
-});
-export type BackupJob = z.infer<typeof BackupJob>;
-
-const LastBackup = z.object({
-  file: z.string(),
-  createdAt: z.string(),
-  size: z.number(),
-  sha256: z.string(),
-  durationMs: z.number(),
-});
-const LastError = z.object({ message: z.string(), at: z.string() });
 
 /** What the hub remembers across restarts (the archives themselves are the real record). */
 const BackupSection = z.object({
@@ -45,21 +23,6 @@ const BackupSection = z.object({
 });
 type BackupSection = z.infer<typeof BackupSection>;
 
-export const BackupState = z.object({
-  enabled: z.boolean(),
-  schedule: z.string(),
-  timeZone: z.string(),
-  nextRun: z.string().nullable(),
-  running: z.boolean(),
-  job: BackupJob.nullable(),
-  lastSuccessfulBackup: z.string().nullable(),
-  lastError: LastError.nullable(),
-  lastBackup: LastBackup.nullable(),
-  location: z.string(),
-  keep: z.number(),
-  backups: z.array(z.object({ file: z.string(), createdAt: z.string(), size: z.number(), sha256: z.string() })),
-});
-export type BackupState = z.infer<typeof BackupState>;
 
 export class BackupService {
   private readonly section: Section<BackupSection>;

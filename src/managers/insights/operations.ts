@@ -6,39 +6,13 @@ import { z } from 'zod';
 import { defineOperation, defineStateOperation, type Operation } from '../../core/operation.js';
 import { RESOLUTIONS } from './resolutions.js';
 import type { InsightsService } from './service.js';
+import { EntriesSchema, LogSchema } from './views.js';
 
 const Segment = z.string().min(1).max(300);
 const ByKey = z.object({ id: Segment.describe('the log key, `<uri>:<id>`') });
 const ByUriId = z.object({ uri: Segment.describe('the owner, e.g. hearth:app:<appId>'), id: Segment });
 const EntriesQuery = z.object({
   resolution: z.string().optional().describe(`one of ${RESOLUTIONS.join(', ')}; default last24Hours`),
-});
-
-export const LogSchema = z.object({
-  id: z.string(),
-  uri: z.string().describe('the owner: hearth:app:<appId> or hearth:manager:<name>'),
-  title: z.string(),
-  type: z.enum(['number', 'boolean']),
-  units: z.string().nullable(),
-  decimals: z.number().int().nullable(),
-  titleTrue: z.string().nullable(),
-  titleFalse: z.string().nullable(),
-  lastValue: z.union([z.number(), z.boolean()]).nullable(),
-  lastUpdated: z.string().nullable().describe('ISO-8601 time of the latest entry'),
-  ownerUri: z.string(),
-});
-
-const EntriesSchema = z.object({
-  id: z.string(),
-  uri: z.string(),
-  start: z.string(),
-  end: z.string(),
-  step: z.number().describe('bucket width in ms'),
-  updatesIn: z.number().describe('ms until the current bucket closes (the answer changes)'),
-  values: z.array(z.object({ t: z.string(), v: z.union([z.number(), z.boolean()]).nullable() })),
-  lastValue: z.union([z.number(), z.boolean()]).nullable(),
-  min: z.number().nullable(),
-  max: z.number().nullable(),
 });
 
 const StateSchema = z.object({

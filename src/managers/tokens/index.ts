@@ -8,8 +8,8 @@ import { defineOperation, type Operation } from '../../core/operation.js';
 import type { Manager } from '../../core/managers.js';
 import { SCOPES, grants, type GrantedScope } from '../../core/scopes.js';
 import type { TokenService } from '../../core/tokens.js';
+import { TokenInfo } from './views.js';
 
-const TokenInfo = z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()), createdAt: z.string(), owner: z.boolean() });
 
 const CreateToken = z.strictObject({
   name: z.string().trim().min(1).max(100),

@@ -7,35 +7,8 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
+import type { App, CrashLog, StoreCatalogue } from '../types.js';
 import { ActionButton, Card, Err, formatBytes, label, useAction, useLiveCollection, useLoad } from '../ui.js';
-
-interface App {
-  id: string;
-  name: string;
-  version: string;
-  origin: string;
-  channel: string | null;
-  enabled: boolean;
-  state: string;
-  ready: boolean;
-  crashed: boolean;
-  crashedMessage: string | null;
-  exitCount: number;
-  usage: { cpu: number; mem: number };
-  permissions: string[];
-  settings: Array<Record<string, unknown>>;
-}
-interface StoreApp {
-  id: string;
-  name: string;
-  description: string | null;
-  channels: Record<string, { version: string }>;
-  installed: { version: string | null; channel: string | null } | null;
-}
-interface CrashLog {
-  stdout: string;
-  stderr: string;
-}
 
 const BASE = '/api/manager/apps';
 const appPath = (id: string): string => `${BASE}/app/${seg(id)}`;
@@ -175,7 +148,7 @@ function AppCard({ app }: { app: App }): JSX.Element {
 
 /** The catalogue; re-read when the installed apps change, so its buttons follow them. */
 function Store({ installed }: { installed: string }): JSX.Element {
-  const store = useLoad(() => api<{ location: string; apps: Record<string, StoreApp> }>('GET', `${BASE}/store/`), [installed]);
+  const store = useLoad(() => api<StoreCatalogue>('GET', `${BASE}/store/`), [installed]);
   if (store.error) return <Err msg={store.error} />;
   if (!store.data) return <p class="muted">Loading the catalogue…</p>;
   const apps = Object.values(store.data.apps);

@@ -11,6 +11,8 @@ import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '
 import { WidgetFrame, type AppWidget, type PlacedWidget } from '../widget-host.js';
 import { WidgetSettings } from './widget-settings.js';
 
+// The editable form of a dashboard (what one PUT sends back): new columns have no id yet. The
+// answers it starts from are types.ts' Dashboard, which fits this shape.
 interface Column {
   id?: string;
   widgets: PlacedWidget[];

@@ -8,25 +8,8 @@ import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlotType from 'uplot';
 import { api, describe, seg, subscribe } from '../api.js';
+import type { Entries, Log } from '../types.js';
 import { Card, Err, formatTime, useLoad } from '../ui.js';
-
-interface Log {
-  id: string;
-  uri: string;
-  title: string;
-  type: 'number' | 'boolean';
-  units: string | null;
-  decimals: number | null;
-  titleTrue: string | null;
-  titleFalse: string | null;
-  lastValue: number | boolean | null;
-  lastUpdated: string | null;
-}
-interface Entries {
-  step: number;
-  updatesIn: number;
-  values: Array<{ t: string; v: number | boolean | null }>;
-}
 
 const RESOLUTIONS = [
   'lastHour', 'last6Hours', 'last24Hours', 'last3Days', 'last7Days', 'last14Days', 'last31Days', 'last3Months',

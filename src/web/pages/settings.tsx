@@ -4,22 +4,11 @@
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
+// The hub's own list (a module without imports, so it bundles as is).
+import { SCOPES } from '../../core/scopes.js';
 import { api, seg } from '../api.js';
+import type { Token } from '../types.js';
 import { ActionButton, Card, Err, formatTime, useAction, useLoad } from '../ui.js';
-
-const SCOPES = [
-  'service.dashboard', 'service.dashboard.readonly', 'service.app', 'service.app.readonly', 'service.app.control',
-  'service.speech', 'service.insights', 'service.insights.readonly', 'service.geolocation', 'service.geolocation.readonly',
-  'service.system', 'service.system.readonly', 'SYSTEM', 'SYSTEM_READONLY',
-];
-
-interface Token {
-  id: string;
-  name: string;
-  scopes: string[];
-  createdAt: string;
-  owner: boolean;
-}
 
 function Location(): JSX.Element {
   const state = useLoad(() => api<{ location: { latitude: number; longitude: number } | null }>('GET', '/api/manager/geolocation/state'));

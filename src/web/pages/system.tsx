@@ -7,34 +7,8 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, seg, subscribe } from '../api.js';
 import { ActionButton, Card, Err, formatBytes, formatTime, useAction, useLiveCollection, useLoad } from '../ui.js';
+import type { BackupState, Voice } from '../types.js';
 import { HubSettings } from './settings.js';
-
-interface Voice {
-  id: string;
-  name: string;
-  language: string;
-  locale: string;
-  gender: string;
-}
-interface BackupJob {
-  id: string;
-  state: 'running' | 'done' | 'failed';
-  startedAt: string;
-  size: number | null;
-  error: string | null;
-}
-interface BackupState {
-  enabled: boolean;
-  schedule: string;
-  nextRun: string | null;
-  running: boolean;
-  job: BackupJob | null;
-  lastSuccessfulBackup: string | null;
-  lastError: { message: string; at: string } | null;
-  location: string;
-  keep: number;
-  backups: Array<{ file: string; createdAt: string; size: number; sha256: string }>;
-}
 
 const SPEECH = '/api/manager/speech-output';
 

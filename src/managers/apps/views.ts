@@ -1,0 +1,59 @@
+/**
+ * What the apps operations answer, as zod schemas: the operation table declares them (and the
+ * OpenAPI document shows them), and the web app takes its types from here. Free of Node imports,
+ * so the browser build can type-check against it.
+ */
+import { z } from 'zod';
+
+const Usage = z.object({ cpu: z.number().describe('percent of one core'), mem: z.number().describe('RSS in bytes') });
+export const AppView = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string().nullable(),
+  sdk: z.number().nullable(),
+  origin: z.enum(['local', 'appstore']),
+  channel: z.string().nullable(),
+  enabled: z.boolean(),
+  autoupdate: z.boolean(),
+  state: z.enum(['stopped', 'starting', 'running', 'stopping']),
+  ready: z.boolean(),
+  crashed: z.boolean(),
+  crashedMessage: z.string().nullable(),
+  exitCode: z.number().nullable(),
+  exitSignal: z.string().nullable(),
+  exitCount: z.number(),
+  permissions: z.array(z.string()),
+  settings: z.array(z.record(z.string(), z.unknown())).describe("the manifest's setting definitions"),
+  usage: Usage,
+});
+export const Heap = z.object({ heapUsed: z.number(), heapTotal: z.number(), rss: z.number() });
+export const CrashLog = z.object({
+  stdout: z.string(),
+  stderr: z.string(),
+  crashed: z.boolean(),
+  crashedMessage: z.string().nullable(),
+  exitCode: z.number().nullable(),
+  exitSignal: z.string().nullable(),
+  exitCount: z.number(),
+  lastCrash: z.object({ at: z.string(), message: z.string(), exitCode: z.number().nullable(), exitSignal: z.string().nullable() }).nullable(),
+  reports: z.array(z.object({ at: z.string(), message: z.string() }).loose()),
+});
+export type AppView = z.infer<typeof AppView>;
+export type CrashLog = z.infer<typeof CrashLog>;
+
+export const StoreApp = z.object({
+  id: z.string(),
+  /** In the hub's language; the id when the catalogue has no name. */
+  name: z.string(),
+  description: z.string().nullable(),
+  /** Channel -> the version it offers. */
+  channels: z.record(z.string(), z.object({ version: z.string() })),
+  /** The installed version and channel, or null. */
+  installed: z.object({ version: z.string().nullable(), channel: z.string().nullable() }).nullable(),
+});
+export type StoreApp = z.infer<typeof StoreApp>;
+export const StoreCatalogue = z.object({
+  location: z.string().describe('the store folder or URL the hub installs from'),
+  apps: z.record(z.string(), StoreApp),
+});
+export type StoreCatalogue = z.infer<typeof StoreCatalogue>;

@@ -1,0 +1,45 @@
+/**
+ * What the backup operations answer about jobs and state, as zod schemas: the operation table
+ * declares them and the web app takes its types from here. Free of Node imports, so the browser
+ * build can type-check against it.
+ */
+import { z } from 'zod';
+
+export const BackupJob = z.object({
+  id: z.string(),
+  trigger: z.enum(['manual', 'schedule', 'catch-up']),
+  state: z.enum(['running', 'done', 'failed']),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  file: z.string().nullable(),
+  size: z.number().nullable(),
+  sha256: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  error: z.string().nullable(),
+});
+export type BackupJob = z.infer<typeof BackupJob>;
+
+export const LastBackup = z.object({
+  file: z.string(),
+  createdAt: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  durationMs: z.number(),
+});
+export const LastError = z.object({ message: z.string(), at: z.string() });
+
+export const BackupState = z.object({
+  enabled: z.boolean(),
+  schedule: z.string(),
+  timeZone: z.string(),
+  nextRun: z.string().nullable(),
+  running: z.boolean(),
+  job: BackupJob.nullable(),
+  lastSuccessfulBackup: z.string().nullable(),
+  lastError: LastError.nullable(),
+  lastBackup: LastBackup.nullable(),
+  location: z.string(),
+  keep: z.number(),
+  backups: z.array(z.object({ file: z.string(), createdAt: z.string(), size: z.number(), sha256: z.string() })),
+});
+export type BackupState = z.infer<typeof BackupState>;

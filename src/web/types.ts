@@ -1,0 +1,12 @@
+/**
+ * The API's answers as the server declares them: type-only imports from the managers' schema
+ * modules, so nothing of zod reaches the bundle and a change on the server breaks this build
+ * instead of the page. Those modules must stay free of Node imports (this build has DOM types
+ * only, so one that is not fails here).
+ */
+export type { AppView as App, CrashLog, StoreApp, StoreCatalogue } from '../managers/apps/views.js';
+export type { BackupJob, BackupState } from '../managers/backup/views.js';
+export type { AppWidget, DashboardView as Dashboard } from '../managers/dashboards/schema.js';
+export type { EntriesView as Entries, LogView as Log } from '../managers/insights/views.js';
+export type { Voice } from '../managers/speech-output/engines/engine.js';
+export type { TokenView as Token } from '../managers/tokens/views.js';
