@@ -5,6 +5,14 @@
  */
 import { z } from 'zod';
 
+/** How the app's last run ended, in the App object and in its crash log alike. */
+const RunOutcome = {
+  crashed: z.boolean(),
+  crashedMessage: z.string().nullable(),
+  exitCode: z.number().nullable(),
+  exitSignal: z.string().nullable(),
+  exitCount: z.number(),
+};
 const Usage = z.object({ cpu: z.number().describe('percent of one core'), mem: z.number().describe('RSS in bytes') });
 export const AppView = z.object({
   id: z.string(),
@@ -17,11 +25,7 @@ export const AppView = z.object({
   autoupdate: z.boolean(),
   state: z.enum(['stopped', 'starting', 'running', 'stopping']),
   ready: z.boolean(),
-  crashed: z.boolean(),
-  crashedMessage: z.string().nullable(),
-  exitCode: z.number().nullable(),
-  exitSignal: z.string().nullable(),
-  exitCount: z.number(),
+  ...RunOutcome,
   permissions: z.array(z.string()),
   settings: z.array(z.record(z.string(), z.unknown())).describe("the manifest's setting definitions"),
   usage: Usage,
@@ -30,11 +34,7 @@ export const Heap = z.object({ heapUsed: z.number(), heapTotal: z.number(), rss:
 export const CrashLog = z.object({
   stdout: z.string(),
   stderr: z.string(),
-  crashed: z.boolean(),
-  crashedMessage: z.string().nullable(),
-  exitCode: z.number().nullable(),
-  exitSignal: z.string().nullable(),
-  exitCount: z.number(),
+  ...RunOutcome,
   lastCrash: z.object({ at: z.string(), message: z.string(), exitCode: z.number().nullable(), exitSignal: z.string().nullable() }).nullable(),
   reports: z.array(z.object({ at: z.string(), message: z.string() }).loose()),
 });
