@@ -37,13 +37,14 @@ channel.on('error', gone);
 
 const send = (message: unknown, done?: () => void): void => {
   if (!connected) return;
+  let frame: Buffer;
   try {
-    // The hub refuses larger messages (and stops the app): say so here, where the stack is.
-    channel.write(encodeFrame(message, MAX_APP_FRAME_BYTES), done && (() => done()));
+    frame = encodeFrame(message, MAX_APP_FRAME_BYTES);
   } catch (err) {
-    process.stderr.write(`hearth: a message to the hub was not sent: ${(err as Error).message}\n`);
-    throw err;
+    // The hub would stop the app for it: refuse here, where the caller's promise can say why.
+    throw new RpcError('invalid_args', (err as Error).message);
   }
+  channel.write(frame, done && (() => done()));
 };
 
 const parentPid = process.ppid;

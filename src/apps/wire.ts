@@ -91,7 +91,8 @@ export class RpcPeer {
       } catch (err) {
         clearTimeout(timer);
         this.pending.delete(id);
-        reject(new RpcError('closed', `'${method}' could not be sent: ${(err as Error).message}`));
+        const code = err instanceof RpcError ? err.code : 'closed';
+        reject(new RpcError(code, `'${method}' could not be sent: ${(err as Error).message}`));
       }
     });
   }
