@@ -8,19 +8,14 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
+import type { Dashboard } from '../types.js';
 import { WidgetFrame, type AppWidget, type PlacedWidget } from '../widget-host.js';
 import { WidgetSettings } from './widget-settings.js';
 
-// The editable form of a dashboard (what one PUT sends back): new columns have no id yet. The
-// answers it starts from are types.ts' Dashboard, which fits this shape.
+/** A column as the arranger edits it (what one PUT sends back): a new column has no id yet. */
 interface Column {
   id?: string;
   widgets: PlacedWidget[];
-}
-interface Dashboard {
-  id: string;
-  name: string;
-  columns: Column[];
 }
 type Dict<T> = Record<string, T>;
 
