@@ -43,8 +43,14 @@ export async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-/** JSON document adapter for lowdb with durable writes; `read` returns null when absent. */
+/**
+ * JSON document adapter for lowdb with durable writes; `read` returns null when absent.
+ * `persisted` is the text on disk as of the last read or successful write, so a caller whose
+ * write failed can go back to what the disk holds.
+ */
 export class DurableJSONFile<T> implements Adapter<T> {
+  persisted: string | null = null;
+
   constructor(readonly file: string) {}
 
   async read(): Promise<T | null> {
@@ -55,10 +61,14 @@ export class DurableJSONFile<T> implements Adapter<T> {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
-    return JSON.parse(text) as T;
+    const data = JSON.parse(text) as T;
+    this.persisted = text;
+    return data;
   }
 
   async write(data: T): Promise<void> {
-    await writeFileDurable(this.file, JSON.stringify(data));
+    const text = JSON.stringify(data);
+    await writeFileDurable(this.file, text);
+    this.persisted = text;
   }
 }

@@ -3,6 +3,8 @@
  * sections, one per manager, each checked against its owner's schema when it is opened.
  * Writes are durable (see durable-file.ts) and coalesced: an `update` resolves only once a write
  * that includes its change is on disk, so a 2xx answer means the change survives a power cut.
+ * A write that fails (disk full, I/O error) takes its changes out of memory again: every caller
+ * whose change is not on disk gets the error, and nobody reads a change that failed.
  */
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,22 +30,30 @@ export interface Section<T> {
 
 export class StoreSectionError extends Error {}
 
+/** How an open section is read from a document: again after a failed write. */
+interface SectionSpec {
+  readonly schema: z.ZodType;
+  readonly initial: () => unknown;
+}
+
 export class Store {
   private writing: Promise<void> | null = null;
   private pending: Promise<void> | null = null;
-  private readonly sections = new Set<string>();
+  private readonly sections = new Map<string, SectionSpec>();
 
   private constructor(
     private readonly db: Low<StoreDocument>,
+    private readonly adapter: DurableJSONFile<StoreDocument>,
     readonly file: string,
   ) {}
 
   /** Opens (or creates) `<dataDir>/db.json`, migrating it to the current schema version. */
   static async open(dataDir: string): Promise<Store> {
     const file = join(dataDir, DB_FILE);
-    const db = new Low<StoreDocument>(new DurableJSONFile(file), { schemaVersion: SCHEMA_VERSION });
+    const adapter = new DurableJSONFile<StoreDocument>(file);
+    const db = new Low<StoreDocument>(adapter, { schemaVersion: SCHEMA_VERSION });
     await db.read();
-    const store = new Store(db, file);
+    const store = new Store(db, adapter, file);
     await store.migrate();
     return store;
   }
@@ -77,30 +87,39 @@ export class Store {
   section<S extends z.ZodType>(name: string, schema: S, initial: () => z.output<S>): Section<z.output<S>> {
     if (name === 'schemaVersion') throw new StoreSectionError('reserved section name');
     if (this.sections.has(name)) throw new StoreSectionError(`store section '${name}' is opened twice`);
-    const raw = this.db.data[name];
-    if (raw !== undefined) {
-      const parsed = schema.safeParse(raw);
-      if (!parsed.success) {
-        throw new StoreSectionError(
-          `section '${name}' of ${this.file} does not match its schema: ${describeIssues(parsed.error, '', Infinity)}`,
-        );
-      }
-      this.db.data[name] = parsed.data;
-    } else {
-      this.db.data[name] = initial();
-    }
-    this.sections.add(name);
-    const data = this.db.data;
+    const spec: SectionSpec = { schema, initial };
+    this.db.data[name] = this.load(name, spec, this.db.data[name]);
+    this.sections.set(name, spec);
+    const db = this.db;
     return {
+      // Read through the document each time: a failed write replaces it (rollBack).
       get value() {
-        return data[name] as z.output<S>;
+        return db.data[name] as z.output<S>;
       },
       update: async <R>(mutate: (draft: z.output<S>) => R): Promise<R> => {
-        const result = mutate(data[name] as z.output<S>);
+        const result = mutate(db.data[name] as z.output<S>);
         await this.persist();
         return result;
       },
     };
+  }
+
+  /** A section's value from a document: parsed with its schema, or its initial value when absent. */
+  private load(name: string, spec: SectionSpec, raw: unknown): unknown {
+    if (raw === undefined) return spec.initial();
+    const parsed = spec.schema.safeParse(raw);
+    if (!parsed.success) {
+      throw new StoreSectionError(`section '${name}' of ${this.file} does not match its schema: ${describeIssues(parsed.error, '', Infinity)}`);
+    }
+    return parsed.data;
+  }
+
+  /** After a failed write: memory goes back to what the disk holds, read as at open. */
+  private rollBack(): void {
+    const text = this.adapter.persisted;
+    const doc: StoreDocument = text === null ? { schemaVersion: SCHEMA_VERSION } : (JSON.parse(text) as StoreDocument);
+    for (const [name, spec] of this.sections) doc[name] = this.load(name, spec, doc[name]);
+    this.db.data = doc;
   }
 
   /** A consistent copy of the whole document as JSON, taken in memory (backups). */
@@ -110,24 +129,43 @@ export class Store {
 
   /**
    * Resolves when a write that started after this call is on disk. While a write runs, all
-   * callers share the next one, so a burst of N updates costs at most two fsyncs, not N.
+   * callers share the next one, so a burst of N updates costs at most two fsyncs, not N. A
+   * write that fails rejects for its callers and for those queued behind it, and rolls memory
+   * back to the disk.
    */
   persist(): Promise<void> {
     if (this.pending) return this.pending;
-    if (!this.writing) {
-      this.writing = this.db.write().finally(() => {
-        this.writing = null;
-      });
-      return this.writing;
-    }
-    const after = this.writing;
-    this.pending = after
-      .catch(() => undefined)
-      .then(() => {
-        this.pending = null;
+    if (!this.writing) return this.startWrite();
+    const pending: Promise<void> = this.writing.then(
+      () => {
+        if (this.pending === pending) this.pending = null;
         return this.persist();
-      });
-    return this.pending;
+      },
+      (err: unknown) => {
+        if (this.pending === pending) this.pending = null;
+        throw err;
+      },
+    );
+    this.pending = pending;
+    return pending;
+  }
+
+  private startWrite(): Promise<void> {
+    const write: Promise<void> = this.db.write().then(
+      () => {
+        this.writing = null;
+      },
+      (err: unknown) => {
+        // Memory goes back to the disk: this write's changes and those of the callers queued
+        // behind it, who get this error through `pending`. Callers from here on start afresh.
+        this.rollBack();
+        this.writing = null;
+        this.pending = null;
+        throw err;
+      },
+    );
+    this.writing = write;
+    return write;
   }
 
   /** Waits for every write in flight. */

@@ -1,8 +1,9 @@
 /**
  * A 2xx means the change is on disk: SIGKILL the hub while writes are in flight, and every
- * acknowledged write must be in db.json afterwards, and the file must parse.
+ * acknowledged write must be in db.json afterwards, and the file must parse. And the other way
+ * round: a change whose write failed is answered with an error and is not read back.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startHub } from '../helpers/hub.js';
@@ -69,4 +70,25 @@ describe('durability under SIGKILL', () => {
       }
     });
   }
+});
+
+describe('a write that fails in a running hub', () => {
+  it('answers 500, and the change it refused is not what a GET then reads', async () => {
+    const hub = await startHub();
+    try {
+      const path = '/api/manager/i18n/option/units';
+      expect((await hub.call('PUT', path, { body: { value: 'imperial' } })).status).toBe(200);
+      // The durable writer's temp file, made a directory: its writes fail as on a broken disk.
+      const blocker = join(hub.dataDir, `.db.json.${hub.process.pid}.tmp`);
+      await mkdir(blocker);
+      const refused = await hub.call<{ error: string }>('PUT', path, { body: { value: 'metric' } });
+      expect([refused.status, refused.body.error]).toEqual([500, 'internal_error']);
+      expect((await hub.call('GET', path)).body).toEqual({ value: 'imperial' });
+      await rmdir(blocker);
+      expect((await hub.call('PUT', path, { body: { value: 'metric' } })).status).toBe(200);
+      expect((await hub.call('GET', path)).body).toEqual({ value: 'metric' });
+    } finally {
+      await hub.cleanup();
+    }
+  });
 });

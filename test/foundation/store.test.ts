@@ -2,7 +2,7 @@
  * The store over real files: sections checked by schema, coalesced durable writes, migrations
  * that keep a copy, a schema newer than the hub refused, one writer per data dir.
  */
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -81,6 +81,43 @@ describe('Store', () => {
     const pending = counter.update((c) => void (c.n = 9));
     expect(JSON.parse(store.snapshot())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 9, items: [] } });
     await pending;
+  });
+});
+
+describe('a write that fails', () => {
+  // The durable writer's temp file, made a directory: open() fails as on a full or broken disk.
+  const blockWrites = () => mkdir(join(dir, `.db.json.${process.pid}.tmp`));
+  const unblockWrites = () => rmdir(join(dir, `.db.json.${process.pid}.tmp`));
+
+  it('rejects, takes its change out of memory, and leaves the file as it was', async () => {
+    const store = await Store.open(dir);
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    await counter.update((c) => void (c.n = 1));
+    await blockWrites();
+    await expect(counter.update((c) => void c.items.push('lost'))).rejects.toThrow();
+    expect(counter.value).toEqual({ n: 1, items: [] });
+    expect(await readDoc()).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 1, items: [] } });
+    await unblockWrites();
+    await counter.update((c) => void c.items.push('kept'));
+    expect(counter.value).toEqual({ n: 1, items: ['kept'] });
+    expect(await readDoc()).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 1, items: ['kept'] } });
+  });
+
+  it('fails the callers queued behind it too, whose changes it also took out, and the next write starts afresh', async () => {
+    const store = await Store.open(dir);
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const other = store.section('other', z.object({ on: z.boolean() }), () => ({ on: false }));
+    await blockWrites();
+    const first = counter.update((c) => void (c.n = 5)); // starts the write that fails
+    const queued = other.update((o) => void (o.on = true)); // waits for the next write
+    await expect(first).rejects.toThrow();
+    await expect(queued).rejects.toThrow();
+    expect([counter.value, other.value]).toEqual([{ n: 0, items: [] }, { on: false }]);
+    await unblockWrites();
+    await other.update((o) => void (o.on = true));
+    const reopened = await Store.open(dir);
+    expect(reopened.section('other', z.object({ on: z.boolean() }), () => ({ on: false })).value).toEqual({ on: true });
+    expect(reopened.section('counter', Counter, () => ({ n: 0, items: [] })).value).toEqual({ n: 0, items: [] });
   });
 });
 

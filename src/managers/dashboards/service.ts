@@ -57,6 +57,22 @@ export class DashboardsService {
     return new Set(Object.keys(this.catalog.list()));
   }
 
+  /**
+   * A change the cached list must not outlive: dropped with the change, and again if the write
+   * fails, since the store then rolls the change back and a list built meanwhile would show it.
+   */
+  private async changeDashboards<R>(mutate: (d: DashboardsSection) => R): Promise<R> {
+    try {
+      return await this.section.update((d) => {
+        this.listBytes = null;
+        return mutate(d);
+      });
+    } catch (err) {
+      this.listBytes = null;
+      throw err;
+    }
+  }
+
   list(): RawResult {
     if (!this.listBytes) {
       const installed = this.installed();
@@ -101,9 +117,8 @@ export class DashboardsService {
     const dashboard: Dashboard = { id, name: body.name, columns: this.columns(body.columns, null) };
     // Checked, written and viewed in one synchronous step: no other request slips in between,
     // and the events describe this change even if another lands while this one is written.
-    const { stores, view } = await this.section.update((d) => {
+    const { stores, view } = await this.changeDashboards((d) => {
       d.dashboards[id] = dashboard;
-      this.listBytes = null;
       return { stores: syncStores(d), view: this.view(dashboard) };
     });
     this.bus.publish('dashboards', 'dashboard.create', view);
@@ -120,9 +135,8 @@ export class DashboardsService {
       name: body.name ?? current.name,
       columns: body.columns ? this.columns(body.columns, current) : current.columns,
     };
-    const { stores, view } = await this.section.update((d) => {
+    const { stores, view } = await this.changeDashboards((d) => {
       d.dashboards[id] = next;
-      this.listBytes = null;
       return { stores: syncStores(d), view: this.view(next) };
     });
     const info = diff(before, view);
@@ -133,9 +147,8 @@ export class DashboardsService {
 
   async remove(id: string): Promise<void> {
     const view = this.get(id);
-    const stores = await this.section.update((d) => {
+    const stores = await this.changeDashboards((d) => {
       delete d.dashboards[id];
-      this.listBytes = null;
       return syncStores(d);
     });
     this.bus.publish('dashboards', 'dashboard.delete', view);
