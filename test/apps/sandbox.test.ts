@@ -208,13 +208,16 @@ describe('misbehaving apps', () => {
     expect(lastCrash).toMatchObject({ exitSignal: 'SIGKILL' });
   });
 
+  // Counts its runs in a setting; on the first its event loop stops (reads nothing, answers nothing).
+  const SPINS_ON_FIRST_RUN = `module.exports = { async onInit(hub) {
+    const runs = ((await hub.settings.get('runs')) || 0) + 1;
+    await hub.settings.set('runs', runs);
+    if (runs === 1) setTimeout(() => { for (;;) {} }, 50);
+  } };`;
+
   it('stops an app that leaves the hub\'s messages unread, before they pile up in the hub', async () => {
     await writeApp(appsDir, 'com.test.deaf', {
-      code: `module.exports = { async onInit(hub) {
-        const runs = ((await hub.settings.get('runs')) || 0) + 1;
-        await hub.settings.set('runs', runs);
-        if (runs === 1) setTimeout(() => { for (;;) {} }, 50);
-      } };`,
+      code: SPINS_ON_FIRST_RUN,
     });
     t = await startRuntime({ appsDir, dataDir });
     await t.until('com.test.deaf', (a) => a.ready, 'ready');
@@ -230,11 +233,7 @@ describe('misbehaving apps', () => {
 
   it('kills an app whose event loop stops answering pings and restarts it', async () => {
     await writeApp(appsDir, 'com.test.hang', {
-      code: `module.exports = { async onInit(hub) {
-        const runs = ((await hub.settings.get('runs')) || 0) + 1;
-        await hub.settings.set('runs', runs);
-        if (runs === 1) setTimeout(() => { for (;;) {} }, 50);
-      } };`,
+      code: SPINS_ON_FIRST_RUN,
     });
     t = await startRuntime({ appsDir, dataDir, supervisor: { pingIntervalMs: 200, callTimeoutMs: 300 } });
     const app = await t.until('com.test.hang', (a) => a.ready && a.exitCount === 1 && t!.rt.settings.get('com.test.hang', 'runs') === 2, 'restarted');
