@@ -7,13 +7,14 @@ import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import type { SdkRouter } from '../../apps/router.js';
 import { checkForUpdates } from '../../apps/autoupdate.js';
-import { AppRuntime, type Locale } from '../../apps/runtime.js';
+import { AppRuntime, type App, type AppEventKind, type Locale } from '../../apps/runtime.js';
+import { diff } from '../../core/diff.js';
 import type { SupervisorOptions } from '../../apps/supervisor.js';
 import { appsOperations } from './operations.js';
 import { AppsService } from './service.js';
 
-const UPDATE_FIRST_MS = 5 * 60_000;
-const UPDATE_EVERY_MS = 24 * 60 * 60_000;
+/** When store apps with autoupdate on are checked: shortly after start, then daily. */
+const AUTOUPDATE = { firstMs: 5 * 60_000, everyMs: 24 * 60 * 60_000 };
 
 export interface AppsManagerOptions {
   /** Supervisor tuning (tests shorten backoff); defaults in src/apps/supervisor.ts. */
@@ -24,6 +25,8 @@ export interface AppsManagerOptions {
    * autocomplete), so the hub wires apps with one line and apps start with every call served.
    */
   readonly peers?: () => readonly Manager[];
+  /** When automatic updates run (tests shorten it); 5 min after start, then every 24 h. */
+  readonly autoupdate?: { readonly firstMs: number; readonly everyMs: number };
 }
 
 /** What a manager offers to the apps runtime; both optional (see AppsManagerOptions.peers). */
@@ -42,6 +45,8 @@ export class AppsManager implements Manager {
   readonly service: AppsService;
   private off: Array<() => void> = [];
   private updateTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Each app as clients last heard of it, so app.update carries the shared diff. */
+  private readonly published = new Map<string, App>();
 
   constructor(
     private readonly ctx: ManagerContext,
@@ -73,8 +78,8 @@ export class AppsManager implements Manager {
   }
 
   async start(): Promise<void> {
-    const { bus, options } = this.ctx;
-    this.runtime.onEvent = (kind, app) => bus.publish('apps', `app.${kind}`, app);
+    const { options } = this.ctx;
+    this.runtime.onEvent = (kind, app) => this.publish(kind, app);
     this.off.push(
       this.router.handle('geolocation.getLocation', () => options.get<{ latitude: number; longitude: number } | null>('geolocation', 'location') ?? null),
       options.onChange('i18n', () => this.runtime.localeChanged()),
@@ -87,9 +92,45 @@ export class AppsManager implements Manager {
     }
     await this.service.prepareStore();
     await this.runtime.start();
+    // Apps found at start were never announced: what a client reads now is the base of the diff.
+    for (const app of Object.values(this.runtime.list())) if (!this.published.has(app.id)) this.published.set(app.id, app);
     for (const peer of this.options.peers?.() ?? []) {
       if (peer !== this) (peer as Manager & AppsPeer).appsLoaded?.();
     }
+    this.scheduleUpdates((this.options.autoupdate ?? AUTOUPDATE).firstMs);
+  }
+
+  /** The next automatic update check; a failed check is logged and the next one still comes. */
+  private scheduleUpdates(delayMs: number): void {
+    const { config, log } = this.ctx;
+    const timer = setTimeout(() => {
+      checkForUpdates(this.runtime, config.storeLocation, log)
+        .catch((err: unknown) => log.warn({ err }, 'the automatic app update check failed'))
+        .finally(() => {
+          // Stopped meanwhile (stop() clears the timer): no next check.
+          if (this.updateTimer === timer) this.scheduleUpdates((this.options.autoupdate ?? AUTOUPDATE).everyMs);
+        });
+    }, delayMs);
+    timer.unref();
+    this.updateTimer = timer;
+  }
+
+  /**
+   * app.create/update/delete. An update carries `{newValues, oldValues, changedKeys}` against
+   * what was last published (state changes, crashes, the cpu/mem samples every 5 s) and is not
+   * sent when nothing changed.
+   */
+  private publish(kind: AppEventKind, app: App): void {
+    const { bus } = this.ctx;
+    if (kind === 'update') {
+      const info = diff(this.published.get(app.id) ?? {}, app);
+      this.published.set(app.id, app);
+      if (info.changedKeys.length > 0) bus.publish('apps', 'app.update', app, info);
+      return;
+    }
+    if (kind === 'create') this.published.set(app.id, app);
+    else this.published.delete(app.id);
+    bus.publish('apps', `app.${kind}`, app);
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,91 @@
+/**
+ * The apps manager in process, with a real store, event bus, options and a local app store:
+ * automatic updates run on their own schedule, and app.update events carry the shared diff.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { packApp } from '../../src/apps/pack.js';
+import { loadConfig } from '../../src/config.js';
+import { EventBus, type HubEvent } from '../../src/core/events.js';
+import type { ManagerContext } from '../../src/core/managers.js';
+import { OptionService } from '../../src/core/options.js';
+import { Store } from '../../src/core/store.js';
+import { AppsManager } from '../../src/managers/apps/index.js';
+import { I18nManager } from '../../src/managers/i18n/index.js';
+import { poll } from '../helpers/poll.js';
+import { assertBuilt, FAST, tempDir, writeApp } from './helpers.js';
+
+const CODE = `module.exports = { async onInit(hub) { hub.log('up', hub.app.version); } };`;
+
+interface Harness {
+  apps: AppsManager;
+  store: Store;
+  events: HubEvent[];
+  storeDir: string;
+}
+
+const running: Harness[] = [];
+afterEach(async () => {
+  for (const h of running.splice(0)) {
+    await h.apps.stop();
+    await h.store.flush();
+  }
+});
+beforeAll(() => assertBuilt());
+
+async function harness(autoupdate: { firstMs: number; everyMs: number }): Promise<Harness> {
+  const dataDir = await tempDir('hearth-appsmgr-');
+  const storeDir = await tempDir('hearth-appsmgr-store-');
+  const config = loadConfig({ 'data-dir': dataDir, 'apps-dir': join(dataDir, 'installed'), store: storeDir }, {});
+  const store = await Store.open(dataDir);
+  const bus = new EventBus();
+  const events: HubEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const ctx: ManagerContext = { config, store, bus, log: pino({ level: 'silent' }), options: new OptionService(store, bus) };
+  await new I18nManager(ctx).start();
+  const apps = new AppsManager(ctx, { supervisor: FAST, autoupdate });
+  await apps.start();
+  const h = { apps, store, events, storeDir };
+  running.push(h);
+  return h;
+}
+
+async function bumpVersion(folder: string, version: string): Promise<void> {
+  const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8')) as Record<string, unknown>;
+  await writeFile(join(folder, 'app.json'), JSON.stringify({ ...manifest, version }));
+}
+
+describe('apps manager', () => {
+  it('updates a store app with autoupdate on by itself, on its schedule, and announces it with the diff', async () => {
+    const h = await harness({ firstMs: 100, everyMs: 100 });
+    const folder = await writeApp(await tempDir('hearth-appsmgr-src-'), 'com.test.auto', { code: CODE });
+    await packApp(folder, h.storeDir);
+    await h.apps.service.install('com.test.auto');
+    await bumpVersion(folder, '1.2.0');
+    await packApp(folder, h.storeDir);
+    const app = await poll(
+      async () => h.apps.runtime.get('com.test.auto'),
+      (a) => a.version === '1.2.0' && a.state === 'running',
+      'the automatic update',
+    );
+    expect(app).toMatchObject({ origin: 'appstore', autoupdate: true, ready: true });
+    const updates = h.events.filter((e) => e.event === 'app.update' && (e.args[0] as { id: string }).id === 'com.test.auto');
+    const versionChange = updates.find((e) => (e.args[1] as { changedKeys: string[] }).changedKeys.includes('version'));
+    expect(versionChange?.args[1]).toMatchObject({ oldValues: { version: '1.0.0' }, newValues: { version: '1.2.0' } });
+    // Every update says what changed; none is sent for a change of nothing.
+    for (const e of updates) expect((e.args[1] as { changedKeys: string[] }).changedKeys.length).toBeGreaterThan(0);
+  });
+
+  it('does not check before its first delay', async () => {
+    const h = await harness({ firstMs: 60_000, everyMs: 60_000 });
+    const folder = await writeApp(await tempDir('hearth-appsmgr-src-'), 'com.test.later', { code: CODE });
+    await packApp(folder, h.storeDir);
+    await h.apps.service.install('com.test.later');
+    await bumpVersion(folder, '2.0.0');
+    await packApp(folder, h.storeDir);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(h.apps.runtime.get('com.test.later').version).toBe('1.0.0');
+  });
+});
