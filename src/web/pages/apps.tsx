@@ -213,12 +213,8 @@ function Install(): JSX.Element {
 
 export function AppsPage(): JSX.Element {
   const apps = useLoad(() => api<Record<string, App>>('GET', `${BASE}/app`));
+  // State, crashes and the cpu/mem samples (every 5 s while they change) all arrive as app.update.
   useLiveCollection('apps', 'app', apps);
-  useEffect(() => {
-    // cpu/mem are sampled by the hub without events: re-read them while the page is shown.
-    const timer = window.setInterval(() => document.visibilityState === 'visible' && apps.reload(), 10_000);
-    return () => window.clearInterval(timer);
-  }, []);
   return (
     <>
       <Card title="App store">
