@@ -32,7 +32,7 @@ export class EventSockets {
   private readonly pinger: NodeJS.Timeout;
 
   constructor(
-    private readonly bus: EventBus,
+    bus: EventBus,
     private readonly log: Logger,
   ) {
     this.unsubscribe = bus.subscribe((e) => this.deliver(e));

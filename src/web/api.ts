@@ -72,7 +72,6 @@ export function onUnauthorized(f: () => void): () => void {
 }
 
 export type EventHandler = (event: string, args: unknown[]) => void;
-type ConnectionListener = (connected: boolean) => void;
 
 /** One reconnecting socket per namespace, shared by every page that listens to it. */
 class Namespace {
@@ -81,7 +80,6 @@ class Namespace {
   private retry = 500;
   private timer: number | undefined;
   readonly handlers = new Set<EventHandler>();
-  readonly listeners = new Set<ConnectionListener>();
   connected = false;
   private wasOpen = false;
 
@@ -122,7 +120,6 @@ class Namespace {
   private setConnected(v: boolean): void {
     if (v) this.wasOpen = true;
     this.connected = v;
-    for (const l of this.listeners) l(v);
     notifyLost();
   }
 
@@ -150,15 +147,6 @@ export function subscribe(manager: string, handler: EventHandler): () => void {
   ns.handlers.add(handler);
   const owned = ns;
   return () => owned.handlers.delete(handler);
-}
-
-/** Whether a namespace's socket is open, and changes to it. */
-export function watchConnection(manager: string, listener: ConnectionListener): () => void {
-  const ns = sockets.get(manager);
-  if (!ns) return () => undefined;
-  ns.listeners.add(listener);
-  listener(ns.connected);
-  return () => ns.listeners.delete(listener);
 }
 
 const lostListeners = new Set<(lost: boolean) => void>();
