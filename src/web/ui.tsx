@@ -62,13 +62,19 @@ export function useLiveCollection<T extends { id: string }>(manager: string, kin
 export interface ActionState {
   busy: boolean;
   error: string | null;
+  /** The sentence the last run returned to show on success (cleared when the next run starts). */
+  done: string | null;
   run: (f: () => Promise<unknown>) => Promise<boolean>;
+  /** A form's onSubmit: no page reload, then `run(f)`. */
+  submit: (f: () => Promise<unknown>) => (e: Event) => void;
   clear: () => void;
 }
 
+/** Runs API calls for a button or form: busy while running, the API's sentence when one fails. */
 export function useAction(): ActionState {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const mounted = useRef(true);
   useEffect(
     () => () => {
@@ -79,8 +85,10 @@ export function useAction(): ActionState {
   const run = useCallback(async (f: () => Promise<unknown>) => {
     setBusy(true);
     setError(null);
+    setDone(null);
     try {
-      await f();
+      const result = await f();
+      if (mounted.current && typeof result === 'string') setDone(result);
       return true;
     } catch (e) {
       if (mounted.current) setError(describe(e));
@@ -89,7 +97,23 @@ export function useAction(): ActionState {
       if (mounted.current) setBusy(false);
     }
   }, []);
-  return { busy, error, run, clear: () => setError(null) };
+  const submit = useCallback(
+    (f: () => Promise<unknown>) => (e: Event) => {
+      e.preventDefault();
+      void run(f);
+    },
+    [run],
+  );
+  return { busy, error, done, run, submit, clear: () => setError(null) };
+}
+
+/** What went right, beside the form that did it. */
+export function Ok({ msg, testId }: { msg: string | null | undefined; testId?: string }): JSX.Element | null {
+  return msg ? (
+    <span class="ok" data-testid={testId}>
+      {msg}
+    </span>
+  ) : null;
 }
 
 export function Err({ msg }: { msg: string | null | undefined }): JSX.Element | null {

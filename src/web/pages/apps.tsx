@@ -8,7 +8,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import type { App, CrashLog, StoreCatalogue } from '../types.js';
-import { ActionButton, Card, Err, formatBytes, label, useAction, useLiveCollection, useLoad } from '../ui.js';
+import { ActionButton, Card, Err, formatBytes, label, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
 
 const BASE = '/api/manager/apps';
 const appPath = (id: string): string => `${BASE}/app/${seg(id)}`;
@@ -185,19 +185,14 @@ function Store({ installed }: { installed: string }): JSX.Element {
 function Install(): JSX.Element {
   const [id, setId] = useState('');
   const [channel, setChannel] = useState('');
-  const [done, setDone] = useState<string | null>(null);
   const a = useAction();
   return (
     <form
       class="inline wrap"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setDone(null);
-        void a.run(async () => {
-          const app = await api<App>('POST', `${BASE}/store/`, channel ? { id, channel } : { id });
-          setDone(`installed ${app.name} ${app.version}`);
-        });
-      }}
+      onSubmit={a.submit(async () => {
+        const app = await api<App>('POST', `${BASE}/store/`, channel ? { id, channel } : { id });
+        return `installed ${app.name} ${app.version}`;
+      })}
     >
       <input class="grow" placeholder="app id, e.g. com.example.clock" value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
       <input placeholder="channel" value={channel} size={8} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} />
@@ -206,7 +201,7 @@ function Install(): JSX.Element {
       </button>
       {a.busy ? <progress /> : null}
       <Err msg={a.error} />
-      {done ? <span class="ok">{done}</span> : null}
+      <Ok msg={a.done} />
     </form>
   );
 }

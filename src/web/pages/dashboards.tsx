@@ -41,14 +41,11 @@ function CreateForm(): JSX.Element {
   return (
     <form
       class="inline"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void a.run(async () => {
-          const created = await api<Dashboard>('POST', `${BASE}/dashboard`, { name, columns: [{ widgets: [] }, { widgets: [] }] });
-          setName('');
-          location.hash = `#/dashboards/${seg(created.id)}`;
-        });
-      }}
+      onSubmit={a.submit(async () => {
+        const created = await api<Dashboard>('POST', `${BASE}/dashboard`, { name, columns: [{ widgets: [] }, { widgets: [] }] });
+        setName('');
+        location.hash = `#/dashboards/${seg(created.id)}`;
+      })}
     >
       <input placeholder="New dashboard name" value={name} data-testid="new-dashboard-name" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
       <button type="submit" class="primary" disabled={a.busy}>

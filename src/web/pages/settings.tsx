@@ -20,16 +20,13 @@ function Location(): JSX.Element {
   return (
     <form
       class="inline wrap"
-      onSubmit={(e) => {
-        e.preventDefault();
+      onSubmit={a.submit(async () => {
         const latitude = lat ?? (loc ? String(loc.latitude) : '');
         const longitude = lon ?? (loc ? String(loc.longitude) : '');
-        void a.run(async () => {
-          if (latitude.trim() === '' || longitude.trim() === '') throw new Error('enter both a latitude and a longitude');
-          await api('PUT', path, { value: { latitude: Number(latitude), longitude: Number(longitude) } });
-          state.reload();
-        });
-      }}
+        if (latitude.trim() === '' || longitude.trim() === '') throw new Error('enter both a latitude and a longitude');
+        await api('PUT', path, { value: { latitude: Number(latitude), longitude: Number(longitude) } });
+        state.reload();
+      })}
     >
       <label class="inline">
         Latitude <input type="number" step="any" size={8} value={lat ?? loc?.latitude ?? ''} onInput={(e) => setLat((e.target as HTMLInputElement).value)} />
@@ -83,10 +80,11 @@ function Pin(): JSX.Element {
   return (
     <form
       class="inline wrap"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void a.run(() => api('PUT', path, { value: pin }).then(() => (setPin(''), state.reload())));
-      }}
+      onSubmit={a.submit(async () => {
+        await api('PUT', path, { value: pin });
+        setPin('');
+        state.reload();
+      })}
     >
       <span data-testid="pin-state">{state.data ? (state.data.pinCodeSet ? 'A PIN is set.' : 'No PIN set.') : '…'}</span>
       <input type="password" inputMode="numeric" autocomplete="new-password" placeholder="4–8 digits" size={8} value={pin} onInput={(e) => setPin((e.target as HTMLInputElement).value)} />
@@ -119,17 +117,14 @@ function Tokens(): JSX.Element {
         ))}
       </ul>
       <form
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={a.submit(async () => {
           setSecret(null);
-          void a.run(async () => {
-            const made = await api<Token & { token: string }>('POST', '/api/manager/tokens/token', { name, scopes });
-            setSecret(made.token);
-            setName('');
-            setScopes([]);
-            tokens.reload();
-          });
-        }}
+          const made = await api<Token & { token: string }>('POST', '/api/manager/tokens/token', { name, scopes });
+          setSecret(made.token);
+          setName('');
+          setScopes([]);
+          tokens.reload();
+        })}
       >
         <input placeholder="Name, e.g. kitchen-tablet" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
         <div class="scopes">

@@ -6,7 +6,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, seg, subscribe } from '../api.js';
-import { ActionButton, Card, Err, formatBytes, formatTime, useAction, useLiveCollection, useLoad } from '../ui.js';
+import { ActionButton, Card, Err, formatBytes, formatTime, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
 import type { BackupState, Voice } from '../types.js';
 import { HubSettings } from './settings.js';
 
@@ -14,30 +14,21 @@ const SPEECH = '/api/manager/speech-output';
 
 function Say(): JSX.Element {
   const [text, setText] = useState('');
-  const [spoken, setSpoken] = useState<string | null>(null);
   const a = useAction();
   return (
     <form
       class="inline wrap"
-      onSubmit={(e) => {
-        e.preventDefault();
-        setSpoken(null);
-        void a.run(async () => {
-          const r = await api<{ voice: string; durationMs: number }>('POST', `${SPEECH}/say`, { text });
-          setSpoken(`spoken with ${r.voice} in ${(r.durationMs / 1000).toFixed(1)} s`);
-        });
-      }}
+      onSubmit={a.submit(async () => {
+        const r = await api<{ voice: string; durationMs: number }>('POST', `${SPEECH}/say`, { text });
+        return `spoken with ${r.voice} in ${(r.durationMs / 1000).toFixed(1)} s`;
+      })}
     >
       <input class="grow" placeholder="A sentence to say" value={text} data-testid="say-text" onInput={(e) => setText((e.target as HTMLInputElement).value)} />
       <button type="submit" class="primary" disabled={a.busy || !text.trim()} data-testid="say">
         {a.busy ? 'Speaking…' : 'Say'}
       </button>
       <Err msg={a.error} />
-      {spoken ? (
-        <span class="ok" data-testid="spoken">
-          {spoken}
-        </span>
-      ) : null}
+      <Ok msg={a.done} testId="spoken" />
     </form>
   );
 }
