@@ -52,19 +52,20 @@ async function harness(autoupdate: { firstMs: number; everyMs: number }): Promis
   return h;
 }
 
-async function bumpVersion(folder: string, version: string): Promise<void> {
+/** Installs app `id` 1.0.0 from the harness's store, then lists `version` on its channel. */
+async function installThenOffer(h: Harness, id: string, version: string): Promise<void> {
+  const folder = await writeApp(await tempDir('hearth-appsmgr-src-'), id, { code: CODE });
+  await packApp(folder, h.storeDir);
+  await h.apps.service.install(id);
   const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8')) as Record<string, unknown>;
   await writeFile(join(folder, 'app.json'), JSON.stringify({ ...manifest, version }));
+  await packApp(folder, h.storeDir);
 }
 
 describe('apps manager', () => {
   it('updates a store app with autoupdate on by itself, on its schedule, and announces it with the diff', async () => {
     const h = await harness({ firstMs: 100, everyMs: 100 });
-    const folder = await writeApp(await tempDir('hearth-appsmgr-src-'), 'com.test.auto', { code: CODE });
-    await packApp(folder, h.storeDir);
-    await h.apps.service.install('com.test.auto');
-    await bumpVersion(folder, '1.2.0');
-    await packApp(folder, h.storeDir);
+    await installThenOffer(h, 'com.test.auto', '1.2.0');
     const app = await poll(
       async () => h.apps.runtime.get('com.test.auto'),
       (a) => a.version === '1.2.0' && a.state === 'running',
@@ -80,11 +81,7 @@ describe('apps manager', () => {
 
   it('does not check before its first delay', async () => {
     const h = await harness({ firstMs: 60_000, everyMs: 60_000 });
-    const folder = await writeApp(await tempDir('hearth-appsmgr-src-'), 'com.test.later', { code: CODE });
-    await packApp(folder, h.storeDir);
-    await h.apps.service.install('com.test.later');
-    await bumpVersion(folder, '2.0.0');
-    await packApp(folder, h.storeDir);
+    await installThenOffer(h, 'com.test.later', '2.0.0');
     await new Promise((r) => setTimeout(r, 500));
     expect(h.apps.runtime.get('com.test.later').version).toBe('1.0.0');
   });
