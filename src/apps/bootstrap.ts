@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HearthApp } from '../sdk/index.js';
 import type { AppCallArgs, AppCallMethod, HubMessage } from './protocol.js';
-import { CHANNEL_FD } from './channel.js';
-import { encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES, MAX_HUB_FRAME_BYTES } from './frames.js';
+import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES, MAX_HUB_FRAME_BYTES } from './frames.js';
 import { createChildSdk, type ChildSdk } from './sdk-child.js';
 import { answerOf, isHubMessage, PROTOCOL_VERSION, RpcError, RpcPeer, type CallMessage } from './wire.js';
 

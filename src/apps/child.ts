@@ -13,8 +13,7 @@ import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeIssues } from '../core/zod-issues.js';
 import { APP_CALLS, ChildMessage, HubMessage, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent } from './protocol.js';
-import { CHANNEL_FD } from './channel.js';
-import { encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES } from './frames.js';
+import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES } from './frames.js';
 import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
 
 export interface ChildOptions {

@@ -6,6 +6,9 @@
  * length comes first, so an oversize message is refused before any of it is kept.
  */
 
+/** The channel's file descriptor in the app's process (0-2 are its stdio). */
+export const CHANNEL_FD = 3;
+
 /** Largest message an app may send the hub: settings and widget state are 64 KiB at most. */
 export const MAX_APP_FRAME_BYTES = 1024 * 1024;
 /** Largest message the hub sends an app (insights queries can answer many entries). */
