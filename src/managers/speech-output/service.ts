@@ -8,13 +8,14 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { diff } from '../../core/diff.js';
-import { HearthError, invalid, notFound, unavailable } from '../../core/errors.js';
+import { invalid, notFound, unavailable } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
 import type { ManagerName } from '../../core/managers.js';
 import type { Store } from '../../core/store.js';
 import { cacheKey, SpeechCache } from './cache.js';
-import { cleanText, UnknownVoiceError, type EngineVoice, type SpeechEngine, type Voice } from './engines/engine.js';
-import { isInstalled, MissingToolError, ProcessError } from './engines/process.js';
+import { cleanText, type EngineVoice, type SpeechEngine, type Voice } from './engines/engine.js';
+import { isInstalled } from './engines/process.js';
+import { engineFailure, sinkFailure } from './failures.js';
 import { selectEngine } from './engines/select.js';
 import { speedMultiplier } from './options.js';
 import { SayQueue } from './queue.js';
@@ -279,14 +280,18 @@ export class SpeechService {
       run: async (signal) => {
         if (!r.sink) {
           const started = performance.now();
-          await r.engine.speak(text, voice, speed, signal).catch(rethrow(r, voice));
+          await r.engine.speak(text, voice, speed, signal).catch(this.failure(r, voice, text, signal));
           return { voice, durationMs: Math.round(performance.now() - started) };
         }
         const wav = await this.render(r, text, voice, speed, signal);
-        await r.sink.play(wav, signal).catch(rethrow(r, voice));
+        await r.sink.play(wav, signal).catch(sinkFailure(signal));
         return { voice, durationMs: wavInfo(wav).durationMs };
       },
     });
+  }
+
+  private failure(r: Ready, voice: string, text: string, signal: AbortSignal): (err: unknown) => never {
+    return engineFailure({ engine: r.engine, voice, text, signal, log: this.deps.log });
   }
 
   /** The WAV for (engine, voice, speed, text), from the cache or freshly synthesized. */
@@ -294,7 +299,7 @@ export class SpeechService {
     const key = cacheKey({ engine: r.engine.id, voice, speed, text: cleanText(text) });
     const hit = await r.cache.get(key);
     if (hit) return hit;
-    const wav = await r.engine.synthesize(text, voice, speed, signal).catch(rethrow(r, voice));
+    const wav = await r.engine.synthesize(text, voice, speed, signal).catch(this.failure(r, voice, text, signal));
     // Not awaited: the caller should not wait for the disk (slow on an SD card), and a full disk
     // must not cost the utterance; the cache is an optimisation.
     void r.cache.put(key, wav).catch((err: unknown) => this.deps.log.warn({ err }, 'speech cache write failed'));
@@ -314,18 +319,4 @@ function timeoutMs(seconds: number | undefined): number {
     throw invalid(`timeout is in seconds, from 1 to ${MAX_TIMEOUT_S}`);
   }
   return seconds * 1000;
-}
-
-/** Turns a tool failure into an answer a person can act on. */
-function rethrow(r: Ready, voice: string): (err: unknown) => never {
-  return (err) => {
-    if (err instanceof HearthError) throw err;
-    if (err instanceof UnknownVoiceError) {
-      throw unavailable(`voice '${voice}' is installed but ${r.engine.id} no longer offers it; uninstall it or reinstall ${r.engine.packages}`);
-    }
-    if (err instanceof MissingToolError) throw unavailable(`${err.command} is no longer installed; install ${r.engine.packages} and alsa-utils`);
-    if (err instanceof ProcessError && err.command === 'aplay') throw unavailable(`the sound card could not play the utterance: ${err.message}`);
-    if (err instanceof ProcessError) throw new HearthError('internal_error', `${err.command} failed: ${err.message}`);
-    throw err;
-  };
 }
