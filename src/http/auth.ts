@@ -1,13 +1,16 @@
 /**
  * Authentication of a request: `Authorization: Bearer <token>` or, for browsers opening a
  * WebSocket, `?token=`. Failed attempts with a presented token are counted per remote address
- * and refused with 429 past the limit, so tokens cannot be guessed from the LAN.
+ * and, past the limit, further unknown tokens from that address are refused with 429, so tokens
+ * cannot be guessed from the LAN. Valid tokens are never refused by the limit.
  */
 import type { Context } from 'hono';
 import { HearthError } from '../core/errors.js';
 import type { TokenInfo, TokenService } from '../core/tokens.js';
 
 const WINDOW_MS = 60_000;
+/** Addresses tracked at once (about 1 MB); beyond it the oldest windows are forgotten. */
+const MAX_WINDOWS = 10_000;
 
 interface Window {
   failures: number;
@@ -30,6 +33,13 @@ export class Authenticator {
         'WWW-Authenticate': 'Bearer',
       });
     }
+    // A valid token always authenticates, whatever its address did before: the limit exists to
+    // stop guessing, and locking out by address would let one local script (or an app) lock
+    // out every client behind 127.0.0.1: the CLI, the web app through a reverse proxy. Letting a
+    // valid token through during a lockout tells a guesser nothing it can use: tokens carry 256
+    // random bits, so the limit only has to make guessing slow, not reveal nothing.
+    const token = this.tokens.verify(secret);
+    if (token) return token;
     const address = remoteAddress(c);
     const now = Date.now();
     const window = this.windows.get(address);
@@ -39,8 +49,6 @@ export class Authenticator {
         'Retry-After': String(retry),
       });
     }
-    const token = this.tokens.verify(secret);
-    if (token) return token;
     this.recordFailure(address, now);
     throw new HearthError('unauthorized', 'the token is unknown or has been revoked', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
   }
@@ -48,15 +56,21 @@ export class Authenticator {
   private recordFailure(address: string, now: number): void {
     const window = this.windows.get(address);
     if (!window || window.resetAt <= now) {
-      if (this.windows.size > 10_000) this.prune(now);
+      if (this.windows.size >= MAX_WINDOWS) this.prune(now);
+      this.windows.delete(address); // re-inserted last: the map's order is the age of its windows
       this.windows.set(address, { failures: 1, resetAt: now + WINDOW_MS });
     } else {
       window.failures++;
     }
   }
 
+  /** Drops ended windows, then the oldest ones, so the map stays bounded under a flood of addresses. */
   private prune(now: number): void {
     for (const [address, w] of this.windows) if (w.resetAt <= now) this.windows.delete(address);
+    for (const address of this.windows.keys()) {
+      if (this.windows.size < MAX_WINDOWS) break;
+      this.windows.delete(address);
+    }
   }
 }
 

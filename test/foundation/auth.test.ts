@@ -120,6 +120,24 @@ describe('failed-authentication rate limit', () => {
       await limited.cleanup();
     }
   });
+
+  it('never locks out a valid token from the same address: the owner and another token still pass', async () => {
+    const limited = await startHub({ env: { HEARTH_AUTH_FAILURE_LIMIT: '3' } });
+    try {
+      const created = await limited.call<{ token: string }>('POST', '/api/manager/tokens/token', {
+        body: { name: 'kitchen', scopes: ['service.system.readonly'] },
+      });
+      expect(created.status).toBe(201);
+      for (let i = 0; i < 6; i++) await limited.call('GET', '/api/manager/i18n/state', { token: `hth_guess${i}` });
+      expect((await limited.call('GET', '/api/manager/i18n/state', { token: 'hth_guess-again' })).status).toBe(429);
+      expect((await limited.call('GET', '/api/manager/i18n/state')).status).toBe(200);
+      expect((await limited.call('GET', '/api/manager/i18n/state', { token: created.body.token })).status).toBe(200);
+      // ...and the lockout still holds for the guesser after those successes.
+      expect((await limited.call('GET', '/api/manager/i18n/state', { token: 'hth_guess-once-more' })).status).toBe(429);
+    } finally {
+      await limited.cleanup();
+    }
+  });
 });
 
 describe('routing of every seed path', () => {
