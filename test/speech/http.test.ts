@@ -132,7 +132,7 @@ describe('say', () => {
   });
 
   it('refuses bad input with 400', async () => {
-    for (const body of [{}, { text: '' }, { text: 'x'.repeat(1001) }, { text: 'hi', timeout: 0 }, { text: 'hi', timeout: 601 }, { text: 'hi', synthesize: 'yes' }]) {
+    for (const body of [{}, { text: '' }, { text: 'x'.repeat(1001) }, { text: 'hi', timeout: 0 }, { text: 'hi', timeout: 601 }, { text: 'hi', synthesize: 'yes' }, { text: '\u0000' }, { text: '\u0001\u0007 \u001b' }]) {
       const res = await hub.call<ErrorBody>('POST', `${API}/say`, { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe('invalid_parameter');

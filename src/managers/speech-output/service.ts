@@ -310,6 +310,9 @@ export class SpeechService {
 function checkText(text: string): string {
   if (typeof text !== 'string' || text.trim().length === 0) throw invalid('text must not be empty');
   if (text.length > MAX_TEXT) throw invalid(`text is ${text.length} characters; at most ${MAX_TEXT} can be spoken at once`);
+  // Control characters are dropped before an engine sees the text: one of only those would
+  // reach the engine as nothing, and espeak-ng answers nothing with no WAV at all.
+  if (cleanText(text).trim().length === 0) throw invalid('text has nothing to speak: only control characters and spaces');
   return text;
 }
 
