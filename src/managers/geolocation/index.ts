@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineStateOperation, type Operation } from '../../core/operation.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import { defineOption } from '../../core/options.js';
+import { safeRecord } from '../../core/records.js';
 
 function degrees(name: string, limit: number) {
   const range = { error: `${name} must be between -${limit} and ${limit} degrees` };
@@ -43,7 +44,7 @@ export class GeolocationManager implements Manager {
         summary: 'Location and address, and whether each is set',
         output: z.object({
           location: Location.nullable(),
-          address: z.record(z.string(), z.string()).nullable(),
+          address: safeRecord(z.string(), z.string()).nullable(),
           locationSet: z.boolean(),
           addressSet: z.boolean(),
         }),
