@@ -58,6 +58,8 @@ describe('prototype keys in paths', () => {
         expect(res.body).toMatchObject({ error: 'not_found', statusCode: 404 });
       }
       for (const key of PROTO_KEYS) {
+        const widget = await hub.call<ErrorBody>('GET', `/api/manager/dashboards/appwidget/${APP}:${key}`);
+        expect(widget.status, `GET appwidget/${APP}:${key}`).toBe(404);
         const res = await hub.call<ErrorBody>('GET', `/api/manager/dashboards/widgetstore/${key}/state`);
         expect(res.status, `GET widgetstore/${key}/state`).toBe(404);
       }

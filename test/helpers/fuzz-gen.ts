@@ -55,6 +55,8 @@ export const HOSTILE_IDS: readonly string[] = [
   '0',
   '-1',
   'com.test.widgets%3Aclock',
+  'com.test.widgets%3Aconstructor',
+  'com.test.widgets%3A__proto__',
 ];
 
 const deepArray = (n: number): string => '['.repeat(n) + ']'.repeat(n);

@@ -21,9 +21,9 @@ export const Location = z.strictObject({
 export type Location = z.infer<typeof Location>;
 
 const ADDRESS_FIELDS = 20;
-export const Address = z
-  .record(z.string().min(1).max(50), z.string().max(200), { error: 'address must be an object of strings, e.g. {"city": "Utrecht"}' })
-  .refine((a) => Object.keys(a).length <= ADDRESS_FIELDS, { error: `address may have at most ${ADDRESS_FIELDS} fields` });
+export const Address = safeRecord(z.string().min(1).max(50), z.string().max(200), {
+  error: 'address must be an object of strings, e.g. {"city": "Utrecht"}',
+}).refine((a) => Object.keys(a).length <= ADDRESS_FIELDS, { error: `address may have at most ${ADDRESS_FIELDS} fields` });
 export type Address = z.infer<typeof Address>;
 
 const scopes = { get: 'service.geolocation.readonly', set: 'service.geolocation', unset: 'service.geolocation' } as const;
@@ -44,7 +44,7 @@ export class GeolocationManager implements Manager {
         summary: 'Location and address, and whether each is set',
         output: z.object({
           location: Location.nullable(),
-          address: safeRecord(z.string(), z.string()).nullable(),
+          address: z.record(z.string(), z.string()).nullable(),
           locationSet: z.boolean(),
           addressSet: z.boolean(),
         }),
