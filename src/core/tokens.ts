@@ -47,16 +47,17 @@ interface IndexedToken {
   readonly info: TokenInfo;
 }
 
-/**
- * Stands in for the `tokens` section when db.json holds one that does not match its schema: no
- * token is listed or stored, and only the owner token (from HEARTH_OWNER_TOKEN or owner-token)
- * is accepted, held in memory, so the owner can still reach the hub to restore a backup.
- */
+/** The id of the owner token while the section is broken (held in memory only; see `broken`). */
 const BROKEN_OWNER_ID = 'owner';
 
 export class TokenService {
   private readonly section: Section<Record<string, TokenRecord>> | null = null;
-  /** Why the `tokens` section could not be opened, or null when it is fine. */
+  /**
+   * Why the `tokens` section could not be opened (it does not match its schema), or null. While
+   * it is broken no token is listed or stored, and only the owner token (HEARTH_OWNER_TOKEN or
+   * owner-token) is accepted, held in memory, so the owner can still reach the hub to repair it
+   * or restore a backup.
+   */
   readonly broken: string | null = null;
   /** hex hash -> the token, so a request costs one hash, one map get and one compare. */
   private byHash = new Map<string, IndexedToken>();
