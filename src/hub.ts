@@ -3,7 +3,7 @@
  * order and stops them in reverse. A manager that fails to start is logged and its operations
  * answer 503; the others run on.
  */
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -83,8 +83,14 @@ export class Hub {
     const store = await Store.open(config.dataDir);
     this.store = store;
     const tokens = new TokenService(store);
+    if (tokens.broken) {
+      this.failed.set('tokens', tokens.broken);
+      log.error({ reason: tokens.broken }, 'the tokens section is unusable: only the owner token is accepted until it is repaired');
+    }
     await this.provisionOwner(tokens);
     const options = new OptionService(store, this.bus);
+    options.onListenerError = (err, manager, name) => log.error({ err, manager, option: name }, 'option change listener failed; the change is stored');
+    if (options.broken) log.error({ reason: options.broken }, 'the options section is unusable: managers run on defaults and option operations answer 503');
     const managers = createManagers({ config, store, bus: this.bus, log, options }, tokens);
 
     for (const manager of managers.all) {
@@ -122,6 +128,12 @@ export class Hub {
       () => true,
       () => false,
     );
+    if (exists && tokens.broken) {
+      // The owner's token stays the one in the file: the hub must not replace it while it
+      // cannot store tokens, or the owner would be locked out once the section is repaired.
+      await tokens.setOwner((await readFile(file, 'utf8')).trim());
+      return;
+    }
     if (exists && tokens.list().some((t) => t.owner)) return;
     const secret = newSecret();
     await tokens.setOwner(secret);

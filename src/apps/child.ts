@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { describeIssues } from '../core/zod-issues.js';
 import { APP_CALLS, ChildMessage, HubMessage, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent } from './protocol.js';
 import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES } from './frames.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
 
 export interface ChildOptions {
@@ -177,7 +178,7 @@ export class AppChild {
     return this.proc.pid;
   }
 
-  /** Bytes from the app's channel; a frame over the limit or not JSON ends the app at once. */
+  /** Bytes from the app's channel; a frame over the limit, not JSON or too deep ends the app at once. */
   private received(chunk: Buffer): void {
     let messages: unknown[];
     try {
@@ -186,7 +187,12 @@ export class AppChild {
       this.breakChannel(`its channel to the hub broke (${(err as Error).message})`);
       return;
     }
-    for (const m of messages) this.onMessage(m);
+    for (const m of messages) {
+      // The bound on every JSON value from outside (core/json-depth.ts): past it, the hub's own
+      // JSON.stringify of what the app sent would throw later.
+      if (exceedsDepth(m)) return this.breakChannel(`it sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+      this.onMessage(m);
+    }
   }
 
   /** Ends an app whose channel cannot be trusted any more; the supervisor counts it a crash. */

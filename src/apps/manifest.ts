@@ -7,6 +7,7 @@ import { basename, isAbsolute, join, normalize } from 'node:path';
 import { z } from 'zod';
 import { PERMISSION_NAMES, type Permission } from './permissions.js';
 import { describeIssues } from '../core/zod-issues.js';
+import { nullRecord, safeRecord } from '../core/records.js';
 
 /** Reverse-domain id: at least two dot-separated segments, e.g. `com.hearth.sysmon`. */
 export const APP_ID = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$/i;
@@ -88,14 +89,13 @@ export const AppManifest = z.object({
   main: RelativeFile.default('app.js'),
   permissions: z.array(permission).default([]).transform((p) => [...new Set(p)] as Permission[]),
   settings: Settings.default([]),
-  widgets: z
-    .record(z.string(), WidgetDefinition)
+  widgets: safeRecord(z.string(), WidgetDefinition)
     .superRefine((widgets, ctx) => {
       for (const id of Object.keys(widgets)) {
         if (!LOCAL_ID.test(id)) ctx.addIssue({ code: 'custom', path: [id], message: `widget id '${id}' must be 1-64 letters, digits, _ or -` });
       }
     })
-    .default({}),
+    .default(() => nullRecord<z.output<typeof WidgetDefinition>>()),
 });
 export type AppManifest = z.infer<typeof AppManifest>;
 

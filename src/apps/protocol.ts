@@ -10,16 +10,17 @@
  */
 import { z } from 'zod';
 import type { Permission } from './permissions.js';
+import { safeRecord } from '../core/records.js';
 
 export { PROTOCOL_VERSION } from './wire.js';
 
 const Id = z.number().int().nonnegative();
 const Key = z.string().min(1).max(256);
 const LocalId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1-128 letters, digits, _ . : or -');
-const JsonObject = z.record(z.string(), z.unknown());
+const JsonObject = safeRecord(z.string(), z.unknown());
 
 export const LogOptions = z.object({
-  title: z.union([z.string().min(1).max(200), z.record(z.string(), z.string())]),
+  title: z.union([z.string().min(1).max(200), safeRecord(z.string(), z.string())]),
   type: z.enum(['number', 'boolean']).default('number'),
   units: z.string().max(32).optional(),
   decimals: z.number().int().min(0).max(10).optional(),

@@ -4,6 +4,7 @@
  * The app's files live in the apps folder; its logs and userdata under <data-dir>/apps/<id>/.
  */
 import { z } from 'zod';
+import { nullRecord, safeRecord } from '../core/records.js';
 
 export const CrashReportSchema = z.object({
   at: z.string(),
@@ -17,7 +18,7 @@ export const AppRecord = z.object({
   autoupdate: z.boolean(),
   origin: z.enum(['local', 'appstore']),
   channel: z.string().nullable(),
-  settings: z.record(z.string(), z.unknown()),
+  settings: safeRecord(z.string(), z.unknown()),
   lastCrash: CrashReportSchema.nullable().default(null),
   /** Messages people attached when they fetched the crash log (getAppStd), newest last. */
   reports: z
@@ -26,7 +27,7 @@ export const AppRecord = z.object({
 });
 export type AppRecord = z.infer<typeof AppRecord>;
 
-export const AppsSection = z.record(z.string(), AppRecord);
+export const AppsSection = safeRecord(z.string(), AppRecord);
 export type AppsSection = z.infer<typeof AppsSection>;
 
 export const STORE_SECTION = 'apps';
@@ -35,5 +36,5 @@ export const MAX_REPORTS = 20;
 export const MAX_SETTING_BYTES = 64 * 1024;
 
 export function newRecord(origin: AppRecord['origin'], channel: string | null = null): AppRecord {
-  return { enabled: true, autoupdate: true, origin, channel, settings: {}, lastCrash: null, reports: [] };
+  return { enabled: true, autoupdate: true, origin, channel, settings: nullRecord(), lastCrash: null, reports: [] };
 }

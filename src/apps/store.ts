@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { HearthError, notFound } from '../core/errors.js';
 import { AppId, Localized, loadManifest, type AppManifest } from './manifest.js';
 import { describeIssues } from '../core/zod-issues.js';
+import { safeRecord } from '../core/records.js';
 
 export const ChannelEntry = z.object({
   version: z.string().min(1),
@@ -26,14 +27,14 @@ export const ChannelEntry = z.object({
 export type ChannelEntry = z.infer<typeof ChannelEntry>;
 
 export const Catalogue = z.object({
-  apps: z.record(
+  apps: safeRecord(
     AppId,
     z.object({
       /** From the app's manifest (`hearth app pack` writes them); optional for older catalogues. */
       // A bad name must not make the whole store unusable: it is dropped, the app shows its id.
       name: Localized.optional().catch(undefined),
       description: Localized.optional().catch(undefined),
-      channels: z.record(z.string(), ChannelEntry),
+      channels: safeRecord(z.string(), ChannelEntry),
     }),
   ),
 });

@@ -11,6 +11,7 @@
  *                            are of exactly what is in the archive, never of a second read
  */
 import { z } from 'zod';
+import { safeRecord } from '../core/records.js';
 
 /** Bumped when a reader of this version could misread a newer archive. */
 export const FORMAT_VERSION = 1;
@@ -48,7 +49,7 @@ export const manifestSchema = z.object({
     layout: z.enum(['separate', 'shared']).default('separate'),
   }),
   /** Every regular file in the archive except the manifest itself, by archive path. */
-  files: z.record(z.string(), manifestFileSchema),
+  files: safeRecord(z.string(), manifestFileSchema),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 

@@ -4,6 +4,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { UpdateInfo } from './events.js';
+import { nullRecord } from './records.js';
 
 /**
  * @example diff({a: 1, b: 2}, {a: 1, b: 3, c: 4})
@@ -12,13 +13,16 @@ import type { UpdateInfo } from './events.js';
 export function diff(before: object, after: object): UpdateInfo {
   const oldObj = before as Record<string, unknown>;
   const newObj = after as Record<string, unknown>;
-  const info: UpdateInfo = { newValues: {}, oldValues: {}, changedKeys: [] };
+  const info: UpdateInfo = { newValues: nullRecord(), oldValues: nullRecord(), changedKeys: [] };
   const keys = new Set([...Object.keys(oldObj), ...Object.keys(newObj)]);
   for (const key of keys) {
-    if (isDeepStrictEqual(oldObj[key], newObj[key])) continue;
+    // Own values only: a key such as `__proto__` present on one side must not read the prototype.
+    const was = Object.hasOwn(oldObj, key) ? oldObj[key] : undefined;
+    const now = Object.hasOwn(newObj, key) ? newObj[key] : undefined;
+    if (isDeepStrictEqual(was, now)) continue;
     info.changedKeys.push(key);
-    info.oldValues[key] = oldObj[key];
-    info.newValues[key] = newObj[key];
+    info.oldValues[key] = was;
+    info.newValues[key] = now;
   }
   return info;
 }

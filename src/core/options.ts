@@ -8,7 +8,9 @@ import { defineOperation, type Operation } from './operation.js';
 import type { EventBus } from './events.js';
 import type { ManagerName } from './managers.js';
 import type { Scope } from './scopes.js';
-import type { Section, Store } from './store.js';
+import { unavailable } from './errors.js';
+import { StoreSectionError, type Section, type Store } from './store.js';
+import { nullRecord, safeRecord } from './records.js';
 
 export interface OptionDef<T = unknown> {
   readonly name: string;
@@ -28,18 +30,37 @@ export function defineOption<T>(def: OptionDef<T>): OptionDef {
 
 type OptionListener = (name: string, value: unknown) => void | Promise<void>;
 
-const OptionsSection = z.record(z.string(), z.record(z.string(), z.unknown()));
+const OptionsSection = safeRecord(z.string(), safeRecord(z.string(), z.unknown()));
 
 export class OptionService {
-  private readonly section: Section<Record<string, Record<string, unknown>>>;
+  private readonly section: Section<Record<string, Record<string, unknown>>> | null = null;
+  /** Why the `options` section could not be opened, or null when it is fine. */
+  readonly broken: string | null = null;
   private readonly defs = new Map<string, OptionDef>();
   private readonly listeners = new Map<string, Set<OptionListener>>();
+  /**
+   * Called when a change listener throws. The change is stored and announced by then, so its
+   * request still succeeds; the hub logs the listener's error here.
+   */
+  onListenerError: ((err: unknown, manager: ManagerName, name: string) => void) | undefined;
 
   constructor(
     store: Store,
     private readonly bus: EventBus,
   ) {
-    this.section = store.section('options', OptionsSection, () => ({}));
+    try {
+      this.section = store.section('options', OptionsSection, () => ({}));
+    } catch (err) {
+      // One section holds every manager's options: rather than stop them all, they run on their
+      // defaults and every option operation answers 503 with this reason. The file is left as is.
+      if (!(err instanceof StoreSectionError)) throw err;
+      this.broken = err.message;
+    }
+  }
+
+  private mustSection(): Section<Record<string, Record<string, unknown>>> {
+    if (!this.section) throw unavailable(`options cannot be read or changed: ${this.broken}; repair that section or restore a backup`);
+    return this.section;
   }
 
   private key(manager: ManagerName, name: string): string {
@@ -68,20 +89,20 @@ export class OptionService {
   /** Current value or the default. */
   get<T = unknown>(manager: ManagerName, name: string): T {
     const def = this.def(manager, name);
-    const stored = this.section.value[manager]?.[name];
+    const stored = this.section?.value[manager]?.[name];
     return (stored === undefined ? def.default : stored) as T;
   }
 
   isSet(manager: ManagerName, name: string): boolean {
-    return this.section.value[manager]?.[name] !== undefined;
+    return this.section?.value[manager]?.[name] !== undefined;
   }
 
   /** Validates, persists, notifies. Throws a ZodError-derived HearthError through the HTTP layer. */
   async set(manager: ManagerName, name: string, value: unknown): Promise<unknown> {
     const def = this.def(manager, name);
     const parsed = def.schema.parse(value);
-    await this.section.update((all) => {
-      (all[manager] ??= {})[name] = parsed;
+    await this.mustSection().update((all) => {
+      (all[manager] ??= nullRecord())[name] = parsed;
     });
     await this.changed(manager, def, parsed);
     return parsed;
@@ -89,8 +110,9 @@ export class OptionService {
 
   async unset(manager: ManagerName, name: string): Promise<void> {
     const def = this.def(manager, name);
+    const section = this.mustSection();
     if (this.isSet(manager, name)) {
-      await this.section.update((all) => {
+      await section.update((all) => {
         const own = all[manager];
         if (own) delete own[name];
       });
@@ -109,7 +131,13 @@ export class OptionService {
   private async changed(manager: ManagerName, def: OptionDef, value: unknown): Promise<void> {
     const payload = def.secret ? { name: def.name, set: value !== null } : { name: def.name, value };
     this.bus.publish(manager, 'option.update', payload);
-    for (const l of this.listeners.get(manager) ?? []) await l(def.name, value);
+    for (const l of this.listeners.get(manager) ?? []) {
+      try {
+        await l(def.name, value);
+      } catch (err) {
+        this.onListenerError?.(err, manager, def.name);
+      }
+    }
   }
 
   private operations(manager: ManagerName, def: OptionDef): Operation[] {
@@ -123,7 +151,10 @@ export class OptionService {
         scope: def.scopes.get,
         summary: `Read ${def.summary}`,
         output: z.object({ value: z.unknown() }),
-        handler: () => ({ value: this.get(manager, def.name) }),
+        handler: () => {
+          this.mustSection();
+          return { value: this.get(manager, def.name) };
+        },
       }),
       defineOperation({
         id: `setOption${cap}`,

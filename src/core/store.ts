@@ -104,10 +104,12 @@ export class Store {
     };
   }
 
-  /** A section's value from a document: parsed with its schema, or its initial value when absent. */
+  /**
+   * A section's value from a document, or its initial value when absent, parsed with its schema
+   * either way: the schema is what makes caller-keyed records null-prototype (core/records.ts).
+   */
   private load(name: string, spec: SectionSpec, raw: unknown): unknown {
-    if (raw === undefined) return spec.initial();
-    const parsed = spec.schema.safeParse(raw);
+    const parsed = spec.schema.safeParse(raw === undefined ? spec.initial() : raw);
     if (!parsed.success) {
       throw new StoreSectionError(`section '${name}' of ${this.file} does not match its schema: ${describeIssues(parsed.error, '', Infinity)}`);
     }

@@ -5,7 +5,9 @@
 import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { SCOPES, type GrantedScope } from './scopes.js';
-import type { Section, Store } from './store.js';
+import { StoreSectionError, type Section, type Store } from './store.js';
+import { unavailable } from './errors.js';
+import { nullRecord, safeRecord } from './records.js';
 
 export interface TokenInfo {
   readonly id: string;
@@ -27,7 +29,7 @@ const TokenRecord = z.object({
   owner: z.boolean().optional(),
 });
 type TokenRecord = z.infer<typeof TokenRecord>;
-const TokensSection = z.record(z.string(), TokenRecord);
+const TokensSection = safeRecord(z.string(), TokenRecord);
 
 // One-shot: createHash() builds a stream-capable Hash object per call, 4x the cost of the digest.
 const hashOf = (secret: string): string => hash('sha256', secret, 'hex');
@@ -45,32 +47,65 @@ interface IndexedToken {
   readonly info: TokenInfo;
 }
 
+/** The id of the owner token while the section is broken (held in memory only; see `broken`). */
+const BROKEN_OWNER_ID = 'owner';
+
 export class TokenService {
-  private readonly section: Section<Record<string, TokenRecord>>;
+  private readonly section: Section<Record<string, TokenRecord>> | null = null;
+  /**
+   * Why the `tokens` section could not be opened (it does not match its schema), or null. While
+   * it is broken no token is listed or stored, and only the owner token (HEARTH_OWNER_TOKEN or
+   * owner-token) is accepted, held in memory, so the owner can still reach the hub to repair it
+   * or restore a backup.
+   */
+  readonly broken: string | null = null;
   /** hex hash -> the token, so a request costs one hash, one map get and one compare. */
   private byHash = new Map<string, IndexedToken>();
   /** Called with the id of a revoked token (the WebSocket layer closes its sockets). */
   onRevoke: ((id: string) => void) | undefined;
 
   constructor(store: Store) {
-    this.section = store.section('tokens', TokensSection, () => ({}));
+    try {
+      this.section = store.section('tokens', TokensSection, () => ({}));
+    } catch (err) {
+      // The section stays in the file as it is; the tokens manager answers 503 with this reason.
+      if (!(err instanceof StoreSectionError)) throw err;
+      this.broken = err.message;
+    }
     this.reindex();
+  }
+
+  private get records(): Record<string, TokenRecord> {
+    return this.section?.value ?? nullRecord();
+  }
+
+  private mustSection(): Section<Record<string, TokenRecord>> {
+    if (!this.section) throw unavailable(`tokens cannot be created or revoked: ${this.broken}; repair that section or restore a backup`);
+    return this.section;
   }
 
   private reindex(): void {
     this.byHash = new Map(
-      Object.values(this.section.value).map((r) => [r.hash, { bytes: Buffer.from(r.hash, 'hex'), info: Object.freeze(this.info(r)) }]),
+      Object.values(this.records).map((r) => [r.hash, { bytes: Buffer.from(r.hash, 'hex'), info: Object.freeze(this.info(r)) }]),
     );
   }
 
   /** True when `secret` is the current owner token. */
   isOwner(secret: string): boolean {
-    const owner = Object.values(this.section.value).find((r) => r.owner);
+    const owner = this.section ? Object.values(this.records).find((r) => r.owner) : this.byHash.values().next().value?.info;
     return owner !== undefined && this.verify(secret)?.id === owner.id;
   }
 
-  /** Makes `secret` the owner token (every scope), replacing the previous owner token. */
+  /**
+   * Makes `secret` the owner token (every scope), replacing the previous owner token. With a
+   * broken section the owner token is held in memory only: the file is left for its repair.
+   */
   async setOwner(secret: string): Promise<void> {
+    if (!this.section) {
+      const rec = { ...this.record('owner', ['*'], secret, true), id: BROKEN_OWNER_ID };
+      this.byHash = new Map([[rec.hash, { bytes: Buffer.from(rec.hash, 'hex'), info: Object.freeze(this.info(rec)) }]]);
+      return;
+    }
     await this.section.update((tokens) => {
       for (const r of Object.values(tokens)) if (r.owner) delete tokens[r.id];
       const rec = this.record('owner', ['*'], secret, true);
@@ -98,14 +133,14 @@ export class TokenService {
   }
 
   list(): TokenInfo[] {
-    return Object.values(this.section.value).map((r) => this.info(r));
+    return Object.values(this.records).map((r) => this.info(r));
   }
 
   /** Creates a token; the secret is returned only here. */
   async create(name: string, scopes: GrantedScope[]): Promise<TokenInfo & { token: string }> {
     const secret = newSecret();
     const rec = this.record(name, scopes, secret);
-    await this.section.update((tokens) => {
+    await this.mustSection().update((tokens) => {
       tokens[rec.id] = rec;
     });
     this.reindex();
@@ -114,8 +149,8 @@ export class TokenService {
 
   /** Revokes at once; false when no such token. */
   async revoke(id: string): Promise<boolean> {
-    if (!this.section.value[id]) return false;
-    await this.section.update((tokens) => {
+    if (!this.records[id]) return false;
+    await this.mustSection().update((tokens) => {
       delete tokens[id];
     });
     this.reindex();

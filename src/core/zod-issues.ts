@@ -3,6 +3,7 @@
  * (HTTP input has its own, field-by-field wording in http/input.ts).
  */
 import type { z } from 'zod';
+import { issueKey } from './records.js';
 
 /**
  * @example describeIssues(err, 'app.json') // "app.json version: Invalid string; app.json sdk: ..."
@@ -10,6 +11,6 @@ import type { z } from 'zod';
 export function describeIssues(error: z.ZodError, prefix = '', max = 5): string {
   return error.issues
     .slice(0, max)
-    .map((i) => `${[prefix, i.path.join('.')].filter(Boolean).join(' ')}: ${i.message}`)
+    .map((i) => `${[prefix, i.path.map(issueKey).join('.')].filter(Boolean).join(' ')}: ${i.message}`)
     .join('; ');
 }

@@ -7,6 +7,8 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import { HearthError } from '../core/errors.js';
 import type { Operation } from '../core/operation.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
+import { issueKey } from '../core/records.js';
 
 type Where = 'path parameter' | 'query parameter' | 'body field' | 'body';
 
@@ -17,12 +19,12 @@ export function describeZodError(error: z.ZodError, where: Where, input?: unknow
   return error.issues
     .slice(0, 3)
     .map((issue) => {
-      const path = issue.path.map(String).join('.');
+      const path = issue.path.map(issueKey).join('.');
       if (issue.code === 'unrecognized_keys') {
         const keys = issue.keys.map((k) => `'${path ? `${path}.` : ''}${k}'`).join(', ');
         return `${fieldKind} ${keys} is not allowed`;
       }
-      if (path !== '' && valueAt(input, issue.path) === undefined) return `${label(path)} is required`;
+      if (path !== '' && valueAt(input, issue.path.map(issueKey)) === undefined) return `${label(path)} is required`;
       return `${label(path)} is invalid: ${issue.message}`;
     })
     .join('; ');
@@ -33,6 +35,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
   for (const key of path) {
     if (typeof value !== 'object' || value === null) return undefined;
+    if (!Object.hasOwn(value, key)) return undefined;
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
@@ -83,6 +86,9 @@ async function jsonBody(c: Context, op: Operation, limit: number): Promise<unkno
     value = JSON.parse(text);
   } catch (err) {
     throw new HearthError('invalid_json', `the request body is not valid JSON: ${(err as Error).message}`);
+  }
+  if (exceedsDepth(value)) {
+    throw new HearthError('invalid_json', `the request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels; send a flatter value`);
   }
   if (op.bodyRoot && isWrapper(value, op.bodyRoot)) return (value as Record<string, unknown>)[op.bodyRoot];
   return value;

@@ -103,10 +103,34 @@ describe('error answers', () => {
       expect(res.status, `${method} ${path}`).toBeLessThan(500);
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.text).not.toMatch(/at .*\.js:\d+/);
+      await expectHubUnpolluted(`${method} ${path}`);
     }
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('no request reaches Object.prototype in the hub', async () => {
+    // The hub runs in another process: it is asked. A strict body (z.strictObject) iterates
+    // inherited keys too, so a field planted on Object.prototype makes it refuse "{value}".
+    const attempts: Array<[string, string, unknown]> = [
+      ['POST', '/api/manager/dashboards/widgetstore/__proto__/state', { state: { polluted: true } }],
+      ['PUT', '/api/manager/dashboards/dashboard/__proto__', { name: 'polluted' }],
+      ['DELETE', '/api/manager/tokens/token/__proto__', undefined],
+      ['PUT', '/api/manager/apps/app/__proto__', { polluted: true }],
+      ['PUT', '/api/manager/apps/app/__proto__/setting/polluted', { value: true }],
+      ['POST', '/api/manager/dashboards/widgetstore/constructor/state', { state: { polluted: true } }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await hub.call(method, path, body === undefined ? {} : { body });
+      expect(res.status, `${method} ${path}: ${res.text}`).toBeLessThan(500);
+      await expectHubUnpolluted(`${method} ${path}`);
+    }
   });
 });
+
+/** Fails when Object.prototype in the hub gained an enumerable field (a strict body is then refused). */
+async function expectHubUnpolluted(after: string): Promise<void> {
+  const res = await hub.call<ErrorBody>('PUT', '/api/manager/i18n/option/units', { body: { value: 'metric' } });
+  expect(res.status, `a strict body after ${after}: ${res.text}`).toBe(200);
+}
 
 /** PUTs `bytes` of body without a Content-Length; resolves with the status the hub answered. */
 function chunkedPut(url: string, bytes: number): Promise<number> {

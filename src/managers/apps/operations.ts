@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineOperation, type Operation } from '../../core/operation.js';
 import type { AppsService } from './service.js';
 import { AppView, CrashLog, Heap, StoreCatalogue } from './views.js';
+import { safeRecord } from '../../core/records.js';
 
 const Id = z.object({ id: z.string().min(1).max(128) });
 const IdName = z.object({ id: z.string().min(1).max(128), name: z.string().min(1).max(256) });
@@ -42,7 +43,7 @@ export function appsOperations(service: AppsService): Operation[] {
       scope: 'service.app',
       summary: 'Change an app; only `autoupdate` is writable (other fields may be sent unchanged)',
       params: Id,
-      body: z.record(z.string(), z.unknown(), { error: 'the body must be an App object such as {"autoupdate": false}' }),
+      body: safeRecord(z.string(), z.unknown(), { error: 'the body must be an App object such as {"autoupdate": false}' }),
       bodyRoot: 'app',
       output: AppView,
       handler: ({ params, body }) => service.update(params.id, body),

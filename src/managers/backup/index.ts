@@ -38,6 +38,7 @@ export class BackupManager implements Manager {
   }
 
   async start(): Promise<void> {
+    this.service.open();
     this.scheduler.start();
     this.unsubscribe = this.ctx.options.onChange(BACKUP, (name, value) => {
       if (name === OPTION_ENABLED) this.scheduler.setEnabled(value === true);

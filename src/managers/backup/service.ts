@@ -25,7 +25,7 @@ type BackupSection = z.infer<typeof BackupSection>;
 
 
 export class BackupService {
-  private readonly section: Section<BackupSection>;
+  private section!: Section<BackupSection>;
   /** The latest job (running or finished), for getState and joiners. */
   private job: BackupJob | null = null;
   private running: Promise<BackupJob> | null = null;
@@ -34,8 +34,11 @@ export class BackupService {
     private readonly ctx: ManagerContext,
     private readonly now: () => Date = () => new Date(),
     private readonly copyInsights?: (dest: string) => Promise<void>,
-  ) {
-    this.section = ctx.store.section(BACKUP, BackupSection, () => ({ lastBackup: null, lastError: null }));
+  ) {}
+
+  /** Opens the store section; a section that does not match fails the manager's start (503). */
+  open(): void {
+    this.section = this.ctx.store.section(BACKUP, BackupSection, () => ({ lastBackup: null, lastError: null }));
   }
 
   get enabled(): boolean {

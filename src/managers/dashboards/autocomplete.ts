@@ -9,6 +9,7 @@
 import { HearthError, conflict, invalid, notFound } from '../../core/errors.js';
 import type { AppWidgetCatalog } from './app-widgets.js';
 import { LIMITS } from './schema.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
 
 export interface AutocompleteItem {
   id: string | number;
@@ -41,6 +42,9 @@ export function parseSettings(raw: string | undefined): Record<string, unknown> 
     value = JSON.parse(raw);
   } catch {
     throw invalid(`query parameter 'settings' must be a JSON-encoded object such as {"city":"Paris"}`);
+  }
+  if (exceedsDepth(value)) {
+    throw invalid(`query parameter 'settings' nests deeper than ${MAX_JSON_DEPTH} levels; send a flatter object`);
   }
   if (value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {

@@ -17,9 +17,10 @@ import {
   WidgetStore,
 } from './schema.js';
 import type { DashboardsService } from './service.js';
+import { safeRecord } from '../../core/records.js';
 
 const Id = z.object({ id: z.string().min(1).max(200) });
-const JsonObject = z.record(z.string(), z.unknown());
+const JsonObject = safeRecord(z.string(), z.unknown());
 
 export function dashboardsOperations(service: DashboardsService, runtime: () => AutocompleteRuntime | null): Operation[] {
   const { catalog } = service;

@@ -4,6 +4,7 @@
  * them in step), and what the API answers. Limits are data here, next to the schemas.
  */
 import { z } from 'zod';
+import { safeRecord } from '../../core/records.js';
 
 export const LIMITS = {
   nameLength: 100,
@@ -28,7 +29,7 @@ export const AppWidgetId = z
   .max(200)
   .regex(/^[A-Za-z0-9_.-]+:[A-Za-z0-9_-]+$/, 'must be an app widget id such as com.example.app:clock');
 const Height = z.union([z.number().int().positive().max(4000), z.string().regex(/^\d{1,3}%$/, "must be pixels or a percentage such as '75%'")]);
-const JsonObject = z.record(z.string(), z.unknown());
+const JsonObject = safeRecord(z.string(), z.unknown());
 
 const WidgetInput = z.strictObject({
   id: LocalId.optional(),
@@ -73,8 +74,8 @@ export type WidgetStore = z.infer<typeof WidgetStore>;
 
 /** The store section. */
 export const DashboardsSection = z.object({
-  dashboards: z.record(z.string(), Dashboard),
-  widgetStores: z.record(z.string(), WidgetStore),
+  dashboards: safeRecord(z.string(), Dashboard),
+  widgetStores: safeRecord(z.string(), WidgetStore),
 });
 export type DashboardsSection = z.infer<typeof DashboardsSection>;
 export const SECTION = 'dashboards';

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineStateOperation, type Operation } from '../../core/operation.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import { defineOption } from '../../core/options.js';
+import { safeRecord } from '../../core/records.js';
 
 function degrees(name: string, limit: number) {
   const range = { error: `${name} must be between -${limit} and ${limit} degrees` };
@@ -20,9 +21,9 @@ export const Location = z.strictObject({
 export type Location = z.infer<typeof Location>;
 
 const ADDRESS_FIELDS = 20;
-export const Address = z
-  .record(z.string().min(1).max(50), z.string().max(200), { error: 'address must be an object of strings, e.g. {"city": "Utrecht"}' })
-  .refine((a) => Object.keys(a).length <= ADDRESS_FIELDS, { error: `address may have at most ${ADDRESS_FIELDS} fields` });
+export const Address = safeRecord(z.string().min(1).max(50), z.string().max(200), {
+  error: 'address must be an object of strings, e.g. {"city": "Utrecht"}',
+}).refine((a) => Object.keys(a).length <= ADDRESS_FIELDS, { error: `address may have at most ${ADDRESS_FIELDS} fields` });
 export type Address = z.infer<typeof Address>;
 
 const scopes = { get: 'service.geolocation.readonly', set: 'service.geolocation', unset: 'service.geolocation' } as const;

@@ -6,10 +6,11 @@
 import { z } from 'zod';
 import type { Section, Store } from '../../core/store.js';
 import { Voice, type EngineId, type EngineVoice } from './engines/engine.js';
+import { nullRecord, safeRecord } from '../../core/records.js';
 
 const SpeechSection = z.object({
   /** engine id -> voice id -> voice. An engine absent here has not had its first start yet. */
-  installed: z.record(z.string(), z.record(z.string(), Voice)),
+  installed: safeRecord(z.string(), safeRecord(z.string(), Voice)),
 });
 type SpeechSection = z.infer<typeof SpeechSection>;
 
@@ -78,7 +79,7 @@ export class VoiceRegistry {
   }
 
   installed(): Record<string, Voice> {
-    return { ...(this.section.value.installed[this.engine] ?? {}) };
+    return { ...this.section.value.installed[this.engine] };
   }
 
   get(id: string): Voice | undefined {
@@ -89,7 +90,7 @@ export class VoiceRegistry {
   async install(voice: Voice): Promise<{ voice: Voice; created: boolean }> {
     const record = publicVoice(voice);
     return this.section.update((draft) => {
-      const mine = (draft.installed[this.engine] ??= {});
+      const mine = (draft.installed[this.engine] ??= nullRecord());
       const created = mine[record.id] === undefined;
       mine[record.id] = record;
       return { voice: record, created };
@@ -100,7 +101,7 @@ export class VoiceRegistry {
   async markStarted(): Promise<void> {
     if (!this.firstStart) return;
     await this.section.update((draft) => {
-      draft.installed[this.engine] ??= {};
+      draft.installed[this.engine] ??= nullRecord();
     });
   }
 
@@ -127,7 +128,7 @@ export class VoiceRegistry {
     }
     if (changes.length > 0) {
       await this.section.update((draft) => {
-        const mine = draft.installed[this.engine] ?? {};
+        const mine = (draft.installed[this.engine] ??= nullRecord());
         for (const c of changes) mine[c.after.id] = c.after;
       });
     }

@@ -1,0 +1,56 @@
+/**
+ * Maps keyed by a caller's string (ids from a path, setting names, record keys in db.json or in a
+ * request body) are null-prototype objects, never plain `{}`: on a plain object, `__proto__`
+ * replaces the prototype (or `Object.prototype` itself, through `map['__proto__'].field = ...`),
+ * and `constructor` or `toString` read as present. With a null prototype every string is an
+ * ordinary own key, so any name round-trips: listed, readable, written to disk and read back.
+ * Code that needs iteration order or non-string keys uses a `Map` instead.
+ */
+import { z } from 'zod';
+
+/** An empty map for caller-chosen keys. */
+export function nullRecord<V>(): Record<string, V> {
+  return Object.create(null) as Record<string, V>;
+}
+
+/** A null-prototype copy of `entries` (every own key kept, `__proto__` included). */
+export function toNullRecord<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {
+  const out = nullRecord<V>();
+  for (const [k, v] of entries) out[k] = v;
+  return out;
+}
+
+/**
+ * zod's `z.record` drops an own `__proto__` key without a word (and builds its result as `{}`);
+ * the key travels through it under this name instead, which no JSON text a person writes holds.
+ */
+const PROTO_STANDIN = '\u0000__proto__';
+
+/** A path segment of a zod issue as the caller wrote it (the `__proto__` stand-in undone). */
+export const issueKey = (segment: PropertyKey): string => (segment === PROTO_STANDIN ? '__proto__' : String(segment));
+
+function protoStandIn(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input) || !Object.hasOwn(input, '__proto__')) return input;
+  const copy: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input)) {
+    Object.defineProperty(copy, k === '__proto__' ? PROTO_STANDIN : k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return copy;
+}
+
+/**
+ * `z.record(key, value)` whose output is a null-prototype object that keeps every key of the
+ * input, `__proto__` included. Use it for every record parsed from a request, a file or an app:
+ * store sections, bodies, manifests. The JSON schema (OpenAPI) is that of `z.record`.
+ *
+ * @example const Section = safeRecord(z.string(), TokenRecord) // Section.parse(JSON.parse(text))
+ */
+export function safeRecord<K extends z.ZodType<string, string>, V extends z.ZodType>(
+  key: K,
+  value: V,
+  params?: Parameters<typeof z.record>[2],
+): z.ZodType<Record<z.output<K>, z.output<V>>, Record<z.input<K>, z.input<V>>> {
+  return z
+    .preprocess(protoStandIn, z.record(key, value, params))
+    .transform((parsed) => toNullRecord(Object.entries(parsed).map(([k, v]) => [k === PROTO_STANDIN ? '__proto__' : k, v] as const))) as never;
+}
