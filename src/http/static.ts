@@ -11,7 +11,9 @@ import { extname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
+import { HearthError } from '../core/errors.js';
 import type { Manager } from '../core/managers.js';
+import { injectFirst } from './html-inject.js';
 import { VERSION } from '../version.js';
 
 /** dist/http/static.js -> dist/web */
@@ -46,6 +48,15 @@ const WIDGET_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Where widget pages get window.hearth from (see src/web/widget-bridge.ts). */
 const BRIDGE_TAG = '<script src="/widget-bridge.js"></script>';
 const WIDGET_CSP = "sandbox allow-scripts allow-forms allow-popups; frame-ancestors 'self'";
+/** A widget page is read whole to put the bridge in: bound what one GET may make the hub read. */
+const MAX_WIDGET_PAGE = 2 * 1024 * 1024;
+/**
+ * Bridged pages kept, per file version (path, size, mtime), so a page is rewritten once and not
+ * on every GET; bounded in characters (about 16 MiB at most), oldest version out first.
+ */
+const BRIDGED_CHARS = 8 * 1024 * 1024;
+const bridged = new Map<string, string>();
+let bridgedChars = 0;
 
 /**
  * Splits a URL path tail into safe segments, or null when any segment could leave the folder
@@ -101,8 +112,8 @@ const etagOf = (f: Found, variant = ''): string => `W/"${f.size.toString(36)}-${
 interface SendOptions {
   cache: string;
   headers?: Record<string, string>;
-  /** Rewrites the body (widget HTML gets the bridge tag); disables the gzip sibling. */
-  transform?: (text: string) => string;
+  /** The body to send instead of the file (widget HTML with the bridge tag); disables the gzip sibling. */
+  transform?: (found: Found) => Promise<string>;
   /** Serve `<file>.gz` when the client accepts gzip and it exists (built web app only). */
   gzip?: boolean;
 }
@@ -128,9 +139,10 @@ async function send(c: Context, found: Found, options: SendOptions): Promise<Res
   const etag = etagOf(gz ?? found, gz ? '-gz' : options.transform ? '-w' : '');
   headers.ETag = etag;
   const inm = c.req.header('if-none-match');
-  if (inm && inm.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
+  // split + trim, not split(/\s*,\s*/): that pattern backtracks quadratically on a long run of spaces.
+  if (inm && inm.split(',').some((tag) => tag.trim() === etag)) return new Response(null, { status: 304, headers });
   if (options.transform) {
-    const body = options.transform(await readFile(found.file, 'utf8'));
+    const body = await options.transform(found);
     return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
   }
   const source = gz ?? found;
@@ -143,11 +155,27 @@ async function send(c: Context, found: Found, options: SendOptions): Promise<Res
 
 /** Puts the bridge script first in <head> so window.hearth exists before the page's own scripts. */
 export function injectBridge(html: string): string {
-  const head = /<head(\s[^>]*)?>/i.exec(html);
-  if (head) return html.slice(0, head.index + head[0].length) + BRIDGE_TAG + html.slice(head.index + head[0].length);
-  const doctype = /<!doctype[^>]*>/i.exec(html);
-  if (doctype) return html.slice(0, doctype.index + doctype[0].length) + BRIDGE_TAG + html.slice(doctype.index + doctype[0].length);
-  return BRIDGE_TAG + html;
+  return injectFirst(html, BRIDGE_TAG);
+}
+
+/** A widget page with the bridge in, from the cache while the file is unchanged. */
+async function bridgedPage(found: Found): Promise<string> {
+  if (found.size > MAX_WIDGET_PAGE) {
+    throw new HearthError('payload_too_large', `this widget page is larger than ${MAX_WIDGET_PAGE / 1024 / 1024} MiB; the app must ship a smaller page`);
+  }
+  const key = `${found.file}\0${found.size}\0${found.mtimeMs}`;
+  let page = bridged.get(key);
+  if (page === undefined) {
+    page = injectBridge(await readFile(found.file, 'utf8'));
+    for (const [old, text] of bridged) {
+      if (bridgedChars + page.length <= BRIDGED_CHARS) break;
+      bridged.delete(old);
+      bridgedChars -= text.length;
+    }
+    bridged.set(key, page);
+    bridgedChars += page.length;
+  }
+  return page;
 }
 
 /** The apps folder, read from the apps manager (if the hub has one) so the HTTP layer needs no new option. */
@@ -185,7 +213,7 @@ export function mountStatic(app: Hono, managers: readonly Manager[], webRoot: st
       // Apps change on install/update: revalidate every time (cheap: a 304 on the LAN).
       cache: 'no-cache',
       headers: { 'Content-Security-Policy': WIDGET_CSP },
-      ...(html ? { transform: injectBridge } : {}),
+      ...(html ? { transform: bridgedPage } : {}),
     });
   };
   app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId', widget);

@@ -3,22 +3,25 @@
  * types, caching headers, precompressed gzip, ETags, the CSP sandbox of widget pages, and
  * path-traversal attempts (which must end as the API's JSON 404, never a file).
  */
-import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { endOfStartTag } from '../../src/http/html-inject.js';
 import { injectBridge, safeSegments } from '../../src/http/static.js';
 import { ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 
 let hub: RunningHub;
 let outside: string;
+let pub: string;
+const TAG = '<script src="/widget-bridge.js"></script>';
 
 beforeAll(async () => {
   const appsDir = await tempDir('hearth-static-apps-');
   await cp(join(ROOT, 'apps'), appsDir, { recursive: true });
   outside = await tempDir('hearth-static-outside-');
   await writeFile(join(outside, 'secret.txt'), 'not for widgets');
-  const pub = join(appsDir, 'com.hearth.greeter/widgets/greeting/public');
+  pub = join(appsDir, 'com.hearth.greeter/widgets/greeting/public');
   await mkdir(join(pub, 'img'), { recursive: true });
   await writeFile(join(pub, 'img/dot.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(join(pub, 'style.css'), 'body{}');
@@ -137,5 +140,66 @@ describe('pure helpers', () => {
     expect(injectBridge('<html><head><title>x</title></head></html>')).toBe('<html><head><script src="/widget-bridge.js"></script><title>x</title></head></html>');
     expect(injectBridge('<!doctype html><p>hi')).toBe('<!doctype html><script src="/widget-bridge.js"></script><p>hi');
     expect(injectBridge('<p>hi')).toBe('<script src="/widget-bridge.js"></script><p>hi');
+  });
+
+  test('endOfStartTag finds a start tag as the old pattern did, and not a longer name', () => {
+    expect(endOfStartTag('<html><HEAD lang="en"><title>', 'head')).toBe(22);
+    expect(endOfStartTag('<header><head>', 'head')).toBe(14);
+    expect(endOfStartTag('<head\n\tlang=x>', 'head')).toBe(14);
+    expect(endOfStartTag('<head', 'head')).toBe(-1);
+    expect(endOfStartTag('<head lang="en"', 'head')).toBe(-1);
+    expect(endOfStartTag('<headx>', 'head')).toBe(-1);
+    expect(endOfStartTag('<!DOCTYPE html><p>', '!doctype', true)).toBe(15);
+    expect(endOfStartTag('<!doctype', '!doctype', true)).toBe(-1);
+    // Unicode before the tag does not shift the index (no lower-casing of the whole page).
+    expect(endOfStartTag('\u0130\u0130<head>', 'head')).toBe(8);
+  });
+});
+
+describe('widget pages an app can make hostile', () => {
+  test('a page of 1.9 MiB of "<head " is served with the bridge, and the hub answers others meanwhile', async () => {
+    // The old pattern, /<head(\s[^>]*)?>/, took 12 s on 234 KiB of this and minutes on 1.9 MiB.
+    const page = `${'<head '.repeat(330_000)}`;
+    await writeFile(join(pub, 'hostile.html'), page);
+    const served = rawGet('/app/com.hearth.greeter/widgets/greeting/hostile.html');
+    const ping = await hub.call('GET', '/api/manager/system/ping', { token: null });
+    expect(ping.status).toBe(200);
+    const res = await served;
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(page.length + TAG.length);
+    expect(res.body.startsWith(TAG)).toBe(true);
+  });
+
+  test('a page of 1.9 MiB of "<!doctype" is served with the bridge first', async () => {
+    const page = '<!doctype'.repeat(220_000);
+    await writeFile(join(pub, 'doctypes.html'), page);
+    const res = await rawGet('/app/com.hearth.greeter/widgets/greeting/doctypes.html');
+    expect(res.status).toBe(200);
+    expect(res.body.startsWith(TAG)).toBe(true);
+  });
+
+  test('a page over 2 MiB is refused with a sentence, not read', async () => {
+    await writeFile(join(pub, 'huge.html'), Buffer.alloc(2 * 1024 * 1024 + 1, 'a'));
+    const res = await rawGet('/app/com.hearth.greeter/widgets/greeting/huge.html');
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ error: 'payload_too_large', statusCode: 413 });
+  });
+
+  test('a changed page is bridged again (the cache is per file version)', async () => {
+    const file = join(pub, 'changing.html');
+    await writeFile(file, '<head><title>one</title>');
+    expect((await rawGet('/app/com.hearth.greeter/widgets/greeting/changing.html')).body).toBe(`<head>${TAG}<title>one</title>`);
+    await writeFile(file, '<head><title>two</title>');
+    await utimes(file, new Date(), new Date(Date.now() + 5000));
+    expect((await rawGet('/app/com.hearth.greeter/widgets/greeting/changing.html')).body).toBe(`<head>${TAG}<title>two</title>`);
+  });
+
+  test('If-None-Match holding a long run of spaces is read correctly', async () => {
+    const first = await rawGet('/app/com.hearth.greeter/widgets/greeting/changing.html');
+    const etag = String(first.headers.etag);
+    const res = await rawGet('/app/com.hearth.greeter/widgets/greeting/changing.html', { 'If-None-Match': `"x",${' '.repeat(12_000)}${etag}` });
+    expect(res.status).toBe(304);
+    const miss = await rawGet('/app/com.hearth.greeter/widgets/greeting/changing.html', { 'If-None-Match': ' '.repeat(12_000) });
+    expect(miss.status).toBe(200);
   });
 });
