@@ -12,7 +12,8 @@ import type { Duplex, Readable } from 'node:stream';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeIssues } from '../core/zod-issues.js';
-import { APP_CALLS, ChildMessage, HubMessage, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent } from './protocol.js';
+import { BudgetSpent, RefusalBudget } from './refusals.js';
+import { APP_CALLS, ChildMessage, HUB_CALLS, HubMessage, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent } from './protocol.js';
 import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES } from './frames.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
@@ -145,6 +146,7 @@ export class AppChild {
   private channelOpen = true;
   private readonly decoder = new FrameDecoder(MAX_APP_FRAME_BYTES);
   private onMessage: (raw: unknown) => void = () => undefined;
+  private readonly refusals = new RefusalBudget();
   private inFlight = 0;
   private exit: ChildExit | undefined;
 
@@ -188,10 +190,22 @@ export class AppChild {
       return;
     }
     for (const m of messages) {
+      if (!this.channelOpen) return; // stopped by an earlier message of this chunk
       // The bound on every JSON value from outside (core/json-depth.ts): past it, the hub's own
       // JSON.stringify of what the app sent would throw later.
       if (exceedsDepth(m)) return this.breakChannel(`it sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
       this.onMessage(m);
+    }
+  }
+
+  /** Counts a message the protocol refuses; the first few are logged, past the budget the app is stopped. */
+  private refused(describe: () => string): void {
+    try {
+      const why = this.refusals.refuse(describe);
+      if (why !== null) this.hooks.stderr(Buffer.from(`hearth: refused a message from the app: ${why}\n`));
+    } catch (err) {
+      if (!(err instanceof BudgetSpent)) throw err;
+      this.breakChannel(err.message);
     }
   }
 
@@ -257,15 +271,12 @@ export class AppChild {
     return new Promise<void>((resolve, reject) => {
       this.onMessage = (raw: unknown) => {
         const parsed = ChildMessage.safeParse(raw);
-        if (!parsed.success) {
-          this.hooks.stderr(Buffer.from(`hearth: dropped a malformed IPC message: ${describeIssues(parsed.error, 'message')}\n`));
-          return;
-        }
+        if (!parsed.success) return this.refused(() => `a malformed message: ${describeIssues(parsed.error, 'message')}`);
         const m = parsed.data;
         switch (m.type) {
           case 'hello':
             // App code can write to the channel itself: a second hello is noise, not a new init.
-            if (greeted) return;
+            if (greeted) return this.refused(() => 'a second hello');
             greeted = true;
             if (m.protocol !== PROTOCOL_VERSION) {
               reject(new RpcError('app_error', `the child speaks protocol ${m.protocol}, the hub ${PROTOCOL_VERSION}`));
@@ -286,7 +297,7 @@ export class AppChild {
             break;
           case 'result':
           case 'error':
-            this.peer.settle(m);
+            if (!this.peer.settle(m)) this.refused(() => `an answer to call ${m.id}, which the hub is not waiting for`);
             break;
         }
       };
@@ -294,6 +305,9 @@ export class AppChild {
   }
 
   private serve(id: number, method: string, args: unknown): void {
+    // Still answered (the router says what is wrong), but counted: no SDK version calls it.
+    if (!Object.hasOwn(HUB_CALLS, method)) this.refused(() => `a call of '${method.slice(0, 64)}', which is not an SDK call`);
+    if (!this.channelOpen) return;
     if (this.inFlight >= this.opts.maxInFlight) {
       this.answer(answerOf(id, { ok: false, error: new RpcError('busy', `more than ${this.opts.maxInFlight} calls at once; wait for answers`) }));
       return;

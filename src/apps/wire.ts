@@ -98,13 +98,15 @@ export class RpcPeer {
   }
 
   /** Feeds an answer in; answers to unknown ids (already timed out) are dropped. */
-  settle(message: ResultMessage | ErrorMessage): void {
+  /** Feeds an answer in; false when no call of that id is waiting (late, or never made). */
+  settle(message: ResultMessage | ErrorMessage): boolean {
     const p = this.pending.get(message.id);
-    if (!p) return;
+    if (!p) return false;
     this.pending.delete(message.id);
     clearTimeout(p.timer);
     if (message.type === 'result') p.resolve(message.result);
     else p.reject(new RpcError(message.error.code, message.error.message));
+    return true;
   }
 
   /** Fails every outstanding call, e.g. when the other process exits. */

@@ -73,6 +73,32 @@ describe('misbehaving apps under a real hub', () => {
     expect(log.body.lastCrash.message).toContain('kaboom-4d2c');
   }, 60_000);
 
+  it('stops an app that floods its channel with well-framed messages the protocol refuses; the hub answers throughout', async () => {
+    const appsDir = await dir('hearth-apps-');
+    await writeApp(appsDir, 'com.test.garbage', {
+      code: `const { writeSync } = require('node:fs');
+      const frame = (m) => { const b = Buffer.from(JSON.stringify(m)); const h = Buffer.alloc(4); h.writeUInt32BE(b.length); return Buffer.concat([h, b]); };
+      const batch = Buffer.concat(Array.from({ length: 2000 }, (_, i) => frame({ type: 'nonsense', id: i, junk: 'x'.repeat(20) })));
+      module.exports = { async onInit() {
+        setTimeout(function flood() { try { for (let i = 0; i < 50; i++) writeSync(3, batch); } catch { return; } setImmediate(flood); }, 50);
+      } };`,
+    });
+    const hub = await hubWith({ appsDir });
+    let log: { stderr: string } | undefined;
+    for (let i = 0; i < 600; i++) {
+      expect((await hub.call('GET', '/api/manager/system/ping', { token: null })).status).toBe(200);
+      log = (await hub.call<{ stderr: string }>('POST', '/api/manager/apps/app/com.test.garbage/crashlog')).body;
+      if (log.stderr.includes('stopped the app')) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(log?.stderr).toContain("hearth: stopped the app: it sent more than 100 messages the hub's protocol refuses within 60 s (the first: a malformed message");
+    // Only the first few refusals are written out, not one line per message.
+    expect(log?.stderr.match(/refused a message from the app/g)?.length).toBeLessThanOrEqual(3 * 5);
+    const app = await until(hub, 'com.test.garbage', (a) => a.exitCount >= 1, 'stopped');
+    expect(app.exitSignal).toBe('SIGKILL');
+    expect((await hub.call('GET', '/api/manager/i18n/state')).status).toBe(200);
+  }, 60_000);
+
   it('stops an app at its heap limit, kills a spinner that ignores SIGTERM, and keeps answering', { timeout: 120_000 }, async () => {
     const appsDir = await dir('hearth-apps-');
     await writeApp(appsDir, 'com.test.hog', {
