@@ -14,6 +14,7 @@ import {
   archiveName,
   FORMAT_VERSION,
   INSIGHTS_ENTRY,
+  isAppId,
   type Manifest,
   type ManifestFile,
   MANIFEST_PATH,
@@ -64,10 +65,10 @@ export interface BackupResult extends BackupRecord {
   readonly skipped: readonly string[];
   /** Archives retention deleted after this one verified. */
   readonly deleted: readonly string[];
+  /** Files named like archives that retention left alone (unverified, dated ahead), with why. */
+  readonly leftAlone: readonly string[];
 }
 
-/** Folder names that can be app ids (never '..', never a path). */
-const APP_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
@@ -99,6 +100,7 @@ async function addTree(
   prefix: string,
   files: Record<string, ManifestFile>,
   skipped: string[],
+  inconsistent: Manifest['inconsistent'],
 ): Promise<void> {
   let entries;
   try {
@@ -113,10 +115,16 @@ async function addTree(
   for (const e of entries) {
     const path = join(source, e.name);
     const archivePath = `${prefix}/${e.name}`;
-    if (e.isDirectory()) await addTree(tar, path, archivePath, files, skipped);
+    if (e.isDirectory()) await addTree(tar, path, archivePath, files, skipped, inconsistent);
     else if (e.isFile()) {
       try {
-        files[archivePath] = await tar.addFile(archivePath, path);
+        const { size, sha256, shrank } = await tar.addFile(archivePath, path);
+        files[archivePath] = { size, sha256 };
+        if (shrank) {
+          const reason = 'it shrank while it was being read; the archive holds it, a restore leaves it out';
+          inconsistent.push({ path: archivePath, reason });
+          skipped.push(`${archivePath}: ${reason}`);
+        }
       } catch (err) {
         // addFile opens before it writes anything, so a vanished file leaves no trace.
         if (!vanished(err)) throw err;
@@ -158,9 +166,14 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
   const files: Record<string, ManifestFile> = {};
   const skipped: string[] = [];
   try {
-    const apps = opts.appIds ? [...opts.appIds].sort() : await listDirs(opts.appsDir);
-    const badId = apps.find((id) => !APP_ID.test(id));
-    if (badId !== undefined) throw new Error(`'${badId}' is not an app id`);
+    const apps: string[] = [];
+    // Only app ids become archive paths (restore takes nothing else); any other folder there
+    // is left out and named, never a reason to fail the whole home's backup.
+    for (const id of opts.appIds ? [...opts.appIds].sort() : await listDirs(opts.appsDir)) {
+      if (isAppId(id)) apps.push(id);
+      else skipped.push(`apps/${id}: not an app id, so not an app's folder`);
+    }
+    const inconsistent: Manifest['inconsistent'] = [];
     const userdata: string[] = [];
     const insights = opts.insightsDb !== undefined && (await exists(opts.insightsDb));
 
@@ -169,7 +182,8 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
     if (insights && opts.insightsDb) {
       const copy = join(staging, 'insights.db');
       await (opts.copyInsights ?? ((dest: string) => copySqliteDatabase(opts.insightsDb!, dest)))(copy);
-      files[INSIGHTS_ENTRY] = await tar.addFile(INSIGHTS_ENTRY, copy);
+      const { size, sha256 } = await tar.addFile(INSIGHTS_ENTRY, copy); // a private copy: it cannot shrink
+      files[INSIGHTS_ENTRY] = { size, sha256 };
       await rm(copy, { force: true }); // free the space before the apps are read
     }
     // Apps folder = <data-dir>/apps: packages and runtime data are one tree; archive it once.
@@ -179,7 +193,7 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
       const dir = join(opts.dataDir, 'apps', id);
       if (!(await exists(dir))) continue;
       userdata.push(id);
-      await addTree(tar, dir, `data/apps/${id}`, files, skipped);
+      await addTree(tar, dir, `data/apps/${id}`, files, skipped, inconsistent);
     }
     const packaged: string[] = shared ? [...userdata] : [];
     if (!shared) {
@@ -191,7 +205,7 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
           continue;
         }
         packaged.push(id);
-        await addTree(tar, dir, `apps/${id}`, files, skipped);
+        await addTree(tar, dir, `apps/${id}`, files, skipped, inconsistent);
       }
     }
 
@@ -201,6 +215,7 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
       createdAt: createdAt.toISOString(),
       contents: { store: true, insights, apps: packaged, userdata, layout: shared ? 'shared' : 'separate' },
       files,
+      inconsistent,
     };
     await tar.buffer(MANIFEST_PATH, Buffer.from(JSON.stringify(manifest, null, 1), 'utf8'), createdAt);
     await tar.finish();
@@ -220,7 +235,8 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
     // listBackups hashes instead; never a sidecar claiming an archive that is not there.
     await writeFileDurable(`${final}.sha256`, sidecarText(verified.sha256, name));
 
-    const deleted = opts.keep !== undefined ? await applyRetention(opts.outDir, opts.keep) : [];
+    const { deleted, leftAlone } =
+      opts.keep !== undefined ? await applyRetention(opts.outDir, opts.keep, name, createdAt) : { deleted: [], leftAlone: [] };
     return {
       file: name,
       path: final,
@@ -231,6 +247,7 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
       manifest: verified.manifest,
       skipped,
       deleted,
+      leftAlone,
     };
   } catch (err) {
     await tar.abort();

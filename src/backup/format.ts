@@ -11,6 +11,7 @@
  *                            are of exactly what is in the archive, never of a second read
  */
 import { z } from 'zod';
+import { AppId, APP_ID } from '../apps/manifest.js';
 import { safeRecord } from '../core/records.js';
 
 /** Bumped when a reader of this version could misread a newer archive. */
@@ -40,8 +41,9 @@ export const manifestSchema = z.object({
   contents: z.object({
     store: z.boolean(),
     insights: z.boolean(),
-    apps: z.array(z.string()),
-    userdata: z.array(z.string()),
+    // Ids become folder names at restore: the apps manager's own id rule, so never '..' or a path.
+    apps: z.array(AppId),
+    userdata: z.array(AppId),
     /**
      * 'shared' when the apps folder was `<data-dir>/apps` itself (the systemd layout): app
      * packages and their runtime data are one tree, archived once under data/apps/.
@@ -50,6 +52,11 @@ export const manifestSchema = z.object({
   }),
   /** Every regular file in the archive except the manifest itself, by archive path. */
   files: safeRecord(z.string(), manifestFileSchema),
+  /**
+   * Files in the archive that are not a consistent copy (one shrank while it was read, so the
+   * rest of its entry is zeros) with why: verified like the others, never restored.
+   */
+  inconsistent: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
@@ -75,13 +82,45 @@ export function partialName(final: string, pid = process.pid): string {
   return `.${final.replace(/\.tar\.gz$/, '')}.${pid}.partial`;
 }
 
-/** True for an archive path a backup may hold (no absolute paths, no '..', known roots). */
+/** What an archive path holds; null for anything a backup never writes. */
+export type EntryKind =
+  | { kind: 'manifest' | 'folder' | 'store' | 'insights' }
+  | { kind: 'userdata' | 'package'; appId: string };
+
+/**
+ * The one list of what a backup writes, and so of all that verify and restore accept:
+ * `manifest.json`, the folders `data/`, `apps/`, `data/apps/`, `data/db.json`,
+ * `data/insights.db`, and trees under `data/apps/<app id>/` and `apps/<app id>/`. Nothing else
+ * (an `owner-token`, the catalogue, a path with `..`) is ever taken from an archive.
+ *
+ * @example entryKind('data/apps/com.example.x/userdata/a.json') // { kind: 'userdata', appId: 'com.example.x' }
+ */
+export function entryKind(path: string): EntryKind | null {
+  if (path === MANIFEST_PATH) return { kind: 'manifest' };
+  if (path.startsWith('/') || path.includes('\\') || path.includes('\0')) return null;
+  const parts = path.endsWith('/') ? path.slice(0, -1).split('/') : path.split('/');
+  if (parts.some((p) => p === '..' || p === '.' || p === '')) return null;
+  const [root, second, third] = parts;
+  if (root === 'data') {
+    if (parts.length === 1) return { kind: 'folder' };
+    if (path === STORE_ENTRY) return { kind: 'store' };
+    if (path === INSIGHTS_ENTRY) return { kind: 'insights' };
+    if (second !== 'apps') return null;
+    if (parts.length === 2) return { kind: 'folder' };
+    return isAppId(third!) ? { kind: 'userdata', appId: third! } : null;
+  }
+  if (root === 'apps') {
+    if (parts.length === 1) return { kind: 'folder' };
+    return isAppId(second!) ? { kind: 'package', appId: second! } : null;
+  }
+  return null;
+}
+
+export const isAppId = (name: string): boolean => name.length <= 128 && APP_ID.test(name);
+
+/** True for an archive path a backup may hold (see entryKind). */
 export function isAllowedEntryPath(path: string): boolean {
-  if (path === MANIFEST_PATH) return true;
-  if (path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
-  const parts = path.replace(/\/$/, '').split('/');
-  if (parts.some((p) => p === '..' || p === '.' || p === '')) return false;
-  return path.startsWith(DATA_PREFIX) || path.startsWith(APPS_PREFIX) || path === 'data/' || path === 'apps/';
+  return entryKind(path) !== null;
 }
 
 /** The error every archive reader throws: names the archive and, when known, the entry. */

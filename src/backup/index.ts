@@ -6,5 +6,4 @@ export { createBackup, type BackupResult, type CreateBackupOptions } from './cre
 export { BackupArchiveError, FORMAT_VERSION, type Manifest } from './format.js';
 export { applyRetention, cleanStale, listBackups, type BackupRecord } from './retention.js';
 export { restoreBackup, type RestoreOptions, type RestoreResult } from './restore.js';
-export { FileChangedError } from './tar-writer.js';
 export { verifyArchive, type VerifiedArchive } from './verify.js';

@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { extract, type ReadEntry } from 'tar';
 import { acquireDataLock, DataDirLockedError, LOCK_FILE, lockHolder } from '../core/data-lock.js';
 import { fsyncDir } from '../core/durable-file.js';
-import { isAllowedEntryPath, MANIFEST_PATH, type Manifest } from './format.js';
+import { entryKind, isAppId, MANIFEST_PATH, type Manifest } from './format.js';
 import { chownLike, cleanLeftovers, exists, move, swapIn, swapMode, type SwapMode, workDir } from './swap.js';
 import { verifyArchive } from './verify.js';
 
@@ -44,8 +44,15 @@ export interface RestoreResult {
 const OWNED = new Set(['db.json', 'insights.db', 'insights.db-wal', 'insights.db-shm', 'insights.db-journal', 'apps', LOCK_FILE]);
 const isOwned = (name: string): boolean => OWNED.has(name) || name.startsWith('db.json.') || name.startsWith('.db.json.');
 
+/** What a restore puts in place: every file of the manifest but those recorded as inconsistent. */
+function restorable(manifest: Manifest): Map<string, Manifest['files'][string]> {
+  const left = new Set(manifest.inconsistent.map((f) => f.path));
+  return new Map(Object.entries(manifest.files).filter(([path]) => !left.has(path)));
+}
+
 /** Hashes (and fsyncs) every extracted file, holding the tree against the manifest. */
 async function checkExtracted(root: string, manifest: Manifest): Promise<void> {
+  const wanted = restorable(manifest);
   const seen = new Set<string>();
   const walk = async (dir: string): Promise<void> => {
     for (const e of await readdir(dir, { withFileTypes: true })) {
@@ -55,7 +62,7 @@ async function checkExtracted(root: string, manifest: Manifest): Promise<void> {
         continue;
       }
       const rel = relative(root, path).split(sep).join('/');
-      const expected = manifest.files[rel];
+      const expected = wanted.get(rel);
       if (!e.isFile() || !expected) throw new Error(`restore produced an unexpected '${rel}'; nothing was changed`);
       const handle = await open(path, 'r');
       try {
@@ -77,20 +84,27 @@ async function checkExtracted(root: string, manifest: Manifest): Promise<void> {
     await fsyncDir(dir);
   };
   await walk(root);
-  for (const rel of Object.keys(manifest.files)) {
+  for (const rel of wanted.keys()) {
     if (!seen.has(rel)) throw new Error(`'${rel}' was not extracted; nothing was changed`);
   }
 }
 
-/** Modes from the archive are not trusted: data is private to the hub, app code readable. */
-function safeEntry(path: string, entry: ReadEntry | Stats): boolean {
-  if (!('type' in entry) || path === MANIFEST_PATH || !isAllowedEntryPath(path)) return false;
-  const dir = entry.type === 'Directory';
-  if (!dir && entry.type !== 'File') return false;
-  const data = path.startsWith('data/');
-  const exec = typeof entry.mode === 'number' && (entry.mode & 0o100) !== 0;
-  entry.mode = dir ? (data ? 0o700 : 0o755) : data ? 0o600 : exec ? 0o755 : 0o644;
-  return true;
+/**
+ * The extraction filter: only what a backup writes (format.ts entryKind), only files and
+ * folders, never a file recorded as inconsistent. Modes from the archive are not trusted: data
+ * is private to the hub, app code readable.
+ */
+function entryFilter(manifest: Manifest): (path: string, entry: ReadEntry | Stats) => boolean {
+  const wanted = restorable(manifest);
+  return (path, entry) => {
+    if (!('type' in entry) || path === MANIFEST_PATH || entryKind(path) === null) return false;
+    const dir = entry.type === 'Directory';
+    if (!dir && (entry.type !== 'File' || !wanted.has(path))) return false;
+    const data = path.startsWith('data/');
+    const exec = typeof entry.mode === 'number' && (entry.mode & 0o100) !== 0;
+    entry.mode = dir ? (data ? 0o700 : 0o755) : data ? 0o600 : exec ? 0o755 : 0o644;
+    return true;
+  };
 }
 
 /**
@@ -112,7 +126,12 @@ async function fitLayout(stage: string, manifest: Manifest, sharedTarget: boolea
     }
   } else if (!sharedTarget && archiveShared) {
     // One tree for both: each place gets all of it rather than guessing which file is whose.
-    for (const id of manifest.contents.apps) await cp(join(dataApps, id), join(apps, id), { recursive: true });
+    for (const id of manifest.contents.apps) {
+      // The manifest schema holds ids to the app id rule; checked again here because a path
+      // built from an id is about to be written.
+      if (!isAppId(id)) throw new Error(`'${id}' is not an app id; nothing was changed`);
+      await cp(join(dataApps, id), join(apps, id), { recursive: true });
+    }
   }
 }
 
@@ -161,7 +180,7 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
       preserveOwner: false,
       // verifyArchive read every byte already, so sizes are known and bounded.
       maxDecompressionRatio: Infinity,
-      filter: safeEntry,
+      filter: entryFilter(manifest),
     });
     await checkExtracted(stage, manifest);
     await fitLayout(stage, manifest, sharedTarget);

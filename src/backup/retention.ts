@@ -5,10 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PARTIAL_RE, parseArchiveName, SIDECAR_SUFFIX } from './format.js';
 import { isProcessAlive } from '../core/data-lock.js';
+import { verifyArchive } from './verify.js';
 
 export interface BackupRecord {
   /** File name inside the backup folder. */
@@ -82,14 +83,70 @@ export async function listBackups(dir: string): Promise<BackupRecord[]> {
   return out;
 }
 
-/** Deletes all but the newest `keep` archives (and their sidecars); returns the deleted names. */
-export async function applyRetention(dir: string, keep: number): Promise<string[]> {
-  const doomed = (await archiveNames(dir)).slice(Math.max(1, keep));
-  for (const file of doomed) {
-    await rm(join(dir, file), { force: true });
-    await rm(join(dir, `${file}${SIDECAR_SUFFIX}`), { force: true });
+/** Archives dated further ahead than this are not trusted to be newest (clock skew allowed). */
+const FUTURE_SKEW_MS = 24 * 60 * 60 * 1000;
+
+/** Verified archives, per name, size, mtime and inode: each is read back once per process. */
+const verifiedCache = new Map<string, Date | string>();
+
+export interface RetentionResult {
+  readonly deleted: string[];
+  /** Files named like archives that retention did not count and left alone, with why. */
+  readonly leftAlone: string[];
+}
+
+/**
+ * Why `name` is not a verified archive of ours, or its creation time: a regular file (never a
+ * link, socket or folder, whatever its name) whose manifest reads back and agrees with its name.
+ */
+async function verifiedDate(dir: string, name: string, named: Date): Promise<Date | string> {
+  const path = join(dir, name);
+  const st = await lstat(path).catch(() => null);
+  if (!st) return 'gone';
+  if (!st.isFile()) return 'not a regular file';
+  const key = `${path}:${st.size}:${st.mtimeMs}:${st.ino}`;
+  let result = verifiedCache.get(key);
+  if (result === undefined) {
+    try {
+      const { manifest } = await verifyArchive(path);
+      result = new Date(manifest.createdAt).getTime() === named.getTime() ? named : 'its manifest has another date than its name';
+    } catch (err) {
+      result = `it does not verify (${err instanceof Error ? err.message : String(err)})`;
+    }
+    verifiedCache.set(key, result);
   }
-  return doomed;
+  return result;
+}
+
+/**
+ * Deletes all but the newest `keep` verified archives (and their sidecars). Acts on verified
+ * archives only: a file or socket named like a far-future backup had made retention delete every
+ * real archive. Never deletes `made` (the archive just written) nor the newest verified one;
+ * archives dated more than a day ahead are left alone and reported, never counted as newest.
+ */
+export async function applyRetention(dir: string, keep: number, made: string | null = null, now = new Date()): Promise<RetentionResult> {
+  const verified: { name: string; date: Date }[] = [];
+  const leftAlone: string[] = [];
+  for (const name of await archiveNames(dir)) {
+    const named = parseArchiveName(name) as Date;
+    const date = await verifiedDate(dir, name, named);
+    if (typeof date === 'string') {
+      if (date !== 'gone') leftAlone.push(`${name}: ${date}`);
+    } else if (date.getTime() > now.getTime() + FUTURE_SKEW_MS) {
+      leftAlone.push(`${name}: dated in the future`);
+    } else {
+      verified.push({ name, date });
+    }
+  }
+  verified.sort((a, b) => b.date.getTime() - a.date.getTime());
+  const deleted: string[] = [];
+  for (const { name } of verified.slice(Math.max(1, keep))) {
+    if (name === made) continue;
+    await rm(join(dir, name), { force: true });
+    await rm(join(dir, `${name}${SIDECAR_SUFFIX}`), { force: true });
+    deleted.push(name);
+  }
+  return { deleted, leftAlone };
 }
 
 /**
@@ -105,8 +162,9 @@ export async function cleanStale(dir: string): Promise<string[]> {
     const pid = partial ? Number(partial[1]) : null;
     const stalePartial = pid !== null && pid !== process.pid && !isProcessAlive(pid);
     const orphanSidecar = n.endsWith(SIDECAR_SUFFIX) && parseArchiveName(n.slice(0, -SIDECAR_SUFFIX.length)) !== null && !archives.has(n.slice(0, -SIDECAR_SUFFIX.length));
-    if (stalePartial || orphanSidecar) {
-      await rm(join(dir, n), { force: true, recursive: true });
+    // Only regular files: a folder or socket given such a name is not something a backup left.
+    if ((stalePartial || orphanSidecar) && (await lstat(join(dir, n)).catch(() => null))?.isFile()) {
+      await rm(join(dir, n), { force: true });
       removed.push(n);
     }
   }

@@ -16,10 +16,6 @@ import type { ManifestFile } from './format.js';
 
 const BLOCK = 512;
 
-/** A file changed under the backup in a way the archive cannot hold; trying again may succeed. */
-export class FileChangedError extends Error {
-  override readonly name = 'FileChangedError';
-}
 const READ_CHUNK = 1024 * 1024;
 
 /** ustar stores whole seconds; keeping them whole also keeps pax headers out of the common case. */
@@ -76,10 +72,13 @@ export class TarGzWriter {
 
   /**
    * Adds a file from disk. The size is fixed when the file is opened: a file that grows while it
-   * is read is archived up to that size (a consistent prefix, matching its checksum); one that
-   * shrinks fails the backup, since the header already promised more bytes.
+   * is read is archived up to that size (a consistent prefix, matching its checksum). One that
+   * shrinks cannot take back the size its header promised: the rest of the entry is zeros and
+   * the result says `shrank`, so the caller records it as inconsistent (never restored) instead
+   * of failing the whole backup. An app flipping a file's size every few milliseconds had made
+   * every backup of the home fail.
    */
-  async addFile(path: string, source: string): Promise<ManifestFile> {
+  async addFile(path: string, source: string): Promise<ManifestFile & { shrank: boolean }> {
     const handle = await open(source, 'r');
     try {
       const stat = await handle.stat();
@@ -87,18 +86,22 @@ export class TarGzWriter {
       await this.header({ path, type: 'File', size, mode: stat.mode & 0o100 ? 0o755 : 0o644, mtime: stat.mtime });
       const hash = createHash('sha256');
       let position = 0;
+      let shrank = false;
       while (position < size) {
         // A fresh buffer each time: zlib keeps a reference until it has consumed the chunk.
         const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - position));
-        const { bytesRead } = await handle.read(buf, 0, buf.length, position);
-        if (bytesRead === 0) throw new FileChangedError(`${source} shrank while it was being backed up; run the backup again`);
-        const chunk = bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
+        const { bytesRead } = shrank ? { bytesRead: 0 } : await handle.read(buf, 0, buf.length, position);
+        if (bytesRead === 0) {
+          shrank = true;
+          buf.fill(0);
+        }
+        const chunk = bytesRead === 0 || bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
         hash.update(chunk);
         await this.push(chunk);
-        position += bytesRead;
+        position += chunk.length;
       }
       await this.pad(size);
-      return { size, sha256: hash.digest('hex') };
+      return { size, sha256: hash.digest('hex'), shrank };
     } finally {
       await handle.close();
     }

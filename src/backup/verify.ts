@@ -12,6 +12,7 @@ import { Parser, type ReadEntry } from 'tar';
 import {
   BackupArchiveError,
   FORMAT_VERSION,
+  entryKind,
   isAllowedEntryPath,
   MANIFEST_PATH,
   type Manifest,
@@ -117,6 +118,9 @@ export async function verifyArchive(file: string): Promise<VerifiedArchive> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new BackupArchiveError(`backup archive ${file} does not exist`, file, 'not-a-backup');
     }
+    if (err instanceof UnexpectedEntry) {
+      throw new BackupArchiveError(`backup archive ${name} holds an ${err.message}; it cannot be restored`, file, 'not-a-backup', err.path);
+    }
     // The gzip trailer CRC fails only after the last entry: if the manifest arrived, a content
     // mismatch names the damaged file more precisely than "corrupt compressed data".
     if (scan.manifestText !== null) checkAgainstManifest(file, scan);
@@ -132,10 +136,20 @@ export async function verifyArchive(file: string): Promise<VerifiedArchive> {
   return { manifest, sha256: whole.digest('hex'), size };
 }
 
+/** An entry no backup writes: reported as such, even when the manifest arrived later. */
+class UnexpectedEntry extends Error {
+  constructor(
+    readonly path: string,
+    type: string,
+  ) {
+    super(`unexpected entry '${path}' of type ${type}: not something a hearth backup writes`);
+  }
+}
+
 function readEntry(entry: ReadEntry, scan: Scan, fail: (err: Error) => void): void {
   const path = entry.path;
   if (!isAllowedEntryPath(path) || (entry.type !== 'File' && entry.type !== 'Directory')) {
-    fail(new Error(`unexpected entry '${path}' of type ${entry.type}: not a hearth backup`));
+    fail(new UnexpectedEntry(path, entry.type));
     entry.resume();
     return;
   }
@@ -212,6 +226,24 @@ function checkAgainstManifest(file: string, scan: Scan): Manifest {
         'corrupt',
         path,
       );
+    }
+  }
+  const shared = manifest.contents.layout === 'shared';
+  for (const path of Object.keys(manifest.files)) {
+    const kind = entryKind(path);
+    const listed =
+      kind?.kind === 'package'
+        ? manifest.contents.apps.includes(kind.appId)
+        : kind?.kind === 'userdata'
+          ? manifest.contents.userdata.includes(kind.appId) || (shared && manifest.contents.apps.includes(kind.appId))
+          : kind !== null && kind.kind !== 'folder';
+    if (!listed) {
+      throw new BackupArchiveError(`backup archive ${name} holds '${path}', which is not something a backup of its contents writes`, file, 'corrupt', path);
+    }
+  }
+  for (const { path } of manifest.inconsistent) {
+    if (!(path in manifest.files)) {
+      throw new BackupArchiveError(`backup archive ${name} is damaged: '${path}' is listed as inconsistent but not as a file`, file, 'corrupt', MANIFEST_PATH);
     }
   }
   for (const path of scan.files.keys()) {

@@ -260,7 +260,7 @@ describe('retention and failures', () => {
     await expect(backup(f, { keep: 1, insightsDb: join(f.root, 'not-sqlite.db'), now: () => new Date(t0 + 9 * 86_400_000) })).rejects.toThrow();
     expect((await readdir(f.outDir)).sort()).toEqual([made[2], `${made[2]}.sha256`, made[3], `${made[3]}.sha256`].sort());
 
-    expect(await applyRetention(f.outDir, 1)).toEqual([made[2]]);
+    expect(await applyRetention(f.outDir, 1)).toEqual({ deleted: [made[2]], leftAlone: [] });
     expect((await listBackups(f.outDir)).map((b) => b.file)).toEqual([made[3]]);
   });
 

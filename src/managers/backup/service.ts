@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { createBackup, FileChangedError, listBackups, type BackupRecord } from '../../backup/index.js';
+import { createBackup, listBackups, type BackupRecord } from '../../backup/index.js';
 import { diff } from '../../core/diff.js';
 import type { ManagerContext } from '../../core/managers.js';
 import type { Section } from '../../core/store.js';
@@ -71,6 +71,8 @@ export class BackupService {
       sha256: null,
       durationMs: null,
       error: null,
+      skipped: [],
+      leftAlone: [],
     };
     this.job = job;
     this.ctx.bus.publish(BACKUP, 'backup.create', { ...job });
@@ -86,31 +88,26 @@ export class BackupService {
     const { config, log } = this.ctx;
     const before = { ...job };
     try {
-      const attempt = () =>
-        createBackup({
-          dataDir: config.dataDir,
-          appsDir: config.appsDir,
-          outDir: config.backupLocation,
-          storeSnapshot,
-          insightsDb: join(config.dataDir, 'insights.db'),
-          ...(this.copyInsights ? { copyInsights: this.copyInsights } : {}),
-          hubVersion: VERSION,
-          keep: config.backupKeep,
-        });
-      // A running app rewriting a file in place can make one attempt fail; a second usually passes.
-      const result = await attempt().catch((err: unknown) => {
-        if (!(err instanceof FileChangedError)) throw err;
-        log.warn({ err }, 'a file changed during the backup; trying once more');
-        return attempt();
+      // A file an app changes meanwhile does not fail the backup: it is recorded (see tar-writer).
+      const result = await createBackup({
+        dataDir: config.dataDir,
+        appsDir: config.appsDir,
+        outDir: config.backupLocation,
+        storeSnapshot,
+        insightsDb: join(config.dataDir, 'insights.db'),
+        ...(this.copyInsights ? { copyInsights: this.copyInsights } : {}),
+        hubVersion: VERSION,
+        keep: config.backupKeep,
       });
-      const { file, createdAt, size, sha256, durationMs } = result;
-      Object.assign(job, { state: 'done', finishedAt: this.now().toISOString(), file, size, sha256, durationMs });
+      const { file, createdAt, size, sha256, durationMs, skipped, leftAlone } = result;
+      Object.assign(job, { state: 'done', finishedAt: this.now().toISOString(), file, size, sha256, durationMs, skipped: [...skipped], leftAlone: [...leftAlone] });
       await this.section.update((s) => {
         s.lastBackup = { file, createdAt, size, sha256, durationMs };
         s.lastError = null;
       });
       await this.ctx.options.set(BACKUP, OPTION_LAST_SUCCESS, createdAt);
       for (const skipped of result.skipped) log.warn({ skipped }, 'left out of the backup');
+      for (const left of leftAlone) log.warn({ left }, 'retention left a file named like a backup alone');
       log.info({ file, size, durationMs, deleted: result.deleted }, 'backup written and verified');
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);

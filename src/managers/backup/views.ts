@@ -16,6 +16,10 @@ export const BackupJob = z.object({
   sha256: z.string().nullable(),
   durationMs: z.number().nullable(),
   error: z.string().nullable(),
+  /** What the archive left out or holds but a restore will not take, with why (app files that changed meanwhile, links). */
+  skipped: z.array(z.string()),
+  /** Files named like backups in the backup folder that retention did not count (unverified, dated ahead), with why. */
+  leftAlone: z.array(z.string()),
 });
 export type BackupJob = z.infer<typeof BackupJob>;
 
