@@ -3,8 +3,10 @@
  * sections, one per manager, each checked against its owner's schema when it is opened.
  * Writes are durable (see durable-file.ts) and coalesced: an `update` resolves only once a write
  * that includes its change is on disk, so a 2xx answer means the change survives a power cut.
- * A write that fails (disk full, I/O error) takes its changes out of memory again: every caller
- * whose change is not on disk gets the error, and nobody reads a change that failed.
+ * Readers only ever see durable state: an update changes a copy of its section, which becomes
+ * what `value` and `snapshot()` show once the write holding it is on disk. A mutate function
+ * that throws changes nothing; a write that fails (disk full, I/O error) fails every caller
+ * whose change it held, and nobody ever read those changes.
  */
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,8 +23,9 @@ export interface StoreDocument {
   [section: string]: unknown;
 }
 
-/** One manager's part of the document. `value` is live: mutate it only inside `update`. */
+/** One manager's part of the document. */
 export interface Section<T> {
+  /** What is on disk (or the initial value before the first write). Never mutate it: use `update`. */
   readonly value: Readonly<T>;
   /** Applies `mutate` to the section and resolves once the result is on disk. */
   update<R>(mutate: (draft: T) => R): Promise<R>;
@@ -40,12 +43,20 @@ export class Store {
   private writing: Promise<void> | null = null;
   private pending: Promise<void> | null = null;
   private readonly sections = new Map<string, SectionSpec>();
+  /**
+   * What readers see: the document as last written (sections as at the start of that write).
+   * `db.data` is the next document: it holds changes not yet durable. A section object is
+   * never mutated once it is in either document (updates replace it with a changed copy), so
+   * a shallow copy of a document is a snapshot of it.
+   */
+  private visible: StoreDocument;
 
   private constructor(
     private readonly db: Low<StoreDocument>,
-    private readonly adapter: DurableJSONFile<StoreDocument>,
     readonly file: string,
-  ) {}
+  ) {
+    this.visible = { ...db.data };
+  }
 
   /** Opens (or creates) `<dataDir>/db.json`, migrating it to the current schema version. */
   static async open(dataDir: string): Promise<Store> {
@@ -53,7 +64,7 @@ export class Store {
     const adapter = new DurableJSONFile<StoreDocument>(file);
     const db = new Low<StoreDocument>(adapter, { schemaVersion: SCHEMA_VERSION });
     await db.read();
-    const store = new Store(db, adapter, file);
+    const store = new Store(db, file);
     await store.migrate();
     return store;
   }
@@ -88,16 +99,21 @@ export class Store {
     if (name === 'schemaVersion') throw new StoreSectionError('reserved section name');
     if (this.sections.has(name)) throw new StoreSectionError(`store section '${name}' is opened twice`);
     const spec: SectionSpec = { schema, initial };
-    this.db.data[name] = this.load(name, spec, this.db.data[name]);
+    const opened = this.load(name, spec, this.db.data[name]);
+    this.db.data[name] = opened;
+    this.visible[name] = opened;
     this.sections.set(name, spec);
-    const db = this.db;
+    const store = this;
     return {
-      // Read through the document each time: a failed write replaces it (rollBack).
       get value() {
-        return db.data[name] as z.output<S>;
+        return store.visible[name] as z.output<S>;
       },
       update: async <R>(mutate: (draft: z.output<S>) => R): Promise<R> => {
-        const result = mutate(db.data[name] as z.output<S>);
+        // A copy of the next state (so queued changes build on each other), made through the
+        // schema: a JSON copy alone would give caller-keyed records a prototype again.
+        const draft = this.load(name, spec, JSON.parse(JSON.stringify(this.db.data[name]))) as z.output<S>;
+        const result = mutate(draft); // throws: nothing changed
+        this.db.data[name] = draft;
         await this.persist();
         return result;
       },
@@ -116,24 +132,16 @@ export class Store {
     return parsed.data;
   }
 
-  /** After a failed write: memory goes back to what the disk holds, read as at open. */
-  private rollBack(): void {
-    const text = this.adapter.persisted;
-    const doc: StoreDocument = text === null ? { schemaVersion: SCHEMA_VERSION } : (JSON.parse(text) as StoreDocument);
-    for (const [name, spec] of this.sections) doc[name] = this.load(name, spec, doc[name]);
-    this.db.data = doc;
-  }
-
   /** A consistent copy of the whole document as JSON, taken in memory (backups). */
   snapshot(): string {
-    return JSON.stringify(this.db.data);
+    return JSON.stringify(this.visible);
   }
 
   /**
    * Resolves when a write that started after this call is on disk. While a write runs, all
    * callers share the next one, so a burst of N updates costs at most two fsyncs, not N. A
-   * write that fails rejects for its callers and for those queued behind it, and rolls memory
-   * back to the disk.
+   * write that fails rejects for its callers and for those queued behind it, and the next
+   * document goes back to what readers see (the disk).
    */
   persist(): Promise<void> {
     if (this.pending) return this.pending;
@@ -153,14 +161,16 @@ export class Store {
   }
 
   private startWrite(): Promise<void> {
+    const written = { ...this.db.data };
     const write: Promise<void> = this.db.write().then(
       () => {
+        this.visible = written;
         this.writing = null;
       },
       (err: unknown) => {
-        // Memory goes back to the disk: this write's changes and those of the callers queued
-        // behind it, who get this error through `pending`. Callers from here on start afresh.
-        this.rollBack();
+        // The next document goes back to the disk: this write's changes and those of the
+        // callers queued behind it, who get this error through `pending`. Nobody read them.
+        this.db.data = { ...this.visible };
         this.writing = null;
         this.pending = null;
         throw err;

@@ -75,12 +75,67 @@ describe('Store', () => {
     expect(store.section('counter', Counter, () => ({ n: 0, items: [] })).value).toEqual({ n: 1, items: ['a'] });
   });
 
-  it('gives a consistent snapshot of the whole document', async () => {
+  it('gives a snapshot of what is on disk: a change is in it once its write is', async () => {
     const store = await Store.open(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
     const pending = counter.update((c) => void (c.n = 9));
-    expect(JSON.parse(store.snapshot())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 9, items: [] } });
+    expect(JSON.parse(store.snapshot())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 0, items: [] } });
     await pending;
+    expect(JSON.parse(store.snapshot())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 9, items: [] } });
+  });
+});
+
+describe('readers see only durable state', () => {
+  it('shows a change to readers only once its write is on disk, while queued changes build on each other', async () => {
+    const store = await Store.open(dir);
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const first = counter.update((c) => void c.items.push('a'));
+    const second = counter.update((c) => void c.items.push('b')); // queued: sees 'a' already
+    expect(counter.value).toEqual({ n: 0, items: [] });
+    await first;
+    expect(counter.value.items).toContain('a');
+    await second;
+    expect(counter.value).toEqual({ n: 0, items: ['a', 'b'] });
+  });
+
+  it('a change whose write fails is never seen by a reader or a backup snapshot', async () => {
+    const store = await Store.open(dir);
+    const counter = store.section('counter', Counter, () => ({ n: 1, items: [] }));
+    await counter.update((c) => void (c.n = 1));
+    await mkdir(join(dir, `.db.json.${process.pid}.tmp`)); // the durable writer's temp path: open() fails
+    const failing = counter.update((c) => void (c.n = 666));
+    const seen = [counter.value.n, JSON.parse(store.snapshot()).counter.n as number];
+    await expect(failing).rejects.toThrow();
+    seen.push(counter.value.n);
+    expect(seen).toEqual([1, 1, 1]);
+  });
+
+  it('a mutate that throws halfway changes nothing, and other callers\' queued changes still land', async () => {
+    const store = await Store.open(dir);
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const before = counter.update((c) => void c.items.push('before'));
+    const broken = counter.update((c) => {
+      c.n = 42;
+      c.items.push('half');
+      throw new Error('mutate failed halfway');
+    });
+    const after = counter.update((c) => void c.items.push('after'));
+    await expect(broken).rejects.toThrow('mutate failed halfway');
+    await before;
+    await after;
+    expect(counter.value).toEqual({ n: 0, items: ['before', 'after'] });
+    expect(await readDoc()).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 0, items: ['before', 'after'] } });
+  });
+
+  it('copies keep caller-keyed records free of a prototype (a __proto__ key stays a key)', async () => {
+    const { safeRecord } = await import('../../src/core/records.js');
+    const store = await Store.open(dir);
+    const map = store.section('map', safeRecord(z.string(), z.number()), () => ({}));
+    await map.update((m) => void (m['__proto__'] = 1));
+    await map.update((m) => void (m.other = 2));
+    expect(Object.getPrototypeOf(map.value)).toBe(null);
+    expect(Object.keys(map.value).sort()).toEqual(['__proto__', 'other']);
+    expect(({} as Record<string, unknown>).other).toBeUndefined();
   });
 });
 

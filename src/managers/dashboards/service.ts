@@ -92,32 +92,33 @@ export class DashboardsService {
     return d;
   }
 
-  /** Widget instance id -> dashboard id, for every dashboard but `except`. */
-  private instancesElsewhere(except: string | null): Map<string, string> {
+  /** Widget instance id -> dashboard id, for every dashboard of `all` but `except`. */
+  private instancesElsewhere(all: DashboardsSection['dashboards'], except: string | null): Map<string, string> {
     const used = new Map<string, string>();
-    for (const d of Object.values(this.section.value.dashboards)) {
+    for (const d of Object.values(all)) {
       if (d.id === except) continue;
       for (const c of d.columns) for (const w of c.widgets) used.set(w.id, d.id);
     }
     return used;
   }
 
-  private columns(input: ColumnsInput, previous: Dashboard | null): Dashboard['columns'] {
+  private columns(all: DashboardsSection['dashboards'], input: ColumnsInput, previous: Dashboard | null): Dashboard['columns'] {
     return buildColumns(input, {
       previous,
-      usedElsewhere: this.instancesElsewhere(previous?.id ?? null),
+      usedElsewhere: this.instancesElsewhere(all, previous?.id ?? null),
       appWidgetExists: (id) => this.catalog.has(id),
       settingDefinitions: (id) => this.catalog.settingDefinitions(id),
     });
   }
 
+  // Each change reads what it checks inside `update`: the store's `value` is what is on disk,
+  // while `update` sees every change queued before it, so a check outside could pass for two
+  // racing requests (two creates of one id, two claims of one widget id).
   async create(body: { id?: string | undefined; name: string; columns: ColumnsInput }): Promise<DashboardView> {
     const id = body.id ?? randomUUID();
-    if (this.section.value.dashboards[id]) throw conflict(`dashboard '${id}' exists already; update it with PUT instead`);
-    const dashboard: Dashboard = { id, name: body.name, columns: this.columns(body.columns, null) };
-    // Checked, written and viewed in one synchronous step: no other request slips in between,
-    // and the events describe this change even if another lands while this one is written.
     const { stores, view } = await this.changeDashboards((d) => {
+      if (d.dashboards[id]) throw conflict(`dashboard '${id}' exists already; update it with PUT instead`);
+      const dashboard: Dashboard = { id, name: body.name, columns: this.columns(d.dashboards, body.columns, null) };
       d.dashboards[id] = dashboard;
       return { stores: syncStores(d), view: this.view(dashboard) };
     });
@@ -127,17 +128,18 @@ export class DashboardsService {
   }
 
   async update(id: string, body: { id?: string | undefined; name?: string | undefined; columns?: ColumnsInput | undefined }): Promise<DashboardView> {
-    const current = this.mustGet(id);
     if (body.id !== undefined && body.id !== id) throw invalid(`body field 'id' is '${body.id}' but the path names dashboard '${id}'; ids cannot change`);
-    const before = this.view(current);
-    const next: Dashboard = {
-      id,
-      name: body.name ?? current.name,
-      columns: body.columns ? this.columns(body.columns, current) : current.columns,
-    };
-    const { stores, view } = await this.changeDashboards((d) => {
+    const { stores, view, before } = await this.changeDashboards((d) => {
+      const current = d.dashboards[id];
+      if (!current) throw notFound(`dashboard '${id}' does not exist`);
+      const next: Dashboard = {
+        id,
+        name: body.name ?? current.name,
+        columns: body.columns ? this.columns(d.dashboards, body.columns, current) : current.columns,
+      };
+      const before = this.view(current);
       d.dashboards[id] = next;
-      return { stores: syncStores(d), view: this.view(next) };
+      return { stores: syncStores(d), view: this.view(next), before };
     });
     const info = diff(before, view);
     if (info.changedKeys.length) this.bus.publish('dashboards', 'dashboard.update', view, info);
@@ -146,10 +148,12 @@ export class DashboardsService {
   }
 
   async remove(id: string): Promise<void> {
-    const view = this.get(id);
-    const stores = await this.changeDashboards((d) => {
+    const { stores, view } = await this.changeDashboards((d) => {
+      const current = d.dashboards[id];
+      if (!current) throw notFound(`dashboard '${id}' does not exist`);
+      const view = this.view(current);
       delete d.dashboards[id];
-      return syncStores(d);
+      return { stores: syncStores(d), view };
     });
     this.bus.publish('dashboards', 'dashboard.delete', view);
     this.publishStores(stores);
@@ -168,32 +172,25 @@ export class DashboardsService {
 
   /** One store; `ownerUri` (an app's SDK call) must own it, and learns nothing about others'. */
   getStore(id: string, ownerUri?: string): WidgetStore {
-    const s = this.section.value.widgetStores[id];
-    if (!s || (ownerUri !== undefined && s.ownerUri !== ownerUri)) {
-      throw notFound(
-        ownerUri === undefined
-          ? `widget store '${id}' does not exist; a store exists while its widget is on a dashboard`
-          : `widget store '${id}' does not exist or belongs to another app`,
-      );
-    }
-    return clone(s);
+    return clone(findStore(this.section.value.widgetStores, id, ownerUri));
   }
 
   /**
    * Merges `state` into the store's state (top-level keys), or replaces it with `replace`.
-   * Resolves with the new state once it is on disk; 400 beyond 64 KiB of JSON.
+   * Resolves with the new state once it is on disk; 400 beyond 64 KiB of JSON. Merged inside
+   * `update`, so racing merges build on each other and lose no key.
    */
   async setState(id: string, state: Record<string, unknown>, replace: boolean, ownerUri?: string): Promise<Record<string, unknown>> {
-    const before = this.getStore(id, ownerUri);
-    const next = replace ? clone(state) : { ...before.state, ...clone(state) };
-    const bytes = Buffer.byteLength(JSON.stringify(next));
-    if (bytes > LIMITS.stateBytes) {
-      throw invalid(`widget store state would be ${bytes} bytes as JSON; the limit is ${LIMITS.stateBytes} (64 KiB)`);
-    }
-    const after = await this.section.update((d) => {
-      const store = d.widgetStores[id]!;
+    const { before, after } = await this.section.update((d) => {
+      const store = findStore(d.widgetStores, id, ownerUri);
+      const before = clone(store);
+      const next = replace ? clone(state) : { ...store.state, ...clone(state) };
+      const bytes = Buffer.byteLength(JSON.stringify(next));
+      if (bytes > LIMITS.stateBytes) {
+        throw invalid(`widget store state would be ${bytes} bytes as JSON; the limit is ${LIMITS.stateBytes} (64 KiB)`);
+      }
       store.state = next;
-      return clone(store);
+      return { before, after: clone(store) };
     });
     const info = diff(before, after);
     if (info.changedKeys.length) this.bus.publish('dashboards', 'widgetstore.update', after, info);
@@ -237,4 +234,17 @@ export class DashboardsService {
       missingWidgets: missing,
     };
   }
+}
+
+/** A widget store of `all`, or 404; with `ownerUri`, only one that app owns (others' look absent). */
+function findStore(all: DashboardsSection['widgetStores'], id: string, ownerUri?: string): WidgetStore {
+  const s = all[id];
+  if (!s || (ownerUri !== undefined && s.ownerUri !== ownerUri)) {
+    throw notFound(
+      ownerUri === undefined
+        ? `widget store '${id}' does not exist; a store exists while its widget is on a dashboard`
+        : `widget store '${id}' does not exist or belongs to another app`,
+    );
+  }
+  return s;
 }
