@@ -1,14 +1,21 @@
 /**
- * The settings of installed apps: JSON values in each app's store record, at most 64 KiB each,
- * checked against the settings its manifest declares. A change made through the API is sent to
- * the running app; its own writes it knows already.
+ * The settings of installed apps: JSON values in each app's store record, checked against the
+ * settings its manifest declares and bounded per app (every store write rewrites db.json, so one
+ * app's settings must not make the whole hub slow: 1,000 keys of 60 KiB had made every write in
+ * the hub take a second). A declared setting's manifest default is its value until one is saved.
+ * A change made through the API is sent to the running app; its own writes it knows already.
  */
 import { invalid, notFound } from '../core/errors.js';
+import { nullRecord } from '../core/records.js';
 import type { Section } from '../core/store.js';
 import type { AppManifest } from './manifest.js';
 import type { AppEvent } from './protocol.js';
 import type { AppRecord, AppsSection } from './records.js';
 import { MAX_SETTING_BYTES } from './records.js';
+
+/** Settings one app may keep, and their size in all (keys and values as JSON). */
+export const MAX_SETTING_KEYS = 256;
+export const MAX_APP_SETTINGS_BYTES = 1024 * 1024;
 import type { SdkRouter } from './router.js';
 import { settingProblem } from './setting-values.js';
 
@@ -40,18 +47,23 @@ export class AppSettings {
         await this.unset(app.id, key, { fromApp: true });
         return null;
       }),
-      router.handle('settings.getKeys', (app) => Object.keys(this.record(app.id).settings)),
+      router.handle('settings.getKeys', (app) => Object.keys(this.all(app.id))),
     ];
   }
 
+  /** Every setting's value: saved ones, and the manifest default of each declared one not saved. */
   all(id: string): Record<string, unknown> {
-    return { ...this.record(id).settings };
+    const out = this.defaults(id);
+    for (const [k, v] of Object.entries(this.record(id).settings)) out[k] = v;
+    return out;
   }
 
-  /** The value, or null when the setting was never set. */
+  /** The value: saved, else the manifest default, else null. */
   get(id: string, key: string): unknown {
     const s = this.record(id).settings;
-    return Object.hasOwn(s, key) ? s[key] : null;
+    if (Object.hasOwn(s, key)) return s[key];
+    const d = this.defaults(id);
+    return Object.hasOwn(d, key) ? d[key] : null;
   }
 
   async set(id: string, key: string, value: unknown, opts: ChangeOptions = {}): Promise<unknown> {
@@ -63,23 +75,47 @@ export class AppSettings {
     const declared = app.manifest?.settings.find((d) => d.id === key);
     const problem = declared ? settingProblem(declared, stored) : null;
     if (problem) throw invalid(problem);
+    // The caps are checked inside the update, against every change queued before this one.
     await this.host.section().update((d) => {
-      d[id]!.settings[key] = stored;
+      const settings = d[id]?.settings;
+      if (!settings) throw notFound(`app '${id}' is not installed`);
+      const isNew = !Object.hasOwn(settings, key);
+      if (isNew && Object.keys(settings).length >= MAX_SETTING_KEYS) {
+        throw invalid(`app '${id}' keeps ${MAX_SETTING_KEYS} settings, the most an app may; unset one before adding '${key}'`);
+      }
+      const current = settingsBytes(settings);
+      const bytes = current - (isNew ? 0 : entryBytes(key, settings[key])) + entryBytes(key, stored);
+      // A change that does not grow them passes (settings kept from before these caps existed).
+      if (bytes > MAX_APP_SETTINGS_BYTES && bytes > current) {
+        throw invalid(`app '${id}' would keep ${bytes} bytes of settings with '${key}'; the most an app may keep is ${MAX_APP_SETTINGS_BYTES} (1 MiB)`);
+      }
+      settings[key] = stored;
     });
     if (!opts.fromApp) app.notify({ name: 'settings.set', key, value: stored });
     return stored;
   }
 
-  /** Removes the setting; with `mustExist`, a setting that was never set is a 404. */
+  /**
+   * Removes the saved value (the manifest default applies again). With `mustExist`, a setting
+   * that is neither saved nor declared is a 404.
+   */
   async unset(id: string, key: string, opts: ChangeOptions & { readonly mustExist?: boolean } = {}): Promise<void> {
     if (!Object.hasOwn(this.record(id).settings, key)) {
-      if (opts.mustExist) throw notFound(`app '${id}' has no setting '${key}'`);
+      if (opts.mustExist && !Object.hasOwn(this.defaults(id), key)) throw notFound(`app '${id}' has no setting '${key}'`);
       return;
     }
     await this.host.section().update((d) => {
-      delete d[id]!.settings[key];
+      const settings = d[id]?.settings;
+      if (settings) delete settings[key];
     });
     if (!opts.fromApp) this.host.app(id).notify({ name: 'settings.unset', key });
+  }
+
+  /** The manifest defaults of the app's declared settings. */
+  private defaults(id: string): Record<string, unknown> {
+    const out = nullRecord<unknown>();
+    for (const def of this.host.app(id).manifest?.settings ?? []) if (def.default !== undefined) out[def.id] = def.default;
+    return out;
   }
 
   private record(id: string): AppRecord {
@@ -87,4 +123,15 @@ export class AppSettings {
     if (!r) throw notFound(`app '${id}' is not installed`);
     return r;
   }
+}
+
+/** What one setting adds to the app's settings as JSON: `"key":value,`. */
+function entryBytes(key: string, value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(key)) + Buffer.byteLength(JSON.stringify(value) ?? 'null') + 2;
+}
+
+function settingsBytes(settings: Record<string, unknown>): number {
+  let total = 2;
+  for (const [k, v] of Object.entries(settings)) total += entryBytes(k, v);
+  return total;
 }
