@@ -22,6 +22,11 @@ const MAX_FUTURE_MS = 60_000;
 /** Older entries would fall outside every level at once. */
 const MAX_PAST_MS = 1100 * DAY;
 export const LOG_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+/**
+ * Logs one owner (an app, a manager) may have. Every log costs the hub memory and rollup work;
+ * an app had created 20,000 in 3 s.
+ */
+export const MAX_LOGS_PER_OWNER = 100;
 
 /** The Log resource of the API (a type alias, so it fits the SDK's open LogInfo record). */
 export type Log = {
@@ -173,6 +178,12 @@ export class InsightsService {
     return [...this.logs.values()].filter((r) => r.uri === ownerUri).map(toLog);
   }
 
+  private countOf(ownerUri: string): number {
+    let n = 0;
+    for (const r of this.logs.values()) if (r.uri === ownerUri) n++;
+    return n;
+  }
+
   /**
    * Creates a log, or updates the title/units/decimals of an existing one with the same owner
    * and id (apps call this on every start). Changing the type of an existing log is refused.
@@ -193,6 +204,9 @@ export class InsightsService {
     const key = logKey(meta);
     const existing = this.logs.get(key);
     if (!existing) {
+      if (this.countOf(ownerUri) >= MAX_LOGS_PER_OWNER) {
+        throw invalid(`'${ownerUri}' has ${MAX_LOGS_PER_OWNER} insights logs, the most one owner may; delete one before creating '${id}'`);
+      }
       const row = this.db().insertLog(meta);
       this.remember(row);
       const log = toLog(row);
