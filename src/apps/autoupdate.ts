@@ -4,26 +4,19 @@
  * after start and then daily; a failed upgrade is logged and leaves the installed version running.
  */
 import type { Logger } from 'pino';
+import semver from 'semver';
 import type { AppRuntime } from './runtime.js';
 import { installFromStore } from './store-install.js';
 import { readCatalogue } from './store.js';
 
-/** Orders semver strings; a pre-release sorts before its release (1.0.0-beta < 1.0.0). */
+/**
+ * Orders two semantic versions by semver's precedence rules (the `semver` package): numeric
+ * pre-release parts compare as numbers (1.0.0-beta.10 > 1.0.0-beta.9), a pre-release sorts
+ * before its release, build metadata is ignored. Both must be valid: manifests and catalogues
+ * are checked with `Version` (manifest.ts) before a version gets here.
+ */
 export function compareVersions(a: string, b: string): number {
-  const parse = (v: string) => {
-    const [core = '', pre] = v.split('+')[0]!.split(/-(.*)/s);
-    return { nums: core.split('.').map((n) => Number(n) || 0), pre: pre ?? null };
-  };
-  const x = parse(a);
-  const y = parse(b);
-  for (let i = 0; i < 3; i++) {
-    const d = (x.nums[i] ?? 0) - (y.nums[i] ?? 0);
-    if (d !== 0) return Math.sign(d);
-  }
-  if (x.pre === y.pre) return 0;
-  if (x.pre === null) return 1;
-  if (y.pre === null) return -1;
-  return x.pre < y.pre ? -1 : 1;
+  return semver.compare(a, b);
 }
 
 export interface UpdateResult {

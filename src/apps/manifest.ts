@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, normalize } from 'node:path';
+import semver from 'semver';
 import { z } from 'zod';
 import { PERMISSION_NAMES, type Permission } from './permissions.js';
 import { describeIssues } from '../core/zod-issues.js';
@@ -11,8 +12,14 @@ import { nullRecord, safeRecord } from '../core/records.js';
 
 /** Reverse-domain id: at least two dot-separated segments, e.g. `com.hearth.sysmon`. */
 export const APP_ID = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$/i;
-const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 const LOCAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A semantic version exactly as semver.org writes it (`1.0.0`, `2.1.0-beta.3`; not `v1.0`). */
+export const Version = z
+  .string()
+  .max(256)
+  // semver itself tolerates a leading 'v' or '=' and spaces; a manifest must be exact.
+  .refine((v) => /^\d/.test(v) && v.trim() === v && semver.valid(v) !== null, 'must be a semantic version such as 1.0.0');
 
 export const AppId = z.string().max(128).regex(APP_ID, 'must be a reverse-domain id such as com.example.myapp');
 
@@ -82,7 +89,7 @@ const permission = z.string().refine((p): p is Permission => (PERMISSION_NAMES a
 
 export const AppManifest = z.object({
   id: AppId,
-  version: z.string().regex(SEMVER, 'must be a semantic version such as 1.0.0'),
+  version: Version,
   sdk: z.literal(3, 'must be 3 (the SDK version this hub runs)'),
   name: Localized,
   description: Localized.optional(),

@@ -14,12 +14,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as tar from 'tar';
 import { z } from 'zod';
 import { HearthError, notFound } from '../core/errors.js';
-import { AppId, Localized, loadManifest, type AppManifest } from './manifest.js';
+import { AppId, Localized, loadManifest, Version, type AppManifest } from './manifest.js';
 import { describeIssues } from '../core/zod-issues.js';
 import { safeRecord } from '../core/records.js';
 
 export const ChannelEntry = z.object({
-  version: z.string().min(1),
+  version: Version,
   /** Relative to the index, or absolute. */
   url: z.string().min(1),
   sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits'),

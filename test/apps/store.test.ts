@@ -227,6 +227,22 @@ describe('automatic updates', () => {
     expect(compareVersions('1.0.0-beta.1', '1.0.0')).toBe(-1);
     expect(compareVersions('2.0.0', '10.0.0')).toBe(-1);
     expect(compareVersions('1.0.0+build.5', '1.0.0')).toBe(0);
+    // Numeric pre-release parts compare as numbers, not as text.
+    expect(compareVersions('1.0.0-beta.10', '1.0.0-beta.9')).toBe(1);
+    expect(compareVersions('1.0.0-alpha', '1.0.0-alpha.1')).toBe(-1);
+    expect(compareVersions('1.0.0-alpha.beta', '1.0.0-beta')).toBe(-1);
+    expect(compareVersions('1.0.0-rc.1', '1.0.0-beta.11')).toBe(1);
+  });
+
+  it('refuses versions that are not semver, in a manifest and in a catalogue', async () => {
+    const { parseManifest } = await import('../../src/apps/manifest.js');
+    const base = { id: 'com.test.v', sdk: 3, name: { en: 'V' } };
+    for (const version of ['1.0', 'v1.0.0', '01.0.0', '1.0.0-', 'latest']) {
+      const r = parseManifest({ ...base, version });
+      expect(r.ok, version).toBe(false);
+      if (!r.ok) expect(r.message).toContain('must be a semantic version such as 1.0.0');
+    }
+    expect(parseManifest({ ...base, version: '1.0.0-beta.10+build.1' }).ok).toBe(true);
   });
 
   it('upgrades store apps with autoupdate on, and leaves the others', async () => {
