@@ -263,11 +263,12 @@ export class AppSupervisor {
       exitCount: this.run.exitCount + 1,
       usage: { cpu: 0, mem: 0 },
     });
-    this.stderr.push(`hearth: ${shown}\n`);
+    const delay = Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** (this.crashes.length - 1));
+    // The delay is in the crash log, so whoever reads it knows when the next start comes.
+    this.stderr.push(`hearth: ${shown}${this.wanted ? ` (restarting in ${delay} ms)` : ''}\n`);
     await Promise.all([this.stdout.flush(true), this.stderr.flush(true)]).catch(() => undefined);
     this.hooks.onCrash({ at: new Date(now).toISOString(), message, exitCode: exit.code, exitSignal: exit.signal });
     if (!this.wanted) return;
-    const delay = Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** (this.crashes.length - 1));
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       void this.serial(() => this.spawn()).catch((err: unknown) => this.internal(err));

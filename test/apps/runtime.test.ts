@@ -177,8 +177,15 @@ module.exports = class {
 
   it('restarts a crashing app with backoff, then holds it crashed', async () => {
     await writeApp(appsDir, 'com.test.crasher', { code: CRASHER });
-    t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 3 } });
+    const started = Date.now();
+    t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 3, backoffBaseMs: 150, backoffMaxMs: 250 } });
     const app = await t.until('com.test.crasher', (a) => a.crashed && a.exitCount >= 3 && a.state === 'stopped', 'held');
+    // The delays double from the base up to the maximum, as configured; the third crash holds.
+    const { stderr } = await t.rt.crashLog('com.test.crasher');
+    expect([...stderr.matchAll(/restarting in (\d+) ms/g)].map((m) => Number(m[1]))).toEqual([150, 250]);
+    expect(stderr.match(/not restarting until enabled or restarted\)\n/g)).toHaveLength(1);
+    // A lower bound only (a slow machine can only make it longer): the restarts waited.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     expect(app.exitCount).toBe(3);
     expect(app.exitCode).toBe(1);
     expect(app.crashedMessage).toContain('boom-marker-7f3a');
