@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
   bad_gateway: 502,
   unavailable: 503,
   timeout: 504,
+  /** Out of room: the disk is full, or what was asked would pass a size limit (an app package). */
+  insufficient_storage: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
