@@ -17,7 +17,10 @@ Usage:
   hearth token create --name NAME --scope SCOPE [--scope SCOPE ...]
   hearth token list
   hearth token revoke ID
-  hearth app pack FOLDER --store DIR [--channel stable|beta]   (adds an app to a local catalogue)
+  hearth app pack FOLDER --store DIR [--channel stable|beta] [--sign-key PRIVATE.pem]
+                                              (adds an app to a local catalogue, signed with the key)
+  hearth app keygen DIR                       (an ed25519 key pair to sign a catalogue; pin the .pub.pem
+                                              with hearth start --store-key)
   hearth backup [--data-dir D] [--apps-dir A] [--backup-dir B] [--backup-keep N]
   hearth restore ARCHIVE [--data-dir D] [--apps-dir A]      (with the hub stopped)
   hearth version
@@ -113,13 +116,19 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'app': {
-      const { values, positionals } = parse(rest, { channel: { type: 'string' } });
+      const { values, positionals } = parse(rest, { channel: { type: 'string' }, 'sign-key': { type: 'string' } });
       const [sub, folder] = positionals;
+      if (sub === 'keygen' && folder) {
+        const { makeKeyPair } = await import('./apps/catalogue-key.js');
+        console.log(JSON.stringify(await makeKeyPair(folder), null, 2));
+        return;
+      }
       if (sub !== 'pack' || !folder || typeof values.store !== 'string') {
-        throw new Error('usage: hearth app pack FOLDER --store DIR [--channel stable|beta]');
+        throw new Error('usage: hearth app pack FOLDER --store DIR [--channel stable|beta] [--sign-key PRIVATE.pem] | hearth app keygen DIR');
       }
       const { packApp } = await import('./apps/pack.js');
-      const result = await packApp(folder, values.store, (values.channel as string | undefined) ?? 'stable');
+      const signKey = values['sign-key'] as string | undefined;
+      const result = await packApp(folder, values.store, (values.channel as string | undefined) ?? 'stable', signKey ? { signKey } : {});
       console.log(JSON.stringify(result, null, 2));
       return;
     }

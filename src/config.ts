@@ -2,8 +2,10 @@
  * The hub's configuration: parsed once from flags > HEARTH_* environment > defaults, validated,
  * frozen. Defaults are data beside the schema (DESIGN.md section 8).
  */
+import type { KeyObject } from 'node:crypto';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { loadPublicKey } from './apps/catalogue-key.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -19,6 +21,8 @@ export const CONFIG_FIELDS = {
   appsDir: { flag: 'apps-dir', env: 'HEARTH_APPS_DIR', schema: z.string().min(1), default: './apps' },
   /** App store catalogue: a folder or an http(s) URL holding index.json; '' = <data-dir>/store. */
   store: { flag: 'store', env: 'HEARTH_STORE', schema: z.string(), default: '' },
+  /** An ed25519 public key (PEM file) the store's index.json must be signed with; '' = none. */
+  storeKeyFile: { flag: 'store-key', env: 'HEARTH_STORE_KEY', schema: z.string(), default: '' },
   /** 'default' = the sound card; anything else is a folder to write one WAV per utterance into. */
   audioOut: { flag: 'audio-out', env: 'HEARTH_AUDIO_OUT', schema: z.string().min(1), default: 'default' },
   speechEngine: {
@@ -52,6 +56,8 @@ export type Config = Readonly<{ [K in ConfigKey]: z.output<Fields[K]['schema']> 
   readonly ownerToken: string | undefined;
   /** Resolved folder of the app store catalogue or its URL. */
   readonly storeLocation: string;
+  /** The key read from storeKeyFile, or null when none is pinned. */
+  readonly storeKey: KeyObject | null;
   readonly backupLocation: string;
   /** IANA zone the calendar resolutions use. */
   readonly zone: string;
@@ -85,13 +91,22 @@ export function loadConfig(flags: Readonly<Record<string, string | undefined>>, 
     throw new ConfigError(`invalid time zone '${zone}': use an IANA name such as Europe/Amsterdam`);
   }
   const audioOut = String(out.audioOut);
+  let storeKey: KeyObject | null = null;
+  if (out.storeKeyFile !== '') {
+    try {
+      storeKey = loadPublicKey(resolve(String(out.storeKeyFile)));
+    } catch (err) {
+      throw new ConfigError(`invalid --store-key: ${(err as Error).message}`);
+    }
+  }
   return Object.freeze({
-    ...(out as Omit<Config, 'ownerToken' | 'storeLocation' | 'backupLocation' | 'zone'>),
+    ...(out as Omit<Config, 'ownerToken' | 'storeLocation' | 'storeKey' | 'backupLocation' | 'zone'>),
     dataDir,
     appsDir: resolve(String(out.appsDir)),
     audioOut: audioOut === 'default' ? audioOut : resolve(audioOut),
     ownerToken: env.HEARTH_OWNER_TOKEN || undefined,
     storeLocation: store === '' ? resolve(dataDir, 'store') : /^https?:\/\//.test(store) ? store : resolve(store),
+    storeKey,
     backupLocation: backupDir === '' ? resolve(dataDir, 'backups') : resolve(backupDir),
     zone,
   });

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import semver from 'semver';
 import type { AppRuntime } from './runtime.js';
 import { installFromStore } from './store-install.js';
+import { automaticUpdates, sourceOf, type CatalogueSource } from './catalogue-key.js';
 import { readCatalogue } from './store.js';
 
 /**
@@ -25,17 +26,23 @@ export interface UpdateResult {
 }
 
 /** Upgrades every store-installed app that allows it and has a newer version on its channel. */
-export async function checkForUpdates(rt: AppRuntime, location: string, log: Logger): Promise<UpdateResult> {
+export async function checkForUpdates(rt: AppRuntime, from: string | CatalogueSource, log: Logger): Promise<UpdateResult> {
+  const source = sourceOf(from);
   const result: UpdateResult = { updated: [], failed: [] };
   const candidates = Object.values(rt.list()).filter((a) => a.origin === 'appstore' && a.autoupdate && a.version !== null);
   if (candidates.length === 0) return result;
-  const { catalogue } = await readCatalogue(location);
+  const allowed = automaticUpdates(source);
+  if (!allowed.on) {
+    log.warn({ store: source.location }, allowed.why ?? 'automatic updates are off');
+    return result;
+  }
+  const { catalogue } = await readCatalogue(source);
   for (const app of candidates) {
     const channel = app.channel ?? 'stable';
     const offered = catalogue.apps[app.id]?.channels[channel];
     if (!offered || compareVersions(offered.version, app.version!) <= 0) continue;
     try {
-      await installFromStore(rt, location, app.id, channel);
+      await installFromStore(rt, source, app.id, channel);
       result.updated.push({ id: app.id, from: app.version!, to: offered.version });
       log.info({ app: app.id, from: app.version, to: offered.version }, 'app updated from the store');
     } catch (err) {

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import * as tar from 'tar';
 import { writeFileDurable } from '../core/durable-file.js';
 import { invalid } from '../core/errors.js';
+import { signIndex, SIGNATURE_SUFFIX } from './catalogue-key.js';
 import { loadManifest } from './manifest.js';
 import { readCatalogue, type Catalogue } from './store.js';
 
@@ -37,7 +38,7 @@ async function sha256Of(file: string): Promise<string> {
  *
  * @example await packApp('./apps/com.hearth.sysmon', './data/store') // then install it by id
  */
-export async function packApp(folder: string, storeDir: string, channel = 'stable'): Promise<PackResult> {
+export async function packApp(folder: string, storeDir: string, channel = 'stable', opts: { signKey?: string } = {}): Promise<PackResult> {
   const src = resolve(folder);
   const loaded = await loadManifest(src, { checkFolderName: false });
   if (!loaded.ok) throw invalid(`${src} is not a valid app: ${loaded.message}`);
@@ -66,6 +67,12 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
     ...(description ? { description } : {}),
     channels: { ...(catalogue.apps[id]?.channels ?? {}), [channel]: { version, url: name, sha256 } },
   };
-  await writeFileDurable(join(store, 'index.json'), `${JSON.stringify(next, null, 2)}\n`);
+  const index = Buffer.from(`${JSON.stringify(next, null, 2)}\n`);
+  // Signed before anything is written, so a bad key leaves the catalogue as it was.
+  const signature = opts.signKey ? signIndex(index, opts.signKey) : null;
+  await writeFileDurable(join(store, 'index.json'), index);
+  if (signature) await writeFileDurable(join(store, `index.json${SIGNATURE_SUFFIX}`), signature);
+  // An index changed without its key keeps no signature that no longer holds.
+  else await rm(join(store, `index.json${SIGNATURE_SUFFIX}`), { force: true });
   return { id, version, channel, file, sha256, size };
 }

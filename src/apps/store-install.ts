@@ -8,12 +8,13 @@ import { conflict, invalid } from '../core/errors.js';
 import { APP_ID } from './manifest.js';
 import { makeStaging, swapIntoPlace } from './install.js';
 import type { App, AppRuntime } from './runtime.js';
+import type { CatalogueSource } from './catalogue-key.js';
 import { stageFromStore } from './store.js';
 
 const installing = new Set<string>();
 
 /** Installs or upgrades app `id` from the store at `location`; the staging folder never stays. */
-export async function installFromStore(rt: AppRuntime, location: string, id: string, channel = 'stable'): Promise<App> {
+export async function installFromStore(rt: AppRuntime, from: string | CatalogueSource, id: string, channel = 'stable'): Promise<App> {
   // Checked before anything touches the disk: the id becomes part of folder names.
   if (!APP_ID.test(id) || id.length > 128) throw invalid(`'${id}' is not an app id: use the reverse-domain id from the store, e.g. com.example.app`);
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(channel)) throw invalid(`channel '${channel}' must be 1-32 letters, digits, _ or -`);
@@ -24,7 +25,7 @@ export async function installFromStore(rt: AppRuntime, location: string, id: str
     throw err;
   });
   try {
-    const staged = await stageFromStore(location, id, channel, staging);
+    const staged = await stageFromStore(from, id, channel, staging);
     await rt.pause(id);
     try {
       await swapIntoPlace(rt.appsDir, id, staged.dir);

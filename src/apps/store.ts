@@ -19,6 +19,7 @@ import { HearthError, notFound } from '../core/errors.js';
 import { AppId, Localized, loadManifest, Version, type AppManifest } from './manifest.js';
 import { describeIssues } from '../core/zod-issues.js';
 import { safeRecord } from '../core/records.js';
+import { SIGNATURE_SUFFIX, signatureHolds, sourceOf, type CatalogueSource } from './catalogue-key.js';
 
 export const ChannelEntry = z.object({
   version: Version,
@@ -82,36 +83,58 @@ async function readLimited(body: ReadableStream<Uint8Array> | null, limit: numbe
   return Buffer.concat(parts);
 }
 
-/** Reads and validates the catalogue. A local store without index.json is an empty store. */
-export async function readCatalogue(location: string): Promise<{ catalogue: Catalogue; base: URL }> {
-  const url = indexUrl(location);
-  let text: string;
-  if (url.protocol === 'file:') {
-    try {
-      text = await readFile(fileURLToPath(url), 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { catalogue: { apps: {} }, base: url };
-      throw badGateway(`the app store index ${fileURLToPath(url)} cannot be read (${(err as NodeJS.ErrnoException).code})`);
+/**
+ * Reads and validates the catalogue. A local store without index.json is an empty store. With a
+ * pinned key, the index must carry a valid `index.json.sig` (catalogue-key.ts), or nothing of it
+ * is used (502).
+ */
+export async function readCatalogue(from: string | CatalogueSource): Promise<{ catalogue: Catalogue; base: URL }> {
+  const source = sourceOf(from);
+  const url = indexUrl(source.location);
+  const bytes = await readIndexFile(url, MAX_INDEX_BYTES, 'index');
+  if (bytes === null) return { catalogue: { apps: {} }, base: url };
+  if (source.key) {
+    const sigUrl = new URL(`${url.href}${SIGNATURE_SUFFIX}`);
+    const signature = await readIndexFile(sigUrl, 4096, 'signature');
+    if (signature === null) throw badGateway(`the app store index ${url.href} is not signed (no ${sigUrl.href}), but a store key is pinned; nothing from it is used`);
+    if (!signatureHolds(bytes, signature.toString('utf8'), source.key)) {
+      throw badGateway(`the app store index ${url.href} is not signed by the pinned store key; nothing from it is used`);
     }
-  } else {
-    let res: Response;
-    try {
-      res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
-    } catch (err) {
-      throw badGateway(`the app store at ${url.href} is unreachable: ${(err as Error).message}`);
-    }
-    if (!res.ok) throw badGateway(`the app store answered ${res.status} for ${url.href}`);
-    text = (await readLimited(res.body, MAX_INDEX_BYTES, `the app store index ${url.href}`)).toString('utf8');
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = JSON.parse(bytes.toString('utf8'));
   } catch {
     throw badGateway(`the app store index ${url.href} is not valid JSON`);
   }
   const parsed = Catalogue.safeParse(raw);
   if (!parsed.success) throw badGateway(`the app store index ${url.href} is malformed: ${describeIssues(parsed.error, 'index.json')}`);
   return { catalogue: parsed.data, base: url };
+}
+
+/** The bytes of the index (or its signature) at `url`; null when a local one does not exist. */
+async function readIndexFile(url: URL, limit: number, what: 'index' | 'signature'): Promise<Buffer | null> {
+  const name = what === 'index' ? 'the app store index' : 'the app store signature';
+  if (url.protocol === 'file:') {
+    try {
+      const bytes = await readFile(fileURLToPath(url));
+      if (bytes.length > limit) throw badGateway(`${name} ${fileURLToPath(url)} is larger than ${limit} bytes`);
+      return bytes;
+    } catch (err) {
+      if (err instanceof HearthError) throw err;
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw badGateway(`${name} ${fileURLToPath(url)} cannot be read (${(err as NodeJS.ErrnoException).code})`);
+    }
+  }
+  let res: Response;
+  try {
+    res = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), redirect: 'follow' });
+  } catch (err) {
+    throw badGateway(`the app store at ${url.href} is unreachable: ${(err as Error).message}`);
+  }
+  if (what === 'signature' && res.status === 404) return null;
+  if (!res.ok) throw badGateway(`the app store answered ${res.status} for ${url.href}`);
+  return readLimited(res.body, limit, `${name} ${url.href}`);
 }
 
 /** Picks the channel entry of an app, with 404s that name what exists. */
@@ -306,9 +329,9 @@ export interface StagedApp {
  * Fetches, verifies and extracts app `id` from the store into `<staging>/app`, and checks
  * its manifest. `staging` must be an empty folder on the apps folder's file system.
  */
-export async function stageFromStore(location: string, id: string, channel: string, staging: string): Promise<StagedApp> {
-  const { catalogue, base } = await readCatalogue(location);
-  const entry = pickRelease(catalogue, id, channel, location);
+export async function stageFromStore(from: string | CatalogueSource, id: string, channel: string, staging: string): Promise<StagedApp> {
+  const { catalogue, base } = await readCatalogue(from);
+  const entry = pickRelease(catalogue, id, channel, sourceOf(from).location);
   const url = packageUrl(entry, base);
   await checkInsideCatalogue(url, base);
   const tarball = join(staging, 'package.tar.gz');

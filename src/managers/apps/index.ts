@@ -61,7 +61,7 @@ export class AppsManager implements Manager {
       locale: () => this.locale(),
       ...(options.supervisor ? { supervisor: options.supervisor } : {}),
     });
-    this.service = new AppsService(this.runtime, ctx.config.storeLocation);
+    this.service = new AppsService(this.runtime, { location: ctx.config.storeLocation, key: ctx.config.storeKey });
     this.operations = appsOperations(this.service);
   }
 
@@ -104,7 +104,7 @@ export class AppsManager implements Manager {
   private scheduleUpdates(delayMs: number): void {
     const { config, log } = this.ctx;
     const timer = setTimeout(() => {
-      checkForUpdates(this.runtime, config.storeLocation, log)
+      checkForUpdates(this.runtime, { location: config.storeLocation, key: config.storeKey }, log)
         .catch((err: unknown) => log.warn({ err }, 'the automatic app update check failed'))
         .finally(() => {
           // Stopped meanwhile (stop() clears the timer): no next check.

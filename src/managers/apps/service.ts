@@ -8,6 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { invalid, notFound } from '../../core/errors.js';
 import { removeApp } from '../../apps/install.js';
 import type { App, AppRuntime } from '../../apps/runtime.js';
+import { automaticUpdates, type CatalogueSource } from '../../apps/catalogue-key.js';
 import { installFromStore } from '../../apps/store-install.js';
 import { textOf } from '../../apps/manifest.js';
 import { INDEX_FILE, readCatalogue } from '../../apps/store.js';
@@ -19,8 +20,12 @@ const WRITABLE = new Set(['autoupdate']);
 export class AppsService {
   constructor(
     readonly runtime: AppRuntime,
-    private readonly storeLocation: string,
+    private readonly store: CatalogueSource,
   ) {}
+
+  private get storeLocation(): string {
+    return this.store.location;
+  }
 
   /** Creates the default local store (an empty catalogue) so `hearth app pack` has a target. */
   async prepareStore(): Promise<void> {
@@ -68,7 +73,7 @@ export class AppsService {
 
   /** The store's catalogue with what of it is installed (502 when the store cannot be read). */
   async catalogue(): Promise<StoreCatalogue> {
-    const { catalogue } = await readCatalogue(this.storeLocation);
+    const { catalogue } = await readCatalogue(this.store);
     const language = this.runtime.locale().language;
     const installed = this.runtime.list();
     const apps: Record<string, StoreApp> = {};
@@ -83,10 +88,11 @@ export class AppsService {
         installed: app ? { version: app.version, channel: app.channel } : null,
       };
     }
-    return { location: this.storeLocation, apps };
+    const updates = automaticUpdates(this.store);
+    return { location: this.storeLocation, signed: this.store.key !== null, automaticUpdates: updates.on, automaticUpdatesOff: updates.why, apps };
   }
 
   install(id: string, channel = 'stable'): Promise<App> {
-    return installFromStore(this.runtime, this.storeLocation, id, channel);
+    return installFromStore(this.runtime, this.store, id, channel);
   }
 }

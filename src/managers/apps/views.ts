@@ -54,6 +54,9 @@ export const StoreApp = z.object({
 export type StoreApp = z.infer<typeof StoreApp>;
 export const StoreCatalogue = z.object({
   location: z.string().describe('the store folder or URL the hub installs from'),
+  signed: z.boolean().describe('true when a store key is pinned: the catalogue was checked against it'),
+  automaticUpdates: z.boolean().describe('whether store apps with autoupdate on are upgraded daily'),
+  automaticUpdatesOff: z.string().nullable().describe('why automatic updates are off (plain http without a pinned key), or null'),
   apps: z.record(z.string(), StoreApp),
 });
 export type StoreCatalogue = z.infer<typeof StoreCatalogue>;

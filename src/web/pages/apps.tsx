@@ -152,33 +152,45 @@ function Store({ installed }: { installed: string }): JSX.Element {
   if (store.error) return <Err msg={store.error} />;
   if (!store.data) return <p class="muted">Loading the catalogue…</p>;
   const apps = Object.values(store.data.apps);
-  if (apps.length === 0) return <p class="muted">The app store at {store.data.location} lists no apps yet (add one with hearth app pack).</p>;
+  // Why store apps are not kept up to date (a plain-http store without a pinned key), if so.
+  const updatesOff = store.data.automaticUpdatesOff ? <p class="notice" data-updates-off>{store.data.automaticUpdatesOff}.</p> : null;
+  if (apps.length === 0) {
+    return (
+      <>
+        {updatesOff}
+        <p class="muted">The app store at {store.data.location} lists no apps yet (add one with hearth app pack).</p>
+      </>
+    );
+  }
   return (
-    <ul class="store">
-      {apps.map((app) => {
-        const channel = app.installed?.channel ?? 'stable';
-        const offered = app.channels[channel] ?? app.channels.stable ?? Object.values(app.channels)[0];
-        const current = app.installed?.version;
-        const action = !app.installed ? 'Install' : offered && offered.version !== current ? `Upgrade to ${offered.version}` : null;
-        return (
-          <li key={app.id} data-store-app={app.id}>
-            <strong>{app.name}</strong> <span class="muted">{app.id}</span>
-            {app.description ? <div class="muted">{app.description}</div> : null}
-            <div class="inline wrap">
-              <span>{current ? `installed ${current}` : Object.entries(app.channels).map(([c, e]) => `${c} ${e.version}`).join(', ')}</span>
-              {action ? (
-                <ActionButton
-                  label={action}
-                  busyLabel="Installing… (download, verify, start)"
-                  kind="primary"
-                  onRun={() => api('POST', `${BASE}/store/`, app.channels[channel] ? { id: app.id, channel } : { id: app.id })}
-                />
-              ) : null}
-            </div>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      {updatesOff}
+      <ul class="store">
+        {apps.map((app) => {
+          const channel = app.installed?.channel ?? 'stable';
+          const offered = app.channels[channel] ?? app.channels.stable ?? Object.values(app.channels)[0];
+          const current = app.installed?.version;
+          const action = !app.installed ? 'Install' : offered && offered.version !== current ? `Upgrade to ${offered.version}` : null;
+          return (
+            <li key={app.id} data-store-app={app.id}>
+              <strong>{app.name}</strong> <span class="muted">{app.id}</span>
+              {app.description ? <div class="muted">{app.description}</div> : null}
+              <div class="inline wrap">
+                <span>{current ? `installed ${current}` : Object.entries(app.channels).map(([c, e]) => `${c} ${e.version}`).join(', ')}</span>
+                {action ? (
+                  <ActionButton
+                    label={action}
+                    busyLabel="Installing… (download, verify, start)"
+                    kind="primary"
+                    onRun={() => api('POST', `${BASE}/store/`, app.channels[channel] ? { id: app.id, channel } : { id: app.id })}
+                  />
+                ) : null}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }
 
