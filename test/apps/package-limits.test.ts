@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installFromStore } from '../../src/apps/store-install.js';
-import { extract } from '../../src/apps/store.js';
+import { extract } from '../../src/apps/package-extract.js';
 import { assertBuilt, listDir, removeAll, startRuntime, tempDir, type TestRuntime } from './helpers.js';
 
 let appsDir: string;
