@@ -2,8 +2,11 @@
  * Helpers for the apps tests: write throwaway apps into a temp apps folder, start a runtime on
  * a temp data dir (real Store, real child processes), and wait for an app to reach a state.
  */
+import { once } from 'node:events';
 import { existsSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pino from 'pino';
@@ -138,4 +141,17 @@ export async function listDir(dir: string): Promise<string[]> {
 
 export async function removeAll(...dirs: string[]): Promise<void> {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
+}
+
+/** Serves the files of `dir` over plain http on a free port (a catalogue as a remote store). */
+export async function serveFolder(dir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    readFile(join(dir, new URL(req.url ?? '/', 'http://x').pathname)).then(
+      (data) => res.end(data),
+      () => res.writeHead(404).end(),
+    );
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

@@ -3,15 +3,13 @@
  * a hub restart, heap exhaustion, a CPU spinner that ignores SIGTERM, a sandbox probe, and a
  * hub that keeps answering through all of it. Plus store install from an http catalogue.
  */
-import { once } from 'node:events';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/pack.js';
 import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { assertBuilt, removeAll, writeApp } from './helpers.js';
+import { assertBuilt, removeAll, serveFolder, writeApp } from './helpers.js';
 
 type App = { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null; exitCount: number; exitSignal: string | null };
 
@@ -199,15 +197,9 @@ describe('store install from an http catalogue', () => {
     const appsDir = await dir('hearth-apps-');
     const folder = await writeApp(srcDir, 'com.test.remote', { code: `module.exports = { async onInit(hub) { hub.log('remote up'); } };` });
     await packApp(folder, storeDir);
-    server = createServer((req, res) => {
-      readFile(join(storeDir, new URL(req.url ?? '/', 'http://x').pathname)).then(
-        (data) => res.end(data),
-        () => res.writeHead(404).end(),
-      );
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const served = await serveFolder(storeDir);
+    server = served.server;
+    const url = served.url;
     const hub = await hubWith({ appsDir, args: ['--store', url] });
 
     const ok = await hub.call<App>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.remote', channel: 'stable' } });

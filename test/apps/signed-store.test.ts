@@ -5,17 +5,15 @@
  * made by the CLI as the docs tell a store owner to.
  */
 import { execFileSync } from 'node:child_process';
-import { once } from 'node:events';
 import { readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkForUpdates } from '../../src/apps/autoupdate.js';
 import { loadConfig } from '../../src/config.js';
 import { CLI, startHub, type RunningHub } from '../helpers/hub.js';
-import { assertBuilt, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+import { assertBuilt, removeAll, serveFolder, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
 
 type Err = { error: string; error_description: string };
 const dirs: string[] = [];
@@ -43,15 +41,9 @@ const cli = (...args: string[]): string => execFileSync(process.execPath, [CLI, 
 
 /** Serves `storeDir` over plain http; answers its URL. */
 async function serve(storeDir: string): Promise<string> {
-  server = createServer((req, res) => {
-    readFile(join(storeDir, new URL(req.url ?? '/', 'http://x').pathname)).then(
-      (data) => res.end(data),
-      () => res.writeHead(404).end(),
-    );
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const served = await serveFolder(storeDir);
+  server = served.server;
+  return served.url;
 }
 
 async function packed(version = '1.0.0', signKey?: string): Promise<{ storeDir: string }> {
