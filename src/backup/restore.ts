@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { cp, mkdir, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { extract, type ReadEntry } from 'tar';
 import { acquireDataLock, DataDirLockedError, LOCK_FILE, lockHolder } from '../core/data-lock.js';
@@ -159,14 +159,14 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
     throw new Error(`an apps folder inside the data dir is supported only as ${join(dataDir, 'apps')}; move ${appsDir} out first`);
   }
   const holder = await lockHolder(dataDir);
-  if (holder !== null) throw new DataDirLockedError(dataDir, holder);
+  if (holder !== null) throw new DataDirLockedError(dataDir, holder.pid);
   const { manifest } = await verifyArchive(archive);
 
   await mkdir(dirname(dataDir), { recursive: true });
   if (!sharedTarget) await mkdir(dirname(appsDir), { recursive: true });
   const dataMode = await chooseMode(dataDir, opts.swap);
   const appsMode = sharedTarget ? null : await chooseMode(appsDir, opts.swap);
-  const release = (await exists(dataDir)) ? await acquireDataLock(dataDir) : null;
+  const release = await acquireDataLock(dataDir);
   const stage = workDir(dataDir, dataMode);
   const appsStage = appsMode ? workDir(appsDir, appsMode) : null;
   try {
@@ -184,8 +184,8 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
     });
     await checkExtracted(stage, manifest);
     await fitLayout(stage, manifest, sharedTarget);
-    // A hub started during the swap must find the data dir taken.
-    await writeFile(join(stage, 'data', LOCK_FILE), String(process.pid), { mode: 0o644 });
+    // A hub started during the swap finds the data dir taken: this process holds its lock (a
+    // socket named after the data dir's path, not a file inside it), from before until after.
     await chownLike(join(stage, 'data'), dataDir);
     if (appsStage) {
       await chownLike(join(stage, 'apps'), appsDir);

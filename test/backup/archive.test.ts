@@ -2,7 +2,6 @@
  * The archive library against real folders, a real SQLite file and real gzip: round trip,
  * corruption, newer formats, retention, the data-dir lock.
  */
-import { spawn } from 'node:child_process';
 import { readFile, readdir, rm, stat, writeFile, mkdir, mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,7 @@ import {
   restoreBackup,
   verifyArchive,
 } from '../../src/backup/index.js';
+import { holdDataLock } from '../helpers/lock.js';
 import { insightRows, makeFixture, STORE_DOC, treeDigest, type Fixture } from './fixtures.js';
 
 const roots: string[] = [];
@@ -267,15 +267,14 @@ describe('retention and failures', () => {
   it('restore refuses while a hub holds the data dir', async () => {
     const f = await fixture({ insightRows: 10 });
     const result = await backup(f);
-    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const holder = await holdDataLock(f.dataDir);
     try {
-      await writeFile(join(f.dataDir, 'hearth.lock'), String(holder.pid));
       await expect(restoreBackup(result.path, { dataDir: f.dataDir, appsDir: f.appsDir })).rejects.toThrow(
         `data dir ${f.dataDir} is in use by another hearth process (pid ${holder.pid}); stop it first`,
       );
       expect(JSON.parse(await readFile(join(f.dataDir, 'db.json'), 'utf8'))).toEqual(STORE_DOC);
     } finally {
-      holder.kill('SIGKILL');
+      await holder.kill();
     }
   });
 });

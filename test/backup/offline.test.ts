@@ -2,7 +2,6 @@
  * `hearth backup` / `hearth restore` entry points (runOfflineBackup, runRestore) on a stopped
  * hub's folders, and the scheduler's rules that need no waiting: the clock check and catch-up.
  */
-import { spawn } from 'node:child_process';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -12,6 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { runOfflineBackup, runRestore } from '../../src/managers/backup/index.js';
 import { BackupScheduler, needsCatchUp } from '../../src/managers/backup/schedule.js';
 import { makeFixture, STORE_DOC, type Fixture } from './fixtures.js';
+import { holdDataLock } from '../helpers/lock.js';
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -47,14 +47,13 @@ describe('offline backup and restore', () => {
 
   it('refuses while a hub holds the data dir, and on a folder without hearth data', async () => {
     const f = await fixture();
-    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const holder = await holdDataLock(f.dataDir);
     try {
-      await writeFile(join(f.dataDir, 'hearth.lock'), String(holder.pid));
       await expect(runOfflineBackup(configFor(f))).rejects.toThrow(
         `a hub is running on ${f.dataDir} (pid ${holder.pid}); ask it for a backup instead: POST /api/manager/backup/backup/`,
       );
     } finally {
-      holder.kill('SIGKILL');
+      await holder.kill();
     }
     const empty = join(f.root, 'nothing');
     await expect(runOfflineBackup(loadConfig({ 'data-dir': empty }, {}))).rejects.toThrow(`no hearth data in ${empty} (no db.json)`);

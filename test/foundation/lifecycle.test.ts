@@ -2,12 +2,12 @@
  * The daemon as an operator meets it: the owner token file, SIGTERM, one hub per data dir,
  * the `hearth token` CLI, and the systemd unit.
  */
-import { execFile, spawnSync } from 'node:child_process';
-import { readFile, rm, stat } from 'node:fs/promises';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, ROOT, call, startHub } from '../helpers/hub.js';
+import { CLI, ROOT, call, startHub, tempDir } from '../helpers/hub.js';
 
 const exec = promisify(execFile);
 
@@ -49,6 +49,31 @@ describe('process lifecycle', () => {
       await expect(stat(join(hub.dataDir, 'hearth.lock'))).rejects.toThrow();
     } finally {
       await hub.cleanup();
+    }
+  });
+
+  it('starts after a power cut: a lock file naming a live process that is not a hub does not stop it', async () => {
+    const dataDir = await tempDir();
+    const stranger = spawn(process.execPath, ['-e', 'setInterval(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      // What a power cut leaves: the pid the last hub had, now taken by another process.
+      await writeFile(join(dataDir, 'hearth.lock'), String(stranger.pid));
+      const hub = await startHub({ dataDir });
+      try {
+        expect((await hub.call('GET', '/api/manager/system/ping')).status).toBe(200);
+        expect((await readFile(join(dataDir, 'hearth.lock'), 'utf8')).trim()).toBe(String(hub.process.pid));
+      } finally {
+        await hub.stop();
+      }
+      // SIGKILLed, the hub leaves its lock file behind; the next hub starts all the same.
+      const killed = await startHub({ dataDir });
+      await killed.kill('SIGKILL');
+      const next = await startHub({ dataDir });
+      expect((await next.call('GET', '/api/manager/system/ping')).status).toBe(200);
+      await next.cleanup();
+    } finally {
+      stranger.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 

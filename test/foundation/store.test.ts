@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { acquireDataLock, DataDirLockedError } from '../../src/core/data-lock.js';
+import { holdDataLock } from '../helpers/lock.js';
 import { SCHEMA_VERSION } from '../../src/core/migrations.js';
 import { Store, StoreSectionError } from '../../src/core/store.js';
 
@@ -177,13 +178,26 @@ describe('a write that fails', () => {
 });
 
 describe('data dir lock', () => {
-  it('admits one holder; a stale lock from a dead process is replaced', async () => {
+  it('admits one holder at a time, and is free again once released', async () => {
     const release = await acquireDataLock(dir);
-    await writeFile(join(dir, 'hearth.lock'), String(process.ppid)); // a live process that is not us
     await expect(acquireDataLock(dir)).rejects.toBeInstanceOf(DataDirLockedError);
-    await writeFile(join(dir, 'hearth.lock'), '999999999'); // no such process
+    await release();
     const again = await acquireDataLock(dir);
     await again();
+  });
+
+  it('is not fooled by a lock file naming a live process that is not a hub (pid reuse after a power cut)', async () => {
+    await writeFile(join(dir, 'hearth.lock'), String(process.ppid)); // alive, and not holding the lock
+    const release = await acquireDataLock(dir);
+    expect((await readFile(join(dir, 'hearth.lock'), 'utf8')).trim()).toBe(String(process.pid));
+    await release();
+  });
+
+  it('is free the moment its holder dies, however it dies (SIGKILL)', async () => {
+    const holder = await holdDataLock(dir);
+    await expect(acquireDataLock(dir)).rejects.toThrow(`data dir ${dir} is in use by another hearth process (pid ${holder.pid}); stop it first`);
+    await holder.kill();
+    const release = await acquireDataLock(dir);
     await release();
   });
 });

@@ -19,7 +19,7 @@ export async function runOfflineBackup(config: Config): Promise<BackupResult> {
   const holder = await lockHolder(config.dataDir);
   if (holder !== null) {
     throw new Error(
-      `a hub is running on ${config.dataDir} (pid ${holder}); ask it for a backup instead: POST /api/manager/backup/backup/`,
+      `a hub is running on ${config.dataDir}${holder.pid === null ? '' : ` (pid ${holder.pid})`}; ask it for a backup instead: POST /api/manager/backup/backup/`,
     );
   }
   await access(join(config.dataDir, DB_FILE)).catch(() => {
