@@ -1,6 +1,6 @@
 /**
  * The hub's configuration: parsed once from flags > HEARTH_* environment > defaults, validated,
- * frozen. Defaults are data beside the schema (DESIGN.md section 8).
+ * frozen. Defaults are data beside the schema.
  */
 import type { KeyObject } from 'node:crypto';
 import { resolve } from 'node:path';

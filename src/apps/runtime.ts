@@ -1,7 +1,6 @@
 /**
  * All installed apps: finds them in the apps folder, keeps their records in the store, runs the
- * enabled ones under a supervisor each, and presents each as an App object (DESIGN.md section
- * 7) whose every change is reported through `onEvent` (the apps manager publishes it as
+ * enabled ones under a supervisor each, and presents each as an App object whose every change is reported through `onEvent` (the apps manager publishes it as
  * app.create/update/delete). Serves the SDK calls the apps manager owns (settings, i18n).
  */
 import { mkdir, readdir } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 /**
  * The operation table entry: the one place an API operation is declared. The HTTP layer mounts
  * these (auth, scope, validation, handler, serialisation), the OpenAPI document is generated from
- * them, and a test holds them against shared/spec/api.json.
+ * them, and a test holds them against the Web API's specification (test/fixtures/api.json).
  */
 import type { z } from 'zod';
 import type { Scope } from './scopes.js';

@@ -1,5 +1,5 @@
 /**
- * Scope names from the seed and the one rule of implication between them (DESIGN.md section 3):
+ * Scope names of the Web API and the one rule of implication between them:
  * `service.X` covers `service.X.readonly`, `SYSTEM` covers `SYSTEM_READONLY`, `*` covers all.
  * The web app bundles this module for its scope picker: keep it free of imports.
  */

@@ -1,5 +1,5 @@
 /**
- * 401 and 403 for every seed operation, table-driven from shared/spec/api.json, and the fixed
+ * 401 and 403 for every seed operation, table-driven from test/fixtures/api.json, and the fixed
  * order auth -> scope -> validation (a caller without the scope never learns whether its input
  * was valid).
  */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('loadConfig', () => {
-  it('uses the defaults of DESIGN.md section 8', () => {
+  it('uses the documented defaults (the README flag table)', () => {
     const c = loadConfig({}, {});
     expect(c.port).toBe(8720);
     expect(c.host).toBe('0.0.0.0');

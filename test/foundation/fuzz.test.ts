@@ -1,5 +1,5 @@
 /**
- * Property-based fuzz of the whole API: every operation of spec/api.json, against one real hub,
+ * Property-based fuzz of the whole API: every operation of the Web API (test/fixtures/api.json), against one real hub,
  * with hostile path ids, hostile query strings and hostile bodies from a small seeded generator.
  * For every request: no 5xx; every error is JSON {error, error_description, statusCode}; a
  * strict-body request afterwards is still accepted (nothing reached Object.prototype in the

@@ -1,5 +1,5 @@
 /**
- * Holds the operation tables against shared/spec/api.json through the OpenAPI document the
+ * Holds the operation tables against test/fixtures/api.json through the OpenAPI document the
  * running hub generates from them: same operation ids, methods, paths and scopes; a seed
  * operation missing from a manager, or an extra one not marked as an extension, fails.
  */

@@ -1,4 +1,4 @@
-/** The seed's operations, read from shared/spec/api.json: tests are driven from this file. */
+/** The Web API's 72 operations, from test/fixtures/api.json: tests are driven from this file. */
 import { readFileSync } from 'node:fs';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,12 +27,11 @@ export interface Spec {
   events: Record<string, string[]>;
 }
 
-/** shared/ sits beside the checkout (../shared), as in CI; HEARTH_SPEC overrides. */
+/** The copy in the repository; HEARTH_SPEC points at another (a newer specification to check against). */
 function specPath(): string {
-  const candidates = [process.env.HEARTH_SPEC, join(ROOT, '../shared/spec/api.json'), join(ROOT, 'test/fixtures/api.json')];
-  const found = candidates.find((p): p is string => p !== undefined && existsSync(p));
-  if (!found) throw new Error('shared/spec/api.json not found beside the checkout');
-  return found;
+  const path = process.env.HEARTH_SPEC ?? join(ROOT, 'test/fixtures/api.json');
+  if (!existsSync(path)) throw new Error(`${path} not found: the Web API's operation list`);
+  return path;
 }
 
 export const SPEC: Spec = JSON.parse(readFileSync(specPath(), 'utf8')) as Spec;

@@ -1,5 +1,5 @@
 /**
- * The apps operation table: the 15 operations of the apps section of spec/api.json, and the
+ * The apps operation table: the 15 operations of the apps section of the Web API (test/fixtures/api.json), and the
  * store catalogue (an extension), each a thin call into the apps service.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * The two speech options (DESIGN.md section 5): `speed`, a multiplier of the engine's normal
+ * The two speech options: `speed`, a multiplier of the engine's normal
  * rate ("0.5".."2.0" or slow|normal|fast), and `voice`, an installed voice id. Both need SYSTEM.
  */
 import { z } from 'zod';

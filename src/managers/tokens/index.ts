@@ -1,6 +1,6 @@
 /**
  * The token API (`/api/manager/tokens`): create tokens with chosen scopes, list them (never their
- * secrets), revoke them. Not in the seed; DESIGN.md section 3.
+ * secrets), revoke them. Not in the Web API's specification: the hub's own.
  */
 import { z } from 'zod';
 import { HearthError, notFound } from '../../core/errors.js';
