@@ -47,12 +47,28 @@ function configFrom(values: Record<string, unknown>): Config {
 async function api(config: Config, url: string | undefined, method: string, path: string, body?: unknown): Promise<unknown> {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = url ?? `http://${host}:${config.port}`;
-  const token = process.env.HEARTH_TOKEN ?? (await readFile(join(config.dataDir, OWNER_TOKEN_FILE), 'utf8')).trim();
-  const res = await fetch(`${base}/api/manager/tokens${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
+  const tokenFile = join(config.dataDir, OWNER_TOKEN_FILE);
+  const token =
+    process.env.HEARTH_TOKEN ??
+    (await readFile(tokenFile, 'utf8').then(
+      (t) => t.trim(),
+      (err: NodeJS.ErrnoException) => {
+        throw new Error(
+          `no token to call the hub with: ${tokenFile} cannot be read (${err.code}). Set HEARTH_TOKEN, pass the hub's --data-dir, or on a device run it as root (sudo hearth ...)`,
+        );
+      },
+    ));
+  let res: Response;
+  try {
+    res = await fetch(`${base}/api/manager/tokens${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  } catch (err) {
+    const code = ((err as Error).cause as NodeJS.ErrnoException | undefined)?.code ?? (err as Error).message;
+    throw new Error(`could not reach the hub at ${base} (${code}); is it running? Point elsewhere with --url, or --port / HEARTH_PORT`);
+  }
   const text = await res.text();
   const parsed: unknown = text ? JSON.parse(text) : null;
   if (!res.ok) {
@@ -89,6 +105,11 @@ async function token(args: string[]): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  // `hearth <command> --help` (or -h) anywhere: the usage, which covers every command.
+  if (command !== undefined && (rest.includes('--help') || rest.includes('-h'))) {
+    console.log(USAGE);
+    return;
+  }
   switch (command) {
     // Each command loads only what it needs: the daemon's modules take a third of a second to
     // load here (seconds on a Pi), which `hearth token list` should not pay.

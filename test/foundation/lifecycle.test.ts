@@ -95,6 +95,28 @@ describe('process lifecycle', () => {
 });
 
 describe('hearth token', () => {
+  it('says which URL it tried when no hub answers, and where the token should come from', async () => {
+    const dataDir = await tempDir();
+    try {
+      const noToken = spawnSync(process.execPath, [CLI, 'token', 'list', '--data-dir', dataDir, '--port', '45999'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+      expect(noToken.status).toBe(2);
+      expect(noToken.stderr).toContain(`no token to call the hub with: ${join(dataDir, 'owner-token')} cannot be read (ENOENT)`);
+      const noHub = spawnSync(process.execPath, [CLI, 'token', 'list', '--port', '45999'], { encoding: 'utf8', env: { PATH: process.env.PATH, HEARTH_TOKEN: 'hth_x' } });
+      expect(noHub.status).toBe(2);
+      expect(noHub.stderr).toContain('could not reach the hub at http://127.0.0.1:45999 (ECONNREFUSED); is it running? Point elsewhere with --url, or --port / HEARTH_PORT');
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers --help on every command with the usage', () => {
+    for (const args of [['token', '--help'], ['backup', '-h'], ['app', 'pack', '--help'], ['restore', '--help'], ['start', '--help']]) {
+      const res = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+      expect(res.status, args.join(' ')).toBe(0);
+      expect(res.stdout, args.join(' ')).toContain('Usage:');
+    }
+  });
+
   it('creates, lists and revokes tokens through the running hub', async () => {
     const hub = await startHub({ ownerToken: null });
     try {
@@ -123,7 +145,8 @@ describe('systemd unit', () => {
   it('runs the built CLI that package.json names as bin.hearth', async () => {
     const text = await readFile(unit, 'utf8');
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { bin: { hearth: string } };
-    expect(text).toMatch(new RegExp(`^ExecStart=/usr/bin/node /opt/hearth/${pkg.bin.hearth} start$`, 'm'));
+    // Through env: Node is /usr/bin/node from the distribution, /usr/local/bin/node from install.sh.
+    expect(text).toMatch(new RegExp(`^ExecStart=/usr/bin/env node /opt/hearth/${pkg.bin.hearth} start$`, 'm'));
     for (const line of ['Restart=on-failure', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'ReadWritePaths=/var/lib/hearth', 'PrivateTmp=yes', 'User=hearth']) {
       expect(text).toContain(line);
     }

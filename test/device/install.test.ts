@@ -1,0 +1,140 @@
+/**
+ * The whole installation on fresh systems: a minimal Debian 12 and Debian 13 booted under
+ * systemd-nspawn run scripts/install.sh with the release tarball, as the README's device section
+ * says, and are checked from outside: the unit is active, ping answers, the owner token works,
+ * `hearth token create` works, a SIGKILLed hub is restarted, an upgrade and a reboot keep data
+ * and tokens, and an uninstall without --purge keeps the state. Debian 12 has no Node >= 20.12,
+ * so it gets the official-layout tarball made from this machine's Node (nodejs.org is not
+ * reachable here); Debian 13 uses its own nodejs. Skips, saying why, where it cannot run.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from '../helpers/hub.js';
+import { boot, cannotRun, hostNodeTarball, rootfs, type Container } from './nspawn.js';
+
+const why = cannotRun();
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+async function get(url: string, token?: string): Promise<number> {
+  try {
+    return (await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} })).status;
+  } catch {
+    return 0;
+  }
+}
+
+async function until(what: string, ok: () => Promise<boolean> | boolean, tries = 120): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await ok()) return;
+    await sleep(500);
+  }
+  throw new Error(`${what} did not happen`);
+}
+
+let release: string | null = null;
+/** The release tarball, made once with the real release script from the built checkout. */
+async function releaseTarball(): Promise<string> {
+  if (release) return release;
+  const out = await tempDir('hearth-device-release-');
+  dirs.push(out);
+  const printed = execFileSync(process.execPath, [join(ROOT, 'scripts/release.mjs'), out, '--no-build'], { encoding: 'utf8' });
+  release = (JSON.parse(printed.trim().split('\n').pop()!) as { file: string }).file;
+  return release;
+}
+
+const SUITES = [
+  { suite: 'bookworm', debian: 12, hostNode: true },
+  { suite: 'trixie', debian: 13, hostNode: false },
+];
+
+describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skipped: ${why})` : ''}`, () => {
+  for (const { suite, debian, hostNode } of SUITES) {
+    it(`Debian ${debian} (${suite}): install, token, SIGKILL, upgrade, reboot, uninstall`, { timeout: 25 * 60_000 }, async () => {
+      const base = await rootfs(suite);
+      const work = await tempDir(`hearth-nspawn-${suite}-`);
+      dirs.push(work);
+      const root = join(work, 'root');
+      // cp -a: owners, modes, links and device nodes as debootstrap made them.
+      execFileSync('cp', ['-a', base, root]);
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}/api/manager`;
+      await writeFile(join(root, 'etc/default/hearth'), `HEARTH_PORT=${port}\n`);
+      const tarball = await releaseTarball();
+      await copyFile(tarball, join(root, 'root/hearth.tgz'));
+      // This machine reaches the npm registry through its own CA, and builds native modules
+      // against local Node headers (no prebuilt binaries are reachable): what a Pi with the
+      // internet does by itself.
+      await mkdir(join(root, 'root/host'), { recursive: true });
+      await copyFile('/etc/ssl/certs/ca-certificates.crt', join(root, 'root/host/ca.crt'));
+      const env: Record<string, string> = { npm_config_cafile: '/root/host/ca.crt' };
+      if (hostNode) {
+        await copyFile(await hostNodeTarball(), join(root, 'root/host/node.tar.xz'));
+        Object.assign(env, { HEARTH_NODE_TARBALL: '/root/host/node.tar.xz', npm_config_nodedir: '/opt/hearth-node' });
+      } else {
+        env.npm_config_nodedir = '/usr';
+      }
+      // The README's device section, command for command.
+      const install = 'cd /root && tar xzf hearth.tgz && ./hearth-*/scripts/install.sh';
+
+      let box: Container = await boot(root, `hearth-${suite}`);
+      try {
+        const installed = box.run(install, env, 15 * 60_000);
+        expect(installed).toContain(`is running on port ${port}.`);
+        expect(box.run('systemctl is-active hearth').trim()).toBe('active');
+        expect(await get(`${url}/system/ping`)).toBe(200);
+        const owner = (await readFile(join(root, 'var/lib/hearth/data/owner-token'), 'utf8')).trim();
+        expect(await get(`${url}/i18n/state`, owner)).toBe(200);
+
+        const created = JSON.parse(box.run('hearth token create --name tablet --scope service.dashboard.readonly')) as { token: string };
+        expect(await get(`${url}/dashboards/dashboard`, created.token)).toBe(200);
+        expect(await get(`${url}/i18n/state`, created.token)).toBe(403);
+
+        // systemd restarts a hub that is killed outright.
+        const before = box.mainPid('hearth');
+        box.run('systemctl kill -s KILL hearth');
+        await until('a restart after SIGKILL', async () => box.mainPid('hearth') > 0 && box.mainPid('hearth') !== before && (await get(`${url}/system/ping`)) === 200);
+
+        // An upgrade swaps the code and keeps data, userdata and tokens.
+        const marker = join(root, 'var/lib/hearth/data/apps/com.hearth.greeter/userdata/kept.txt');
+        await mkdir(join(marker, '..'), { recursive: true });
+        await writeFile(marker, 'mine');
+        const upgraded = box.run(install, env, 15 * 60_000);
+        expect(upgraded).toContain(`is running on port ${port}.`);
+        expect(box.run('ls /opt/hearth-releases | wc -l').trim()).toBe('2');
+        expect(await get(`${url}/i18n/state`, owner)).toBe(200);
+        expect(await readFile(marker, 'utf8')).toBe('mine');
+
+        // A reboot: the service comes back by itself, with its data and tokens.
+        await box.poweroff();
+        box = await boot(root, `hearth-${suite}`);
+        await until('ping after a reboot', async () => (await get(`${url}/system/ping`)) === 200);
+        expect(await get(`${url}/i18n/state`, owner)).toBe(200);
+        expect(await get(`${url}/dashboards/dashboard`, created.token)).toBe(200);
+
+        // Uninstall without --purge: the code goes, the state stays.
+        box.run('/opt/hearth/scripts/uninstall.sh');
+        expect(box.run('systemctl is-active hearth || true').trim()).not.toBe('active');
+        expect(box.run('test -e /opt/hearth || test -e /usr/local/bin/hearth && echo left || echo gone').trim()).toBe('gone');
+        expect(await readFile(marker, 'utf8')).toBe('mine');
+        expect((await readFile(join(root, 'var/lib/hearth/data/owner-token'), 'utf8')).trim()).toBe(owner);
+      } finally {
+        await box.poweroff();
+      }
+    });
+  }
+});
