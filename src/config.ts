@@ -3,7 +3,7 @@
  * frozen. Defaults are data beside the schema.
  */
 import type { KeyObject } from 'node:crypto';
-import { resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { loadPublicKey } from './apps/catalogue-key.js';
 
@@ -90,6 +90,13 @@ export function loadConfig(flags: Readonly<Record<string, string | undefined>>, 
   } catch {
     throw new ConfigError(`invalid time zone '${zone}': use an IANA name such as Europe/Amsterdam`);
   }
+  const appsDir = resolve(String(out.appsDir));
+  // One layout: app packages beside the data, never in it. Inside, `<data-dir>/apps/<id>` is
+  // both a package and its userdata, and replacing the package (an upgrade, an uninstall)
+  // would take the app's data with it.
+  if (appsDir === dataDir || appsDir.startsWith(dataDir + sep)) {
+    throw new ConfigError(`the apps folder ${appsDir} is inside the data dir ${dataDir}: put it beside it (e.g. --apps-dir ${resolve(dataDir, '..', 'apps')}), since app folders in the data dir hold each app's userdata`);
+  }
   const audioOut = String(out.audioOut);
   let storeKey: KeyObject | null = null;
   if (out.storeKeyFile !== '') {
@@ -102,7 +109,7 @@ export function loadConfig(flags: Readonly<Record<string, string | undefined>>, 
   return Object.freeze({
     ...(out as Omit<Config, 'ownerToken' | 'storeLocation' | 'storeKey' | 'backupLocation' | 'zone'>),
     dataDir,
-    appsDir: resolve(String(out.appsDir)),
+    appsDir,
     audioOut: audioOut === 'default' ? audioOut : resolve(audioOut),
     ownerToken: env.HEARTH_OWNER_TOKEN || undefined,
     storeLocation: store === '' ? resolve(dataDir, 'store') : /^https?:\/\//.test(store) ? store : resolve(store),

@@ -24,6 +24,15 @@ describe('loadConfig', () => {
     expect(loadConfig({}, env).ownerToken).toBe('hth_x');
   });
 
+  it('refuses an apps folder inside the data dir, where a package upgrade would replace the userdata', () => {
+    expect(() => loadConfig({ 'data-dir': '/srv/h/data', 'apps-dir': '/srv/h/data/apps' }, {})).toThrow(
+      'the apps folder /srv/h/data/apps is inside the data dir /srv/h/data: put it beside it (e.g. --apps-dir /srv/h/apps)',
+    );
+    expect(() => loadConfig({ 'data-dir': '/srv/h/data', 'apps-dir': '/srv/h/data' }, {})).toThrow(ConfigError);
+    expect(loadConfig({ 'data-dir': '/srv/h/data', 'apps-dir': '/srv/h/apps' }, {}).appsDir).toBe('/srv/h/apps');
+    expect(loadConfig({ 'data-dir': '/srv/h/data', 'apps-dir': '/srv/h/data-apps' }, {}).appsDir).toBe('/srv/h/data-apps');
+  });
+
   it('refuses bad values, naming where they came from', () => {
     expect(() => loadConfig({ port: 'eighty' }, {})).toThrow(ConfigError);
     expect(() => loadConfig({ port: '70000' }, {})).toThrow(/--port/);
