@@ -2,8 +2,8 @@
  * One writer per data directory. Two processes writing one lowdb file corrupt it, so a second
  * hub (or `hearth restore` while a hub runs) is refused.
  *
- * The lock is a Unix socket bound in Linux's abstract namespace under a name made from the data
- * dir's real path: binding is atomic (EADDRINUSE when taken) and the kernel drops the socket when
+ * The lock is a Unix socket bound in Linux's abstract namespace under a name made from where the
+ * data dir is (lockAddress): binding is atomic (EADDRINUSE when taken) and the kernel drops the socket when
  * its process dies, however it dies. A pid in a file cannot do this: after a power cut the pid
  * a lock file names often belongs to another process at the next boot, and the hub refused to
  * start until someone deleted the file. `hearth.lock` still holds the holder's pid, but only to
@@ -12,8 +12,8 @@
  */
 import { createHash } from 'node:crypto';
 import { createConnection, createServer, type Server } from 'node:net';
-import { readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export const LOCK_FILE = 'hearth.lock';
 const SOCKET_FILE = 'hearth.lock.sock';
@@ -37,11 +37,19 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** The socket address of a data dir's lock: one name per real path. */
+/**
+ * The socket address of a data dir's lock. Abstract sockets live in the network namespace, not
+ * in the file system, so the name holds where the data dir is: the device and inode of its
+ * parent folder and its name. A container sharing the host's network with its own
+ * `/var/lib/hearth/data` gets another lock; a restore that swaps the data dir for a new folder
+ * (same parent, same name) keeps the same one.
+ */
 async function lockAddress(dataDir: string): Promise<string> {
   const dir = await realpath(dataDir).catch(() => resolve(dataDir));
   if (process.platform !== 'linux') return join(dir, SOCKET_FILE);
-  return `\0hearth-data-lock-${createHash('sha256').update(dir).digest('hex').slice(0, 40)}`;
+  const parent = await stat(dirname(dir)).catch(() => null);
+  const where = parent ? `${parent.dev}:${parent.ino}:${basename(dir)}` : dir;
+  return `\0hearth-data-lock-${createHash('sha256').update(where).digest('hex').slice(0, 40)}`;
 }
 
 function listen(server: Server, address: string): Promise<void> {

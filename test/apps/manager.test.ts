@@ -2,7 +2,7 @@
  * The apps manager in process, with a real store, event bus, options and a local app store:
  * automatic updates run on their own schedule, and app.update events carry the shared diff.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -36,9 +36,11 @@ afterEach(async () => {
 beforeAll(() => assertBuilt());
 
 async function harness(autoupdate: { firstMs: number; everyMs: number }): Promise<Harness> {
-  const dataDir = await tempDir('hearth-appsmgr-');
+  const root = await tempDir('hearth-appsmgr-');
+  const dataDir = join(root, 'data');
+  await mkdir(dataDir);
   const storeDir = await tempDir('hearth-appsmgr-store-');
-  const config = loadConfig({ 'data-dir': dataDir, 'apps-dir': join(dataDir, 'installed'), store: storeDir }, {});
+  const config = loadConfig({ 'data-dir': dataDir, 'apps-dir': join(root, 'installed'), store: storeDir }, {});
   const store = await Store.open(dataDir);
   const bus = new EventBus();
   const events: HubEvent[] = [];

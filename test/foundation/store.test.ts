@@ -2,7 +2,7 @@
  * The store over real files: sections checked by schema, coalesced durable writes, migrations
  * that keep a copy, a schema newer than the hub refused, one writer per data dir.
  */
-import { mkdir, mkdtemp, readFile, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -190,6 +190,20 @@ describe('data dir lock', () => {
     await writeFile(join(dir, 'hearth.lock'), String(process.ppid)); // alive, and not holding the lock
     const release = await acquireDataLock(dir);
     expect((await readFile(join(dir, 'hearth.lock'), 'utf8')).trim()).toBe(String(process.pid));
+    await release();
+  });
+
+  it('stays with the place, not the folder: a data dir swapped for a new one (a restore) is still locked', async () => {
+    const data = join(dir, 'data');
+    await mkdir(data);
+    const release = await acquireDataLock(data);
+    await rename(data, join(dir, 'data.pre-restore'));
+    await mkdir(data);
+    await expect(acquireDataLock(data)).rejects.toBeInstanceOf(DataDirLockedError);
+    // Another folder of the same name elsewhere is another lock.
+    await mkdir(join(dir, 'elsewhere', 'data'), { recursive: true });
+    const other = await acquireDataLock(join(dir, 'elsewhere', 'data'));
+    await other();
     await release();
   });
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER, startHub, type RunningHub } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
 import { tempDir } from './tools.js';
 
 const API = '/api/manager/speech-output';
@@ -28,8 +29,10 @@ describe('an engine that crashes', () => {
       expect(res.status).toBe(502);
       expect(res.body.error).toBe('bad_gateway');
       expect(res.body.error_description).toMatch(/speech engine 'say' failed on this text \(text2wave was killed by SIGSEGV/);
-      const logged = hub.output.filter((l) => l.includes('speech engine failed on a text'));
-      expect(logged.some((l) => (JSON.parse(l) as { text?: string }).text === CRASHER)).toBe(true);
+      // The log line travels through the hub's stdout: it may arrive just after the answer.
+      const logged = async (): Promise<boolean> =>
+        hub.output.some((l) => l.includes('speech engine failed on a text') && (JSON.parse(l) as { text?: string }).text === CRASHER);
+      await poll(logged, (seen) => seen, 'the crash logged with its text');
       expect(hub.output.some((l) => l.includes(OWNER))).toBe(false);
 
       const next = await hub.call('POST', `${API}/say`, { body: { text: 'still here', synthesize } });
