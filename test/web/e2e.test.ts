@@ -180,11 +180,11 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     const who = card.locator('label', { hasText: 'Who to greet' });
     await who.locator('input').fill('Grace');
     await who.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(async () => (await hub.call('GET', '/api/manager/apps/app/com.hearth.greeter/setting/name')).body).toBe('Grace');
+    await expect.poll(async () => (await hub.call('GET', '/api/manager/apps/app/com.hearth.greeter/setting/name')).body, { timeout: 15_000 }).toBe('Grace');
     await card.locator('label', { hasText: 'Style' }).locator('select').selectOption('formal');
-    await expect.poll(async () => (await hub.call('GET', '/api/manager/apps/app/com.hearth.greeter/setting/style')).body).toBe('formal');
+    await expect.poll(async () => (await hub.call('GET', '/api/manager/apps/app/com.hearth.greeter/setting/style')).body, { timeout: 15_000 }).toBe('formal');
     await card.getByRole('button', { name: 'Output' }).click();
-    await expect.poll(() => card.locator('pre').first().textContent()).toMatch(/starting com\.hearth\.greeter/);
+    await expect.poll(() => card.locator('pre').first().textContent(), { timeout: 15_000 }).toMatch(/starting com\.hearth\.greeter/);
     await screenshots(page, 'apps');
     await page.close();
   });
