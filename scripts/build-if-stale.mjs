@@ -16,7 +16,9 @@ if (process.argv.includes('--stamp')) {
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
   // Never older than what it was built from: a source dated ahead (clock skew, an unpacked
   // archive) would otherwise mean a build at every start.
-  const at = new Date(Math.max(Date.now(), newestSource()));
+  // Rounded up: a Date holds whole milliseconds, and an mtime in ms is a float (x.9999 would
+  // truncate to before the source it was built from).
+  const at = new Date(Math.max(Date.now(), Math.ceil(newestSource()) + 1));
   utimesSync(stamp, at, at);
   process.exit(0);
 }
