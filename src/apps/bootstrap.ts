@@ -1,17 +1,22 @@
 /**
  * Entry point of an app's child process (started by the supervisor under Node's permission
  * model, with the hub's channel on file descriptor 3: see frames.ts). Says hello, waits for
- * `init`, loads the app's main module, runs onInit with the `hub` handle, then answers the hub's
- * calls (uninit, gc, autocomplete, ping) until told to stop. Exits on its own when the hub is
- * gone, so an app never outlives the hub.
+ * `init`, builds the app's Homey instance (the SDK in src/homey, the same module the app gets
+ * from `require('homey')`), loads the app's main module, constructs its Homey.App class and runs
+ * onInit, then answers the hub's calls (uninit, gc, autocomplete, api, ping) until told to stop.
+ * Exits on its own when the hub is gone, so an app never outlives the hub.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { HearthApp } from '../sdk/index.js';
+import type { App as HomeyApp } from '../homey/app.cjs';
+import type { HomeyContext } from '../homey/context.cjs';
+import type { Homey } from '../homey/homey.cjs';
 import type { AppCallArgs, AppCallMethod, HubMessage } from './protocol.js';
 import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES, MAX_HUB_FRAME_BYTES } from './frames.js';
-import { createChildSdk, type ChildSdk } from './sdk-child.js';
+import { WebApiHandlers } from './web-api-child.js';
 import { answerOf, isHubMessage, PROTOCOL_VERSION, RpcError, RpcPeer, type CallMessage } from './wire.js';
 
 /** How long an app's own calls to the hub may wait (speech waits for the utterance). */
@@ -22,6 +27,12 @@ if (!process.env.HEARTH_APP_ID) {
   process.stderr.write('this file is started by the hearth hub, not by hand\n');
   process.exit(1);
 }
+
+// The SDK is CommonJS (apps require() it); loaded by its real path, it is the very module
+// instance an app's `require('homey')` reaches through the hub's link (sdk-link.ts).
+const require = createRequire(import.meta.url);
+const { constructing, App } = require('../homey/app.cjs') as typeof import('../homey/app.cjs');
+const { Homey: HomeyInstance } = require('../homey/homey.cjs') as typeof import('../homey/homey.cjs');
 
 const channel = new Socket({ fd: CHANNEL_FD, readable: true, writable: true });
 let connected = true;
@@ -64,36 +75,83 @@ const peer = new RpcPeer((m) => {
   if (!connected) throw new Error('the hub is gone');
   send(m);
 }, CALL_TIMEOUT_MS);
-let sdk: ChildSdk | undefined;
-let app: HearthApp | undefined;
 
-function isApp(x: unknown): x is HearthApp {
-  return typeof x === 'object' && x !== null && typeof (x as HearthApp).onInit === 'function';
+interface Running {
+  homey: Homey;
+  app: HomeyApp;
+  api: WebApiHandlers;
+}
+let running: Running | undefined;
+/** Made first thing in init, so the hub's events (sent from then on) always reach it. */
+let homey: Homey | undefined;
+
+/** env.json of the app (`this.homey.env`): {} without one; a broken one stops the start with a sentence. */
+function readEnv(dir: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, 'env.json'), 'utf8');
+  } catch {
+    return {};
+  }
+  try {
+    const env: unknown = JSON.parse(text);
+    if (typeof env === 'object' && env !== null && !Array.isArray(env)) return env as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw new RpcError('app_error', 'env.json must hold a JSON object');
 }
 
-/** Accepts `export default class`, `module.exports = class`, an object, or a named `App`. */
-async function loadApp(file: string): Promise<HearthApp> {
-  const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  const exported = mod.default ?? mod.App;
-  const candidate: unknown = typeof exported === 'function' ? new (exported as new () => unknown)() : exported;
-  if (!isApp(candidate)) {
-    throw new RpcError('app_error', `${file} must export a class or object with an async onInit(hub) method`);
+/** The class the main module exports: `module.exports = MyApp`, `export default MyApp`, or a transpiled `exports.default`. */
+async function loadAppClass(file: string): Promise<new () => HomeyApp> {
+  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  let exported = mod.default;
+  if (typeof exported === 'object' && exported !== null && 'default' in exported) exported = (exported as { default: unknown }).default;
+  if (typeof exported !== 'function' || !(exported.prototype instanceof App)) {
+    throw new RpcError(
+      'app_error',
+      `${file} must export a class that extends Homey.App (const Homey = require('homey'); module.exports = class MyApp extends Homey.App { ... })`,
+    );
   }
-  return candidate;
+  return exported as new () => HomeyApp;
+}
+
+async function init(a: AppCallArgs<'init'>): Promise<void> {
+  if (homey) throw new RpcError('app_error', 'init was already called');
+  const ctx: HomeyContext = {
+    transport: { call: (method, args) => peer.call(method, args) },
+    app: a.app,
+    manifest: a.manifest,
+    permissions: a.permissions,
+    state: a.state,
+    env: readEnv(a.app.dir),
+  };
+  const instance = new HomeyInstance(ctx);
+  homey = instance;
+  const AppClass = await loadAppClass(join(a.app.dir, a.app.main));
+  const app = constructing(instance, () => new AppClass());
+  instance.app = app;
+  running = { homey: instance, app, api: new WebApiHandlers(a.app.dir, instance) };
+  await app.onInit();
+  instance.markReady();
+}
+
+function ready(): Running {
+  if (!running) throw new RpcError('not_available', 'the app is not initialised yet');
+  return running;
 }
 
 async function handle(method: AppCallMethod, args: unknown): Promise<unknown> {
   switch (method) {
-    case 'init': {
-      const a = args as AppCallArgs<'init'>;
-      if (app) throw new RpcError('app_error', 'init was already called');
-      sdk = createChildSdk(peer, a.app, { language: a.language, units: a.units });
-      app = await loadApp(join(a.app.dir, a.app.main));
-      await app.onInit(sdk.hub);
+    case 'init':
+      await init(args as AppCallArgs<'init'>);
       return null;
-    }
     case 'uninit':
-      await app?.onUninit?.();
+      if (running) {
+        running.homey.emit('unload');
+        await running.app.onUninit();
+        running.homey.destroy();
+      }
       return null;
     case 'gc': {
       const heap = () => {
@@ -108,9 +166,10 @@ async function handle(method: AppCallMethod, args: unknown): Promise<unknown> {
     }
     case 'autocomplete': {
       const a = args as AppCallArgs<'autocomplete'>;
-      if (!sdk) throw new RpcError('not_available', 'the app is not initialised yet');
-      return sdk.autocomplete(a.widgetId, a.settingId, a.query, a.settings);
+      return ready().homey.dashboards.autocomplete(a.widgetId, a.settingId, a.query, a.settings);
     }
+    case 'api':
+      return ready().api.run(args as AppCallArgs<'api'>);
     case 'ping':
       return null;
     default:
@@ -130,7 +189,7 @@ function onCall(message: CallMessage): void {
       }
     },
     (error: unknown) => {
-      if (message.method === 'init') process.stderr.write(`onInit failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+      if (message.method === 'init') process.stderr.write(`onInit failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       send(answerOf(message.id, { ok: false, error }));
     },
   );
@@ -151,7 +210,7 @@ function onMessage(raw: unknown): void {
       peer.settle(message);
       break;
     case 'event':
-      sdk?.onEvent(message.event);
+      homey?.applyEvent(message.event);
       break;
   }
 }

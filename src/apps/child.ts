@@ -69,20 +69,24 @@ export interface ChildSpec {
   version: string;
   /** The app's folder (read-only for the app). */
   dir: string;
-  main: string;
   /** The one folder the app may write. */
   userdata: string;
-  /** Extra folders the app may read (from its permissions). */
+  /** Extra folders the app may read (from its permissions, and the SDK's link in the apps folder). */
   readPaths: readonly string[];
-  language: string;
-  units: 'metric' | 'imperial';
+  /**
+   * What init carries, taken when init is sent: the state the app copies (settings, language,
+   * location) is current as of that moment, and every change after it arrives as an event.
+   */
+  init(): AppCallArgs<'init'>;
 }
 
 export interface ChildHooks {
   stdout(chunk: Buffer): void;
   stderr(chunk: Buffer): void;
-  /** Serves a call the app made through its `hub` handle. */
+  /** Serves a call the app made through its SDK. */
   dispatch(method: string, args: unknown): Promise<unknown>;
+  /** The child exists (before it has started): events may go to it from now on. */
+  spawned?(child: AppChild): void;
 }
 
 export interface ChildExit {
@@ -101,9 +105,10 @@ export function runtimeDir(): string {
 }
 
 /** The node flags of an app's child: heap limit, gc, and the permission model's allow-list. */
-export function childExecArgv(spec: ChildSpec, heapMb: number, runtime = runtimeDir()): string[] {
-  // One flag per path: Node 20 does not split comma-separated lists reliably.
-  const reads = [runtime, spec.dir, spec.userdata, ...spec.readPaths];
+export function childExecArgv(spec: Pick<ChildSpec, 'dir' | 'userdata' | 'readPaths'>, heapMb: number, runtime = runtimeDir()): string[] {
+  // One flag per path: Node 20 does not split comma-separated lists reliably. The runtime is
+  // the bootstrap (dist/apps) and the SDK beside it (dist/homey).
+  const reads = [runtime, join(runtime, '..', 'homey'), spec.dir, spec.userdata, ...spec.readPaths];
   return [
     '--experimental-permission',
     '--disable-warning=ExperimentalWarning',
@@ -149,6 +154,8 @@ export class AppChild {
   private readonly refusals = new RefusalBudget();
   private inFlight = 0;
   private exit: ChildExit | undefined;
+  /** Events before init are dropped: the state init carries is taken when it is sent. */
+  private initSent = false;
 
   private constructor(
     private readonly proc: ChildProcess,
@@ -235,6 +242,7 @@ export class AppChild {
       stdio,
     });
     const child = new AppChild(proc, opts, hooks);
+    hooks.spawned?.(child);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -282,15 +290,8 @@ export class AppChild {
               reject(new RpcError('app_error', `the child speaks protocol ${m.protocol}, the hub ${PROTOCOL_VERSION}`));
               return;
             }
-            this.call(
-              'init',
-              {
-                app: { id: spec.id, version: spec.version, dir: spec.dir, main: spec.main, userdata: spec.userdata },
-                language: spec.language,
-                units: spec.units,
-              },
-              timeoutMs,
-            ).then(() => resolve(), reject);
+            this.initSent = true;
+            this.call('init', spec.init(), timeoutMs).then(() => resolve(), reject);
             break;
           case 'call':
             this.serve(m.id, m.method, m.args);
@@ -353,6 +354,7 @@ export class AppChild {
 
   /** Fire-and-forget notification (settings changed, language changed). */
   notify(event: AppEvent): void {
+    if (!this.initSent) return;
     try {
       this.send({ type: 'event', event });
     } catch {

@@ -1,23 +1,67 @@
 /**
- * The permissions an app manifest may ask for, and what each one opens: SDK calls (checked by
- * the hub's call router) and, for a few, extra read access in the child's permission model.
+ * App permissions, by Homey's names (`homey:manager:speech-output`, ...). An app may ask for any
+ * Homey permission: the ones hearth can give open an SDK manager; the others (radios, the LED
+ * ring) are kept, listed in the app's record, and the manager they would open throws a sentence
+ * naming what hearth lacks. `hearth:` permissions are hearth's own extensions; an unknown one is
+ * an error, so a typo in hearth's namespace does not pass silently.
  */
 
-export const PERMISSIONS = {
-  'hearth:manager:insights': 'create, write, list and delete its own insights logs',
-  'hearth:manager:speech-output': 'speak text through the hub (hub.speech.say)',
-  'hearth:manager:geolocation': "read the hub's location (hub.geolocation.getLocation)",
+/** Homey permissions hearth grants, with what each opens. */
+export const GRANTED = {
+  'homey:manager:speech-output': 'speak through the hub (this.homey.speechOutput.say)',
+  'homey:manager:geolocation': "read the hub's location (this.homey.geolocation)",
+  'homey:manager:api': "call the hub's Web API (this.homey.api.get/post/put/delete)",
+} as const;
+
+/** hearth's own permissions (not Homey's). */
+export const HEARTH_PERMISSIONS = {
   'hearth:system:sensors': 'read the board sensors under /sys/class/thermal and /sys/class/hwmon',
 } as const;
 
-export type Permission = keyof typeof PERMISSIONS;
-export const PERMISSION_NAMES = Object.keys(PERMISSIONS) as Permission[];
+/** Homey permissions hearth cannot give, and why: the sentence an app gets when it uses one. */
+export const NOT_GRANTED: Readonly<Record<string, string>> = {
+  'homey:wireless:zwave': 'hearth has no Z-Wave radio',
+  'homey:wireless:zigbee': 'hearth has no Zigbee radio',
+  'homey:wireless:433': 'hearth has no 433 MHz radio',
+  'homey:wireless:868': 'hearth has no 868 MHz radio',
+  'homey:wireless:ir': 'hearth has no infrared transmitter',
+  'homey:wireless:ble': 'hearth gives apps no Bluetooth',
+  'homey:wireless:nfc': 'hearth has no NFC reader',
+  'homey:manager:ledring': 'hearth has no LED ring',
+  'homey:manager:speech-input': 'hearth has no speech input',
+};
+
+export type Permission = string;
+
+/** The form of every permission: `homey:<kind>:<name>` or `hearth:<kind>:<name>`. */
+const FORM = /^(homey|hearth):[a-z0-9-]+:[A-Za-z0-9._-]+$/;
+
+/** Why `p` cannot be in a manifest, or null when it may. */
+export function permissionProblem(p: string): string | null {
+  if (!FORM.test(p) || p.length > 200) {
+    return `'${p.slice(0, 100)}' is not a permission; they are Homey names such as homey:manager:speech-output`;
+  }
+  if (p.startsWith('hearth:') && !Object.hasOwn(HEARTH_PERMISSIONS, p)) {
+    return `unknown permission '${p}'; hearth's own are: ${Object.keys(HEARTH_PERMISSIONS).join(', ')}`;
+  }
+  return null;
+}
+
+/** True when hearth gives what `p` asks for. */
+export const isGranted = (p: string): boolean => Object.hasOwn(GRANTED, p) || Object.hasOwn(HEARTH_PERMISSIONS, p);
+
+/** What hearth cannot give of an app's permissions, one sentence each. */
+export function notGranted(permissions: readonly string[]): string[] {
+  return permissions
+    .filter((p) => !isGranted(p))
+    .map((p) => `permission ${p}: ${NOT_GRANTED[p] ?? (p.startsWith('homey:app:') ? 'hearth lets apps call no other app' : 'hearth does not offer it')}`);
+}
 
 /**
  * Folders a permission adds to the child's `--allow-fs-read` list. Node checks the path as the
  * app wrote it (not its symlink target), so the class folders are enough: /sys/devices itself
  * stays closed.
  */
-export const PERMISSION_READ_PATHS: Readonly<Partial<Record<Permission, readonly string[]>>> = {
+export const PERMISSION_READ_PATHS: Readonly<Record<string, readonly string[]>> = {
   'hearth:system:sensors': ['/sys/class/thermal', '/sys/class/hwmon'],
 };

@@ -30,14 +30,41 @@ export const LogOptions = z.object({
 /** What the insights manager answers about a log; it may carry more fields than these. */
 export const LogInfo = z.looseObject({ id: z.string(), uri: z.string() });
 
-export const AutocompleteItem = z.object({
-  id: z.union([z.string(), z.number()]),
+/** An autocomplete result: Homey lets an app add fields of its own, read back from the setting. */
+export const AutocompleteItem = z.looseObject({
   name: z.string(),
   description: z.string().optional(),
   image: z.string().optional(),
+  icon: z.string().optional(),
 });
 
 export const HeapInfo = z.object({ heapUsed: z.number(), heapTotal: z.number(), rss: z.number() });
+
+const Location = z.object({ latitude: z.number(), longitude: z.number(), accuracy: z.number().optional() });
+const Units = z.enum(['metric', 'imperial']);
+/** Translations of the app in one language: locales/<language>.json. */
+const Strings = JsonObject;
+
+/**
+ * What an app reads synchronously (Homey's settings, i18n, geolocation and clock getters are not
+ * async): a copy kept in the app's process, sent with init and kept current by events. The
+ * location is only sent to an app with the geolocation permission.
+ */
+export const AppState = z.object({
+  language: z.string(),
+  units: Units,
+  /** The app's strings in the hub's language, and in English (the fallback). */
+  strings: Strings,
+  english: Strings,
+  /** The app's saved settings, and the defaults its app.json declares (a saved value wins). */
+  settings: JsonObject,
+  defaults: JsonObject,
+  location: Location.nullable(),
+  timezone: z.string(),
+  /** The Homey version whose SDK this hub offers (`this.homey.version`). */
+  homeyVersion: z.string(),
+});
+export type AppState = z.infer<typeof AppState>;
 
 interface CallDef {
   readonly args: z.ZodType;
@@ -48,42 +75,59 @@ interface CallDef {
 const call = <A extends z.ZodType, R extends z.ZodType>(args: A, result: R, permission: Permission | null = null) =>
   ({ args, result, permission }) satisfies CallDef;
 
-/** Calls an app makes to the hub (through the `hub` handle), served by the hub's call router. */
+/** Largest audio sample an app may send (a frame from an app is 1 MiB at most, base64 is 4/3). */
+export const MAX_SAMPLE_BASE64 = 700 * 1024;
+
+/** Calls an app makes to the hub (through the Homey SDK's managers), served by the hub's call router. */
 export const HUB_CALLS = {
-  'settings.get': call(z.object({ key: Key }), z.unknown()),
   'settings.set': call(z.object({ key: Key, value: z.unknown() }), z.null()),
   'settings.unset': call(z.object({ key: Key }), z.null()),
-  'settings.getKeys': call(z.object({}), z.array(z.string())),
-  'insights.createLog': call(z.object({ id: LocalId, options: LogOptions }), LogInfo, 'hearth:manager:insights'),
+  'insights.createLog': call(z.object({ id: LocalId, options: LogOptions }), LogInfo),
   'insights.createEntry': call(
     z.object({ id: LocalId, value: z.union([z.number(), z.boolean()]), date: z.iso.datetime({ offset: true }).optional() }),
     z.null(),
-    'hearth:manager:insights',
   ),
-  'insights.getLogs': call(z.object({}), z.array(LogInfo), 'hearth:manager:insights'),
-  'insights.deleteLog': call(z.object({ id: LocalId }), z.null(), 'hearth:manager:insights'),
-  'dashboards.getWidgetStoreState': call(z.object({ id: Key }), JsonObject),
-  'dashboards.setWidgetStoreState': call(
-    z.object({ id: Key, state: JsonObject, replace: z.boolean().optional() }),
-    JsonObject,
+  'insights.getLogs': call(z.object({}), z.array(LogInfo)),
+  'insights.getLog': call(z.object({ id: LocalId }), LogInfo),
+  'insights.deleteLog': call(z.object({ id: LocalId }), z.null()),
+  'speech.say': call(z.object({ text: z.string().min(1).max(1000) }), z.null(), 'homey:manager:speech-output'),
+  'audio.play': call(
+    z.object({ format: z.enum(['wav', 'mp3']), sample: z.base64().max(MAX_SAMPLE_BASE64) }),
+    z.null(),
   ),
-  'speech.say': call(z.object({ text: z.string().min(1).max(1000) }), z.null(), 'hearth:manager:speech-output'),
-  'i18n.getLanguage': call(z.object({}), z.string()),
-  'i18n.getUnits': call(z.object({}), z.enum(['metric', 'imperial'])),
-  'geolocation.getLocation': call(
-    z.object({}),
-    z.object({ latitude: z.number(), longitude: z.number(), accuracy: z.number().optional() }).nullable(),
-    'hearth:manager:geolocation',
-  ),
+  'api.realtime': call(z.object({ event: z.string().min(1).max(128), data: z.unknown() }), z.null()),
+  'notifications.create': call(z.object({ excerpt: z.string().trim().min(1).max(1000) }), z.null()),
 } as const;
+
+/** One call of an app's or widget's Web API (app.json `api`), run by its api.js in the app. */
+export const ApiCall = z.object({
+  /** The widget whose api.js serves it; null for the app's own api.js. */
+  widgetId: z.string().nullable(),
+  /** The route's name: the function api.js exports. */
+  route: z.string(),
+  params: safeRecord(z.string(), z.string()),
+  query: safeRecord(z.string(), z.string()),
+  body: z.unknown(),
+  /** The placed widget that called (`Homey.getWidgetInstanceId()` in its page), when a widget did. */
+  widgetInstanceId: z.string().optional(),
+});
+export type ApiCall = z.infer<typeof ApiCall>;
+/** What a route answered: its JSON, or the status and sentence of the error it threw. */
+export const ApiAnswer = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), body: z.unknown() }),
+  z.object({ ok: z.literal(false), status: z.number().int().min(400).max(599), message: z.string().max(4096) }),
+]);
+export type ApiAnswer = z.infer<typeof ApiAnswer>;
 
 /** Calls the hub makes to an app, answered by the bootstrap in the child. */
 export const APP_CALLS = {
   init: call(
     z.object({
       app: z.object({ id: z.string(), version: z.string(), dir: z.string(), main: z.string(), userdata: z.string() }),
-      language: z.string(),
-      units: z.enum(['metric', 'imperial']),
+      /** app.json as the app wrote it (`this.homey.manifest`). */
+      manifest: JsonObject,
+      permissions: z.array(z.string()),
+      state: AppState,
     }),
     z.null(),
   ),
@@ -93,6 +137,7 @@ export const APP_CALLS = {
     z.object({ widgetId: z.string(), settingId: z.string(), query: z.string(), settings: JsonObject }),
     z.array(AutocompleteItem).max(200),
   ),
+  api: call(ApiCall, ApiAnswer),
   ping: call(z.object({}), z.null()),
 } as const;
 
@@ -121,11 +166,12 @@ export const ChildMessage = z.discriminatedUnion('type', [
 ]);
 export type ChildMessage = z.infer<typeof ChildMessage>;
 
-/** Notifications the hub pushes without expecting an answer. */
+/** Notifications the hub pushes without expecting an answer: changes to the app's AppState. */
 export const AppEvent = z.discriminatedUnion('name', [
   z.object({ name: z.literal('settings.set'), key: Key, value: z.unknown() }),
   z.object({ name: z.literal('settings.unset'), key: Key }),
-  z.object({ name: z.literal('i18n.update'), language: z.string(), units: z.enum(['metric', 'imperial']) }),
+  z.object({ name: z.literal('i18n.update'), language: z.string(), units: Units, strings: Strings, english: Strings }),
+  z.object({ name: z.literal('geolocation.update'), location: Location.nullable() }),
 ]);
 export type AppEvent = z.infer<typeof AppEvent>;
 

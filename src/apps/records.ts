@@ -32,8 +32,6 @@ export type AppsSection = z.infer<typeof AppsSection>;
 
 export const STORE_SECTION = 'apps';
 export const MAX_REPORTS = 20;
-/** Largest settings value, as JSON text. */
-export const MAX_SETTING_BYTES = 64 * 1024;
 
 export function newRecord(origin: AppRecord['origin'], channel: string | null = null): AppRecord {
   return { enabled: true, autoupdate: true, origin, channel, settings: nullRecord(), lastCrash: null, reports: [] };

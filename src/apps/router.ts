@@ -30,11 +30,11 @@ export type CallHandler<M extends HubCallMethod> = (
 /** Which manager serves what, for the "not available" sentence. */
 const SERVED_BY: Record<string, string> = {
   insights: 'insights',
-  dashboards: 'dashboards',
   speech: 'speech-output',
-  i18n: 'i18n',
-  geolocation: 'geolocation',
+  audio: 'speech-output',
   settings: 'apps',
+  api: 'apps',
+  notifications: 'apps',
 };
 
 export class SdkRouter {

@@ -1,42 +1,34 @@
 /**
- * All installed apps: finds them in the apps folder, keeps their records in the store, runs the
- * enabled ones under a supervisor each, and presents each as an App object whose every change is reported through `onEvent` (the apps manager publishes it as
- * app.create/update/delete). Serves the SDK calls the apps manager owns (settings, i18n).
+ * All installed apps: finds them in the apps folder (at start, and again whenever the folder
+ * changes or the apps are listed), keeps their records in the store, runs the compatible,
+ * enabled ones under a supervisor each, and presents each as an App object whose every change
+ * is reported through `onEvent` (the apps manager publishes it as app.create/update/delete).
+ * Serves the SDK calls the apps manager owns (settings, realtime, notifications).
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HearthError, notFound } from '../core/errors.js';
 import type { Section, Store } from '../core/store.js';
+import { initialState, localeEvent, locationEvent, type HubState, type Locale, type Location } from './app-state.js';
+import { viewOf, type App } from './app-view.js';
+import { loadAppFolder, type AppFolder, type Locales } from './compose.js';
 import { recoverInterrupted } from './install.js';
-import { APP_ID, loadManifest, textOf, type AppManifest, type SettingDefinition } from './manifest.js';
-import { PERMISSION_READ_PATHS, type Permission } from './permissions.js';
+import { APP_ID, type AppManifest } from './manifest.js';
+import { PERMISSION_READ_PATHS } from './permissions.js';
+import type { ApiAnswer, ApiCall } from './protocol.js';
 import { AppsSection, MAX_REPORTS, newRecord, STORE_SECTION, type AppRecord } from './records.js';
 import { SdkRouter, type CallerApp } from './router.js';
-import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type RunState, type SupervisorOptions } from './supervisor.js';
+import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } from './supervisor.js';
 import { rethrowAppError } from './errors.js';
-import { readLocales } from './locales.js';
 import { killLeftoverApps } from './leftovers.js';
 import { AppSettings } from './settings.js';
+import { ensureSdkLink } from './sdk-link.js';
+import { FolderWatch } from './folder-watch.js';
+import type { RealtimeEvent } from './realtime.js';
 
-/** The App object of the API. */
-export interface App extends RunState {
-  id: string;
-  name: string;
-  version: string | null;
-  sdk: number | null;
-  origin: AppRecord['origin'];
-  channel: string | null;
-  enabled: boolean;
-  autoupdate: boolean;
-  permissions: Permission[];
-  settings: SettingDefinition[];
-}
-
-export interface Locale {
-  language: string;
-  units: 'metric' | 'imperial';
-}
+export type { App } from './app-view.js';
+export type { Locale } from './app-state.js';
 
 export interface RuntimeOptions {
   appsDir: string;
@@ -46,6 +38,10 @@ export interface RuntimeOptions {
   heapMb: number;
   /** The hub's language and units (the i18n manager's options); default en/metric. */
   locale?: () => Locale;
+  /** The hub's location (the geolocation manager's option); default none. */
+  location?: () => Location | null;
+  /** The hub's IANA time zone; default the system's. */
+  timeZone?: string;
   supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
 }
 
@@ -67,8 +63,8 @@ export interface CrashLog {
 interface Entry {
   id: string;
   dir: string;
-  manifest: AppManifest | null;
-  /** Why the manifest is unusable; null when it is fine. */
+  folder: AppFolder | null;
+  /** Why the app cannot start: its folder is unusable, or it needs what hearth has not. */
   problem: string | null;
   supervisor: AppSupervisor;
 }
@@ -77,20 +73,41 @@ export class AppRuntime {
   readonly router = new SdkRouter();
   /** Set by the owner before start(); receives every App change. */
   onEvent: (kind: AppEventKind, app: App) => void = () => undefined;
+  /** Set by the owner before start(); receives what apps send their pages. */
+  onRealtime: (event: RealtimeEvent) => void = () => undefined;
+  /** Set by the owner before start(); receives app notifications (`homey.notifications`). */
+  onNotification: (appId: string, excerpt: string) => void = () => undefined;
   private readonly entries = new Map<string, Entry>();
+  /** Ids an install or uninstall is working on: a rescan leaves their folders alone. */
+  private readonly claimed = new Set<string>();
   private section!: Section<AppsSection>;
   private readonly supervisorOptions: SupervisorOptions;
   private unregister: Array<() => void> = [];
+  private sdkLink = '';
+  private readonly watch: FolderWatch;
+  private readonly hub: HubState;
   readonly settings = new AppSettings({
     section: () => this.section,
     app: (id) => {
       const e = this.mustGet(id);
-      return { manifest: e.manifest, notify: (event) => e.supervisor.notify(event) };
+      return {
+        manifest: e.folder?.manifest ?? null,
+        changed: (event, fromApp) => {
+          if (!fromApp) e.supervisor.notify(event);
+          this.onRealtime({ appId: id, event: event.name, data: event.key });
+        },
+      };
     },
   });
 
   constructor(private readonly opts: RuntimeOptions) {
     this.supervisorOptions = { ...DEFAULT_SUPERVISOR_OPTIONS, ...opts.supervisor, heapMb: opts.heapMb };
+    this.watch = new FolderWatch(opts.appsDir, () => this.rescan(), opts.log);
+    this.hub = {
+      locale: () => this.locale(),
+      location: () => opts.location?.() ?? null,
+      timeZone: opts.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    };
   }
 
   get appsDir(): string {
@@ -110,19 +127,17 @@ export class AppRuntime {
     this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
     this.registerOwnCalls();
     await mkdir(this.opts.appsDir, { recursive: true });
+    this.sdkLink = await ensureSdkLink(this.opts.appsDir);
     const leftovers = await killLeftoverApps(this.opts.dataDir);
     if (leftovers.length > 0) this.opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
     await recoverInterrupted(this.opts.appsDir);
-    const names = (await readdir(this.opts.appsDir, { withFileTypes: true }))
-      .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
-      .map((d) => d.name)
-      .sort();
-    for (const id of names) await this.add(id, 'local', null, false);
+    for (const id of await this.folderNames()) await this.add(id, 'local', null, false);
     // Apps start side by side, and the hub does not wait for them: an onInit that hangs for its
     // whole start timeout must not delay the hub's own API. `initialStart` settles when all did.
     this.initialStart = Promise.all([...this.entries.values()].map((e) => this.startIfEnabled(e).catch(() => undefined))).then(
       () => undefined,
     );
+    this.watch.start();
   }
 
   /** Settles once every app enabled at start() has started or failed to. */
@@ -130,26 +145,57 @@ export class AppRuntime {
 
   /** Stops every app in parallel, with short deadlines: the hub's own stop must stay quick. */
   async stop(): Promise<void> {
+    this.watch.stop();
     await Promise.all([...this.entries.values()].map((e) => e.supervisor.stop({ uninitMs: 2_000, graceMs: 500 })));
     for (const u of this.unregister) u();
     this.unregister = [];
+  }
+
+  /** App folders in the apps folder (dot-folders are installs in progress; node_modules holds the SDK link). */
+  private async folderNames(): Promise<string[]> {
+    return (await readdir(this.opts.appsDir, { withFileTypes: true }))
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== 'node_modules')
+      .map((d) => d.name)
+      .sort();
+  }
+
+  /**
+   * Picks up app folders placed by hand since the last look, and starts them. A folder still
+   * being copied (no app.json or .homeycompose/ yet) is left for the next look.
+   */
+  async rescan(): Promise<void> {
+    for (const id of await this.folderNames().catch(() => [])) {
+      if (this.entries.has(id) || this.claimed.has(id)) continue;
+      const dir = join(this.opts.appsDir, id);
+      const loaded = await loadAppFolder(dir);
+      if (!loaded.ok && /is missing/.test(loaded.message)) continue;
+      if (this.entries.has(id) || this.claimed.has(id)) continue; // added meanwhile
+      const entry = await this.add(id, this.section.value[id]?.origin ?? 'local', null, true);
+      this.opts.log.info({ app: id }, 'found a new app in the apps folder');
+      this.startIfEnabled(entry).catch(() => undefined);
+    }
   }
 
   private registerOwnCalls(): void {
     const r = this.router;
     this.unregister.push(
       ...this.settings.register(r),
-      r.handle('i18n.getLanguage', () => this.locale().language),
-      r.handle('i18n.getUnits', () => this.locale().units),
+      r.handle('api.realtime', (app, { event, data }) => {
+        this.onRealtime({ appId: app.id, event, data });
+        return null;
+      }),
+      r.handle('notifications.create', (app, { excerpt }) => {
+        this.entries.get(app.id)?.supervisor.stdout.push(`${new Date().toISOString()} [notification] ${excerpt}\n`);
+        this.onNotification(app.id, excerpt);
+        return null;
+      }),
     );
   }
 
   /** Creates (or refreshes after an install) the entry of the app in folder `<appsDir>/<id>`. */
   async add(id: string, origin: AppRecord['origin'], channel: string | null, announce: boolean): Promise<Entry> {
     const dir = join(this.opts.appsDir, id);
-    const loaded = APP_ID.test(id)
-      ? await loadManifest(dir)
-      : { ok: false as const, message: `folder name '${id}' is not a reverse-domain app id` };
+    const loaded = APP_ID.test(id) ? await loadAppFolder(dir) : { ok: false as const, message: `folder name '${id}' is not a reverse-domain app id` };
     const existing = this.entries.get(id);
     if (!this.section.value[id] || announce) {
       await this.section.update((d) => {
@@ -157,19 +203,15 @@ export class AppRuntime {
         d[id] = prev ? { ...prev, origin, channel: channel ?? prev.channel } : newRecord(origin, channel);
       });
     }
-    const entry: Entry = existing ?? {
-      id,
-      dir,
-      manifest: null,
-      problem: null,
-      supervisor: await this.newSupervisor(id),
-    };
-    entry.manifest = loaded.ok ? loaded.manifest : null;
+    const entry: Entry = existing ?? { id, dir, folder: null, problem: null, supervisor: await this.newSupervisor(id) };
+    entry.folder = loaded.ok ? loaded.folder : null;
     entry.problem = loaded.ok ? null : loaded.message;
     this.entries.set(id, entry);
     if (entry.problem) {
       this.opts.log.warn({ app: id, problem: entry.problem }, 'app has an unusable manifest');
       entry.supervisor.hold(entry.problem);
+    } else if (entry.folder?.manifest.incompatible) {
+      this.opts.log.info({ app: id, reason: entry.folder.manifest.incompatible }, 'app is not compatible with hearth; not starting it');
     }
     if (announce) this.onEvent(existing ? 'update' : 'create', this.view(entry));
     return entry;
@@ -194,15 +236,20 @@ export class AppRuntime {
       dispatch: (method, args) => this.dispatch(id, method, args),
       spec: () => {
         const e = this.mustGet(id);
-        const m = e.manifest!;
+        const { manifest } = e.folder!;
+        const userdata = join(base, 'userdata');
         return {
           id,
-          version: m.version,
+          version: manifest.version,
           dir: e.dir,
-          main: m.main,
-          userdata: join(base, 'userdata'),
-          readPaths: m.permissions.flatMap((p) => PERMISSION_READ_PATHS[p] ?? []),
-          ...this.locale(),
+          userdata,
+          readPaths: [this.sdkLink, ...manifest.permissions.flatMap((p) => PERMISSION_READ_PATHS[p] ?? [])],
+          init: () => ({
+            app: { id, version: manifest.version, dir: e.dir, main: manifest.main, userdata },
+            manifest: manifest.raw,
+            permissions: manifest.permissions,
+            state: initialState(e.folder!, this.record(id).settings, this.hub),
+          }),
         };
       },
     });
@@ -212,17 +259,18 @@ export class AppRuntime {
 
   private dispatch(id: string, method: string, args: unknown): Promise<unknown> {
     const e = this.mustGet(id);
-    const caller: CallerApp = {
-      id,
-      uri: `hearth:app:${id}`,
-      version: e.manifest?.version ?? '0.0.0',
-      permissions: e.manifest?.permissions ?? [],
-    };
+    const m = e.folder?.manifest;
+    const caller: CallerApp = { id, uri: `hearth:app:${id}`, version: m?.version ?? '0.0.0', permissions: m?.permissions ?? [] };
     return this.router.dispatch(caller, method, args);
   }
 
+  /** Why the app cannot start now (a broken folder, or it needs what hearth has not), or null. */
+  private unstartable(e: Entry): string | null {
+    return e.problem ?? e.folder?.manifest.incompatible ?? null;
+  }
+
   private async startIfEnabled(e: Entry): Promise<void> {
-    if (e.problem || !this.record(e.id).enabled) return;
+    if (this.unstartable(e) || !this.record(e.id).enabled) return;
     await e.supervisor.start();
   }
 
@@ -239,21 +287,7 @@ export class AppRuntime {
   }
 
   private view(e: Entry): App {
-    const r = this.section.value[e.id] ?? newRecord('local');
-    const m = e.manifest;
-    return {
-      id: e.id,
-      name: m ? textOf(m.name, this.locale().language) : e.id,
-      version: m?.version ?? null,
-      sdk: m?.sdk ?? null,
-      origin: r.origin,
-      channel: r.channel,
-      enabled: r.enabled,
-      autoupdate: r.autoupdate,
-      ...e.supervisor.state,
-      permissions: m?.permissions ?? [],
-      settings: m?.settings ?? [],
-    };
+    return viewOf(e, this.section.value[e.id] ?? newRecord('local'), this.locale().language);
   }
 
   list(): Record<string, App> {
@@ -264,9 +298,13 @@ export class AppRuntime {
     return this.view(this.mustGet(id));
   }
 
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
   /** The manifest of an installed, valid app (dashboards reads widgets from it). */
   manifest(id: string): AppManifest | null {
-    return this.entries.get(id)?.manifest ?? null;
+    return this.entries.get(id)?.folder?.manifest ?? null;
   }
 
   supervisor(id: string): AppSupervisor {
@@ -279,11 +317,11 @@ export class AppRuntime {
       d[id]!.enabled = enabled;
     });
     if (!enabled) await e.supervisor.stop();
-    else if (e.problem) {
-      // Re-read the manifest: enabling is how a person says "I fixed it, try again".
+    else {
+      // Re-read the folder: enabling is how a person says "I fixed it, try again".
       await this.add(id, this.record(id).origin, this.record(id).channel, false);
-      if (!e.problem) await e.supervisor.restart();
-    } else await e.supervisor.restart();
+      if (!this.unstartable(e)) await e.supervisor.restart();
+    }
     const app = this.get(id);
     this.onEvent('update', app);
     return app;
@@ -291,7 +329,8 @@ export class AppRuntime {
 
   async restart(id: string): Promise<App> {
     const e = this.mustGet(id);
-    if (e.problem) throw new HearthError('conflict', `app '${id}' cannot start: ${e.problem}`);
+    const why = this.unstartable(e);
+    if (why) throw new HearthError('conflict', `app '${id}' cannot start: ${why}`);
     if (!this.record(id).enabled) throw new HearthError('conflict', `app '${id}' is disabled; enable it instead`);
     await e.supervisor.restart();
     return this.get(id);
@@ -314,19 +353,26 @@ export class AppRuntime {
 
   /**
    * Asks the app's autocomplete listener (dashboards' getAppWidgetAutocomplete). Errors map to
-   * 409 not running, 404 no listener, 504 no answer in time, 502 the listener threw.
+   * 409 not running, 404 no listener, 504 timeout, 502 the listener threw.
    */
   async autocomplete(
     id: string,
     call: { widgetId: string; settingId: string; query: string; settings: Record<string, unknown> },
     timeoutMs = 5_000,
-  ): Promise<Array<{ id: string | number; name: string; description?: string; image?: string }>> {
+  ): Promise<Array<{ name: string; [field: string]: unknown }>> {
     return this.mustGet(id).supervisor.call('autocomplete', call, timeoutMs).catch(rethrowAppError);
   }
 
-  /** locales/<lang>.json of the app, keyed by language. */
-  locales(id: string): Promise<Record<string, unknown>> {
-    return readLocales(this.mustGet(id).dir);
+  /** Runs one route of the app's (or a widget's) api.js in the app; errors as for autocomplete. */
+  async callApi(id: string, call: ApiCall, timeoutMs = 30_000): Promise<ApiAnswer> {
+    const e = this.mustGet(id);
+    if (!e.supervisor.state.ready) throw new HearthError('unavailable', `app '${id}' is not running; its Web API answers once it runs`);
+    return e.supervisor.call('api', call, timeoutMs).catch(rethrowAppError);
+  }
+
+  /** locales/<lang>.json of the app (composed when the app uses compose), keyed by language. */
+  locales(id: string): Locales {
+    return this.mustGet(id).folder?.locales ?? {};
   }
 
   /** Tails of stdout/stderr plus the crash fields; records `message` with the crash report. */
@@ -352,33 +398,52 @@ export class AppRuntime {
     };
   }
 
-  /** Sends the hub's new language/units to every running app. */
+  /** Sends the hub's new language/units (and the app's strings in it) to every app. */
   localeChanged(): void {
-    const l = this.locale();
-    for (const e of this.entries.values()) e.supervisor.notify({ name: 'i18n.update', ...l });
+    const locale = this.locale();
+    for (const e of this.entries.values()) if (e.folder) e.supervisor.notify(localeEvent(e.folder, locale));
   }
 
-  /** Stops the app and forgets its entry (the caller removes the folder). */
-  async remove(id: string, purgeSettings: boolean): Promise<App> {
-    const e = this.mustGet(id);
-    await e.supervisor.stop();
-    const app = this.view(e);
-    this.entries.delete(id);
-    if (purgeSettings) {
-      await this.section.update((d) => {
-        delete d[id];
-      });
+  /** Sends the hub's new location to every app with the geolocation permission. */
+  locationChanged(): void {
+    for (const e of this.entries.values()) {
+      const event = e.folder && locationEvent(e.folder, this.hub);
+      if (event) e.supervisor.notify(event);
     }
-    this.onEvent('delete', app);
-    return app;
   }
 
-  /** Stops an app for an upgrade of its folder; `startIfEnabled` after the swap. */
+  /**
+   * Stops the app, removes its folder with `removeFolder` (while no rescan can pick it up) and
+   * forgets its entry.
+   */
+  async remove(id: string, purgeSettings: boolean, removeFolder: () => Promise<void>): Promise<App> {
+    const e = this.mustGet(id);
+    this.claimed.add(id);
+    try {
+      await e.supervisor.stop();
+      const app = this.view(e);
+      await removeFolder();
+      this.entries.delete(id);
+      if (purgeSettings) {
+        await this.section.update((d) => {
+          delete d[id];
+        });
+      }
+      this.onEvent('delete', app);
+      return app;
+    } finally {
+      this.claimed.delete(id);
+    }
+  }
+
+  /** Stops an app for an upgrade of its folder (a first install too); `resume` after the swap. */
   async pause(id: string): Promise<void> {
+    this.claimed.add(id);
     await this.entries.get(id)?.supervisor.stop();
   }
 
   async resume(id: string): Promise<void> {
+    this.claimed.delete(id);
     const e = this.entries.get(id);
     if (e) await this.startIfEnabled(e);
   }

@@ -11,24 +11,24 @@ import type { Section } from '../core/store.js';
 import type { AppManifest } from './manifest.js';
 import type { AppEvent } from './protocol.js';
 import type { AppRecord, AppsSection } from './records.js';
-import { MAX_SETTING_BYTES } from './records.js';
-
-/** Settings one app may keep, and their size in all (keys and values as JSON). */
-export const MAX_SETTING_KEYS = 256;
-export const MAX_APP_SETTINGS_BYTES = 1024 * 1024;
 import type { SdkRouter } from './router.js';
-import { settingProblem } from './setting-values.js';
+import { capProblem, MAX_SETTING_BYTES, settingProblem } from './setting-rules.cjs';
+
+export { MAX_APP_SETTINGS_BYTES, MAX_SETTING_KEYS } from './setting-rules.cjs';
 
 /** What the settings need of the runtime: its store section and its installed apps. */
 export interface SettingsHost {
   /** The store's apps section (opened when the runtime starts). */
   section(): Section<AppsSection>;
-  /** The installed app's manifest (null when unusable) and a way to tell it; 404 when not installed. */
-  app(id: string): { readonly manifest: AppManifest | null; notify(event: AppEvent): void };
+  /**
+   * The installed app's manifest (null when unusable), and where a change goes: to the app (unless
+   * it made the change itself) and to its pages (widgets, settings page); 404 when not installed.
+   */
+  app(id: string): { readonly manifest: AppManifest | null; changed(event: AppEvent & { name: `settings.${string}` }, fromApp: boolean): void };
 }
 
 interface ChangeOptions {
-  /** Made by the app itself through the SDK: it is not told. */
+  /** Made by the app itself through the SDK: it knows already, so it is not told. */
   readonly fromApp?: boolean;
 }
 
@@ -38,7 +38,6 @@ export class AppSettings {
   /** The app's SDK calls for its own settings; returns their unregister functions. */
   register(router: SdkRouter): Array<() => void> {
     return [
-      router.handle('settings.get', (app, { key }) => this.get(app.id, key)),
       router.handle('settings.set', async (app, { key, value }) => {
         await this.set(app.id, key, value, { fromApp: true });
         return null;
@@ -47,7 +46,6 @@ export class AppSettings {
         await this.unset(app.id, key, { fromApp: true });
         return null;
       }),
-      router.handle('settings.getKeys', (app) => Object.keys(this.all(app.id))),
     ];
   }
 
@@ -79,19 +77,11 @@ export class AppSettings {
     await this.host.section().update((d) => {
       const settings = d[id]?.settings;
       if (!settings) throw notFound(`app '${id}' is not installed`);
-      const isNew = !Object.hasOwn(settings, key);
-      if (isNew && Object.keys(settings).length >= MAX_SETTING_KEYS) {
-        throw invalid(`app '${id}' keeps ${MAX_SETTING_KEYS} settings, the most an app may; unset one before adding '${key}'`);
-      }
-      const current = settingsBytes(settings);
-      const bytes = current - (isNew ? 0 : entryBytes(key, settings[key])) + entryBytes(key, stored);
-      // A change that does not grow them passes (settings kept from before these caps existed).
-      if (bytes > MAX_APP_SETTINGS_BYTES && bytes > current) {
-        throw invalid(`app '${id}' would keep ${bytes} bytes of settings with '${key}'; the most an app may keep is ${MAX_APP_SETTINGS_BYTES} (1 MiB)`);
-      }
+      const cap = capProblem(id, settings, key, stored);
+      if (cap) throw invalid(cap);
       settings[key] = stored;
     });
-    if (!opts.fromApp) app.notify({ name: 'settings.set', key, value: stored });
+    app.changed({ name: 'settings.set', key, value: stored }, opts.fromApp === true);
     return stored;
   }
 
@@ -108,7 +98,7 @@ export class AppSettings {
       const settings = d[id]?.settings;
       if (settings) delete settings[key];
     });
-    if (!opts.fromApp) this.host.app(id).notify({ name: 'settings.unset', key });
+    this.host.app(id).changed({ name: 'settings.unset', key }, opts.fromApp === true);
   }
 
   /** The manifest defaults of the app's declared settings. */
@@ -123,15 +113,4 @@ export class AppSettings {
     if (!r) throw notFound(`app '${id}' is not installed`);
     return r;
   }
-}
-
-/** What one setting adds to the app's settings as JSON: `"key":value,`. */
-function entryBytes(key: string, value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(key)) + Buffer.byteLength(JSON.stringify(value) ?? 'null') + 2;
-}
-
-function settingsBytes(settings: Record<string, unknown>): number {
-  let total = 2;
-  for (const [k, v] of Object.entries(settings)) total += entryBytes(k, v);
-  return total;
 }

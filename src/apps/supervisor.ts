@@ -81,6 +81,8 @@ export class AppSupervisor {
   readonly stdout: LogRing;
   readonly stderr: LogRing;
   private child: AppChild | undefined;
+  /** The child while it starts (onInit running): it already receives events. */
+  private starting: AppChild | undefined;
   private run: RunState = {
     state: 'stopped',
     ready: false,
@@ -182,8 +184,12 @@ export class AppSupervisor {
         stdout: (c) => this.stdout.push(c),
         stderr: (c) => this.stderr.push(c),
         dispatch: (method, args) => this.hooks.dispatch(method, args),
+        spawned: (c) => {
+          this.starting = c;
+        },
       });
     } catch (err) {
+      this.starting = undefined;
       const exit = err instanceof StartError ? err.exit : { code: null, signal: null };
       const message =
         err instanceof StartError && err.diedOnItsOwn
@@ -194,6 +200,7 @@ export class AppSupervisor {
       await this.crashed(exit, message);
       return;
     }
+    this.starting = undefined;
     this.child = child;
     this.set({ state: 'running', ready: true, crashed: false, crashedMessage: null });
     this.watch(child);
@@ -302,7 +309,8 @@ export class AppSupervisor {
     return child.call(method, args, timeoutMs);
   }
 
+  /** Tells the app of a change; a starting app hears it too (its init snapshot is older). */
   notify(event: AppEvent): void {
-    if (this.run.ready) this.child?.notify(event);
+    (this.child ?? this.starting)?.notify(event);
   }
 }

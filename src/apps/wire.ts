@@ -7,7 +7,7 @@
 import type { HubMessage } from './protocol.js';
 
 /** Bumped when a message changes shape; the child reports the version it speaks in `hello`. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Machine-readable reasons a call failed; HearthError codes from hub handlers pass through too. */
 export type WireErrorCode =

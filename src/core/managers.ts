@@ -4,6 +4,7 @@
  * is given; I/O happens in start().
  */
 import type { Logger } from 'pino';
+import type { AppGateway } from '../apps/gateway.js';
 import type { Config } from '../config.js';
 import type { EventBus } from './events.js';
 import type { Operation } from './operation.js';
@@ -30,6 +31,8 @@ export interface Manager {
   /** Scope a token needs to receive this manager's events; null: the manager has no namespace. */
   readonly eventScope: Scope | null;
   readonly operations: readonly Operation[];
+  /** The apps manager's way in for the HTTP layer: apps' Web APIs, realtime and pages. */
+  readonly appGateway?: AppGateway;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 /**
  * The HTTP application: every manager's operation table mounted under /api/manager/<name>, the
- * event namespaces, the OpenAPI document, and the JSON error mapping. Nothing here knows any
- * particular manager.
+ * event namespaces, the apps' Web APIs and pages (through the apps manager's gateway), the
+ * OpenAPI document, and the JSON error mapping. Nothing here knows any particular manager.
  */
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -13,6 +13,7 @@ import type { EventBus } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
 import { VERSION } from '../version.js';
 import type { Authenticator } from './auth.js';
+import { mountAppApi } from './app-api.js';
 import { EventSockets } from './event-sockets.js';
 import { invalidInput } from './input.js';
 import { mountOperation, pathPattern, type MountedOperation } from './mount.js';
@@ -55,14 +56,20 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   );
   for (const m of mounted) mountOperation(app, m, { auth, bodyLimit: options.bodyLimit, failed: options.failed });
   sockets.mount(app, managers, ws.upgradeWebSocket, auth);
+  // The apps' own Web APIs and realtime channels at /api/app/<appId>, their pages under /app/.
+  const gateway = managers.find((m) => m.appGateway)?.appGateway;
+  if (gateway) {
+    mountAppApi(app, gateway, { auth, bodyLimit: options.bodyLimit });
+    sockets.mountApps(app, gateway, ws.upgradeWebSocket, auth);
+  }
 
   let openApi: Promise<object> | undefined;
   app.get('/api/openapi.json', async (c) =>
     c.json(await (openApi ??= buildOpenApiDocument(mounted, VERSION)), 200, { 'X-Hearth-Version': VERSION }),
   );
 
-  // The web app at / and widget pages under /app/: after the API, so /api paths stay JSON.
-  const webRoot = mountStatic(app, managers);
+  // The web app at /, app pages under /app/: after the API, so /api paths stay JSON.
+  const webRoot = mountStatic(app, gateway);
 
   const patterns = mounted.map((m) => ({ re: pathPattern(m.fullPath), method: m.op.method }));
   app.notFound(async (c) => {

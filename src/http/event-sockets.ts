@@ -1,18 +1,24 @@
 /**
  * The WebSocket namespaces: one per manager, on the manager's own prefix
- * (`ws://hub:8720/api/manager/dashboards`). Each frame is `{"event", "args"}`. Only tokens with
- * the manager's read scope may connect; slow consumers are dropped rather than buffered, dead
- * peers are found by ping.
+ * (`ws://hub:8720/api/manager/dashboards`), and one per app for its realtime events
+ * (`ws://hub:8720/api/app/<appId>`: what the app sends its widgets and settings page). Each frame
+ * is `{"event", "args"}`. Only tokens with the manager's read scope may connect (for an app:
+ * `service.app.readonly` or `service.dashboard.readonly`); slow consumers are dropped rather
+ * than buffered, dead peers are found by ping.
  */
 import type { UpgradeWebSocket, WSContext } from 'hono/ws';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Logger } from 'pino';
 import { HearthError } from '../core/errors.js';
-import type { EventBus, HubEvent } from '../core/events.js';
+import type { EventBus } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
 import { grants } from '../core/scopes.js';
+import type { AppGateway } from '../apps/gateway.js';
+import { APP_ID } from '../apps/manifest.js';
+import type { RealtimeEvent } from '../apps/realtime.js';
 import type { Authenticator } from './auth.js';
+import { APP_API_PREFIX } from './app-api.js';
 
 /** A client whose unsent data passes this is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -26,16 +32,20 @@ interface Client {
   alive: boolean;
 }
 
+/** The channel of an app's realtime events. */
+const appChannel = (appId: string): string => `app:${appId}`;
+
 export class EventSockets {
+  /** Clients per channel: a manager's name, or `app:<appId>`. */
   private readonly clients = new Map<string, Set<Client>>();
-  private readonly unsubscribe: () => void;
+  private unsubscribe: Array<() => void>;
   private readonly pinger: NodeJS.Timeout;
 
   constructor(
     bus: EventBus,
     private readonly log: Logger,
   ) {
-    this.unsubscribe = bus.subscribe((e) => this.deliver(e));
+    this.unsubscribe = [bus.subscribe((e) => this.send(e.manager, e.event, e.args))];
     this.pinger = setInterval(() => this.ping(), PING_INTERVAL_MS);
     this.pinger.unref();
   }
@@ -59,26 +69,53 @@ export class EventSockets {
           c.set('tokenId' as never, token.id as never);
           await next();
         },
-        upgrade((c) => {
-          const tokenId = c.get('tokenId' as never) as string;
-          let client: Client | undefined;
-          return {
-            onOpen: (_event, ws: WSContext<WebSocket>) => {
-              const socket = ws.raw;
-              if (!socket) return;
-              client = { socket, tokenId, alive: true };
-              socket.on('pong', () => {
-                if (client) client.alive = true;
-              });
-              this.add(manager.name, client);
-            },
-            onClose: () => {
-              if (client) this.remove(manager.name, client);
-            },
-          };
-        }),
+        this.upgradeTo(upgrade, () => manager.name),
       );
     }
+  }
+
+  /**
+   * Routes `GET /api/app/<appId>` upgrades to the app's realtime channel (other requests on that
+   * path are the app's Web API, mounted before this).
+   */
+  mountApps(app: Hono, gateway: AppGateway, upgrade: UpgradeWebSocket<WebSocket>, auth: Authenticator): void {
+    this.unsubscribe.push(gateway.realtime.subscribe((e: RealtimeEvent) => this.send(appChannel(e.appId), e.event, [e.data])));
+    app.get(
+      `${APP_API_PREFIX}/:appId`,
+      async (c, next) => {
+        const appId = c.req.param('appId');
+        const token = auth.authenticate(c, true);
+        if (!grants(token.scopes, 'service.app.readonly') && !grants(token.scopes, 'service.dashboard.readonly')) {
+          throw new HearthError('missing_scope', "receiving an app's events needs the scope 'service.app.readonly' or 'service.dashboard.readonly'");
+        }
+        if (!APP_ID.test(appId) || !gateway.installed(appId)) throw new HearthError('not_found', `app '${appId}' is not installed`);
+        c.set('tokenId' as never, token.id as never);
+        await next();
+      },
+      this.upgradeTo(upgrade, (c) => appChannel(c.req.param('appId') ?? '')),
+    );
+  }
+
+  private upgradeTo(upgrade: UpgradeWebSocket<WebSocket>, channelOf: (c: Context) => string) {
+    return upgrade((c) => {
+      const tokenId = c.get('tokenId' as never) as string;
+      const channel = channelOf(c);
+      let client: Client | undefined;
+      return {
+        onOpen: (_event, ws: WSContext<WebSocket>) => {
+          const socket = ws.raw;
+          if (!socket) return;
+          client = { socket, tokenId, alive: true };
+          socket.on('pong', () => {
+            if (client) client.alive = true;
+          });
+          this.add(channel, client);
+        },
+        onClose: () => {
+          if (client) this.remove(channel, client);
+        },
+      };
+    });
   }
 
   /** Applies the small incoming-frame limit to the ws server node-ws made. */
@@ -86,24 +123,26 @@ export class EventSockets {
     (wss.options as { maxPayload?: number }).maxPayload = MAX_INCOMING_FRAME;
   }
 
-  private add(manager: string, client: Client): void {
-    const set = this.clients.get(manager) ?? new Set();
-    this.clients.set(manager, set);
+  private add(channel: string, client: Client): void {
+    const set = this.clients.get(channel) ?? new Set();
+    this.clients.set(channel, set);
     set.add(client);
   }
 
-  private remove(manager: string, client: Client): void {
-    this.clients.get(manager)?.delete(client);
+  private remove(channel: string, client: Client): void {
+    const set = this.clients.get(channel);
+    set?.delete(client);
+    if (set?.size === 0) this.clients.delete(channel);
   }
 
-  private deliver(e: HubEvent): void {
-    const set = this.clients.get(e.manager);
+  private send(channel: string, event: string, args: readonly unknown[]): void {
+    const set = this.clients.get(channel);
     if (!set || set.size === 0) return;
     // Serialised once per event, not once per client.
-    const frame = JSON.stringify({ event: e.event, args: e.args });
+    const frame = JSON.stringify({ event, args });
     for (const client of set) {
       if (client.socket.bufferedAmount + frame.length > MAX_BUFFERED_BYTES) {
-        this.log.warn({ manager: e.manager, token: client.tokenId }, 'dropping a slow event client');
+        this.log.warn({ channel, token: client.tokenId }, 'dropping a slow event client');
         client.socket.terminate();
         set.delete(client);
         continue;
@@ -139,7 +178,8 @@ export class EventSockets {
   }
 
   close(): void {
-    this.unsubscribe();
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
     clearInterval(this.pinger);
     for (const set of this.clients.values()) for (const client of set) client.socket.close(1001, 'hub stopping');
     this.clients.clear();

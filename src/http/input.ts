@@ -45,7 +45,7 @@ export function invalidInput(error: z.ZodError, where: Where, input?: unknown): 
   return new HearthError('invalid_parameter', describeZodError(error, where, input));
 }
 
-async function readBody(c: Context, limit: number): Promise<string> {
+export async function readBody(c: Context, limit: number): Promise<string> {
   const declared = c.req.header('content-length');
   if (declared !== undefined && Number(declared) > limit) {
     throw new HearthError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`);
@@ -74,8 +74,11 @@ function isJsonType(contentType: string | undefined): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
-/** The JSON body: `{}` when empty, so "field is required" names the missing field. */
-async function jsonBody(c: Context, op: Operation, limit: number): Promise<unknown> {
+/**
+ * The request body as JSON, bounded by `limit`: `{}` when empty (so "field is required" names the
+ * missing field), 415 when it is not sent as JSON, 400 when it does not parse or nests too deep.
+ */
+export async function readJsonBody(c: Context, limit: number): Promise<unknown> {
   const text = await readBody(c, limit);
   if (text.trim() === '') return {};
   if (!isJsonType(c.req.header('content-type'))) {
@@ -90,6 +93,11 @@ async function jsonBody(c: Context, op: Operation, limit: number): Promise<unkno
   if (exceedsDepth(value)) {
     throw new HearthError('invalid_json', `the request body nests arrays or objects deeper than ${MAX_JSON_DEPTH} levels; send a flatter value`);
   }
+  return value;
+}
+
+async function jsonBody(c: Context, op: Operation, limit: number): Promise<unknown> {
+  const value = await readJsonBody(c, limit);
   if (op.bodyRoot && isWrapper(value, op.bodyRoot)) return (value as Record<string, unknown>)[op.bodyRoot];
   return value;
 }

@@ -1,10 +1,14 @@
 /**
- * Static files: the built web app (dist/web) at `/`, and each app's widget pages at
- * `/app/<appId>/widgets/<widgetId>/<path>` from `<apps-dir>/<appId>/widgets/<widgetId>/public/`.
+ * Static files: the built web app (dist/web) at `/`, each app's widget pages at
+ * `/app/<appId>/widgets/<widgetId>/<path>` from `<apps-dir>/<appId>/widgets/<widgetId>/public/`,
+ * and each app's settings page at `/app/<appId>/settings/<path>` from `<apps-dir>/<appId>/settings/`.
  * No token is needed: the files hold no secrets (the page signs in with a pasted token kept in
- * the browser). Widget pages are app code, so they are served with a CSP sandbox: even opened
- * on their own they run in an opaque origin and cannot read the web app's stored token.
+ * the browser). App pages are app code, so they are served with a CSP sandbox: even opened on
+ * their own they run in an opaque origin and cannot read the web app's stored token. Into each
+ * of their HTML files the hub puts Homey's page API first (`/homey-widget.js` or `/homey.js`,
+ * which call the page's `onHomeyReady(Homey)`), Homey's stylesheet, and the app's strings.
  */
+import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
@@ -12,7 +16,8 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import { HearthError } from '../core/errors.js';
-import type { Manager } from '../core/managers.js';
+import type { AppGateway } from '../apps/gateway.js';
+import { APP_ID } from '../apps/manifest.js';
 import { injectFirst } from './html-inject.js';
 import { VERSION } from '../version.js';
 
@@ -43,12 +48,12 @@ const contentType = (file: string): string => TYPES[extname(file).toLowerCase()]
 
 /** Built assets carry a content hash in their name (app-3F2A9C1B.js): cache them for a year. */
 const HASHED = /-[A-Z0-9]{8}\.(js|css)$/;
-const APP_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,199}$/;
 const WIDGET_ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** Where widget pages get window.hearth from (see src/web/widget-bridge.ts). */
-const BRIDGE_TAG = '<script src="/widget-bridge.js"></script>';
-const WIDGET_CSP = "sandbox allow-scripts allow-forms allow-popups; frame-ancestors 'self'";
-/** A widget page is read whole to put the bridge in: bound what one GET may make the hub read. */
+/** The page API of each kind of app page (src/web/homey-widget.ts, src/web/homey-settings.ts). */
+const PAGE_SCRIPT = { widget: '/homey-widget.js', settings: '/homey.js' } as const;
+type PageKind = keyof typeof PAGE_SCRIPT;
+const APP_PAGE_CSP = "sandbox allow-scripts allow-forms allow-popups allow-modals; frame-ancestors 'self'";
+/** An app page is read whole to put the page API in: bound what one GET may make the hub read. */
 const MAX_WIDGET_PAGE = 2 * 1024 * 1024;
 /**
  * Bridged pages kept, per file version (path, size, mtime), so a page is rewritten once and not
@@ -112,8 +117,8 @@ const etagOf = (f: Found, variant = ''): string => `W/"${f.size.toString(36)}-${
 interface SendOptions {
   cache: string;
   headers?: Record<string, string>;
-  /** The body to send instead of the file (widget HTML with the bridge tag); disables the gzip sibling. */
-  transform?: (found: Found) => Promise<string>;
+  /** The body to send instead of the file (an app page with its head put in); disables the gzip sibling. */
+  transform?: { apply: (found: Found) => Promise<string>; version: string };
   /** Serve `<file>.gz` when the client accepts gzip and it exists (built web app only). */
   gzip?: boolean;
 }
@@ -136,13 +141,13 @@ async function send(c: Context, found: Found, options: SendOptions): Promise<Res
       /* no precompressed sibling */
     }
   }
-  const etag = etagOf(gz ?? found, gz ? '-gz' : options.transform ? '-w' : '');
+  const etag = etagOf(gz ?? found, gz ? '-gz' : options.transform ? `-w${options.transform.version}` : '');
   headers.ETag = etag;
   const inm = c.req.header('if-none-match');
   // split + trim, not split(/\s*,\s*/): that pattern backtracks quadratically on a long run of spaces.
   if (inm && inm.split(',').some((tag) => tag.trim() === etag)) return new Response(null, { status: 304, headers });
   if (options.transform) {
-    const body = await options.transform(found);
+    const body = await options.transform.apply(found);
     return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
   }
   const source = gz ?? found;
@@ -153,20 +158,26 @@ async function send(c: Context, found: Found, options: SendOptions): Promise<Res
   return new Response(stream, { status: 200, headers });
 }
 
-/** Puts the bridge script first in <head> so window.hearth exists before the page's own scripts. */
-export function injectBridge(html: string): string {
-  return injectFirst(html, BRIDGE_TAG);
+/** JSON inside a <script>: `<` escaped, so no text of the app's can end the script element. */
+const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c');
+
+/**
+ * What goes first into an app page's <head>: the app's strings (for `Homey.__`), Homey's
+ * stylesheet, and the page API, so `Homey` is ready before the page's own scripts run.
+ */
+export function pageHead(kind: PageKind, strings: ReturnType<AppGateway['strings']>): string {
+  return `<script>window.__HOMEY_PAGE__=${scriptJson({ kind, ...strings })}</script><link rel="stylesheet" href="/homey.css"><script src="${PAGE_SCRIPT[kind]}"></script>`;
 }
 
-/** A widget page with the bridge in, from the cache while the file is unchanged. */
-async function bridgedPage(found: Found): Promise<string> {
+/** An app page with `head` put in first, from the cache while the file and the head are unchanged. */
+async function bridgedPage(found: Found, head: string): Promise<string> {
   if (found.size > MAX_WIDGET_PAGE) {
-    throw new HearthError('payload_too_large', `this widget page is larger than ${MAX_WIDGET_PAGE / 1024 / 1024} MiB; the app must ship a smaller page`);
+    throw new HearthError('payload_too_large', `this page is larger than ${MAX_WIDGET_PAGE / 1024 / 1024} MiB; the app must ship a smaller page`);
   }
-  const key = `${found.file}\0${found.size}\0${found.mtimeMs}`;
+  const key = `${found.file}\0${found.size}\0${found.mtimeMs}\0${head}`;
   let page = bridged.get(key);
   if (page === undefined) {
-    page = injectBridge(await readFile(found.file, 'utf8'));
+    page = injectFirst(await readFile(found.file, 'utf8'), head);
     for (const [old, text] of bridged) {
       if (bridgedChars + page.length <= BRIDGED_CHARS) break;
       bridged.delete(old);
@@ -178,46 +189,48 @@ async function bridgedPage(found: Found): Promise<string> {
   return page;
 }
 
-/** The apps folder, read from the apps manager (if the hub has one) so the HTTP layer needs no new option. */
-function appsDirOf(managers: readonly Manager[]): string | null {
-  const apps = managers.find((m) => m.name === 'apps') as (Manager & { runtime?: { appsDir?: unknown } }) | undefined;
-  const dir = apps?.runtime?.appsDir;
-  return typeof dir === 'string' ? dir : null;
-}
-
 /** Answers a GET/HEAD for a file of the web app, or null when there is none. */
 export type WebRootHandler = (c: Context) => Promise<Response | null>;
 
+/** Where each kind of app page lives in the app's folder, below the URL `/app/<appId>/<...>`. */
+function pageFolder(appsDir: string, appId: string, kind: PageKind, widgetId: string | undefined): string {
+  return kind === 'widget' ? join(appsDir, appId, 'widgets', widgetId!, 'public') : join(appsDir, appId, 'settings');
+}
+
 /**
- * Routes GET/HEAD for widget pages, and returns the handler of the web app's own files. That one
+ * Routes GET/HEAD for app pages, and returns the handler of the web app's own files. That one
  * is not a route: a catch-all route would sit in the handler chain of every API request, so the
  * HTTP layer calls it only once nothing else matched (its not-found handler).
  */
-export function mountStatic(app: Hono, managers: readonly Manager[], webRoot: string = WEB_ROOT): WebRootHandler {
-  const appsDir = appsDirOf(managers);
-
-  const widget = async (c: Context, next: () => Promise<void>): Promise<Response | void> => {
-    const { appId, widgetId } = c.req.param() as { appId: string; widgetId: string };
-    if (!appsDir || !APP_ID.test(appId) || !WIDGET_ID.test(widgetId)) return next();
-    const prefix = `/app/${appId}/widgets/${widgetId}`;
+export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot: string = WEB_ROOT): WebRootHandler {
+  const page = (kind: PageKind) => async (c: Context, next: () => Promise<void>): Promise<Response | void> => {
+    const { appId, widgetId } = c.req.param() as { appId: string; widgetId?: string };
+    if (!gateway || !APP_ID.test(appId) || (kind === 'widget' && !WIDGET_ID.test(widgetId ?? ''))) return next();
+    const prefix = kind === 'widget' ? `/app/${appId}/widgets/${widgetId}` : `/app/${appId}/settings`;
     // The raw path: with strict: false Hono's c.req.path drops the trailing slash.
     const path = new URL(c.req.url).pathname;
     // The page's relative URLs need the trailing slash: redirect the bare folder path.
     if (path === prefix) return c.redirect(`${prefix}/${new URL(c.req.url).search}`, 301);
     const segments = safeSegments(path.slice(prefix.length));
     if (!segments) return next();
-    const found = await findFile(join(appsDir, appId, 'widgets', widgetId, 'public'), segments);
+    const found = await findFile(pageFolder(gateway.appsDir, appId, kind, widgetId), segments);
     if (!found) return next();
-    const html = found.file.toLowerCase().endsWith('.html');
+    let transform: SendOptions['transform'];
+    if (found.file.toLowerCase().endsWith('.html')) {
+      const head = pageHead(kind, gateway.installed(appId) ? gateway.strings(appId) : { language: 'en', strings: {}, english: {} });
+      transform = { apply: (f) => bridgedPage(f, head), version: hash('sha1', head, 'hex').slice(0, 8) };
+    }
     return send(c, found, {
       // Apps change on install/update: revalidate every time (cheap: a 304 on the LAN).
       cache: 'no-cache',
-      headers: { 'Content-Security-Policy': WIDGET_CSP },
-      ...(html ? { transform: bridgedPage } : {}),
+      headers: { 'Content-Security-Policy': APP_PAGE_CSP },
+      ...(transform ? { transform } : {}),
     });
   };
-  app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId', widget);
-  app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId/*', widget);
+  app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId', page('widget'));
+  app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId/*', page('widget'));
+  app.on(['GET', 'HEAD'], '/app/:appId/settings', page('settings'));
+  app.on(['GET', 'HEAD'], '/app/:appId/settings/*', page('settings'));
 
   return async (c) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;

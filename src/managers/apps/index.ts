@@ -1,11 +1,15 @@
 /**
- * apps: installed apps running in child processes (src/apps/ is the runtime). Publishes
- * app.create/update/delete, serves the SDK calls it owns (settings, i18n, geolocation from the
- * shared options) and exposes the SDK router so other managers can serve theirs.
+ * apps: installed Homey apps running in child processes (src/apps/ is the runtime). Publishes
+ * app.create/update/delete and notification.create, keeps apps' copies of the hub's language and
+ * location current, exposes the SDK router so other managers can serve their calls, and offers
+ * the HTTP layer its gateway: the apps' Web APIs, realtime events and pages.
  */
+import { randomUUID } from 'node:crypto';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import type { SdkRouter } from '../../apps/router.js';
+import type { AppGateway } from '../../apps/gateway.js';
+import { RealtimeHub } from '../../apps/realtime.js';
 import { checkForUpdates } from '../../apps/autoupdate.js';
 import { AppRuntime, type App, type AppEventKind, type Locale } from '../../apps/runtime.js';
 import { diff } from '../../core/diff.js';
@@ -43,6 +47,7 @@ export class AppsManager implements Manager {
   readonly operations: readonly Operation[];
   readonly runtime: AppRuntime;
   readonly service: AppsService;
+  readonly appGateway: AppGateway;
   private off: Array<() => void> = [];
   private updateTimer: ReturnType<typeof setTimeout> | undefined;
   /** Each app as clients last heard of it, so app.update carries the shared diff. */
@@ -59,8 +64,25 @@ export class AppsManager implements Manager {
       log: ctx.log,
       heapMb: ctx.config.appHeapMb,
       locale: () => this.locale(),
+      location: () => ctx.options.get<{ latitude: number; longitude: number; accuracy?: number } | null>('geolocation', 'location') ?? null,
+      timeZone: ctx.config.zone,
       ...(options.supervisor ? { supervisor: options.supervisor } : {}),
     });
+    const realtime = new RealtimeHub();
+    this.runtime.onRealtime = (e) => realtime.publish(e);
+    const runtime = this.runtime;
+    this.appGateway = {
+      appsDir: ctx.config.appsDir,
+      realtime,
+      installed: (id) => runtime.has(id),
+      manifest: (id) => runtime.manifest(id),
+      callApi: (id, call) => runtime.callApi(id, call),
+      strings: (id) => {
+        const language = this.locale().language;
+        const locales = runtime.locales(id);
+        return { language, strings: locales[language] ?? locales.en ?? {}, english: locales.en ?? {} };
+      },
+    };
     this.service = new AppsService(this.runtime, { location: ctx.config.storeLocation, key: ctx.config.storeKey });
     this.operations = appsOperations(this.service);
   }
@@ -80,9 +102,19 @@ export class AppsManager implements Manager {
   async start(): Promise<void> {
     const { options } = this.ctx;
     this.runtime.onEvent = (kind, app) => this.publish(kind, app);
+    this.runtime.onNotification = (appId, excerpt) =>
+      this.ctx.bus.publish('apps', 'notification.create', {
+        id: randomUUID(),
+        ownerUri: `hearth:app:${appId}`,
+        ownerId: appId,
+        excerpt,
+        dateCreated: new Date().toISOString(),
+      });
     this.off.push(
-      this.router.handle('geolocation.getLocation', () => options.get<{ latitude: number; longitude: number } | null>('geolocation', 'location') ?? null),
       options.onChange('i18n', () => this.runtime.localeChanged()),
+      options.onChange('geolocation', (name) => {
+        if (name === 'location') this.runtime.locationChanged();
+      }),
     );
     for (const peer of this.options.peers?.() ?? []) {
       if (peer === this) continue;

@@ -22,9 +22,12 @@ export function appsOperations(service: AppsService): Operation[] {
       method: 'GET',
       path: '/app',
       scope: 'service.app.readonly',
-      summary: 'Installed apps, keyed by id',
+      summary: 'Installed apps, keyed by id (app folders placed in the apps folder by hand are picked up here too)',
       output: z.record(z.string(), AppView),
-      handler: () => service.runtime.list(),
+      handler: async () => {
+        await service.runtime.rescan();
+        return service.runtime.list();
+      },
     }),
     defineOperation({
       id: 'getApp',

@@ -65,8 +65,7 @@ export class AppsService {
   }
 
   async uninstall(id: string, purgeSettings: boolean): Promise<void> {
-    await this.runtime.remove(id, purgeSettings);
-    await removeApp(this.runtime.appsDir, id);
+    await this.runtime.remove(id, purgeSettings, () => removeApp(this.runtime.appsDir, id));
     // Logs and userdata are the app's data: they go with its settings, or stay for a reinstall.
     if (purgeSettings) await rm(this.runtime.dataDirOf(id), { recursive: true, force: true });
   }

@@ -17,6 +17,7 @@ const Usage = z.object({ cpu: z.number().describe('percent of one core'), mem: z
 export const AppView = z.object({
   id: z.string(),
   name: z.string(),
+  description: z.string().nullable(),
   version: z.string().nullable(),
   sdk: z.number().nullable(),
   origin: z.enum(['local', 'appstore']),
@@ -26,8 +27,12 @@ export const AppView = z.object({
   state: z.enum(['stopped', 'starting', 'running', 'stopping']),
   ready: z.boolean(),
   ...RunOutcome,
+  compatible: z.boolean().describe('false when hearth cannot run the app at all (it declares drivers)'),
+  incompatibleReason: z.string().nullable(),
+  unsupported: z.array(z.string()).describe('what the app declares that hearth does not run: flow cards, permissions hearth cannot give'),
   permissions: z.array(z.string()),
   settings: z.array(z.record(z.string(), z.unknown())).describe("the manifest's setting definitions"),
+  settingsPage: z.boolean().describe('whether the app has a settings page, at /app/<appId>/settings/'),
   usage: Usage,
 });
 export const Heap = z.object({ heapUsed: z.number(), heapTotal: z.number(), rss: z.number() });

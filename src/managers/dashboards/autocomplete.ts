@@ -11,11 +11,12 @@ import type { AppWidgetCatalog } from './app-widgets.js';
 import { LIMITS } from './schema.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
 
+/** One choice: `name` is shown; whatever else the app put in comes back in the widget's settings. */
 export interface AutocompleteItem {
-  id: string | number;
   name: string;
   description?: string;
   image?: string;
+  [field: string]: unknown;
 }
 
 /** What autocomplete needs from the apps runtime (AppRuntime fits). */

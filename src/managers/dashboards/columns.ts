@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { SettingDefinition } from '../../apps/manifest.js';
-import { settingProblem } from '../../apps/setting-values.js';
+import { settingProblem } from '../../apps/setting-rules.cjs';
 import { invalid } from '../../core/errors.js';
 import { LIMITS, type Column, type ColumnsInput, type Dashboard, type Widget } from './schema.js';
 

@@ -1,16 +1,14 @@
 /**
  * dashboards: dashboards of widget instances, the app widgets they are made of (from installed
  * apps' manifests), a widget store per instance, and autocomplete answered by the owning app.
- * The apps manager hands this manager its SDK router, its runtime, and says when it has read
+ * The apps manager hands this manager its runtime and says when it has read
  * the installed apps; app changes arrive as app.* events on the bus.
  */
-import type { SdkRouter } from '../../apps/router.js';
 import type { AppRuntime } from '../../apps/runtime.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import { AppWidgetCatalog } from './app-widgets.js';
 import { dashboardsOperations } from './operations.js';
-import { serveSdk } from './sdk.js';
 import { DashboardsService } from './service.js';
 
 export class DashboardsManager implements Manager {
@@ -21,18 +19,11 @@ export class DashboardsManager implements Manager {
   private readonly catalog: AppWidgetCatalog;
   private runtime: AppRuntime | null = null;
   private off: Array<() => void> = [];
-  private sdkOff: (() => void) | null = null;
 
   constructor(private readonly ctx: ManagerContext) {
     this.catalog = new AppWidgetCatalog(() => ctx.options.get<string>('i18n', 'language') ?? 'en');
     this.service = new DashboardsService(ctx.store, ctx.bus, this.catalog);
     this.operations = dashboardsOperations(this.service, () => this.runtime);
-  }
-
-  /** Serves `hub.dashboards.*` of the app SDK. */
-  serveSdk(router: SdkRouter): void {
-    this.sdkOff?.();
-    this.sdkOff = serveSdk(router, this.service);
   }
 
   /** App widgets are read from the runtime's manifests; autocomplete goes through it. */
@@ -68,7 +59,5 @@ export class DashboardsManager implements Manager {
   async stop(): Promise<void> {
     for (const f of this.off) f();
     this.off = [];
-    this.sdkOff?.();
-    this.sdkOff = null;
   }
 }

@@ -108,11 +108,12 @@ export const AppWidgetView = z.object({
 });
 export type AppWidget = z.infer<typeof AppWidgetView>;
 
-export const AutocompleteResult = z.object({
-  id: z.union([z.string(), z.number()]),
+/** Homey's autocomplete result: `name` shown; the app may add fields (an `id`, usually), kept in the setting's value. */
+export const AutocompleteResult = z.looseObject({
   name: z.string(),
   description: z.string().optional(),
   image: z.string().optional(),
+  icon: z.string().optional(),
 });
 
 export const StateView = z.object({

@@ -1,12 +1,12 @@
 /**
- * The insights calls of the app SDK (`hub.insights.createLog`, `log.createEntry`, `getLogs`,
- * `deleteLog`), served for the apps runtime's call router. The router has already checked the
+ * The insights calls of the app SDK (`this.homey.insights.createLog`, `log.createEntry`,
+ * `getLogs`, `getLog`, `deleteLog`), served for the apps runtime's call router. The router has already checked the
  * permission and the argument schema; an app only ever reaches logs it owns (its own uri).
  */
 import type { SdkRouter } from '../../apps/router.js';
 import type { InsightsService } from './service.js';
 
-/** Registers the four handlers; returns a function that removes them (for stop()). */
+/** Registers the handlers; returns a function that removes them (for stop()). */
 export function serveSdk(router: SdkRouter, insights: InsightsService): () => void {
   const off = [
     router.handle('insights.createLog', (app, { id, options }) => insights.createLog(app.uri, id, options)),
@@ -15,6 +15,7 @@ export function serveSdk(router: SdkRouter, insights: InsightsService): () => vo
       return null;
     }),
     router.handle('insights.getLogs', (app) => insights.getLogsOf(app.uri)),
+    router.handle('insights.getLog', (app, { id }) => insights.getLog(`${app.uri}:${id}`)),
     router.handle('insights.deleteLog', (app, { id }) => {
       insights.deleteLog(`${app.uri}:${id}`);
       return null;

@@ -16,7 +16,7 @@ export class SpeechOutputManager implements Manager {
   readonly eventScope = 'service.system';
   readonly operations: readonly Operation[];
   readonly service: SpeechService;
-  private sdkOff: (() => void) | null = null;
+  private sdkOff: Array<() => void> = [];
 
   constructor(ctx: ManagerContext) {
     this.service = new SpeechService({
@@ -35,15 +35,22 @@ export class SpeechOutputManager implements Manager {
   }
 
   /**
-   * Serves `hub.speech.say(text)` of the app SDK through the apps runtime's router (which has
-   * checked the app's speech permission and the text); resolves once the text was spoken.
+   * Serves `this.homey.speechOutput.say(text)` and `this.homey.audio.playWav/playMp3` of the app
+   * SDK through the apps runtime's router (which has checked the app's speech permission and the
+   * arguments); each resolves once the audio was played.
    */
   serveSdk(router: SdkRouter): void {
-    this.sdkOff?.();
-    this.sdkOff = router.handle('speech.say', async (_app, { text }) => {
-      await this.service.say(text);
-      return null;
-    });
+    for (const off of this.sdkOff) off();
+    this.sdkOff = [
+      router.handle('speech.say', async (_app, { text }) => {
+        await this.service.say(text);
+        return null;
+      }),
+      router.handle('audio.play', async (_app, { format, sample }) => {
+        await this.service.playAudio(format, Buffer.from(sample, 'base64'));
+        return null;
+      }),
+    ];
   }
 
   start(): Promise<void> {
@@ -51,8 +58,8 @@ export class SpeechOutputManager implements Manager {
   }
 
   async stop(): Promise<void> {
-    this.sdkOff?.();
-    this.sdkOff = null;
+    for (const off of this.sdkOff) off();
+    this.sdkOff = [];
     await this.service.stop();
   }
 }

@@ -20,7 +20,7 @@ import { selectEngine } from './engines/select.js';
 import { speedMultiplier } from './options.js';
 import { SayQueue } from './queue.js';
 import { sampleSentence } from './samples.js';
-import { CardSink, FolderSink, type AudioSink } from './sink.js';
+import { CardSink, FolderSink, type AudioFormat, type AudioSink } from './sink.js';
 import { bestVoiceFor, VoiceRegistry } from './voices.js';
 import { wavInfo } from './wav.js';
 
@@ -271,6 +271,23 @@ export class SpeechService {
     return this.speakWith(r, sampleSentence(voice.locale), voice.id, opts);
   }
 
+  /**
+   * Plays an app's sample (`homey.audio.playWav/playMp3`) through the sink, in turn with speech.
+   * The bytes must be what their format says (a RIFF/WAVE header, or an MP3 frame or ID3 tag).
+   */
+  async playAudio(format: AudioFormat, audio: Uint8Array): Promise<void> {
+    const r = this.need();
+    if (!isFormat(format, audio)) throw invalid(`the sample is not ${format === 'wav' ? 'a WAV file (no RIFF/WAVE header)' : 'an MP3 file'}`);
+    const sink = r.sink;
+    if (!sink) throw unavailable('there is no audio output: install aplay (apt-get install alsa-utils) or start the hub with --audio-out <folder>');
+    await this.playQueue.enqueue({
+      timeoutMs: DEFAULT_TIMEOUT_S * 1000,
+      run: async (signal) => {
+        await sink.play(audio, signal, format).catch(sinkFailure(signal));
+      },
+    });
+  }
+
   private speakWith(r: Ready, text: string, voice: string, opts: SayOptions): Promise<Spoken> {
     const speed = this.speed();
     return this.playQueue.enqueue({
@@ -305,6 +322,13 @@ export class SpeechService {
     void r.cache.put(key, wav).catch((err: unknown) => this.deps.log.warn({ err }, 'speech cache write failed'));
     return wav;
   }
+}
+
+/** Whether `audio` starts as a file of `format` does. */
+function isFormat(format: AudioFormat, audio: Uint8Array): boolean {
+  const b = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength);
+  if (format === 'wav') return b.length > 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WAVE';
+  return b.length > 3 && (b.toString('latin1', 0, 3) === 'ID3' || (b[0] === 0xff && (b[1]! & 0xe0) === 0xe0));
 }
 
 function checkText(text: string): string {

@@ -1,25 +1,31 @@
 /**
  * Where spoken audio goes (config.audioOut): the sound card through aplay, or a folder that gets
  * one WAV file per utterance (tests, and headless setups that hand audio to something else).
+ * Apps' samples (`homey.audio.playWav/playMp3`) go the same way; MP3 only to a folder, since
+ * aplay plays WAV and hearth carries no MP3 decoder.
  */
 import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from '../../core/durable-file.js';
+import { unavailable } from '../../core/errors.js';
 import { run } from './engines/process.js';
+
+export type AudioFormat = 'wav' | 'mp3';
 
 export interface AudioSink {
   /** 'folder: /path' or 'sound card', for logs and the state object. */
   readonly description: string;
-  /** Plays (or stores) one utterance; resolves when done. Returns the file written, if any. */
-  play(wav: Uint8Array, signal: AbortSignal): Promise<string | null>;
+  /** Plays (or stores) one utterance or sample; resolves when done. Returns the file written, if any. */
+  play(audio: Uint8Array, signal: AbortSignal, format?: AudioFormat): Promise<string | null>;
 }
 
 /** Plays through the default ALSA device. */
 export class CardSink implements AudioSink {
   readonly description = 'sound card (aplay)';
 
-  async play(wav: Uint8Array, signal: AbortSignal): Promise<null> {
-    await run('aplay', ['-q', '-t', 'wav', '-'], { input: wav, signal });
+  async play(audio: Uint8Array, signal: AbortSignal, format: AudioFormat = 'wav'): Promise<null> {
+    if (format !== 'wav') throw unavailable('the sound card plays WAV only (hearth has no MP3 decoder): play the sample as WAV');
+    await run('aplay', ['-q', '-t', 'wav', '-'], { input: audio, signal });
     return null;
   }
 }
@@ -34,7 +40,7 @@ export interface FolderLimits {
 export const FOLDER_LIMITS: FolderLimits = { files: 200, bytes: 256 * 1024 * 1024 };
 
 /** The names this sink writes (and so the only ones it may delete): `20261125T020304567Z-000001.wav`. */
-const OWN_NAME = /^\d{8}T\d{9}Z-\d{6}\.wav$/;
+const OWN_NAME = /^\d{8}T\d{9}Z-\d{6}\.(wav|mp3)$/;
 
 /**
  * Writes `<folder>/<UTC time>-<seq>.wav`. The file appears complete or not at all: it is
@@ -54,13 +60,13 @@ export class FolderSink implements AudioSink {
     this.description = `folder ${dir}`;
   }
 
-  async play(wav: Uint8Array, signal: AbortSignal): Promise<string> {
+  async play(audio: Uint8Array, signal: AbortSignal, format: AudioFormat = 'wav'): Promise<string> {
     signal.throwIfAborted();
     await mkdir(this.dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[-:.]/g, '');
-    const name = `${stamp}-${String(++this.seq).padStart(6, '0')}.wav`;
+    const name = `${stamp}-${String(++this.seq).padStart(6, '0')}.${format}`;
     const file = join(this.dir, name);
-    await writeFileDurable(file, wav, { mode: 0o644, signal });
+    await writeFileDurable(file, audio, { mode: 0o644, signal });
     await this.trim(name);
     return file;
   }

@@ -1,0 +1,34 @@
+/**
+ * Makes `require('homey')` and `import Homey from 'homey'` resolve to hearth's SDK in every app:
+ * `<apps-dir>/node_modules/homey` is a link to the SDK (dist/homey). Node looks for a package in
+ * the node_modules folders above the importing file, so every app folder in the apps folder finds
+ * it, CommonJS and ES modules alike, with or without a package.json of its own; Node loads it by
+ * its real path, so the app gets the very module instance the bootstrap built its Homey from.
+ * The link is made again at every start (a release upgrade moves dist).
+ */
+import { mkdir, rename, rm, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runtimeDir } from './child.js';
+
+/** dist/homey: the SDK beside the bootstrap. */
+export const sdkDir = (): string => join(runtimeDir(), '..', 'homey');
+
+/** Creates or replaces the link in one rename; resolves with the link's path (apps may read it). */
+export async function ensureSdkLink(appsDir: string): Promise<string> {
+  const modules = join(appsDir, 'node_modules');
+  await mkdir(modules, { recursive: true });
+  const link = join(modules, 'homey');
+  const temp = join(modules, `.homey-${process.pid}-${Date.now()}`);
+  await rm(temp, { force: true });
+  await symlink(sdkDir(), temp, 'dir');
+  try {
+    await rename(temp, link);
+  } catch (err) {
+    // A real folder of that name (someone put one there) cannot be replaced by a rename.
+    await rm(temp, { force: true });
+    if ((err as NodeJS.ErrnoException).code !== 'EISDIR' && (err as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw err;
+    await rm(link, { recursive: true, force: true });
+    await symlink(sdkDir(), link, 'dir');
+  }
+  return link;
+}

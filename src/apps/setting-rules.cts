@@ -1,0 +1,75 @@
+/**
+ * The rules of app settings, shared by the hub (which enforces them) and the app's SDK (which
+ * checks them before a synchronous `this.homey.settings.set` returns, so the app hears of a bad
+ * value where it made it): the size caps, and a value against the app's declaration of that
+ * setting. CommonJS and free of imports, so the SDK in the app's process can load it.
+ */
+
+/** Largest settings value, as JSON text. */
+export const MAX_SETTING_BYTES = 64 * 1024;
+/** Settings one app may keep, and their size in all (keys and values as JSON). */
+export const MAX_SETTING_KEYS = 256;
+export const MAX_APP_SETTINGS_BYTES = 1024 * 1024;
+
+/** What one setting adds to the app's settings as JSON: `"key":value,`. */
+export function entryBytes(key: string, value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(key)) + Buffer.byteLength(JSON.stringify(value) ?? 'null') + 2;
+}
+
+export function settingsBytes(settings: Record<string, unknown>): number {
+  let total = 2;
+  for (const [k, v] of Object.entries(settings)) total += entryBytes(k, v);
+  return total;
+}
+
+/**
+ * Why `value` cannot become setting `key` of an app that keeps `settings` now, or null. `value`
+ * is already JSON (parsed from its text); the caps count the settings as they would be after.
+ */
+export function capProblem(appId: string, settings: Record<string, unknown>, key: string, value: unknown): string | null {
+  const isNew = !Object.hasOwn(settings, key);
+  if (isNew && Object.keys(settings).length >= MAX_SETTING_KEYS) {
+    return `app '${appId}' keeps ${MAX_SETTING_KEYS} settings, the most an app may; unset one before adding '${key}'`;
+  }
+  const current = settingsBytes(settings);
+  const bytes = current - (isNew ? 0 : entryBytes(key, settings[key])) + entryBytes(key, value);
+  // A change that does not grow them passes (settings kept from before these caps existed).
+  if (bytes > MAX_APP_SETTINGS_BYTES && bytes > current) {
+    return `app '${appId}' would keep ${bytes} bytes of settings with '${key}'; the most an app may keep is ${MAX_APP_SETTINGS_BYTES} (1 MiB)`;
+  }
+  return null;
+}
+
+/** A setting as app.json declares it (manifest.ts parses and normalises it into this shape). */
+export interface DeclaredSetting {
+  id: string;
+  type: 'text' | 'textarea' | 'number' | 'checkbox' | 'dropdown' | 'autocomplete';
+  min?: number | undefined;
+  max?: number | undefined;
+  values?: ReadonlyArray<{ id: string }> | undefined;
+}
+
+/** A sentence saying what is wrong with `value`, or null when it fits the declaration. */
+export function settingProblem(def: DeclaredSetting, value: unknown): string | null {
+  if (value === null) return null; // null clears a declared setting to "no value"
+  switch (def.type) {
+    case 'text':
+    case 'textarea':
+      // A `pattern` is the app's regular expression: the web app checks it in the browser; the
+      // hub never runs an app's pattern (a backtracking one would stall the hub for everyone).
+      return typeof value === 'string' ? null : `setting '${def.id}' is text: send a string`;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return `setting '${def.id}' is a number`;
+      if (def.min !== undefined && value < def.min) return `setting '${def.id}' must be at least ${def.min}`;
+      if (def.max !== undefined && value > def.max) return `setting '${def.id}' must be at most ${def.max}`;
+      return null;
+    case 'checkbox':
+      return typeof value === 'boolean' ? null : `setting '${def.id}' is a checkbox: send true or false`;
+    case 'dropdown':
+      return (def.values ?? []).some((v) => v.id === value)
+        ? null
+        : `setting '${def.id}' must be one of: ${(def.values ?? []).map((v) => v.id).join(', ')}`;
+    case 'autocomplete':
+      return null; // whatever the app's autocomplete offered (an object with id and name, usually)
+  }
+}

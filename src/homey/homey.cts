@@ -1,0 +1,200 @@
+/**
+ * The Homey instance of an app (`this.homey`, and `homey` in api.js handlers): its managers,
+ * identity, env.json, translations and timers that are cleared when the app unloads. Managers
+ * hearth backs talk to the hub; the others fail with a sentence naming what hearth lacks.
+ */
+import type { AppEvent } from '../apps/protocol.js' with { 'resolution-mode': 'import' };
+import { hasPermission, type HomeyContext } from './context.cjs';
+import { ManagerApi } from './managers/api.cjs';
+import { ManagerAudio } from './managers/audio.cjs';
+import { ManagerClock } from './managers/clock.cjs';
+import { ManagerDashboards } from './managers/dashboards.cjs';
+import { ManagerFlow } from './managers/flow.cjs';
+import { ManagerGeolocation } from './managers/geolocation.cjs';
+import { ManagerI18n } from './managers/i18n.cjs';
+import { ManagerInsights } from './managers/insights.cjs';
+import { ManagerNotifications } from './managers/notifications.cjs';
+import { ManagerSettings } from './managers/settings.cjs';
+import { ManagerSpeechOutput } from './managers/speech-output.cjs';
+import { unavailableManager } from './managers/unavailable.cjs';
+import { SimpleClass } from './simple-class.cjs';
+import type { App } from './app.cjs';
+// Homey's declarations of the managers hearth cannot back (types only: nothing is loaded).
+import type ManagerDriversDecl = require('homey-apps-sdk-v3-types/manager/drivers');
+import type ManagerAppsDecl = require('homey-apps-sdk-v3-types/manager/apps');
+import type ManagerArpDecl = require('homey-apps-sdk-v3-types/manager/arp');
+import type ManagerBLEDecl = require('homey-apps-sdk-v3-types/manager/ble');
+import type ManagerCloudDecl = require('homey-apps-sdk-v3-types/manager/cloud');
+import type ManagerDiscoveryDecl = require('homey-apps-sdk-v3-types/manager/discovery');
+import type ManagerImagesDecl = require('homey-apps-sdk-v3-types/manager/images');
+import type ManagerLedringDecl = require('homey-apps-sdk-v3-types/manager/ledring');
+import type ManagerNFCDecl = require('homey-apps-sdk-v3-types/manager/nfc');
+import type ManagerRFDecl = require('homey-apps-sdk-v3-types/manager/rf');
+import type ManagerSpeechInputDecl = require('homey-apps-sdk-v3-types/manager/speech-input');
+import type ManagerZigBeeDecl = require('homey-apps-sdk-v3-types/manager/zigbee');
+import type ManagerZwaveDecl = require('homey-apps-sdk-v3-types/manager/zwave');
+
+type Timer = ReturnType<typeof setTimeout>;
+
+export class Homey extends SimpleClass {
+  readonly dir: string;
+  readonly tmpdir: string;
+  /** The Homey version whose SDK hearth offers (apps compare it with their `compatibility`). */
+  readonly version: string;
+  /** The app's env.json. */
+  readonly env: Record<string, unknown>;
+  /** The app's app.json. */
+  readonly manifest: Record<string, unknown>;
+  readonly platform = 'local' as const;
+  readonly platformVersion = 2;
+  /** The app's instance; set by the bootstrap right after the app class is constructed. */
+  app!: App;
+
+  readonly settings: ManagerSettings;
+  readonly i18n: ManagerI18n;
+  readonly insights: ManagerInsights;
+  readonly speechOutput: ManagerSpeechOutput;
+  readonly geolocation: ManagerGeolocation;
+  readonly clock: ManagerClock;
+  readonly dashboards: ManagerDashboards;
+  readonly api: ManagerApi;
+  readonly notifications: ManagerNotifications;
+  readonly audio: ManagerAudio;
+  readonly flow: ManagerFlow;
+  readonly drivers = unavailableManager<ManagerDriversDecl>('ManagerDrivers', 'hearth has no devices, so apps run no drivers', { getDriver: 'sync', getDrivers: 'sync' });
+  readonly apps = unavailableManager<ManagerAppsDecl>('ManagerApps', 'hearth lets apps call no other app', { getInstalled: 'async', getVersion: 'async' });
+  readonly arp = unavailableManager<ManagerArpDecl>('ManagerArp', 'hearth gives apps no view of the network neighbours', { getMAC: 'async' });
+  readonly ble = unavailableManager<ManagerBLEDecl>('ManagerBLE', 'hearth gives apps no Bluetooth', { discover: 'async', find: 'async' });
+  readonly cloud = unavailableManager<ManagerCloudDecl>('ManagerCloud', 'hearth has no Athom cloud account', {
+    createOAuth2Callback: 'async',
+    createWebhook: 'async',
+    unregisterWebhook: 'async',
+    getLocalAddress: 'async',
+    getHomeyId: 'async',
+  });
+  readonly discovery = unavailableManager<ManagerDiscoveryDecl>('ManagerDiscovery', 'hearth has no devices to discover', { getStrategy: 'sync' });
+  readonly images = unavailableManager<ManagerImagesDecl>('ManagerImages', 'hearth has no flow or device images', {
+    getImage: 'sync',
+    createImage: 'async',
+    unregisterImage: 'async',
+  });
+  readonly ledring = unavailableManager<ManagerLedringDecl>('ManagerLedring', 'hearth has no LED ring', {
+    createAnimation: 'async',
+    createSystemAnimation: 'async',
+    createProgressAnimation: 'async',
+    registerAnimation: 'async',
+    unregisterAnimation: 'async',
+    registerScreensaver: 'async',
+    unregisterScreensaver: 'async',
+  });
+  readonly nfc = unavailableManager<ManagerNFCDecl>('ManagerNFC', 'hearth has no NFC reader', {});
+  readonly rf = unavailableManager<ManagerRFDecl>('ManagerRF', 'hearth has no 433 MHz, 868 MHz or infrared radio', {
+    tx: 'async',
+    cmd: 'async',
+    getSignal433: 'sync',
+    getSignal868: 'sync',
+    getSignalInfrared: 'sync',
+    enableSignalRX: 'async',
+    disableSignalRX: 'async',
+  });
+  readonly speechInput = unavailableManager<ManagerSpeechInputDecl>('ManagerSpeechInput', 'hearth has no speech input', { ask: 'async', confirm: 'async' });
+  readonly zigbee = unavailableManager<ManagerZigBeeDecl>('ManagerZigBee', 'hearth has no Zigbee radio', { getNode: 'async' });
+  readonly zwave = unavailableManager<ManagerZwaveDecl>('ManagerZwave', 'hearth has no Z-Wave radio', { getNode: 'async' });
+
+  private readonly timeouts = new Set<Timer>();
+  private readonly intervals = new Set<Timer>();
+  private readonly initialised: Promise<void>;
+  private markInitialised!: () => void;
+
+  constructor(private readonly ctx: HomeyContext) {
+    super();
+    this.dir = ctx.app.dir;
+    this.tmpdir = ctx.app.userdata;
+    this.version = ctx.state.homeyVersion;
+    this.env = ctx.env;
+    this.manifest = ctx.manifest;
+    this.settings = new ManagerSettings(ctx);
+    this.i18n = new ManagerI18n(ctx);
+    this.insights = new ManagerInsights(ctx);
+    this.speechOutput = new ManagerSpeechOutput(ctx);
+    this.geolocation = new ManagerGeolocation(ctx);
+    this.clock = new ManagerClock(ctx);
+    this.dashboards = new ManagerDashboards(ctx);
+    this.api = new ManagerApi(ctx);
+    this.notifications = new ManagerNotifications(ctx);
+    this.audio = new ManagerAudio(ctx);
+    this.flow = new ManagerFlow(ctx);
+    this.initialised = new Promise((resolve) => (this.markInitialised = resolve));
+  }
+
+  /** Resolves once the app's onInit has finished. */
+  ready(): Promise<void> {
+    return this.initialised;
+  }
+
+  /** Called by the bootstrap after onInit. */
+  markReady(): void {
+    this.markInitialised();
+  }
+
+  hasPermission(permission: string): boolean {
+    return hasPermission(this.ctx, permission);
+  }
+
+  __(key: string | object, tags?: object): string {
+    return this.i18n.__(key, tags);
+  }
+
+  /** Like setTimeout, cleared when the app unloads. */
+  setTimeout(callback: (...args: unknown[]) => void, ms: number, ...args: unknown[]): NodeJS.Timeout {
+    const timer: Timer = setTimeout(() => {
+      this.timeouts.delete(timer);
+      callback(...args);
+    }, ms);
+    this.timeouts.add(timer);
+    return timer;
+  }
+
+  clearTimeout(timer: NodeJS.Timeout): void {
+    clearTimeout(timer);
+    this.timeouts.delete(timer);
+  }
+
+  /** Like setInterval, cleared when the app unloads. */
+  setInterval(callback: (...args: unknown[]) => void, ms: number, ...args: unknown[]): NodeJS.Timeout {
+    const timer = setInterval(callback, ms, ...args);
+    this.intervals.add(timer);
+    return timer;
+  }
+
+  clearInterval(timer: NodeJS.Timeout): void {
+    clearInterval(timer);
+    this.intervals.delete(timer);
+  }
+
+  /** Clears every timer the app made through this instance (the app is unloading). */
+  destroy(): void {
+    for (const t of this.timeouts) clearTimeout(t);
+    for (const t of this.intervals) clearInterval(t);
+    this.timeouts.clear();
+    this.intervals.clear();
+  }
+
+  /** Applies a change the hub reported to the app's copy of its state. */
+  applyEvent(event: AppEvent): void {
+    switch (event.name) {
+      case 'settings.set':
+        this.settings.changed(event.key, { value: event.value });
+        break;
+      case 'settings.unset':
+        this.settings.changed(event.key, null);
+        break;
+      case 'i18n.update':
+        this.i18n.changed(event);
+        break;
+      case 'geolocation.update':
+        this.geolocation.changed(event.location);
+        break;
+    }
+  }
+}

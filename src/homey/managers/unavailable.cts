@@ -1,0 +1,37 @@
+/**
+ * The managers of Homey's SDK that hearth cannot back (radios, the LED ring, devices, the cloud):
+ * each exists, so `this.homey.zwave` is there as on Homey, and each method fails with a sentence
+ * naming what hearth lacks. Methods Homey declares async reject; the others throw.
+ */
+import type { EventEmitter } from 'node:events';
+import { notAvailable } from '../errors.cjs';
+import { Manager } from '../simple-class.cjs';
+
+export type Kind = 'sync' | 'async';
+
+/** The method names a manager class declares (beyond what every EventEmitter has). */
+export type MethodsOf<M> = Exclude<
+  { [K in keyof M]: M[K] extends (...args: never[]) => unknown ? K : never }[keyof M],
+  keyof EventEmitter | 'log' | 'error'
+>;
+
+/**
+ * A manager named `name` whose every method fails with `why`. `M` is Homey's declaration of the
+ * manager: the type checker makes `methods` list exactly the methods it declares, sync or async.
+ */
+export function unavailableManager<M>(name: string, why: string, methods: Readonly<Record<MethodsOf<M>, Kind>>): M {
+  // A class of its own, so a line the manager logs names it.
+  const Named = class extends Manager {};
+  Object.defineProperty(Named, 'name', { value: name });
+  const manager = new Named();
+  for (const [method, kind] of Object.entries<Kind>(methods)) {
+    const fail = (): never => {
+      throw notAvailable(`${name}.${method}`, why);
+    };
+    Object.defineProperty(manager, method, {
+      value: kind === 'async' ? () => Promise.reject(notAvailable(`${name}.${method}`, why)) : fail,
+      enumerable: false,
+    });
+  }
+  return manager as M;
+}
