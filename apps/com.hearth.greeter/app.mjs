@@ -1,8 +1,11 @@
 /**
  * Greeter: builds a greeting from its settings (name, style) and the hub's language, speaks it
- * when the name changes (or at start, when greetOnStart is on), and offers a person picker
- * (autocomplete) for its dashboard widget. Written as an ES module.
+ * when the name changes (or at start, when greetOnStart is on), counts greetings in insights,
+ * offers a person picker (autocomplete) for its dashboard widget, and tells open widgets of each
+ * new greeting. A Homey app written as an ES module.
  */
+import Homey from 'homey';
+
 const PEOPLE = [
   { id: 'ada', name: 'Ada', description: 'Lovelace' },
   { id: 'alan', name: 'Alan', description: 'Turing' },
@@ -15,29 +18,34 @@ function partOfDay(hour) {
   return hour < 12 ? 'morning' : hour < 18 ? 'afternoon' : 'evening';
 }
 
-export default class Greeter {
-  async onInit(hub) {
-    this.hub = hub;
-    hub.dashboards.registerAutocomplete('greeting', 'person', (query) => {
+export default class Greeter extends Homey.App {
+  async onInit() {
+    this.greetings = await this.homey.insights.createLog('greetings', { title: this.homey.__('log.greetings'), type: 'number', decimals: 0 });
+    this.count = 0;
+    this.homey.dashboards.getWidget('greeting').registerSettingAutocompleteListener('person', async (query) => {
       const q = String(query).toLowerCase();
       return PEOPLE.filter((p) => p.name.toLowerCase().includes(q) || p.description.toLowerCase().includes(q));
     });
-    hub.settings.on('set', (key) => {
-      if (key === 'name' || key === 'style') void this.greet().catch((err) => hub.error('greeting failed:', err.message));
+    this.homey.settings.on('set', (key) => {
+      if (key === 'name' || key === 'style') this.greet().catch((err) => this.error('greeting failed:', err.message));
     });
-    if (await hub.settings.get('greetOnStart')) await this.greet().catch((err) => hub.error('greeting failed:', err.message));
-    hub.log('ready:', await this.text());
+    if (this.homey.settings.get('greetOnStart')) await this.greet().catch((err) => this.error('greeting failed:', err.message));
+    this.log('ready:', this.text());
   }
 
-  async text() {
-    const name = (await this.hub.settings.get('name')) ?? 'friend';
-    const style = (await this.hub.settings.get('style')) === 'formal' ? 'formal' : 'casual';
-    return this.hub.__(`greeting.${style}.${partOfDay(new Date().getHours())}`, { name });
+  /** The greeting for `name` (default: the `name` setting) in the hub's language. */
+  text(name = this.homey.settings.get('name') || 'friend') {
+    const style = this.homey.settings.get('style') === 'formal' ? 'formal' : 'casual';
+    return this.homey.__(`greeting.${style}.${partOfDay(new Date().getHours())}`, { name });
   }
 
-  async greet() {
-    const text = await this.text();
-    this.hub.log('saying:', text);
-    await this.hub.speech.say(text);
+  /** Says the greeting out loud, counts it, and shows it on every open greeting widget. */
+  async greet(name) {
+    const text = this.text(name);
+    this.log('saying:', text);
+    await this.homey.speechOutput.say(text);
+    await this.greetings.createEntry(++this.count);
+    await this.homey.api.realtime('greeting', { text });
+    return text;
   }
 }

@@ -1,9 +1,12 @@
 'use strict';
 /**
- * System monitor: every `interval` seconds records the 1-minute load average per core and,
- * when the board exposes one, the temperature of thermal zone 0 into insights.
+ * System monitor: every `interval` seconds records the 1-minute load average per core and, when
+ * the board exposes one, the temperature of thermal zone 0 into insights, and tells its open
+ * widgets. Its settings page sets the interval; its Web API answers the latest readings.
  * os.loadavg() needs no file access; the thermal zone needs the hearth:system:sensors permission.
+ * A Homey app written as CommonJS.
  */
+const Homey = require('homey');
 const os = require('node:os');
 const fs = require('node:fs');
 
@@ -18,38 +21,42 @@ function readTemperature() {
   }
 }
 
-class SystemMonitor {
-  async onInit(hub) {
-    this.hub = hub;
-    this.load = await hub.insights.createLog('cpu-load', { title: hub.__('log.load'), type: 'number', decimals: 2 });
+class SystemMonitor extends Homey.App {
+  async onInit() {
+    /** The latest reading per metric: { value, at }. */
+    this.readings = {};
+    this.logs = { 'cpu-load': await this.homey.insights.createLog('cpu-load', { title: this.homey.__('log.load'), type: 'number', decimals: 2 }) };
     if (readTemperature() !== null) {
-      this.temperature = await hub.insights.createLog('temperature', {
-        title: hub.__('log.temperature'), type: 'number', units: '°C', decimals: 1,
+      this.logs.temperature = await this.homey.insights.createLog('temperature', {
+        title: this.homey.__('log.temperature'), type: 'number', units: '°C', decimals: 1,
       });
     }
-    hub.settings.on('set', (key) => {
-      if (key === 'interval') void this.schedule();
+    this.homey.settings.on('set', (key) => {
+      if (key === 'interval') this.schedule();
     });
-    await this.schedule();
+    this.schedule();
     await this.sample();
-    hub.log(`monitoring every ${this.seconds} s${this.temperature ? ' with temperature' : ''}`);
+    this.log(`monitoring every ${this.seconds} s${this.logs.temperature ? ' with temperature' : ''}`);
   }
 
-  async schedule() {
-    const value = Number(await this.hub.settings.get('interval'));
+  schedule() {
+    const value = Number(this.homey.settings.get('interval'));
     this.seconds = Number.isFinite(value) && value >= 5 ? value : 60;
-    clearInterval(this.timer);
-    this.timer = setInterval(() => this.sample().catch((err) => this.hub.error('sample failed:', err.message)), this.seconds * 1000);
+    this.homey.clearInterval(this.timer);
+    this.timer = this.homey.setInterval(() => this.sample().catch((err) => this.error('sample failed:', err.message)), this.seconds * 1000);
   }
 
+  /** Takes one reading of each metric, records it, and sends it to the open widgets. */
   async sample() {
-    await this.load.createEntry(os.loadavg()[0] / Math.max(1, os.cpus().length));
-    const t = readTemperature();
-    if (this.temperature && t !== null) await this.temperature.createEntry(t);
-  }
-
-  async onUninit() {
-    clearInterval(this.timer);
+    const at = new Date().toISOString();
+    const values = { 'cpu-load': os.loadavg()[0] / Math.max(1, os.cpus().length), temperature: readTemperature() };
+    for (const [metric, value] of Object.entries(values)) {
+      if (value === null || !this.logs[metric]) continue;
+      this.readings[metric] = { value, at };
+      await this.logs[metric].createEntry(value);
+    }
+    await this.homey.api.realtime('sample', this.readings);
+    return this.readings;
   }
 }
 
