@@ -133,7 +133,6 @@ async function init(a: AppCallArgs<'init'>): Promise<void> {
   instance.app = app;
   running = { homey: instance, app, api: new WebApiHandlers(a.app.dir, instance) };
   await app.onInit();
-  instance.markReady();
 }
 
 function ready(): Running {

@@ -103,8 +103,6 @@ export class Homey extends SimpleClass {
 
   private readonly timeouts = new Set<Timer>();
   private readonly intervals = new Set<Timer>();
-  private readonly initialised: Promise<void>;
-  private markInitialised!: () => void;
 
   constructor(private readonly ctx: HomeyContext) {
     super();
@@ -124,18 +122,16 @@ export class Homey extends SimpleClass {
     this.notifications = new ManagerNotifications(ctx);
     this.audio = new ManagerAudio(ctx);
     this.flow = new ManagerFlow(ctx);
-    this.initialised = new Promise((resolve) => (this.markInitialised = resolve));
   }
 
-  /** Resolves once the app's onInit has finished. */
-  ready(): Promise<void> {
-    return this.initialised;
-  }
+  /**
+   * Resolves when the managers can be used: on hearth they can from the start (the hub sent
+   * their state with init), so this never waits, and awaiting it in onInit cannot deadlock.
+   */
+  async ready(): Promise<void> {}
 
-  /** Called by the bootstrap after onInit. */
-  markReady(): void {
-    this.markInitialised();
-  }
+  /** Kept for Homey's SDK; hearth has nothing to mark. */
+  markReady(): void {}
 
   hasPermission(permission: string): boolean {
     return hasPermission(this.ctx, permission);

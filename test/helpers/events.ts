@@ -1,4 +1,4 @@
-/** A WebSocket client of a manager's event namespace that collects the frames it receives. */
+/** A WebSocket client of an event namespace (a manager's, or an app's realtime channel) that collects the frames it receives. */
 import WebSocket from 'ws';
 
 export interface EventFrame {
@@ -14,9 +14,18 @@ export interface EventClient {
   close(): void;
 }
 
-/** Opens the namespace; rejects with the HTTP status when the upgrade is refused. */
+/** Opens a manager's namespace; rejects with the HTTP status when the upgrade is refused. */
 export function openEvents(wsUrl: string, manager: string, token: string | null, via: 'header' | 'query' = 'header'): Promise<EventClient> {
-  const url = `${wsUrl}/api/manager/${manager}${token && via === 'query' ? `?token=${encodeURIComponent(token)}` : ''}`;
+  return openPath(wsUrl, `/api/manager/${manager}`, token, via);
+}
+
+/** Opens an app's realtime channel (`this.homey.api.realtime`, settings changes). */
+export function openAppEvents(wsUrl: string, appId: string, token: string | null): Promise<EventClient> {
+  return openPath(wsUrl, `/api/app/${appId}`, token, 'query');
+}
+
+function openPath(wsUrl: string, path: string, token: string | null, via: 'header' | 'query'): Promise<EventClient> {
+  const url = `${wsUrl}${path}${token && via === 'query' ? `?token=${encodeURIComponent(token)}` : ''}`;
   const headers = token && via === 'header' ? { authorization: `Bearer ${token}` } : undefined;
   const socket = new WebSocket(url, { headers });
   const frames: EventFrame[] = [];
