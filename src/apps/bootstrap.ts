@@ -10,10 +10,10 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { App as HomeyApp } from '../homey/app.cjs';
 import type { HomeyContext } from '../homey/context.cjs';
 import type { Homey } from '../homey/homey.cjs';
+import { loadAppClass, NotAnApp } from './app-class.js';
 import type { AppCallArgs, AppCallMethod, HubMessage } from './protocol.js';
 import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES, MAX_HUB_FRAME_BYTES } from './frames.js';
 import { WebApiHandlers } from './web-api-child.js';
@@ -102,20 +102,6 @@ function readEnv(dir: string): Record<string, unknown> {
   throw new RpcError('app_error', 'env.json must hold a JSON object');
 }
 
-/** The class the main module exports: `module.exports = MyApp`, `export default MyApp`, or a transpiled `exports.default`. */
-async function loadAppClass(file: string): Promise<new () => HomeyApp> {
-  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
-  let exported = mod.default;
-  if (typeof exported === 'object' && exported !== null && 'default' in exported) exported = (exported as { default: unknown }).default;
-  if (typeof exported !== 'function' || !(exported.prototype instanceof App)) {
-    throw new RpcError(
-      'app_error',
-      `${file} must export a class that extends Homey.App (const Homey = require('homey'); module.exports = class MyApp extends Homey.App { ... })`,
-    );
-  }
-  return exported as new () => HomeyApp;
-}
-
 async function init(a: AppCallArgs<'init'>): Promise<void> {
   if (homey) throw new RpcError('app_error', 'init was already called');
   const ctx: HomeyContext = {
@@ -128,7 +114,9 @@ async function init(a: AppCallArgs<'init'>): Promise<void> {
   };
   const instance = new HomeyInstance(ctx);
   homey = instance;
-  const AppClass = await loadAppClass(join(a.app.dir, a.app.main));
+  const AppClass = await loadAppClass(join(a.app.dir, a.app.main), App).catch((err: unknown) => {
+    throw err instanceof NotAnApp ? new RpcError('app_error', err.message) : err;
+  });
   const app = constructing(instance, () => new AppClass());
   instance.app = app;
   running = { homey: instance, app, api: new WebApiHandlers(a.app.dir, instance) };

@@ -1,16 +1,23 @@
 /**
- * `hearth app pack <folder> --store <dir>`: turns an app folder into a package (tar.gz with
+ * `hearth app pack <folder> --store <dir>`: turns a Homey app folder into a package (tar.gz with
  * app.json at its root) inside a local store folder and lists it in that store's index.json.
+ * A Homey Compose folder is built first (app.json and locales written into the package, as
+ * `homey app build` does), and the main module must load as the hub will load it.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, relative, resolve } from 'node:path';
 import * as tar from 'tar';
 import { writeFileDurable } from '../core/durable-file.js';
 import { invalid } from '../core/errors.js';
 import { signIndex, SIGNATURE_SUFFIX } from './catalogue-key.js';
-import { loadManifest } from './manifest.js';
+import { runtimeDir } from './child.js';
+import { loadAppFolder, type AppFolder } from './compose.js';
+import { MANIFEST_FILE } from './manifest.js';
+import { prepareAppsFolder } from './sdk-link.js';
 import { readCatalogue, type Catalogue } from './store.js';
 
 export interface PackResult {
@@ -25,6 +32,55 @@ export interface PackResult {
 
 /** Version-control and editor droppings never belong in a package. */
 const SKIP = new Set(['.git', '.hg', '.svn', '.DS_Store', '.vscode', '.idea']);
+/** How long the main module may take to load in the check. */
+const LOAD_TIMEOUT_MS = 15_000;
+
+/** Refuses what a package may not hold (the hub refuses it at install): anything but files and folders. */
+async function checkEntries(root: string, dir = root): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (SKIP.has(name)) continue;
+    const path = join(dir, name);
+    const info = await lstat(path);
+    if (info.isDirectory()) await checkEntries(root, path);
+    else if (!info.isFile()) throw invalid(`${relative(root, path)} is ${info.isSymbolicLink() ? 'a symlink' : 'not a file'}; a package holds only files and folders`);
+  }
+}
+
+/** A hint for the usual reason a main module does not load: CommonJS and ES module syntax mixed up. */
+function moduleHint(stderr: string): string {
+  if (/require is not defined|module is not defined|Cannot use import statement|Unexpected token 'export'/.test(stderr)) {
+    return ' (CommonJS uses require and module.exports in app.js; an ES module uses import and export default, in app.mjs with "esm": true in app.json, or in app.js beside a package.json with "type": "module")';
+  }
+  return '';
+}
+
+/** Loads `main` of the app in `appDir` (inside an apps folder prepared as the hub's) in a child node. */
+function checkMainLoads(appDir: string, main: string): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [join(runtimeDir(), 'check-main.js'), join(appDir, main)], {
+      cwd: appDir,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: LOAD_TIMEOUT_MS,
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolvePromise();
+      const why = signal ? `it did not finish loading within ${LOAD_TIMEOUT_MS / 1000} s` : stderr.trim().split('\n').filter(Boolean).slice(-3).join(' / ');
+      reject(invalid(`the main module ${main} cannot load: ${why}${moduleHint(stderr)}`));
+    });
+  });
+}
+
+/** Writes what compose made (app.json and locales) into the staged copy of a compose folder. */
+async function writeComposed(appDir: string, folder: AppFolder): Promise<void> {
+  await writeFile(join(appDir, MANIFEST_FILE), `${JSON.stringify(folder.manifest.raw, null, 2)}\n`);
+  await mkdir(join(appDir, 'locales'), { recursive: true });
+  for (const [language, strings] of Object.entries(folder.locales)) {
+    await writeFile(join(appDir, 'locales', `${language}.json`), `${JSON.stringify(strings, null, 2)}\n`);
+  }
+}
 
 async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
@@ -40,23 +96,33 @@ async function sha256Of(file: string): Promise<string> {
  */
 export async function packApp(folder: string, storeDir: string, channel = 'stable', opts: { signKey?: string } = {}): Promise<PackResult> {
   const src = resolve(folder);
-  const loaded = await loadManifest(src, { checkFolderName: false });
+  const loaded = await loadAppFolder(src, { checkFolderName: false });
   if (!loaded.ok) throw invalid(`${src} is not a valid app: ${loaded.message}`);
-  const { id, version, name: appName, description } = loaded.manifest;
+  const { id, version, name: appName, description } = loaded.folder.manifest;
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(channel)) throw invalid(`channel '${channel}' must be 1-32 letters, digits, _ or -`);
+  await checkEntries(src);
   const store = resolve(storeDir);
   await mkdir(store, { recursive: true });
   const name = `${id}-${version}.tar.gz`;
   const file = join(store, name);
   const tmp = join(store, `.${name}.${process.pid}.tmp`);
-  const entries = (await readdir(src)).filter((e) => !SKIP.has(e));
+  // The package is made from a copy inside an apps folder prepared as the hub's: compose writes
+  // into the copy, and the main module loads there as it will on the hub.
+  const staging = await mkdtemp(join(tmpdir(), 'hearth-pack-'));
   try {
+    const appDir = join(staging, id);
+    await cp(src, appDir, { recursive: true, filter: (p) => !SKIP.has(basename(p)) });
+    if ((await stat(join(src, MANIFEST_FILE)).catch(() => null)) === null) await writeComposed(appDir, loaded.folder);
+    await prepareAppsFolder(staging);
+    await checkMainLoads(appDir, loaded.folder.manifest.main);
     // portable: no uid/gid/uname, so the package is the same whoever packs it.
-    await tar.c({ gzip: true, cwd: src, file: tmp, portable: true, filter: (p) => !p.split('/').some((s) => SKIP.has(s)) }, entries);
+    await tar.c({ gzip: true, cwd: appDir, file: tmp, portable: true }, await readdir(appDir));
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true });
     throw err;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
   const sha256 = await sha256Of(file);
   const { size } = await stat(file);

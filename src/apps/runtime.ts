@@ -23,7 +23,7 @@ import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } fro
 import { rethrowAppError } from './errors.js';
 import { killLeftoverApps } from './leftovers.js';
 import { AppSettings } from './settings.js';
-import { ensureSdkLink } from './sdk-link.js';
+import { prepareAppsFolder } from './sdk-link.js';
 import { FolderWatch } from './folder-watch.js';
 import type { RealtimeEvent } from './realtime.js';
 
@@ -127,7 +127,7 @@ export class AppRuntime {
     this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
     this.registerOwnCalls();
     await mkdir(this.opts.appsDir, { recursive: true });
-    this.sdkLink = await ensureSdkLink(this.opts.appsDir);
+    this.sdkLink = await prepareAppsFolder(this.opts.appsDir);
     const leftovers = await killLeftoverApps(this.opts.dataDir);
     if (leftovers.length > 0) this.opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
     await recoverInterrupted(this.opts.appsDir);

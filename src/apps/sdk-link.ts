@@ -1,22 +1,35 @@
 /**
- * Makes `require('homey')` and `import Homey from 'homey'` resolve to hearth's SDK in every app:
- * `<apps-dir>/node_modules/homey` is a link to the SDK (dist/homey). Node looks for a package in
- * the node_modules folders above the importing file, so every app folder in the apps folder finds
- * it, CommonJS and ES modules alike, with or without a package.json of its own; Node loads it by
- * its real path, so the app gets the very module instance the bootstrap built its Homey from.
- * The link is made again at every start (a release upgrade moves dist).
+ * Prepares the apps folder so every app in it runs the same wherever the folder is:
+ * - `node_modules/homey` links to hearth's SDK (dist/homey): `require('homey')` and
+ *   `import Homey from 'homey'` resolve to it in every app folder, CommonJS and ES modules alike,
+ *   with or without a package.json of the app's own. Node loads it by its real path, so the app
+ *   gets the very module instance the bootstrap built its Homey from.
+ * - `package.json` (no "type"): an app without a package.json of its own is CommonJS, as on
+ *   Homey, even when the apps folder sits inside a project whose package.json says "module"
+ *   (the checkout's own ./apps does): Node stops looking at the nearest package.json.
+ * Both are made again at every start (a release upgrade moves dist).
  */
-import { mkdir, rename, rm, symlink } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runtimeDir } from './child.js';
 
 /** dist/homey: the SDK beside the bootstrap. */
 export const sdkDir = (): string => join(runtimeDir(), '..', 'homey');
 
-/** Creates or replaces the link in one rename; resolves with the link's path (apps may read it). */
-export async function ensureSdkLink(appsDir: string): Promise<string> {
+const FOLDER_PACKAGE = `${JSON.stringify(
+  {
+    private: true,
+    description: "hearth's apps folder: apps without a package.json of their own are CommonJS here; node_modules/homey is hearth's Homey SDK",
+  },
+  null,
+  2,
+)}\n`;
+
+/** Makes the SDK link and the folder's package.json; resolves with the link's path (apps may read it). */
+export async function prepareAppsFolder(appsDir: string): Promise<string> {
   const modules = join(appsDir, 'node_modules');
   await mkdir(modules, { recursive: true });
+  await writeFile(join(appsDir, 'package.json'), FOLDER_PACKAGE);
   const link = join(modules, 'homey');
   const temp = join(modules, `.homey-${process.pid}-${Date.now()}`);
   await rm(temp, { force: true });
@@ -26,7 +39,8 @@ export async function ensureSdkLink(appsDir: string): Promise<string> {
   } catch (err) {
     // A real folder of that name (someone put one there) cannot be replaced by a rename.
     await rm(temp, { force: true });
-    if ((err as NodeJS.ErrnoException).code !== 'EISDIR' && (err as NodeJS.ErrnoException).code !== 'ENOTEMPTY') throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'ENOTEMPTY') throw err;
     await rm(link, { recursive: true, force: true });
     await symlink(sdkDir(), link, 'dir');
   }

@@ -13,7 +13,8 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { HearthError, notFound } from '../core/errors.js';
-import { AppId, Localized, loadManifest, Version, type AppManifest } from './manifest.js';
+import { loadAppFolder } from './compose.js';
+import { AppId, Localized, Version, type AppManifest } from './manifest.js';
 import { describeIssues } from '../core/zod-issues.js';
 import { safeRecord } from '../core/records.js';
 import { SIGNATURE_SUFFIX, signatureHolds, sourceOf, type CatalogueSource } from './catalogue-key.js';
@@ -222,8 +223,9 @@ export async function stageFromStore(from: string | CatalogueSource, id: string,
   const dir = join(staging, 'app');
   await mkdir(dir, { mode: 0o755 });
   await extract(tarball, dir);
-  const loaded = await loadManifest(dir, { checkFolderName: false });
+  const loaded = await loadAppFolder(dir, { checkFolderName: false });
   if (!loaded.ok) throw badGateway(`the app package of '${id}' has a bad manifest: ${loaded.message}`);
-  if (loaded.manifest.id !== id) throw badGateway(`the app store served '${loaded.manifest.id}' when asked for '${id}'`);
-  return { dir, manifest: loaded.manifest, version: loaded.manifest.version, channel, sha256 };
+  const { manifest } = loaded.folder;
+  if (manifest.id !== id) throw badGateway(`the app store served '${manifest.id}' when asked for '${id}'`);
+  return { dir, manifest, version: manifest.version, channel, sha256 };
 }

@@ -3,7 +3,8 @@
  * listed as incompatible and never started; an app with flow cards runs (its cards take their
  * listeners, nothing runs them) and its record says so; an app touching the Z-Wave radio gets a
  * sentence; a Homey Compose folder is composed; apps dropped into the apps folder while the hub
- * runs are picked up; the app lifecycle (unload, timers) as the SDK documents it.
+ * runs are picked up; CommonJS apps without a package.json run as CommonJS wherever the apps
+ * folder is; the app lifecycle (unload, timers) as the SDK documents it.
  */
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -42,7 +43,12 @@ module.exports = class extends Homey.App {
 `;
 
 beforeAll(async () => {
-  appsDir = await tempDir('hearth-homey-compat-');
+  // The apps folder sits in a project whose package.json says "module" (as the checkout's own
+  // ./apps does): the CommonJS apps below, none with a package.json, must still run as CommonJS.
+  const project = await tempDir('hearth-homey-compat-');
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'project', type: 'module' }));
+  appsDir = join(project, 'apps');
+  await mkdir(appsDir);
   spare = await tempDir('hearth-homey-spare-');
 
   await writeHomeyApp(appsDir, 'com.example.lights', {
