@@ -170,9 +170,8 @@ export class DashboardsService {
     return clone(this.section.value.widgetStores);
   }
 
-  /** One store; `ownerUri` (an app's SDK call) must own it, and learns nothing about others'. */
-  getStore(id: string, ownerUri?: string): WidgetStore {
-    return clone(findStore(this.section.value.widgetStores, id, ownerUri));
+  getStore(id: string): WidgetStore {
+    return clone(findStore(this.section.value.widgetStores, id));
   }
 
   /**
@@ -180,9 +179,9 @@ export class DashboardsService {
    * Resolves with the new state once it is on disk; 400 beyond 64 KiB of JSON. Merged inside
    * `update`, so racing merges build on each other and lose no key.
    */
-  async setState(id: string, state: Record<string, unknown>, replace: boolean, ownerUri?: string): Promise<Record<string, unknown>> {
+  async setState(id: string, state: Record<string, unknown>, replace: boolean): Promise<Record<string, unknown>> {
     const { before, after } = await this.section.update((d) => {
-      const store = findStore(d.widgetStores, id, ownerUri);
+      const store = findStore(d.widgetStores, id);
       const before = clone(store);
       const next = replace ? clone(state) : { ...store.state, ...clone(state) };
       const bytes = Buffer.byteLength(JSON.stringify(next));
@@ -236,15 +235,9 @@ export class DashboardsService {
   }
 }
 
-/** A widget store of `all`, or 404; with `ownerUri`, only one that app owns (others' look absent). */
-function findStore(all: DashboardsSection['widgetStores'], id: string, ownerUri?: string): WidgetStore {
+/** A widget store of `all`, or 404. */
+function findStore(all: DashboardsSection['widgetStores'], id: string): WidgetStore {
   const s = all[id];
-  if (!s || (ownerUri !== undefined && s.ownerUri !== ownerUri)) {
-    throw notFound(
-      ownerUri === undefined
-        ? `widget store '${id}' does not exist; a store exists while its widget is on a dashboard`
-        : `widget store '${id}' does not exist or belongs to another app`,
-    );
-  }
+  if (!s) throw notFound(`widget store '${id}' does not exist; a store exists while its widget is on a dashboard`);
   return s;
 }
