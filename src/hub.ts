@@ -11,6 +11,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Logger } from 'pino';
 import { OWNER_TOKEN_FILE, type Config } from './config.js';
 import { acquireDataLock } from './core/data-lock.js';
+import { closeInheritedDescriptors } from './core/inherited-fds.js';
 import { writeFileDurable } from './core/durable-file.js';
 import { EventBus } from './core/events.js';
 import type { Manager, ManagerContext } from './core/managers.js';
@@ -78,6 +79,8 @@ export class Hub {
   /** Opens the data dir, starts every manager and listens. Resolves with the bound port. */
   async start(): Promise<number> {
     const { config, log } = this;
+    const inherited = closeInheritedDescriptors();
+    if (inherited.length > 0) log.info({ fds: inherited }, 'closed descriptors the hub inherited, so no app inherits them');
     await mkdir(config.dataDir, { recursive: true, mode: 0o750 });
     this.releaseLock = await acquireDataLock(config.dataDir);
     const store = await Store.open(config.dataDir);
