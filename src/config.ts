@@ -42,6 +42,14 @@ export const CONFIG_FIELDS = {
   backupSchedule: { flag: 'backup-schedule', env: 'HEARTH_BACKUP_SCHEDULE', schema: z.string().min(1), default: '30 3 * * *' },
   backupKeep: { flag: 'backup-keep', env: 'HEARTH_BACKUP_KEEP', schema: positiveInt, default: 7 },
   appHeapMb: { flag: 'app-heap-mb', env: 'HEARTH_APP_HEAP_MB', schema: positiveInt, default: 128 },
+  /** How apps are contained: bubblewrap namespaces when they work ('auto'), always ('bwrap'), never ('off'). */
+  appSandbox: { flag: 'app-sandbox', env: 'HEARTH_APP_SANDBOX', schema: z.enum(['auto', 'bwrap', 'off']), default: 'auto' },
+  /** Memory ceiling of each app (its data: heap and Buffers), MiB; app.json may ask for more up to the max. */
+  appMemoryMb: { flag: 'app-memory-mb', env: 'HEARTH_APP_MEMORY_MB', schema: positiveInt, default: 128 },
+  appMemoryMaxMb: { flag: 'app-memory-max-mb', env: 'HEARTH_APP_MEMORY_MAX_MB', schema: positiveInt, default: 512 },
+  /** Disk quota of each app's userdata, MiB; app.json may ask for more up to the max. */
+  appDiskMb: { flag: 'app-disk-mb', env: 'HEARTH_APP_DISK_MB', schema: positiveInt, default: 64 },
+  appDiskMaxMb: { flag: 'app-disk-max-mb', env: 'HEARTH_APP_DISK_MAX_MB', schema: positiveInt, default: 1024 },
   bodyLimit: { flag: 'body-limit', env: 'HEARTH_BODY_LIMIT', schema: positiveInt, default: 1024 * 1024 },
   /** Failed authentications allowed per remote address per minute before 429. */
   authFailureLimit: { flag: 'auth-failure-limit', env: 'HEARTH_AUTH_FAILURE_LIMIT', schema: positiveInt, default: 20 },

@@ -6,7 +6,7 @@
  * SIGTERM, then SIGKILL). Restarts are the supervisor's job.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import type { Duplex, Readable } from 'node:stream';
 import { dirname, join, sep } from 'node:path';
@@ -17,6 +17,7 @@ import { APP_CALLS, ChildMessage, HUB_CALLS, HubMessage, type AppCallArgs, type 
 import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES } from './frames.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
+import { HOMEY_USERDATA, sandboxCommand, type ProcessLimits, type Sandbox } from './sandbox.js';
 
 export interface ChildOptions {
   heapMb: number;
@@ -71,8 +72,18 @@ export interface ChildSpec {
   dir: string;
   /** The one folder the app may write. */
   userdata: string;
-  /** Extra folders the app may read (from its permissions, and the SDK's link in the apps folder). */
+  /** Extra paths the app may read (the SDK's link in the apps folder, sensor files it was granted). */
   readPaths: readonly string[];
+  /** How apps are contained on this hub, and this app's share of it. */
+  sandbox: Sandbox;
+  /** Whether the app shares the host's network (in namespaces; the permission model cannot stop it). */
+  network: boolean;
+  limits: ProcessLimits;
+  /** Quota of the userdata folder, MiB. */
+  diskMb: number;
+  /** `<apps-dir>/package.json` (apps without their own are CommonJS) and the SDK link beside it. */
+  appsPackage: string;
+  sdkLink: string;
   /**
    * What init carries, taken when init is sent: the state the app copies (settings, language,
    * location) is current as of that moment, and every change after it arrives as an event.
@@ -104,18 +115,28 @@ export function runtimeDir(): string {
   return here.replace(`${sep}src${sep}apps`, `${sep}dist${sep}apps`);
 }
 
-/** The node flags of an app's child: heap limit, gc, and the permission model's allow-list. */
-export function childExecArgv(spec: Pick<ChildSpec, 'dir' | 'userdata' | 'readPaths'>, heapMb: number, runtime = runtimeDir()): string[] {
+/**
+ * The node flags of an app's child: heap limit, gc, and the permission model's allow-list (in
+ * namespaces the second wall: the mounts are the first). The heap stays below the memory
+ * ceiling, so an app that fills its heap is told so before the ceiling stops its Buffers.
+ */
+export function childExecArgv(
+  spec: Pick<ChildSpec, 'dir' | 'userdata' | 'readPaths'> & Partial<Pick<ChildSpec, 'sandbox' | 'limits'>>,
+  heapMb: number,
+  runtime = runtimeDir(),
+): string[] {
   // One flag per path: Node 20 does not split comma-separated lists reliably. The runtime is
   // the bootstrap (dist/apps) and the SDK beside it (dist/homey).
-  const reads = [runtime, join(runtime, '..', 'homey'), spec.dir, spec.userdata, ...spec.readPaths];
+  const writes = [spec.userdata, ...(spec.sandbox?.containment === 'namespaces' ? [HOMEY_USERDATA] : [])];
+  const reads = [runtime, join(runtime, '..', 'homey'), spec.dir, ...writes, ...spec.readPaths];
+  const heap = spec.limits ? Math.min(heapMb, Math.max(16, Math.floor(spec.limits.memoryMb * 0.75))) : heapMb;
   return [
     '--experimental-permission',
     '--disable-warning=ExperimentalWarning',
     ...reads.map((p) => `--allow-fs-read=${p}`),
-    `--allow-fs-write=${spec.userdata}`,
+    ...writes.map((p) => `--allow-fs-write=${p}`),
     '--expose-gc',
-    `--max-old-space-size=${heapMb}`,
+    `--max-old-space-size=${heap}`,
   ];
 }
 
@@ -156,6 +177,7 @@ export class AppChild {
   private exit: ChildExit | undefined;
   /** Events before init are dropped: the state init carries is taken when it is sent. */
   private initSent = false;
+  private nodePid: number | undefined;
 
   private constructor(
     private readonly proc: ChildProcess,
@@ -183,8 +205,22 @@ export class AppChild {
     proc.on('error', (err) => hooks.stderr(Buffer.from(`hearth: child process error: ${err.message}\n`)));
   }
 
+  /**
+   * The app's node process. In namespaces the spawned process is bubblewrap and node its child
+   * (found once, through /proc); the hub samples and renices node itself.
+   */
   get pid(): number | undefined {
-    return this.proc.pid;
+    const outer = this.proc.pid;
+    if (outer === undefined || this.nodePid !== undefined) return this.nodePid ?? outer;
+    try {
+      const children = readFileSync(`/proc/${outer}/task/${outer}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+      // prlimit execs bubblewrap (or node itself): with no child, the spawned process is node.
+      if (children.length === 0) return outer;
+      this.nodePid = Number(children[children.length - 1]);
+      return this.nodePid;
+    } catch {
+      return outer;
+    }
   }
 
   /** Bytes from the app's channel; a frame over the limit, not JSON or too deep ends the app at once. */
@@ -236,11 +272,18 @@ export class AppChild {
     const runtime = runtimeDir();
     const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe'];
     stdio[CHANNEL_FD] = 'pipe';
-    const proc = spawn(process.execPath, [...childExecArgv(spec, opts.heapMb, runtime), join(runtime, 'bootstrap.js')], {
-      cwd: spec.userdata,
-      env: childEnv(spec),
-      stdio,
+    const command = sandboxCommand(spec.sandbox, {
+      node: [process.execPath, ...childExecArgv(spec, opts.heapMb, runtime), join(runtime, 'bootstrap.js')],
+      runtime: [runtime, join(runtime, '..', 'homey')],
+      appDir: spec.dir,
+      userdata: spec.userdata,
+      sdkLink: spec.sdkLink,
+      appsPackage: spec.appsPackage,
+      readFiles: spec.readPaths.filter((p) => p !== spec.sdkLink),
+      network: spec.network,
+      limits: spec.limits,
     });
+    const proc = spawn(command.file, command.args, { cwd: spec.userdata, env: childEnv(spec), stdio });
     const child = new AppChild(proc, opts, hooks);
     hooks.spawned?.(child);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -256,9 +299,10 @@ export class AppChild {
     try {
       await Promise.race([child.handshake(spec, opts.startTimeoutMs), timeout, died]);
       // Lowered only once ready: starting at full priority keeps fork-to-ready short.
-      if (proc.pid !== undefined) {
+      const pid = child.pid;
+      if (pid !== undefined) {
         try {
-          setPriority(proc.pid, APP_NICE);
+          setPriority(pid, APP_NICE);
         } catch {
           // Not fatal: the app just competes with the hub at equal priority.
         }

@@ -171,6 +171,13 @@ const Schema = z.object({
     .looseObject({ triggers: Declared, conditions: Declared, actions: Declared })
     .optional(),
   drivers: Declared,
+  /** hearth's extension: what the app needs beyond the hub's defaults (up to the hub's maximum). */
+  hearth: z
+    .object({
+      memoryMb: z.number().int().positive().optional(),
+      diskMb: z.number().int().positive().optional(),
+    })
+    .optional(),
 });
 
 /** Flow card kinds as app.json lists them, and as `homey.flow.get<Kind>Card` finds them. */

@@ -5,6 +5,9 @@
  * naming what hearth lacks. `hearth:` permissions are hearth's own extensions; an unknown one is
  * an error, so a typo in hearth's namespace does not pass silently.
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
 
 /** Homey permissions hearth grants, with what each opens. */
 export const GRANTED = {
@@ -15,8 +18,11 @@ export const GRANTED = {
 
 /** hearth's own permissions (not Homey's). */
 export const HEARTH_PERMISSIONS = {
-  'hearth:system:sensors': 'read the board sensors under /sys/class/thermal and /sys/class/hwmon',
+  'hearth:system:sensors': 'read the board temperature sensors (/sys/class/thermal and /sys/class/hwmon readings)',
+  'hearth:network:access': 'use the network (the LAN and the internet); without it an app has only a loopback of its own',
 } as const;
+
+export const NETWORK_PERMISSION = 'hearth:network:access';
 
 /** Homey permissions hearth cannot give, and why: the sentence an app gets when it uses one. */
 export const NOT_GRANTED: Readonly<Record<string, string>> = {
@@ -57,11 +63,34 @@ export function notGranted(permissions: readonly string[]): string[] {
     .map((p) => `permission ${p}: ${NOT_GRANTED[p] ?? (p.startsWith('homey:app:') ? 'hearth lets apps call no other app' : 'hearth does not offer it')}`);
 }
 
+/** The readings of the board's temperature sensors: single files, never a folder of /sys. */
+const SENSOR_FILES: ReadonlyArray<readonly [folder: string, entry: RegExp, files: RegExp]> = [
+  ['/sys/class/thermal', /^thermal_zone\d+$/, /^(temp|type)$/],
+  ['/sys/class/hwmon', /^hwmon\d+$/, /^(name|temp\d+_(input|label|crit|max))$/],
+];
+
 /**
- * Folders a permission adds to the child's `--allow-fs-read` list. Node checks the path as the
- * app wrote it (not its symlink target), so the class folders are enough: /sys/devices itself
- * stays closed.
+ * The files a permission lets the app read, found now. Single files rather than the class
+ * folders: a folder of /sys is a maze of links (`device`, `subsystem`) into the rest of /sys,
+ * and the permission model (which checks the path as written) would let an app follow them.
  */
-export const PERMISSION_READ_PATHS: Readonly<Record<string, readonly string[]>> = {
-  'hearth:system:sensors': ['/sys/class/thermal', '/sys/class/hwmon'],
-};
+export function permissionReadFiles(permissions: readonly string[]): string[] {
+  if (!permissions.includes('hearth:system:sensors')) return [];
+  const out: string[] = [];
+  for (const [folder, entry, files] of SENSOR_FILES) {
+    let entries: string[];
+    try {
+      entries = readdirSync(folder).filter((e) => entry.test(e));
+    } catch {
+      continue; // no such class on this board
+    }
+    for (const e of entries) {
+      try {
+        for (const f of readdirSync(join(folder, e))) if (files.test(f)) out.push(join(folder, e, f));
+      } catch {
+        // a sensor that went away
+      }
+    }
+  }
+  return out;
+}

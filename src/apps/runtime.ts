@@ -15,7 +15,8 @@ import { viewOf, type App } from './app-view.js';
 import { loadAppFolder, type AppFolder, type Locales } from './compose.js';
 import { recoverInterrupted } from './install.js';
 import { APP_ID, type AppManifest } from './manifest.js';
-import { PERMISSION_READ_PATHS } from './permissions.js';
+import { NETWORK_PERMISSION, permissionReadFiles } from './permissions.js';
+import { probeSandbox, type Sandbox, type SandboxChoice } from './sandbox.js';
 import type { ApiAnswer, ApiCall } from './protocol.js';
 import { AppsSection, MAX_REPORTS, newRecord, STORE_SECTION, type AppRecord } from './records.js';
 import { SdkRouter, type CallerApp } from './router.js';
@@ -42,8 +43,25 @@ export interface RuntimeOptions {
   location?: () => Location | null;
   /** The hub's IANA time zone; default the system's. */
   timeZone?: string;
+  /** How apps are contained (`--app-sandbox`); default: namespaces where bubblewrap works. */
+  sandbox?: SandboxChoice;
+  /** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */
+  limits?: Partial<AppLimitDefaults>;
   supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
 }
+
+export interface AppLimitDefaults {
+  memoryMb: number;
+  memoryMaxMb: number;
+  diskMb: number;
+  diskMaxMb: number;
+}
+
+export const DEFAULT_LIMITS: AppLimitDefaults = { memoryMb: 128, memoryMaxMb: 512, diskMb: 64, diskMaxMb: 1024 };
+/** Open files and processes (threads count) an app may have; its private /tmp. */
+const OPEN_FILES = 1024;
+const PROCESSES = 64;
+const TMP_MB = 16;
 
 export type AppEventKind = 'create' | 'update' | 'delete';
 
@@ -84,6 +102,8 @@ export class AppRuntime {
   private readonly supervisorOptions: SupervisorOptions;
   private unregister: Array<() => void> = [];
   private sdkLink = '';
+  private sandbox: Sandbox = { containment: 'permission-model-only', reason: 'not started yet' };
+  private readonly limitDefaults: AppLimitDefaults;
   private readonly watch: FolderWatch;
   private readonly hub: HubState;
   readonly settings = new AppSettings({
@@ -102,6 +122,7 @@ export class AppRuntime {
 
   constructor(private readonly opts: RuntimeOptions) {
     this.supervisorOptions = { ...DEFAULT_SUPERVISOR_OPTIONS, ...opts.supervisor, heapMb: opts.heapMb };
+    this.limitDefaults = { ...DEFAULT_LIMITS, ...opts.limits };
     this.watch = new FolderWatch(opts.appsDir, () => this.rescan(), opts.log);
     this.hub = {
       locale: () => this.locale(),
@@ -128,6 +149,9 @@ export class AppRuntime {
     this.registerOwnCalls();
     await mkdir(this.opts.appsDir, { recursive: true });
     this.sdkLink = await prepareAppsFolder(this.opts.appsDir);
+    this.sandbox = await probeSandbox(this.opts.sandbox ?? 'auto');
+    if (this.sandbox.reason) this.opts.log.warn({ containment: this.sandbox.containment, reason: this.sandbox.reason }, 'apps run with the permission model only');
+    else this.opts.log.info({ containment: this.sandbox.containment }, 'apps run in namespaces of their own');
     const leftovers = await killLeftoverApps(this.opts.dataDir);
     if (leftovers.length > 0) this.opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
     await recoverInterrupted(this.opts.appsDir);
@@ -238,12 +262,19 @@ export class AppRuntime {
         const e = this.mustGet(id);
         const { manifest } = e.folder!;
         const userdata = join(base, 'userdata');
+        const limits = this.limitsOf(manifest);
         return {
           id,
           version: manifest.version,
           dir: e.dir,
           userdata,
-          readPaths: [this.sdkLink, ...manifest.permissions.flatMap((p) => PERMISSION_READ_PATHS[p] ?? [])],
+          readPaths: [this.sdkLink, ...permissionReadFiles(manifest.permissions)],
+          sandbox: this.sandbox,
+          network: manifest.permissions.includes(NETWORK_PERMISSION),
+          limits: { memoryMb: limits.memoryMb, openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB },
+          diskMb: limits.diskMb,
+          appsPackage: join(this.opts.appsDir, 'package.json'),
+          sdkLink: this.sdkLink,
           init: () => ({
             app: { id, version: manifest.version, dir: e.dir, main: manifest.main, userdata },
             manifest: manifest.raw,
@@ -255,6 +286,20 @@ export class AppRuntime {
     });
     await sup.load();
     return sup;
+  }
+
+  /** The app's memory and disk, MiB: what app.json asks for, within the hub's maximum. */
+  limitsOf(manifest: AppManifest): { memoryMb: number; diskMb: number } {
+    const d = this.limitDefaults;
+    return {
+      memoryMb: Math.min(manifest.hearth?.memoryMb ?? d.memoryMb, Math.max(d.memoryMaxMb, d.memoryMb)),
+      diskMb: Math.min(manifest.hearth?.diskMb ?? d.diskMb, Math.max(d.diskMaxMb, d.diskMb)),
+    };
+  }
+
+  /** How apps are contained on this hub (for the apps manager's state). */
+  get containment(): Sandbox {
+    return this.sandbox;
   }
 
   private dispatch(id: string, method: string, args: unknown): Promise<unknown> {

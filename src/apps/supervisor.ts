@@ -7,8 +7,9 @@
 import { join } from 'node:path';
 import { AppChild, StartError, type ChildExit, type ChildOptions, type ChildSpec } from './child.js';
 import type { AppCallArgs, AppCallMethod, AppCallResult, AppEvent } from './protocol.js';
+import { AppWatch, diskProblem } from './app-watch.js';
 import { LogRing } from './ring.js';
-import { UsageSampler, type Usage } from './usage.js';
+import type { Usage } from './usage.js';
 import { RpcError } from './wire.js';
 
 export type AppState = 'stopped' | 'starting' | 'running' | 'stopping';
@@ -35,6 +36,11 @@ export interface SupervisorOptions extends ChildOptions {
   usageIntervalMs: number;
   /** 0 turns liveness pings off. */
   pingIntervalMs: number;
+  /** An app above this share of one core (percent) for longer than cpuBudgetMs is restarted. */
+  cpuBudgetPercent: number;
+  cpuBudgetMs: number;
+  /** How often an app's userdata is measured against its quota; 0 turns it off. */
+  diskIntervalMs: number;
 }
 
 export const DEFAULT_SUPERVISOR_OPTIONS: Omit<SupervisorOptions, 'heapMb'> = {
@@ -49,6 +55,9 @@ export const DEFAULT_SUPERVISOR_OPTIONS: Omit<SupervisorOptions, 'heapMb'> = {
   crashWindowMs: 10 * 60_000,
   usageIntervalMs: 5_000,
   pingIntervalMs: 15_000,
+  cpuBudgetPercent: 90,
+  cpuBudgetMs: 60_000,
+  diskIntervalMs: 60_000,
 };
 
 export interface CrashReport {
@@ -67,9 +76,12 @@ export interface SupervisorHooks {
 }
 
 /** A sentence for crashedMessage from how the child ended and what it last wrote to stderr. */
-export function crashMessage(exit: ChildExit, stderrTail: string, heapMb: number): string {
+export function crashMessage(exit: ChildExit, stderrTail: string, heapMb: number, memoryMb?: number): string {
   if (/Reached heap limit|JavaScript heap out of memory/.test(stderrTail)) {
     return `the app ran out of memory: it reached its heap limit of ${heapMb} MiB (${exit.signal ?? `exit code ${exit.code}`}); see its stderr`;
+  }
+  if (memoryMb !== undefined && /Array buffer allocation failed|Fatal process out of memory|Allocation failed - process out of memory/.test(stderrTail)) {
+    return `the app ran out of memory: it reached its memory ceiling of ${memoryMb} MiB (${exit.signal ?? `exit code ${exit.code}`}); see its stderr`;
   }
   const lines = stderrTail.split('\n').map((l) => l.trim()).filter(Boolean);
   const error = [...lines].reverse().find((l) => /^(\w*Error|Uncaught|\[?Error)/.test(l) || /Error:/.test(l));
@@ -95,7 +107,11 @@ export class AppSupervisor {
   };
   private crashes: number[] = [];
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
-  private timers: ReturnType<typeof setInterval>[] = [];
+  private watcher: AppWatch | undefined;
+  /** Why the hub ended the running app (a limit it broke), for its crash log; null: it ended by itself. */
+  private cause: string | null = null;
+  /** The memory ceiling of the current run, for the crash message. */
+  private memoryMb: number | undefined;
   /** Whether the app should be running: false after stop(), so an exit is not a crash. */
   private wanted = false;
   /** Serialises start/stop/restart so concurrent requests cannot fork twice. */
@@ -175,6 +191,17 @@ export class AppSupervisor {
     if (!this.wanted || this.child?.running) return;
     this.clearRestart();
     const spec = this.hooks.spec();
+    // Over its quota the app would only be stopped again: it stays held until there is room.
+    const full = await diskProblem(spec.userdata, spec.diskMb);
+    if (full) {
+      this.wanted = false;
+      const message = `the app cannot start: ${full}; remove files from it (or uninstall with purgeSettings) and enable the app`;
+      this.stderr.push(`hearth: ${message}\n`);
+      this.set({ state: 'stopped', ready: false, crashed: true, crashedMessage: message });
+      return;
+    }
+    this.cause = null;
+    this.memoryMb = spec.limits.memoryMb;
     this.stdout.mark(`starting ${this.id}@${spec.version}`);
     this.stderr.mark(`starting ${this.id}@${spec.version}`);
     this.set({ state: 'starting', ready: false });
@@ -193,7 +220,7 @@ export class AppSupervisor {
       const exit = err instanceof StartError ? err.exit : { code: null, signal: null };
       const message =
         err instanceof StartError && err.diedOnItsOwn
-          ? crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb)
+          ? crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb, spec.limits.memoryMb)
           : err instanceof StartError && err.reason.code === 'timeout'
             ? err.message
             : `onInit failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -203,47 +230,36 @@ export class AppSupervisor {
     this.starting = undefined;
     this.child = child;
     this.set({ state: 'running', ready: true, crashed: false, crashedMessage: null });
-    this.watch(child);
+    this.watch(child, spec);
     void child.exited.then((exit) => this.serial(() => this.onExit(child, exit)).catch((err: unknown) => this.internal(err)));
   }
 
-  private watch(child: AppChild): void {
-    const pid = child.pid;
-    if (pid !== undefined) {
-      const sampler = new UsageSampler(pid);
-      const t = setInterval(() => {
-        void sampler.sample().then((u) => {
-          if (u && child.running && (u.cpu !== this.run.usage.cpu || u.mem !== this.run.usage.mem)) this.set({ usage: u });
-        });
-      }, this.opts.usageIntervalMs);
-      t.unref();
-      this.timers.push(t);
-      void sampler.sample(); // baseline for the first cpu figure
-    }
-    if (this.opts.pingIntervalMs > 0) {
-      const t = setInterval(() => {
-        child.call('ping', {}, this.opts.callTimeoutMs).catch((err: unknown) => {
-          if (err instanceof RpcError && err.code === 'timeout' && child.running) {
-            this.stderr.push(`hearth: the app did not answer a ping within ${this.opts.callTimeoutMs} ms (event loop blocked); killing it\n`);
-            child.kill('SIGKILL');
-          }
-        });
-      }, this.opts.pingIntervalMs);
-      t.unref();
-      this.timers.push(t);
-    }
+  private watch(child: AppChild, spec: ChildSpec): void {
+    this.watcher = new AppWatch(child, spec.userdata, { memoryMb: spec.limits.memoryMb, diskMb: spec.diskMb }, this.opts, {
+      usage: (u: Usage) => {
+        if (child.running && (u.cpu !== this.run.usage.cpu || u.mem !== this.run.usage.mem)) this.set({ usage: u });
+      },
+      breach: (cause, hold) => {
+        if (!child.running) return;
+        this.cause = cause;
+        if (hold) this.wanted = false;
+        this.stderr.push(`hearth: stopping the app: ${cause}\n`);
+        child.kill('SIGKILL');
+      },
+    });
+    this.watcher.start();
   }
 
   private unwatch(): void {
-    for (const t of this.timers) clearInterval(t);
-    this.timers = [];
+    this.watcher?.stop();
+    this.watcher = undefined;
   }
 
   private async onExit(child: AppChild, exit: ChildExit): Promise<void> {
     if (this.child !== child) return; // an exit halt() already handled
     this.unwatch();
     this.child = undefined;
-    const message = crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb);
+    const message = this.cause ? `the hub stopped the app: ${this.cause}` : crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb, this.memoryMb);
     await this.crashed(exit, message);
   }
 

@@ -1,0 +1,191 @@
+/**
+ * How an app's process is contained: in namespaces of its own through bubblewrap (the Debian
+ * package `bubblewrap`, which Flatpak uses; it works unprivileged where user namespaces are on,
+ * as on Debian and Raspberry Pi OS), inside which Node's permission model still applies; or, where
+ * bubblewrap is missing or user namespaces are off, Node's permission model alone. Either way
+ * the process gets limits it cannot lift (prlimit: data size, open files, processes).
+ *
+ * In its namespaces an app sees its own processes only (it cannot signal the hub or another
+ * app), only `lo` unless it asks for the network, and a file system made of read-only system
+ * folders, the runtime, its own folder, its userdata (read-write, also at Homey's /userdata) and a
+ * private /tmp: no data dir, no other app, nothing else of /sys.
+ */
+import { spawn } from 'node:child_process';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export type Containment = 'namespaces' | 'permission-model-only';
+
+export interface Sandbox {
+  readonly containment: Containment;
+  /** Why the apps run with the permission model only; null in namespaces. */
+  readonly reason: string | null;
+}
+
+/** How the operator asked for containment (`--app-sandbox`). */
+export type SandboxChoice = 'auto' | 'bwrap' | 'off';
+
+/** Limits an app's process gets; it cannot raise them (hard limits). */
+export interface ProcessLimits {
+  /** Memory the process may map for data (RLIMIT_DATA): Buffers and heap alike, in MiB. */
+  readonly memoryMb: number;
+  readonly openFiles: number;
+  /** Processes and threads of the app's user (namespaces only: per user namespace there). */
+  readonly processes: number;
+  /** Size of the private /tmp (namespaces only), MiB. */
+  readonly tmpMb: number;
+}
+
+export const BWRAP = 'bwrap';
+export const PRLIMIT = 'prlimit';
+
+/** The namespaces every app gets (the network one unless it may use the network). */
+const UNSHARE = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+
+function run(file: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', (err) => resolve({ code: null, stderr: err.message }));
+    child.on('close', (code) => resolve({ code, stderr: stderr.trim() }));
+  });
+}
+
+/**
+ * Finds out how apps can be contained here: bubblewrap is tried once with the namespaces apps
+ * get, so a kernel without user namespaces shows now, in one log line, not at every app start.
+ */
+export async function probeSandbox(choice: SandboxChoice): Promise<Sandbox> {
+  if (choice === 'off') return { containment: 'permission-model-only', reason: 'app namespaces are turned off (--app-sandbox off)' };
+  const tried = await run(BWRAP, [...UNSHARE, '--unshare-net', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', 'true']);
+  if (tried.code === 0) return { containment: 'namespaces', reason: null };
+  const reason =
+    tried.code === null && /ENOENT/.test(tried.stderr)
+      ? 'bubblewrap is not installed (apt-get install bubblewrap)'
+      : `bubblewrap cannot make namespaces here (are user namespaces on? kernel.unprivileged_userns_clone=1): ${tried.stderr.split('\n')[0] ?? ''}`;
+  if (choice === 'bwrap') throw new Error(`--app-sandbox bwrap was asked for, but ${reason}`);
+  return { containment: 'permission-model-only', reason };
+}
+
+/** What one app's process is made of. */
+export interface SandboxSpec {
+  /** The node binary and its arguments (execArgv and the bootstrap). */
+  readonly node: readonly string[];
+  /** The bootstrap's folder and the SDK's (dist/apps, dist/homey). */
+  readonly runtime: readonly string[];
+  readonly appDir: string;
+  readonly userdata: string;
+  /** `<apps-dir>/node_modules/homey` (shown as a link to the SDK) and `<apps-dir>/package.json`. */
+  readonly sdkLink: string;
+  readonly appsPackage: string;
+  /** Single files the app may read besides those (sensor readings). */
+  readonly readFiles: readonly string[];
+  /** Whether the app shares the host's network (the `hearth:network:access` permission). */
+  readonly network: boolean;
+  readonly limits: ProcessLimits;
+}
+
+/** Homey apps write their files into /userdata: on hearth that is the app's userdata. */
+export const HOMEY_USERDATA = '/userdata';
+
+/** System folders an app's node needs, read-only (links such as /lib -> usr/lib stay links). */
+const SYSTEM = ['/usr', '/bin', '/lib', '/lib64', '/lib32', '/sbin'];
+/** Files from /etc a node process (and its DNS lookups, for apps on the network) reads. */
+const ETC = ['/etc/ld.so.cache', '/etc/localtime', '/etc/ssl', '/etc/ca-certificates', '/etc/hosts', '/etc/nsswitch.conf', '/etc/host.conf', '/etc/gai.conf', '/etc/resolv.conf'];
+
+function systemMounts(): string[] {
+  const out: string[] = [];
+  for (const path of SYSTEM) {
+    let info;
+    try {
+      info = lstatSync(path);
+    } catch {
+      continue;
+    }
+    if (info.isSymbolicLink()) out.push('--symlink', readlinkSync(path), path);
+    else if (info.isDirectory()) out.push('--ro-bind', path, path);
+  }
+  for (const path of ETC) out.push('--ro-bind-try', path, path);
+  return out;
+}
+
+/** The folder node was installed into when it is not under /usr (an official build in /opt). */
+function nodePrefix(nodeBinary: string): string[] {
+  const real = realpathSync(nodeBinary);
+  if (real.startsWith('/usr/')) return [];
+  const prefix = dirname(dirname(real));
+  return ['--ro-bind', prefix, prefix];
+}
+
+/** The limits as prlimit arguments (soft = hard: the app cannot raise them). */
+function prlimitArgs(limits: ProcessLimits, namespaces: boolean): string[] {
+  const data = limits.memoryMb * 1024 * 1024;
+  const args = [`--data=${data}:${data}`, `--nofile=${limits.openFiles}:${limits.openFiles}`];
+  // RLIMIT_NPROC counts every process and thread of the user; in its own user namespace that
+  // is the app alone, outside it the hub and every other app too, so it is set only there.
+  if (namespaces) args.push(`--nproc=${limits.processes}:${limits.processes}`);
+  return args;
+}
+
+/**
+ * The command that starts an app's process: prlimit, then (in namespaces) bubblewrap, then node.
+ * Paths inside the sandbox are the host's, so the permission model's flags hold on both sides.
+ */
+export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: string; args: string[] } {
+  const [nodeBinary, ...nodeArgs] = spec.node as [string, ...string[]];
+  const namespaces = sandbox.containment === 'namespaces';
+  const limits = [...prlimitArgs(spec.limits, namespaces), '--'];
+  if (!namespaces) return { file: PRLIMIT, args: [...limits, nodeBinary, ...nodeArgs] };
+  const appsDir = dirname(spec.appsPackage);
+  const args = [
+    ...limits,
+    BWRAP,
+    ...UNSHARE,
+    ...(spec.network ? [] : ['--unshare-net']),
+    '--disable-userns',
+    '--die-with-parent',
+    // node runs as the namespace's first process: no bubblewrap reaper (it forks nothing), one
+    // process less per app.
+    '--as-pid-1',
+    '--new-session',
+    '--hostname',
+    'hearth-app',
+    ...systemMounts(),
+    // Before the app's own mounts: on a hub whose folders are under /tmp (tests) they go on top.
+    '--size',
+    String(spec.limits.tmpMb * 1024 * 1024),
+    '--tmpfs',
+    '/tmp',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    ...nodePrefix(nodeBinary),
+    ...spec.runtime.flatMap((dir) => ['--ro-bind', dir, dir]),
+    '--ro-bind',
+    spec.appDir,
+    spec.appDir,
+    '--ro-bind',
+    spec.appsPackage,
+    spec.appsPackage,
+    '--dir',
+    join(appsDir, 'node_modules'),
+    '--symlink',
+    join(spec.runtime[0]!, '..', 'homey'),
+    spec.sdkLink,
+    '--bind',
+    spec.userdata,
+    spec.userdata,
+    '--bind',
+    spec.userdata,
+    HOMEY_USERDATA,
+    ...spec.readFiles.flatMap((file) => ['--ro-bind-try', file, file]),
+    '--chdir',
+    spec.userdata,
+    '--',
+    nodeBinary,
+    ...nodeArgs,
+  ];
+  return { file: PRLIMIT, args };
+}
