@@ -20,6 +20,12 @@ export const AppRecord = z.object({
   channel: z.string().nullable(),
   settings: safeRecord(z.string(), z.unknown()),
   lastCrash: CrashReportSchema.nullable().default(null),
+  /** When the app crashed lately (ms since the epoch, newest last): its backoff survives a hub restart. */
+  crashes: z.array(z.number()).max(20).default([]),
+  /** Abnormal hub deaths in a row while the app ran (a reboot does not count); two disable it. */
+  hubDeaths: z.number().int().nonnegative().default(0),
+  /** Why the hub disabled the app itself (not a person), shown until it is enabled again. */
+  disabledReason: z.string().nullable().default(null),
   /** Messages people attached when they fetched the crash log (getAppStd), newest last. */
   reports: z
     .array(z.object({ at: z.string(), message: z.string(), crash: CrashReportSchema.nullable() }))
@@ -34,5 +40,16 @@ export const STORE_SECTION = 'apps';
 export const MAX_REPORTS = 20;
 
 export function newRecord(origin: AppRecord['origin'], channel: string | null = null): AppRecord {
-  return { enabled: true, autoupdate: true, origin, channel, settings: nullRecord(), lastCrash: null, reports: [] };
+  return {
+    enabled: true,
+    autoupdate: true,
+    origin,
+    channel,
+    settings: nullRecord(),
+    lastCrash: null,
+    crashes: [],
+    hubDeaths: 0,
+    disabledReason: null,
+    reports: [],
+  };
 }

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HearthError, notFound } from '../core/errors.js';
 import type { Section, Store } from '../core/store.js';
-import { initialState, localeEvent, locationEvent, type HubState, type Locale, type Location } from './app-state.js';
+import { localeEvent, locationEvent, type HubState, type Locale, type Location } from './app-state.js';
+import { childSpec, DEFAULT_LIMITS, type AppLimitDefaults, type SpecContext } from './app-spec.js';
 import { viewOf, type App } from './app-view.js';
 import { loadAppFolder, type AppFolder, type Locales } from './compose.js';
 import { recoverInterrupted } from './install.js';
 import { APP_ID, type AppManifest } from './manifest.js';
-import { NETWORK_PERMISSION, permissionReadFiles } from './permissions.js';
 import { probeSandbox, type Sandbox, type SandboxChoice } from './sandbox.js';
 import type { ApiAnswer, ApiCall } from './protocol.js';
 import { AppsSection, MAX_REPORTS, newRecord, STORE_SECTION, type AppRecord } from './records.js';
@@ -26,6 +26,7 @@ import { killLeftoverApps } from './leftovers.js';
 import { AppSettings } from './settings.js';
 import { prepareAppsFolder } from './sdk-link.js';
 import { FolderWatch } from './folder-watch.js';
+import { countHubDeath, RunningApps } from './hub-deaths.js';
 import type { RealtimeEvent } from './realtime.js';
 
 export type { App } from './app-view.js';
@@ -50,18 +51,7 @@ export interface RuntimeOptions {
   supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
 }
 
-export interface AppLimitDefaults {
-  memoryMb: number;
-  memoryMaxMb: number;
-  diskMb: number;
-  diskMaxMb: number;
-}
-
-export const DEFAULT_LIMITS: AppLimitDefaults = { memoryMb: 128, memoryMaxMb: 512, diskMb: 64, diskMaxMb: 1024 };
-/** Open files and processes (threads count) an app may have; its private /tmp. */
-const OPEN_FILES = 1024;
-const PROCESSES = 64;
-const TMP_MB = 16;
+export { DEFAULT_LIMITS, type AppLimitDefaults } from './app-spec.js';
 
 export type AppEventKind = 'create' | 'update' | 'delete';
 
@@ -106,6 +96,7 @@ export class AppRuntime {
   private readonly limitDefaults: AppLimitDefaults;
   private readonly watch: FolderWatch;
   private readonly hub: HubState;
+  private readonly running: RunningApps;
   readonly settings = new AppSettings({
     section: () => this.section,
     app: (id) => {
@@ -124,6 +115,7 @@ export class AppRuntime {
     this.supervisorOptions = { ...DEFAULT_SUPERVISOR_OPTIONS, ...opts.supervisor, heapMb: opts.heapMb };
     this.limitDefaults = { ...DEFAULT_LIMITS, ...opts.limits };
     this.watch = new FolderWatch(opts.appsDir, () => this.rescan(), opts.log);
+    this.running = new RunningApps(join(opts.dataDir, 'apps'));
     this.hub = {
       locale: () => this.locale(),
       location: () => opts.location?.() ?? null,
@@ -155,12 +147,15 @@ export class AppRuntime {
     const leftovers = await killLeftoverApps(this.opts.dataDir);
     if (leftovers.length > 0) this.opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
     await recoverInterrupted(this.opts.appsDir);
+    await mkdir(join(this.opts.dataDir, 'apps'), { recursive: true });
+    await this.noteHubDeath(await this.running.open());
     for (const id of await this.folderNames()) await this.add(id, 'local', null, false);
     // Apps start side by side, and the hub does not wait for them: an onInit that hangs for its
     // whole start timeout must not delay the hub's own API. `initialStart` settles when all did.
-    this.initialStart = Promise.all([...this.entries.values()].map((e) => this.startIfEnabled(e).catch(() => undefined))).then(
-      () => undefined,
-    );
+    // An app that crashed lately waits out its backoff, as if the hub had not restarted.
+    this.initialStart = Promise.all(
+      [...this.entries.values()].map((e) => (this.unstartable(e) || !this.record(e.id).enabled ? undefined : e.supervisor.resume(this.record(e.id).crashes))),
+    ).then(() => undefined, () => undefined);
     this.watch.start();
   }
 
@@ -173,6 +168,24 @@ export class AppRuntime {
     await Promise.all([...this.entries.values()].map((e) => e.supervisor.stop({ uninitMs: 2_000, graceMs: 500 })));
     for (const u of this.unregister) u();
     this.unregister = [];
+    // A clean stop: no app was running when the hub died, and the count of deaths starts over.
+    await this.section
+      .update((d) => {
+        for (const r of Object.values(d)) r.hubDeaths = 0;
+      })
+      .catch((err: unknown) => this.opts.log.error({ err }, 'could not record the clean stop'));
+    await this.running.close().catch(() => undefined);
+  }
+
+  /** Counts an abnormal hub death against the apps that ran then (none after a clean stop or a reboot). */
+  private async noteHubDeath(suspects: readonly string[]): Promise<void> {
+    if (suspects.length === 0) return;
+    this.opts.log.warn({ apps: suspects }, 'the hub did not stop cleanly last time; these apps were running');
+    let disabled: string[] = [];
+    await this.section.update((d) => {
+      disabled = countHubDeath(d, suspects);
+    });
+    if (disabled.length > 0) this.opts.log.error({ apps: disabled }, 'the hub died twice in a row while these apps ran: they start disabled');
   }
 
   /** App folders in the apps folder (dot-folders are installs in progress; node_modules holds the SDK link). */
@@ -231,9 +244,12 @@ export class AppRuntime {
     entry.folder = loaded.ok ? loaded.folder : null;
     entry.problem = loaded.ok ? null : loaded.message;
     this.entries.set(id, entry);
+    const record = this.record(id);
     if (entry.problem) {
       this.opts.log.warn({ app: id, problem: entry.problem }, 'app has an unusable manifest');
       entry.supervisor.hold(entry.problem);
+    } else if (!record.enabled && record.disabledReason) {
+      entry.supervisor.hold(record.disabledReason);
     } else if (entry.folder?.manifest.incompatible) {
       this.opts.log.info({ app: id, reason: entry.folder.manifest.incompatible }, 'app is not compatible with hearth; not starting it');
     }
@@ -245,56 +261,33 @@ export class AppRuntime {
     const base = this.dataDirOf(id);
     await mkdir(join(base, 'userdata'), { recursive: true, mode: 0o700 });
     const sup = new AppSupervisor(id, base, this.supervisorOptions, {
-      onChange: () => {
+      onChange: (state) => {
+        this.running.set(id, state.state === 'running' || state.state === 'starting');
         const e = this.entries.get(id);
         if (e) this.onEvent('update', this.view(e));
       },
-      onCrash: (report) => {
+      onCrash: (report, crashes) => {
         this.opts.log.warn({ app: id, crash: report }, 'app crashed');
         this.section
           .update((d) => {
-            if (d[id]) d[id].lastCrash = report;
+            if (!d[id]) return;
+            d[id].lastCrash = report;
+            d[id].crashes = crashes.slice(-20);
           })
           .catch((err: unknown) => this.opts.log.error({ err, app: id }, 'could not record the crash'));
       },
       dispatch: (method, args) => this.dispatch(id, method, args),
       spec: () => {
         const e = this.mustGet(id);
-        const { manifest } = e.folder!;
-        const userdata = join(base, 'userdata');
-        const limits = this.limitsOf(manifest);
-        return {
-          id,
-          version: manifest.version,
-          dir: e.dir,
-          userdata,
-          readPaths: [this.sdkLink, ...permissionReadFiles(manifest.permissions)],
-          sandbox: this.sandbox,
-          network: manifest.permissions.includes(NETWORK_PERMISSION),
-          limits: { memoryMb: limits.memoryMb, openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB },
-          diskMb: limits.diskMb,
-          appsPackage: join(this.opts.appsDir, 'package.json'),
-          sdkLink: this.sdkLink,
-          init: () => ({
-            app: { id, version: manifest.version, dir: e.dir, main: manifest.main, userdata },
-            manifest: manifest.raw,
-            permissions: manifest.permissions,
-            state: initialState(e.folder!, this.record(id).settings, this.hub),
-          }),
-        };
+        return childSpec(this.specContext(), { id, dir: e.dir, folder: e.folder!, userdata: join(base, 'userdata'), saved: () => this.record(id).settings });
       },
     });
     await sup.load();
     return sup;
   }
 
-  /** The app's memory and disk, MiB: what app.json asks for, within the hub's maximum. */
-  limitsOf(manifest: AppManifest): { memoryMb: number; diskMb: number } {
-    const d = this.limitDefaults;
-    return {
-      memoryMb: Math.min(manifest.hearth?.memoryMb ?? d.memoryMb, Math.max(d.memoryMaxMb, d.memoryMb)),
-      diskMb: Math.min(manifest.hearth?.diskMb ?? d.diskMb, Math.max(d.diskMaxMb, d.diskMb)),
-    };
+  private specContext(): SpecContext {
+    return { appsDir: this.opts.appsDir, sdkLink: this.sdkLink, sandbox: this.sandbox, limits: this.limitDefaults, hub: this.hub };
   }
 
   /** How apps are contained on this hub (for the apps manager's state). */
@@ -360,6 +353,10 @@ export class AppRuntime {
     const e = this.mustGet(id);
     await this.section.update((d) => {
       d[id]!.enabled = enabled;
+      // A person decided: what the hub decided on its own (and why) is over.
+      d[id]!.disabledReason = null;
+      d[id]!.hubDeaths = 0;
+      if (enabled) d[id]!.crashes = [];
     });
     if (!enabled) await e.supervisor.stop();
     else {
@@ -377,6 +374,9 @@ export class AppRuntime {
     const why = this.unstartable(e);
     if (why) throw new HearthError('conflict', `app '${id}' cannot start: ${why}`);
     if (!this.record(id).enabled) throw new HearthError('conflict', `app '${id}' is disabled; enable it instead`);
+    await this.section.update((d) => {
+      d[id]!.crashes = [];
+    });
     await e.supervisor.restart();
     return this.get(id);
   }

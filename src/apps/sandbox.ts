@@ -39,8 +39,13 @@ export interface ProcessLimits {
 export const BWRAP = 'bwrap';
 export const PRLIMIT = 'prlimit';
 
-/** The namespaces every app gets (the network one unless it may use the network). */
-const UNSHARE = ['--unshare-user', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'];
+/**
+ * The namespaces every app gets besides its mount namespace (and the network one unless it may
+ * use the network). Exactly what the systemd unit's RestrictNamespaces= lets the hub make: IPC,
+ * UTS and cgroup namespaces stay refused (the hub uses no SysV IPC, and an app cannot change a
+ * hostname or cgroups its user namespace does not own).
+ */
+const UNSHARE = ['--unshare-user', '--unshare-pid'];
 
 function run(file: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
@@ -149,8 +154,6 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: str
     // process less per app.
     '--as-pid-1',
     '--new-session',
-    '--hostname',
-    'hearth-app',
     ...systemMounts(),
     // Before the app's own mounts: on a hub whose folders are under /tmp (tests) they go on top.
     '--size',

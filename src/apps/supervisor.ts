@@ -69,7 +69,8 @@ export interface CrashReport {
 
 export interface SupervisorHooks {
   onChange(state: Readonly<RunState>): void;
-  onCrash(report: CrashReport): void;
+  /** A crash, with the crash times that count for the backoff (kept across hub restarts). */
+  onCrash(report: CrashReport, crashes: readonly number[]): void;
   dispatch(method: string, args: unknown): Promise<unknown>;
   /** Current spec (language may have changed since the last start). */
   spec(): ChildSpec;
@@ -155,6 +156,36 @@ export class AppSupervisor {
   start(): Promise<void> {
     this.wanted = true;
     return this.serial(() => this.spawn());
+  }
+
+  /**
+   * The first start after a hub restart, for an app that crashed lately (`crashes`, from its
+   * record): it waits out its backoff, or stays stopped when it had given up, as if the hub had
+   * not restarted; an app without recent crashes starts at once.
+   */
+  resume(crashes: readonly number[]): Promise<void> {
+    const now = Date.now();
+    this.crashes = crashes.filter((t) => now - t < this.opts.crashWindowMs && t <= now);
+    if (this.crashes.length >= this.opts.crashLimit) {
+      const minutes = Math.round(this.opts.crashWindowMs / 60_000);
+      this.hold(`the app crashed ${this.crashes.length} times within ${minutes} min (before the hub restarted); not restarting until enabled or restarted`);
+      return Promise.resolve();
+    }
+    if (this.crashes.length === 0) return this.start();
+    this.wanted = true;
+    const wait = Math.max(0, this.backoff() - (now - this.crashes[this.crashes.length - 1]!));
+    this.stderr.push(`hearth: the app crashed lately; starting it after its backoff, in ${wait} ms\n`);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      void this.serial(() => this.spawn()).catch((err: unknown) => this.internal(err));
+    }, wait);
+    this.restartTimer.unref();
+    return Promise.resolve();
+  }
+
+  /** The delay before the next start, from the crashes in the window. */
+  private backoff(): number {
+    return Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** Math.max(0, this.crashes.length - 1));
   }
 
   /** Stops the app and keeps it stopped (no restart). `limits`: see AppChild.stop. */
@@ -286,11 +317,11 @@ export class AppSupervisor {
       exitCount: this.run.exitCount + 1,
       usage: { cpu: 0, mem: 0 },
     });
-    const delay = Math.min(this.opts.backoffMaxMs, this.opts.backoffBaseMs * 2 ** (this.crashes.length - 1));
+    const delay = this.backoff();
     // The delay is in the crash log, so whoever reads it knows when the next start comes.
     this.stderr.push(`hearth: ${shown}${this.wanted ? ` (restarting in ${delay} ms)` : ''}\n`);
     await Promise.all([this.stdout.flush(true), this.stderr.flush(true)]).catch(() => undefined);
-    this.hooks.onCrash({ at: new Date(now).toISOString(), message, exitCode: exit.code, exitSignal: exit.signal });
+    this.hooks.onCrash({ at: new Date(now).toISOString(), message, exitCode: exit.code, exitSignal: exit.signal }, this.crashes);
     if (!this.wanted) return;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;

@@ -1,0 +1,70 @@
+/**
+ * What one start of an app is made of (the child's spec): where it lives, what it may read and
+ * write, how it is contained and limited, and the init message with the state it copies. Built
+ * anew at every start, so a new location or language, or a changed limit, applies at once.
+ */
+import { join } from 'node:path';
+import { initialState, type HubState } from './app-state.js';
+import type { ChildSpec } from './child.js';
+import type { AppFolder } from './compose.js';
+import type { AppManifest } from './manifest.js';
+import { NETWORK_PERMISSION, permissionReadFiles } from './permissions.js';
+import type { Sandbox } from './sandbox.js';
+
+/** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */
+export interface AppLimitDefaults {
+  memoryMb: number;
+  memoryMaxMb: number;
+  diskMb: number;
+  diskMaxMb: number;
+}
+
+export const DEFAULT_LIMITS: AppLimitDefaults = { memoryMb: 128, memoryMaxMb: 512, diskMb: 64, diskMaxMb: 1024 };
+/** Open files and processes (threads count) an app may have; its private /tmp. */
+const OPEN_FILES = 1024;
+const PROCESSES = 64;
+const TMP_MB = 16;
+
+/** The app's memory and disk, MiB: what app.json asks for, within the hub's maximum. */
+export function limitsOf(manifest: AppManifest, d: AppLimitDefaults): { memoryMb: number; diskMb: number } {
+  return {
+    memoryMb: Math.min(manifest.hearth?.memoryMb ?? d.memoryMb, Math.max(d.memoryMaxMb, d.memoryMb)),
+    diskMb: Math.min(manifest.hearth?.diskMb ?? d.diskMb, Math.max(d.diskMaxMb, d.diskMb)),
+  };
+}
+
+/** What the runtime knows that every app's spec needs. */
+export interface SpecContext {
+  readonly appsDir: string;
+  readonly sdkLink: string;
+  readonly sandbox: Sandbox;
+  readonly limits: AppLimitDefaults;
+  readonly hub: HubState;
+}
+
+export function childSpec(
+  ctx: SpecContext,
+  app: { id: string; dir: string; folder: AppFolder; userdata: string; saved: () => Record<string, unknown> },
+): ChildSpec {
+  const { manifest } = app.folder;
+  const limits = limitsOf(manifest, ctx.limits);
+  return {
+    id: app.id,
+    version: manifest.version,
+    dir: app.dir,
+    userdata: app.userdata,
+    readPaths: [ctx.sdkLink, ...permissionReadFiles(manifest.permissions)],
+    sandbox: ctx.sandbox,
+    network: manifest.permissions.includes(NETWORK_PERMISSION),
+    limits: { memoryMb: limits.memoryMb, openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB },
+    diskMb: limits.diskMb,
+    appsPackage: join(ctx.appsDir, 'package.json'),
+    sdkLink: ctx.sdkLink,
+    init: () => ({
+      app: { id: app.id, version: manifest.version, dir: app.dir, main: manifest.main, userdata: app.userdata },
+      manifest: manifest.raw,
+      permissions: manifest.permissions,
+      state: initialState(app.folder, app.saved(), ctx.hub),
+    }),
+  };
+}
