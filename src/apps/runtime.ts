@@ -295,6 +295,11 @@ export class AppRuntime {
     return this.sandbox;
   }
 
+  /** The limits apps get: the defaults, and the most an app.json may ask for. */
+  get limits(): Readonly<AppLimitDefaults> {
+    return this.limitDefaults;
+  }
+
   private dispatch(id: string, method: string, args: unknown): Promise<unknown> {
     const e = this.mustGet(id);
     const m = e.folder?.manifest;

@@ -184,6 +184,9 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: str
     spec.userdata,
     HOMEY_USERDATA,
     ...spec.readFiles.flatMap((file) => ['--ro-bind-try', file, file]),
+    // The folders bubblewrap made to mount the above on stay read-only.
+    '--remount-ro',
+    '/',
     '--chdir',
     spec.userdata,
     '--',

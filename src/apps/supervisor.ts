@@ -57,7 +57,7 @@ export const DEFAULT_SUPERVISOR_OPTIONS: Omit<SupervisorOptions, 'heapMb'> = {
   pingIntervalMs: 15_000,
   cpuBudgetPercent: 90,
   cpuBudgetMs: 60_000,
-  diskIntervalMs: 60_000,
+  diskIntervalMs: 15_000,
 };
 
 export interface CrashReport {

@@ -22,6 +22,8 @@ export interface HubOptions {
   appsDir?: string;
   /** Defaults to OWNER; null: let the hub make its own owner token. */
   ownerToken?: string | null;
+  /** Hands the hub an open pipe on this descriptor (not close-on-exec), as a careless parent would. */
+  inheritFd?: number;
 }
 
 export interface CallOptions {
@@ -75,7 +77,12 @@ export async function startHub(options: HubOptions = {}): Promise<RunningHub> {
   const owner = options.ownerToken === undefined ? OWNER : options.ownerToken;
   if (owner !== null) env.HEARTH_OWNER_TOKEN = owner;
   const args = [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--apps-dir', appsDir, ...(options.args ?? [])];
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe'];
+  if (options.inheritFd !== undefined) {
+    for (let fd = 3; fd < options.inheritFd; fd++) stdio[fd] = 'ignore';
+    stdio[options.inheritFd] = 'pipe';
+  }
+  const child = spawn(process.execPath, args, { env, stdio });
   const output: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (l) => output.push(l));
   const port = await new Promise<number>((resolvePort, reject) => {

@@ -66,7 +66,14 @@ export class AppsManager implements Manager {
       locale: () => this.locale(),
       location: () => ctx.options.get<{ latitude: number; longitude: number; accuracy?: number } | null>('geolocation', 'location') ?? null,
       timeZone: ctx.config.zone,
-      ...(options.supervisor ? { supervisor: options.supervisor } : {}),
+      sandbox: ctx.config.appSandbox,
+      limits: {
+        memoryMb: ctx.config.appMemoryMb,
+        memoryMaxMb: ctx.config.appMemoryMaxMb,
+        diskMb: ctx.config.appDiskMb,
+        diskMaxMb: ctx.config.appDiskMaxMb,
+      },
+      supervisor: { cpuBudgetMs: ctx.config.appCpuBudgetS * 1000, ...options.supervisor },
     });
     const realtime = new RealtimeHub();
     this.runtime.onRealtime = (e) => realtime.publish(e);

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../core/operation.js';
 import type { AppsService } from './service.js';
-import { AppView, CrashLog, Heap, StoreCatalogue } from './views.js';
+import { AppsState, AppView, CrashLog, Heap, StoreCatalogue } from './views.js';
 import { safeRecord } from '../../core/records.js';
 
 const Id = z.object({ id: z.string().min(1).max(128) });
@@ -17,6 +17,16 @@ const flag = z
 
 export function appsOperations(service: AppsService): Operation[] {
   return [
+    defineOperation({
+      id: 'getAppsState',
+      method: 'GET',
+      path: '/state',
+      scope: 'service.app.readonly',
+      extension: true,
+      summary: 'How apps are contained on this hub, how many run, and the limits each gets',
+      output: AppsState,
+      handler: () => service.state(),
+    }),
     defineOperation({
       id: 'getApps',
       method: 'GET',

@@ -12,7 +12,7 @@ import { automaticUpdates, type CatalogueSource } from '../../apps/catalogue-key
 import { installFromStore } from '../../apps/store-install.js';
 import { textOf } from '../../apps/manifest.js';
 import { INDEX_FILE, readCatalogue } from '../../apps/store.js';
-import type { StoreApp, StoreCatalogue } from './views.js';
+import type { AppsState, StoreApp, StoreCatalogue } from './views.js';
 
 /** App fields a client may change through updateApp. */
 const WRITABLE = new Set(['autoupdate']);
@@ -37,6 +37,18 @@ export class AppsService {
       () => false,
     );
     if (!exists) await writeFile(index, '{"apps": {}}\n', { flag: 'wx' }).catch(() => undefined);
+  }
+
+  state(): AppsState {
+    const apps = Object.values(this.runtime.list());
+    const { containment, reason } = this.runtime.containment;
+    return {
+      containment,
+      containmentReason: reason,
+      apps: apps.length,
+      running: apps.filter((a) => a.state === 'running').length,
+      limits: { ...this.runtime.limits },
+    };
   }
 
   getSetting(id: string, name: string): unknown {

@@ -65,3 +65,17 @@ export const StoreCatalogue = z.object({
   apps: z.record(z.string(), StoreApp),
 });
 export type StoreCatalogue = z.infer<typeof StoreCatalogue>;
+
+export const AppsState = z.object({
+  containment: z.enum(['namespaces', 'permission-model-only']).describe("how apps are contained: namespaces of their own (bubblewrap) inside Node's permission model, or the permission model alone"),
+  containmentReason: z.string().nullable().describe('why apps run with the permission model only; null in namespaces'),
+  apps: z.number().int(),
+  running: z.number().int(),
+  limits: z.object({
+    memoryMb: z.number().int().describe("each app's memory ceiling (RSS), unless its app.json asks for more"),
+    memoryMaxMb: z.number().int().describe('the most an app.json may ask for'),
+    diskMb: z.number().int().describe("each app's userdata quota"),
+    diskMaxMb: z.number().int(),
+  }),
+});
+export type AppsState = z.infer<typeof AppsState>;
