@@ -44,9 +44,10 @@ version=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$src/package.json" | head -n
 say "system packages"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-# espeak-ng speaks, alsa-utils plays (aplay), curl checks the service; python3, make and g++
+# espeak-ng speaks, alsa-utils plays (aplay), bubblewrap gives each app namespaces of its own,
+# curl checks the service; python3, make and g++
 # build better-sqlite3's native module (the only thing compiled on the device).
-apt-get install -y -qq --no-install-recommends espeak-ng alsa-utils curl ca-certificates xz-utils python3 make g++ >/dev/null
+apt-get install -y -qq --no-install-recommends espeak-ng alsa-utils bubblewrap curl ca-certificates xz-utils python3 make g++ >/dev/null
 
 # --- Node.js >= 20.12 ---------------------------------------------------------------------
 version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]; }

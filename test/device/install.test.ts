@@ -38,6 +38,12 @@ async function get(url: string, token?: string): Promise<number> {
   }
 }
 
+async function getJson<T>(url: string, token: string): Promise<T> {
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
 async function until(what: string, ok: () => Promise<boolean> | boolean, tries = 120): Promise<void> {
   for (let i = 0; i < tries; i++) {
     if (await ok()) return;
@@ -100,6 +106,14 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
         const owner = (await readFile(join(root, 'var/lib/hearth/data/owner-token'), 'utf8')).trim();
         expect(await get(`${url}/i18n/state`, owner)).toBe(200);
 
+        // Under the unit's hardening, as the hearth user, apps still get namespaces of their own
+        // (bubblewrap), and the example apps run in them.
+        const apps = await getJson<{ containment: string; containmentReason: string | null; running: number }>(`${url}/apps/state`, owner);
+        expect(apps).toMatchObject({ containment: 'namespaces', containmentReason: null });
+        await until('the example apps running', async () => (await getJson<{ running: number }>(`${url}/apps/state`, owner).catch(() => ({ running: 0 }))).running === 2);
+        const readings = await getJson<{ readings: Record<string, unknown> }>(`http://127.0.0.1:${port}/api/app/com.hearth.sysmon/readings`, owner);
+        expect(Object.keys(readings.readings)).toContain('cpu-load');
+
         const created = JSON.parse(box.run('hearth token create --name tablet --scope service.dashboard.readonly')) as { token: string };
         expect(await get(`${url}/dashboards/dashboard`, created.token)).toBe(200);
         expect(await get(`${url}/i18n/state`, created.token)).toBe(403);
@@ -108,6 +122,11 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
         const before = box.mainPid('hearth');
         box.run('systemctl kill -s KILL hearth');
         await until('a restart after SIGKILL', async () => box.mainPid('hearth') > 0 && box.mainPid('hearth') !== before && (await get(`${url}/system/ping`)) === 200);
+
+        // A frozen hub (its event loop stopped) sends no watchdog keep-alive: systemd restarts it.
+        const frozen = box.mainPid('hearth');
+        box.run('systemctl kill --kill-who=main -s STOP hearth');
+        await until('a restart of the frozen hub by the watchdog', async () => box.mainPid('hearth') > 0 && box.mainPid('hearth') !== frozen && (await get(`${url}/system/ping`)) === 200, 240);
 
         // An upgrade swaps the code and keeps data, userdata and tokens.
         const marker = join(root, 'var/lib/hearth/data/apps/com.hearth.greeter/userdata/kept.txt');
