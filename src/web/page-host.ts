@@ -58,7 +58,8 @@ export function useHostedPage(frame: RefObject<HTMLIFrameElement | null>, appId:
       const m = parsePageMessage(e.data);
       if (!m) return;
       if ('call' in m) {
-        latest.current.answer(m.call).then(
+        // Through a promise, so a handler that throws at once still answers the page.
+        Promise.resolve(m.call).then((call) => latest.current.answer(call)).then(
           (result) => post({ id: m.id, ok: true, result: result ?? null }),
           (err: unknown) => post({ id: m.id, ok: false, error: describe(err), ...(err instanceof ApiError && err.status ? { status: err.status } : {}) }),
         );
@@ -103,7 +104,7 @@ export function below(prefix: string, path: string): string {
 }
 
 /** Calls an app's (or a widget's) Web API below `prefix`; an app's own 401 never signs the person out. */
-export function callAppApi(prefix: string, method: ApiMethod, path: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+export async function callAppApi(prefix: string, method: ApiMethod, path: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
   const send = method === 'POST' || method === 'PUT' ? (body ?? {}) : undefined;
   return api(method, below(prefix, path), send, { headers, signOutOn401: false });
 }
