@@ -9,7 +9,7 @@ import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, describe, subscribeApp } from './api.js';
 import { PROTOCOL, parsePageMessage, type ApiMethod, type Height, type HostMessage, type PageCall } from './page-protocol.js';
-import { watchTheme } from './theme.js';
+import { currentTheme, watchTheme } from './theme.js';
 
 export interface PageHost {
   /** Answers one call of the page; throws (with a sentence for the page) to refuse it. */
@@ -44,8 +44,12 @@ export function useShownWhenReady(page: string): { shown: boolean; ready: () => 
 
 type Outgoing = HostMessage extends infer M ? (M extends unknown ? Omit<M, 'protocol'> : never) : never;
 
-/** Keeps the page in `frame` served while it is mounted; `appId` is the app whose page it is. */
-export function useHostedPage(frame: RefObject<HTMLIFrameElement | null>, appId: string, host: PageHost): void {
+/**
+ * Keeps the page in `frame` served while it is mounted; `appId` is the app whose page it is.
+ * Answers the frame's `load` handler: the theme in the page's URL is the one of when the frame
+ * was made, so a (re)loaded page is told the current one.
+ */
+export function useHostedPage(frame: RefObject<HTMLIFrameElement | null>, appId: string, host: PageHost): () => void {
   // The handlers of the latest render, so the listener need not be replaced on every render.
   const latest = useRef(host);
   latest.current = host;
@@ -85,6 +89,7 @@ export function useHostedPage(frame: RefObject<HTMLIFrameElement | null>, appId:
       offRealtime?.();
     };
   }, [appId]);
+  return () => frame.current?.contentWindow?.postMessage({ protocol: PROTOCOL, theme: currentTheme() }, '*');
 }
 
 /**

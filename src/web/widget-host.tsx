@@ -73,7 +73,7 @@ export function WidgetFrame({ widget, appWidget }: { widget: PlacedWidget; appWi
     : '';
   const { shown, ready, loaded } = useShownWhenReady(src);
 
-  useHostedPage(frame, appId, {
+  const tellTheme = useHostedPage(frame, appId, {
     answer: (call) => (appWidget ? answer(call, widget, appWidget, new URL(src, location.href).href) : Promise.reject(new Error('this widget is not installed'))),
     onReady: (height) => {
       ready();
@@ -99,7 +99,10 @@ export function WidgetFrame({ widget, appWidget }: { widget: PlacedWidget; appWi
         loading="lazy"
         style={sizeStyle(height)}
         data-testid={`widget-${widget.id}`}
-        onLoad={loaded}
+        onLoad={() => {
+          loaded();
+          tellTheme();
+        }}
       />
     </div>
   );

@@ -58,11 +58,17 @@ afterAll(async () => {
   for (const dir of made) await rm(dir, { recursive: true, force: true });
 });
 
-/** A dashboard of one column holding `widgets`; answers its id and the placed widgets' ids. */
-async function dashboard(name: string, widgets: Array<{ appWidgetId: string; settings?: Record<string, unknown> }>): Promise<{ id: string; widgetIds: string[] }> {
-  const created = await hub.call<{ id: string; columns: Array<{ widgets: Array<{ id: string }> }> }>('POST', '/api/manager/dashboards/dashboard', { body: { name, columns: [{ widgets }] } });
+/** A dashboard of one column holding `widgets`; answers its id, its column's and the placed widgets'. */
+async function dashboard(
+  name: string,
+  widgets: Array<{ appWidgetId: string; settings?: Record<string, unknown> }>,
+): Promise<{ id: string; columnId: string; widgetIds: string[] }> {
+  const created = await hub.call<{ id: string; columns: Array<{ id: string; widgets: Array<{ id: string }> }> }>('POST', '/api/manager/dashboards/dashboard', {
+    body: { name, columns: [{ widgets }] },
+  });
   expect(created.status).toBe(201);
-  return { id: created.body.id, widgetIds: created.body.columns[0]!.widgets.map((w) => w.id) };
+  const column = created.body.columns[0]!;
+  return { id: created.body.id, columnId: column.id, widgetIds: column.widgets.map((w) => w.id) };
 }
 
 const wavs = async (): Promise<number> => (await readdir(audioOut)).filter((f) => f.endsWith('.wav')).length;
@@ -212,6 +218,15 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => look(SYSMON)).toEqual({ root: 'homey-dark-mode', body: 'homey-widget homey-dark-mode', background: DARK_BACKGROUND });
     expect(await look(GREETER)).toEqual({ root: 'homey-dark-mode', body: 'homey-widget homey-dark-mode', background: 'rgba(0, 0, 0, 0)' });
+    // A page loaded again (its settings changed; the same widget in the same column) after the
+    // theme changed gets the theme of now, not the one in its URL.
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(() => look(SYSMON)).toEqual({ root: '', body: 'homey-widget', background: LIGHT_BACKGROUND });
+    const [sysmon, greeter] = board.widgetIds;
+    const columns = [{ id: board.columnId, widgets: [{ id: sysmon, appWidgetId: 'com.hearth.sysmon:load', settings: { metric: 'temperature' } }, { id: greeter, appWidgetId: 'com.hearth.greeter:greeting' }] }];
+    expect((await hub.call('PUT', `/api/manager/dashboards/dashboard/${board.id}`, { body: { columns } })).status).toBe(200);
+    await page.frameLocator('iframe[title="System load"]').locator('#label').filter({ hasText: 'Board temperature' }).waitFor();
+    await expect.poll(() => look(SYSMON)).toEqual({ root: '', body: 'homey-widget', background: LIGHT_BACKGROUND });
     await page.close();
   });
 

@@ -64,7 +64,7 @@ export function AppSettingsPage({ app }: { app: App }): JSX.Element {
   const [theme] = useState(currentTheme);
   const src = `/app/${seg(app.id)}/settings/${contextHash({ theme })}`;
   const { shown, ready, loaded } = useShownWhenReady(src);
-  useHostedPage(frame, app.id, {
+  const tellTheme = useHostedPage(frame, app.id, {
     answer: (call) => answer(app.id, call, new URL(src, location.href).href),
     onReady: ready,
     // A settings page scrolls inside its frame; it has no height of its own to ask for.
@@ -88,7 +88,10 @@ export function AppSettingsPage({ app }: { app: App }): JSX.Element {
           src={src}
           sandbox="allow-scripts allow-forms"
           data-testid="settings-page"
-          onLoad={loaded}
+          onLoad={() => {
+            loaded();
+            tellTheme();
+          }}
         />
       </div>
     </Card>
