@@ -36,8 +36,12 @@ startPage('settings', ({ strings, channel }): HomeySettings => {
   const homey = {
     __: (key: object | string, tags?: object) => translate(strings, key, tags),
     api: (method: unknown, uri: unknown, bodyOrCb?: unknown, cb?: unknown) => api(channel, method, uri, bodyOrCb, cb),
-    alert: (message: string, _icon?: unknown, cb?: unknown) =>
-      answer(channel.call({ op: 'alert', message: String(message) }), cb) as Promise<void>,
+    // A promise (Homey's declaration) and the callback when one is given.
+    alert: (message: string, _icon?: unknown, cb?: unknown): Promise<void> => {
+      const shown = channel.call({ op: 'alert', message: String(message) }).then(() => undefined);
+      if (typeof cb === 'function') shown.then(() => (cb as Callback)(null), (err: Error) => (cb as Callback)(err));
+      return shown;
+    },
     confirm: (message: string, _icon: string | null, cb: unknown) => answer(channel.call({ op: 'confirm', message: String(message) }), cb),
     get: (keyOrCb: unknown, cb?: unknown) =>
       typeof keyOrCb === 'function' ? answer(channel.call({ op: 'settings.get' }), keyOrCb) : answer(channel.call({ op: 'settings.get', key: String(keyOrCb) }), cb),

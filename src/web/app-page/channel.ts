@@ -18,6 +18,9 @@ export class HostError extends Error {
 
 type Listener = (...args: unknown[]) => void;
 
+/** Longer than the hub gives an app's Web API to answer, so the hub's own sentence comes first. */
+const CALL_TIMEOUT_MS = 120_000;
+
 export class HostChannel {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly listeners = new Map<string, Set<Listener>>();
@@ -55,14 +58,28 @@ export class HostChannel {
     });
   }
 
-  /** Asks the host; resolves with its answer, rejects with its sentence. */
+  /**
+   * Asks the host; resolves with its answer, rejects with its sentence, or after CALL_TIMEOUT_MS
+   * without one (dialogs wait for the person as long as it takes).
+   */
   call(call: PageCall): Promise<unknown> {
     if (!this.hosted) return Promise.reject(new HostError("this page is not open in hearth's web app"));
     const id = this.next++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      const dialog = call.op === 'alert' || call.op === 'confirm';
+      const timer = dialog ? undefined : window.setTimeout(() => this.settle(id, new HostError('the web app did not answer in time')), CALL_TIMEOUT_MS);
+      this.pending.set(id, {
+        resolve: (v) => (window.clearTimeout(timer), resolve(v)),
+        reject: (e) => (window.clearTimeout(timer), reject(e)),
+      });
       window.parent.postMessage({ protocol: PROTOCOL, id, call }, '*');
     });
+  }
+
+  private settle(id: number, error: Error): void {
+    const p = this.pending.get(id);
+    this.pending.delete(id);
+    p?.reject(error);
   }
 
   notify(notice: PageNotice): void {
