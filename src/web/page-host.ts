@@ -42,12 +42,13 @@ export function useShownWhenReady(page: string): { shown: boolean; ready: () => 
   };
 }
 
+/** A host message without its protocol field (Omit applied to each member of the union). */
 type Outgoing = HostMessage extends infer M ? (M extends unknown ? Omit<M, 'protocol'> : never) : never;
 
 /**
  * Keeps the page in `frame` served while it is mounted; `appId` is the app whose page it is.
- * Answers the frame's `load` handler: the theme in the page's URL is the one of when the frame
- * was made, so a (re)loaded page is told the current one.
+ * Returns what the frame's `load` handler must call: the theme in the page's URL is the one of
+ * when the frame was made, so a (re)loaded page is told the current one.
  */
 export function useHostedPage(frame: RefObject<HTMLIFrameElement | null>, appId: string, host: PageHost): () => void {
   // The handlers of the latest render, so the listener need not be replaced on every render.
