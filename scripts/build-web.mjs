@@ -1,7 +1,8 @@
 // Builds the web app into dist/web: esbuild bundles src/web (Preact, uPlot in a chunk of its own
 // loaded by the insights page) with content-hashed names, writes index.html pointing at them,
-// the widget bridge under a fixed name (widget pages load it), and a .gz beside every text file
-// so the hub sends ~3x fewer bytes without compressing per request on a Pi.
+// the page APIs of app pages under the fixed names the hub puts into those pages (homey-widget.js,
+// homey.js, homey.css), and a .gz beside every text file so the hub sends ~3x fewer bytes
+// without compressing per request on a Pi.
 import { build } from 'esbuild';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
@@ -27,7 +28,11 @@ const app = await build({
   metafile: true,
   tsconfig: join(root, 'src/web/tsconfig.json'),
 });
-await build({ ...common, entryPoints: [join(root, 'src/web/widget-bridge.ts')], outfile: join(out, 'widget-bridge.js'), format: 'iife' });
+// App pages load these by fixed names (the hub writes the tags into every page): no hash.
+const pageApi = { ...common, format: 'iife', tsconfig: join(root, 'src/web/tsconfig.json') };
+await build({ ...pageApi, entryPoints: [join(root, 'src/web/homey-widget.ts')], outfile: join(out, 'homey-widget.js') });
+await build({ ...pageApi, entryPoints: [join(root, 'src/web/homey-settings.ts')], outfile: join(out, 'homey.js') });
+await build({ ...common, entryPoints: [join(root, 'src/web/homey.css')], outfile: join(out, 'homey.css') });
 
 const outputs = Object.entries(app.metafile.outputs);
 const entry = outputs.find(([, o]) => o.entryPoint?.endsWith('src/web/main.tsx'));

@@ -1,7 +1,8 @@
 /**
  * The web app's only way to the hub: HTTP calls with the pasted token (kept in localStorage) and
- * one WebSocket per manager namespace for live events. API errors become ApiError carrying the
- * hub's error_description sentence, which the pages show next to what caused them.
+ * one WebSocket per event channel (a manager's namespace, or an app's realtime channel) for live
+ * events. API errors become ApiError carrying the hub's error_description sentence, which the
+ * pages show next to what caused them.
  */
 
 const TOKEN_KEY = 'hearth.token';
@@ -33,8 +34,17 @@ export function describe(err: unknown): string {
   return String(err);
 }
 
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
+export interface CallOptions {
+  headers?: Record<string, string>;
+  /**
+   * Whether a 401 signs the page out (default true). Off for calls into apps' Web APIs: an app
+   * answers its own statuses, and an app page must not be able to sign the person out.
+   */
+  signOutOn401?: boolean;
+}
+
+export async function api<T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { ...options.headers };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -56,7 +66,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   if (!res.ok) {
     const e = (data ?? {}) as { error?: unknown; error_description?: unknown };
     const sentence = typeof e.error_description === 'string' ? e.error_description : `the hub answered ${res.status}`;
-    if (res.status === 401) unauthorized.forEach((f) => f());
+    if (res.status === 401 && options.signOutOn401 !== false) unauthorized.forEach((f) => f());
     throw new ApiError(res.status, typeof e.error === 'string' ? e.error : 'http_error', sentence);
   }
   return data as T;
@@ -73,8 +83,8 @@ export function onUnauthorized(f: () => void): () => void {
 
 export type EventHandler = (event: string, args: unknown[]) => void;
 
-/** One reconnecting socket per namespace, shared by every page that listens to it. */
-class Namespace {
+/** One reconnecting socket per channel, shared by every page that listens to it. */
+class Channel {
   private socket: WebSocket | null = null;
   private closed = false;
   private retry = 500;
@@ -83,7 +93,8 @@ class Namespace {
   connected = false;
   private wasOpen = false;
 
-  constructor(private readonly manager: string) {
+  /** `path`: the channel's URL path, e.g. `/api/manager/apps` or `/api/app/com.example.clock`. */
+  constructor(private readonly path: string) {
     this.open();
   }
 
@@ -91,7 +102,7 @@ class Namespace {
     const token = getToken();
     if (!token || this.closed) return;
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(`${proto}//${location.host}/api/manager/${this.manager}?token=${encodeURIComponent(token)}`);
+    const ws = new WebSocket(`${proto}//${location.host}${this.path}?token=${encodeURIComponent(token)}`);
     this.socket = ws;
     ws.onopen = () => {
       this.retry = 500;
@@ -135,18 +146,39 @@ class Namespace {
   }
 }
 
-const sockets = new Map<string, Namespace>();
+/** Open channels by URL path. */
+const sockets = new Map<string, Channel>();
+
+function listen(path: string, handler: EventHandler, closeWhenUnused: boolean): () => void {
+  let channel = sockets.get(path);
+  if (!channel) {
+    channel = new Channel(path);
+    sockets.set(path, channel);
+  }
+  channel.handlers.add(handler);
+  const owned = channel;
+  return () => {
+    owned.handlers.delete(handler);
+    if (closeWhenUnused && owned.handlers.size === 0 && sockets.get(path) === owned) {
+      owned.close();
+      sockets.delete(path);
+      notifyLost();
+    }
+  };
+}
 
 /** Listens to a manager's events; returns the unsubscribe function. */
 export function subscribe(manager: string, handler: EventHandler): () => void {
-  let ns = sockets.get(manager);
-  if (!ns) {
-    ns = new Namespace(manager);
-    sockets.set(manager, ns);
-  }
-  ns.handlers.add(handler);
-  const owned = ns;
-  return () => owned.handlers.delete(handler);
+  // Kept open when unused: pages come back to the same few namespaces all the time.
+  return listen(`/api/manager/${manager}`, handler, false);
+}
+
+/**
+ * Listens to an app's realtime channel (`this.homey.api.realtime` and `settings.set|unset`);
+ * the socket closes when the last listener leaves (the pages of an app come and go).
+ */
+export function subscribeApp(appId: string, handler: EventHandler): () => void {
+  return listen(`/api/app/${seg(appId)}`, handler, true);
 }
 
 const lostListeners = new Set<(lost: boolean) => void>();

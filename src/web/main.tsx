@@ -5,6 +5,7 @@
 import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, describe, getToken, onUnauthorized, setToken, watchLost } from './api.js';
+import { Notifications } from './notifications.js';
 import { AppsPage } from './pages/apps.js';
 import { DashboardsPage } from './pages/dashboards.js';
 import { InsightsPage } from './pages/insights.js';
@@ -139,6 +140,7 @@ function App(): JSX.Element {
       <main class="page" data-page={page.id}>
         <View />
       </main>
+      <Notifications />
     </div>
   );
 }

@@ -59,6 +59,17 @@ export function useLiveCollection<T extends { id: string }>(manager: string, kin
   );
 }
 
+/** The location hash, re-rendering when it changes (routes below a page, e.g. #/apps/<id>/settings). */
+export function useHash(): string {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const changed = (): void => setHash(location.hash);
+    window.addEventListener('hashchange', changed);
+    return () => window.removeEventListener('hashchange', changed);
+  }, []);
+  return hash;
+}
+
 export interface ActionState {
   busy: boolean;
   error: string | null;

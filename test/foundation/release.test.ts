@@ -31,7 +31,7 @@ it('packs everything a device runs under hearth-<version>/, and nothing else', a
     'package-lock.json',
     'dist/cli.js',
     'dist/web/index.html',
-    'dist/web/widget-bridge.js',
+    'dist/web/homey-widget.js',
     'apps/com.hearth.greeter/app.json',
     'systemd/hearth.service',
     'scripts/install.sh',

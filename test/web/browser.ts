@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { ROOT } from '../helpers/hub.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -73,4 +73,15 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(300); // let layout and the chart's resize observer settle for the picture
   await screenshot(page, `${name}-375`);
   await page.setViewportSize({ width: 1280, height: 860 });
+}
+
+/** The frame of `page` whose URL holds `part` (an app page's path), once it is there. */
+export async function frameAt(page: Page, part: string, timeoutMs = 15_000): Promise<Frame> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const frame = page.frames().find((f) => f.url().includes(part));
+    if (frame) return frame;
+    if (Date.now() > until) throw new Error(`no frame of ${part} in ${page.url()}`);
+    await page.waitForTimeout(100);
+  }
 }

@@ -1,20 +1,22 @@
 /**
- * Static files over real HTTP from a real hub: the web app at /, widget pages per app, content
- * types, caching headers, precompressed gzip, ETags, the CSP sandbox of widget pages, and
- * path-traversal attempts (which must end as the API's JSON 404, never a file).
+ * Static files over real HTTP from a real hub: the web app at /, the page APIs of app pages
+ * (/homey-widget.js, /homey.js, /homey.css), widget and settings pages per app, content types,
+ * caching headers, precompressed gzip, ETags, the CSP sandbox of app pages, what the hub puts
+ * first into them, and path-traversal attempts (which must end as the API's JSON 404, never a file).
  */
-import { cp, mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { endOfStartTag } from '../../src/http/html-inject.js';
-import { injectBridge, safeSegments } from '../../src/http/static.js';
+import { endOfStartTag, injectFirst } from '../../src/http/html-inject.js';
+import { pageHead, safeSegments } from '../../src/http/static.js';
 import { ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 
 let hub: RunningHub;
 let outside: string;
 let pub: string;
-const TAG = '<script src="/widget-bridge.js"></script>';
+/** What the hub puts first into each of greeter's widget pages (its English strings: the hub speaks English). */
+let TAG: string;
 
 beforeAll(async () => {
   const appsDir = await tempDir('hearth-static-apps-');
@@ -26,6 +28,8 @@ beforeAll(async () => {
   await writeFile(join(pub, 'img/dot.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(join(pub, 'style.css'), 'body{}');
   await symlink(join(outside, 'secret.txt'), join(pub, 'escape.txt'));
+  const en = JSON.parse(await readFile(join(appsDir, 'com.hearth.greeter/locales/en.json'), 'utf8')) as Record<string, unknown>;
+  TAG = pageHead('widget', { language: 'en', strings: en, english: en });
   hub = await startHub({ appsDir });
 }, 60_000);
 
@@ -70,11 +74,28 @@ describe('the web app at /', () => {
     expect((await rawGet(`/${css}`)).headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
+  test('the page APIs of app pages have fixed names, revalidate, and come gzipped', async () => {
+    for (const [path, type, marker] of [
+      ['/homey-widget.js', 'text/javascript; charset=utf-8', 'onHomeyReady'],
+      ['/homey.js', 'text/javascript; charset=utf-8', 'onHomeyReady'],
+      ['/homey.css', 'text/css; charset=utf-8', '--homey-background-color'],
+    ] as const) {
+      const res = await rawGet(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers['content-type'], path).toBe(type);
+      expect(res.headers['cache-control'], path).toBe('no-cache');
+      expect(res.body, path).toContain(marker);
+      expect((await rawGet(path, { 'accept-encoding': 'gzip' })).headers['content-encoding'], path).toBe('gzip');
+    }
+    // The old bridge is gone.
+    expect((await rawGet('/widget-bridge.js')).status).toBe(404);
+  });
+
   test('an unchanged file answers 304 to its ETag', async () => {
-    const first = await rawGet('/widget-bridge.js');
+    const first = await rawGet('/homey-widget.js');
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^W\/".+"$/);
-    const again = await rawGet('/widget-bridge.js', { 'if-none-match': etag });
+    const again = await rawGet('/homey-widget.js', { 'if-none-match': etag });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
   });
@@ -92,15 +113,44 @@ describe('the web app at /', () => {
 describe('widget pages under /app/<appId>/widgets/<widgetId>/', () => {
   const base = '/app/com.hearth.greeter/widgets/greeting';
 
-  test('the page is served sandboxed with the bridge as its first script', async () => {
+  test("the page is served sandboxed with its strings, Homey's stylesheet and the widget API first", async () => {
     const res = await rawGet(`${base}/`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
     expect(res.headers['content-security-policy']).not.toContain('allow-same-origin');
     expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.body.indexOf('<script src="/widget-bridge.js"></script>')).toBeLessThan(res.body.indexOf('<script>'));
-    expect(res.body).toContain('<div id="greeting">Hello!</div>');
+    const at = (text: string): number => res.body.indexOf(text);
+    expect(at('<head>')).toBeGreaterThan(0);
+    expect(at('<head>' + TAG)).toBe(at('<head>'));
+    expect(at('window.__HOMEY_PAGE__=')).toBeLessThan(at('<link rel="stylesheet" href="/homey.css">'));
+    expect(at('<link rel="stylesheet" href="/homey.css">')).toBeLessThan(at('<script src="/homey-widget.js"></script>'));
+    expect(at('<script src="/homey-widget.js"></script>')).toBeLessThan(at('function onHomeyReady'));
+    const page = JSON.parse(/window\.__HOMEY_PAGE__=(.*?)<\/script>/.exec(res.body)![1]!) as { kind: string; language: string; strings: { widget: { say: string } } };
+    expect(page).toMatchObject({ kind: 'widget', language: 'en', strings: { widget: { say: 'Say it' } } });
+    expect(res.body).toContain('<div id="greeting" data-testid="greeting">');
+  });
+
+  test('a settings page is served sandboxed with the settings API first, before its own copy', async () => {
+    const res = await rawGet('/app/com.hearth.sysmon/settings/');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-security-policy']).toMatch(/^sandbox allow-scripts/);
+    expect(res.headers['content-security-policy']).not.toContain('allow-same-origin');
+    const injected = res.body.indexOf('<script src="/homey.js"></script>');
+    expect(injected).toBeGreaterThan(0);
+    expect(injected).toBeLessThan(res.body.indexOf('<script type="text/javascript" src="/homey.js" data-origin="settings">'));
+    expect(res.body).not.toContain('/homey-widget.js');
+    expect(res.body).toContain('"kind":"settings"');
+    expect(res.body).toContain('"interval":"Sample every (seconds)"');
+    const bare = await rawGet('/app/com.hearth.sysmon/settings');
+    expect(bare.status).toBe(301);
+    expect(bare.headers.location).toBe('/app/com.hearth.sysmon/settings/');
+    // An app without a settings folder, and paths out of the folder, are JSON 404s.
+    for (const path of ['/app/com.hearth.greeter/settings/', '/app/com.hearth.sysmon/settings/../app.json', '/app/com.hearth.sysmon/settings/%2e%2e/api.js']) {
+      const miss = await rawGet(path);
+      expect(miss.status, path).toBe(404);
+      expect(miss.body, path).not.toContain('getReadings');
+    }
   });
 
   test('the bare folder path redirects to the slash form; other files get their types', async () => {
@@ -136,10 +186,18 @@ describe('pure helpers', () => {
     for (const bad of ['/../x', '/a/%2e%2e/x', '/a%2fb', '/a%5cb', '/.env', '/a%00', '/%E0%A4%A']) expect(safeSegments(bad), bad).toBeNull();
   });
 
-  test('injectBridge puts the script first in <head>, or first in the file without one', () => {
-    expect(injectBridge('<html><head><title>x</title></head></html>')).toBe('<html><head><script src="/widget-bridge.js"></script><title>x</title></head></html>');
-    expect(injectBridge('<!doctype html><p>hi')).toBe('<!doctype html><script src="/widget-bridge.js"></script><p>hi');
-    expect(injectBridge('<p>hi')).toBe('<script src="/widget-bridge.js"></script><p>hi');
+  test('injectFirst puts the tag first in <head>, or first in the file without one', () => {
+    const tag = '<script src="/homey-widget.js"></script>';
+    expect(injectFirst('<html><head><title>x</title></head></html>', tag)).toBe(`<html><head>${tag}<title>x</title></head></html>`);
+    expect(injectFirst('<!doctype html><p>hi', tag)).toBe(`<!doctype html>${tag}<p>hi`);
+    expect(injectFirst('<p>hi', tag)).toBe(`${tag}<p>hi`);
+  });
+
+  test("pageHead: no text of the app's can end the strings' script element", () => {
+    const head = pageHead('settings', { language: 'nl', strings: { x: '</script><script>alert(1)</script>' }, english: {} });
+    expect(head.match(/<\/script>/g)).toHaveLength(2);
+    expect(head).toContain('\\u003c/script>');
+    expect(head.endsWith('<script src="/homey.js"></script>')).toBe(true);
   });
 
   test('endOfStartTag finds a start tag as the old pattern did, and not a longer name', () => {
@@ -157,7 +215,7 @@ describe('pure helpers', () => {
 });
 
 describe('widget pages an app can make hostile', () => {
-  test('a page of 1.9 MiB of "<head " is served with the bridge, and the hub answers others meanwhile', async () => {
+  test('a page of 1.9 MiB of "<head " is served with the page API, and the hub answers others meanwhile', async () => {
     // The old pattern, /<head(\s[^>]*)?>/, took 12 s on 234 KiB of this and minutes on 1.9 MiB.
     const page = `${'<head '.repeat(330_000)}`;
     await writeFile(join(pub, 'hostile.html'), page);
@@ -170,7 +228,7 @@ describe('widget pages an app can make hostile', () => {
     expect(res.body.startsWith(TAG)).toBe(true);
   });
 
-  test('a page of 1.9 MiB of "<!doctype" is served with the bridge first', async () => {
+  test('a page of 1.9 MiB of "<!doctype" is served with the page API first', async () => {
     const page = '<!doctype'.repeat(220_000);
     await writeFile(join(pub, 'doctypes.html'), page);
     const res = await rawGet('/app/com.hearth.greeter/widgets/greeting/doctypes.html');
@@ -185,7 +243,7 @@ describe('widget pages an app can make hostile', () => {
     expect(JSON.parse(res.body)).toMatchObject({ error: 'payload_too_large', statusCode: 413 });
   });
 
-  test('a changed page is bridged again (the cache is per file version)', async () => {
+  test('a changed page gets the page API again (the cache is per file version)', async () => {
     const file = join(pub, 'changing.html');
     await writeFile(file, '<head><title>one</title>');
     expect((await rawGet('/app/com.hearth.greeter/widgets/greeting/changing.html')).body).toBe(`<head>${TAG}<title>one</title>`);

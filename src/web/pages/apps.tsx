@@ -1,14 +1,16 @@
 /**
- * Apps: every installed app with its state, crashed flag and message, cpu/mem, the lifecycle
- * actions, its settings (from the manifest's setting definitions), its stdout/stderr tail, and
- * the app store's catalogue with install/upgrade (or install by id, for another channel). State
- * changes arrive live over the apps namespace.
+ * Apps: every installed app with its description, state, crashed flag and message, whether
+ * hearth can run it (and what of it hearth does not run), cpu/mem, the lifecycle actions, its
+ * settings page (its own, at #/apps/<id>/settings) and its declared settings, its stdout/stderr
+ * tail, and the app store's catalogue with install/upgrade (or install by id, for another
+ * channel). State changes arrive live over the apps namespace.
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import type { App, CrashLog, StoreCatalogue } from '../types.js';
-import { ActionButton, Card, Err, formatBytes, label, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
+import { ActionButton, Card, Err, formatBytes, label, Ok, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
+import { AppSettingsPage, settingsRoute, settingsRouteApp } from './app-settings-page.js';
 
 const BASE = '/api/manager/apps';
 const appPath = (id: string): string => `${BASE}/app/${seg(id)}`;
@@ -112,6 +114,22 @@ function AppCard({ app }: { app: App }): JSX.Element {
           {app.crashed ? ' · crashed' : ''}
         </span>
       </header>
+      {app.description ? <p data-testid="app-description">{app.description}</p> : null}
+      {!app.compatible ? (
+        <p class="notice" data-testid="app-incompatible">
+          hearth cannot run this app: {app.incompatibleReason ?? 'it needs what this hub lacks'}.
+        </p>
+      ) : null}
+      {app.unsupported.length > 0 ? (
+        <details data-testid="app-unsupported">
+          <summary class="muted">What hearth does not run of this app ({app.unsupported.length})</summary>
+          <ul>
+            {app.unsupported.map((u) => (
+              <li key={u}>{u}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       {app.crashed || app.crashedMessage ? <p class="err">{app.crashedMessage ?? 'crashed'}</p> : null}
       <p class="muted small">
         {/* 0 bytes means "not sampled yet" (a process that just started, or a stopped app). */}
@@ -126,9 +144,17 @@ function AppCard({ app }: { app: App }): JSX.Element {
         )}
         <ActionButton label="Restart" busyLabel="Restarting…" disabled={!app.enabled} onRun={() => api('POST', `${appPath(app.id)}/restart`)} />
         <ActionButton label="GC" busyLabel="Collecting…" disabled={app.state !== 'running'} onRun={() => api('POST', `${appPath(app.id)}/gc`)} />
-        <button type="button" class={open === 'settings' ? 'active' : ''} onClick={() => setOpen(open === 'settings' ? '' : 'settings')} disabled={app.settings.length === 0}>
-          Settings
-        </button>
+        {app.settingsPage ? (
+          <a class="button" href={settingsRoute(app.id)} data-testid="settings-page-link">
+            Settings
+          </a>
+        ) : null}
+        {/* The settings the manifest declares, as a form; "Settings" when the app has no page of its own. */}
+        {app.settings.length > 0 || !app.settingsPage ? (
+          <button type="button" class={open === 'settings' ? 'active' : ''} onClick={() => setOpen(open === 'settings' ? '' : 'settings')} disabled={app.settings.length === 0}>
+            {app.settingsPage ? 'Setting values' : 'Settings'}
+          </button>
+        ) : null}
         <button type="button" class={open === 'logs' ? 'active' : ''} onClick={() => setOpen(open === 'logs' ? '' : 'logs')}>
           Output
         </button>
@@ -222,6 +248,16 @@ export function AppsPage(): JSX.Element {
   const apps = useLoad(() => api<Record<string, App>>('GET', `${BASE}/app`));
   // State, crashes and the cpu/mem samples (every 5 s while they change) all arrive as app.update.
   useLiveCollection('apps', 'app', apps);
+  const settingsOf = settingsRouteApp(useHash());
+  if (settingsOf !== null) {
+    const app = apps.data?.[settingsOf];
+    if (app?.settingsPage) return <AppSettingsPage key={app.id} app={app} />;
+    return (
+      <Card title="Settings" actions={<a href="#/apps">Back to apps</a>}>
+        {apps.error ? <Err msg={apps.error} /> : !apps.data ? <p class="muted">Loading…</p> : <p class="muted">{settingsOf} is not installed, or has no settings page.</p>}
+      </Card>
+    );
+  }
   return (
     <>
       <Card title="App store">

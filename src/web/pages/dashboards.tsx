@@ -10,7 +10,7 @@ import { api, seg } from '../api.js';
 import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
 import type { Dashboard } from '../types.js';
 import { WidgetFrame, type AppWidget, type PlacedWidget } from '../widget-host.js';
-import { WidgetSettings } from './widget-settings.js';
+import { settingsProblems, WidgetSettings } from './widget-settings.js';
 
 /** A column as the arranger edits it (what one PUT sends back): a new column has no id yet. */
 interface Column {
@@ -64,6 +64,8 @@ function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; widgets
   const [adding, setAdding] = useState<Record<number, string>>({});
   const first = Object.keys(widgets)[0] ?? '';
   const save = useAction();
+  // Settings the browser can tell are wrong (a number out of range, a text off its pattern).
+  const problems = columns.flatMap((c) => c.widgets.flatMap((w) => (widgets[w.appWidgetId] ? settingsProblems(widgets[w.appWidgetId]!, w.settings ?? {}) : [])));
   const update = (f: (c: Column[]) => void): void =>
     setColumns((prev) => {
       const next = structuredClone(prev);
@@ -90,7 +92,7 @@ function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; widgets
           type="button"
           class="primary"
           data-testid="save-dashboard"
-          disabled={save.busy}
+          disabled={save.busy || problems.length > 0}
           onClick={() => void save.run(() => api('PUT', `${BASE}/dashboard/${seg(dashboard.id)}`, { name, columns }).then(onDone))}
         >
           {save.busy ? 'Saving…' : 'Save'}
@@ -98,7 +100,7 @@ function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; widgets
         <button type="button" onClick={onDone}>
           Cancel
         </button>
-        <Err msg={save.error} />
+        <Err msg={save.error ?? problems[0]} />
       </div>
       <div class="columns">
         {columns.map((col, ci) => (

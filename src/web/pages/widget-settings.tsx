@@ -1,7 +1,9 @@
 /**
- * Editing one placed widget's settings from its app widget's setting definitions (text, number,
- * checkbox, dropdown, autocomplete). Autocomplete settings ask the widget's app through the
- * autocomplete operation and store the chosen result object ({id, name, ...}).
+ * Editing one placed widget's settings from its app widget's setting definitions, as the hub
+ * normalises them: text, textarea, number (min/max/step), checkbox, dropdown (labelled values),
+ * autocomplete. Autocomplete asks the widget's app and stores the chosen result object itself
+ * (what the page's `Homey.getSettings()` gives back). A text's `pattern` is checked here, in the
+ * browser: the hub never runs an app's regular expression.
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -9,14 +11,87 @@ import { api, describe, seg } from '../api.js';
 import type { AppWidget } from '../widget-host.js';
 import { Err, label } from '../ui.js';
 
+/** A setting definition as GET appwidget answers it. */
+interface SettingDef {
+  id: string;
+  type: string;
+  label: unknown;
+  hint?: unknown;
+  default?: unknown;
+  values: Array<{ id: string; label: unknown }>;
+  min?: number;
+  max?: number;
+  step?: number;
+  placeholder?: unknown;
+  pattern?: string;
+}
+
+/** An autocomplete answer: Homey shows `name` (and `description`); the app may add fields (an id). */
 interface Choice {
-  id: string | number;
   name: string;
   description?: string;
+  [field: string]: unknown;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+function defOf(raw: Record<string, unknown>): SettingDef {
+  const values = Array.isArray(raw.values) ? (raw.values as Array<{ id?: unknown; label?: unknown }>).filter((v) => typeof v?.id === 'string') : [];
+  return {
+    id: String(raw.id),
+    type: String(raw.type),
+    label: raw.label,
+    hint: raw.hint,
+    default: raw.default,
+    values: values.map((v) => ({ id: String(v.id), label: v.label })),
+    ...(num(raw.min) !== undefined ? { min: num(raw.min) } : {}),
+    ...(num(raw.max) !== undefined ? { max: num(raw.max) } : {}),
+    ...(num(raw.step) !== undefined ? { step: num(raw.step) } : {}),
+    placeholder: raw.placeholder,
+    ...(typeof raw.pattern === 'string' ? { pattern: raw.pattern } : {}),
+  };
+}
+
+/** The pattern as an HTML `pattern` attribute means it (the whole text must match), or null if unusable. */
+function patternOf(pattern: string): RegExp | null {
+  for (const flags of ['v', 'u']) {
+    try {
+      return new RegExp(`^(?:${pattern})$`, flags);
+    } catch {
+      /* not valid with these flags: try the next */
+    }
+  }
+  return null;
+}
+
+/** Why `value` does not fit the setting, or null. */
+function problemOf(def: SettingDef, value: unknown): string | null {
+  const name = label(def.label) || def.id;
+  if (value === undefined || value === null || value === '') return null;
+  if (def.type === 'number') {
+    if (typeof value !== 'number' || !Number.isFinite(value)) return `${name} must be a number`;
+    if (def.min !== undefined && value < def.min) return `${name} must be at least ${def.min}`;
+    if (def.max !== undefined && value > def.max) return `${name} must be at most ${def.max}`;
+  }
+  if ((def.type === 'text' || def.type === 'textarea') && def.pattern !== undefined) {
+    const re = patternOf(def.pattern);
+    if (re && !re.test(String(value))) return `${name} must match the pattern ${def.pattern}`;
+  }
+  return null;
+}
+
+/** Every problem of a widget's settings, one sentence each (the arranger will not save while any is left). */
+export function settingsProblems(appWidget: AppWidget, settings: Record<string, unknown>): string[] {
+  return appWidget.settings
+    .map((raw) => {
+      const def = defOf(raw);
+      return problemOf(def, settings[def.id]);
+    })
+    .filter((p): p is string => p !== null);
 }
 
 function Autocomplete(p: { appWidgetId: string; settingId: string; value: unknown; settings: Record<string, unknown>; onChange: (v: unknown) => void }): JSX.Element {
-  const current = p.value as Choice | undefined;
+  const current = typeof p.value === 'object' && p.value !== null ? (p.value as Partial<Choice>) : undefined;
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Choice[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -37,7 +112,7 @@ function Autocomplete(p: { appWidgetId: string; settingId: string; value: unknow
     <div class="autocomplete">
       <input
         type="search"
-        placeholder={current?.name ? `${current.name} (type to change)` : 'type to search'}
+        placeholder={typeof current?.name === 'string' ? `${current.name} (type to change)` : 'type to search'}
         value={query}
         data-testid={`autocomplete-${p.settingId}`}
         onFocus={() => setOpen(true)}
@@ -47,12 +122,14 @@ function Autocomplete(p: { appWidgetId: string; settingId: string; value: unknow
       {open && results ? (
         <ul class="choices">
           {results.length === 0 ? <li class="muted">no matches</li> : null}
-          {results.map((r) => (
-            <li key={String(r.id)}>
+          {results.map((r, i) => (
+            // Results need not have an id: their place in the answer keys them.
+            <li key={`${i}-${r.name}`}>
               <button
                 type="button"
                 class="link"
                 onClick={() => {
+                  // The whole result is the value, extra fields and all, as in Homey.
                   p.onChange(r);
                   setOpen(false);
                   setQuery('');
@@ -69,48 +146,74 @@ function Autocomplete(p: { appWidgetId: string; settingId: string; value: unknow
   );
 }
 
+function Input({ def, value, set, appWidget, settings }: { def: SettingDef; value: unknown; set: (v: unknown) => void; appWidget: AppWidget; settings: Record<string, unknown> }): JSX.Element {
+  const text = value === undefined || value === null ? '' : String(value);
+  const placeholder = label(def.placeholder) || undefined;
+  switch (def.type) {
+    case 'checkbox':
+      return <input type="checkbox" checked={value === true} onChange={(e) => set((e.target as HTMLInputElement).checked)} />;
+    case 'dropdown':
+      return (
+        <select value={text} onChange={(e) => set((e.target as HTMLSelectElement).value)}>
+          {def.values.map((o) => (
+            <option key={o.id} value={o.id}>
+              {label(o.label) || o.id}
+            </option>
+          ))}
+        </select>
+      );
+    case 'number':
+      return (
+        <input
+          type="number"
+          value={text}
+          min={def.min}
+          max={def.max}
+          step={def.step ?? 'any'}
+          placeholder={placeholder}
+          // Empty clears the value, so the app's default applies again.
+          onInput={(e) => {
+            const v = (e.target as HTMLInputElement).value;
+            set(v === '' ? undefined : Number(v));
+          }}
+        />
+      );
+    case 'textarea':
+      return <textarea rows={3} value={text} placeholder={placeholder} onInput={(e) => set((e.target as HTMLTextAreaElement).value)} />;
+    case 'autocomplete':
+      return <Autocomplete appWidgetId={appWidget.id} settingId={def.id} value={value} settings={settings} onChange={set} />;
+    default:
+      return <input type="text" value={text} placeholder={placeholder} onInput={(e) => set((e.target as HTMLInputElement).value)} />;
+  }
+}
+
 export function WidgetSettings(p: {
   appWidget: AppWidget;
   value: Record<string, unknown>;
   onChange: (next: Record<string, unknown>) => void;
 }): JSX.Element | null {
-  const defs = p.appWidget.settings;
+  const defs = p.appWidget.settings.map(defOf);
   if (defs.length === 0) return null;
-  const set = (id: string, v: unknown): void => p.onChange({ ...p.value, [id]: v });
+  const set = (id: string, v: unknown): void => {
+    const next = { ...p.value };
+    if (v === undefined) delete next[id];
+    else next[id] = v;
+    p.onChange(next);
+  };
   return (
     <div class="settings">
       {defs.map((d) => {
-        const id = String(d.id);
-        const type = String(d.type);
-        const v = p.value[id] ?? d.default;
-        let input: JSX.Element;
-        if (type === 'checkbox') {
-          input = <input type="checkbox" checked={v === true} onChange={(e) => set(id, (e.target as HTMLInputElement).checked)} />;
-        } else if (type === 'dropdown') {
-          const values = (d.values as Array<{ id: string; label: unknown }> | undefined) ?? [];
-          input = (
-            <select value={String(v ?? '')} onChange={(e) => set(id, (e.target as HTMLSelectElement).value)}>
-              {values.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {label(o.label)}
-                </option>
-              ))}
-            </select>
-          );
-        } else if (type === 'number') {
-          input = <input type="number" value={v === undefined ? '' : String(v)} onChange={(e) => set(id, Number((e.target as HTMLInputElement).value))} />;
-        } else if (type === 'autocomplete') {
-          input = <Autocomplete appWidgetId={p.appWidget.id} settingId={id} value={v} settings={p.value} onChange={(x) => set(id, x)} />;
-        } else {
-          input = <input type="text" value={v === undefined ? '' : String(v)} onChange={(e) => set(id, (e.target as HTMLInputElement).value)} />;
-        }
+        const v = p.value[d.id] ?? d.default;
+        const chosen = d.type === 'autocomplete' && typeof v === 'object' && v !== null ? (v as Partial<Choice>).name : undefined;
         return (
-          <label key={id} class={type === 'checkbox' ? 'check' : ''}>
+          <label key={d.id} class={d.type === 'checkbox' ? 'check' : ''} data-setting={d.id}>
             <span>
-              {label(d.label) || id}
-              {type === 'autocomplete' && v && typeof v === 'object' ? <b>: {String((v as Choice).name)}</b> : null}
+              {label(d.label) || d.id}
+              {typeof chosen === 'string' ? <b data-testid={`chosen-${d.id}`}>: {chosen}</b> : null}
             </span>
-            {input}
+            <Input def={d} value={v} set={(x) => set(d.id, x)} appWidget={p.appWidget} settings={p.value} />
+            {d.hint ? <small class="muted">{label(d.hint)}</small> : null}
+            <Err msg={problemOf(d, p.value[d.id])} />
           </label>
         );
       })}

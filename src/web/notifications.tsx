@@ -1,0 +1,83 @@
+/**
+ * Apps' notifications (`this.homey.notifications.createNotification`, the `notification.create`
+ * event of the apps namespace) as toasts in a corner of every page. Only when the token may read
+ * the apps namespace: one read of the app list says so, and names the apps the toasts come from.
+ */
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, subscribe } from './api.js';
+import type { App } from './types.js';
+
+interface Toast {
+  id: string;
+  app: string;
+  excerpt: string;
+}
+
+/** Toasts shown at once; older ones make room. */
+const MAX_SHOWN = 4;
+const SHOWN_MS = 12_000;
+
+function toastOf(arg: unknown, names: Map<string, string>): Toast | null {
+  if (typeof arg !== 'object' || arg === null) return null;
+  const n = arg as { id?: unknown; ownerId?: unknown; excerpt?: unknown };
+  if (typeof n.id !== 'string' || typeof n.excerpt !== 'string') return null;
+  const owner = typeof n.ownerId === 'string' ? n.ownerId : '';
+  return { id: n.id, app: names.get(owner) ?? owner, excerpt: n.excerpt };
+}
+
+export function Notifications(): JSX.Element {
+  const [toasts, setToasts] = useState<Toast[]>([]);
+  useEffect(() => {
+    let live = true;
+    let off = (): void => undefined;
+    const timers = new Set<number>();
+    const dismissLater = (id: string): void => {
+      const timer = window.setTimeout(() => {
+        timers.delete(timer);
+        setToasts((all) => all.filter((t) => t.id !== id));
+      }, SHOWN_MS);
+      timers.add(timer);
+    };
+    api<Record<string, App>>('GET', '/api/manager/apps/app').then(
+      (apps) => {
+        if (!live) return;
+        const names = new Map(Object.values(apps).map((a) => [a.id, a.name]));
+        off = subscribe('apps', (event, args) => {
+          if (event === 'app.create' || event === 'app.update') {
+            const app = args[0] as Partial<App> | undefined;
+            if (typeof app?.id === 'string' && typeof app.name === 'string') names.set(app.id, app.name);
+          }
+          if (event !== 'notification.create') return;
+          const toast = toastOf(args[0], names);
+          if (!toast) return;
+          setToasts((all) => [...all.filter((t) => t.id !== toast.id), toast].slice(-MAX_SHOWN));
+          dismissLater(toast.id);
+        });
+      },
+      // A token without the apps scope gets no notifications (and no socket that is refused).
+      () => undefined,
+    );
+    return () => {
+      live = false;
+      off();
+      timers.forEach((t) => window.clearTimeout(t));
+    };
+  }, []);
+  // The live region is always there, so screen readers announce what gets added to it.
+  return (
+    <div class="toasts" role="status" aria-live="polite">
+      {toasts.map((t) => (
+        <div class="toast" key={t.id} data-testid="toast">
+          <div>
+            <b>{t.app}</b>
+            <div>{t.excerpt}</div>
+          </div>
+          <button type="button" class="link" aria-label="dismiss" onClick={() => setToasts((all) => all.filter((x) => x.id !== t.id))}>
+            ✕
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
