@@ -13,8 +13,8 @@
  * Keys starting with `$` are removed from the result, as the CLI does. Files are app input:
  * symlinks are skipped, each file and the result are bounded.
  */
-import { lstat, readdir, readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import { basename, join, relative, sep } from 'node:path';
 import { nullRecord } from '../core/records.js';
 import { FLOW_KINDS, manifestFromText, parseManifest, readManifestText, type AppManifest } from './manifest.js';
 
@@ -182,6 +182,36 @@ async function compose(dir: string): Promise<{ raw: Json; locales: Locales }> {
   return { raw: withoutDollarKeys(app) as Json, locales };
 }
 
+/** Entries of an app folder looked at for links at most (as many as a package may hold). */
+const MAX_LINK_WALK = 20_000;
+
+/**
+ * A sentence naming a link in the app folder that leads out of it, or null. The permission model
+ * checks the path an app opens as written, so a link in a hand-placed folder (store packages
+ * hold none) would let the app read its target: the owner token, db.json. Links that stay inside
+ * (node_modules/.bin) are fine.
+ */
+async function linkOut(dir: string): Promise<string | null> {
+  const root = await realpath(dir);
+  const stack = [dir];
+  let seen = 0;
+  while (stack.length > 0) {
+    const folder = stack.pop()!;
+    for (const entry of await readdir(folder, { withFileTypes: true }).catch(() => [])) {
+      if (++seen > MAX_LINK_WALK) return `the app folder holds more than ${MAX_LINK_WALK} files and folders`;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) stack.push(path);
+      else if (entry.isSymbolicLink()) {
+        const target = await realpath(path).catch(() => null);
+        if (target === null || (target !== root && !target.startsWith(root + sep))) {
+          return `${relative(dir, path)} is a link leading out of the app folder${target ? ` (to ${target})` : ''}; copy what it points at into the folder instead`;
+        }
+      }
+    }
+  }
+  return null;
+}
+
 const hasSettingsPage = async (dir: string): Promise<boolean> => (await lstat(join(dir, SETTINGS_PAGE)).catch(() => null))?.isFile() === true;
 
 /**
@@ -190,6 +220,8 @@ const hasSettingsPage = async (dir: string): Promise<boolean> => (await lstat(jo
  */
 export async function loadAppFolder(dir: string, opts: { checkFolderName?: boolean } = {}): Promise<AppFolderResult> {
   const folderName = opts.checkFolderName === false ? undefined : basename(dir);
+  const link = await linkOut(dir);
+  if (link) return { ok: false, message: link };
   const read = await readManifestText(dir);
   if ('text' in read) {
     const result = manifestFromText(read.text, folderName);

@@ -6,7 +6,7 @@
  * runs are picked up; CommonJS apps without a package.json run as CommonJS wherever the apps
  * folder is; the app lifecycle (unload, timers) as the SDK documents it.
  */
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents } from '../helpers/events.js';
@@ -165,6 +165,13 @@ module.exports = class Lifecycle extends Homey.App {
     },
   });
 
+  // A hand-placed folder with a link out of it (the permission model would let the app read
+  // the target through it), and one whose links stay inside.
+  const linked = await writeHomeyApp(appsDir, 'com.example.linked', { files: { 'app.js': logger('linked started') } });
+  await symlink('/etc/passwd', join(linked, 'passwd'));
+  const inner = await writeHomeyApp(appsDir, 'com.example.inner', { files: { 'app.js': logger('inner started'), 'lib/real.js': 'module.exports = 1;' } });
+  await symlink('lib/real.js', join(inner, 'alias.js'));
+
   // An app that exports something other than a Homey.App class.
   await writeHomeyApp(appsDir, 'com.example.plain', {
     files: { 'app.js': 'module.exports = { async onInit() {} };' },
@@ -209,6 +216,13 @@ describe('apps hearth cannot run in full', () => {
       'permission homey:wireless:zwave: hearth has no Z-Wave radio',
       'permission homey:manager:ledring: hearth has no LED ring',
     ]);
+  });
+
+  it('refuses a folder with a link leading out of it, and runs one whose links stay inside', async () => {
+    const linked = await app('com.example.linked');
+    expect(linked).toMatchObject({ state: 'stopped', crashed: true });
+    expect(linked.crashedMessage).toBe('passwd is a link leading out of the app folder (to /etc/passwd); copy what it points at into the folder instead');
+    await running('com.example.inner');
   });
 
   it('says what is wrong with an app that exports no Homey.App class', async () => {
