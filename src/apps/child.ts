@@ -6,18 +6,19 @@
  * SIGTERM, then SIGKILL). Restarts are the supervisor's job.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
-import type { Duplex, Readable } from 'node:stream';
-import { dirname, join, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { Duplex } from 'node:stream';
 import { describeIssues } from '../core/zod-issues.js';
 import { BudgetSpent, RefusalBudget } from './refusals.js';
 import { APP_CALLS, ChildMessage, HUB_CALLS, HubMessage, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent } from './protocol.js';
 import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES } from './frames.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
-import { HOMEY_USERDATA, sandboxCommand, type ProcessLimits, type Sandbox } from './sandbox.js';
+import type { ProcessLimits, Sandbox } from './sandbox.js';
+import { childCommand, childEnv, throttled } from './child-command.js';
+
+export { childExecArgv, OUTPUT_BYTES_PER_SECOND, runtimeDir } from './child-command.js';
 
 export interface ChildOptions {
   heapMb: number;
@@ -38,33 +39,6 @@ export const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
 /** Running apps get this nice level, so a busy app yields the CPU to the hub (no privilege needed). */
 export const APP_NICE = 10;
-/** Output an app may write per stream per second before its writes block (the ring keeps 64 KiB). */
-export const OUTPUT_BYTES_PER_SECOND = 256 * 1024;
-
-/**
- * Feeds a child's output to `sink`, pausing the stream when the app writes more than
- * `OUTPUT_BYTES_PER_SECOND`: the flooding app then blocks on its own writes instead of the hub
- * spending its CPU reading the flood.
- */
-function throttled(stream: Readable | null, sink: (chunk: Buffer) => void): void {
-  if (!stream) return;
-  let windowStart = Date.now();
-  let used = 0;
-  stream.on('data', (chunk: Buffer) => {
-    sink(chunk);
-    const now = Date.now();
-    if (now - windowStart >= 1000) {
-      windowStart = now;
-      used = 0;
-    }
-    used += chunk.length;
-    if (used > OUTPUT_BYTES_PER_SECOND && !stream.isPaused()) {
-      stream.pause();
-      setTimeout(() => stream.resume(), Math.max(1, 1000 - (now - windowStart))).unref();
-    }
-  });
-}
-
 export interface ChildSpec {
   id: string;
   version: string;
@@ -103,50 +77,6 @@ export interface ChildHooks {
 export interface ChildExit {
   code: number | null;
   signal: NodeJS.Signals | null;
-}
-
-/**
- * The compiled bootstrap the child runs. Under vitest this module is the .ts source, so the
- * child is pointed at the build output instead (tests run after `npm run build`).
- */
-export function runtimeDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  if (existsSync(join(here, 'bootstrap.js'))) return here;
-  return here.replace(`${sep}src${sep}apps`, `${sep}dist${sep}apps`);
-}
-
-/**
- * The node flags of an app's child: heap limit, gc, and the permission model's allow-list (in
- * namespaces the second wall: the mounts are the first). The heap stays below the memory
- * ceiling, so an app that fills its heap is told so before the ceiling stops its Buffers.
- */
-export function childExecArgv(
-  spec: Pick<ChildSpec, 'dir' | 'userdata' | 'readPaths'> & Partial<Pick<ChildSpec, 'sandbox' | 'limits'>>,
-  heapMb: number,
-  runtime = runtimeDir(),
-): string[] {
-  // One flag per path: Node 20 does not split comma-separated lists reliably. The runtime is
-  // the bootstrap (dist/apps) and the SDK beside it (dist/homey).
-  const writes = [spec.userdata, ...(spec.sandbox?.containment === 'namespaces' ? [HOMEY_USERDATA] : [])];
-  const reads = [runtime, join(runtime, '..', 'homey'), spec.dir, ...writes, ...spec.readPaths];
-  const heap = spec.limits ? Math.min(heapMb, Math.max(16, Math.floor(spec.limits.memoryMb * 0.75))) : heapMb;
-  return [
-    '--experimental-permission',
-    '--disable-warning=ExperimentalWarning',
-    ...reads.map((p) => `--allow-fs-read=${p}`),
-    ...writes.map((p) => `--allow-fs-write=${p}`),
-    '--expose-gc',
-    `--max-old-space-size=${heap}`,
-  ];
-}
-
-/** Only what an app needs: the hub's secrets (HEARTH_OWNER_TOKEN) and NODE_OPTIONS stay out. */
-function childEnv(spec: ChildSpec): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { HOME: spec.userdata, HEARTH_APP_ID: spec.id };
-  for (const key of ['PATH', 'TZ', 'LANG', 'LC_ALL', 'NODE_ENV'] as const) {
-    if (process.env[key] !== undefined) env[key] = process.env[key];
-  }
-  return env;
 }
 
 /** Why a start failed, with how the child ended (it is always gone when this is thrown). */
@@ -269,20 +199,9 @@ export class AppChild {
    * timeout) the child is killed and the promise rejects with a sentence for crashedMessage.
    */
   static async start(spec: ChildSpec, opts: ChildOptions, hooks: ChildHooks): Promise<AppChild> {
-    const runtime = runtimeDir();
     const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe'];
     stdio[CHANNEL_FD] = 'pipe';
-    const command = sandboxCommand(spec.sandbox, {
-      node: [process.execPath, ...childExecArgv(spec, opts.heapMb, runtime), join(runtime, 'bootstrap.js')],
-      runtime: [runtime, join(runtime, '..', 'homey')],
-      appDir: spec.dir,
-      userdata: spec.userdata,
-      sdkLink: spec.sdkLink,
-      appsPackage: spec.appsPackage,
-      readFiles: spec.readPaths.filter((p) => p !== spec.sdkLink),
-      network: spec.network,
-      limits: spec.limits,
-    });
+    const command = childCommand(spec, opts.heapMb);
     const proc = spawn(command.file, command.args, { cwd: spec.userdata, env: childEnv(spec), stdio });
     const child = new AppChild(proc, opts, hooks);
     hooks.spawned?.(child);

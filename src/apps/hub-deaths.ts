@@ -8,6 +8,8 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from '../core/durable-file.js';
+import type { Logger } from 'pino';
+import type { Section } from '../core/store.js';
 import type { AppsSection } from './records.js';
 
 const FILE = 'running.json';
@@ -47,6 +49,26 @@ export function countHubDeath(records: AppsSection, suspects: readonly string[])
     }
   }
   return disabled;
+}
+
+/** Counts an abnormal hub death against the apps that ran then (none after a clean stop or a reboot). */
+export async function countHubDeaths(section: Section<AppsSection>, suspects: readonly string[], log: Logger): Promise<void> {
+  if (suspects.length === 0) return;
+  log.warn({ apps: suspects }, 'the hub did not stop cleanly last time; these apps were running');
+  let disabled: string[] = [];
+  await section.update((d) => {
+    disabled = countHubDeath(d, suspects);
+  });
+  if (disabled.length > 0) log.error({ apps: disabled }, 'the hub died twice in a row while these apps ran: they start disabled');
+}
+
+/** A clean stop: no app was running when the hub died, and every count of deaths starts over. */
+export async function recordCleanStop(section: Section<AppsSection>, log: Logger): Promise<void> {
+  await section
+    .update((d) => {
+      for (const r of Object.values(d)) r.hubDeaths = 0;
+    })
+    .catch((err: unknown) => log.error({ err }, 'could not record the clean stop'));
 }
 
 export class RunningApps {

@@ -5,7 +5,7 @@
  * is reported through `onEvent` (the apps manager publishes it as app.create/update/delete).
  * Serves the SDK calls the apps manager owns (settings, realtime, notifications).
  */
-import { mkdir, readdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { HearthError, notFound } from '../core/errors.js';
@@ -18,19 +18,21 @@ import { recoverInterrupted } from './install.js';
 import { APP_ID, type AppManifest } from './manifest.js';
 import { probeSandbox, type Sandbox, type SandboxChoice } from './sandbox.js';
 import type { ApiAnswer, ApiCall } from './protocol.js';
-import { AppsSection, MAX_REPORTS, newRecord, STORE_SECTION, type AppRecord } from './records.js';
+import { AppsSection, newRecord, STORE_SECTION, type AppRecord } from './records.js';
 import { SdkRouter, type CallerApp } from './router.js';
 import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } from './supervisor.js';
 import { rethrowAppError } from './errors.js';
 import { killLeftoverApps } from './leftovers.js';
 import { AppSettings } from './settings.js';
 import { prepareAppsFolder } from './sdk-link.js';
-import { FolderWatch } from './folder-watch.js';
-import { countHubDeath, RunningApps } from './hub-deaths.js';
+import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
+import { crashLogOf, withReport, type CrashLog } from './crash-log.js';
+import { countHubDeaths, recordCleanStop, RunningApps } from './hub-deaths.js';
 import type { RealtimeEvent } from './realtime.js';
 
 export type { App } from './app-view.js';
 export type { Locale } from './app-state.js';
+export type { CrashLog } from './crash-log.js';
 
 export interface RuntimeOptions {
   appsDir: string;
@@ -54,19 +56,6 @@ export interface RuntimeOptions {
 export { DEFAULT_LIMITS, type AppLimitDefaults } from './app-spec.js';
 
 export type AppEventKind = 'create' | 'update' | 'delete';
-
-/** What getAppStd answers. */
-export interface CrashLog {
-  stdout: string;
-  stderr: string;
-  crashed: boolean;
-  crashedMessage: string | null;
-  exitCode: number | null;
-  exitSignal: string | null;
-  exitCount: number;
-  lastCrash: AppRecord['lastCrash'];
-  reports: AppRecord['reports'];
-}
 
 interface Entry {
   id: string;
@@ -148,8 +137,8 @@ export class AppRuntime {
     if (leftovers.length > 0) this.opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
     await recoverInterrupted(this.opts.appsDir);
     await mkdir(join(this.opts.dataDir, 'apps'), { recursive: true });
-    await this.noteHubDeath(await this.running.open());
-    for (const id of await this.folderNames()) await this.add(id, 'local', null, false);
+    await countHubDeaths(this.section, await this.running.open(), this.opts.log);
+    for (const id of await appFolderNames(this.opts.appsDir)) await this.add(id, 'local', null, false);
     // Apps start side by side, and the hub does not wait for them: an onInit that hangs for its
     // whole start timeout must not delay the hub's own API. `initialStart` settles when all did.
     // An app that crashed lately waits out its backoff, as if the hub had not restarted.
@@ -168,32 +157,8 @@ export class AppRuntime {
     await Promise.all([...this.entries.values()].map((e) => e.supervisor.stop({ uninitMs: 2_000, graceMs: 500 })));
     for (const u of this.unregister) u();
     this.unregister = [];
-    // A clean stop: no app was running when the hub died, and the count of deaths starts over.
-    await this.section
-      .update((d) => {
-        for (const r of Object.values(d)) r.hubDeaths = 0;
-      })
-      .catch((err: unknown) => this.opts.log.error({ err }, 'could not record the clean stop'));
+    await recordCleanStop(this.section, this.opts.log);
     await this.running.close().catch(() => undefined);
-  }
-
-  /** Counts an abnormal hub death against the apps that ran then (none after a clean stop or a reboot). */
-  private async noteHubDeath(suspects: readonly string[]): Promise<void> {
-    if (suspects.length === 0) return;
-    this.opts.log.warn({ apps: suspects }, 'the hub did not stop cleanly last time; these apps were running');
-    let disabled: string[] = [];
-    await this.section.update((d) => {
-      disabled = countHubDeath(d, suspects);
-    });
-    if (disabled.length > 0) this.opts.log.error({ apps: disabled }, 'the hub died twice in a row while these apps ran: they start disabled');
-  }
-
-  /** App folders in the apps folder (dot-folders are installs in progress; node_modules holds the SDK link). */
-  private async folderNames(): Promise<string[]> {
-    return (await readdir(this.opts.appsDir, { withFileTypes: true }))
-      .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== 'node_modules')
-      .map((d) => d.name)
-      .sort();
   }
 
   /**
@@ -201,11 +166,7 @@ export class AppRuntime {
    * being copied (no app.json or .homeycompose/ yet) is left for the next look.
    */
   async rescan(): Promise<void> {
-    for (const id of await this.folderNames().catch(() => [])) {
-      if (this.entries.has(id) || this.claimed.has(id)) continue;
-      const dir = join(this.opts.appsDir, id);
-      const loaded = await loadAppFolder(dir);
-      if (!loaded.ok && /is missing/.test(loaded.message)) continue;
+    for (const id of await newAppFolders(this.opts.appsDir, (id) => this.entries.has(id) || this.claimed.has(id))) {
       if (this.entries.has(id) || this.claimed.has(id)) continue; // added meanwhile
       const entry = await this.add(id, this.section.value[id]?.origin ?? 'local', null, true);
       this.opts.log.info({ app: id }, 'found a new app in the apps folder');
@@ -428,24 +389,12 @@ export class AppRuntime {
   /** Tails of stdout/stderr plus the crash fields; records `message` with the crash report. */
   async crashLog(id: string, message?: string): Promise<CrashLog> {
     const e = this.mustGet(id);
-    const r = this.record(id);
     if (message) {
       await this.section.update((d) => {
-        d[id]!.reports = [...d[id]!.reports, { at: new Date().toISOString(), message: message.slice(0, 4096), crash: r.lastCrash }].slice(-MAX_REPORTS);
+        d[id]!.reports = withReport(d[id]!, message);
       });
     }
-    const s = e.supervisor.state;
-    return {
-      stdout: e.supervisor.stdout.text(),
-      stderr: e.supervisor.stderr.text(),
-      crashed: s.crashed,
-      crashedMessage: s.crashedMessage,
-      exitCode: s.exitCode,
-      exitSignal: s.exitSignal,
-      exitCount: s.exitCount,
-      lastCrash: this.record(id).lastCrash,
-      reports: this.record(id).reports,
-    };
+    return crashLogOf(e.supervisor, this.record(id));
   }
 
   /** Sends the hub's new language/units (and the app's strings in it) to every app. */

@@ -11,7 +11,7 @@
  */
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runtimeDir } from './child.js';
+import { runtimeDir } from './child-command.js';
 
 /** dist/homey: the SDK beside the bootstrap. */
 export const sdkDir = (): string => join(runtimeDir(), '..', 'homey');

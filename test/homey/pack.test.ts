@@ -81,11 +81,13 @@ describe('hearth app pack', () => {
     await expect(packApp(join(work, 'com.example.notanapp'), store)).rejects.toThrow(/must export a class that extends Homey\.App/);
   });
 
-  it('refuses a folder holding a symlink (a package holds only files and folders)', async () => {
+  it('refuses a folder holding a symlink, even one that stays inside (a package holds only files and folders)', async () => {
     const dir = await writeHomeyApp(work, 'com.example.linked', {
       files: { 'app.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.App {};\n" },
     });
+    await symlink('app.js', join(dir, 'alias.js'));
+    await expect(packApp(dir, store)).rejects.toThrow('alias.js is a symlink; a package holds only files and folders');
     await symlink('/etc/passwd', join(dir, 'passwd'));
-    await expect(packApp(dir, store)).rejects.toThrow('passwd is a symlink; a package holds only files and folders');
+    await expect(packApp(dir, store)).rejects.toThrow('passwd is a link leading out of the app folder (to /etc/passwd)');
   });
 });

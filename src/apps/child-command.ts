@@ -1,0 +1,99 @@
+/**
+ * How an app's child process is started: the node flags (the permission model's allow-list, the
+ * heap limit), the environment it gets (nothing of the hub's), the command around it (prlimit and,
+ * in namespaces, bubblewrap: sandbox.ts), and the throttle on what it prints.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { ChildSpec } from './child.js';
+import { HOMEY_USERDATA, sandboxCommand } from './sandbox.js';
+
+/** Output an app may write per stream per second before its writes block (the ring keeps 64 KiB). */
+export const OUTPUT_BYTES_PER_SECOND = 256 * 1024;
+
+/**
+ * Feeds a child's output to `sink`, pausing the stream when the app writes more than
+ * `OUTPUT_BYTES_PER_SECOND`: the flooding app then blocks on its own writes instead of the hub
+ * spending its CPU reading the flood.
+ */
+export function throttled(stream: Readable | null, sink: (chunk: Buffer) => void): void {
+  if (!stream) return;
+  let windowStart = Date.now();
+  let used = 0;
+  stream.on('data', (chunk: Buffer) => {
+    sink(chunk);
+    const now = Date.now();
+    if (now - windowStart >= 1000) {
+      windowStart = now;
+      used = 0;
+    }
+    used += chunk.length;
+    if (used > OUTPUT_BYTES_PER_SECOND && !stream.isPaused()) {
+      stream.pause();
+      setTimeout(() => stream.resume(), Math.max(1, 1000 - (now - windowStart))).unref();
+    }
+  });
+}
+
+/**
+ * The compiled bootstrap the child runs. Under vitest this module is the .ts source, so the
+ * child is pointed at the build output instead (tests run after `npm run build`).
+ */
+export function runtimeDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  if (existsSync(join(here, 'bootstrap.js'))) return here;
+  return here.replace(`${sep}src${sep}apps`, `${sep}dist${sep}apps`);
+}
+
+/**
+ * The node flags of an app's child: heap limit, gc, and the permission model's allow-list (in
+ * namespaces the second wall: the mounts are the first). The heap stays below the memory
+ * ceiling, so an app that fills its heap is told so before the ceiling stops its Buffers.
+ */
+export function childExecArgv(
+  spec: Pick<ChildSpec, 'dir' | 'userdata' | 'readPaths'> & Partial<Pick<ChildSpec, 'sandbox' | 'limits'>>,
+  heapMb: number,
+  runtime = runtimeDir(),
+): string[] {
+  // One flag per path: Node 20 does not split comma-separated lists reliably. The runtime is
+  // the bootstrap (dist/apps) and the SDK beside it (dist/homey).
+  const writes = [spec.userdata, ...(spec.sandbox?.containment === 'namespaces' ? [HOMEY_USERDATA] : [])];
+  const reads = [runtime, join(runtime, '..', 'homey'), spec.dir, ...writes, ...spec.readPaths];
+  const heap = spec.limits ? Math.min(heapMb, Math.max(16, Math.floor(spec.limits.memoryMb * 0.75))) : heapMb;
+  return [
+    '--experimental-permission',
+    '--disable-warning=ExperimentalWarning',
+    ...reads.map((p) => `--allow-fs-read=${p}`),
+    ...writes.map((p) => `--allow-fs-write=${p}`),
+    '--expose-gc',
+    `--max-old-space-size=${heap}`,
+  ];
+}
+
+/** Only what an app needs: the hub's secrets (HEARTH_OWNER_TOKEN) and NODE_OPTIONS stay out. */
+export function childEnv(spec: ChildSpec): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { HOME: spec.userdata, HEARTH_APP_ID: spec.id };
+  for (const key of ['PATH', 'TZ', 'LANG', 'LC_ALL', 'NODE_ENV'] as const) {
+    if (process.env[key] !== undefined) env[key] = process.env[key];
+  }
+  return env;
+}
+
+
+/** The command that starts the app of `spec`: prlimit, bubblewrap (in namespaces), node. */
+export function childCommand(spec: ChildSpec, heapMb: number): { file: string; args: string[] } {
+  const runtime = runtimeDir();
+  return sandboxCommand(spec.sandbox, {
+    node: [process.execPath, ...childExecArgv(spec, heapMb, runtime), join(runtime, 'bootstrap.js')],
+    runtime: [runtime, join(runtime, '..', 'homey')],
+    appDir: spec.dir,
+    userdata: spec.userdata,
+    sdkLink: spec.sdkLink,
+    appsPackage: spec.appsPackage,
+    readFiles: spec.readPaths.filter((p) => p !== spec.sdkLink),
+    network: spec.network,
+    limits: spec.limits,
+  });
+}

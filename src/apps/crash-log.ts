@@ -1,0 +1,37 @@
+/** The crash log of an app (getAppStd): the tails of its output and how its last run ended. */
+import type { AppRecord } from './records.js';
+import { MAX_REPORTS } from './records.js';
+import type { AppSupervisor } from './supervisor.js';
+
+/** What getAppStd answers. */
+export interface CrashLog {
+  stdout: string;
+  stderr: string;
+  crashed: boolean;
+  crashedMessage: string | null;
+  exitCode: number | null;
+  exitSignal: string | null;
+  exitCount: number;
+  lastCrash: AppRecord['lastCrash'];
+  reports: AppRecord['reports'];
+}
+
+export function crashLogOf(sup: AppSupervisor, r: AppRecord): CrashLog {
+  const s = sup.state;
+  return {
+    stdout: sup.stdout.text(),
+    stderr: sup.stderr.text(),
+    crashed: s.crashed,
+    crashedMessage: s.crashedMessage,
+    exitCode: s.exitCode,
+    exitSignal: s.exitSignal,
+    exitCount: s.exitCount,
+    lastCrash: r.lastCrash,
+    reports: r.reports,
+  };
+}
+
+/** The record's reports with `message` (what a person said when fetching the log) added, newest last. */
+export function withReport(r: AppRecord, message: string): AppRecord['reports'] {
+  return [...r.reports, { at: new Date().toISOString(), message: message.slice(0, 4096), crash: r.lastCrash }].slice(-MAX_REPORTS);
+}
