@@ -135,6 +135,11 @@ export class AppChild {
     proc.on('error', (err) => hooks.stderr(Buffer.from(`hearth: child process error: ${err.message}\n`)));
   }
 
+  /** The process the hub spawned: bubblewrap in namespaces (node is its child), else node itself. */
+  get outerPid(): number | undefined {
+    return this.proc.pid;
+  }
+
   /**
    * The app's node process. In namespaces the spawned process is bubblewrap and node its child
    * (found once, through /proc); the hub samples and renices node itself.
