@@ -25,6 +25,7 @@ import { DashboardsManager } from './managers/dashboards/index.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
 import { AppsManager } from './managers/apps/index.js';
+import { APP_WEB_API_SCOPES } from './apps/hub-api.js';
 import { I18nManager } from './managers/i18n/index.js';
 import { InsightsManager } from './managers/insights/index.js';
 import { SpeechOutputManager } from './managers/speech-output/index.js';
@@ -109,6 +110,9 @@ export class Hub {
     const auth = new Authenticator(tokens, config.authFailureLimit);
     this.http = createHttpApp({ managers: managers.all, auth, bus: this.bus, log, bodyLimit: config.bodyLimit, failed: this.failed });
     tokens.onRevoke = (id) => this.http?.sockets.closeToken(id);
+    // Apps' this.homey.api calls go through the HTTP layer too, with the hub's own read-only token.
+    const http = this.http;
+    for (const m of managers.all) if (m instanceof AppsManager) m.attachHubApi({ fetch: (req) => http.app.fetch(req), token: tokens.issueInternal('apps', APP_WEB_API_SCOPES) });
     const server = await listen(this.http, config.host, config.port);
     this.server = server;
     const port = (server.address() as AddressInfo).port;

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 export const GRANTED = {
   'homey:manager:speech-output': 'speak through the hub (this.homey.speechOutput.say)',
   'homey:manager:geolocation': "read the hub's location (this.homey.geolocation)",
-  'homey:manager:api': "call the hub's Web API (this.homey.api.get/post/put/delete)",
+  'homey:manager:api': "read the hub's Web API (this.homey.api.get), through the hub and without changing anything",
 } as const;
 
 /** hearth's own permissions (not Homey's). */

@@ -97,6 +97,16 @@ export const HUB_CALLS = {
   ),
   'api.realtime': call(z.object({ event: z.string().min(1).max(128), data: z.unknown() }), z.null()),
   'notifications.create': call(z.object({ excerpt: z.string().trim().min(1).max(1000) }), z.null()),
+  'api.request': call(
+    z.object({
+      method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
+      /** Relative to /api, within the managers' API: `/manager/i18n/state`. */
+      path: z.string().max(2048).startsWith('/manager/', { error: "an app may call the managers' API only: a path such as /manager/i18n/state" }),
+      body: z.unknown().optional(),
+    }),
+    z.object({ status: z.number().int(), body: z.unknown() }),
+    'homey:manager:api',
+  ),
 } as const;
 
 /** One call of an app's or widget's Web API (app.json `api`), run by its api.js in the app. */

@@ -61,6 +61,8 @@ export class TokenService {
   readonly broken: string | null = null;
   /** hex hash -> the token, so a request costs one hash, one map get and one compare. */
   private byHash = new Map<string, IndexedToken>();
+  /** Tokens the hub holds for itself: never stored, never listed, gone with the process. */
+  private readonly internal = new Map<string, IndexedToken>();
   /** Called with the id of a revoked token (the WebSocket layer closes its sockets). */
   onRevoke: ((id: string) => void) | undefined;
 
@@ -121,7 +123,7 @@ export class TokenService {
   /** The token a secret belongs to, or null. Constant time in the secret's content. */
   verify(secret: string): TokenInfo | null {
     const digest = hashOf(secret);
-    const token = this.byHash.get(digest);
+    const token = this.byHash.get(digest) ?? this.internal.get(digest);
     if (!token) return null;
     // The map lookup already matched; compare again in constant time so no early-exit string
     // comparison inside the map is what decides.
@@ -130,6 +132,18 @@ export class TokenService {
 
   private info(rec: TokenRecord): TokenInfo {
     return { id: rec.id, name: rec.name, scopes: rec.scopes, createdAt: rec.createdAt, owner: rec.owner === true };
+  }
+
+  /**
+   * A token only this process knows, for requests the hub makes on someone's behalf through its
+   * own HTTP layer (apps' `this.homey.api` calls), so they pass the same scope checks as anyone's.
+   */
+  issueInternal(name: string, scopes: GrantedScope[]): string {
+    const secret = newSecret();
+    const digest = hashOf(secret);
+    const info: TokenInfo = Object.freeze({ id: `internal:${name}`, name, scopes, createdAt: new Date().toISOString(), owner: false });
+    this.internal.set(digest, { bytes: Buffer.from(digest, 'hex'), info });
+    return secret;
   }
 
   list(): TokenInfo[] {

@@ -194,6 +194,30 @@ module.exports = class Where extends Homey.App {
   await where('com.example.where', ['homey:manager:geolocation']);
   await where('com.example.nowhere', []);
 
+  // ManagerApi's Web API calls, with the permission and without.
+  const caller = (id: string, permissions: string[]) =>
+    writeHomeyApp(appsDir, id, {
+      json: { permissions, api: { probe: { method: 'GET', path: '/' } } },
+      files: {
+        'app.js': `const Homey = require('homey');
+module.exports = class Caller extends Homey.App {};
+`,
+        'api.js': `const outcome = (p) => p.then((body) => ({ ok: body }), (err) => ({ error: err.message, statusCode: err.statusCode ?? null }));
+module.exports = {
+  async probe({ homey }) {
+    return {
+      read: await outcome(homey.api.get('/manager/i18n/state')),
+      write: await outcome(homey.api.put('/manager/i18n/option/language', { value: 'de' })),
+      other: await outcome(homey.api.get('/app/com.example.settings/settings')),
+    };
+  },
+};
+`,
+      },
+    });
+  await caller('com.example.caller', ['homey:manager:api']);
+  await caller('com.example.nocaller', []);
+
   // ManagerNotifications.
   await writeHomeyApp(appsDir, 'com.example.notify', {
     json: { api: { notify: { method: 'POST', path: '/notify' } } },
@@ -344,6 +368,28 @@ describe('geolocation (ManagerGeolocation)', () => {
     expect(await appApi('com.example.nowhere', 'GET', '/')).toEqual({
       error: `geolocation.getLatitude needs the permission 'homey:manager:geolocation'; add it to "permissions" in app.json`,
     });
+  });
+});
+
+describe("the hub's Web API (ManagerApi, homey:manager:api)", () => {
+  it('reads through the hub with read-only scopes, changes nothing, and reaches no other app', async () => {
+    await running('com.example.caller');
+    const r = await appApi<{ read: { ok?: { language?: string } }; write: { error: string; statusCode: number }; other: { error: string } }>(
+      'com.example.caller',
+      'GET',
+      '/',
+    );
+    expect(r.read.ok?.language).toBe('en');
+    expect(r.write.statusCode).toBe(403);
+    expect(r.write.error).toMatch(/needs the scope 'service.system'/);
+    expect(r.other.error).toMatch(/managers' API only/);
+    expect((await hub.call('GET', '/api/manager/i18n/option/language')).body).toEqual({ value: 'en' });
+  });
+
+  it('refuses an app without the permission', async () => {
+    await running('com.example.nocaller');
+    const r = await appApi<{ read: { error: string } }>('com.example.nocaller', 'GET', '/');
+    expect(r.read.error).toBe(`api.get needs the permission 'homey:manager:api'; add it to "permissions" in app.json`);
   });
 });
 

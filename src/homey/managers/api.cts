@@ -1,13 +1,13 @@
 /**
  * `this.homey.api`: `realtime(event, data)` reaches the app's widgets and settings page (their
- * `Homey.on(event, fn)`). Calls into the hub's Web API and into other apps are not offered.
+ * `Homey.on(event, fn)`); `get/post/put/delete` reach the hub's Web API (with the permission
+ * `homey:manager:api`, read-only, through the hub: src/apps/hub-api.ts). Other apps are not offered.
  */
 import { hasPermission, type HomeyContext } from '../context.cjs';
 import { HomeyError, needsPermission, notAvailable } from '../errors.cjs';
 import { Manager } from '../simple-class.cjs';
 
 export const API_PERMISSION = 'homey:manager:api';
-const WEB_API = "hearth does not pass the hub's Web API into apps yet";
 
 export class ManagerApi extends Manager {
   static ID = 'api';
@@ -16,25 +16,37 @@ export class ManagerApi extends Manager {
     super();
   }
 
-  private webApi(what: string): Promise<never> {
-    if (!hasPermission(this.ctx, API_PERMISSION)) return Promise.reject(needsPermission(`api.${what}`, API_PERMISSION));
-    return Promise.reject(notAvailable(`api.${what}`, WEB_API));
+  /**
+   * One request to the hub's Web API, relative to /api (`/manager/i18n/state`). The hub makes it
+   * on the app's behalf with read-only scopes; an error answer rejects with its sentence and
+   * `statusCode`.
+   */
+  private async request(method: 'GET' | 'POST' | 'PUT' | 'DELETE', uri: string, body?: unknown): Promise<unknown> {
+    if (!hasPermission(this.ctx, API_PERMISSION)) throw needsPermission(`api.${method.toLowerCase()}`, API_PERMISSION);
+    const path = String(uri).startsWith('/') ? String(uri) : `/${String(uri)}`;
+    const res = (await this.ctx.transport.call('api.request', { method, path, ...(body !== undefined ? { body } : {}) })) as { status: number; body: unknown };
+    if (res.status >= 400) {
+      const answer = res.body as { error_description?: unknown } | null;
+      const err = new HomeyError(typeof answer?.error_description === 'string' ? answer.error_description : `the hub answered ${res.status}`, 'invalid_args');
+      throw Object.assign(err, { statusCode: res.status });
+    }
+    return res.body;
   }
 
-  get(_uri: string): Promise<any> {
-    return this.webApi('get');
+  get(uri: string): Promise<any> {
+    return this.request('GET', uri);
   }
 
-  post(_uri: string, _body: unknown): Promise<any> {
-    return this.webApi('post');
+  post(uri: string, body: unknown): Promise<any> {
+    return this.request('POST', uri, body);
   }
 
-  put(_uri: string, _body: unknown): Promise<any> {
-    return this.webApi('put');
+  put(uri: string, body: unknown): Promise<any> {
+    return this.request('PUT', uri, body);
   }
 
-  delete(_uri: string): Promise<any> {
-    return this.webApi('delete');
+  delete(uri: string): Promise<any> {
+    return this.request('DELETE', uri);
   }
 
   /** Sends `data` (JSON) as event `event` to the app's open widgets and settings page. */
@@ -67,6 +79,7 @@ export class ManagerApi extends Manager {
   }
 
   getLocalUrl(): Promise<string> {
-    return this.webApi('getLocalUrl') as Promise<never>;
+    if (!hasPermission(this.ctx, API_PERMISSION)) return Promise.reject(needsPermission('api.getLocalUrl', API_PERMISSION));
+    return Promise.reject(notAvailable('api.getLocalUrl', "apps reach the hub's Web API through this.homey.api.get/post/put/delete, not over the network"));
   }
 }

@@ -10,6 +10,7 @@ import type { Operation } from '../../core/operation.js';
 import type { SdkRouter } from '../../apps/router.js';
 import type { AppGateway } from '../../apps/gateway.js';
 import { RealtimeHub } from '../../apps/realtime.js';
+import { serveHubApi, type HubApi } from '../../apps/hub-api.js';
 import { checkForUpdates } from '../../apps/autoupdate.js';
 import { AppRuntime, type App, type AppEventKind, type Locale } from '../../apps/runtime.js';
 import { diff } from '../../core/diff.js';
@@ -49,6 +50,7 @@ export class AppsManager implements Manager {
   readonly service: AppsService;
   readonly appGateway: AppGateway;
   private off: Array<() => void> = [];
+  private hubApi: HubApi | null = null;
   private updateTimer: ReturnType<typeof setTimeout> | undefined;
   /** Each app as clients last heard of it, so app.update carries the shared diff. */
   private readonly published = new Map<string, App>();
@@ -94,6 +96,11 @@ export class AppsManager implements Manager {
     this.operations = appsOperations(this.service);
   }
 
+  /** The hub's HTTP application and its token for apps, once it has them (after the managers start). */
+  attachHubApi(api: HubApi): void {
+    this.hubApi = api;
+  }
+
   /** Where other managers register the SDK calls they serve (before start()). */
   get router(): SdkRouter {
     return this.runtime.router;
@@ -118,6 +125,7 @@ export class AppsManager implements Manager {
         dateCreated: new Date().toISOString(),
       });
     this.off.push(
+      serveHubApi(this.router, () => this.hubApi),
       options.onChange('i18n', () => this.runtime.localeChanged()),
       options.onChange('geolocation', (name) => {
         if (name === 'location') this.runtime.locationChanged();
