@@ -13,6 +13,13 @@ const RunOutcome = {
   exitSignal: z.string().nullable(),
   exitCount: z.number(),
 };
+/** One permission with what it means on hearth (src/apps/permissions.ts `permissionDetails`). */
+export const PermissionDetail = z.object({
+  id: z.string().describe('the permission as app.json lists it, e.g. homey:manager:speech-output'),
+  granted: z.boolean().describe('whether hearth gives what it asks for'),
+  sentence: z.string().describe('what hearth gives, or why it cannot (e.g. "hearth has no Z-Wave radio")'),
+});
+export type PermissionDetail = z.infer<typeof PermissionDetail>;
 const Usage = z.object({ cpu: z.number().describe('percent of one core'), mem: z.number().describe('RSS in bytes') });
 export const AppView = z.object({
   id: z.string(),
@@ -31,6 +38,7 @@ export const AppView = z.object({
   incompatibleReason: z.string().nullable(),
   unsupported: z.array(z.string()).describe('what the app declares that hearth does not run: flow cards, permissions hearth cannot give'),
   permissions: z.array(z.string()),
+  permissionDetails: z.array(PermissionDetail).describe('`permissions` in order, each with what it means on hearth'),
   settings: z.array(z.record(z.string(), z.unknown())).describe("the manifest's setting definitions"),
   settingsPage: z.boolean().describe('whether the app has a settings page, at /app/<appId>/settings/'),
   usage: Usage,
