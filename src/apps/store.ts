@@ -15,16 +15,28 @@ import { z } from 'zod';
 import { HearthError, notFound } from '../core/errors.js';
 import { loadAppFolder } from './compose.js';
 import { AppId, Localized, Version, type AppManifest } from './manifest.js';
+import { permissionProblem } from './permissions.js';
 import { describeIssues } from '../core/zod-issues.js';
 import { safeRecord } from '../core/records.js';
 import { SIGNATURE_SUFFIX, signatureHolds, sourceOf, type CatalogueSource } from './catalogue-key.js';
 import { extract, orNoRoom } from './package-extract.js';
+
+/** A release's permissions as its app.json lists them; repeats dropped, as the manifest drops them. */
+const ListedPermissions = z
+  .array(z.string().refine((p) => permissionProblem(p) === null))
+  .transform((p) => [...new Set(p)]);
 
 export const ChannelEntry = z.object({
   version: Version,
   /** Relative to the index, or absolute. */
   url: z.string().min(1),
   sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits'),
+  /**
+   * What the package's app.json asks for (`hearth app pack` writes it); optional for older
+   * catalogues. A malformed list is dropped like a malformed name: the release then shows no
+   * permissions before install, and the install is not held to a list.
+   */
+  permissions: ListedPermissions.optional().catch(undefined),
 });
 export type ChannelEntry = z.infer<typeof ChannelEntry>;
 
