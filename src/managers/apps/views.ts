@@ -54,13 +54,27 @@ export const CrashLog = z.object({
 export type AppView = z.infer<typeof AppView>;
 export type CrashLog = z.infer<typeof CrashLog>;
 
+export const StoreRelease = z.object({
+  version: z.string(),
+  // null rather than []: an older catalogue that lists nothing must not read as "asks for nothing".
+  permissions: z
+    .array(PermissionDetail)
+    .nullable()
+    .describe("the release's app.json permissions, each with what it means on hearth; null when the catalogue does not list them (an older or malformed catalogue)"),
+  network: z
+    .boolean()
+    .nullable()
+    .describe('whether the release asks for hearth:network:access (in namespaces, an app without it has only a loopback of its own); null when the catalogue does not list permissions'),
+});
+export type StoreRelease = z.infer<typeof StoreRelease>;
+
 export const StoreApp = z.object({
   id: z.string(),
   /** In the hub's language; the id when the catalogue has no name. */
   name: z.string(),
   description: z.string().nullable(),
-  /** Channel -> the version it offers. */
-  channels: z.record(z.string(), z.object({ version: z.string() })),
+  /** Channel -> the release it offers, with what that release asks for. */
+  channels: z.record(z.string(), StoreRelease),
   /** The installed version and channel, or null. */
   installed: z.object({ version: z.string().nullable(), channel: z.string().nullable() }).nullable(),
 });
