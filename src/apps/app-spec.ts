@@ -8,7 +8,7 @@ import { initialState, type HubState } from './app-state.js';
 import type { ChildSpec } from './child.js';
 import type { AppFolder } from './compose.js';
 import type { AppManifest } from './manifest.js';
-import { NETWORK_PERMISSION, permissionReadFiles } from './permissions.js';
+import { permissionReadFiles, usesNetwork } from './permissions.js';
 import type { Sandbox } from './sandbox.js';
 
 /** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */
@@ -55,7 +55,7 @@ export function childSpec(
     userdata: app.userdata,
     readPaths: [ctx.sdkLink, ...permissionReadFiles(manifest.permissions)],
     sandbox: ctx.sandbox,
-    network: manifest.permissions.includes(NETWORK_PERMISSION),
+    network: usesNetwork(manifest.permissions),
     limits: { memoryMb: limits.memoryMb, openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB },
     diskMb: limits.diskMb,
     appsPackage: join(ctx.appsDir, 'package.json'),

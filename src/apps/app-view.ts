@@ -1,7 +1,7 @@
 /** The App object of the Web API, from an app's folder, its record and its run state. */
 import type { AppFolder } from './compose.js';
 import { textOf, type SettingDefinition } from './manifest.js';
-import { notGranted } from './permissions.js';
+import { notGranted, permissionDetails, type PermissionDetail } from './permissions.js';
 import type { AppRecord } from './records.js';
 import type { AppSupervisor, RunState } from './supervisor.js';
 
@@ -21,6 +21,8 @@ export interface App extends RunState {
   /** What the app declares that hearth does not run (flow cards, permissions it cannot give). */
   unsupported: string[];
   permissions: string[];
+  /** `permissions` with what each means on hearth, as the store showed them before install. */
+  permissionDetails: PermissionDetail[];
   settings: SettingDefinition[];
   /** Whether the app has a settings page (settings/index.html), opened from the web app. */
   settingsPage: boolean;
@@ -43,6 +45,7 @@ export function viewOf(e: { id: string; folder: AppFolder | null; supervisor: Ap
     incompatibleReason: m?.incompatible ?? null,
     unsupported: m ? [...m.unrun, ...notGranted(m.permissions)] : [],
     permissions: m?.permissions ?? [],
+    permissionDetails: permissionDetails(m?.permissions ?? []),
     settings: m?.settings ?? [],
     settingsPage: e.folder?.settingsPage ?? false,
   };

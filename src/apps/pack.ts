@@ -98,7 +98,7 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
   const src = resolve(folder);
   const loaded = await loadAppFolder(src, { checkFolderName: false });
   if (!loaded.ok) throw invalid(`${src} is not a valid app: ${loaded.message}`);
-  const { id, version, name: appName, description } = loaded.folder.manifest;
+  const { id, version, name: appName, description, permissions } = loaded.folder.manifest;
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(channel)) throw invalid(`channel '${channel}' must be 1-32 letters, digits, _ or -`);
   await checkEntries(src);
   const store = resolve(storeDir);
@@ -131,7 +131,9 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
   next.apps[id] = {
     name: appName,
     ...(description ? { description } : {}),
-    channels: { ...(catalogue.apps[id]?.channels ?? {}), [channel]: { version, url: name, sha256 } },
+    // The permissions travel with the release: a person sees them before installing, and the hub
+    // refuses a package that asks for others than listed here (store.ts).
+    channels: { ...(catalogue.apps[id]?.channels ?? {}), [channel]: { version, url: name, sha256, permissions } },
   };
   const index = Buffer.from(`${JSON.stringify(next, null, 2)}\n`);
   // Signed before anything is written, so a bad key leaves the catalogue as it was.

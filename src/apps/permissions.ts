@@ -3,7 +3,8 @@
  * Homey permission: the ones hearth can give open an SDK manager; the others (radios, the LED
  * ring) are kept, listed in the app's record, and the manager they would open throws a sentence
  * naming what hearth lacks. `hearth:` permissions are hearth's own extensions; an unknown one is
- * an error, so a typo in hearth's namespace does not pass silently.
+ * an error, so a typo in hearth's namespace does not pass silently. `permissionDetails` is the one
+ * place a permission is put into words for a person (the store before install, the App object).
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,8 @@ export const GRANTED = {
 /** hearth's own permissions (not Homey's). */
 export const HEARTH_PERMISSIONS = {
   'hearth:system:sensors': 'read the board temperature sensors (/sys/class/thermal and /sys/class/hwmon readings)',
-  'hearth:network:access': 'use the network (the LAN and the internet); without it an app has only a loopback of its own',
+  // "where apps run in namespaces": with the permission model alone nothing stops the network.
+  'hearth:network:access': 'use the network (the LAN and the internet); where apps run in namespaces, an app without it has only a loopback of its own',
 } as const;
 
 export const NETWORK_PERMISSION = 'hearth:network:access';
@@ -56,11 +58,51 @@ export function permissionProblem(p: string): string | null {
 /** True when hearth gives what `p` asks for. */
 export const isGranted = (p: string): boolean => Object.hasOwn(GRANTED, p) || Object.hasOwn(HEARTH_PERMISSIONS, p);
 
+/** One permission as a person reads it before approving it. */
+export interface PermissionDetail {
+  id: string;
+  /** Whether hearth gives what it asks for. */
+  granted: boolean;
+  /** What hearth gives, or why it cannot, e.g. "hearth has no Z-Wave radio". */
+  sentence: string;
+}
+
+function sentenceOf(p: string): string {
+  if (Object.hasOwn(GRANTED, p)) return GRANTED[p as keyof typeof GRANTED];
+  if (Object.hasOwn(HEARTH_PERMISSIONS, p)) return HEARTH_PERMISSIONS[p as keyof typeof HEARTH_PERMISSIONS];
+  if (Object.hasOwn(NOT_GRANTED, p)) return NOT_GRANTED[p]!;
+  return p.startsWith('homey:app:') ? 'hearth lets apps call no other app' : 'hearth does not offer it';
+}
+
+/**
+ * Each permission of a list (in its order) with what it means on hearth: the entries the store
+ * catalogue and the App object answer.
+ *
+ * @example permissionDetails(['homey:wireless:zwave'])
+ * // [{ id: 'homey:wireless:zwave', granted: false, sentence: 'hearth has no Z-Wave radio' }]
+ */
+export function permissionDetails(permissions: readonly string[]): PermissionDetail[] {
+  return permissions.map((id) => ({ id, granted: isGranted(id), sentence: sentenceOf(id) }));
+}
+
+/** Whether a list asks for the network (in namespaces, an app without it has only its own loopback). */
+export const usesNetwork = (permissions: readonly string[]): boolean => permissions.includes(NETWORK_PERMISSION);
+
 /** What hearth cannot give of an app's permissions, one sentence each. */
 export function notGranted(permissions: readonly string[]): string[] {
-  return permissions
-    .filter((p) => !isGranted(p))
-    .map((p) => `permission ${p}: ${NOT_GRANTED[p] ?? (p.startsWith('homey:app:') ? 'hearth lets apps call no other app' : 'hearth does not offer it')}`);
+  return permissionDetails(permissions)
+    .filter((d) => !d.granted)
+    .map((d) => `permission ${d.id}: ${d.sentence}`);
+}
+
+/**
+ * How the permissions a package asks for differ from those listed for it (order and repeats
+ * aside); null when they are the same.
+ */
+export function permissionChange(listed: readonly string[], asked: readonly string[]): { added: string[]; removed: string[] } | null {
+  const added = asked.filter((p) => !listed.includes(p));
+  const removed = listed.filter((p) => !asked.includes(p));
+  return added.length || removed.length ? { added: [...new Set(added)], removed: [...new Set(removed)] } : null;
 }
 
 /** The readings of the board's temperature sensors: single files, never a folder of /sys. */

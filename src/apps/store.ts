@@ -15,16 +15,28 @@ import { z } from 'zod';
 import { HearthError, notFound } from '../core/errors.js';
 import { loadAppFolder } from './compose.js';
 import { AppId, Localized, Version, type AppManifest } from './manifest.js';
+import { permissionChange, permissionProblem } from './permissions.js';
 import { describeIssues } from '../core/zod-issues.js';
 import { safeRecord } from '../core/records.js';
 import { SIGNATURE_SUFFIX, signatureHolds, sourceOf, type CatalogueSource } from './catalogue-key.js';
 import { extract, orNoRoom } from './package-extract.js';
+
+/** A release's permissions as its app.json lists them; repeats dropped, as the manifest drops them. */
+const ListedPermissions = z
+  .array(z.string().refine((p) => permissionProblem(p) === null))
+  .transform((p) => [...new Set(p)]);
 
 export const ChannelEntry = z.object({
   version: Version,
   /** Relative to the index, or absolute. */
   url: z.string().min(1),
   sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits'),
+  /**
+   * What the package's app.json asks for (`hearth app pack` writes it); optional for older
+   * catalogues. A malformed list is dropped like a malformed name: the release then shows no
+   * permissions before install, and the install is not held to a list.
+   */
+  permissions: ListedPermissions.optional().catch(undefined),
 });
 export type ChannelEntry = z.infer<typeof ChannelEntry>;
 
@@ -227,5 +239,24 @@ export async function stageFromStore(from: string | CatalogueSource, id: string,
   if (!loaded.ok) throw badGateway(`the app package of '${id}' has a bad manifest: ${loaded.message}`);
   const { manifest } = loaded.folder;
   if (manifest.id !== id) throw badGateway(`the app store served '${manifest.id}' when asked for '${id}'`);
+  checkListedPermissions(entry, manifest);
   return { dir, manifest, version: manifest.version, channel, sha256 };
+}
+
+/**
+ * The person approved the permissions the catalogue showed: a package asking for others (more,
+ * or fewer: the catalogue is then not about this package) is refused, before anything of it runs.
+ */
+function checkListedPermissions(entry: ChannelEntry, manifest: AppManifest): void {
+  if (!entry.permissions) return; // an older catalogue lists none; there is nothing to hold it to
+  const change = permissionChange(entry.permissions, manifest.permissions);
+  if (!change) return;
+  const parts = [
+    ...(change.added.length ? [`it also asks for ${change.added.join(', ')}`] : []),
+    ...(change.removed.length ? [`it does not ask for ${change.removed.join(', ')}`] : []),
+  ];
+  throw badGateway(
+    `the app package of '${manifest.id}' ${manifest.version} asks for other permissions than the app store lists for it: ${parts.join('; ')}. ` +
+      'Nothing was installed; the store must list what the package asks for (repack it with hearth app pack)',
+  );
 }

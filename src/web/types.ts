@@ -4,7 +4,7 @@
  * instead of the page. Those modules must stay free of Node imports (this build has DOM types
  * only, so one that is not fails here).
  */
-export type { AppView as App, CrashLog, StoreApp, StoreCatalogue } from '../managers/apps/views.js';
+export type { AppsState, AppView as App, CrashLog, PermissionDetail, StoreApp, StoreCatalogue, StoreRelease } from '../managers/apps/views.js';
 export type { BackupJob, BackupState } from '../managers/backup/views.js';
 export type { AppWidget, DashboardView as Dashboard } from '../managers/dashboards/schema.js';
 export type { EntriesView as Entries, LogView as Log } from '../managers/insights/views.js';

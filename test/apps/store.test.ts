@@ -103,7 +103,7 @@ describe('pack and install', () => {
     expect(packed).toMatchObject({ id: 'com.test.store', version: '1.0.0', channel: 'stable', file: join(storeDir, 'com.test.store-1.0.0.tar.gz') });
     const index = JSON.parse(await readFile(join(storeDir, 'index.json'), 'utf8'));
     expect(index).toEqual({
-      apps: { 'com.test.store': { name: { en: 'com.test.store' }, channels: { stable: { version: '1.0.0', url: 'com.test.store-1.0.0.tar.gz', sha256: packed.sha256 } } } },
+      apps: { 'com.test.store': { name: { en: 'com.test.store' }, channels: { stable: { version: '1.0.0', url: 'com.test.store-1.0.0.tar.gz', sha256: packed.sha256, permissions: [] } } } },
     });
 
     const app = await installFromStore(t.rt, storeDir, 'com.test.store');

@@ -306,28 +306,51 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await page.close();
   });
 
-  test('lists the store catalogue and installs from it; an unknown id shows the sentence', async () => {
+  test('lists the store catalogue with each release’s permissions and installs from it; an upgrade marks new permissions; an unknown id shows the sentence', async () => {
     const packDir = await tempDir('hearth-web-pack-');
     made.push(packDir);
     const folder = join(packDir, 'com.hearth.hello');
     await cp(join(ROOT, 'apps/com.hearth.greeter'), folder, { recursive: true });
-    const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8')) as { id: string; version: string; name: Record<string, string> };
+    const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8')) as { id: string; version: string; name: Record<string, string>; permissions: string[] };
     manifest.id = 'com.hearth.hello';
     manifest.name = { en: 'Hello' };
+    manifest.permissions = ['homey:manager:speech-output', 'hearth:network:access'];
     await writeFile(join(folder, 'app.json'), JSON.stringify(manifest));
     await packApp(folder, join(hub.dataDir, 'store'));
+    const speech = 'homey:manager:speech-output speak through the hub (this.homey.speechOutput.say)';
 
     const page = await signedIn(browser.context, hub.url, OWNER, '#/apps');
-    // The catalogue lists the packed app by name and installs it with one button.
+    // How apps are contained here, as the hub says.
+    const state = await hub.call<{ containment: string }>('GET', '/api/manager/apps/state');
+    expect(await page.getByTestId('containment').getAttribute('data-containment')).toBe(state.body.containment);
+    // The catalogue lists the packed app by name, with what it asks for before its one button.
     const item = page.locator('[data-store-app="com.hearth.hello"]');
     await item.getByText(`stable ${manifest.version}`).waitFor();
     expect(await item.locator('strong').textContent()).toBe('Hello');
+    expect(await item.locator('[data-permission="homey:manager:speech-output"]').textContent()).toBe(speech);
+    expect(await item.locator('[data-network]').getAttribute('data-network')).toBe('yes');
+    expect(await item.locator('[data-network]').textContent()).toBe('uses the network');
     await item.getByRole('button', { name: 'Install' }).click();
     // The new app's card arrived over the apps namespace, not from a reload.
     await expect.poll(() => appState(page, 'com.hearth.hello'), { timeout: 30_000 }).toBe('running');
     await item.getByText(`installed ${manifest.version}`).waitFor();
     expect(await item.getByRole('button').count()).toBe(0);
+    // The installed app's card shows the same sentences.
+    const card = page.getByTestId('app-com.hearth.hello');
+    expect(await card.locator('[data-permission="homey:manager:speech-output"]').textContent()).toBe(speech);
+    expect(await card.locator('[data-permission]').count()).toBe(2);
     await screenshots(page, 'apps-store');
+
+    // An upgrade that asks for a permission the installed version does not have says so.
+    manifest.version = '2.0.1';
+    manifest.permissions = ['homey:manager:speech-output', 'hearth:network:access', 'homey:manager:geolocation'];
+    await writeFile(join(folder, 'app.json'), JSON.stringify(manifest));
+    await packApp(folder, join(hub.dataDir, 'store'));
+    await page.reload();
+    await item.getByRole('button', { name: 'Upgrade to 2.0.1' }).waitFor();
+    expect(await item.getByTestId('new-permissions').textContent()).toBe('This upgrade asks for a new permission: homey:manager:geolocation.');
+    expect(await item.locator('[data-permission="homey:manager:geolocation"] .badge').textContent()).toBe('new');
+    await screenshots(page, 'apps-store-upgrade');
 
     // By id, for another channel: an unknown id shows the API's sentence.
     await page.getByText('Install by id').click();

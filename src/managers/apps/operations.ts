@@ -180,7 +180,7 @@ export function appsOperations(service: AppsService): Operation[] {
       path: '/store/',
       scope: 'service.app.readonly',
       extension: true,
-      summary: "The app store's catalogue: each app with its channels' versions and what of it is installed",
+      summary: "The app store's catalogue: each app with its channels' versions, the permissions each asks for (with what they mean on hearth, and whether it uses the network), and what of it is installed",
       output: StoreCatalogue,
       handler: () => service.catalogue(),
     }),

@@ -11,8 +11,16 @@ import type { App, AppRuntime } from '../../apps/runtime.js';
 import { automaticUpdates, type CatalogueSource } from '../../apps/catalogue-key.js';
 import { installFromStore } from '../../apps/store-install.js';
 import { textOf } from '../../apps/manifest.js';
-import { INDEX_FILE, readCatalogue } from '../../apps/store.js';
-import type { AppsState, StoreApp, StoreCatalogue } from './views.js';
+import { permissionDetails, usesNetwork } from '../../apps/permissions.js';
+import { INDEX_FILE, readCatalogue, type ChannelEntry } from '../../apps/store.js';
+import { toNullRecord } from '../../core/records.js';
+import type { AppsState, StoreApp, StoreCatalogue, StoreRelease } from './views.js';
+
+/** A catalogue release as the store answer shows it: what it asks for, before anyone installs it. */
+function releaseOf(e: ChannelEntry): StoreRelease {
+  if (!e.permissions) return { version: e.version, permissions: null, network: null };
+  return { version: e.version, permissions: permissionDetails(e.permissions), network: usesNetwork(e.permissions) };
+}
 
 /** App fields a client may change through updateApp. */
 const WRITABLE = new Set(['autoupdate']);
@@ -95,7 +103,7 @@ export class AppsService {
         id,
         name: entry.name ? textOf(entry.name, language) : id,
         description: entry.description ? textOf(entry.description, language) : null,
-        channels: Object.fromEntries(Object.entries(entry.channels).map(([channel, e]) => [channel, { version: e.version }])),
+        channels: toNullRecord(Object.entries(entry.channels).map(([channel, e]) => [channel, releaseOf(e)])),
         installed: app ? { version: app.version, channel: app.channel } : null,
       };
     }

@@ -13,6 +13,13 @@ const RunOutcome = {
   exitSignal: z.string().nullable(),
   exitCount: z.number(),
 };
+/** One permission with what it means on hearth (src/apps/permissions.ts `permissionDetails`). */
+export const PermissionDetail = z.object({
+  id: z.string().describe('the permission as app.json lists it, e.g. homey:manager:speech-output'),
+  granted: z.boolean().describe('whether hearth gives what it asks for'),
+  sentence: z.string().describe('what hearth gives, or why it cannot (e.g. "hearth has no Z-Wave radio")'),
+});
+export type PermissionDetail = z.infer<typeof PermissionDetail>;
 const Usage = z.object({ cpu: z.number().describe('percent of one core'), mem: z.number().describe('RSS in bytes') });
 export const AppView = z.object({
   id: z.string(),
@@ -31,6 +38,7 @@ export const AppView = z.object({
   incompatibleReason: z.string().nullable(),
   unsupported: z.array(z.string()).describe('what the app declares that hearth does not run: flow cards, permissions hearth cannot give'),
   permissions: z.array(z.string()),
+  permissionDetails: z.array(PermissionDetail).describe('`permissions` in order, each with what it means on hearth'),
   settings: z.array(z.record(z.string(), z.unknown())).describe("the manifest's setting definitions"),
   settingsPage: z.boolean().describe('whether the app has a settings page, at /app/<appId>/settings/'),
   usage: Usage,
@@ -46,13 +54,27 @@ export const CrashLog = z.object({
 export type AppView = z.infer<typeof AppView>;
 export type CrashLog = z.infer<typeof CrashLog>;
 
+export const StoreRelease = z.object({
+  version: z.string(),
+  // null rather than []: an older catalogue that lists nothing must not read as "asks for nothing".
+  permissions: z
+    .array(PermissionDetail)
+    .nullable()
+    .describe("the release's app.json permissions, each with what it means on hearth; null when the catalogue does not list them (an older or malformed catalogue)"),
+  network: z
+    .boolean()
+    .nullable()
+    .describe('whether the release asks for hearth:network:access (in namespaces, an app without it has only a loopback of its own); null when the catalogue does not list permissions'),
+});
+export type StoreRelease = z.infer<typeof StoreRelease>;
+
 export const StoreApp = z.object({
   id: z.string(),
   /** In the hub's language; the id when the catalogue has no name. */
   name: z.string(),
   description: z.string().nullable(),
-  /** Channel -> the version it offers. */
-  channels: z.record(z.string(), z.object({ version: z.string() })),
+  /** Channel -> the release it offers, with what that release asks for. */
+  channels: z.record(z.string(), StoreRelease),
   /** The installed version and channel, or null. */
   installed: z.object({ version: z.string().nullable(), channel: z.string().nullable() }).nullable(),
 });

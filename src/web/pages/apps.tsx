@@ -1,15 +1,17 @@
 /**
  * Apps: every installed app with its description, state, crashed flag and message, whether
- * hearth can run it (and what of it hearth does not run), cpu/mem, the lifecycle actions, its
- * settings page (its own, at #/apps/<id>/settings) and its declared settings, its stdout/stderr
- * tail, and the app store's catalogue with install/upgrade (or install by id, for another
- * channel). State changes arrive live over the apps namespace.
+ * hearth can run it (and what of it hearth does not run), its permissions, cpu/mem, the
+ * lifecycle actions, its settings page (its own, at #/apps/<id>/settings) and its declared
+ * settings, its stdout/stderr tail, how apps are contained on this hub, and the app store's
+ * catalogue with each release's permissions before install/upgrade (or install by id, for
+ * another channel). State changes arrive live over the apps namespace.
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
-import type { App, CrashLog, StoreCatalogue } from '../types.js';
+import type { App, AppsState, CrashLog, StoreCatalogue } from '../types.js';
 import { ActionButton, Card, Err, formatBytes, label, Ok, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
+import { ContainmentLine, PermissionList, ReleasePermissions } from './app-permissions.js';
 import { AppSettingsPage, settingsRoute, settingsRouteApp } from './app-settings-page.js';
 
 const BASE = '/api/manager/apps';
@@ -131,6 +133,10 @@ function AppCard({ app }: { app: App }): JSX.Element {
         </details>
       ) : null}
       {app.crashed || app.crashedMessage ? <p class="err">{app.crashedMessage ?? 'crashed'}</p> : null}
+      <div data-testid="app-permissions">
+        <h4>Permissions</h4>
+        <PermissionList details={app.permissionDetails} />
+      </div>
       <p class="muted small">
         {/* 0 bytes means "not sampled yet" (a process that just started, or a stopped app). */}
         cpu {app.usage.mem > 0 ? `${app.usage.cpu.toFixed(1)}%` : '–'} · mem {app.usage.mem > 0 ? formatBytes(app.usage.mem) : '–'} · restarts {app.exitCount} · {app.origin}
@@ -172,8 +178,12 @@ function AppCard({ app }: { app: App }): JSX.Element {
   );
 }
 
-/** The catalogue; re-read when the installed apps change, so its buttons follow them. */
-function Store({ installed }: { installed: string }): JSX.Element {
+/**
+ * The catalogue; re-read when the installed apps change, so its buttons follow them. Each
+ * release shows what it asks for before its button: the person approves what they see, and the
+ * hub refuses a package that asks for anything else.
+ */
+function Store({ installed, apps: installedApps, containment }: { installed: string; apps: Record<string, App> | undefined; containment: AppsState['containment'] | undefined }): JSX.Element {
   const store = useLoad(() => api<StoreCatalogue>('GET', `${BASE}/store/`), [installed]);
   if (store.error) return <Err msg={store.error} />;
   if (!store.data) return <p class="muted">Loading the catalogue…</p>;
@@ -196,11 +206,15 @@ function Store({ installed }: { installed: string }): JSX.Element {
           const channel = app.installed?.channel ?? 'stable';
           const offered = app.channels[channel] ?? app.channels.stable ?? Object.values(app.channels)[0];
           const current = app.installed?.version;
-          const action = !app.installed ? 'Install' : offered && offered.version !== current ? `Upgrade to ${offered.version}` : null;
+          const upgradeTo = app.installed && offered && offered.version !== current ? offered.version : null;
+          const action = !app.installed ? 'Install' : upgradeTo ? `Upgrade to ${upgradeTo}` : null;
+          // An upgrade compares with what the installed version asks for, to mark what is new.
+          const installedPermissions = upgradeTo ? (installedApps?.[app.id]?.permissions ?? null) : null;
           return (
             <li key={app.id} data-store-app={app.id}>
               <strong>{app.name}</strong> <span class="muted">{app.id}</span>
               {app.description ? <div class="muted">{app.description}</div> : null}
+              {offered ? <ReleasePermissions release={offered} installed={installedPermissions} containment={containment} /> : null}
               <div class="inline wrap">
                 <span>{current ? `installed ${current}` : Object.entries(app.channels).map(([c, e]) => `${c} ${e.version}`).join(', ')}</span>
                 {action ? (
@@ -246,6 +260,7 @@ function Install(): JSX.Element {
 
 export function AppsPage(): JSX.Element {
   const apps = useLoad(() => api<Record<string, App>>('GET', `${BASE}/app`));
+  const state = useLoad(() => api<AppsState>('GET', `${BASE}/state`));
   // State, crashes and the cpu/mem samples (every 5 s while they change) all arrive as app.update.
   useLiveCollection('apps', 'app', apps);
   const settingsOf = settingsRouteApp(useHash());
@@ -260,8 +275,9 @@ export function AppsPage(): JSX.Element {
   }
   return (
     <>
+      {state.data ? <ContainmentLine state={state.data} /> : <Err msg={state.error} />}
       <Card title="App store">
-        <Store installed={Object.values(apps.data ?? {}).map((a) => `${a.id}@${a.version}`).join(',')} />
+        <Store installed={Object.values(apps.data ?? {}).map((a) => `${a.id}@${a.version}`).join(',')} apps={apps.data} containment={state.data?.containment} />
         <details>
           <summary>Install by id (another channel)</summary>
           <Install />

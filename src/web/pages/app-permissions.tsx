@@ -1,0 +1,109 @@
+/**
+ * What an app may do, shown before it is installed or upgraded (a store release) and on its
+ * card once it is: each permission with the hub's sentence for it, a mark when it uses the
+ * network, and how apps are contained on this hub. The sentences come from the hub
+ * (src/apps/permissions.ts); this module only lays them out.
+ */
+import type { JSX } from 'preact';
+import type { AppsState, PermissionDetail, StoreRelease } from '../types.js';
+
+type Containment = AppsState['containment'];
+
+/** The permissions with their sentences; those in `added` are marked new. */
+export function PermissionList({ details, added = [] }: { details: PermissionDetail[]; added?: string[] }): JSX.Element {
+  if (details.length === 0) return <p class="muted small" data-testid="permissions">Asks for no permissions.</p>;
+  return (
+    <ul class="permissions" data-testid="permissions">
+      {details.map((d) => (
+        <li key={d.id} data-permission={d.id} class={d.granted ? '' : 'muted'}>
+          <code>{d.id}</code>
+          {added.includes(d.id) ? (
+            <>
+              {' '}
+              <span class="badge warn">new</span>
+            </>
+          ) : null}
+          {d.granted ? null : (
+            <>
+              {' '}
+              <span class="badge idle">not given</span>
+            </>
+          )}{' '}
+          {d.sentence}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Whether the app uses the network. The "no network" mark only promises a loopback of its own
+ * where apps run in namespaces: under the permission model alone nothing keeps an app off it.
+ */
+export function NetworkMark({ network, containment }: { network: boolean; containment: Containment | undefined }): JSX.Element {
+  if (network) {
+    return (
+      <span class="badge warn" data-network="yes">
+        uses the network
+      </span>
+    );
+  }
+  const text =
+    containment === 'namespaces' ? 'no network (a loopback of its own)' : containment === 'permission-model-only' ? 'asks for no network (not enforced on this hub)' : 'asks for no network';
+  return (
+    <span class="badge idle" data-network="no">
+      {text}
+    </span>
+  );
+}
+
+/**
+ * A store release's permissions, shown before its Install or Upgrade button. `installed` is the
+ * installed version's permissions when the release would upgrade it: what is new is marked.
+ */
+export function ReleasePermissions({ release, installed, containment }: { release: StoreRelease; installed: string[] | null; containment: Containment | undefined }): JSX.Element {
+  if (release.permissions === null || release.network === null) {
+    return (
+      <p class="muted small" data-testid="permissions-unlisted">
+        The catalogue does not list what this release asks for; its card shows it once installed.
+      </p>
+    );
+  }
+  const ids = release.permissions.map((d) => d.id);
+  const added = installed ? ids.filter((p) => !installed.includes(p)) : [];
+  const dropped = installed ? installed.filter((p) => !ids.includes(p)) : [];
+  return (
+    <div class="release-permissions">
+      <NetworkMark network={release.network} containment={containment} />
+      <PermissionList details={release.permissions} added={added} />
+      {added.length > 0 ? (
+        <p class="notice" data-testid="new-permissions">
+          This upgrade asks for {added.length === 1 ? 'a new permission' : 'new permissions'}: {added.join(', ')}.
+        </p>
+      ) : null}
+      {dropped.length > 0 ? (
+        <p class="muted small" data-testid="dropped-permissions">
+          It no longer asks for: {dropped.join(', ')}.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** How apps are contained on this hub, in one line (GET /api/manager/apps/state). */
+export function ContainmentLine({ state }: { state: AppsState }): JSX.Element {
+  const { memoryMb, memoryMaxMb, diskMb, diskMaxMb } = state.limits;
+  const limits = `each app gets ${memoryMb} MiB of memory (up to ${memoryMaxMb} MiB if its app.json asks) and ${diskMb} MiB of disk (up to ${diskMaxMb} MiB)`;
+  if (state.containment === 'namespaces') {
+    return (
+      <p class="muted small" data-testid="containment" data-containment="namespaces">
+        Apps run in namespaces of their own (bubblewrap) inside Node's permission model: only those that use the network reach it; {limits}.
+      </p>
+    );
+  }
+  return (
+    <p class="notice" data-testid="containment" data-containment="permission-model-only">
+      Apps run under Node's permission model only ({state.containmentReason ?? 'no namespaces here'}): nothing keeps an app off the network, whatever it asks for; {limits}.
+    </p>
+  );
+}
