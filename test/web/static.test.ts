@@ -27,10 +27,12 @@ beforeAll(async () => {
   await mkdir(join(pub, 'img'), { recursive: true });
   await writeFile(join(pub, 'img/dot.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(join(pub, 'style.css'), 'body{}');
-  await symlink(join(outside, 'secret.txt'), join(pub, 'escape.txt'));
   const en = JSON.parse(await readFile(join(appsDir, 'com.hearth.greeter/locales/en.json'), 'utf8')) as Record<string, unknown>;
   TAG = pageHead('widget', { language: 'en', strings: en, english: en });
   hub = await startHub({ appsDir });
+  // Made after the start: the hub refuses to load an app folder holding a link out of it, and
+  // this checks that the page server would not follow one that appeared later.
+  await symlink(join(outside, 'secret.txt'), join(pub, 'escape.txt'));
 }, 60_000);
 
 afterAll(async () => {
