@@ -61,9 +61,9 @@ function run(file: string, args: string[]): Promise<{ code: number | null; stder
  * Finds out how apps can be contained here: bubblewrap is tried once with the namespaces apps
  * get, so a kernel without user namespaces shows now, in one log line, not at every app start.
  */
-export async function probeSandbox(choice: SandboxChoice): Promise<Sandbox> {
+export async function probeSandbox(choice: SandboxChoice, bwrap = BWRAP): Promise<Sandbox> {
   if (choice === 'off') return { containment: 'permission-model-only', reason: 'app namespaces are turned off (--app-sandbox off)' };
-  const tried = await run(BWRAP, [...UNSHARE, '--unshare-net', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', 'true']);
+  const tried = await run(bwrap, [...UNSHARE, '--unshare-net', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', 'true']);
   if (tried.code === 0) return { containment: 'namespaces', reason: null };
   const reason =
     tried.code === null && /ENOENT/.test(tried.stderr)
