@@ -11,7 +11,7 @@
  * private /tmp: no data dir, no other app, nothing else of /sys.
  */
 import { spawn } from 'node:child_process';
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export type Containment = 'namespaces' | 'permission-model-only';
@@ -115,6 +115,20 @@ function systemMounts(): string[] {
   return out;
 }
 
+/**
+ * The package.json files above `dir`, nearest first, up to the first that exists: Node reads
+ * them to learn a module's type (the bootstrap is an ES module because hearth's package.json
+ * says "module"), so the one that decides is mounted where Node looks for it.
+ */
+export function scopeFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    const file = join(d, 'package.json');
+    files.push(file);
+    if (existsSync(file) || dirname(d) === d) return files;
+  }
+}
+
 /** The folder node was installed into when it is not under /usr (an official build in /opt). */
 function nodePrefix(nodeBinary: string): string[] {
   const real = realpathSync(nodeBinary);
@@ -166,6 +180,7 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: str
     '/dev',
     ...nodePrefix(nodeBinary),
     ...spec.runtime.flatMap((dir) => ['--ro-bind', dir, dir]),
+    ...[...new Set(spec.runtime.flatMap(scopeFiles))].flatMap((file) => ['--ro-bind-try', file, file]),
     '--ro-bind',
     spec.appDir,
     spec.appDir,
