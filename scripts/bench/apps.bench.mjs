@@ -20,12 +20,12 @@ async function rssOf(pid) {
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)[1]) * 1024;
 }
 
-async function writeApp(appsDir, id, code) {
+/** A Homey app (CommonJS app.js) whose onInit runs `body`. */
+async function writeApp(appsDir, id, body) {
   const dir = join(appsDir, id);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'app.json'), JSON.stringify({ id, version: '1.0.0', sdk: 3, name: { en: id } }));
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'commonjs' }));
-  await writeFile(join(dir, 'app.js'), code);
+  await writeFile(join(dir, 'app.js'), `const Homey = require('homey');\nmodule.exports = class extends Homey.App { async onInit() { ${body} } };\n`);
   return dir;
 }
 
@@ -33,17 +33,34 @@ export default async function bench({ root, log }) {
   const dist = (p) => pathToFileURL(join(root, 'dist', p)).href;
   const { AppChild } = await import(dist('apps/child.js'));
   const { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS } = await import(dist('apps/supervisor.js'));
+  const { ensureSdkLink } = await import(dist('apps/sdk-link.js'));
+  const { HOMEY_VERSION } = await import(dist('apps/app-state.js'));
   const work = await mkdtemp(join(tmpdir(), 'hearth-bench-apps-'));
   try {
-    const appDir = await writeApp(work, 'com.bench.idle', 'module.exports = { async onInit() {} };');
-    const crashDir = await writeApp(work, 'com.bench.crash', "module.exports = { async onInit() { setTimeout(() => { throw new Error('bench crash'); }, 50); } };");
+    const appDir = await writeApp(work, 'com.bench.idle', '');
+    const crashDir = await writeApp(work, 'com.bench.crash', "setTimeout(() => { throw new Error('bench crash'); }, 50);");
+    // As the runtime does: require('homey') in the apps finds the SDK through this link.
+    const sdkLink = await ensureSdkLink(work);
     const bare = join(work, 'bare.cjs');
     // Like the bootstrap: says ready and listens on its IPC channel (which keeps it alive).
     await writeFile(bare, "process.on('message', () => {}); process.send('ready');");
     const userdata = join(work, 'userdata');
     await mkdir(userdata);
     const opts = { ...DEFAULT_SUPERVISOR_OPTIONS, heapMb: 128 };
-    const spec = (dir, id) => ({ id, version: '1.0.0', dir, main: 'app.js', userdata, readPaths: [], language: 'en', units: 'metric' });
+    const state = { language: 'en', units: 'metric', strings: {}, english: {}, settings: {}, defaults: {}, location: null, timezone: 'UTC', homeyVersion: HOMEY_VERSION };
+    const spec = (dir, id) => ({
+      id,
+      version: '1.0.0',
+      dir,
+      userdata,
+      readPaths: [sdkLink],
+      init: () => ({
+        app: { id, version: '1.0.0', dir, main: 'app.js', userdata },
+        manifest: { id, version: '1.0.0', sdk: 3, name: { en: id } },
+        permissions: [],
+        state,
+      }),
+    });
     const hooks = { stdout() {}, stderr() {}, dispatch: async () => null };
 
     const bareFork = async () => {
@@ -115,13 +132,9 @@ export default async function bench({ root, log }) {
 
     log('hub latency: misbehaving apps vs no apps');
     const badApps = join(work, 'bad-apps');
-    await writeApp(badApps, 'com.bench.spin', "module.exports = { async onInit() { setTimeout(() => { for (;;) {} }, 100); } };");
-    await writeApp(
-      badApps,
-      'com.bench.hog',
-      "module.exports = { async onInit() { const k = []; setInterval(() => { for (let i = 0; i < 20000; i++) k.push({ i, s: 'x'.repeat(64) + i }); }, 1); } };",
-    );
-    await writeApp(badApps, 'com.bench.flood', "module.exports = { async onInit() { setInterval(() => { for (let i = 0; i < 200; i++) console.log('flood', i, Date.now()); }, 1); } };");
+    await writeApp(badApps, 'com.bench.spin', 'setTimeout(() => { for (;;) {} }, 100);');
+    await writeApp(badApps, 'com.bench.hog', "const k = []; setInterval(() => { for (let i = 0; i < 20000; i++) k.push({ i, s: 'x'.repeat(64) + i }); }, 1);");
+    await writeApp(badApps, 'com.bench.flood', "setInterval(() => { for (let i = 0; i < 200; i++) console.log('flood', i, Date.now()); }, 1);");
     const url = (hub) => `${hub.url}/api/manager/i18n/option/language`;
     const headers = { authorization: `Bearer ${OWNER}` };
     const quiet = await startHub(root);
