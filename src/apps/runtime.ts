@@ -23,7 +23,7 @@ import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } fro
 import { rethrowAppError } from './errors.js';
 import { killLeftoverApps } from './leftovers.js';
 import { AppSettings } from './settings.js';
-import { ensureSdkLink } from './sdk-link.js';
+import { ensureSdkLink, SDK_MODULES_DIR } from './sdk-link.js';
 import { FolderWatch } from './folder-watch.js';
 import type { RealtimeEvent } from './realtime.js';
 
@@ -154,7 +154,7 @@ export class AppRuntime {
   /** App folders in the apps folder (dot-folders are installs in progress; node_modules holds the SDK link). */
   private async folderNames(): Promise<string[]> {
     return (await readdir(this.opts.appsDir, { withFileTypes: true }))
-      .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== 'node_modules')
+      .filter((d) => d.isDirectory() && !d.name.startsWith('.') && d.name !== SDK_MODULES_DIR)
       .map((d) => d.name)
       .sort();
   }

@@ -10,12 +10,15 @@ import { mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runtimeDir } from './child.js';
 
+/** The apps folder's folder that holds the link: the hub's own, never an app's (nor backed up). */
+export const SDK_MODULES_DIR = 'node_modules';
+
 /** dist/homey: the SDK beside the bootstrap. */
 export const sdkDir = (): string => join(runtimeDir(), '..', 'homey');
 
 /** Creates or replaces the link in one rename; resolves with the link's path (apps may read it). */
 export async function ensureSdkLink(appsDir: string): Promise<string> {
-  const modules = join(appsDir, 'node_modules');
+  const modules = join(appsDir, SDK_MODULES_DIR);
   await mkdir(modules, { recursive: true });
   const link = join(modules, 'homey');
   const temp = join(modules, `.homey-${process.pid}-${Date.now()}`);

@@ -60,10 +60,8 @@ describe('createBackup + restoreBackup', () => {
       userdata: ['com.example.lights'],
       layout: 'separate',
     });
-    expect(result.skipped).toEqual([
-      "apps/node_modules: not an app id, so not an app's folder",
-      'apps/com.example.weather/lib/passwd-link: not a regular file or folder',
-    ]);
+    // The SDK link's folder is the hub's, not a stranger's: left out without a word.
+    expect(result.skipped).toEqual(['apps/com.example.weather/lib/passwd-link: not a regular file or folder']);
     expect((await stat(result.path)).size).toBe(result.size);
     expect(await readFile(`${result.path}.sha256`, 'utf8')).toBe(`${result.sha256}  ${result.file}\n`);
     expect(await listBackups(f.outDir)).toEqual([
@@ -97,6 +95,18 @@ describe('createBackup + restoreBackup', () => {
     expect(await readFile(join(restored.previousData as string, 'db.json'), 'utf8')).toBe('{"schemaVersion":1,"dashboards":{}}');
     expect(restored.previousApps).toBeNull();
     expect((await readdir(f.root)).filter((n) => n.includes('.partial'))).toEqual([]);
+  });
+
+  it("names a folder in the apps folder that is no app, and leaves the hub's SDK link out without a word", async () => {
+    const f = await fixture({ insightRows: 10 });
+    await mkdir(join(f.appsDir, 'Not An App'));
+    const result = await backup(f);
+    expect(result.manifest.contents.apps).toEqual(['com.example.lights', 'com.example.weather']);
+    expect(result.skipped).toEqual([
+      "apps/Not An App: not an app id, so not an app's folder",
+      'apps/com.example.weather/lib/passwd-link: not a regular file or folder',
+    ]);
+    expect(Object.keys(result.manifest.files).filter((p) => p.includes('node_modules'))).toEqual([]);
   });
 
   it('backs up without insights and restores into folders that do not exist yet', async () => {

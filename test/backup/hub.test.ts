@@ -22,6 +22,7 @@ interface Job {
   sha256: string | null;
   durationMs: number | null;
   error: string | null;
+  skipped: string[];
   joined?: boolean;
 }
 interface State {
@@ -82,6 +83,8 @@ describe('backup manager', () => {
     expect(done.state).toBe('done');
     expect(done.trigger).toBe('manual');
     expect(done.file).toMatch(/^hearth-backup-.*\.tar\.gz$/);
+    // Nothing of the hub's own is left out as if it were a stranger's (the SDK link in the apps folder).
+    expect(done.skipped).toEqual([]);
     expect(ev.frames.filter((f) => f.event === 'backup.create')).toHaveLength(1);
     const info = (ev.frames.find(finished(id))!.args[1] as { changedKeys: string[] }).changedKeys;
     expect(info).toEqual(expect.arrayContaining(['state', 'file', 'size', 'sha256', 'durationMs']));
