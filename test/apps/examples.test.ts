@@ -12,18 +12,29 @@ import { InsightsService } from '../../src/managers/insights/service.js';
 import { startHub, type RunningHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { assertBuilt, ROOT, startRuntime, tempDir, removeAll, type TestRuntime } from './helpers.js';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
+
+/** The example apps, copied: the hub links its SDK into the apps folder it runs, which must not be the checkout's. */
+async function exampleApps(): Promise<string> {
+  const dir = await tempDir('hearth-examples-');
+  await cp(join(ROOT, 'apps'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
+  return dir;
+}
 
 type App = { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null };
 
 describe('example apps on a real hub', () => {
   let hub: RunningHub;
+  let appsDir: string;
   beforeAll(async () => {
     assertBuilt();
-    hub = await startHub({ appsDir: join(ROOT, 'apps') });
+    appsDir = await exampleApps();
+    hub = await startHub({ appsDir });
   });
   afterAll(async () => {
     await hub?.cleanup();
+    await removeAll(appsDir);
   });
 
   it('starts both and the system monitor writes its CPU load into insights', async () => {
@@ -54,17 +65,19 @@ describe('example apps on a real hub', () => {
 
 describe('greeter through the runtime', () => {
   let t: TestRuntime;
+  let appsDir: string;
   let dataDir: string;
   let insights: InsightsService;
   const said: string[] = [];
   const realtime: RealtimeEvent[] = [];
   beforeAll(async () => {
     assertBuilt();
+    appsDir = await exampleApps();
     dataDir = await tempDir('hearth-data-');
     insights = new InsightsService({ dataDir, zone: 'UTC', bus: new EventBus(), log: pino({ level: 'silent' }) });
     insights.start();
     t = await startRuntime({
-      appsDir: join(ROOT, 'apps'),
+      appsDir,
       dataDir,
       setup: (rt) => {
         serveSdk(rt.router, insights);
@@ -79,7 +92,7 @@ describe('greeter through the runtime', () => {
   afterAll(async () => {
     await t?.close();
     insights?.stop();
-    await removeAll(dataDir);
+    await removeAll(appsDir, dataDir);
   });
 
   it('answers autocomplete for its widget setting', async () => {
