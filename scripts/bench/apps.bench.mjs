@@ -40,7 +40,7 @@ export default async function bench({ root, log }) {
     const appDir = await writeApp(work, 'com.bench.idle', '');
     const crashDir = await writeApp(work, 'com.bench.crash', "setTimeout(() => { throw new Error('bench crash'); }, 50);");
     // As the runtime does: require('homey') in the apps finds the SDK through this link.
-    const sdkLink = await ensureSdkLink(work);
+    const sdkModules = await ensureSdkLink(work);
     const bare = join(work, 'bare.cjs');
     // Like the bootstrap: says ready and listens on its IPC channel (which keeps it alive).
     await writeFile(bare, "process.on('message', () => {}); process.send('ready');");
@@ -53,7 +53,7 @@ export default async function bench({ root, log }) {
       version: '1.0.0',
       dir,
       userdata,
-      readPaths: [sdkLink],
+      readPaths: [sdkModules],
       init: () => ({
         app: { id, version: '1.0.0', dir, main: 'app.js', userdata },
         manifest: { id, version: '1.0.0', sdk: 3, name: { en: id } },

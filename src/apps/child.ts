@@ -104,11 +104,27 @@ export function runtimeDir(): string {
   return here.replace(`${sep}src${sep}apps`, `${sep}dist${sep}apps`);
 }
 
+/**
+ * The package.json of every folder above `dir`: Node's module loader reads them to find the
+ * package scope ("type") of a module in `dir`, up to the first that exists. Before Node 20.20 a
+ * read the permission model refuses there stops the child instead of counting as "no file"
+ * (Debian 13's Node 20.19 started no app: the bootstrap's own scope lookup read dist/package.json).
+ */
+function scopeFilesAbove(dir: string): string[] {
+  const files: string[] = [];
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    files.push(join(d, 'package.json'));
+    if (dirname(d) === d) return files;
+  }
+}
+
 /** The node flags of an app's child: heap limit, gc, and the permission model's allow-list. */
 export function childExecArgv(spec: Pick<ChildSpec, 'dir' | 'userdata' | 'readPaths'>, heapMb: number, runtime = runtimeDir()): string[] {
   // One flag per path: Node 20 does not split comma-separated lists reliably. The runtime is
-  // the bootstrap (dist/apps) and the SDK beside it (dist/homey).
-  const reads = [runtime, join(runtime, '..', 'homey'), spec.dir, spec.userdata, ...spec.readPaths];
+  // the bootstrap (dist/apps) and the SDK beside it (dist/homey); above the bootstrap and the
+  // app, only the package.json files the module loader looks for.
+  const scopes = new Set([...scopeFilesAbove(runtime), ...scopeFilesAbove(spec.dir)]);
+  const reads = [runtime, join(runtime, '..', 'homey'), spec.dir, spec.userdata, ...spec.readPaths, ...scopes];
   return [
     '--experimental-permission',
     '--disable-warning=ExperimentalWarning',

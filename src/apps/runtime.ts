@@ -83,7 +83,8 @@ export class AppRuntime {
   private section!: Section<AppsSection>;
   private readonly supervisorOptions: SupervisorOptions;
   private unregister: Array<() => void> = [];
-  private sdkLink = '';
+  /** `<apps-dir>/node_modules`, holding the SDK link: every app may read it. */
+  private sdkModules = '';
   private readonly watch: FolderWatch;
   private readonly hub: HubState;
   readonly settings = new AppSettings({
@@ -127,7 +128,7 @@ export class AppRuntime {
     this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
     this.registerOwnCalls();
     await mkdir(this.opts.appsDir, { recursive: true });
-    this.sdkLink = await ensureSdkLink(this.opts.appsDir);
+    this.sdkModules = await ensureSdkLink(this.opts.appsDir);
     const leftovers = await killLeftoverApps(this.opts.dataDir);
     if (leftovers.length > 0) this.opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
     await recoverInterrupted(this.opts.appsDir);
@@ -243,7 +244,7 @@ export class AppRuntime {
           version: manifest.version,
           dir: e.dir,
           userdata,
-          readPaths: [this.sdkLink, ...manifest.permissions.flatMap((p) => PERMISSION_READ_PATHS[p] ?? [])],
+          readPaths: [this.sdkModules, ...manifest.permissions.flatMap((p) => PERMISSION_READ_PATHS[p] ?? [])],
           init: () => ({
             app: { id, version: manifest.version, dir: e.dir, main: manifest.main, userdata },
             manifest: manifest.raw,

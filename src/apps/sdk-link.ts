@@ -16,7 +16,12 @@ export const SDK_MODULES_DIR = 'node_modules';
 /** dist/homey: the SDK beside the bootstrap. */
 export const sdkDir = (): string => join(runtimeDir(), '..', 'homey');
 
-/** Creates or replaces the link in one rename; resolves with the link's path (apps may read it). */
+/**
+ * Creates or replaces the link in one rename. Resolves with the folder holding it, which apps
+ * may read: Node's CommonJS loader looks for `homey.js`, `homey.json`, ... beside the link
+ * before it takes the folder, and before Node 20.20 a look the permission model refused there
+ * failed `require('homey')` (Debian 13's Node 20.19 found no SDK for CommonJS apps).
+ */
 export async function ensureSdkLink(appsDir: string): Promise<string> {
   const modules = join(appsDir, SDK_MODULES_DIR);
   await mkdir(modules, { recursive: true });
@@ -33,5 +38,5 @@ export async function ensureSdkLink(appsDir: string): Promise<string> {
     await rm(link, { recursive: true, force: true });
     await symlink(sdkDir(), link, 'dir');
   }
-  return link;
+  return modules;
 }

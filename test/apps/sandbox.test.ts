@@ -62,6 +62,12 @@ function probeApp(dataDir: string, outside: string): string {
       readOtherAppThroughLink: attempt(() => fs.readFileSync(path.join(${JSON.stringify(sdkLink)}, '..', '..', 'com.test.other', 'app.json'), 'utf8')),
       readSdk: attempt(() => JSON.parse(fs.readFileSync(path.join(${JSON.stringify(sdkLink)}, 'package.json'), 'utf8')).name),
       readHubCode: attempt(() => fs.readFileSync(${JSON.stringify(join(ROOT, 'dist', 'hub.js'))}, 'utf8')),
+      // What Node's module loader looks at (before Node 20.20 a refused look stopped the app):
+      // the package.json files above the app and the bootstrap, and the SDK link's folder.
+      readScopeAbove: attempt(() => JSON.parse(fs.readFileSync(${JSON.stringify(join(appsDir, 'package.json'))}, 'utf8')).description),
+      readHubPackage: attempt(() => JSON.parse(fs.readFileSync(${JSON.stringify(join(ROOT, 'package.json'))}, 'utf8')).name),
+      readBesideScope: attempt(() => fs.readFileSync(${JSON.stringify(join(appsDir, 'notes.json'))}, 'utf8')),
+      lookBesideLink: attempt(() => fs.statSync(path.join(${JSON.stringify(sdkLink)}, '..', 'homey.js'))),
       readEtc: attempt(() => fs.readFileSync('/etc/hostname', 'utf8')),
       writeOutside: attempt(() => fs.writeFileSync(${JSON.stringify(join(outside, 'pwned'))}, 'x')),
       writeOwnFolder: attempt(() => fs.writeFileSync(path.join(this.homey.dir, 'pwned'), 'x')),
@@ -92,6 +98,8 @@ function attempt(fn) { try { const r = fn(); return r === undefined ? 'ok' : 'ok
 describe('permission model', () => {
   it('lets an app read and write only its own folders, and spawn nothing', async () => {
     await writeFile(join(dataDir, 'owner-token'), 'hth_secret\n', { mode: 0o600 });
+    await writeFile(join(appsDir, 'package.json'), JSON.stringify({ private: true, description: 'above the apps' }));
+    await writeFile(join(appsDir, 'notes.json'), '{}');
     await writeApp(appsDir, 'com.test.other', { code: homeyApp('') });
     await writeApp(appsDir, 'com.test.probe', { code: probeApp(dataDir, outside) });
     process.env.HEARTH_OWNER_TOKEN = 'hth_secret';
@@ -108,6 +116,10 @@ describe('permission model', () => {
       readOtherAppThroughLink: 'ERR_ACCESS_DENIED',
       readSdk: 'ok:homey',
       readHubCode: 'ERR_ACCESS_DENIED',
+      readScopeAbove: 'ok:above the apps',
+      readHubPackage: 'ok:hearth',
+      readBesideScope: 'ERR_ACCESS_DENIED',
+      lookBesideLink: 'ENOENT',
       readEtc: 'ERR_ACCESS_DENIED',
       writeOutside: 'ERR_ACCESS_DENIED',
       writeOwnFolder: 'ERR_ACCESS_DENIED',
