@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The app SDK and the setting rules it shares with the hub are CommonJS TypeScript (.cts);
+  // Vite strips types from .ts/.mts/.tsx only unless told, and would parse them as JavaScript.
+  oxc: { include: /\.([cm]?ts|[jt]sx)$/ },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/setup/temp-root.ts'],

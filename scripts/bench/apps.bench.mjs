@@ -1,6 +1,7 @@
-// Apps runtime figures against the built code in dist/: fork-to-ready of an app (fork under the
-// permission model, bootstrap, handshake, onInit) next to a bare child_process.fork of a script
-// that only says "ready"; RSS per running app next to a bare child node process; and the time
+// Apps runtime figures against the built code in dist/: an app's start, contained as on this
+// machine (prlimit, bubblewrap's namespaces where it works, the permission model, bootstrap,
+// handshake, onInit), next to a bare child_process.fork of a script that only says "ready"; PSS
+// per running app (bubblewrap's process and node's) next to a bare child node process; and the time
 // from a crash to the first restart being ready; and the hub's request latency while three apps
 // misbehave (one spins a core, one blows its heap in a crash loop, one floods stdout) next to the
 // same hub with no apps. Medians of interleaved runs (shared machine).
@@ -15,17 +16,22 @@ const RUNS = 15;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function rssOf(pid) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/^VmRSS:\s+(\d+)/m.exec(status)[1]) * 1024;
+/** PSS (shared pages counted once per sharer) of the distinct processes of `pids`, in bytes. */
+async function pssOf(pids) {
+  let total = 0;
+  for (const pid of new Set(pids)) {
+    const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+    total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+  }
+  return total;
 }
 
-async function writeApp(appsDir, id, code) {
+/** A Homey app (CommonJS app.js) whose onInit runs `body`. */
+async function writeApp(appsDir, id, body) {
   const dir = join(appsDir, id);
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'app.json'), JSON.stringify({ id, version: '1.0.0', sdk: 3, name: { en: id } }));
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'commonjs' }));
-  await writeFile(join(dir, 'app.js'), code);
+  await writeFile(join(dir, 'app.js'), `const Homey = require('homey');\nmodule.exports = class extends Homey.App { async onInit() { ${body} } };\n`);
   return dir;
 }
 
@@ -33,17 +39,44 @@ export default async function bench({ root, log }) {
   const dist = (p) => pathToFileURL(join(root, 'dist', p)).href;
   const { AppChild } = await import(dist('apps/child.js'));
   const { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS } = await import(dist('apps/supervisor.js'));
+  const { prepareAppsFolder } = await import(dist('apps/sdk-link.js'));
+  const { probeSandbox } = await import(dist('apps/sandbox.js'));
+  const { HOMEY_VERSION } = await import(dist('apps/app-state.js'));
   const work = await mkdtemp(join(tmpdir(), 'hearth-bench-apps-'));
   try {
-    const appDir = await writeApp(work, 'com.bench.idle', 'module.exports = { async onInit() {} };');
-    const crashDir = await writeApp(work, 'com.bench.crash', "module.exports = { async onInit() { setTimeout(() => { throw new Error('bench crash'); }, 50); } };");
+    const appDir = await writeApp(work, 'com.bench.idle', '');
+    const crashDir = await writeApp(work, 'com.bench.crash', "setTimeout(() => { throw new Error('bench crash'); }, 50);");
+    // As the runtime does: require('homey') in the apps finds the SDK through this link, and apps
+    // run contained as they do on this machine (namespaces where bubblewrap works).
+    const sdk = await prepareAppsFolder(work);
+    const sandbox = await probeSandbox('auto');
+    log(`apps run ${sandbox.containment === 'namespaces' ? 'in namespaces (bubblewrap)' : `with the permission model only: ${sandbox.reason}`}`);
     const bare = join(work, 'bare.cjs');
     // Like the bootstrap: says ready and listens on its IPC channel (which keeps it alive).
     await writeFile(bare, "process.on('message', () => {}); process.send('ready');");
     const userdata = join(work, 'userdata');
     await mkdir(userdata);
     const opts = { ...DEFAULT_SUPERVISOR_OPTIONS, heapMb: 128 };
-    const spec = (dir, id) => ({ id, version: '1.0.0', dir, main: 'app.js', userdata, readPaths: [], language: 'en', units: 'metric' });
+    const state = { language: 'en', units: 'metric', strings: {}, english: {}, settings: {}, defaults: {}, location: null, timezone: 'UTC', homeyVersion: HOMEY_VERSION };
+    const spec = (dir, id) => ({
+      id,
+      version: '1.0.0',
+      dir,
+      userdata,
+      readPaths: [sdk.modules],
+      sandbox,
+      network: false,
+      limits: { memoryMb: 128, openFiles: 1024, processes: 64, tmpMb: 16 },
+      diskMb: 64,
+      appsPackage: join(work, 'package.json'),
+      sdkLink: sdk.link,
+      init: () => ({
+        app: { id, version: '1.0.0', dir, main: 'app.js', userdata },
+        manifest: { id, version: '1.0.0', sdk: 3, name: { en: id } },
+        permissions: [],
+        state,
+      }),
+    });
     const hooks = { stdout() {}, stderr() {}, dispatch: async () => null };
 
     const bareFork = async () => {
@@ -80,8 +113,9 @@ export default async function bench({ root, log }) {
       if (i >= RUNS - 5) {
         // RSS once both have settled.
         await sleep(300);
-        bareRss.push(await rssOf(b.child.pid));
-        appRss.push(await rssOf(a.child.pid));
+        bareRss.push(await pssOf([b.child.pid]));
+        // The app's cost is bubblewrap's process and node's.
+        appRss.push(await pssOf([a.child.outerPid, a.child.pid]));
       }
       b.child.kill('SIGKILL');
       await a.child.stop();
@@ -115,13 +149,9 @@ export default async function bench({ root, log }) {
 
     log('hub latency: misbehaving apps vs no apps');
     const badApps = join(work, 'bad-apps');
-    await writeApp(badApps, 'com.bench.spin', "module.exports = { async onInit() { setTimeout(() => { for (;;) {} }, 100); } };");
-    await writeApp(
-      badApps,
-      'com.bench.hog',
-      "module.exports = { async onInit() { const k = []; setInterval(() => { for (let i = 0; i < 20000; i++) k.push({ i, s: 'x'.repeat(64) + i }); }, 1); } };",
-    );
-    await writeApp(badApps, 'com.bench.flood', "module.exports = { async onInit() { setInterval(() => { for (let i = 0; i < 200; i++) console.log('flood', i, Date.now()); }, 1); } };");
+    await writeApp(badApps, 'com.bench.spin', 'setTimeout(() => { for (;;) {} }, 100);');
+    await writeApp(badApps, 'com.bench.hog', "const k = []; setInterval(() => { for (let i = 0; i < 20000; i++) k.push({ i, s: 'x'.repeat(64) + i }); }, 1);");
+    await writeApp(badApps, 'com.bench.flood', "setInterval(() => { for (let i = 0; i < 200; i++) console.log('flood', i, Date.now()); }, 1);");
     const url = (hub) => `${hub.url}/api/manager/i18n/option/language`;
     const headers = { authorization: `Bearer ${OWNER}` };
     const quiet = await startHub(root);
@@ -147,8 +177,8 @@ export default async function bench({ root, log }) {
     const br = median(bareRss) / MiB;
     const ar = median(appRss) / MiB;
     return [
-      { name: 'app fork-to-ready', value: a, unit: 'ms', baseline: 'bare child_process.fork', baselineValue: b, ratio: a / b, target: '<= 1.5x' },
-      { name: 'RSS per running app', value: ar, unit: 'MiB', baseline: 'bare child node', baselineValue: br, ratio: ar / br, target: `<= baseline + 8 MiB (${(ar - br).toFixed(1)} MiB over)` },
+      { name: `app start, ${sandbox.containment} (spawn to onInit done)`, value: a, unit: 'ms', baseline: 'bare child_process.fork', baselineValue: b, ratio: a / b, target: '<= 1.5x' },
+      { name: `PSS per running app, ${sandbox.containment}`, value: ar, unit: 'MiB', baseline: 'bare child node', baselineValue: br, ratio: ar / br, target: `<= baseline + 8 MiB (${(ar - br).toFixed(1)} MiB over)` },
       { name: 'crash-to-restart (first attempt)', value: median(restartMs), unit: 'ms', target: '<= 1500 ms' },
       {
         name: 'hub option GET p99 with 3 misbehaving apps',

@@ -36,7 +36,8 @@ export function limitsOf(manifest: AppManifest, d: AppLimitDefaults): { memoryMb
 /** What the runtime knows that every app's spec needs. */
 export interface SpecContext {
   readonly appsDir: string;
-  readonly sdkLink: string;
+  /** The SDK link in the apps folder, and the folder holding it. */
+  readonly sdk: { readonly link: string; readonly modules: string };
   readonly sandbox: Sandbox;
   readonly limits: AppLimitDefaults;
   readonly hub: HubState;
@@ -53,13 +54,13 @@ export function childSpec(
     version: manifest.version,
     dir: app.dir,
     userdata: app.userdata,
-    readPaths: [ctx.sdkLink, ...permissionReadFiles(manifest.permissions)],
+    readPaths: [ctx.sdk.modules, ...permissionReadFiles(manifest.permissions)],
     sandbox: ctx.sandbox,
     network: usesNetwork(manifest.permissions),
     limits: { memoryMb: limits.memoryMb, openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB },
     diskMb: limits.diskMb,
     appsPackage: join(ctx.appsDir, 'package.json'),
-    sdkLink: ctx.sdkLink,
+    sdkLink: ctx.sdk.link,
     init: () => ({
       app: { id: app.id, version: manifest.version, dir: app.dir, main: manifest.main, userdata: app.userdata },
       manifest: manifest.raw,

@@ -52,6 +52,20 @@ export function runtimeDir(): string {
  * namespaces the second wall: the mounts are the first). The heap stays below the memory
  * ceiling, so an app that fills its heap is told so before the ceiling stops its Buffers.
  */
+/**
+ * The package.json of every folder above `dir`: Node's module loader reads them to find the
+ * package scope ("type") of a module in `dir`. Before Node 20.20 a read the permission model
+ * refuses there stops the child instead of counting as "no file" (Debian 13's Node 20.19 started
+ * no app: the bootstrap's own scope lookup read dist/package.json).
+ */
+function scopeFilesAbove(dir: string): string[] {
+  const files: string[] = [];
+  for (let d = dirname(dir); ; d = dirname(d)) {
+    files.push(join(d, 'package.json'));
+    if (dirname(d) === d) return files;
+  }
+}
+
 export function childExecArgv(
   spec: Pick<ChildSpec, 'dir' | 'userdata' | 'readPaths'> & Partial<Pick<ChildSpec, 'sandbox' | 'limits'>>,
   heapMb: number,
@@ -60,7 +74,9 @@ export function childExecArgv(
   // One flag per path: Node 20 does not split comma-separated lists reliably. The runtime is
   // the bootstrap (dist/apps) and the SDK beside it (dist/homey).
   const writes = [spec.userdata, ...(spec.sandbox?.containment === 'namespaces' ? [HOMEY_USERDATA] : [])];
-  const reads = [runtime, join(runtime, '..', 'homey'), spec.dir, ...writes, ...spec.readPaths];
+  // Above the bootstrap and the app, only the package.json files the module loader looks for.
+  const scopes = new Set([...scopeFilesAbove(runtime), ...scopeFilesAbove(spec.dir)]);
+  const reads = [runtime, join(runtime, '..', 'homey'), spec.dir, ...writes, ...spec.readPaths, ...scopes];
   const heap = spec.limits ? Math.min(heapMb, Math.max(16, Math.floor(spec.limits.memoryMb * 0.75))) : heapMb;
   return [
     '--experimental-permission',
@@ -92,7 +108,8 @@ export function childCommand(spec: ChildSpec, heapMb: number): { file: string; a
     userdata: spec.userdata,
     sdkLink: spec.sdkLink,
     appsPackage: spec.appsPackage,
-    readFiles: spec.readPaths.filter((p) => p !== spec.sdkLink),
+    // The folder of the SDK link is made in the sandbox with the link alone in it.
+    readFiles: spec.readPaths.filter((p) => p !== dirname(spec.sdkLink)),
     network: spec.network,
     limits: spec.limits,
   });

@@ -80,7 +80,8 @@ export class AppRuntime {
   private section!: Section<AppsSection>;
   private readonly supervisorOptions: SupervisorOptions;
   private unregister: Array<() => void> = [];
-  private sdkLink = '';
+  /** The SDK link in the apps folder, and that folder (apps may read both). */
+  private sdk = { link: '', modules: '' };
   private sandbox: Sandbox = { containment: 'permission-model-only', reason: 'not started yet' };
   private readonly limitDefaults: AppLimitDefaults;
   private readonly watch: FolderWatch;
@@ -129,7 +130,7 @@ export class AppRuntime {
     this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
     this.registerOwnCalls();
     await mkdir(this.opts.appsDir, { recursive: true });
-    this.sdkLink = await prepareAppsFolder(this.opts.appsDir);
+    this.sdk = await prepareAppsFolder(this.opts.appsDir);
     this.sandbox = await probeSandbox(this.opts.sandbox ?? 'auto');
     if (this.sandbox.reason) this.opts.log.warn({ containment: this.sandbox.containment, reason: this.sandbox.reason }, 'apps run with the permission model only');
     else this.opts.log.info({ containment: this.sandbox.containment }, 'apps run in namespaces of their own');
@@ -248,7 +249,7 @@ export class AppRuntime {
   }
 
   private specContext(): SpecContext {
-    return { appsDir: this.opts.appsDir, sdkLink: this.sdkLink, sandbox: this.sandbox, limits: this.limitDefaults, hub: this.hub };
+    return { appsDir: this.opts.appsDir, sdk: this.sdk, sandbox: this.sandbox, limits: this.limitDefaults, hub: this.hub };
   }
 
   /** How apps are contained on this hub (for the apps manager's state). */

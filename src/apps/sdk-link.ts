@@ -13,6 +13,9 @@ import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runtimeDir } from './child-command.js';
 
+/** The apps folder's folder that holds the link: the hub's own, never an app's (nor backed up). */
+export const SDK_MODULES_DIR = 'node_modules';
+
 /** dist/homey: the SDK beside the bootstrap. */
 export const sdkDir = (): string => join(runtimeDir(), '..', 'homey');
 
@@ -25,9 +28,15 @@ const FOLDER_PACKAGE = `${JSON.stringify(
   2,
 )}\n`;
 
-/** Makes the SDK link and the folder's package.json; resolves with the link's path (apps may read it). */
-export async function prepareAppsFolder(appsDir: string): Promise<string> {
-  const modules = join(appsDir, 'node_modules');
+/**
+ * Makes the SDK link (replaced in one rename) and the folder's package.json. Resolves with the
+ * link and the folder holding it, which apps may read: Node's CommonJS loader looks for
+ * `homey.js`, `homey.json`, ... beside the link before it takes the folder, and before Node 20.20
+ * a look the permission model refused there failed `require('homey')` (Debian 13's Node 20.19
+ * found no SDK for CommonJS apps).
+ */
+export async function prepareAppsFolder(appsDir: string): Promise<{ link: string; modules: string }> {
+  const modules = join(appsDir, SDK_MODULES_DIR);
   await mkdir(modules, { recursive: true });
   await writeFile(join(appsDir, 'package.json'), FOLDER_PACKAGE);
   const link = join(modules, 'homey');
@@ -44,5 +53,5 @@ export async function prepareAppsFolder(appsDir: string): Promise<string> {
     await rm(link, { recursive: true, force: true });
     await symlink(sdkDir(), link, 'dir');
   }
-  return link;
+  return { link, modules };
 }

@@ -23,6 +23,7 @@ import {
 } from './format.js';
 import { applyRetention, cleanStale, sidecarText, type BackupRecord } from './retention.js';
 import { copySqliteDatabase } from './sqlite-copy.js';
+import { SDK_MODULES_DIR } from '../apps/sdk-link.js';
 import { TarGzWriter } from './tar-writer.js';
 import { verifyArchive } from './verify.js';
 
@@ -168,8 +169,10 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
   try {
     const apps: string[] = [];
     // Only app ids become archive paths (restore takes nothing else); any other folder there
-    // is left out and named, never a reason to fail the whole home's backup.
-    for (const id of opts.appIds ? [...opts.appIds].sort() : await listDirs(opts.appsDir)) {
+    // is left out and named, never a reason to fail the whole home's backup. The hub's own
+    // folder there (the SDK link, made again at every start) is left out without a word.
+    const listed = opts.appIds ? [...opts.appIds].sort() : (await listDirs(opts.appsDir)).filter((name) => name !== SDK_MODULES_DIR);
+    for (const id of listed) {
       if (isAppId(id)) apps.push(id);
       else skipped.push(`apps/${id}: not an app id, so not an app's folder`);
     }

@@ -9,22 +9,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/pack.js';
 import { openEvents, type EventClient } from '../helpers/events.js';
 import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { assertBuilt, removeAll, writeApp } from './helpers.js';
+import { assertBuilt, homeyApp, removeAll, writeApp } from './helpers.js';
 import { poll } from '../helpers/poll.js';
 
 type App = Record<string, unknown> & { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null };
 
-const ECHO = `
-module.exports = class {
-  async onInit(hub) {
-    hub.log('echo app up in', await hub.i18n.getLanguage(), hub.__('hello'));
-    hub.settings.on('set', (key, value) => { if (key === 'say') void hub.settings.set('echo', { value, text: hub.__('hello') }); });
-    hub.settings.on('unset', (key) => { if (key === 'say') void hub.settings.set('echo', 'unset'); });
-    const log = await hub.insights.createLog('counter', { title: 'Counter', type: 'number', decimals: 0 });
+const ECHO = homeyApp(`
+  async onInit() {
+    const { settings, geolocation } = this.homey;
+    this.log('echo app up in', this.homey.i18n.getLanguage(), this.homey.__('hello'));
+    settings.on('set', (key) => { if (key === 'say') settings.set('echo', { value: settings.get('say'), text: this.homey.__('hello') }); });
+    settings.on('unset', (key) => { if (key === 'say') settings.set('echo', 'unset'); });
+    const log = await this.homey.insights.createLog('counter', { title: 'Counter', type: 'number', decimals: 0 });
     await log.createEntry(7);
-    await hub.settings.set('geo', await hub.geolocation.getLocation());
-  }
-};`;
+    const where = () => settings.set('geo', { latitude: geolocation.getLatitude() ?? null, longitude: geolocation.getLongitude() ?? null });
+    where();
+    geolocation.on('location', where);
+  }`);
 
 
 describe('apps operations on a real hub', () => {
@@ -41,12 +42,17 @@ describe('apps operations on a real hub', () => {
     await writeApp(appsDir, 'com.test.echo', {
       code: ECHO,
       manifest: {
-        permissions: ['hearth:manager:insights', 'hearth:manager:geolocation'],
-        settings: [{ id: 'say', type: 'text', label: { en: 'Say' } }],
+        permissions: ['homey:manager:geolocation'],
+        settings: [{ id: 'say', type: 'text', title: { en: 'Say' } }],
       },
       files: { 'locales/en.json': '{"hello": "Hello"}', 'locales/nl.json': '{"hello": "Hallo"}' },
     });
     await writeApp(appsDir, 'com.test.broken', { code: '', manifest: { sdk: 1 } });
+    await writeApp(appsDir, 'com.test.driver', { code: homeyApp(''), manifest: { drivers: [{ id: 'socket', name: { en: 'Socket' } }] } });
+    await writeApp(appsDir, 'com.test.flowy', {
+      code: homeyApp(''),
+      manifest: { flow: { actions: [{ id: 'ring', title: { en: 'Ring' } }] }, permissions: ['homey:manager:ledring'] },
+    });
     hub = await startHub({ appsDir });
     events = await openEvents(hub.wsUrl, 'apps', 'hth_test-owner-token-0123456789abcdef0123456789abcdef');
     await poll(() => app('com.test.echo'), (a) => a.ready, 'echo ready');
@@ -57,13 +63,40 @@ describe('apps operations on a real hub', () => {
     await removeAll(appsDir, srcDir);
   });
 
-  it('lists apps with their fields, broken ones as crashed', async () => {
+  it('lists apps with their fields, broken ones as crashed, incompatible ones as stopped with the reason', async () => {
+    await poll(() => app('com.test.flowy'), (a) => a.ready, 'flowy ready');
     const r = await hub.call<Record<string, App>>('GET', '/api/manager/apps/app/');
     expect(r.status).toBe(200);
-    expect(Object.keys(r.body).sort()).toEqual(['com.test.broken', 'com.test.echo']);
-    expect(r.body['com.test.echo']).toMatchObject({ state: 'running', ready: true, crashed: false, version: '1.0.0', sdk: 3, origin: 'local', enabled: true });
+    expect(Object.keys(r.body).sort()).toEqual(['com.test.broken', 'com.test.driver', 'com.test.echo', 'com.test.flowy']);
+    expect(r.body['com.test.echo']).toMatchObject({
+      state: 'running',
+      ready: true,
+      crashed: false,
+      version: '1.0.0',
+      sdk: 3,
+      origin: 'local',
+      enabled: true,
+      description: null,
+      compatible: true,
+      incompatibleReason: null,
+      unsupported: [],
+      permissions: ['homey:manager:geolocation'],
+      settingsPage: false,
+    });
     expect(r.body['com.test.echo']!.settings).toEqual([{ id: 'say', type: 'text', label: { en: 'Say' } }]);
     expect(r.body['com.test.broken']).toMatchObject({ state: 'stopped', crashed: true, crashedMessage: 'app.json sdk: must be 3 (the SDK version this hub runs)' });
+    expect(r.body['com.test.driver']).toMatchObject({
+      state: 'stopped',
+      ready: false,
+      crashed: false,
+      compatible: false,
+      incompatibleReason: 'it declares drivers (socket): hearth has no devices, so apps with drivers do not run',
+    });
+    expect(r.body['com.test.flowy']).toMatchObject({
+      state: 'running',
+      compatible: true,
+      unsupported: ['flow cards (1 actions): hearth has no flow engine, so they never run', 'permission homey:manager:ledring: hearth has no LED ring'],
+    });
     expect((await hub.call('GET', '/api/manager/apps/app/com.test.nope')).status).toBe(404);
   });
 
@@ -75,11 +108,15 @@ describe('apps operations on a real hub', () => {
       'the entry written through the SDK',
     );
     expect(logs.body['hearth:app:com.test.echo:counter']).toMatchObject({ lastValue: 7, uri: 'hearth:app:com.test.echo' });
+    const geo = () => hub.call('GET', '/api/manager/apps/app/com.test.echo/setting/geo');
+    expect((await poll(geo, (r) => r.status === 200, 'geo written at start')).body).toEqual({ latitude: null, longitude: null });
+    // The running app hears of the new location; a restarted one starts with it.
     const location = { latitude: 52.09, longitude: 5.12 };
     expect((await hub.call('PUT', '/api/manager/geolocation/option/location', { body: { value: location } })).status).toBe(200);
+    await poll(geo, (r) => JSON.stringify(r.body) === JSON.stringify(location), 'the new location in the running app');
+    expect((await hub.call('DELETE', '/api/manager/apps/app/com.test.echo/setting/geo')).status).toBe(204);
     expect((await hub.call('POST', '/api/manager/apps/app/com.test.echo/restart')).status).toBe(200);
-    const geo = await hub.call('GET', '/api/manager/apps/app/com.test.echo/setting/geo');
-    expect(geo).toMatchObject({ status: 200, body: location });
+    expect((await poll(geo, (r) => r.status === 200, 'geo written at the restart')).body).toEqual(location);
   });
 
   it('reads locales keyed by language', async () => {
@@ -130,6 +167,8 @@ describe('apps operations on a real hub', () => {
     expect(restarted.body).toMatchObject({ state: 'running', ready: true });
     const broken = await hub.call<{ error: string }>('POST', '/api/manager/apps/app/com.test.broken/restart');
     expect(broken).toMatchObject({ status: 409, body: { error: 'conflict' } });
+    const driver = await hub.call<{ error: string; error_description: string }>('POST', '/api/manager/apps/app/com.test.driver/restart');
+    expect(driver).toMatchObject({ status: 409, body: { error: 'conflict', error_description: expect.stringContaining('cannot start: it declares drivers (socket)') } });
   });
 
   it('runs gc in the app and answers 409 for an app that is not running', async () => {
@@ -162,7 +201,7 @@ describe('apps operations on a real hub', () => {
 
   it('installs from the default local store, then uninstalls with purge', async () => {
     const folder = await writeApp(srcDir, 'com.test.shop', {
-      code: `module.exports = { async onInit(hub) { hub.log('shop'); } };`,
+      code: homeyApp(`async onInit() { this.log('shop'); }`),
       manifest: { name: { en: 'Shop', nl: 'Winkel' }, description: { en: 'Sells things' } },
     });
     await packApp(folder, join(hub.dataDir, 'store'));

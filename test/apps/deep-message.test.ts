@@ -26,7 +26,7 @@ header.writeUInt32BE(body.length);
 // determined app would; a single writeSync can stop part way and leave the frame unfinished.
 const frame = Buffer.concat([header, body]);
 function writeAll() { for (let at = 0; at < frame.length; ) { try { at += writeSync(3, frame, at); } catch (e) { if (e.code !== 'EAGAIN') throw e; } } }
-module.exports = { async onInit() { setTimeout(writeAll, 50); } };
+module.exports = class extends require('homey').App { async onInit() { setTimeout(writeAll, 50); } };
 `;
 
 it('stops an app that sends a message nested deeper than 32 levels, naming why', async () => {

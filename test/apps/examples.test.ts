@@ -1,22 +1,40 @@
 /**
  * The example apps shipped in apps/ run under a real hub: the system monitor records into
- * insights, the greeter answers its widget's autocomplete and follows its settings.
+ * insights, the greeter answers its widget's autocomplete, follows its settings, counts its
+ * greetings in insights and tells its widgets.
  */
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RealtimeEvent } from '../../src/apps/realtime.js';
+import { EventBus } from '../../src/core/events.js';
+import { serveSdk } from '../../src/managers/insights/sdk.js';
+import { InsightsService } from '../../src/managers/insights/service.js';
 import { startHub, type RunningHub } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
 import { assertBuilt, ROOT, startRuntime, tempDir, removeAll, type TestRuntime } from './helpers.js';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
+
+/** The example apps, copied: the hub links its SDK into the apps folder it runs, which must not be the checkout's. */
+async function exampleApps(): Promise<string> {
+  const dir = await tempDir('hearth-examples-');
+  await cp(join(ROOT, 'apps'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
+  return dir;
+}
 
 type App = { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null };
 
 describe('example apps on a real hub', () => {
   let hub: RunningHub;
+  let appsDir: string;
   beforeAll(async () => {
     assertBuilt();
-    hub = await startHub({ appsDir: join(ROOT, 'apps') });
+    appsDir = await exampleApps();
+    hub = await startHub({ appsDir });
   });
   afterAll(async () => {
     await hub?.cleanup();
+    await removeAll(appsDir);
   });
 
   it('starts both and the system monitor writes its CPU load into insights', async () => {
@@ -47,24 +65,34 @@ describe('example apps on a real hub', () => {
 
 describe('greeter through the runtime', () => {
   let t: TestRuntime;
+  let appsDir: string;
   let dataDir: string;
+  let insights: InsightsService;
   const said: string[] = [];
+  const realtime: RealtimeEvent[] = [];
   beforeAll(async () => {
     assertBuilt();
+    appsDir = await exampleApps();
     dataDir = await tempDir('hearth-data-');
+    insights = new InsightsService({ dataDir, zone: 'UTC', bus: new EventBus(), log: pino({ level: 'silent' }) });
+    insights.start();
     t = await startRuntime({
-      appsDir: join(ROOT, 'apps'),
+      appsDir,
       dataDir,
-      setup: (rt) =>
+      setup: (rt) => {
+        serveSdk(rt.router, insights);
         rt.router.handle('speech.say', (_app, { text }) => {
           said.push(text);
           return null;
-        }),
+        });
+        rt.onRealtime = (event) => realtime.push(event);
+      },
     });
   });
   afterAll(async () => {
     await t?.close();
-    await removeAll(dataDir);
+    insights?.stop();
+    await removeAll(appsDir, dataDir);
   });
 
   it('answers autocomplete for its widget setting', async () => {
@@ -81,6 +109,15 @@ describe('greeter through the runtime', () => {
     await t.rt.settings.set('com.hearth.greeter', 'style', 'formal');
     await t.rt.settings.set('com.hearth.greeter', 'name', 'Ada');
     for (let i = 0; i < 100 && !said.some((s) => s.includes('Ada')); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(said.filter((s) => s.includes('Ada'))[0]).toMatch(/^Good (morning|afternoon|evening), Ada\.$/);
+    const greeting = said.filter((s) => s.includes('Ada'))[0];
+    expect(greeting).toMatch(/^Good (morning|afternoon|evening), Ada\.$/);
+    // Counted in its insights log, and sent to its open widgets.
+    const log = await poll(
+      async () => insights.getLog('hearth:app:com.hearth.greeter:greetings'),
+      (l) => typeof l.lastValue === 'number' && l.lastValue >= 1,
+      'the greeting counted',
+    );
+    expect(log).toMatchObject({ title: 'Greetings', type: 'number', decimals: 0 });
+    expect(realtime).toContainEqual({ appId: 'com.hearth.greeter', event: 'greeting', data: { text: greeting } });
   });
 });

@@ -3,7 +3,7 @@
  * a temp data dir (real Store, real child processes), and wait for an app to reach a state.
  */
 import { once } from 'node:events';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,33 +16,62 @@ import { Store } from '../../src/core/store.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
-/** The child runs the built bootstrap: fail with a clear sentence when the build is missing or stale. */
+/** The child runs the built bootstrap and SDK: fail with a clear sentence when the build is missing or stale. */
 export function assertBuilt(): void {
-  const built = join(ROOT, 'dist/apps/bootstrap.js');
-  if (!existsSync(built)) throw new Error('dist/apps/bootstrap.js is missing: run `npm run build` before these tests');
-  const srcDir = join(ROOT, 'src/apps');
-  const newest = Math.max(...['bootstrap.ts', 'sdk-child.ts', 'wire.ts'].map((f) => statSync(join(srcDir, f)).mtimeMs));
-  if (statSync(built).mtimeMs < newest - 1000) throw new Error('dist/apps is older than src/apps: run `npm run build` first');
+  for (const [built, sources] of [
+    ['dist/apps/bootstrap.js', 'src/apps'],
+    ['dist/homey/index.cjs', 'src/homey'],
+  ] as const) {
+    const file = join(ROOT, built);
+    if (!existsSync(file)) throw new Error(`${built} is missing: run \`npm run build\` before these tests`);
+    const newest = Math.max(
+      ...readdirSync(join(ROOT, sources), { recursive: true, encoding: 'utf8' })
+        .filter((f) => /\.c?ts$/.test(f))
+        .map((f) => statSync(join(ROOT, sources, f)).mtimeMs),
+    );
+    if (statSync(file).mtimeMs < newest - 1000) throw new Error(`${built} is older than ${sources}: run \`npm run build\` first`);
+  }
 }
 
 export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(join(tmpdir(), prefix));
 }
 
-export interface TestApp {
-  manifest?: Record<string, unknown>;
-  /** CommonJS source of app.js. */
-  code: string;
-  files?: Record<string, string>;
+/**
+ * The main module of a Homey app in CommonJS: `members` is the body of its class (`async
+ * onInit() {...}` and whatever else it has), `prelude` what the module runs before the class.
+ *
+ * @example
+ * writeApp(appsDir, 'com.test.up', { code: homeyApp(`async onInit() { this.homey.settings.set('up', true); }`) });
+ */
+export function homeyApp(members: string, prelude = ''): string {
+  return `'use strict';
+const Homey = require('homey');
+${prelude}
+module.exports = class TestApp extends Homey.App {
+${members}
+};
+`;
 }
 
+export interface TestApp {
+  /** app.json fields over the minimal ones (id, version, sdk 3, name). */
+  manifest?: Record<string, unknown>;
+  /** Source of the main module: app.js (CommonJS), or app.mjs with `"esm": true`; see homeyApp. */
+  code: string;
+  files?: Record<string, string>;
+  /** package.json of the app; none by default (a Homey app without dependencies needs none). */
+  packageJson?: Record<string, unknown>;
+}
+
+/** Writes a Homey app into `<appsDir>/<id>`; resolves with its folder. */
 export async function writeApp(appsDir: string, id: string, app: TestApp): Promise<string> {
   const dir = join(appsDir, id);
   await mkdir(dir, { recursive: true });
   const manifest: Record<string, unknown> = { id, version: '1.0.0', sdk: 3, name: { en: id }, ...app.manifest };
   await writeFile(join(dir, 'app.json'), JSON.stringify(manifest, null, 2));
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: id, private: true, type: 'commonjs' }));
-  await writeFile(join(dir, String(manifest.main ?? 'app.js')), app.code);
+  if (app.packageJson) await writeFile(join(dir, 'package.json'), JSON.stringify(app.packageJson));
+  await writeFile(join(dir, String(manifest.main ?? (manifest.esm === true ? 'app.mjs' : 'app.js'))), app.code);
   for (const [name, text] of Object.entries(app.files ?? {})) {
     await mkdir(dirname(join(dir, name)), { recursive: true });
     await writeFile(join(dir, name), text);
@@ -71,6 +100,11 @@ export interface TestRuntime {
   events: Array<{ kind: string; app: App }>;
   /** Resolves when `predicate` holds for the app (checked on every change). */
   until(id: string, predicate: (app: App) => boolean, what: string, timeoutMs?: number): Promise<App>;
+  /**
+   * Resolves with the app's setting `key` once `ok` holds for it (default: it has a value). An
+   * app's `this.homey.settings.set` returns at once; the hub stores the value a moment later.
+   */
+  setting(id: string, key: string, ok?: (value: unknown) => boolean): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -128,6 +162,15 @@ export async function startRuntime(opts: {
         check();
       });
     },
+    async setting(id, key, ok = (v) => v !== null) {
+      let value: unknown = null;
+      for (let i = 0; i < 1000; i++) {
+        value = rt.settings.get(id, key);
+        if (ok(value)) return value;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`setting '${key}' of app ${id} never became what the test waits for; now ${JSON.stringify(value)}`);
+    },
     async close() {
       await rt.stop();
       await store.flush();
@@ -137,6 +180,11 @@ export async function startRuntime(opts: {
 
 export async function listDir(dir: string): Promise<string[]> {
   return (await readdir(dir).catch(() => [] as string[])).sort();
+}
+
+/** The apps folder's entries besides `node_modules` (where the runtime links the SDK as `homey`). */
+export async function listApps(appsDir: string): Promise<string[]> {
+  return (await listDir(appsDir)).filter((n) => n !== 'node_modules');
 }
 
 export async function removeAll(...dirs: string[]): Promise<void> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/pack.js';
 import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { assertBuilt, removeAll, serveFolder, writeApp } from './helpers.js';
+import { assertBuilt, homeyApp, removeAll, serveFolder, writeApp } from './helpers.js';
 
 type App = { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null; exitCount: number; exitSignal: string | null };
 
@@ -49,7 +49,7 @@ describe('misbehaving apps under a real hub', () => {
     const appsDir = await dir('hearth-apps-');
     const dataDir = await dir('hearth-data-');
     await writeApp(appsDir, 'com.test.crasher', {
-      code: `module.exports = { async onInit() { setTimeout(function explode() { throw new Error('kaboom-4d2c'); }, 20); } };`,
+      code: homeyApp(`async onInit() { setTimeout(function explode() { throw new Error('kaboom-4d2c'); }, 20); }`),
     });
     let hub = await hubWith({ appsDir, dataDir });
     const held = await until(hub, 'com.test.crasher', (a) => a.crashed && a.exitCount >= 5 && a.state === 'stopped', 'held');
@@ -77,7 +77,7 @@ describe('misbehaving apps under a real hub', () => {
       code: `const { writeSync } = require('node:fs');
       const frame = (m) => { const b = Buffer.from(JSON.stringify(m)); const h = Buffer.alloc(4); h.writeUInt32BE(b.length); return Buffer.concat([h, b]); };
       const batch = Buffer.concat(Array.from({ length: 2000 }, (_, i) => frame({ type: 'nonsense', id: i, junk: 'x'.repeat(20) })));
-      module.exports = { async onInit() {
+      module.exports = class extends require('homey').App { async onInit() {
         setTimeout(function flood() { try { for (let i = 0; i < 50; i++) writeSync(3, batch); } catch { return; } setImmediate(flood); }, 50);
       } };`,
     });
@@ -100,10 +100,10 @@ describe('misbehaving apps under a real hub', () => {
   it('stops an app at its heap limit, kills a spinner that ignores SIGTERM, and keeps answering', { timeout: 120_000 }, async () => {
     const appsDir = await dir('hearth-apps-');
     await writeApp(appsDir, 'com.test.hog', {
-      code: `module.exports = { async onInit() { const keep = []; setInterval(() => { for (let i = 0; i < 20000; i++) keep.push({ i, s: 'x'.repeat(64) + i }); }, 1); } };`,
+      code: homeyApp(`async onInit() { const keep = []; setInterval(() => { for (let i = 0; i < 20000; i++) keep.push({ i, s: 'x'.repeat(64) + i }); }, 1); }`),
     });
     await writeApp(appsDir, 'com.test.spin', {
-      code: `module.exports = { async onInit() { process.on('SIGTERM', () => {}); setTimeout(() => { for (;;) {} }, 100); } };`,
+      code: homeyApp(`async onInit() { process.on('SIGTERM', () => {}); setTimeout(() => { for (;;) {} }, 100); }`),
     });
     const hub = await hubWith({ appsDir, args: ['--app-heap-mb', '32'] });
     const hog = await until(hub, 'com.test.hog', (a) => a.exitSignal === 'SIGABRT', 'killed at its heap limit');
@@ -126,13 +126,15 @@ describe('misbehaving apps under a real hub', () => {
     const appsDir = await dir('hearth-apps-');
     const dataDir = await dir('hearth-data-');
     await writeApp(appsDir, 'com.test.probe', {
-      code: `const fs = require('node:fs');
-        const t = (f) => { try { fs.readFileSync(f); return 'read'; } catch (e) { return e.code; } };
-        module.exports = { async onInit(hub) { await hub.settings.set('r', {
+      code: homeyApp(
+        `async onInit() { this.homey.settings.set('r', {
           db: t(${JSON.stringify(join(dataDir, 'db.json'))}),
           owner: t(${JSON.stringify(join(dataDir, 'owner-token'))}),
           spawn: (() => { try { require('node:child_process').spawnSync('id'); return 'spawned'; } catch (e) { return e.code; } })(),
-        }); } };`,
+        }); }`,
+        `const fs = require('node:fs');
+        const t = (f) => { try { fs.readFileSync(f); return 'read'; } catch (e) { return e.code; } };`,
+      ),
     });
     const hub = await hubWith({ appsDir, dataDir, ownerToken: null });
     const owner = (await readFile(join(dataDir, 'owner-token'), 'utf8')).trim();
@@ -148,7 +150,7 @@ describe('misbehaving apps under a real hub', () => {
 describe('start', () => {
   it('listens without waiting for an app whose onInit hangs, then times the start out', { timeout: 60_000 }, async () => {
     const appsDir = await dir('hearth-apps-');
-    await writeApp(appsDir, 'com.test.hang', { code: `module.exports = { onInit() { return new Promise(() => {}); } };` });
+    await writeApp(appsDir, 'com.test.hang', { code: homeyApp(`onInit() { return new Promise(() => {}); }`) });
     const hub = await hubWith({ appsDir });
     expect((await hub.call<App>('GET', '/api/manager/apps/app/com.test.hang')).body).toMatchObject({ state: 'starting', ready: false });
     const app = await until(hub, 'com.test.hang', (a) => a.crashed, 'timed out', 800);
@@ -161,10 +163,10 @@ describe('orphans', () => {
     const appsDir = await dir('hearth-apps-');
     const dataDir = await dir('hearth-data-');
     await writeApp(appsDir, 'com.test.orphan', {
-      code: `module.exports = { async onInit(hub) {
-        require('node:fs').writeFileSync(require('node:path').join(hub.app.userdata, 'pid'), String(process.pid));
+      code: homeyApp(`async onInit() {
+        require('node:fs').writeFileSync(require('node:path').join(this.homey.tmpdir, 'pid'), String(process.pid));
         setInterval(() => {}, 1000);
-      } };`,
+      }`),
     });
     const hub = await hubWith({ appsDir, dataDir });
     await until(hub, 'com.test.orphan', (a) => a.ready, 'ready');
@@ -195,7 +197,7 @@ describe('store install from an http catalogue', () => {
     const storeDir = await dir('hearth-store-');
     const srcDir = await dir('hearth-src-');
     const appsDir = await dir('hearth-apps-');
-    const folder = await writeApp(srcDir, 'com.test.remote', { code: `module.exports = { async onInit(hub) { hub.log('remote up'); } };` });
+    const folder = await writeApp(srcDir, 'com.test.remote', { code: homeyApp(`async onInit() { this.log('remote up'); }`) });
     await packApp(folder, storeDir);
     const served = await serveFolder(storeDir);
     server = served.server;
@@ -214,7 +216,7 @@ describe('store install from an http catalogue', () => {
     const bad = await hub.call<{ error: string; error_description: string }>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.remote' } });
     expect(bad.status).toBe(502);
     expect(bad.body.error_description).toContain('failed its checksum');
-    expect((await readdir(appsDir)).sort()).toEqual(['com.test.remote']);
+    expect((await readdir(appsDir)).sort()).toEqual(['com.test.remote', 'node_modules']);
     // The installed version kept running through the refused upgrade.
     expect((await hub.call<App>('GET', '/api/manager/apps/app/com.test.remote')).body).toMatchObject({ state: 'running' });
   });

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startHub } from '../helpers/hub.js';
-import { removeAll, tempDir, writeApp } from './helpers.js';
+import { homeyApp, removeAll, tempDir, writeApp } from './helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(...dirs));
@@ -23,7 +23,7 @@ describe('app processes left behind by a killed hub', () => {
     const appsDir = await tempDir('hearth-apps-');
     dirs.push(appsDir);
     await writeApp(appsDir, 'com.test.spin', {
-      code: `module.exports = { async onInit() { process.on('SIGTERM', () => {}); setTimeout(() => { for (;;) {} }, 100); } };`,
+      code: homeyApp(`async onInit() { process.on('SIGTERM', () => {}); setTimeout(() => { for (;;) {} }, 100); }`),
     });
     const first = await startHub({ appsDir });
     dirs.push(first.dataDir);

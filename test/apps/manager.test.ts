@@ -15,9 +15,9 @@ import { Store } from '../../src/core/store.js';
 import { AppsManager } from '../../src/managers/apps/index.js';
 import { I18nManager } from '../../src/managers/i18n/index.js';
 import { poll } from '../helpers/poll.js';
-import { assertBuilt, FAST, tempDir, writeApp } from './helpers.js';
+import { assertBuilt, FAST, homeyApp, tempDir, writeApp } from './helpers.js';
 
-const CODE = `module.exports = { async onInit(hub) { hub.log('up', hub.app.version); } };`;
+const CODE = homeyApp(`async onInit() { this.log('up', this.homey.manifest.version); }`);
 
 interface Harness {
   apps: AppsManager;

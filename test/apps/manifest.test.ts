@@ -1,37 +1,156 @@
-/** The app.json schema: what it accepts, its defaults, and the sentences for what it refuses. */
+/**
+ * app.json as Homey writes it: what hearth reads of it, its defaults, what it keeps and ignores,
+ * what makes an app incompatible or partly unrun, and the sentences for what it refuses.
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadManifest, parseManifest } from '../../src/apps/manifest.js';
+import { loadManifest, parseManifest, type AppManifest } from '../../src/apps/manifest.js';
 import { removeAll, tempDir } from './helpers.js';
 
 const base = { id: 'com.example.app', version: '1.2.3', sdk: 3, name: { en: 'Example' } };
 
+function parsed(raw: Record<string, unknown>): AppManifest {
+  const r = parseManifest(raw, 'com.example.app');
+  if (!r.ok) throw new Error(`refused: ${r.message}`);
+  return r.manifest;
+}
+
 describe('manifest', () => {
-  it('fills defaults', () => {
-    const r = parseManifest(base, 'com.example.app');
-    expect(r).toEqual({ ok: true, manifest: { ...base, main: 'app.js', permissions: [], settings: [], widgets: {} } });
+  it('fills defaults: app.js, no permissions, settings, api or widgets, nothing unrun', () => {
+    expect(parseManifest(base, 'com.example.app')).toEqual({
+      ok: true,
+      manifest: {
+        ...base,
+        main: 'app.js',
+        permissions: [],
+        settings: [],
+        api: {},
+        widgets: {},
+        flow: { triggers: [], conditions: [], actions: [] },
+        incompatible: null,
+        unrun: [],
+        raw: base,
+      },
+    });
   });
 
-  it('accepts settings and widgets of every type', () => {
-    const r = parseManifest({
+  it('runs app.mjs for an app with "esm": true, and the main a manifest names', () => {
+    expect(parsed({ ...base, esm: true }).main).toBe('app.mjs');
+    expect(parsed({ ...base, esm: false }).main).toBe('app.js');
+    expect(parsed({ ...base, esm: true, main: 'lib/app.js' }).main).toBe('lib/app.js');
+  });
+
+  it('keeps the Homey fields it does not use, unchecked, in raw (this.homey.manifest)', () => {
+    const homey = {
       ...base,
-      permissions: ['hearth:manager:insights', 'hearth:manager:insights'],
+      compatibility: '>=12.3.0',
+      category: ['tools'],
+      brandColor: '#c2410c',
+      author: { name: 'Someone', email: 'someone@example.com' },
+      images: { small: '/assets/images/small.png', large: '/assets/images/large.png' },
+      tags: { en: ['clock'] },
+      source: 'https://example.com/app',
+      support: 'mailto:someone@example.com',
+      homeyCommunityTopicId: 1234,
+      platforms: ['local'],
+      runtime: 'nodejs',
+      somethingHomeyAddsLater: { nested: [1, 2, 3] },
+    };
+    const m = parsed(homey);
+    expect(m.raw).toEqual(homey);
+    expect(m).not.toHaveProperty('brandColor');
+    expect(m).not.toHaveProperty('somethingHomeyAddsLater');
+    expect(m.incompatible).toBeNull();
+    expect(m.unrun).toEqual([]);
+  });
+
+  it("accepts settings of every type, with Homey's title and value for label and default", () => {
+    const m = parsed({
+      ...base,
       settings: [
         { id: 't', type: 'text', label: { en: 'T' }, default: 'x' },
-        { id: 'n', type: 'number', label: 'N', min: 0, max: 10 },
-        { id: 'c', type: 'checkbox', label: { en: 'C' }, default: true },
-        { id: 'd', type: 'dropdown', label: { en: 'D' }, default: 'a', values: [{ id: 'a', label: { en: 'A' } }] },
+        { id: 'ta', type: 'textarea', title: 'TA', value: 'long' },
+        { id: 'n', type: 'number', label: 'N', min: 0, max: 10, value: 5 },
+        { id: 'c', type: 'checkbox', title: { en: 'C' }, value: true },
+        { id: 'd', type: 'dropdown', title: { en: 'D' }, value: 'b', values: [{ id: 'a', label: { en: 'A' } }, { id: 'b', title: { en: 'B' } }] },
         { id: 'a', type: 'autocomplete', label: { en: 'A' } },
       ],
-      widgets: { clock: { name: { en: 'Clock', nl: 'Klok' }, height: 100, transparent: true, settings: [] } },
+      widgets: {
+        clock: {
+          name: { en: 'Clock', nl: 'Klok' },
+          height: 100,
+          transparent: true,
+          settings: [{ id: 'zone', type: 'text', title: { en: 'Zone' }, value: 'UTC' }],
+          api: { getTime: { method: 'get', path: '/' } },
+        },
+      },
     });
-    expect(r.ok).toBe(true);
-    if (r.ok) {
-      expect(r.manifest.permissions).toEqual(['hearth:manager:insights']);
-      expect(r.manifest.settings.map((s) => s.type)).toEqual(['text', 'number', 'checkbox', 'dropdown', 'autocomplete']);
-      expect(r.manifest.widgets.clock?.height).toBe(100);
-    }
+    expect(m.settings.map((s) => [s.id, s.type, s.label, s.default])).toEqual([
+      ['t', 'text', { en: 'T' }, 'x'],
+      ['ta', 'textarea', 'TA', 'long'],
+      ['n', 'number', 'N', 5],
+      ['c', 'checkbox', { en: 'C' }, true],
+      ['d', 'dropdown', { en: 'D' }, 'b'],
+      ['a', 'autocomplete', { en: 'A' }, undefined],
+    ]);
+    const dropdown = m.settings[4];
+    expect(dropdown?.type === 'dropdown' && dropdown.values.map((v) => v.label)).toEqual([{ en: 'A' }, { en: 'B' }]);
+    expect(m.widgets.clock?.height).toBe(100);
+    expect(m.widgets.clock?.settings).toEqual([{ id: 'zone', type: 'text', label: { en: 'Zone' }, default: 'UTC' }]);
+    expect(m.widgets.clock?.api.getTime).toEqual({ methods: ['GET'], path: '/', public: false });
+  });
+
+  it("keeps Homey's permissions, granted or not, and hearth's own, once each", () => {
+    const m = parsed({
+      ...base,
+      permissions: [
+        'homey:manager:speech-output',
+        'homey:manager:geolocation',
+        'homey:manager:api',
+        'homey:manager:ledring',
+        'homey:wireless:zigbee',
+        'homey:app:com.athom.example',
+        'hearth:system:sensors',
+        'homey:manager:speech-output',
+      ],
+    });
+    expect(m.permissions).toEqual([
+      'homey:manager:speech-output',
+      'homey:manager:geolocation',
+      'homey:manager:api',
+      'homey:manager:ledring',
+      'homey:wireless:zigbee',
+      'homey:app:com.athom.example',
+      'hearth:system:sensors',
+    ]);
+  });
+
+  it('lists an app with drivers as incompatible, saying why', () => {
+    const m = parsed({ ...base, drivers: [{ id: 'socket', name: { en: 'Socket' }, class: 'socket', capabilities: ['onoff'] }, { id: 'bulb' }] });
+    expect(m.incompatible).toBe('it declares drivers (socket, bulb): hearth has no devices, so apps with drivers do not run');
+    expect(parsed({ ...base, runtime: 'python' }).incompatible).toBe('it needs the python runtime; hearth runs Node.js apps');
+    expect(parsed({ ...base, platforms: ['cloud'] }).incompatible).toBe('it runs on cloud only, not on a local hub');
+  });
+
+  it('runs an app with flow cards, listing the cards and the features hearth does not run', () => {
+    const m = parsed({
+      ...base,
+      flow: {
+        triggers: [{ id: 'rang', title: { en: 'The bell rang' } }],
+        conditions: [],
+        actions: [{ id: 'ring', title: { en: 'Ring' } }, { id: 'mute', title: { en: 'Mute' } }],
+      },
+      capabilities: { volume_custom: { type: 'number' } },
+      signals: { '433': {} },
+    });
+    expect(m.incompatible).toBeNull();
+    expect(m.flow).toEqual({ triggers: ['rang'], conditions: [], actions: ['ring', 'mute'] });
+    expect(m.unrun).toEqual([
+      'flow cards (1 triggers, 2 actions): hearth has no flow engine, so they never run',
+      'custom capabilities (hearth has no devices)',
+      'RF signals (hearth has no radios)',
+    ]);
   });
 
   it.each([
@@ -40,11 +159,18 @@ describe('manifest', () => {
     [{ sdk: 2 }, 'app.json sdk: must be 3 (the SDK version this hub runs)'],
     [{ name: { nl: 'Voorbeeld' } }, 'app.json name.en'],
     [{ main: '../escape.js' }, 'app.json main: must be a path inside the app folder'],
-    [{ permissions: ['hearth:everything'] }, "unknown permission 'hearth:everything'; known: hearth:manager:insights"],
+    [{ permissions: ['hearth:everything'] }, "'hearth:everything' is not a permission; they are Homey names such as homey:manager:speech-output"],
+    [{ permissions: ['hearth:manager:insights'] }, "unknown permission 'hearth:manager:insights'; hearth's own are: hearth:system:sensors"],
+    [{ permissions: ['hearth:manager:speech-output'] }, "unknown permission 'hearth:manager:speech-output'; hearth's own are: hearth:system:sensors"],
+    [{ permissions: ['speech-output'] }, "'speech-output' is not a permission; they are Homey names such as homey:manager:speech-output"],
+    [{ permissions: ['other:manager:x'] }, "'other:manager:x' is not a permission"],
     [{ settings: [{ id: 'x', type: 'slider', label: 'X' }] }, 'app.json settings.0.type'],
+    [{ settings: [{ id: 'x', type: 'text' }] }, 'app.json settings.0.label'],
     [{ settings: [{ id: 'x', type: 'text', label: 'X' }, { id: 'x', type: 'text', label: 'Y' }] }, "setting id 'x' is used twice"],
     [{ settings: [{ id: 'd', type: 'dropdown', label: 'D', default: 'z', values: [{ id: 'a', label: 'A' }] }] }, "default 'z' is not one of the values"],
+    [{ settings: [{ id: 'd', type: 'dropdown', title: 'D', value: 'z', values: [{ id: 'a', title: 'A' }] }] }, "default 'z' is not one of the values"],
     [{ widgets: { 'bad id': { name: { en: 'W' } } } }, "widget id 'bad id' must be 1-64 letters"],
+    [{ drivers: [{ name: 'no id' }] }, 'app.json drivers.0.id'],
   ])('refuses %j with a sentence naming the field', (patch, message) => {
     const r = parseManifest({ ...base, ...patch });
     expect(r.ok).toBe(false);
@@ -71,6 +197,7 @@ describe('manifest', () => {
     for (const id of ['com.hearth.sysmon', 'com.hearth.greeter']) {
       const r = await loadManifest(join(import.meta.dirname, '../../apps', id));
       expect(r.ok ? 'ok' : r.message).toBe('ok');
+      expect(r.ok && [r.manifest.incompatible, r.manifest.unrun]).toEqual([null, []]);
     }
   });
 });

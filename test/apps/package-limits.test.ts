@@ -13,7 +13,7 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installFromStore } from '../../src/apps/store-install.js';
 import { extract } from '../../src/apps/package-extract.js';
-import { assertBuilt, listDir, removeAll, startRuntime, tempDir, type TestRuntime } from './helpers.js';
+import { assertBuilt, listApps, listDir, removeAll, startRuntime, tempDir, type TestRuntime } from './helpers.js';
 
 let appsDir: string;
 let dataDir: string;
@@ -82,7 +82,7 @@ describe('package limits', () => {
       status: 507,
       message: 'the app package unpacks to more than 256 MiB, the most a package may',
     });
-    expect(await listDir(appsDir)).toEqual([]);
+    expect(await listApps(appsDir)).toEqual([]);
     expect(() => t.rt.get('com.test.bomb')).toThrow(/not installed/);
   });
 
@@ -132,7 +132,7 @@ describe('a local catalogue reads only its own folder', () => {
       expect(err.code, url).toBe('bad_gateway');
       expect(err.message, url).toMatch(/^the app store lists a package outside its own folder/);
     }
-    expect(await listDir(appsDir)).toEqual([]);
+    expect(await listApps(appsDir)).toEqual([]);
     await removeAll(outside);
   });
 

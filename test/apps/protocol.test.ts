@@ -9,15 +9,39 @@ import { HubMessage } from '../../src/apps/protocol.js';
 import { SdkRouter, type CallerApp } from '../../src/apps/router.js';
 import { answerOf, isHubMessage, RpcError, RpcPeer, type CallMessage } from '../../src/apps/wire.js';
 
+const state = {
+  language: 'en',
+  units: 'metric',
+  strings: { hello: 'Hello' },
+  english: { hello: 'Hello' },
+  settings: { k: 1 },
+  defaults: { name: 'friend' },
+  location: null,
+  timezone: 'Europe/Amsterdam',
+  homeyVersion: '12.3.0',
+};
 const valid: unknown[] = [
-  { type: 'call', id: 1, method: 'init', args: { app: { id: 'a.b', version: '1.0.0', dir: '/x', main: 'app.js', userdata: '/y' }, language: 'en', units: 'metric' } },
+  {
+    type: 'call',
+    id: 1,
+    method: 'init',
+    args: {
+      app: { id: 'a.b', version: '1.0.0', dir: '/x', main: 'app.js', userdata: '/y' },
+      manifest: { id: 'a.b', version: '1.0.0', sdk: 3, name: { en: 'A' }, brandColor: '#000' },
+      permissions: ['homey:manager:speech-output'],
+      state,
+    },
+  },
   { type: 'call', id: 2, method: 'gc', args: {} },
   { type: 'call', id: 3, method: 'autocomplete', args: { widgetId: 'w', settingId: 's', query: 'q', settings: {} } },
   { type: 'result', id: 4, result: null },
   { type: 'result', id: 5, result: { a: 1 } },
   { type: 'error', id: 6, error: { code: 'timeout', message: 'late' } },
+  { type: 'call', id: 7, method: 'api', args: { widgetId: null, route: 'getThing', params: { id: '1' }, query: {}, body: null } },
   { type: 'event', event: { name: 'settings.set', key: 'k', value: 1 } },
-  { type: 'event', event: { name: 'i18n.update', language: 'nl', units: 'imperial' } },
+  { type: 'event', event: { name: 'settings.unset', key: 'k' } },
+  { type: 'event', event: { name: 'i18n.update', language: 'nl', units: 'imperial', strings: { hello: 'Hallo' }, english: { hello: 'Hello' } } },
+  { type: 'event', event: { name: 'geolocation.update', location: { latitude: 52.1, longitude: 5.1 } } },
 ];
 const invalid: unknown[] = [
   null,
@@ -56,8 +80,8 @@ describe('RpcPeer', () => {
   it('correlates answers by id, in any order', async () => {
     const sent: CallMessage[] = [];
     const peer = new RpcPeer((m) => sent.push(m), 1000);
-    const a = peer.call('settings.get', { key: 'a' });
-    const b = peer.call('settings.get', { key: 'b' });
+    const a = peer.call('insights.getLog', { id: 'a' });
+    const b = peer.call('insights.getLog', { id: 'b' });
     expect(sent.map((m) => m.id)).toEqual([1, 2]);
     peer.settle({ type: 'result', id: 2, result: 'B' });
     peer.settle({ type: 'error', id: 1, error: { code: 'not_found', message: 'no a' } });
@@ -96,9 +120,10 @@ describe('SdkRouter', () => {
 
   it('passes validated arguments and the calling app to the handler', async () => {
     const router = new SdkRouter();
-    router.handle('insights.createLog', (caller, args) => ({ id: args.id, uri: caller.uri, title: args.options.title }));
-    const result = await router.dispatch(app(['hearth:manager:insights']), 'insights.createLog', { id: 'temp', options: { title: 'T' } });
-    expect(result).toEqual({ id: 'temp', uri: 'hearth:app:com.x.y', title: 'T' });
+    router.handle('insights.createLog', (caller, args) => ({ id: args.id, uri: caller.uri, title: args.options.title, type: args.options.type }));
+    // Insights needs no permission; the log type defaults to number.
+    const result = await router.dispatch(app(), 'insights.createLog', { id: 'temp', options: { title: 'T' } });
+    expect(result).toEqual({ id: 'temp', uri: 'hearth:app:com.x.y', title: 'T', type: 'number' });
   });
 
   it('refuses a call whose permission is missing before the handler runs', async () => {
@@ -108,38 +133,47 @@ describe('SdkRouter', () => {
       ran = true;
       return null;
     });
-    await expect(router.dispatch(app(), 'speech.say', { text: 'hi' })).rejects.toMatchObject({ code: 'permission_denied' });
+    await expect(router.dispatch(app(), 'speech.say', { text: 'hi' })).rejects.toMatchObject({
+      code: 'permission_denied',
+      message: `speech.say needs the permission 'homey:manager:speech-output'; add it to "permissions" in the app.json of com.x.y`,
+    });
+    // The old hearth name of the permission opens nothing.
+    await expect(router.dispatch(app(['hearth:manager:speech-output']), 'speech.say', { text: 'hi' })).rejects.toMatchObject({ code: 'permission_denied' });
     expect(ran).toBe(false);
+    await router.dispatch(app(['homey:manager:speech-output']), 'speech.say', { text: 'hi' });
+    expect(ran).toBe(true);
   });
 
   it('answers not_available for unknown calls and calls nobody serves', async () => {
     const router = new SdkRouter();
     await expect(router.dispatch(app(), 'fs.readFile', {})).rejects.toMatchObject({ code: 'not_available', message: "'fs.readFile' is not an SDK call" });
-    await expect(router.dispatch(app(), 'i18n.getLanguage', {})).rejects.toMatchObject({
+    // Reads the app answers itself (settings.get, i18n) are no calls to the hub any more.
+    await expect(router.dispatch(app(), 'i18n.getLanguage', {})).rejects.toMatchObject({ code: 'not_available', message: "'i18n.getLanguage' is not an SDK call" });
+    await expect(router.dispatch(app(), 'insights.getLogs', {})).rejects.toMatchObject({
       code: 'not_available',
-      message: 'i18n.getLanguage is not available on this hub: the i18n manager does not serve it',
+      message: 'insights.getLogs is not available on this hub: the insights manager does not serve it',
     });
   });
 
   it('refuses bad arguments with the field named, and checks results', async () => {
     const router = new SdkRouter();
-    router.handle('i18n.getUnits', () => 'furlongs' as 'metric');
+    router.handle('insights.getLog', () => ({ id: 7 }) as unknown as { id: string; uri: string });
     router.handle('speech.say', () => null);
-    await expect(router.dispatch(app(['hearth:manager:speech-output']), 'speech.say', { text: '' })).rejects.toMatchObject({
+    await expect(router.dispatch(app(['homey:manager:speech-output']), 'speech.say', { text: '' })).rejects.toMatchObject({
       code: 'invalid_args',
       message: expect.stringContaining('speech.say text'),
     });
-    await expect(router.dispatch(app(), 'i18n.getUnits', {})).rejects.toMatchObject({ code: 'invalid_result' });
+    await expect(router.dispatch(app(), 'insights.getLog', { id: 'x' })).rejects.toMatchObject({ code: 'invalid_result' });
   });
 
   it('passes HearthError codes through and refuses double registration', async () => {
     const router = new SdkRouter();
-    const off = router.handle('dashboards.getWidgetStoreState', () => {
-      throw new HearthError('not_found', "widget store 'w' does not exist");
+    const off = router.handle('insights.getLog', () => {
+      throw new HearthError('not_found', "insights log 'w' does not exist");
     });
-    await expect(router.dispatch(app(), 'dashboards.getWidgetStoreState', { id: 'w' })).rejects.toMatchObject({ code: 'not_found' });
-    expect(() => router.handle('dashboards.getWidgetStoreState', () => ({}))).toThrow(/registered already/);
+    await expect(router.dispatch(app(), 'insights.getLog', { id: 'w' })).rejects.toMatchObject({ code: 'not_found', message: "insights log 'w' does not exist" });
+    expect(() => router.handle('insights.getLog', () => ({ id: 'x', uri: 'y' }))).toThrow(/registered already/);
     off();
-    expect(router.has('dashboards.getWidgetStoreState')).toBe(false);
+    expect(router.has('insights.getLog')).toBe(false);
   });
 });

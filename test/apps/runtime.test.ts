@@ -2,10 +2,10 @@
  * The runtime with real child processes: handshake, settings, gc, crash -> backoff -> give up,
  * crash log surviving a restart, broken manifests and failing onInit listed as crashed.
  */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+import { assertBuilt, homeyApp, removeAll, ROOT, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
 
 let appsDir: string;
 let dataDir: string;
@@ -22,25 +22,23 @@ afterEach(async () => {
   await removeAll(appsDir, dataDir);
 });
 
-const HELLO = `
-module.exports = class {
-  async onInit(hub) {
-    this.hub = hub;
-    hub.log('hello from', hub.app.id, hub.app.version);
-    await hub.settings.set('started', true);
-    hub.settings.on('set', (key, value) => { if (key === 'ping') void hub.settings.set('pong', value); });
+const HELLO = homeyApp(`
+  async onInit() {
+    this.log('hello from', this.homey.manifest.id, this.homey.manifest.version);
+    this.homey.settings.set('started', true);
+    this.homey.settings.on('set', (key) => { if (key === 'ping') this.homey.settings.set('pong', this.homey.settings.get('ping')); });
   }
-  async onUninit() { console.log('uninit called'); }
-};`;
+  async onUninit() { console.log('uninit called'); }`);
 
 describe('app lifecycle', () => {
   it('starts an app through the handshake and shows the App fields', async () => {
-    await writeApp(appsDir, 'com.test.hello', { code: HELLO, manifest: { permissions: ['hearth:manager:insights'] } });
+    await writeApp(appsDir, 'com.test.hello', { code: HELLO, manifest: { permissions: ['homey:manager:geolocation'] } });
     t = await startRuntime({ appsDir, dataDir });
     const app = await t.until('com.test.hello', (a) => a.ready, 'ready');
     expect(app).toMatchObject({
       id: 'com.test.hello',
       name: 'com.test.hello',
+      description: null,
       version: '1.0.0',
       sdk: 3,
       origin: 'local',
@@ -52,10 +50,15 @@ describe('app lifecycle', () => {
       crashed: false,
       crashedMessage: null,
       exitCount: 0,
-      permissions: ['hearth:manager:insights'],
+      compatible: true,
+      incompatibleReason: null,
+      unsupported: [],
+      permissions: ['homey:manager:geolocation'],
       settings: [],
+      settingsPage: false,
     });
-    expect(t.rt.settings.get('com.test.hello', 'started')).toBe(true);
+    expect(await t.setting('com.test.hello', 'started')).toBe(true);
+    expect((await t.rt.crashLog('com.test.hello')).stdout).toMatch(/^\S+Z \[log\] \[TestApp\] hello from com\.test\.hello 1\.0\.0$/m);
     const states = t.events.filter((e) => e.app.id === 'com.test.hello').map((e) => e.app.state);
     expect(states).toContain('starting');
     expect(states.at(-1)).toBe('running');
@@ -65,10 +68,10 @@ describe('app lifecycle', () => {
     await writeApp(appsDir, 'com.test.hello', { code: HELLO });
     t = await startRuntime({ appsDir, dataDir });
     await t.until('com.test.hello', (a) => a.ready, 'ready');
+    await t.setting('com.test.hello', 'started');
     await t.rt.settings.set('com.test.hello', 'ping', { n: 42 });
     // The app answers by writing 'pong' through the SDK; wait for that round trip.
-    for (let i = 0; i < 100 && t.rt.settings.get('com.test.hello', 'pong') === null; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(t.rt.settings.get('com.test.hello', 'pong')).toEqual({ n: 42 });
+    expect(await t.setting('com.test.hello', 'pong')).toEqual({ n: 42 });
     await t.store.flush();
     const db = JSON.parse(await readFile(join(dataDir, 'db.json'), 'utf8')) as { apps: Record<string, { settings: unknown }> };
     expect(db.apps['com.test.hello']?.settings).toEqual({ started: true, ping: { n: 42 }, pong: { n: 42 } });
@@ -157,7 +160,7 @@ describe('app lifecycle', () => {
 
   it('reports an onInit that throws', async () => {
     await writeApp(appsDir, 'com.test.badinit', {
-      code: `module.exports = { async onInit() { throw new Error('no config, cannot start'); } };`,
+      code: homeyApp(`async onInit() { throw new Error('no config, cannot start'); }`),
     });
     t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 1 } });
     const app = await t.until('com.test.badinit', (a) => a.crashed && a.state === 'stopped', 'crashed');
@@ -166,14 +169,27 @@ describe('app lifecycle', () => {
   });
 });
 
+describe('main modules that are not Homey apps', () => {
+  it.each([
+    ['an object with onInit (the SDK before Homey)', `module.exports = { async onInit(hub) { hub.log('old'); } };`],
+    ['a class that does not extend Homey.App', `module.exports = class { async onInit() {} };`],
+    ['nothing', `// forgot the export`],
+  ])('refuses %s with a sentence saying what to export', async (_what, code) => {
+    await writeApp(appsDir, 'com.test.nothomey', { code });
+    t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 1 } });
+    const app = await t.until('com.test.nothomey', (a) => a.crashed && a.state === 'stopped', 'crashed');
+    expect(app.crashedMessage).toContain(
+      `${join(appsDir, 'com.test.nothomey', 'app.js')} must export a class that extends Homey.App (const Homey = require('homey'); module.exports = class MyApp extends Homey.App { ... })`,
+    );
+  });
+});
+
 describe('crashes', () => {
-  const CRASHER = `
-module.exports = class {
-  async onInit(hub) {
-    hub.log('up');
+  const CRASHER = homeyApp(`
+  async onInit() {
+    this.log('up');
     setTimeout(() => { throw new Error('boom-marker-7f3a'); }, 20);
-  }
-};`;
+  }`);
 
   it('restarts a crashing app with backoff, then holds it crashed', async () => {
     await writeApp(appsDir, 'com.test.crasher', { code: CRASHER });

@@ -3,10 +3,11 @@
  * processes or workers, see the hub's secrets; and how the hub copes with an app that eats its
  * heap or spins the CPU.
  */
+import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+import { assertBuilt, homeyApp, removeAll, ROOT, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
 
 let appsDir: string;
 let dataDir: string;
@@ -25,42 +26,81 @@ afterEach(async () => {
   await removeAll(appsDir, dataDir, outside);
 });
 
+// What an app can do with the channel's file descriptor behind the SDK's back: write frames
+// of its own (fs.writeSync on a descriptor bypasses the permission model).
+const FORGE = `const forge = (m) => { const b = Buffer.from(JSON.stringify(m)); const h = Buffer.alloc(4); h.writeUInt32BE(b.length); require('fs').writeSync(3, Buffer.concat([h, b])); };`;
+
+// Counts the app's runs in a file of its userdata (its working folder), written before onInit
+// goes on: a setting would do, but the hub stores an app's setting a moment after it is set.
+const COUNT_RUNS = `const countRun = () => {
+  const file = require('node:path').join(process.cwd(), 'runs');
+  let runs = 0;
+  try { runs = Number(require('node:fs').readFileSync(file, 'utf8')); } catch {}
+  require('node:fs').writeFileSync(file, String(runs + 1));
+  return runs + 1;
+};`;
+const runsOf = (id: string): number => {
+  try {
+    return Number(readFileSync(join(dataDir, 'apps', id, 'userdata', 'runs'), 'utf8'));
+  } catch {
+    return 0;
+  }
+};
+
 function probeApp(dataDir: string, outside: string): string {
-  return `
-const fs = require('node:fs');
-const path = require('node:path');
-function attempt(fn) { try { const r = fn(); return r === undefined ? 'ok' : 'ok:' + String(r).slice(0, 40); } catch (e) { return e.code || e.message; } }
-module.exports = class {
-  async onInit(hub) {
+  const userdata = join(dataDir, 'apps', 'com.test.probe', 'userdata');
+  const sdkLink = join(appsDir, 'node_modules', 'homey');
+  return homeyApp(
+    `
+  async onInit() {
+    const userdata = ${JSON.stringify(userdata)};
     const results = {
       readDb: attempt(() => fs.readFileSync(${JSON.stringify(join(dataDir, 'db.json'))}, 'utf8')),
       readOwnerToken: attempt(() => fs.readFileSync(${JSON.stringify(join(dataDir, 'owner-token'))}, 'utf8')),
       readOtherApp: attempt(() => fs.readFileSync(${JSON.stringify(join(appsDir, 'com.test.other', 'app.json'))}, 'utf8')),
+      // The SDK link is readable; through it, only the SDK is.
+      readOtherAppThroughLink: attempt(() => fs.readFileSync(path.join(${JSON.stringify(sdkLink)}, '..', '..', 'com.test.other', 'app.json'), 'utf8')),
+      readSdk: attempt(() => JSON.parse(fs.readFileSync(path.join(${JSON.stringify(sdkLink)}, 'package.json'), 'utf8')).name),
+      readHubCode: attempt(() => fs.readFileSync(${JSON.stringify(join(ROOT, 'dist', 'hub.js'))}, 'utf8')),
+      // What Node's module loader looks at (before Node 20.20 a refused look stopped the app):
+      // the package.json files above the app and the bootstrap, and the SDK link's folder.
+      readScopeAbove: attempt(() => JSON.parse(fs.readFileSync(${JSON.stringify(join(appsDir, 'package.json'))}, 'utf8')).description),
+      readHubPackage: attempt(() => JSON.parse(fs.readFileSync(${JSON.stringify(join(ROOT, 'package.json'))}, 'utf8')).name),
+      readBesideScope: attempt(() => fs.readFileSync(${JSON.stringify(join(appsDir, 'notes.json'))}, 'utf8')),
+      lookBesideLink: attempt(() => fs.statSync(path.join(${JSON.stringify(sdkLink)}, '..', 'homey.js'))),
       readEtc: attempt(() => fs.readFileSync('/etc/hostname', 'utf8')),
       writeOutside: attempt(() => fs.writeFileSync(${JSON.stringify(join(outside, 'pwned'))}, 'x')),
-      writeOwnFolder: attempt(() => fs.writeFileSync(path.join(hub.app.dir, 'pwned'), 'x')),
-      writeUserdata: attempt(() => fs.writeFileSync(path.join(hub.app.userdata, 'note.txt'), 'kept')),
-      readUserdata: attempt(() => fs.readFileSync(path.join(hub.app.userdata, 'note.txt'), 'utf8')),
+      writeOwnFolder: attempt(() => fs.writeFileSync(path.join(this.homey.dir, 'pwned'), 'x')),
+      writeSdk: attempt(() => fs.writeFileSync(path.join(${JSON.stringify(sdkLink)}, 'index.cjs'), 'module.exports = {}')),
+      replaceSdkLink: attempt(() => fs.renameSync(${JSON.stringify(sdkLink)}, path.join(userdata, 'stolen'))),
+      writeUserdata: attempt(() => fs.writeFileSync(path.join(userdata, 'note.txt'), 'kept')),
+      readUserdata: attempt(() => fs.readFileSync(path.join(userdata, 'note.txt'), 'utf8')),
+      cwdIsUserdata: process.cwd() === userdata && this.homey.tmpdir === userdata,
       spawn: attempt(() => require('node:child_process').execSync('echo pwned')),
       worker: attempt(() => new (require('node:worker_threads').Worker)('1', { eval: true })),
       // Known escape hatches of the permission model, closed on Node 20.20:
       binding: attempt(() => typeof process.binding('fs').open),
-      symlinkOut: attempt(() => fs.symlinkSync('/etc/passwd', path.join(hub.app.userdata, 'link'))),
-      hardlinkOut: attempt(() => fs.linkSync(${JSON.stringify(join(dataDir, 'db.json'))}, path.join(hub.app.userdata, 'hard'))),
+      symlinkOut: attempt(() => fs.symlinkSync('/etc/passwd', path.join(userdata, 'link'))),
+      hardlinkOut: attempt(() => fs.linkSync(${JSON.stringify(join(dataDir, 'db.json'))}, path.join(userdata, 'hard'))),
       inspector: attempt(() => require('node:inspector').open(0)),
-      nativeAddon: attempt(() => process.dlopen({ exports: {} }, path.join(hub.app.dir, 'x.node'))),
+      nativeAddon: attempt(() => process.dlopen({ exports: {} }, path.join(this.homey.dir, 'x.node'))),
       ownerTokenEnv: process.env.HEARTH_OWNER_TOKEN === undefined ? 'absent' : 'present',
       nodeOptionsEnv: process.env.NODE_OPTIONS === undefined ? 'absent' : 'present',
     };
-    await hub.settings.set('results', results);
-  }
-};`;
+    this.homey.settings.set('results', results);
+  }`,
+    `const fs = require('node:fs');
+const path = require('node:path');
+function attempt(fn) { try { const r = fn(); return r === undefined ? 'ok' : 'ok:' + String(r).slice(0, 40); } catch (e) { return e.code || e.message; } }`,
+  );
 }
 
 describe('permission model', () => {
   it('lets an app read and write only its own folders, and spawn nothing', async () => {
     await writeFile(join(dataDir, 'owner-token'), 'hth_secret\n', { mode: 0o600 });
-    await writeApp(appsDir, 'com.test.other', { code: 'module.exports = { async onInit() {} };' });
+    await writeFile(join(appsDir, 'package.json'), JSON.stringify({ private: true, description: 'above the apps' }));
+    await writeFile(join(appsDir, 'notes.json'), '{}');
+    await writeApp(appsDir, 'com.test.other', { code: homeyApp('') });
     await writeApp(appsDir, 'com.test.probe', { code: probeApp(dataDir, outside) });
     process.env.HEARTH_OWNER_TOKEN = 'hth_secret';
     try {
@@ -69,15 +109,25 @@ describe('permission model', () => {
       delete process.env.HEARTH_OWNER_TOKEN;
     }
     await t.until('com.test.probe', (a) => a.ready, 'ready');
-    expect(t.rt.settings.get('com.test.probe', 'results')).toEqual({
+    expect(await t.setting('com.test.probe', 'results')).toEqual({
       readDb: 'ERR_ACCESS_DENIED',
       readOwnerToken: 'ERR_ACCESS_DENIED',
       readOtherApp: 'ERR_ACCESS_DENIED',
+      readOtherAppThroughLink: 'ERR_ACCESS_DENIED',
+      readSdk: 'ok:homey',
+      readHubCode: 'ERR_ACCESS_DENIED',
+      readScopeAbove: 'ok:above the apps',
+      readHubPackage: 'ok:hearth',
+      readBesideScope: 'ERR_ACCESS_DENIED',
+      lookBesideLink: 'ENOENT',
       readEtc: 'ERR_ACCESS_DENIED',
       writeOutside: 'ERR_ACCESS_DENIED',
       writeOwnFolder: 'ERR_ACCESS_DENIED',
+      writeSdk: 'ERR_ACCESS_DENIED',
+      replaceSdkLink: 'ERR_ACCESS_DENIED',
       writeUserdata: 'ok',
       readUserdata: 'ok:kept',
+      cwdIsUserdata: true,
       spawn: 'ERR_ACCESS_DENIED',
       worker: 'ERR_ACCESS_DENIED',
       binding: 'ERR_ACCESS_DENIED',
@@ -90,34 +140,57 @@ describe('permission model', () => {
     });
   });
 
-  it('refuses SDK calls whose permission the manifest lacks, naming the permission', async () => {
-    await writeApp(appsDir, 'com.test.nosay', {
-      code: `module.exports = { async onInit(hub) {
-        const r = {};
-        try { await hub.speech.say('hi'); r.say = 'ok'; } catch (e) { r.say = e.code + ': ' + e.message; }
-        try { await hub.geolocation.getLocation(); r.geo = 'ok'; } catch (e) { r.geo = e.code; }
-        try { await hub.insights.createLog('x', { title: 'X' }); r.insights = 'ok'; } catch (e) { r.insights = e.code + ': ' + e.message; }
-        await hub.settings.set('r', r);
-      } };`,
-      manifest: { permissions: ['hearth:manager:insights'] },
+  // Says, reads the location and creates a log through the SDK, then makes the same speech call
+  // past the SDK: a well-formed frame of its own on the channel, which only the hub can refuse.
+  const SAYER = homeyApp(
+    `
+  async onInit() {
+    const r = {};
+    try { await this.homey.speechOutput.say('through the sdk'); r.say = 'ok'; } catch (e) { r.say = e.code + ': ' + e.message; }
+    try { r.geo = String(this.homey.geolocation.getLatitude()); } catch (e) { r.geo = e.code + ': ' + e.message; }
+    try { await this.homey.insights.createLog('x', { title: 'X', type: 'number' }); r.insights = 'ok'; } catch (e) { r.insights = e.code + ': ' + e.message; }
+    forge({ type: 'call', id: 900001, method: 'speech.say', args: { text: 'forged by ' + this.id } });
+    this.homey.settings.set('r', r);
+  }`,
+    FORGE,
+  );
+
+  it('refuses SDK calls whose permission the manifest lacks, naming the permission, in the app and in the hub', async () => {
+    await writeApp(appsDir, 'com.test.nosay', { code: SAYER, manifest: { permissions: ['hearth:system:sensors'] } });
+    await writeApp(appsDir, 'com.test.say', { code: SAYER, manifest: { permissions: ['homey:manager:speech-output', 'homey:manager:geolocation'] } });
+    const said: string[] = [];
+    t = await startRuntime({
+      appsDir,
+      dataDir,
+      setup: (rt) =>
+        rt.router.handle('speech.say', (app, { text }) => {
+          said.push(`${app.id}: ${text}`);
+          return null;
+        }),
     });
-    t = await startRuntime({ appsDir, dataDir, setup: (rt) => rt.router.handle('speech.say', () => null) });
-    await t.until('com.test.nosay', (a) => a.ready, 'ready');
-    expect(t.rt.settings.get('com.test.nosay', 'r')).toEqual({
-      say: "permission_denied: speech.say needs the permission 'hearth:manager:speech-output'; add it to \"permissions\" in the app.json of com.test.nosay",
-      geo: 'permission_denied',
+    // The forged frame went before the setting: once the setting is stored, the hub has answered it.
+    expect(await t.setting('com.test.nosay', 'r')).toEqual({
+      say: 'permission_denied: speechOutput.say needs the permission \'homey:manager:speech-output\'; add it to "permissions" in app.json',
+      geo: 'permission_denied: geolocation.getLatitude needs the permission \'homey:manager:geolocation\'; add it to "permissions" in app.json',
+      // Insights needs no permission; this runtime has no insights manager to serve it.
       insights: 'not_available: insights.createLog is not available on this hub: the insights manager does not serve it',
     });
+    expect(await t.setting('com.test.say', 'r')).toEqual({
+      say: 'ok',
+      geo: 'undefined',
+      insights: 'not_available: insights.createLog is not available on this hub: the insights manager does not serve it',
+    });
+    expect(said.sort()).toEqual(['com.test.say: forged by com.test.say', 'com.test.say: through the sdk']);
   });
 });
 
 describe('misbehaving apps', () => {
   it('stops an app at its heap limit and reports it', async () => {
     await writeApp(appsDir, 'com.test.hog', {
-      code: `module.exports = { async onInit() {
+      code: homeyApp(`async onInit() {
         const keep = [];
         setInterval(() => { for (let i = 0; i < 20000; i++) keep.push({ i, s: 'x'.repeat(64) + i }); }, 1);
-      } };`,
+      }`),
     });
     t = await startRuntime({ appsDir, dataDir, heapMb: 32, supervisor: { crashLimit: 1 } });
     const app = await t.until('com.test.hog', (a) => a.crashed && a.state === 'stopped', 'stopped at its heap limit', 30_000);
@@ -128,15 +201,18 @@ describe('misbehaving apps', () => {
 
   it('restarts an app that spins the CPU and ignores SIGTERM (SIGKILL path)', { timeout: 60_000 }, async () => {
     await writeApp(appsDir, 'com.test.spin', {
-      code: `module.exports = { async onInit(hub) {
+      code: homeyApp(
+        `async onInit() {
         process.on('SIGTERM', () => {});
-        const runs = ((await hub.settings.get('runs')) || 0) + 1;
-        await hub.settings.set('runs', runs);
+        countRun();
         setTimeout(() => { for (;;) {} }, 50);
-      } };`,
+      }`,
+        COUNT_RUNS,
+      ),
     });
     t = await startRuntime({ appsDir, dataDir, supervisor: { stopTimeoutMs: 300, killGraceMs: 300 } });
     await t.until('com.test.spin', (a) => a.ready, 'ready');
+    expect(runsOf('com.test.spin')).toBe(1);
     // Spinning for sure once it has burnt 200 ms of CPU after ready (it does nothing else; at
     // nice 10 on a loaded machine that can take a while, so this waits on CPU time, not clock).
     const pid = t.rt.supervisor('com.test.spin').pid!;
@@ -148,31 +224,29 @@ describe('misbehaving apps', () => {
     while ((await ticks()) - start < 20) await new Promise((r) => setTimeout(r, 50));
     const app = await t.rt.restart('com.test.spin');
     expect(app).toMatchObject({ state: 'running', ready: true, exitSignal: 'SIGKILL' });
-    expect(t.rt.settings.get('com.test.spin', 'runs')).toBe(2);
+    expect(runsOf('com.test.spin')).toBe(2);
   });
-
-  // What an app can do with the channel's file descriptor behind the SDK's back: write frames
-  // of its own (fs.writeSync on a descriptor bypasses the permission model).
-  const FORGE = `const forge = (m) => { const b = Buffer.from(JSON.stringify(m)); const h = Buffer.alloc(4); h.writeUInt32BE(b.length); require('fs').writeSync(3, Buffer.concat([h, b])); };`;
 
   it('survives an app that forges channel messages and floods calls', async () => {
     await writeApp(appsDir, 'com.test.forger', {
-      code: `${FORGE}
-      module.exports = { async onInit(hub) {
-        forge({ type: 'hello', protocol: 1, pid: 1 });
-        forge({ type: 'call', id: 'x', method: 'settings.get' });
+      code: homeyApp(
+        `async onInit() {
+        forge({ type: 'hello', protocol: 2, pid: 1 });
+        forge({ type: 'call', id: 'x', method: 'settings.set' });
         forge({ type: 'call', id: 5, method: 'fs.readFile', args: { path: '/etc/shadow' } });
         forge({ type: 'result', id: 424242, result: 'nobody asked' });
-        const results = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => hub.settings.get('k' + i)));
+        const results = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => this.homey.api.realtime('k' + i, i)));
         const busy = results.filter((r) => r.status === 'rejected' && r.reason.code === 'busy').length;
         const ok = results.filter((r) => r.status === 'fulfilled').length;
-        await hub.settings.set('tally', { total: busy + ok });
-      } };`,
+        this.homey.settings.set('tally', { total: busy + ok });
+      }`,
+        FORGE,
+      ),
     });
     t = await startRuntime({ appsDir, dataDir });
     const app = await t.until('com.test.forger', (a) => a.ready, 'ready');
     expect(app).toMatchObject({ state: 'running', crashed: false, exitCount: 0 });
-    expect(t.rt.settings.get('com.test.forger', 'tally')).toEqual({ total: 300 });
+    expect(await t.setting('com.test.forger', 'tally')).toEqual({ total: 300 });
     const { stderr } = await t.rt.crashLog('com.test.forger');
     // A second hello, a malformed call, a call of no SDK method, an answer nobody waits for: each
     // refused and counted (far under the budget); the first three are described.
@@ -182,9 +256,9 @@ describe('misbehaving apps', () => {
 
   it('stops an app that writes an oversize message or raw bytes to its channel, before the hub buffers it', async () => {
     await writeApp(appsDir, 'com.test.flood', {
-      code: `module.exports = { async onInit(hub) {
-        const runs = ((await hub.settings.get('runs')) || 0) + 1;
-        await hub.settings.set('runs', runs);
+      code: homeyApp(
+        `async onInit() {
+        const runs = countRun();
         const fs = require('fs');
         if (runs === 1) {
           // A header announcing 1 GiB, then data that never ends.
@@ -196,15 +270,17 @@ describe('misbehaving apps', () => {
           fs.writeSync(3, 'not a frame at all');
         } else {
           // Through the SDK, a message over the limit is refused in the app, which stays up.
-          await hub.settings.set('big', 'x'.repeat(2 * 1024 * 1024)).catch((err) => hub.settings.set('refused', err.code + ': ' + err.message));
+          await this.homey.api.realtime('big', 'x'.repeat(2 * 1024 * 1024)).catch((err) => this.homey.settings.set('refused', err.code + ': ' + err.message));
         }
-      } };`,
+      }`,
+        COUNT_RUNS,
+      ),
     });
     t = await startRuntime({ appsDir, dataDir });
-    const app = await t.until('com.test.flood', (a) => a.ready && a.exitCount === 2 && t!.rt.settings.get('com.test.flood', 'refused') !== null, 'restarted twice');
+    const app = await t.until('com.test.flood', (a) => a.ready && a.exitCount === 2, 'restarted twice');
     expect(app).toMatchObject({ state: 'running', exitSignal: 'SIGKILL', exitCount: 2 });
-    expect(t.rt.settings.get('com.test.flood', 'runs')).toBe(3);
-    expect(t.rt.settings.get('com.test.flood', 'refused')).toMatch(/^invalid_args: 'settings.set' could not be sent: a message of \d+ bytes is over the limit of 1048576$/);
+    expect(runsOf('com.test.flood')).toBe(3);
+    expect(await t.setting('com.test.flood', 'refused')).toMatch(/^invalid_args: 'api.realtime' could not be sent: a message of \d+ bytes is over the limit of 1048576$/);
     const { stderr, lastCrash } = await t.rt.crashLog('com.test.flood');
     expect(stderr).toContain('its channel to the hub broke (a message of 1073741824 bytes is over the limit of 1048576)');
     expect(stderr).toContain('its channel to the hub broke (a message of 1852797984 bytes is over the limit of 1048576)');
@@ -212,11 +288,12 @@ describe('misbehaving apps', () => {
   });
 
   // Counts its runs in a setting; on the first its event loop stops (reads nothing, answers nothing).
-  const SPINS_ON_FIRST_RUN = `module.exports = { async onInit(hub) {
-    const runs = ((await hub.settings.get('runs')) || 0) + 1;
-    await hub.settings.set('runs', runs);
-    if (runs === 1) setTimeout(() => { for (;;) {} }, 50);
-  } };`;
+  const SPINS_ON_FIRST_RUN = homeyApp(
+    `async onInit() {
+    if (countRun() === 1) setTimeout(() => { for (;;) {} }, 50);
+  }`,
+    COUNT_RUNS,
+  );
 
   it('stops an app that leaves the hub\'s messages unread, before they pile up in the hub', async () => {
     await writeApp(appsDir, 'com.test.deaf', {
@@ -239,9 +316,9 @@ describe('misbehaving apps', () => {
       code: SPINS_ON_FIRST_RUN,
     });
     t = await startRuntime({ appsDir, dataDir, supervisor: { pingIntervalMs: 200, callTimeoutMs: 300 } });
-    const app = await t.until('com.test.hang', (a) => a.ready && a.exitCount === 1 && t!.rt.settings.get('com.test.hang', 'runs') === 2, 'restarted');
+    const app = await t.until('com.test.hang', (a) => a.ready && a.exitCount === 1, 'restarted');
     expect(app.exitSignal).toBe('SIGKILL');
-    expect(t.rt.settings.get('com.test.hang', 'runs')).toBe(2);
+    expect(runsOf('com.test.hang')).toBe(2);
     expect((await t.rt.crashLog('com.test.hang')).stderr).toContain('did not answer a ping');
   });
 });

@@ -5,23 +5,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
-import { assertBuilt, removeAll, writeApp } from './helpers.js';
+import { assertBuilt, homeyApp, removeAll, writeApp } from './helpers.js';
 
 const API = '/api/manager/apps/app';
 type Err = { error: string; error_description: string };
 
+const FORGE = `const forge = (m) => { const b = Buffer.from(JSON.stringify(m)); const h = Buffer.alloc(4); h.writeUInt32BE(b.length); require('fs').writeSync(3, Buffer.concat([h, b])); };`;
+
 // Reads its declared settings before anything is saved, then fills settings until refused.
-const FILLER = `
-module.exports = { async onInit(hub) {
-  await hub.settings.set('seen', { name: await hub.settings.get('name'), flag: await hub.settings.get('flag'), keys: (await hub.settings.getKeys()).sort() });
+const FILLER = homeyApp(`async onInit() {
+  const { settings } = this.homey;
+  settings.set('seen', { name: settings.get('name'), flag: settings.get('flag'), plain: settings.get('plain'), keys: settings.getKeys().sort() });
   const blob = 'x'.repeat(60 * 1024);
   let refused = null;
   for (let i = 0; i < 1000 && !refused; i++) {
-    await hub.settings.set('blob' + i, blob).catch((err) => { refused = { at: i, code: err.code, message: err.message }; });
+    try { settings.set('blob' + i, blob); } catch (err) { refused = { at: i, code: err.code, message: err.message, kept: settings.get('blob' + i) }; }
   }
-  await hub.settings.unset('blob0');
-  await hub.settings.set('refused', refused);
-} };`;
+  // Past the SDK, a frame of its own on the channel: the hub keeps the cap too. (Written once the
+  // SDK's frames are out, as a round trip shows: bytes written between a frame's would break it.)
+  await this.homey.api.realtime('drained', null);
+  forge({ type: 'call', id: 900001, method: 'settings.set', args: { key: 'forged', value: blob } });
+  forge({ type: 'call', id: 900002, method: 'settings.set', args: { key: 'forgedSmall', value: 1 } });
+  settings.unset('blob0');
+  settings.set('refused', refused);
+}`, FORGE);
 
 describe('app settings limits and defaults', () => {
   let hub: RunningHub;
@@ -36,7 +43,7 @@ describe('app settings limits and defaults', () => {
       { id: 'plain', type: 'text', label: { en: 'No default' } },
     ];
     await writeApp(appsDir, 'com.test.filler', { code: FILLER, manifest: { settings } });
-    await writeApp(appsDir, 'com.test.quiet', { code: 'module.exports = { async onInit() {} };', manifest: { settings } });
+    await writeApp(appsDir, 'com.test.quiet', { code: homeyApp(''), manifest: { settings } });
     hub = await startHub({ appsDir });
   }, 60_000);
   afterAll(async () => {
@@ -51,10 +58,14 @@ describe('app settings limits and defaults', () => {
       'filler refused',
     );
     const seen = (await hub.call('GET', `${API}/com.test.filler/setting/seen`)).body;
-    expect(seen).toEqual({ name: 'friend', flag: true, keys: ['flag', 'name'] });
-    expect(refused).toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining('the most an app may keep is 1048576 (1 MiB)') });
+    expect(seen).toEqual({ name: 'friend', flag: true, plain: null, keys: ['flag', 'name'] });
+    // Refused where the app made the call (the SDK knows the caps), and not kept in the app either.
+    expect(refused).toMatchObject({ code: 'invalid_args', message: expect.stringContaining('the most an app may keep is 1048576 (1 MiB)'), kept: null });
     // 17 values of 60 KiB (61,452 bytes each as JSON with their keys) fit in 1 MiB; the 18th does not.
     expect((refused as { at: number }).at).toBe(17);
+    // The forged writes went before 'refused': the hub refused the one past the cap, took the other.
+    expect((await hub.call('GET', `${API}/com.test.filler/setting/forged`)).status).toBe(404);
+    expect((await hub.call('GET', `${API}/com.test.filler/setting/forgedSmall`)).body).toBe(1);
     const all = (await hub.call<Record<string, unknown>>('GET', `${API}/com.test.filler/setting`)).body;
     expect(Buffer.byteLength(JSON.stringify(all))).toBeLessThan(1024 * 1024);
   }, 60_000);

@@ -13,7 +13,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkForUpdates } from '../../src/apps/autoupdate.js';
 import { loadConfig } from '../../src/config.js';
 import { CLI, startHub, type RunningHub } from '../helpers/hub.js';
-import { assertBuilt, removeAll, serveFolder, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+import { assertBuilt, homeyApp, removeAll, serveFolder, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
 
 type Err = { error: string; error_description: string };
 const dirs: string[] = [];
@@ -49,7 +49,7 @@ async function serve(storeDir: string): Promise<string> {
 async function packed(version = '1.0.0', signKey?: string): Promise<{ storeDir: string }> {
   const storeDir = dirs.find((d) => d.includes('hearth-store-')) ?? (await dir('hearth-store-'));
   const src = await dir('hearth-src-');
-  const folder = await writeApp(src, 'com.test.signed', { code: `module.exports = { async onInit() {} };`, manifest: { version } });
+  const folder = await writeApp(src, 'com.test.signed', { code: homeyApp(''), manifest: { version } });
   cli('app', 'pack', folder, '--store', storeDir, ...(signKey ? ['--sign-key', signKey] : []));
   return { storeDir };
 }

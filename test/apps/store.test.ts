@@ -16,7 +16,7 @@ import { checkForUpdates, compareVersions } from '../../src/apps/autoupdate.js';
 import { packApp } from '../../src/apps/pack.js';
 import { installFromStore } from '../../src/apps/store-install.js';
 import { readCatalogue } from '../../src/apps/store.js';
-import { assertBuilt, listDir, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+import { assertBuilt, homeyApp, listApps, listDir, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
 
 let appsDir: string;
 let dataDir: string;
@@ -25,7 +25,7 @@ let srcDir: string;
 let t: TestRuntime;
 let server: Server | undefined;
 
-const CODE = `module.exports = { async onInit(hub) { hub.log('store app', hub.app.version); } };`;
+const CODE = homeyApp(`async onInit() { this.log('store app', this.homey.manifest.version); }`);
 
 beforeAll(assertBuilt);
 beforeEach(async () => {
@@ -91,9 +91,10 @@ async function serveStore(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
-/** Nothing but the installed apps: no staging or aside folders. */
+/** Nothing but the installed apps (and the SDK link): no staging or aside folders. */
 async function expectClean(installed: string[] = []): Promise<void> {
-  expect(await listDir(appsDir)).toEqual(installed);
+  expect(await listApps(appsDir)).toEqual(installed);
+  expect(await listDir(join(appsDir, 'node_modules'))).toEqual(['homey']);
 }
 
 describe('pack and install', () => {

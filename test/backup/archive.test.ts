@@ -44,7 +44,7 @@ const backup = (f: Fixture, extra: Partial<Parameters<typeof createBackup>[0]> =
 describe('createBackup + restoreBackup', () => {
   it('round-trips store, insights, apps and userdata, keeping the previous data beside it', async () => {
     const f = await fixture();
-    const appsBefore = await treeDigest(f.appsDir, (rel) => rel.endsWith('passwd-link'));
+    const appsBefore = await treeDigest(f.appsDir, (rel) => rel.endsWith('passwd-link') || rel.startsWith('node_modules'));
     const userdataBefore = await treeDigest(join(f.dataDir, 'apps'));
     const rowsBefore = insightRows(f.insightsDb);
     expect(rowsBefore).toHaveLength(2000);
@@ -60,6 +60,7 @@ describe('createBackup + restoreBackup', () => {
       userdata: ['com.example.lights'],
       layout: 'separate',
     });
+    // The SDK link's folder is the hub's, not a stranger's: left out without a word.
     expect(result.skipped).toEqual(['apps/com.example.weather/lib/passwd-link: not a regular file or folder']);
     expect((await stat(result.path)).size).toBe(result.size);
     expect(await readFile(`${result.path}.sha256`, 'utf8')).toBe(`${result.sha256}  ${result.file}\n`);
@@ -78,6 +79,7 @@ describe('createBackup + restoreBackup', () => {
     expect(JSON.parse(await readFile(join(f.dataDir, 'db.json'), 'utf8'))).toEqual(STORE_DOC);
     await expect(stat(join(f.dataDir, 'insights.db-wal'))).rejects.toThrow(/ENOENT/);
     expect(insightRows(f.insightsDb)).toEqual(rowsBefore);
+    // Everything but the SDK link, which the hub makes again when it starts.
     expect(await treeDigest(f.appsDir)).toEqual(appsBefore);
     expect(await treeDigest(join(f.dataDir, 'apps'))).toEqual(userdataBefore);
     expect((await stat(join(f.appsDir, 'com.example.weather', 'lib', 'run.sh'))).mode & 0o777).toBe(0o755);
@@ -93,6 +95,18 @@ describe('createBackup + restoreBackup', () => {
     expect(await readFile(join(restored.previousData as string, 'db.json'), 'utf8')).toBe('{"schemaVersion":1,"dashboards":{}}');
     expect(restored.previousApps).toBeNull();
     expect((await readdir(f.root)).filter((n) => n.includes('.partial'))).toEqual([]);
+  });
+
+  it("names a folder in the apps folder that is no app, and leaves the hub's SDK link out without a word", async () => {
+    const f = await fixture({ insightRows: 10 });
+    await mkdir(join(f.appsDir, 'Not An App'));
+    const result = await backup(f);
+    expect(result.manifest.contents.apps).toEqual(['com.example.lights', 'com.example.weather']);
+    expect(result.skipped).toEqual([
+      "apps/Not An App: not an app id, so not an app's folder",
+      'apps/com.example.weather/lib/passwd-link: not a regular file or folder',
+    ]);
+    expect(Object.keys(result.manifest.files).filter((p) => p.includes('node_modules'))).toEqual([]);
   });
 
   it('backs up without insights and restores into folders that do not exist yet', async () => {

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import Database from 'better-sqlite3';
 
 export interface Fixture {
@@ -25,6 +25,21 @@ export const STORE_DOC = {
   tokens: { t1: { id: 't1', name: 'owner', hash: 'a'.repeat(64), scopes: ['*'] } },
   apps: { 'com.example.lights': { settings: { brightness: 80, names: ['hall', 'kitchen'] } } },
 };
+
+/** Where the apps folder's `node_modules/homey` points (the built SDK). */
+export const SDK_DIR = resolve(import.meta.dirname, '../../dist/homey');
+
+/** A Homey app.json as an app ships it, with fields hearth only keeps. */
+const homeyManifest = (id: string, version: string) => ({
+  id,
+  version,
+  sdk: 3,
+  compatibility: '>=12.3.0',
+  name: { en: id },
+  category: ['tools'],
+  permissions: [],
+  author: { name: 'Someone' },
+});
 
 export async function makeFixture(opts: { insightRows?: number; bigFileMb?: number } = {}): Promise<Fixture> {
   const root = await mkdtemp(join(tmpdir(), 'hearth-backup-test-'));
@@ -54,14 +69,17 @@ export async function makeFixture(opts: { insightRows?: number; bigFileMb?: numb
 
   await writeFile(join(dataDir, 'apps', 'com.example.lights', 'state.json'), '{"on":true}');
   await writeFile(join(dataDir, 'apps', 'com.example.lights', 'cache', 'blob.bin'), Buffer.alloc(70_000, 7));
-  await writeFile(join(appsDir, 'com.example.lights', 'app.json'), '{"id":"com.example.lights","version":"1.0.0"}');
-  await writeFile(join(appsDir, 'com.example.lights', 'app.js'), 'export default class { async onInit() {} }\n');
+  await writeFile(join(appsDir, 'com.example.lights', 'app.json'), JSON.stringify(homeyManifest('com.example.lights', '1.0.0')));
+  await writeFile(join(appsDir, 'com.example.lights', 'app.js'), "const Homey = require('homey');\nmodule.exports = class Lights extends Homey.App { async onInit() {} };\n");
   await writeFile(join(appsDir, 'com.example.lights', 'locales', 'en.json'), '{"hello":"Hello"}');
-  await writeFile(join(appsDir, 'com.example.weather', 'app.json'), '{"id":"com.example.weather","version":"2.1.0"}');
+  await writeFile(join(appsDir, 'com.example.weather', 'app.json'), JSON.stringify(homeyManifest('com.example.weather', '2.1.0')));
   await writeFile(join(appsDir, 'com.example.weather', 'lib', 'run.sh'), '#!/bin/sh\necho hi\n');
   await chmod(join(appsDir, 'com.example.weather', 'lib', 'run.sh'), 0o755);
   // Links are never archived (restore would refuse them): this one must be skipped, not followed.
   await symlink('/etc/passwd', join(appsDir, 'com.example.weather', 'lib', 'passwd-link'));
+  // The SDK link the runtime keeps in every apps folder (remade at each start, so never archived).
+  await mkdir(join(appsDir, 'node_modules'));
+  await symlink(SDK_DIR, join(appsDir, 'node_modules', 'homey'), 'dir');
   if (opts.bigFileMb) {
     // Random bytes: gzip cannot shrink them, so writing the archive takes a while.
     await writeFile(join(dataDir, 'apps', 'com.example.lights', 'big.bin'), randomBytes(opts.bigFileMb * 1024 * 1024));

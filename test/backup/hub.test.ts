@@ -11,6 +11,7 @@ import { restoreBackup, verifyArchive } from '../../src/backup/index.js';
 import { openEvents, type EventClient } from '../helpers/events.js';
 import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { homeyApp, writeApp } from '../apps/helpers.js';
 
 interface Job {
   id: string;
@@ -21,6 +22,7 @@ interface Job {
   sha256: string | null;
   durationMs: number | null;
   error: string | null;
+  skipped: string[];
   joined?: boolean;
 }
 interface State {
@@ -40,22 +42,11 @@ interface State {
 const B = '/api/manager/backup';
 const COUNTER = 'hearth:app:com.test.keeper:counter';
 /** Writes one insights entry at start (7), through the SDK like any app. */
-const KEEPER = `
-module.exports = class {
-  async onInit(hub) {
-    const log = await hub.insights.createLog('counter', { title: 'Counter', type: 'number', decimals: 0 });
+const KEEPER = homeyApp(`
+  async onInit() {
+    const log = await this.homey.insights.createLog('counter', { title: 'Counter', type: 'number', decimals: 0 });
     await log.createEntry(7);
-  }
-};`;
-
-/** An app folder as the apps manager installs it (CommonJS app.js). */
-async function writeApp(appsDir: string, id: string, app: { code: string; manifest: Record<string, unknown> }): Promise<void> {
-  const dir = join(appsDir, id);
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'app.json'), JSON.stringify({ id, version: '1.0.0', sdk: 3, name: { en: id }, ...app.manifest }));
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: id, private: true, type: 'commonjs' }));
-  await writeFile(join(dir, 'app.js'), app.code);
-}
+  }`);
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -92,6 +83,8 @@ describe('backup manager', () => {
     expect(done.state).toBe('done');
     expect(done.trigger).toBe('manual');
     expect(done.file).toMatch(/^hearth-backup-.*\.tar\.gz$/);
+    // Nothing of the hub's own is left out as if it were a stranger's (the SDK link in the apps folder).
+    expect(done.skipped).toEqual([]);
     expect(ev.frames.filter((f) => f.event === 'backup.create')).toHaveLength(1);
     const info = (ev.frames.find(finished(id))!.args[1] as { changedKeys: string[] }).changedKeys;
     expect(info).toEqual(expect.arrayContaining(['state', 'file', 'size', 'sha256', 'durationMs']));
@@ -177,7 +170,7 @@ describe('backup manager', () => {
     cleanups.push(() => rm(appsDir, { recursive: true, force: true }));
     await writeApp(appsDir, 'com.test.keeper', {
       code: KEEPER,
-      manifest: { permissions: ['hearth:manager:insights'], settings: [{ id: 'color', type: 'text', label: { en: 'Color' } }] },
+      manifest: { settings: [{ id: 'color', type: 'text', title: { en: 'Color' } }] },
     });
     const h = await hub({ appsDir });
     await poll(() => h.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.keeper'), (r) => r.body.ready === true, 'app ready');
@@ -227,6 +220,8 @@ describe('backup manager', () => {
     expect((await h2.call('GET', `${B}/state`, { token })).status).toBe(200);
     expect((await h2.call('GET', '/api/manager/apps/app/com.test.keeper/setting/color')).body).toBe('green');
     expect((await h2.call<Record<string, unknown>>('GET', '/api/manager/insights/log')).body[COUNTER]).toMatchObject({ lastValue: 7 });
+    // The restored app runs again (the hub links the SDK into the restored apps folder).
+    await poll(() => h2.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.keeper'), (r) => r.body.ready === true, 'restored app ready');
     const state = (await h2.call<State>('GET', `${B}/state`)).body;
     expect(state.backups.map((b) => b.file)).toEqual([done.file]);
   });

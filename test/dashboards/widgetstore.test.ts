@@ -1,23 +1,18 @@
 /**
  * Widget store state on a real hub: merge and replace over HTTP with widgetstore.update events,
- * the 64 KiB bound, input errors, and the owning app reading and writing the same state through
- * the SDK (hub.dashboards.getWidgetStoreState/setWidgetStoreState) in its own child process,
- * while another app cannot reach it.
+ * the 64 KiB bound, input errors. (Apps have no SDK call for widget stores: Homey's SDK has none.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents, type EventClient } from '../helpers/events.js';
-import { BASE, CLOCK, NOTE, OWNER, body, poll, startWithApp, widgetIds, type DashboardView, type ErrorBody, type TestHub } from './helpers.js';
-
-const OTHER = 'com.test.other';
+import { BASE, CLOCK, NOTE, OWNER, body, startWithApp, widgetIds, type DashboardView, type ErrorBody, type TestHub } from './helpers.js';
 
 let t: TestHub;
 let events: EventClient;
 let storeA: string;
 let storeB: string;
-let seq = 0;
 
 beforeAll(async () => {
-  t = await startWithApp([OTHER]);
+  t = await startWithApp();
   events = await openEvents(t.hub.wsUrl, 'dashboards', OWNER);
   const d = await t.hub.call<DashboardView>('POST', `${BASE}/dashboard`, { body: body('Stores', [CLOCK, NOTE]) });
   [storeA, storeB] = widgetIds(d.body) as [string, string];
@@ -30,20 +25,6 @@ afterAll(async () => {
 const setState = (id: string, b: unknown, token?: string) =>
   t.hub.call<Record<string, unknown>>('POST', `${BASE}/widgetstore/${id}/state`, { body: b, ...(token ? { token } : {}) });
 const getState = async (id: string) => (await t.hub.call<Record<string, unknown>>('GET', `${BASE}/widgetstore/${id}/state`)).body;
-
-type SdkOutcome = { seq: number; ok: boolean; state?: Record<string, unknown>; code?: string; message?: string };
-/** Makes `app` run one widget store call through its SDK (see the fixture's settings hook). */
-async function sdk(app: string, op: { op: 'get' | 'set'; id: string; state?: Record<string, unknown>; replace?: boolean; blob?: number }): Promise<SdkOutcome> {
-  const n = ++seq;
-  const put = await t.hub.call('PUT', `/api/manager/apps/app/${app}/setting/store-op`, { body: { value: { ...op, seq: n } } });
-  expect(put.status).toBe(200);
-  const r = await poll(
-    () => t.hub.call<SdkOutcome>('GET', `/api/manager/apps/app/${app}/setting/store-result`),
-    (res) => res.status === 200 && res.body.seq === n,
-    `${app} answering store op ${n}`,
-  );
-  return r.body;
-}
 
 describe('widget stores over HTTP', () => {
   it('lists the stores keyed by widget id, each owned by its app with an empty state', async () => {
@@ -132,40 +113,5 @@ describe('widget stores over HTTP', () => {
     const r = await setState(storeA, { state: { reader: true } }, tok.body.token);
     expect(r.status).toBe(200);
     expect(r.body.reader).toBe(true);
-  });
-});
-
-describe('widget stores through the SDK', () => {
-  it('the owning app reads the state set over HTTP', async () => {
-    await setState(storeA, { state: { fromHttp: 42 }, replace: true });
-    expect(await sdk('com.test.widgets', { op: 'get', id: storeA })).toMatchObject({ ok: true, state: { fromHttp: 42 } });
-  });
-
-  it('the owning app merges and replaces state, seen over HTTP and as events', async () => {
-    expect(await sdk('com.test.widgets', { op: 'set', id: storeA, state: { fromApp: 'yes' } })).toMatchObject({ ok: true, state: { fromHttp: 42, fromApp: 'yes' } });
-    expect(await getState(storeA)).toEqual({ fromHttp: 42, fromApp: 'yes' });
-    const frame = await events.next((f) => f.event === 'widgetstore.update' && JSON.stringify(f.args[0]).includes('fromApp'));
-    expect(frame.args[1]).toEqual({
-      changedKeys: ['state'],
-      oldValues: { state: { fromHttp: 42 } },
-      newValues: { state: { fromHttp: 42, fromApp: 'yes' } },
-    });
-    expect(await sdk('com.test.widgets', { op: 'set', id: storeA, state: { only: 'app' }, replace: true })).toMatchObject({ ok: true, state: { only: 'app' } });
-    expect(await getState(storeA)).toEqual({ only: 'app' });
-  });
-
-  it('the app gets the 64 KiB limit and unknown stores as errors', async () => {
-    const big = await sdk('com.test.widgets', { op: 'set', id: storeA, blob: 70_000 });
-    expect(big).toMatchObject({ ok: false, code: 'invalid_parameter' });
-    expect(big.message).toMatch(/64 KiB/);
-    expect(await sdk('com.test.widgets', { op: 'get', id: 'no-such-store' })).toMatchObject({ ok: false, code: 'not_found' });
-  });
-
-  it("another app cannot read or write the store of this app's widget", async () => {
-    const read = await sdk(OTHER, { op: 'get', id: storeA });
-    expect(read).toMatchObject({ ok: false, code: 'not_found' });
-    expect(read.message).toMatch(/belongs to another app/);
-    expect(await sdk(OTHER, { op: 'set', id: storeA, state: { hijack: true } })).toMatchObject({ ok: false, code: 'not_found' });
-    expect(await getState(storeA)).toEqual({ only: 'app' });
   });
 });

@@ -44,6 +44,25 @@ async function getJson<T>(url: string, token: string): Promise<T> {
   return (await res.json()) as T;
 }
 
+/** Waits until the hub runs every app of `ids` (onInit resolved); says how each one is when it does not. */
+async function untilAppsRun(what: string, url: string, token: string, ids: string[]): Promise<void> {
+  const seen: Record<string, unknown> = {};
+  const ready = async (id: string): Promise<boolean> => {
+    try {
+      const res = await fetch(`${url}/apps/app/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+      const app = (await res.json()) as { ready?: boolean; state?: string; crashedMessage?: string | null };
+      seen[id] = { status: res.status, state: app.state, crashedMessage: app.crashedMessage };
+      return res.ok && app.ready === true;
+    } catch (err) {
+      seen[id] = String(err);
+      return false;
+    }
+  };
+  await until(what, async () => (await Promise.all(ids.map(ready))).every(Boolean)).catch((err: Error) => {
+    throw new Error(`${err.message}: ${JSON.stringify(seen)}`);
+  });
+}
+
 async function until(what: string, ok: () => Promise<boolean> | boolean, tries = 120): Promise<void> {
   for (let i = 0; i < tries; i++) {
     if (await ok()) return;
@@ -105,12 +124,13 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
         expect(await get(`${url}/system/ping`)).toBe(200);
         const owner = (await readFile(join(root, 'var/lib/hearth/data/owner-token'), 'utf8')).trim();
         expect(await get(`${url}/i18n/state`, owner)).toBe(200);
+        // The example apps run: their require('homey') reaches the release's SDK through the apps folder.
+        const EXAMPLES = ['com.hearth.greeter', 'com.hearth.sysmon'];
+        await untilAppsRun('the example apps running', url, owner, EXAMPLES);
 
-        // Under the unit's hardening, as the hearth user, apps still get namespaces of their own
-        // (bubblewrap), and the example apps run in them.
+        // Under the unit's hardening, as the hearth user, the apps run in namespaces of their own.
         const apps = await getJson<{ containment: string; containmentReason: string | null; running: number }>(`${url}/apps/state`, owner);
-        expect(apps).toMatchObject({ containment: 'namespaces', containmentReason: null });
-        await until('the example apps running', async () => (await getJson<{ running: number }>(`${url}/apps/state`, owner).catch(() => ({ running: 0 }))).running === 2);
+        expect(apps).toMatchObject({ containment: 'namespaces', containmentReason: null, running: 2 });
         const readings = await getJson<{ readings: Record<string, unknown> }>(`http://127.0.0.1:${port}/api/app/com.hearth.sysmon/readings`, owner);
         expect(Object.keys(readings.readings)).toContain('cpu-load');
 
@@ -138,6 +158,8 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
         // A kept-alive connection to the hub before the restart may fail once: ask until answered.
         await until('the upgraded hub answering the owner token', async () => (await get(`${url}/i18n/state`, owner)) === 200);
         expect(await readFile(marker, 'utf8')).toBe('mine');
+        // The upgraded hub links its own SDK: the apps run on it.
+        await untilAppsRun('the example apps running after the upgrade', url, owner, EXAMPLES);
 
         // A reboot: the service comes back by itself, with its data and tokens.
         await box.poweroff();

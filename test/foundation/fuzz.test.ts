@@ -39,10 +39,9 @@ const HOSTILE_IDS_ONLY = new Set([
 ]);
 
 /**
- * Setting names the fuzz never writes with the real app id: the fixture app treats `store-op`
- * as a command (a hostile value would crash the fixture, which is not the hub under test).
- * Autocomplete settings ids `slow`, `broken` and `crash` answer 504/502 by design (an app that
- * stalls, throws or dies is a gateway error), so the real-id autocomplete case uses `city`.
+ * Path parameters the fuzz uses for a valid id. Autocomplete settings ids `slow`, `broken` and
+ * `crash` answer 504/502 by design (an app that stalls, throws or dies is a gateway error), so
+ * the real-id autocomplete case uses `city`.
  */
 const VALID_PARAM: Record<string, Record<string, string>> = {
   apps: { id: APP, name: 'fuzzed' },

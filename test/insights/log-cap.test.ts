@@ -4,26 +4,26 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { assertBuilt, removeAll, writeApp } from '../apps/helpers.js';
+import { assertBuilt, homeyApp, removeAll, writeApp } from '../apps/helpers.js';
 import { poll } from '../helpers/poll.js';
 
-const HOARDER = `
-module.exports = { async onInit(hub) {
+const HOARDER = homeyApp(`async onInit() {
+  const { insights } = this.homey;
   let refused = null;
   for (let i = 0; i < 500 && !refused; i++) {
-    await hub.insights.createLog('log' + i, { title: 'Log ' + i }).catch((err) => { refused = { at: i, code: err.code, message: err.message }; });
+    await insights.createLog('log' + i, { title: 'Log ' + i, type: 'number' }).catch((err) => { refused = { at: i, code: err.code, message: err.message }; });
   }
-  await hub.insights.deleteLog('log0');
-  const again = await hub.insights.createLog('after-delete', { title: 'Again' }).then(() => true, () => false);
-  await hub.settings.set('result', { refused, again, count: (await hub.insights.getLogs()).length });
-} };`;
+  await insights.deleteLog('log0');
+  const again = await insights.createLog('after-delete', { title: 'Again', type: 'number' }).then(() => true, () => false);
+  this.homey.settings.set('result', { refused, again, count: (await insights.getLogs()).length });
+}`);
 
 let hub: RunningHub;
 let appsDir: string;
 beforeAll(async () => {
   assertBuilt();
   appsDir = await tempDir('hearth-apps-');
-  await writeApp(appsDir, 'com.test.hoarder', { code: HOARDER, manifest: { permissions: ['hearth:manager:insights'] } });
+  await writeApp(appsDir, 'com.test.hoarder', { code: HOARDER });
   hub = await startHub({ appsDir });
 }, 60_000);
 afterAll(async () => {

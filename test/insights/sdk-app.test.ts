@@ -8,15 +8,14 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents, type EventClient } from '../helpers/events.js';
 import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { assertBuilt, removeAll, writeApp } from '../apps/helpers.js';
+import { assertBuilt, homeyApp, removeAll, writeApp } from '../apps/helpers.js';
 import { poll } from '../helpers/poll.js';
 
-const METER = `
-module.exports = class {
-  async onInit(hub) {
-    const power = await hub.insights.createLog('power', { title: { en: 'Power', nl: 'Vermogen' }, units: 'W', decimals: 1 });
-    const door = await hub.insights.createLog('door', { title: 'Door', type: 'boolean', titleTrue: 'Open', titleFalse: 'Closed' });
-    const scratch = await hub.insights.createLog('scratch', { title: 'Scratch' });
+const METER = homeyApp(`
+  async onInit() {
+    const power = await this.homey.insights.createLog('power', { title: { en: 'Power', nl: 'Vermogen' }, type: 'number', units: 'W', decimals: 1 });
+    const door = await this.homey.insights.createLog('door', { title: 'Door', type: 'boolean', titleTrue: 'Open', titleFalse: 'Closed' });
+    const scratch = await this.homey.insights.createLog('scratch', { title: 'Scratch', type: 'number' });
     // A backfill: one point per minute over the last hour, dated by the app.
     const now = Date.now();
     for (let i = 60; i >= 1; i--) await power.createEntry(100 + i, new Date(now - i * 60000));
@@ -30,13 +29,23 @@ module.exports = class {
     const burstEnd = Date.now();
     await door.createEntry(true, new Date(now - 30000));
     await door.createEntry(false, new Date(now - 10000));
-    await hub.insights.deleteLog('scratch');
+    await this.homey.insights.deleteLog(scratch);
     let refused = null;
     try { await door.createEntry(42); } catch (err) { refused = String(err.message || err); }
-    const logs = (await hub.insights.getLogs()).map((l) => l.id).sort();
-    await hub.settings.set('result', { logs, refused, uri: power.uri, burstStart, burstEnd });
-  }
-};`;
+    const logs = (await this.homey.insights.getLogs()).map((l) => l.name).sort();
+    const again = await this.homey.insights.getLog('power');
+    let missing = null;
+    try { await this.homey.insights.getLog('scratch'); } catch (err) { missing = err.code; }
+    this.homey.settings.set('result', {
+      logs,
+      refused,
+      uri: power.options.uri,
+      again: { name: again.name, units: again.options.units, isLog: again instanceof Homey.InsightsLog },
+      missing,
+      burstStart,
+      burstEnd,
+    });
+  }`);
 
 type Json = Record<string, unknown>;
 const P = '/api/manager/insights';
@@ -46,12 +55,13 @@ describe('an app writing insights through the SDK', () => {
   let hub: RunningHub;
   let appsDir: string;
   let events: EventClient;
-  let result: { logs: string[]; refused: string | null; uri: string; burstStart: number; burstEnd: number };
+  let result: { logs: string[]; refused: string | null; uri: string; again: unknown; missing: unknown; burstStart: number; burstEnd: number };
 
   beforeAll(async () => {
     assertBuilt();
     appsDir = await tempDir('hearth-apps-');
-    await writeApp(appsDir, 'com.test.meter', { code: METER, manifest: { permissions: ['hearth:manager:insights'] } });
+    // Insights needs no permission.
+    await writeApp(appsDir, 'com.test.meter', { code: METER });
     hub = await startHub({ appsDir });
     events = await openEvents(hub.wsUrl, 'insights', OWNER);
     const setting = await poll(
@@ -73,7 +83,12 @@ describe('an app writing insights through the SDK', () => {
   });
 
   it('creates the logs under the app own uri, and answers them over HTTP', async () => {
-    expect(result).toMatchObject({ logs: ['door', 'power'], uri: 'hearth:app:com.test.meter' });
+    expect(result).toMatchObject({
+      logs: ['door', 'power'],
+      uri: 'hearth:app:com.test.meter',
+      again: { name: 'power', units: 'W', isLog: true },
+      missing: 'not_found',
+    });
     const logs = (await hub.call<Record<string, Json>>('GET', `${P}/log`)).body;
     expect(logs['hearth:app:com.test.meter:power']).toMatchObject({ id: 'power', uri: 'hearth:app:com.test.meter', title: 'Power', units: 'W', decimals: 1, type: 'number' });
     expect(logs['hearth:app:com.test.meter:door']).toMatchObject({ type: 'boolean', titleTrue: 'Open', titleFalse: 'Closed', lastValue: false });

@@ -164,16 +164,19 @@ describe('insights service', () => {
   it('serves the SDK calls of an app, scoped to the app own logs', async () => {
     const router = new SdkRouter();
     const off = serveSdk(router, service);
-    const app: CallerApp = { id: 'com.example', uri: 'hearth:app:com.example', version: '1.0.0', permissions: ['hearth:manager:insights'] };
+    // Insights needs no permission.
+    const app: CallerApp = { id: 'com.example', uri: 'hearth:app:com.example', version: '1.0.0', permissions: [] };
     const other: CallerApp = { ...app, id: 'org.other', uri: 'hearth:app:org.other' };
     const log = await router.dispatch(app, 'insights.createLog', { id: 'power', options: { title: 'Power', units: 'W', decimals: 0 } });
     expect(log).toMatchObject({ id: 'power', uri: 'hearth:app:com.example', units: 'W' });
     await router.dispatch(app, 'insights.createEntry', { id: 'power', value: 1234, date: new Date(T0 - 2000).toISOString() });
     expect(await router.dispatch(other, 'insights.getLogs', {})).toEqual([]);
     await expect(router.dispatch(other, 'insights.createEntry', { id: 'power', value: 1 })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(router.dispatch({ ...app, permissions: [] }, 'insights.getLogs', {})).rejects.toMatchObject({ code: 'permission_denied' });
+    await expect(router.dispatch(other, 'insights.getLog', { id: 'power' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(router.dispatch(other, 'insights.deleteLog', { id: 'power' })).rejects.toMatchObject({ code: 'not_found' });
     service.flush();
     expect(await router.dispatch(app, 'insights.getLogs', {})).toEqual([expect.objectContaining({ id: 'power', lastValue: 1234 })]);
+    expect(await router.dispatch(app, 'insights.getLog', { id: 'power' })).toMatchObject({ id: 'power', uri: 'hearth:app:com.example', lastValue: 1234 });
     await router.dispatch(app, 'insights.deleteLog', { id: 'power' });
     expect(service.getLogs()).toEqual({});
     off();

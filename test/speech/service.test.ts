@@ -328,16 +328,34 @@ it('keeps the cache folder clean of temp files left by a crash', async () => {
 });
 
 describe('apps SDK', () => {
-  it('serves hub.speech.say through the router to apps with the speech permission', async () => {
+  it('serves speechOutput.say through the router to apps with the speech permission', async () => {
     const out = await tempDir('speech-out');
     const h = await harness({ audioOut: out });
     const router = new SdkRouter();
     h.manager.serveSdk(router);
     const app = { id: 'com.example.door', uri: 'hearth:app:com.example.door', version: '1.0.0' };
-    const allowed = { ...app, permissions: ['hearth:manager:speech-output' as const] };
+    const allowed = { ...app, permissions: ['homey:manager:speech-output'] };
     expect(await router.dispatch(allowed, 'speech.say', { text: 'The door is open' })).toBeNull();
     expect(await wavs(out)).toHaveLength(1);
     await expect(router.dispatch({ ...app, permissions: [] }, 'speech.say', { text: 'sneaky' })).rejects.toThrow(/permission/);
+    // hearth's name of the permission before the Homey SDK opens nothing.
+    await expect(router.dispatch({ ...app, permissions: ['hearth:manager:speech-output'] }, 'speech.say', { text: 'sneaky' })).rejects.toThrow(/permission/);
+    expect(await wavs(out)).toHaveLength(1);
+  });
+
+  it('plays an app sample (homey.audio.playWav) through the router, and refuses one that is no WAV', async () => {
+    const out = await tempDir('speech-out');
+    const h = await harness({ audioOut: out });
+    const router = new SdkRouter();
+    h.manager.serveSdk(router);
+    const app = { id: 'com.example.door', uri: 'hearth:app:com.example.door', version: '1.0.0', permissions: [] };
+    const wav = await h.manager.service.synthesize('ding');
+    expect(await router.dispatch(app, 'audio.play', { format: 'wav', sample: Buffer.from(wav).toString('base64') })).toBeNull();
+    expect(await wavs(out)).toHaveLength(1);
+    await expect(router.dispatch(app, 'audio.play', { format: 'wav', sample: Buffer.from('not a wav').toString('base64') })).rejects.toMatchObject({
+      code: 'invalid_parameter',
+      message: 'the sample is not a WAV file (no RIFF/WAVE header)',
+    });
     expect(await wavs(out)).toHaveLength(1);
   });
 });
