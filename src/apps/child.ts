@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { constants as osConstants, setPriority } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { describeIssues } from '../core/zod-issues.js';
 import { BudgetSpent, RefusalBudget } from './refusals.js';
@@ -79,6 +79,34 @@ export interface ChildExit {
   signal: NodeJS.Signals | null;
 }
 
+/** The first child of a process, from /proc (undefined when it has none or is gone). */
+function firstChild(pid: number): number | undefined {
+  try {
+    const first = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0];
+    return first ? Number(first) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * How node ended, from bubblewrap's exit: bubblewrap exits with node's code, or 128 + the signal
+ * that ended it, so a crash reads the same contained or not (SIGABRT at a heap limit, SIGKILL).
+ */
+function nodeExit(code: number | null): ChildExit {
+  if (code === null || code <= 128) return { code, signal: null };
+  const name = Object.entries(osConstants.signals).find(([, n]) => n === code - 128)?.[0];
+  return name ? { code: null, signal: name as NodeJS.Signals } : { code, signal: null };
+}
+
 /** Why a start failed, with how the child ended (it is always gone when this is thrown). */
 export class StartError extends Error {
   constructor(
@@ -113,12 +141,14 @@ export class AppChild {
     private readonly proc: ChildProcess,
     private readonly opts: ChildOptions,
     private readonly hooks: ChildHooks,
+    /** Whether the spawned process is bubblewrap with node as its child (namespaces). */
+    private readonly contained: boolean,
   ) {
     this.peer = new RpcPeer((m) => this.send(m), opts.callTimeoutMs);
     this.exited = new Promise((resolve) => {
       // 'close', not 'exit': it comes after stdout/stderr drained, so the crash log has the stack.
       proc.once('close', (code: number | null, signal: NodeJS.Signals | null) => {
-        this.exit = { code, signal };
+        this.exit = this.contained && signal === null ? nodeExit(code) : { code, signal };
         this.peer.rejectAll('closed', `the app exited (${signal ?? `code ${code}`})`);
         resolve(this.exit);
       });
@@ -141,21 +171,24 @@ export class AppChild {
   }
 
   /**
-   * The app's node process. In namespaces the spawned process is bubblewrap and node its child
-   * (found once, through /proc); the hub samples and renices node itself.
+   * The app's node process. In namespaces the spawned process is bubblewrap, with its reaper
+   * (pid 1 of the namespace) below it and node below that: found once, through /proc, so the hub
+   * samples and renices node itself.
    */
   get pid(): number | undefined {
     const outer = this.proc.pid;
-    if (outer === undefined || this.nodePid !== undefined) return this.nodePid ?? outer;
-    try {
-      const children = readFileSync(`/proc/${outer}/task/${outer}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-      // prlimit execs bubblewrap (or node itself): with no child, the spawned process is node.
-      if (children.length === 0) return outer;
-      this.nodePid = Number(children[children.length - 1]);
-      return this.nodePid;
-    } catch {
-      return outer;
+    if (!this.contained || outer === undefined || this.nodePid !== undefined) return this.nodePid ?? outer;
+    let pid = outer;
+    for (let depth = 0; depth < 4; depth++) {
+      const child = firstChild(pid);
+      if (child === undefined) return outer; // not forked yet: ask again later
+      pid = child;
+      if (commandOf(pid) !== 'bwrap') {
+        this.nodePid = pid;
+        return pid;
+      }
     }
+    return outer;
   }
 
   /** Bytes from the app's channel; a frame over the limit, not JSON or too deep ends the app at once. */
@@ -208,7 +241,7 @@ export class AppChild {
     stdio[CHANNEL_FD] = 'pipe';
     const command = childCommand(spec, opts.heapMb);
     const proc = spawn(command.file, command.args, { cwd: spec.userdata, env: childEnv(spec), stdio });
-    const child = new AppChild(proc, opts, hooks);
+    const child = new AppChild(proc, opts, hooks, spec.sandbox.containment === 'namespaces');
     hooks.spawned?.(child);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -330,8 +363,22 @@ export class AppChild {
     }
   }
 
+  /**
+   * Signals the app. In namespaces SIGKILL goes to bubblewrap (its child dies with it), any other
+   * signal to node itself, so an app that handles SIGTERM gets it as it would outside.
+   */
   kill(signal: NodeJS.Signals): void {
-    if (this.running) this.proc.kill(signal);
+    if (!this.running) return;
+    const node = signal === 'SIGKILL' ? undefined : this.pid;
+    if (node !== undefined && node !== this.proc.pid) {
+      try {
+        process.kill(node, signal);
+        return;
+      } catch {
+        // gone already, or not yet found: the outer process then
+      }
+    }
+    this.proc.kill(signal);
   }
 
   private async exitedWithin(ms: number): Promise<boolean> {

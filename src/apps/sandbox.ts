@@ -164,9 +164,9 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: str
     ...(spec.network ? [] : ['--unshare-net']),
     '--disable-userns',
     '--die-with-parent',
-    // node runs as the namespace's first process: no bubblewrap reaper (it forks nothing), one
-    // process less per app.
-    '--as-pid-1',
+    // Not --as-pid-1: the first process of a pid namespace gets no signal it has no handler for,
+    // not even its own abort(), and a node that hit its heap limit then died of SIGSEGV instead of
+    // SIGABRT. bubblewrap's small reaper is pid 1; node is pid 2, as any program expects to be.
     '--new-session',
     ...systemMounts(),
     // Before the app's own mounts: on a hub whose folders are under /tmp (tests) they go on top.

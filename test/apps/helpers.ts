@@ -184,7 +184,8 @@ export async function listDir(dir: string): Promise<string[]> {
 
 /** The apps folder's entries besides `node_modules` (where the runtime links the SDK as `homey`). */
 export async function listApps(appsDir: string): Promise<string[]> {
-  return (await listDir(appsDir)).filter((n) => n !== 'node_modules');
+  // The hub's own: the SDK link's folder and the package.json that makes apps CommonJS.
+  return (await listDir(appsDir)).filter((n) => n !== 'node_modules' && n !== 'package.json');
 }
 
 export async function removeAll(...dirs: string[]): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * A hub killed outright cannot stop an app whose event loop is busy, and that app cannot notice
- * it is orphaned. The next hub on the same data dir ends it before starting its own apps.
+ * it is orphaned. In namespaces bubblewrap ends it with the hub (it dies with its parent); with
+ * the permission model alone the next hub on the same data dir ends it before starting its own.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { startHub } from '../helpers/hub.js';
@@ -19,13 +20,13 @@ const alive = (pid: number): boolean => {
 };
 
 describe('app processes left behind by a killed hub', () => {
-  it('are ended by the next hub on the same data dir', { timeout: 60_000 }, async () => {
+  it('are ended by the next hub on the same data dir (permission model alone)', { timeout: 60_000 }, async () => {
     const appsDir = await tempDir('hearth-apps-');
     dirs.push(appsDir);
     await writeApp(appsDir, 'com.test.spin', {
       code: homeyApp(`async onInit() { process.on('SIGTERM', () => {}); setTimeout(() => { for (;;) {} }, 100); }`),
     });
-    const first = await startHub({ appsDir });
+    const first = await startHub({ appsDir, args: ['--app-sandbox', 'off'] });
     dirs.push(first.dataDir);
     let pid: number | undefined;
     for (let i = 0; i < 300 && pid === undefined; i++) {
@@ -38,7 +39,7 @@ describe('app processes left behind by a killed hub', () => {
     await first.kill('SIGKILL');
     expect(alive(pid!)).toBe(true); // orphaned and spinning: the situation this guards against
 
-    const second = await startHub({ appsDir, dataDir: first.dataDir });
+    const second = await startHub({ appsDir, dataDir: first.dataDir, args: ['--app-sandbox', 'off'] });
     try {
       for (let i = 0; i < 100 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
       expect(alive(pid!)).toBe(false);
@@ -46,6 +47,27 @@ describe('app processes left behind by a killed hub', () => {
     } finally {
       await second.cleanup();
     }
+  });
+
+  it('are never left: in namespaces the app dies with the hub', { timeout: 60_000 }, async () => {
+    const appsDir = await tempDir('hearth-apps-');
+    dirs.push(appsDir);
+    await writeApp(appsDir, 'com.test.spin', {
+      code: homeyApp(`async onInit() { process.on('SIGTERM', () => {}); setTimeout(() => { for (;;) {} }, 100); }`),
+    });
+    const hub = await startHub({ appsDir, args: ['--app-sandbox', 'bwrap'] });
+    dirs.push(hub.dataDir);
+    let pid: number | undefined;
+    for (let i = 0; i < 300 && pid === undefined; i++) {
+      const app = (await hub.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.spin')).body;
+      if (app.ready) pid = await spinnerPid(hub.process.pid!);
+      if (pid === undefined) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(pid).toBeDefined();
+    await new Promise((r) => setTimeout(r, 300));
+    await hub.kill('SIGKILL');
+    for (let i = 0; i < 100 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(pid!)).toBe(false);
   });
 });
 
