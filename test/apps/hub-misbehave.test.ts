@@ -3,13 +3,13 @@
  * a hub restart, heap exhaustion, a CPU spinner that ignores SIGTERM, a sandbox probe, and a
  * hub that keeps answering through all of it. Plus store install from an http catalogue.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/pack.js';
 import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { assertBuilt, homeyApp, removeAll, serveFolder, writeApp } from './helpers.js';
+import { assertBuilt, homeyApp, listApps, removeAll, serveFolder, writeApp } from './helpers.js';
 
 type App = { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null; exitCount: number; exitSignal: string | null };
 
@@ -109,7 +109,9 @@ describe('misbehaving apps under a real hub', () => {
     const hog = await until(hub, 'com.test.hog', (a) => a.exitSignal === 'SIGABRT', 'killed at its heap limit');
     expect(hog.crashedMessage).toContain('reached its heap limit of 32 MiB');
     const std = await hub.call<{ stderr: string }>('POST', '/api/manager/apps/app/com.test.hog/crashlog');
-    expect(std.body.stderr).toContain('Reached heap limit');
+    // V8 words it 'Reached heap limit' or, when a scavenge cannot promote, 'young object promotion
+    // failed'; both end the same way.
+    expect(std.body.stderr).toContain('JavaScript heap out of memory');
 
     // The hub answers every request while one app spins and another keeps blowing its heap.
     const answers = await Promise.all(Array.from({ length: 40 }, () => hub.call('GET', '/api/manager/apps/app')));
@@ -159,7 +161,9 @@ describe('start', () => {
 });
 
 describe('orphans', () => {
-  it('an app exits by itself when the hub is SIGKILLed', async () => {
+  // With the permission model alone the app notices its channel close; in namespaces bubblewrap
+  // ends it with the hub (test/apps/leftovers.test.ts), and its pid is not the host's to poll here.
+  it('an app exits by itself when the hub is SIGKILLed (permission model alone)', async () => {
     const appsDir = await dir('hearth-apps-');
     const dataDir = await dir('hearth-data-');
     await writeApp(appsDir, 'com.test.orphan', {
@@ -168,7 +172,7 @@ describe('orphans', () => {
         setInterval(() => {}, 1000);
       }`),
     });
-    const hub = await hubWith({ appsDir, dataDir });
+    const hub = await hubWith({ appsDir, dataDir, args: ['--app-sandbox', 'off'] });
     await until(hub, 'com.test.orphan', (a) => a.ready, 'ready');
     const pid = Number(await readFile(join(dataDir, 'apps/com.test.orphan/userdata/pid'), 'utf8'));
     expect(() => process.kill(pid, 0)).not.toThrow();
@@ -216,7 +220,7 @@ describe('store install from an http catalogue', () => {
     const bad = await hub.call<{ error: string; error_description: string }>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.remote' } });
     expect(bad.status).toBe(502);
     expect(bad.body.error_description).toContain('failed its checksum');
-    expect((await readdir(appsDir)).sort()).toEqual(['com.test.remote', 'node_modules']);
+    expect(await listApps(appsDir)).toEqual(['com.test.remote']);
     // The installed version kept running through the refused upgrade.
     expect((await hub.call<App>('GET', '/api/manager/apps/app/com.test.remote')).body).toMatchObject({ state: 'running' });
   });

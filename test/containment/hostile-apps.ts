@@ -62,8 +62,9 @@ export async function writeHostileApps(appsDir: string): Promise<void> {
     out.visible = pids;
     out.stopped = [];
     for (const p of pids) if (p !== process.pid && attempt(() => process.kill(p, 'SIGSTOP')) === 'ok') out.stopped.push(p);
-    // In its own pid namespace an app has no parent to signal (its ppid is 0).
-    out.parent = process.ppid === 0 ? 'none visible' : attempt(() => process.kill(process.ppid, 0));
+    // In its own pid namespace an app's parent is the namespace's reaper (bubblewrap, pid 1), and
+    // the hub's pid names no process it can reach (signal 0 only asks whether it could).
+    out.hub = attempt(() => process.kill(Number(query.hub), 0));
     return out;`,
       }),
     },

@@ -152,9 +152,9 @@ function hostileSuite(mode: 'namespaces' | 'off'): void {
   if (mode === 'off') return;
 
   it('cannot see or signal the hub or another app: it is alone in its pid namespace', async () => {
-    const { body } = await ask<{ pid: number; ppid: number; visible: number[]; stopped: number[]; parent: string }>('com.hostile.signals', 'GET', 'attack');
-    expect(body.ppid).toBe(0);
-    expect(body.parent).toBe('none visible');
+    const { body } = await ask<{ pid: number; ppid: number; visible: number[]; stopped: number[]; hub: string }>('com.hostile.signals', 'GET', `attack?hub=${hub.process.pid}`);
+    expect(body.ppid).toBe(1); // bubblewrap's reaper, inside the namespace
+    expect(body.hub).toBe('ESRCH');
     // /proc is closed by the permission model too; whatever it shows holds no other process.
     expect(body.visible.filter((p) => p !== body.pid)).toEqual([]);
     expect(body.stopped).toEqual([]);

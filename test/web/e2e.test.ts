@@ -109,8 +109,13 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
   test("creates a dashboard with example widgets that render through Homey's widget API", async () => {
     const page = await signedIn(browser.context, hub.url, OWNER);
     await page.getByTestId('new-dashboard-name').fill('Living room');
+    const before = page.url();
     await page.getByRole('button', { name: 'Create' }).click();
+    // Arrange only once the new dashboard is shown: clicked earlier, it arranges the one before.
+    await expect.poll(() => page.url()).not.toBe(before);
+    await page.getByTestId('dashboard').getByRole('heading', { name: 'Living room' }).waitFor();
     await page.getByTestId('arrange').click();
+    expect(await page.getByTestId('dashboard-name').inputValue()).toBe('Living room');
     await page.getByTestId('add-widget-select-0').selectOption('com.hearth.greeter:greeting');
     await page.getByTestId('add-widget-0').click();
     await page.getByTestId('autocomplete-person').fill('ada');
