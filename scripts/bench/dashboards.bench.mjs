@@ -2,7 +2,8 @@
 // next to a bare Hono app answering the same JSON document (the ~38 KB body, not the hub, is
 // most of the cost: a hello-world baseline is shown too), and the round trip of an
 // autocomplete request through a real app's child process (HTTP -> hub -> IPC -> app listener
-// -> back) next to a bare HTTP GET.
+// -> back) next to a bare HTTP GET, and beside it a widget's `Homey.api` round trip (the GET a
+// widget page makes to its app's widget API: HTTP -> hub -> IPC -> the widget's api.mjs -> back).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +12,8 @@ import { join } from 'node:path';
 import { OWNER, load, median, sleep, startHub, startListening, stopChild } from './lib.mjs';
 
 const APP = 'com.test.widgets';
+// The example greeter: its greeting widget answers `Homey.api('GET', '/?person=…')`.
+const GREETER = 'com.hearth.greeter';
 const headers = { authorization: `Bearer ${OWNER}` };
 
 async function api(hub, method, path, body) {
@@ -24,13 +27,13 @@ async function api(hub, method, path, body) {
   return text ? JSON.parse(text) : null;
 }
 
-async function waitRunning(hub) {
+async function waitRunning(hub, id) {
   for (let i = 0; i < 400; i++) {
-    const app = await api(hub, 'GET', `/api/manager/apps/app/${APP}`).catch(() => null);
+    const app = await api(hub, 'GET', `/api/manager/apps/app/${id}`).catch(() => null);
     if (app?.state === 'running' && app.ready) return;
     await sleep(50);
   }
-  throw new Error(`${APP} never started`);
+  throw new Error(`${id} never started`);
 }
 
 /** Latencies (ms) of `n` sequential GETs on one keep-alive connection, after a warm-up. */
@@ -78,12 +81,14 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100
 export default async function bench({ root, log }) {
   const appsDir = await mkdtemp(join(tmpdir(), 'hearth-bench-dash-apps-'));
   await cp(join(root, 'test/dashboards/fixtures', APP), join(appsDir, APP), { recursive: true });
+  await cp(join(root, 'apps', GREETER), join(appsDir, GREETER), { recursive: true });
   const bare = await startListening([join(root, 'scripts/bench/bare-hono.mjs')]);
   let hub;
   let bareDoc;
   try {
     hub = await startHub(root, { appsDir });
-    await waitRunning(hub);
+    await waitRunning(hub, APP);
+    await waitRunning(hub, GREETER);
     // 20 dashboards of 3 columns x 4 widgets with settings: a well-used household hub.
     for (let d = 0; d < 20; d++) {
       const columns = Array.from({ length: 3 }, (_, c) => ({
@@ -124,13 +129,17 @@ export default async function bench({ root, log }) {
     const hubP99 = median(h.map((x) => x.p99));
 
     const acUrl = `${hub.url}/api/manager/dashboards/appwidget/${APP}:clock/autocomplete?settingId=city&query=p&settings=${encodeURIComponent('{"units":"metric"}')}`;
+    const widgetUrl = `${hub.url}/api/app/${GREETER}/widgets/greeting/?person=Ada`;
     const ac = [];
+    const wa = [];
     const plain = [];
     for (let round = 0; round < 3; round++) {
       plain.push(await roundTrips(bareUrl, 1000));
       ac.push(await roundTrips(acUrl, 1000, { headers }));
-      log(`round ${round + 1}: autocomplete p50 ${pct(ac.at(-1), 50).toFixed(2)} ms, p99 ${pct(ac.at(-1), 99).toFixed(2)} ms`);
+      wa.push(await roundTrips(widgetUrl, 1000, { headers }));
+      log(`round ${round + 1}: autocomplete p50 ${pct(ac.at(-1), 50).toFixed(2)} ms, p99 ${pct(ac.at(-1), 99).toFixed(2)} ms; widget Homey.api p50 ${pct(wa.at(-1), 50).toFixed(2)} ms, p99 ${pct(wa.at(-1), 99).toFixed(2)} ms`);
     }
+    const waP99 = median(wa.map((t) => pct(t, 99)));
     const acP99 = median(ac.map((t) => pct(t, 99)));
     const acP50 = median(ac.map((t) => pct(t, 50)));
     const plainP99 = median(plain.map((t) => pct(t, 99)));
@@ -141,6 +150,7 @@ export default async function bench({ root, log }) {
       { name: 'getDashboards (20 dashboards) p99 latency', value: hubP99, unit: 'ms', baseline: 'bare Hono, same JSON', baselineValue: docP99, ratio: hubP99 / Math.max(docP99, 0.01) },
       { name: 'getDashboards (20 dashboards) throughput vs hello-world', value: hubRps, unit: 'req/s', baseline: 'bare Hono hello', baselineValue: bareRps, ratio: hubRps / bareRps },
       { name: 'autocomplete round trip through an app, p99', value: acP99, unit: 'ms', baseline: 'bare Hono GET', baselineValue: plainP99, ratio: acP99 / Math.max(plainP99, 0.01), target: '<= 20 ms' },
+      { name: 'widget Homey.api round trip through an app, p99', value: waP99, unit: 'ms', baseline: 'autocomplete round trip p99', baselineValue: acP99, ratio: waP99 / Math.max(acP99, 0.01) },
       { name: 'autocomplete round trip through an app, p50', value: acP50, unit: 'ms', baseline: 'bare Hono GET', baselineValue: plainP50, ratio: acP50 / Math.max(plainP50, 0.01) },
     ];
   } finally {
