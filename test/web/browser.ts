@@ -2,11 +2,12 @@
  * Drives Debian's Chromium (apt package `chromium`) through playwright-core for the web app's
  * end-to-end tests, with a fresh profile folder per launch. Screenshots go to test/artifacts/.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
-import { ROOT } from '../helpers/hub.js';
+import { ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = join(ROOT, 'test/artifacts');
@@ -84,4 +85,34 @@ export async function frameAt(page: Page, part: string, timeoutMs = 15_000): Pro
     if (Date.now() > until) throw new Error(`no frame of ${part} in ${page.url()}`);
     await page.waitForTimeout(100);
   }
+}
+
+/** A real hub running copies of the example apps and `fixtures`, speaking into a WAV folder. */
+export interface WebHub {
+  hub: RunningHub;
+  browser: Browser;
+  audioOut: string;
+  close(): Promise<void>;
+}
+
+/** Starts a web test's hub (copies of apps/ and the fixture app folders) and Chromium. */
+export async function startWebHub(fixtures: string[]): Promise<WebHub> {
+  if (!existsSync(CHROMIUM)) throw new Error(`the web app tests drive Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  const appsDir = await tempDir('hearth-web-apps-');
+  await cp(join(ROOT, 'apps'), appsDir, { recursive: true });
+  for (const fixture of fixtures) await cp(fixture, join(appsDir, fixture.split('/').pop()!), { recursive: true });
+  const audioOut = await tempDir('hearth-web-audio-');
+  await mkdir(audioOut, { recursive: true });
+  const hub = await startHub({ appsDir, args: ['--audio-out', audioOut] });
+  const browser = await launch();
+  return {
+    hub,
+    browser,
+    audioOut,
+    async close() {
+      await browser.close();
+      await hub.cleanup();
+      for (const dir of [appsDir, audioOut]) await rm(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -3,37 +3,28 @@
  * apps, speaking into a WAV folder. Each test signs in on its own page, so they do not depend on
  * each other's order. Screenshots of every page (desktop and 375 px) land in test/artifacts/.
  */
-import { existsSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { packApp } from '../../src/apps/pack.js';
 import { OWNER, ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { ARTIFACTS, CHROMIUM, launch, screenshot, screenshots, signedIn, type Browser, type BrowserGlobals } from './browser.js';
+import { ARTIFACTS, screenshot, screenshots, signedIn, startWebHub, type Browser, type BrowserGlobals, type WebHub } from './browser.js';
 
+let web: WebHub;
 let hub: RunningHub;
 let browser: Browser;
 let audioOut: string;
-/** Temp folders this file made (the hub helper removes only its own). */
+/** Temp folders the tests made (the hub helper removes only its own). */
 const made: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`the web app tests drive Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  const appsDir = await tempDir('hearth-web-apps-');
-  made.push(appsDir);
-  await cp(join(ROOT, 'apps'), appsDir, { recursive: true });
-  await cp(join(import.meta.dirname, 'fixtures/com.test.door'), join(appsDir, 'com.test.door'), { recursive: true });
-  audioOut = await tempDir('hearth-web-audio-');
-  made.push(audioOut);
-  await mkdir(audioOut, { recursive: true });
-  hub = await startHub({ appsDir, args: ['--audio-out', audioOut] });
-  browser = await launch();
+  web = await startWebHub([join(import.meta.dirname, 'fixtures/com.test.door')]);
+  ({ hub, browser, audioOut } = web);
 }, 90_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await hub?.cleanup();
+  await web?.close();
   for (const dir of made) await rm(dir, { recursive: true, force: true });
 });
 

@@ -5,15 +5,14 @@
  * (onHomeyReady, settings, Homey.api both ways, realtime, heights, isolation, the dark theme),
  * settings pages from the Apps page (Homey.get/set/api, settings.set live), and toasts.
  */
-import { existsSync } from 'node:fs';
-import { cp, mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type HomeySettings from 'homey-apps-sdk-v3-types/lib/HomeySettings.js';
 import type HomeyWidget from 'homey-apps-sdk-v3-types/lib/HomeyWidget.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { OWNER, ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { CHROMIUM, frameAt, launch, screenshots, signedIn, type Browser, type BrowserGlobals } from './browser.js';
+import { OWNER, type RunningHub } from '../helpers/hub.js';
+import { frameAt, screenshots, signedIn, startWebHub, type Browser, type BrowserGlobals, type WebHub } from './browser.js';
 
 /** What the tests touch inside an app page (the Node type-check has no DOM lib). */
 interface InPage extends BrowserGlobals {
@@ -28,10 +27,10 @@ interface Element {
 }
 const inPage = (): InPage => globalThis as unknown as InPage;
 
+let web: WebHub;
 let hub: RunningHub;
 let browser: Browser;
 let audioOut: string;
-const made: string[] = [];
 
 const GREETER = '/app/com.hearth.greeter/widgets/greeting/';
 const SYSMON = '/app/com.hearth.sysmon/widgets/load/';
@@ -40,23 +39,11 @@ const LIGHT_BACKGROUND = 'rgb(255, 255, 255)';
 const DARK_BACKGROUND = 'rgb(37, 41, 47)';
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`the web app tests drive Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  const appsDir = await tempDir('hearth-homey-pages-apps-');
-  made.push(appsDir);
-  await cp(join(ROOT, 'apps'), appsDir, { recursive: true });
-  for (const fixture of ['com.test.panel', 'com.test.radio']) await cp(join(import.meta.dirname, 'fixtures', fixture), join(appsDir, fixture), { recursive: true });
-  audioOut = await tempDir('hearth-homey-pages-audio-');
-  made.push(audioOut);
-  await mkdir(audioOut, { recursive: true });
-  hub = await startHub({ appsDir, args: ['--audio-out', audioOut] });
-  browser = await launch();
+  web = await startWebHub(['com.test.panel', 'com.test.radio'].map((f) => join(import.meta.dirname, 'fixtures', f)));
+  ({ hub, browser, audioOut } = web);
 }, 90_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await hub?.cleanup();
-  for (const dir of made) await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => web?.close());
 
 /** A dashboard of one column holding `widgets`; answers its id, its column's and the placed widgets'. */
 async function dashboard(
