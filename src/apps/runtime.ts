@@ -7,52 +7,32 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from 'pino';
 import { HearthError, notFound } from '../core/errors.js';
-import type { Section, Store } from '../core/store.js';
-import { localeEvent, locationEvent, type HubState, type Locale, type Location } from './app-state.js';
+import type { Section } from '../core/store.js';
+import { localeEvent, locationEvent, type HubState, type Locale } from './app-state.js';
 import { childSpec, DEFAULT_LIMITS, type AppLimitDefaults, type SpecContext } from './app-spec.js';
 import { viewOf, type App } from './app-view.js';
 import { loadAppFolder, type AppFolder, type Locales } from './compose.js';
-import { recoverInterrupted } from './install.js';
 import { APP_ID, type AppManifest } from './manifest.js';
-import { probeSandbox, type Sandbox, type SandboxChoice } from './sandbox.js';
+import type { Sandbox } from './sandbox.js';
 import type { ApiAnswer, ApiCall } from './protocol.js';
 import { AppsSection, newRecord, STORE_SECTION, type AppRecord } from './records.js';
 import { SdkRouter, type CallerApp } from './router.js';
 import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } from './supervisor.js';
 import { rethrowAppError } from './errors.js';
-import { killLeftoverApps } from './leftovers.js';
 import { AppSettings } from './settings.js';
-import { prepareAppsFolder } from './sdk-link.js';
+import { prepareHost, type PreparedHost } from './host-prep.js';
 import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
 import { crashLogOf, withReport, type CrashLog } from './crash-log.js';
 import { countHubDeaths, recordCleanStop, RunningApps } from './hub-deaths.js';
 import type { RealtimeEvent } from './realtime.js';
+import type { RuntimeOptions } from './runtime-options.js';
 
 export type { App } from './app-view.js';
 export type { Locale } from './app-state.js';
 export type { CrashLog } from './crash-log.js';
 
-export interface RuntimeOptions {
-  appsDir: string;
-  dataDir: string;
-  store: Store;
-  log: Logger;
-  heapMb: number;
-  /** The hub's language and units (the i18n manager's options); default en/metric. */
-  locale?: () => Locale;
-  /** The hub's location (the geolocation manager's option); default none. */
-  location?: () => Location | null;
-  /** The hub's IANA time zone; default the system's. */
-  timeZone?: string;
-  /** How apps are contained (`--app-sandbox`); default: namespaces where bubblewrap works. */
-  sandbox?: SandboxChoice;
-  /** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */
-  limits?: Partial<AppLimitDefaults>;
-  supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
-}
-
+export type { RuntimeOptions };
 export { DEFAULT_LIMITS, type AppLimitDefaults } from './app-spec.js';
 
 export type AppEventKind = 'create' | 'update' | 'delete';
@@ -80,8 +60,7 @@ export class AppRuntime {
   private section!: Section<AppsSection>;
   private readonly supervisorOptions: SupervisorOptions;
   private unregister: Array<() => void> = [];
-  /** The SDK link in the apps folder, and that folder (apps may read both). */
-  private sdk = { link: '', modules: '' };
+  private sdk: PreparedHost['sdk'] = { link: '', modules: '' };
   private sandbox: Sandbox = { containment: 'permission-model-only', reason: 'not started yet' };
   private readonly limitDefaults: AppLimitDefaults;
   private readonly watch: FolderWatch;
@@ -129,15 +108,7 @@ export class AppRuntime {
   async start(): Promise<void> {
     this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
     this.registerOwnCalls();
-    await mkdir(this.opts.appsDir, { recursive: true });
-    this.sdk = await prepareAppsFolder(this.opts.appsDir);
-    this.sandbox = await probeSandbox(this.opts.sandbox ?? 'auto');
-    if (this.sandbox.reason) this.opts.log.warn({ containment: this.sandbox.containment, reason: this.sandbox.reason }, 'apps run with the permission model only');
-    else this.opts.log.info({ containment: this.sandbox.containment }, 'apps run in namespaces of their own');
-    const leftovers = await killLeftoverApps(this.opts.dataDir);
-    if (leftovers.length > 0) this.opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
-    await recoverInterrupted(this.opts.appsDir);
-    await mkdir(join(this.opts.dataDir, 'apps'), { recursive: true });
+    ({ sdk: this.sdk, sandbox: this.sandbox } = await prepareHost({ ...this.opts, sandbox: this.opts.sandbox ?? 'auto' }));
     await countHubDeaths(this.section, await this.running.open(), this.opts.log);
     for (const id of await appFolderNames(this.opts.appsDir)) await this.add(id, 'local', null, false);
     // Apps start side by side, and the hub does not wait for them: an onInit that hangs for its

@@ -118,6 +118,12 @@ describe('greeter through the runtime', () => {
       'the greeting counted',
     );
     expect(log).toMatchObject({ title: 'Greetings', type: 'number', decimals: 0 });
-    expect(realtime).toContainEqual({ appId: 'com.hearth.greeter', event: 'greeting', data: { text: greeting } });
+    // The app tells its widgets after counting: the event may arrive a moment after the entry.
+    const sent = await poll(
+      async () => realtime.filter((e) => e.event === 'greeting'),
+      (events) => events.length > 0,
+      'the greeting sent to widgets',
+    );
+    expect(sent).toContainEqual({ appId: 'com.hearth.greeter', event: 'greeting', data: { text: greeting } });
   });
 });

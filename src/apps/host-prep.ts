@@ -1,0 +1,32 @@
+/**
+ * What the machine must be before any app starts: the apps folder with the SDK linked in, the
+ * containment this hub can give (probed, and logged with its reason when it is less than
+ * namespaces), no app processes left behind by a killed hub, no half-done install, and the data
+ * dir's apps folder.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { recoverInterrupted } from './install.js';
+import { killLeftoverApps } from './leftovers.js';
+import { probeSandbox, type Sandbox, type SandboxChoice } from './sandbox.js';
+import { prepareAppsFolder } from './sdk-link.js';
+
+export interface PreparedHost {
+  /** The SDK link in the apps folder, and that folder (apps may read both). */
+  sdk: { link: string; modules: string };
+  sandbox: Sandbox;
+}
+
+export async function prepareHost(opts: { appsDir: string; dataDir: string; sandbox: SandboxChoice; log: Logger }): Promise<PreparedHost> {
+  await mkdir(opts.appsDir, { recursive: true });
+  const sdk = await prepareAppsFolder(opts.appsDir);
+  const sandbox = await probeSandbox(opts.sandbox);
+  if (sandbox.reason) opts.log.warn({ containment: sandbox.containment, reason: sandbox.reason }, 'apps run with the permission model only');
+  else opts.log.info({ containment: sandbox.containment }, 'apps run in namespaces of their own');
+  const leftovers = await killLeftoverApps(opts.dataDir);
+  if (leftovers.length > 0) opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
+  await recoverInterrupted(opts.appsDir);
+  await mkdir(join(opts.dataDir, 'apps'), { recursive: true });
+  return { sdk, sandbox };
+}

@@ -1,0 +1,26 @@
+/** What the owner of the apps runtime (the apps manager) tells it. */
+import type { Logger } from 'pino';
+import type { Store } from '../core/store.js';
+import type { AppLimitDefaults } from './app-spec.js';
+import type { Locale, Location } from './app-state.js';
+import type { SandboxChoice } from './sandbox.js';
+import type { SupervisorOptions } from './supervisor.js';
+
+export interface RuntimeOptions {
+  appsDir: string;
+  dataDir: string;
+  store: Store;
+  log: Logger;
+  heapMb: number;
+  /** The hub's language and units (the i18n manager's options); default en/metric. */
+  locale?: () => Locale;
+  /** The hub's location (the geolocation manager's option); default none. */
+  location?: () => Location | null;
+  /** The hub's IANA time zone; default the system's. */
+  timeZone?: string;
+  /** How apps are contained (`--app-sandbox`); default: namespaces where bubblewrap works. */
+  sandbox?: SandboxChoice;
+  /** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */
+  limits?: Partial<AppLimitDefaults>;
+  supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
+}
