@@ -128,6 +128,7 @@ export class AppChild {
   private readonly peer: RpcPeer;
   private readonly channel: Duplex;
   private channelOpen = true;
+  private broken: string | null = null;
   private readonly decoder = new FrameDecoder(MAX_APP_FRAME_BYTES);
   private onMessage: (raw: unknown) => void = () => undefined;
   private readonly refusals = new RefusalBudget();
@@ -220,8 +221,14 @@ export class AppChild {
     }
   }
 
+  /** Why the hub ended this app's channel (and the app), when it did; the crash message names it. */
+  get brokenBecause(): string | null {
+    return this.broken;
+  }
+
   /** Ends an app whose channel cannot be trusted any more; the supervisor counts it a crash. */
   private breakChannel(reason: string): void {
+    this.broken ??= reason;
     this.channelOpen = false;
     this.channel.destroy();
     this.hooks.stderr(Buffer.from(`hearth: stopped the app: ${reason}\n`));

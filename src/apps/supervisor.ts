@@ -290,7 +290,8 @@ export class AppSupervisor {
     if (this.child !== child) return; // an exit halt() already handled
     this.unwatch();
     this.child = undefined;
-    const message = this.cause ? `the hub stopped the app: ${this.cause}` : crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb, this.memoryMb);
+    const cause = this.cause ?? child.brokenBecause;
+    const message = cause ? `the hub stopped the app: ${cause}` : crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb, this.memoryMb);
     await this.crashed(exit, message);
   }
 

@@ -307,7 +307,9 @@ describe('misbehaving apps', () => {
     }
     const app = await t.until('com.test.deaf', (a) => a.ready && a.exitCount === 1, 'restarted');
     expect(app.exitSignal).toBe('SIGKILL');
-    expect((await t.rt.crashLog('com.test.deaf')).stderr).toMatch(/stopped the app: it left \d+ bytes of the hub's messages unread/);
+    const log = await t.rt.crashLog('com.test.deaf');
+    expect(log.lastCrash?.message).toMatch(/^the hub stopped the app: it left \d+ bytes of the hub's messages unread/);
+    expect(log.stderr).toMatch(/stopped the app: it left \d+ bytes of the hub's messages unread/);
   });
 
   it('kills an app whose event loop stops answering pings and restarts it', async () => {

@@ -197,6 +197,16 @@ export async function writeHostileApps(appsDir: string): Promise<void> {
     },
   });
 
+  // Stops reading its channel without using a core (the CPU budget would end a spinner first):
+  // its event loop sleeps in Atomics.wait while the hub keeps sending it settings changes.
+  await writeHomeyApp(appsDir, 'com.hostile.deaf', {
+    json: { api: routes(['sleep'], 'POST') },
+    files: {
+      'app.js': app(''),
+      'api.js': api({ sleep: '    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);' }),
+    },
+  });
+
   await writeHomeyApp(appsDir, 'com.hostile.fds', {
     json: { api: routes(['fds']) },
     files: {
@@ -222,5 +232,6 @@ export const HOSTILE_IDS = [
   'com.hostile.disk',
   'com.hostile.settings',
   'com.hostile.spin',
+  'com.hostile.deaf',
   'com.hostile.fds',
 ];
