@@ -51,9 +51,12 @@ export function countHubDeath(records: AppsSection, suspects: readonly string[])
   return disabled;
 }
 
-/** Counts an abnormal hub death against the apps that ran then (none after a clean stop or a reboot). */
+/**
+ * Counts an abnormal hub death against the apps that ran then. No suspects (the last stop was
+ * clean, or the machine rebooted since) ends the row: every count starts over.
+ */
 export async function countHubDeaths(section: Section<AppsSection>, suspects: readonly string[], log: Logger): Promise<void> {
-  if (suspects.length === 0) return;
+  if (suspects.length === 0) return forgiveHubDeaths(section, log);
   log.warn({ apps: suspects }, 'the hub did not stop cleanly last time; these apps were running');
   let disabled: string[] = [];
   await section.update((d) => {
@@ -62,13 +65,17 @@ export async function countHubDeaths(section: Section<AppsSection>, suspects: re
   if (disabled.length > 0) log.error({ apps: disabled }, 'the hub died twice in a row while these apps ran: they start disabled');
 }
 
-/** A clean stop: no app was running when the hub died, and every count of deaths starts over. */
-export async function recordCleanStop(section: Section<AppsSection>, log: Logger): Promise<void> {
+/**
+ * Every count of deaths starts over: the hub stopped cleanly, or has run long enough that its
+ * next death is not "in a row" with the last (a crash loop under systemd dies within minutes).
+ */
+export async function forgiveHubDeaths(section: Section<AppsSection>, log: Logger): Promise<void> {
+  if (Object.values(section.value).every((r) => r.hubDeaths === 0)) return;
   await section
     .update((d) => {
       for (const r of Object.values(d)) r.hubDeaths = 0;
     })
-    .catch((err: unknown) => log.error({ err }, 'could not record the clean stop'));
+    .catch((err: unknown) => log.error({ err }, 'could not start the counts of hub deaths over'));
 }
 
 export class RunningApps {

@@ -23,4 +23,6 @@ export interface RuntimeOptions {
   /** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */
   limits?: Partial<AppLimitDefaults>;
   supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
+  /** After this long up, the counts of hub deaths start over (default 10 minutes; tests shorten it). */
+  stableAfterMs?: number;
 }

@@ -24,7 +24,7 @@ import { AppSettings } from './settings.js';
 import { prepareHost, type PreparedHost } from './host-prep.js';
 import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
 import { crashLogOf, withReport, type CrashLog } from './crash-log.js';
-import { countHubDeaths, recordCleanStop, RunningApps } from './hub-deaths.js';
+import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
 import type { RealtimeEvent } from './realtime.js';
 import type { RuntimeOptions } from './runtime-options.js';
 
@@ -34,6 +34,9 @@ export type { CrashLog } from './crash-log.js';
 
 export type { RuntimeOptions };
 export { DEFAULT_LIMITS, type AppLimitDefaults } from './app-spec.js';
+
+/** A hub up this long has broken any row of deaths: its next death counts as the first. */
+const STABLE_AFTER_MS = 10 * 60_000;
 
 export type AppEventKind = 'create' | 'update' | 'delete';
 
@@ -66,6 +69,7 @@ export class AppRuntime {
   private readonly watch: FolderWatch;
   private readonly hub: HubState;
   private readonly running: RunningApps;
+  private stableTimer: NodeJS.Timeout | undefined;
   readonly settings = new AppSettings({
     section: () => this.section,
     app: (id) => {
@@ -110,6 +114,8 @@ export class AppRuntime {
     this.registerOwnCalls();
     ({ sdk: this.sdk, sandbox: this.sandbox } = await prepareHost({ ...this.opts, sandbox: this.opts.sandbox ?? 'auto' }));
     await countHubDeaths(this.section, await this.running.open(), this.opts.log);
+    this.stableTimer = setTimeout(() => void forgiveHubDeaths(this.section, this.opts.log), this.opts.stableAfterMs ?? STABLE_AFTER_MS);
+    this.stableTimer.unref();
     for (const id of await appFolderNames(this.opts.appsDir)) await this.add(id, 'local', null, false);
     // Apps start side by side, and the hub does not wait for them: an onInit that hangs for its
     // whole start timeout must not delay the hub's own API. `initialStart` settles when all did.
@@ -129,7 +135,8 @@ export class AppRuntime {
     await Promise.all([...this.entries.values()].map((e) => e.supervisor.stop({ uninitMs: 2_000, graceMs: 500 })));
     for (const u of this.unregister) u();
     this.unregister = [];
-    await recordCleanStop(this.section, this.opts.log);
+    clearTimeout(this.stableTimer);
+    await forgiveHubDeaths(this.section, this.opts.log);
     await this.running.close().catch(() => undefined);
   }
 

@@ -113,6 +113,7 @@ export async function startRuntime(opts: {
   dataDir: string;
   heapMb?: number;
   supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
+  stableAfterMs?: number;
   setup?: (rt: AppRuntime) => void;
 }): Promise<TestRuntime> {
   await mkdir(opts.dataDir, { recursive: true });
@@ -124,6 +125,7 @@ export async function startRuntime(opts: {
     log: pino({ level: 'silent' }),
     heapMb: opts.heapMb ?? 64,
     supervisor: { ...FAST, ...opts.supervisor },
+    ...(opts.stableAfterMs !== undefined ? { stableAfterMs: opts.stableAfterMs } : {}),
   });
   const events: TestRuntime['events'] = [];
   const waiters = new Set<() => void>();

@@ -2,7 +2,9 @@
  * The whole installation on fresh systems: a minimal Debian 12 and Debian 13 booted under
  * systemd-nspawn run scripts/install.sh with the release tarball, as the README's device section
  * says, and are checked from outside: the unit is active, ping answers, the owner token works,
- * `hearth token create` works, a SIGKILLed hub is restarted, an upgrade and a reboot keep data
+ * `hearth token create` works, the example apps run in namespaces of their own, a SIGKILLed hub
+ * is restarted, so is a frozen one (the watchdog), after which the apps that ran through both
+ * deaths start disabled until enabled, an upgrade and a reboot keep data
  * and tokens, and an uninstall without --purge keeps the state. Debian 12 has no Node >= 20.12,
  * so it gets the official-layout tarball made from this machine's Node (nodejs.org is not
  * reachable here); Debian 13 uses its own nodejs. Skips, saying why, where it cannot run.
@@ -147,6 +149,17 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
         const frozen = box.mainPid('hearth');
         box.run('systemctl kill --kill-who=main -s STOP hearth');
         await until('a restart of the frozen hub by the watchdog', async () => box.mainPid('hearth') > 0 && box.mainPid('hearth') !== frozen && (await get(`${url}/system/ping`)) === 200, 240);
+
+        // Two abnormal deaths in a row while the example apps ran (the kill and the watchdog):
+        // they start disabled, the reason in their records, until the owner enables them.
+        const held = await getJson<Record<string, { enabled: boolean; crashedMessage: string | null }>>(`${url}/apps/app`, owner);
+        for (const id of EXAMPLES) {
+          expect(held[id]).toMatchObject({ enabled: false });
+          expect(held[id]?.crashedMessage).toMatch(/^the hub died 2 times in a row while this app ran/);
+          const enabled = await fetch(`${url}/apps/app/${id}/enable`, { method: 'PUT', headers: { Authorization: `Bearer ${owner}` } });
+          expect(enabled.status).toBe(200);
+        }
+        await untilAppsRun('the example apps running once enabled again', url, owner, EXAMPLES);
 
         // An upgrade swaps the code and keeps data, userdata and tokens.
         const marker = join(root, 'var/lib/hearth/data/apps/com.hearth.greeter/userdata/kept.txt');
