@@ -24,6 +24,12 @@ export async function prepareHost(opts: { appsDir: string; dataDir: string; sand
   const sandbox = await probeSandbox(opts.sandbox);
   if (sandbox.reason) opts.log.warn({ containment: sandbox.containment, reason: sandbox.reason }, 'apps run with the permission model only');
   else opts.log.info({ containment: sandbox.containment }, 'apps run in namespaces of their own');
+  if (sandbox.note) {
+    opts.log.warn(
+      { bubblewrap: sandbox.note },
+      'bubblewrap cannot keep apps from making user namespaces here; the permission model (no native code, no child processes) keeps them from trying',
+    );
+  }
   const leftovers = await killLeftoverApps(opts.dataDir);
   if (leftovers.length > 0) opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
   await recoverInterrupted(opts.appsDir);

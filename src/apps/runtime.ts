@@ -64,7 +64,7 @@ export class AppRuntime {
   private readonly supervisorOptions: SupervisorOptions;
   private unregister: Array<() => void> = [];
   private sdk: PreparedHost['sdk'] = { link: '', modules: '' };
-  private sandbox: Sandbox = { containment: 'permission-model-only', reason: 'not started yet' };
+  private sandbox: Sandbox = { containment: 'permission-model-only', reason: 'not started yet', nestedUserns: 'not-forbidden', note: null };
   private readonly limitDefaults: AppLimitDefaults;
   private readonly watch: FolderWatch;
   private readonly hub: HubState;

@@ -20,6 +20,15 @@ export interface Sandbox {
   readonly containment: Containment;
   /** Why the apps run with the permission model only; null in namespaces. */
   readonly reason: string | null;
+  /**
+   * In namespaces: whether bubblewrap keeps an app from making user namespaces of its own
+   * (`--disable-userns`). It cannot where /proc/sys is read-only (in a container: bubblewrap
+   * 0.11+ writes the limit through it); the permission model's ban on native code and child
+   * processes then keeps apps from calling unshare(2) at all.
+   */
+  readonly nestedUserns: 'forbidden' | 'not-forbidden';
+  /** Why `nestedUserns` is not 'forbidden' (bubblewrap's own words), for the log; else null. */
+  readonly note: string | null;
 }
 
 /** How the operator asked for containment (`--app-sandbox`). */
@@ -62,15 +71,19 @@ function run(file: string, args: string[]): Promise<{ code: number | null; stder
  * get, so a kernel without user namespaces shows now, in one log line, not at every app start.
  */
 export async function probeSandbox(choice: SandboxChoice, bwrap = BWRAP): Promise<Sandbox> {
-  if (choice === 'off') return { containment: 'permission-model-only', reason: 'app namespaces are turned off (--app-sandbox off)' };
-  const tried = await run(bwrap, [...UNSHARE, '--unshare-net', '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', 'true']);
-  if (tried.code === 0) return { containment: 'namespaces', reason: null };
+  const fallback = (reason: string): Sandbox => ({ containment: 'permission-model-only', reason, nestedUserns: 'not-forbidden', note: null });
+  if (choice === 'off') return fallback('app namespaces are turned off (--app-sandbox off)');
+  const probe = (extra: string[]) => run(bwrap, [...UNSHARE, '--unshare-net', ...extra, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', 'true']);
+  const strict = await probe(['--disable-userns']);
+  if (strict.code === 0) return { containment: 'namespaces', reason: null, nestedUserns: 'forbidden', note: null };
+  const tried = await probe([]);
+  if (tried.code === 0) return { containment: 'namespaces', reason: null, nestedUserns: 'not-forbidden', note: strict.stderr.split('\n')[0] ?? '' };
   const reason =
     tried.code === null && /ENOENT/.test(tried.stderr)
       ? 'bubblewrap is not installed (apt-get install bubblewrap)'
       : `bubblewrap cannot make namespaces here (are user namespaces on? kernel.unprivileged_userns_clone=1): ${tried.stderr.split('\n')[0] ?? ''}`;
   if (choice === 'bwrap') throw new Error(`--app-sandbox bwrap was asked for, but ${reason}`);
-  return { containment: 'permission-model-only', reason };
+  return fallback(reason);
 }
 
 /** What one app's process is made of. */
@@ -162,7 +175,7 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: str
     BWRAP,
     ...UNSHARE,
     ...(spec.network ? [] : ['--unshare-net']),
-    '--disable-userns',
+    ...(sandbox.nestedUserns === 'forbidden' ? ['--disable-userns'] : []),
     '--die-with-parent',
     // Not --as-pid-1: the first process of a pid namespace gets no signal it has no handler for,
     // not even its own abort(), and a node that hit its heap limit then died of SIGSEGV instead of

@@ -60,8 +60,14 @@ async function untilAppsRun(what: string, url: string, token: string, ids: strin
       return false;
     }
   };
-  await until(what, async () => (await Promise.all(ids.map(ready))).every(Boolean)).catch((err: Error) => {
-    throw new Error(`${err.message}: ${JSON.stringify(seen)}`);
+  await until(what, async () => (await Promise.all(ids.map(ready))).every(Boolean)).catch(async (err: Error) => {
+    // What the apps printed last says why they did not run.
+    const stderr: Record<string, string> = {};
+    for (const id of ids) {
+      const res = await fetch(`${url}/apps/app/${id}/crashlog`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' }).catch(() => null);
+      stderr[id] = res ? ((await res.json()) as { stderr?: string }).stderr?.slice(-1500) ?? `${res.status}` : 'no answer';
+    }
+    throw new Error(`${err.message}: ${JSON.stringify(seen)}; their stderr: ${JSON.stringify(stderr, null, 1)}`);
   });
 }
 
