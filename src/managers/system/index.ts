@@ -4,13 +4,16 @@
  */
 import { z } from 'zod';
 import { defineOperation, type Operation } from '../../core/operation.js';
-import type { Manager } from '../../core/managers.js';
+import type { Manager, ManagerContext } from '../../core/managers.js';
 import { VERSION } from '../../version.js';
 
 export class SystemManager implements Manager {
   readonly name = 'system';
   readonly eventScope = null;
-  readonly operations: readonly Operation[] = [
+  readonly operations: readonly Operation[];
+
+  constructor(private readonly ctx: ManagerContext) {
+    this.operations = [
     defineOperation({
       id: 'ping',
       method: 'GET',
@@ -22,7 +25,8 @@ export class SystemManager implements Manager {
       output: z.object({ ok: z.literal(true), version: z.string() }),
       handler: () => ({ ok: true, version: VERSION }),
     }),
-  ];
+    ];
+  }
 
   async start(): Promise<void> {}
   async stop(): Promise<void> {}
