@@ -105,7 +105,10 @@ describe('backup archives through the API', { timeout: 60_000 }, () => {
 
     // Damaged in the middle: the verification names the problem; the folder is as it was.
     const damaged = bytes.slice();
-    for (let i = 200; i < 260; i++) damaged[Math.floor(damaged.length / 2) + i] ^= 0xff;
+    for (let i = 200; i < 260; i++) {
+      const at = Math.floor(damaged.length / 2) + i;
+      damaged[at] = damaged[at]! ^ 0xff;
+    }
     const bad = await upload(h, damaged);
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid_parameter');
