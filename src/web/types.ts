@@ -9,4 +9,4 @@ export type { ArchiveSummary, BackupJob, BackupState } from '../managers/backup/
 export type { AppWidget, DashboardView as Dashboard } from '../managers/dashboards/schema.js';
 export type { EntriesView as Entries, LogView as Log } from '../managers/insights/views.js';
 export type { Voice } from '../managers/speech-output/engines/engine.js';
-export type { TokenView as Token } from '../managers/tokens/views.js';
+export type { LoginCodeView as LoginCode, TokenView as Token } from '../managers/tokens/views.js';
