@@ -5,7 +5,8 @@
  */
 import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { describe, getToken, onUnauthorized, setToken, watchLost } from './api.js';
+import { api, describe, getToken, onUnauthorized, setToken, watchLost } from './api.js';
+import { FirstRun } from './first-run.js';
 import { Icon, type IconName } from './icons.js';
 import { Notifications } from './notifications.js';
 import { AppsPage } from './pages/apps.js';
@@ -13,6 +14,7 @@ import { DashboardsPage } from './pages/dashboards.js';
 import { InsightsPage } from './pages/insights.js';
 import { SystemPage } from './pages/system.js';
 import { loginCode, redeemLogin, SignIn } from './signin.js';
+import type { SystemState } from './types.js';
 import './styles.css';
 
 const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: () => JSX.Element }> = [
@@ -46,6 +48,16 @@ function App(): JSX.Element {
     window.addEventListener('hashchange', redeem);
     return () => window.removeEventListener('hashchange', redeem);
   }, []);
+  // Asked once signed in, beside the first page's own requests: a never-configured hub walks
+  // through the first-run setup instead (a flash of the dashboards page on that one visit).
+  const [firstRun, setFirstRun] = useState(false);
+  useEffect(() => {
+    if (!signedIn) return;
+    api<SystemState>('GET', '/api/manager/system/state').then(
+      (s) => setFirstRun(s.firstRun),
+      () => setFirstRun(false),
+    );
+  }, [signedIn]);
   const [route, setRoute] = useState(currentRoute());
   const [menu, setMenu] = useState(false);
   const [lost, setLost] = useState(false);
@@ -74,6 +86,7 @@ function App(): JSX.Element {
     );
   }
   if (!signedIn) return <SignIn reason={reason} onDone={() => setSignedIn(true)} />;
+  if (firstRun) return <FirstRun onDone={() => setFirstRun(false)} />;
   const page = PAGES.find((p) => p.id === route) ?? PAGES[0]!;
   const View = page.view;
   return (

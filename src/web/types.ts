@@ -10,3 +10,4 @@ export type { AppWidget, DashboardView as Dashboard } from '../managers/dashboar
 export type { EntriesView as Entries, LogView as Log } from '../managers/insights/views.js';
 export type { Voice } from '../managers/speech-output/engines/engine.js';
 export type { LoginCodeView as LoginCode, TokenView as Token } from '../managers/tokens/views.js';
+export type { SystemState } from '../managers/system/views.js';
