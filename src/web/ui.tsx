@@ -258,3 +258,23 @@ export function ScopePicker({ value, onChange }: { value: readonly Scope[]; onCh
     </fieldset>
   );
 }
+
+/**
+ * An error whose sentence carries a tool's raw output (a speech engine's ALSA lines): its first
+ * clause shown, the whole text behind "Advanced" for whoever chases the cause.
+ */
+export function ErrWithRaw({ msg }: { msg: string | null | undefined }): JSX.Element | null {
+  if (!msg) return null;
+  const cut = msg.indexOf(': ');
+  const raw = cut > 0 && (msg.length > 120 || /ALSA|\n/.test(msg));
+  if (!raw) return <Err msg={msg} />;
+  return (
+    <span class="err" role="alert">
+      {msg.slice(0, cut)}.{' '}
+      <details class="advanced inline-details">
+        <summary>Advanced: the raw output</summary>
+        <pre>{msg}</pre>
+      </details>
+    </span>
+  );
+}

@@ -154,7 +154,10 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await expect.poll(async () => (await hub.call('GET', '/api/manager/apps/app/com.hearth.greeter/setting/name')).body, { timeout: 15_000 }).toBe('Grace');
     await card.locator('label', { hasText: 'Style' }).locator('select').selectOption('formal');
     await expect.poll(async () => (await hub.call('GET', '/api/manager/apps/app/com.hearth.greeter/setting/style')).body, { timeout: 15_000 }).toBe('formal');
-    await card.getByRole('button', { name: 'Output' }).click();
+    // The raw output and a garbage collection are behind "Advanced".
+    expect(await card.getByRole('button', { name: 'Collect garbage' }).isVisible()).toBe(false);
+    await card.locator('summary', { hasText: 'Advanced' }).click();
+    await card.getByRole('button', { name: 'Collect garbage' }).waitFor();
     await expect.poll(() => card.locator('pre').first().textContent(), { timeout: 15_000 }).toMatch(/starting com\.hearth\.greeter/);
     await screenshots(page, 'apps');
     await page.close();

@@ -6,7 +6,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
-import { ActionButton, Card, Err, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
+import { ActionButton, Card, Err, ErrWithRaw, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
 import type { Voice } from '../types.js';
 import { Backups } from './backups.js';
 import { HubSettings } from './settings.js';
@@ -28,7 +28,7 @@ function Say(): JSX.Element {
       <button type="submit" class="primary" disabled={a.busy || !text.trim()} data-testid="say">
         {a.busy ? 'Speaking…' : 'Say'}
       </button>
-      <Err msg={a.error} />
+      <ErrWithRaw msg={a.error} />
       <Ok msg={a.done} testId="spoken" />
     </form>
   );
