@@ -130,11 +130,13 @@ export async function accessibilityViolations(page: Page): Promise<Violation[]> 
 
 /**
  * Presses Tab until focus comes round again and answers the controls it never reached: every
- * enabled, visible control of the page must be reachable by keyboard.
+ * enabled, visible control of the page must be reachable by keyboard. (Of a radio group only the
+ * checked one is a Tab stop; the arrow keys move within it.)
  */
 export async function unreachableByTab(page: Page): Promise<string[]> {
   const total = (await page.evaluate(`(() => {
     const els = [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+      .filter((e) => !(e.type === 'radio' && !e.checked && e.form && [...e.form.querySelectorAll('input[type=radio]')].some((r) => r.name === e.name && r.checked)))
       .filter((e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0 && getComputedStyle(e).visibility === 'visible' && !e.closest('[inert], details:not([open]) > :not(summary)'));
     els.forEach((e, i) => e.setAttribute('data-tab-check', String(i)));
     window.__tabSeen = new Set();

@@ -129,3 +129,13 @@ export async function startWebHub(fixtures: string[], options: { firstRun?: bool
     },
   };
 }
+
+/** Waits until the hub lists these app widgets (their apps have started), so a dashboard may use them. */
+export async function widgetsListed(hub: RunningHub, ids: string[]): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const listed = (await hub.call<Record<string, unknown>>('GET', '/api/manager/dashboards/appwidget')).body;
+    if (ids.every((id) => Object.hasOwn(listed, id))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the hub never listed the widgets ${ids.join(', ')}`);
+}

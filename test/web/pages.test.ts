@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER } from '../helpers/hub.js';
 import { accessibilityViolations, HAS_AXE, unreachableByTab, type Violation } from './a11y.js';
-import { ARTIFACTS, screenshots, startWebHub, type BrowserGlobals, type WebHub } from './browser.js';
+import { ARTIFACTS, screenshots, startWebHub, widgetsListed, type BrowserGlobals, type WebHub } from './browser.js';
 
 let web: WebHub;
 let board = '';
@@ -55,6 +55,12 @@ const VISITS: Visit[] = [
 
 const THEMES = ['light', 'dark'] as const;
 
+/** A picture of the page as it opens: no focus ring or scroll left over from the Tab walk. */
+async function pictures(page: Page, name: string): Promise<void> {
+  await page.evaluate('document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)');
+  await screenshots(page, name);
+}
+
 async function open(page: Page, hash: string): Promise<void> {
   await page.goto('about:blank');
   await page.goto(`${web.hub.url}/${hash}`);
@@ -79,18 +85,20 @@ describe('every page, light and dark, in Chromium', { timeout: 300_000 }, () => 
       await page.locator('input[name=token]').waitFor();
       note(`signin ${theme}`, await accessibilityViolations(page));
       if (theme === 'light') unreachable.signin = await unreachableByTab(page);
-      await screenshots(page, `signin-${theme}`);
+      await pictures(page, `signin-${theme}`);
       await page.locator('input[name=token]').fill(OWNER);
       await page.getByRole('button', { name: 'Sign in' }).click();
       if (theme === 'light') {
         await page.getByTestId('first-run').waitFor();
         note('first-run light', await accessibilityViolations(page));
         unreachable['first-run'] = await unreachableByTab(page);
-        await screenshots(page, 'first-run-light');
+        await pictures(page, 'first-run-light');
         await page.getByRole('button', { name: 'Skip setup' }).click();
-        const made = await hub.call<{ id: string }>('POST', '/api/manager/dashboards/dashboard', {
-          body: { name: 'Living room', columns: [{ widgets: [{ appWidgetId: 'com.hearth.sysmon:load' }] }, { widgets: [{ appWidgetId: 'com.hearth.greeter:greeting' }] }] },
-        });
+        // The apps may still be starting: their widgets are known once they have.
+        const body = { name: 'Living room', columns: [{ widgets: [{ appWidgetId: 'com.hearth.sysmon:load' }] }, { widgets: [{ appWidgetId: 'com.hearth.greeter:greeting' }] }] };
+        await widgetsListed(hub, ['com.hearth.sysmon:load', 'com.hearth.greeter:greeting']);
+        const made = await hub.call<{ id: string }>('POST', '/api/manager/dashboards/dashboard', { body });
+        expect(made.status).toBe(201);
         board = made.body.id;
         await hub.call('POST', '/api/manager/backup/backup/');
       }
@@ -100,12 +108,27 @@ describe('every page, light and dark, in Chromium', { timeout: 300_000 }, () => 
         await v.ready(page);
         note(`${v.name} ${theme}`, await accessibilityViolations(page));
         if (theme === 'light') unreachable[v.name] = await unreachableByTab(page);
-        await screenshots(page, `${v.name}-${theme}`);
+        await pictures(page, `${v.name}-${theme}`);
       }
     }
     await page.close();
     expect(found).toEqual({});
     expect(Object.fromEntries(Object.entries(unreachable).filter(([, v]) => v.length > 0))).toEqual({});
+  });
+
+  test('the checks find what they are for: a nameless button, faint text, an image without alt, a control Tab cannot reach', async () => {
+    const page = await web.browser.context.newPage();
+    await open(page, '#/');
+    await page.evaluate(() => (globalThis as unknown as BrowserGlobals).localStorage.clear());
+    await page.reload();
+    await page.locator('input[name=token]').waitFor();
+    await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<button type="button"></button><p style="color:#bbb;background:#fff">faint</p><img src="data:,"><input id="far" tabindex="-1" value="x">')`);
+    const rules = (await accessibilityViolations(page)).map((v) => v.rule).sort();
+    expect(rules).toEqual(expect.arrayContaining(['button-name', 'color-contrast', 'image-alt']));
+    expect(await unreachableByTab(page)).toEqual([]); // tabindex -1 is not a Tab stop by choice
+    await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<div style="display:none"><button>hidden</button></div>'); document.querySelector('input[name=token]').addEventListener('keydown', (e) => { if (e.key === 'Tab') e.preventDefault(); })`);
+    expect((await unreachableByTab(page)).length).toBeGreaterThan(0); // a keyboard trap
+    await page.close();
   });
 
   /**

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER } from '../helpers/hub.js';
-import { screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
+import { screenshots, signedIn, startWebHub, widgetsListed, type WebHub } from './browser.js';
 
 let web: WebHub;
 beforeAll(async () => {
@@ -23,6 +23,7 @@ const GREETING = 'com.hearth.greeter:greeting';
 describe('web app polish in Chromium', { timeout: 120_000 }, () => {
   test('arranges widgets by drag and drop, and the same by keyboard', async () => {
     const { hub, browser } = web;
+    await widgetsListed(hub, [LOAD, GREETING]);
     const made = await hub.call<{ id: string; columns: Columns }>('POST', '/api/manager/dashboards/dashboard', {
       body: { name: 'Moves', columns: [{ widgets: [{ appWidgetId: LOAD }, { appWidgetId: GREETING }] }, { widgets: [] }] },
     });
