@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, OWNER, startHub, type RunningHub } from '../helpers/hub.js';
+import { call, OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 
 const B = '/api/manager/backup';
@@ -39,8 +39,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function hub(): Promise<RunningHub> {
-  const h = await startHub();
+async function hub(options: Parameters<typeof startHub>[0] = {}): Promise<RunningHub> {
+  const h = await startHub(options);
   cleanups.push(async () => {
     await h.cleanup();
     // The restore leaves <data-dir>.pre-restore-* beside the temp data dir.
@@ -165,5 +165,29 @@ describe('backup archives through the API', { timeout: 60_000 }, () => {
     expect(Object.values(dashboards).map((d) => d.name)).toEqual(['Before']);
     // The backup folder stayed with the data dir (a backup never holds it): the archive is still listed.
     expect((await h.call<State>('GET', `${B}/state`)).body.backups.map((b) => b.file)).toContain(file);
+  });
+
+  it('after a restore of a backup older than the owner token, the owner-token file is still the owner', async () => {
+    const dataDir = await tempDir();
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    const first = await startHub({ dataDir, ownerToken: null });
+    const old = (await readFile(join(dataDir, 'owner-token'), 'utf8')).trim();
+    const file = await backUp({ ...first, call: (m, p, o = {}) => call(first.url, m, p, { token: old, ...o }) } as RunningHub);
+    await first.cleanup();
+    // The owner token is replaced (file deleted, hub started again), then the old backup restored.
+    await rm(join(dataDir, 'owner-token'));
+    const h = await hub({ dataDir, ownerToken: null });
+    const owner = (await readFile(join(dataDir, 'owner-token'), 'utf8')).trim();
+    expect(owner).not.toBe(old);
+    expect((await call(h.url, 'POST', `${B}/archive/${file}/restore`, { token: owner })).status).toBe(202);
+    const state = await poll(
+      () => call<State>(h.url, 'GET', `${B}/state`, { token: owner }).then((r) => r.body, () => null),
+      (s) => s?.lastRestore?.ok === true,
+      'the hub back up after the restore',
+      400,
+    );
+    expect(state!.lastRestore!.file).toBe(file);
+    expect((await call(h.url, 'GET', '/api/manager/tokens/token', { token: owner })).status).toBe(200);
+    expect((await call(h.url, 'GET', '/api/manager/tokens/token', { token: old })).status).toBe(401);
   });
 });
