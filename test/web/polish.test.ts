@@ -3,7 +3,9 @@
  * and by keyboard, app pictures and icons (only files the manifest names), units beside number
  * settings and errors naming a setting by its label, the insights periods and app names in words.
  */
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { packApp } from '../../src/apps/pack.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER } from '../helpers/hub.js';
 import { screenshots, signedIn, startWebHub, widgetsListed, type WebHub } from './browser.js';
@@ -72,7 +74,21 @@ describe('web app polish in Chromium', { timeout: 120_000 }, () => {
     expect((await fetch(`${hub.url}/app/com.test.panel/image/app.json`)).status).toBe(404);
     expect((await fetch(`${hub.url}/app/com.test.panel/image/icon`)).headers.get('content-security-policy')).toBe('sandbox');
 
+    // The store shows a release's icon before install: `hearth app pack` inlines it as a data URL;
+    // anything else an index says is dropped.
+    const store = join(hub.dataDir, 'store');
+    await packApp(join(import.meta.dirname, 'fixtures/com.test.panel'), store);
+    const index = JSON.parse(await readFile(join(store, 'index.json'), 'utf8')) as { apps: Record<string, { icon?: string; channels: unknown }> };
+    expect(index.apps['com.test.panel']!.icon).toMatch(/^data:image\/svg\+xml;base64,/);
+    index.apps['com.test.other'] = { icon: 'javascript:alert(1)', channels: index.apps['com.test.panel']!.channels };
+    await writeFile(join(store, 'index.json'), JSON.stringify(index));
+    const listed = (await hub.call<{ apps: Record<string, { icon: string | null; brandColor: string | null }> }>('GET', '/api/manager/apps/store/')).body.apps;
+    expect(listed['com.test.panel']).toMatchObject({ icon: index.apps['com.test.panel']!.icon, brandColor: '#0f766e' });
+    expect(listed['com.test.other']!.icon).toBeNull();
+
     const page = await signedIn(browser.context, hub.url, OWNER, '#/apps');
+    const storeIcon = page.locator('[data-store-app="com.test.panel"] [data-testid=app-icon]');
+    await expect.poll(() => storeIcon.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     const panel = page.getByTestId('app-com.test.panel');
     const loaded = (sel: string) => panel.locator(sel).evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 0);
     await expect.poll(() => loaded('[data-testid=app-image]')).toBe(true);

@@ -76,6 +76,9 @@ export const StoreApp = z.object({
   /** In the hub's language; the id when the catalogue has no name. */
   name: z.string(),
   description: z.string().nullable(),
+  /** The app's icon as the catalogue carries it (a data URL), or null. */
+  icon: z.string().nullable(),
+  brandColor: z.string().nullable(),
   /** Channel -> the release it offers, with what that release asks for. */
   channels: z.record(z.string(), StoreRelease),
   /** The installed version and channel, or null. */

@@ -238,7 +238,7 @@ function Store({ installed, apps: installedApps, containment }: { installed: str
           return (
             <li key={app.id} data-store-app={app.id}>
               <div class="inline">
-                <AppIcon app={{ icon: null, brandColor: null }} />
+                <AppIcon app={app} />
                 <strong>{app.name}</strong> <span class="muted">{app.id}</span>
               </div>
               {app.description ? <div class="muted">{app.description}</div> : null}
