@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `hearth` command: start the daemon, manage tokens (a thin client of the token API),
- * and the offline tools (backup, restore, app pack).
+ * The `hearth` command: start the daemon, manage tokens and make one-time sign-in links (thin
+ * clients of the token API), and the offline tools (backup, restore, app pack).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ Usage:
   hearth token create --name NAME --scope SCOPE [--scope SCOPE ...]
   hearth token list
   hearth token revoke ID
+  hearth login [--scope SCOPE ...] [--minutes N]   (a one-time link that signs a browser in, 10 minutes
+                                              at most; default: every scope but the owner's)
   hearth app pack FOLDER --store DIR [--channel stable|beta] [--sign-key PRIVATE.pem]
                                               (adds an app to a local catalogue, signed with the key)
   hearth app keygen DIR                       (an ed25519 key pair to sign a catalogue; pin the .pub.pem
@@ -103,6 +105,21 @@ async function token(args: string[]): Promise<void> {
   }
 }
 
+async function login(args: string[]): Promise<void> {
+  const { values } = parse(args, { scope: { type: 'string', multiple: true }, minutes: { type: 'string' } });
+  const config = configFrom(values);
+  const url = values.url as string | undefined;
+  const { SCOPES } = await import('./core/scopes.js');
+  const scopes = (values.scope as string[] | undefined) ?? [...SCOPES];
+  const minutes = values.minutes === undefined ? 10 : Number(values.minutes);
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10) throw new Error(`--minutes must be a whole number from 1 to 10, not '${String(values.minutes)}'`);
+  const made = (await api(config, url, 'POST', '/login', { scopes, ttlSeconds: minutes * 60 })) as { code: string; expiresAt: string; scopes: string[] };
+  const { linkBase } = await import('./login-link.js');
+  console.log(`${linkBase(config, url)}/#login=${made.code}`);
+  console.error(`Open this link in a browser before ${new Date(made.expiresAt).toLocaleTimeString()}; it works once.`);
+  console.error(`The browser gets a session with: ${made.scopes.join(', ')}. Revoke it on the System page or with hearth token revoke.`);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   // `hearth <command> --help` (or -h) anywhere: the usage, which covers every command.
@@ -120,6 +137,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'token':
       return token(rest);
+    case 'login':
+      return login(rest);
     case 'backup': {
       const config = configFrom(parse(rest).values);
       const { runOfflineBackup } = await import('./managers/backup/offline.js');

@@ -39,20 +39,31 @@ export interface HubManagers {
   readonly all: readonly Manager[];
 }
 
-function createManagers(ctx: ManagerContext, tokens: TokenService): HubManagers {
+/** Work the daemon runs between stopping this hub and starting a new one (a restore). */
+export type RestartWork = () => Promise<void>;
+
+export interface HubOptions {
+  /**
+   * Asks the daemon to stop this hub, run `work`, and start a new hub on the same port; false
+   * when it will not (already stopping or restarting). Absent: the hub cannot restart itself.
+   */
+  readonly restart?: (work: RestartWork) => boolean;
+}
+
+function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubOptions): HubManagers {
   const i18n = new I18nManager({ ...ctx, log: ctx.log.child({ module: 'i18n' }) });
   const geolocation = new GeolocationManager({ ...ctx, log: ctx.log.child({ module: 'geolocation' }) });
   const insights = new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) });
   // --- manager registration: one line per manager, in start order ---
   const all: Manager[] = [
-    new SystemManager(),
+    new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }),
     new TokensManager(tokens),
     i18n,
     geolocation,
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
     insights,
     new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }),
-    new BackupManager({ ...ctx, log: ctx.log.child({ module: 'backup' }) }, { copyInsights: (dest) => insights.backup(dest) }),
+    new BackupManager({ ...ctx, log: ctx.log.child({ module: 'backup' }) }, { copyInsights: (dest) => insights.backup(dest), ...(options.restart ? { restart: options.restart } : {}) }),
     new DashboardsManager({ ...ctx, log: ctx.log.child({ module: 'dashboards' }) }),
     // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
     new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
@@ -69,10 +80,13 @@ export class Hub {
   private store: Store | undefined;
   readonly failed = new Map<string, string>();
   readonly bus = new EventBus();
+  /** The port it listens on, once it does. */
+  port: number | undefined;
 
   constructor(
     readonly config: Config,
     private readonly log: Logger,
+    private readonly options: HubOptions = {},
   ) {
     this.bus.onListenerError = (err, e) => log.error({ err, event: e.event, manager: e.manager }, 'event listener failed');
   }
@@ -95,7 +109,7 @@ export class Hub {
     const options = new OptionService(store, this.bus);
     options.onListenerError = (err, manager, name) => log.error({ err, manager, option: name }, 'option change listener failed; the change is stored');
     if (options.broken) log.error({ reason: options.broken }, 'the options section is unusable: managers run on defaults and option operations answer 503');
-    const managers = createManagers({ config, store, bus: this.bus, log, options }, tokens);
+    const managers = createManagers({ config, store, bus: this.bus, log, options }, tokens, this.options);
 
     for (const manager of managers.all) {
       try {
@@ -116,6 +130,7 @@ export class Hub {
     const server = await listen(this.http, config.host, config.port);
     this.server = server;
     const port = (server.address() as AddressInfo).port;
+    this.port = port;
     log.info({ port, host: config.host, dataDir: config.dataDir }, 'listening');
     return port;
   }
@@ -141,7 +156,17 @@ export class Hub {
       await tokens.setOwner((await readFile(file, 'utf8')).trim());
       return;
     }
-    if (exists && tokens.list().some((t) => t.owner)) return;
+    if (exists) {
+      // The file is the owner's token. After a restore the store's owner hash is the backup's,
+      // which may be of an owner token replaced since: the file wins, or the owner is locked out.
+      const secret = (await readFile(file, 'utf8')).trim();
+      if (secret !== '' && tokens.isOwner(secret)) return;
+      if (secret !== '' && tokens.list().some((t) => t.owner)) {
+        await tokens.setOwner(secret);
+        this.log.warn({ file }, 'the stored owner token differed from the owner-token file (a restore of an older backup?); the file is the owner token');
+        return;
+      }
+    }
     const secret = newSecret();
     await tokens.setOwner(secret);
     await writeFileDurable(file, `${secret}\n`);

@@ -1,22 +1,29 @@
 /**
  * The daemon: config -> hub.start() -> serve (telling systemd it is ready and alive, when it runs
- * under systemd); SIGTERM/SIGINT -> hub.stop() within a deadline.
+ * under systemd); SIGTERM/SIGINT -> hub.stop() within a deadline. A hub may ask to be restarted
+ * with work done while it is stopped (a restore from the web app): the daemon stops it, runs the
+ * work, and starts a new hub on the same port in the same process, so no supervisor is needed.
  */
 import type { Config } from './config.js';
 import { createLogger } from './core/logger.js';
 import { SystemdNotifier } from './core/sd-notify.js';
-import { Hub } from './hub.js';
+import { Hub, type RestartWork } from './hub.js';
 
 /** After a stop signal the process exits by this deadline even if something hangs. */
 const STOP_DEADLINE_MS = 8_000;
+/** How long a restart waits before stopping the hub, so the answer to the request that asked goes out. */
+const RESTART_GRACE_MS = 300;
 
 export async function runDaemon(config: Config): Promise<void> {
   const log = await createLogger(config.logLevel);
-  const hub = new Hub(config, log);
   const systemd = new SystemdNotifier(log);
-  // Handlers go in before start: a signal during start-up waits for it, then stops cleanly.
+  // Handlers go in before start: a signal during start-up (or a restart) waits for it, then stops cleanly.
   let starting: Promise<unknown> = Promise.resolve();
   let stopping = false;
+  let restarting = false;
+  const makeHub = (cfg: Config): Hub => new Hub(cfg, log, { restart: (work) => restart(work) });
+  let hub = makeHub(config);
+
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
@@ -40,6 +47,43 @@ export async function runDaemon(config: Config): Promise<void> {
         },
       );
   };
+
+  /**
+   * Stops the hub, runs `work` with the data dir free (it records its own outcome; an error here
+   * is logged and the hub starts on whatever is there), and starts a new hub on the port the old
+   * one had (with --port 0 a new port would strand every client).
+   */
+  const restart = (work: RestartWork): boolean => {
+    if (stopping || restarting) return false;
+    restarting = true;
+    const port = hub.port ?? config.port;
+    starting = (async () => {
+      // The request that asked for this is still being answered: let its answer leave first.
+      await new Promise((r) => setTimeout(r, RESTART_GRACE_MS));
+      log.info('restarting the hub');
+      await hub.stop();
+      try {
+        await work();
+      } catch (err) {
+        log.error({ err }, 'the work between stop and start failed; starting the hub on what is there');
+      }
+      hub = makeHub(Object.freeze({ ...config, port }));
+      await hub.start();
+      log.info('restarted');
+    })().then(
+      () => {
+        restarting = false;
+      },
+      async (err: unknown) => {
+        // Under systemd the unit restarts the process; a fresh start may succeed where this did not.
+        log.fatal({ err }, 'the hub could not start again after a restart');
+        await hub.stop().catch(() => undefined);
+        process.exit(1);
+      },
+    );
+    return true;
+  };
+
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
   starting = hub.start();

@@ -26,6 +26,10 @@ export interface App extends RunState {
   settings: SettingDefinition[];
   /** Whether the app has a settings page (settings/index.html), opened from the web app. */
   settingsPage: boolean;
+  /** Where the web app finds the app's picture and icon (`/app/<id>/image/<kind>`), if it ships them. */
+  image: string | null;
+  icon: string | null;
+  brandColor: string | null;
 }
 
 export function viewOf(e: { id: string; folder: AppFolder | null; supervisor: AppSupervisor }, r: AppRecord, language: string): App {
@@ -48,5 +52,8 @@ export function viewOf(e: { id: string; folder: AppFolder | null; supervisor: Ap
     permissionDetails: permissionDetails(m?.permissions ?? []),
     settings: m?.settings ?? [],
     settingsPage: e.folder?.settingsPage ?? false,
+    image: m?.images?.large || m?.images?.small ? `/app/${e.id}/image/${m.images.large ? 'large' : 'small'}` : null,
+    icon: m?.icon ? `/app/${e.id}/image/icon` : null,
+    brandColor: m?.brandColor ?? null,
   };
 }

@@ -137,6 +137,21 @@ const RelativeFile = z
   .min(1)
   .refine((p) => !isAbsolute(p) && !normalize(p).startsWith('..'), 'must be a path inside the app folder');
 
+/**
+ * An image Homey's app.json names (`"/assets/images/small.png"`): a picture file inside the app
+ * folder, the leading slash Homey writes dropped. A bad one is left out, never a reason to refuse
+ * the app: images are decoration.
+ */
+const ImagePath = z
+  .string()
+  .max(256)
+  .transform((p) => p.replace(/^\/+/, ''))
+  .pipe(RelativeFile.refine((p) => /\.(png|jpe?g|svg|webp)$/i.test(p), 'must be a png, jpg, svg or webp file'))
+  .optional()
+  .catch(undefined);
+export const IMAGE_KINDS = ['small', 'large', 'xlarge', 'icon'] as const;
+export type ImageKind = (typeof IMAGE_KINDS)[number];
+
 const permission = z.string().superRefine((p, ctx) => {
   const problem = permissionProblem(p);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -151,6 +166,10 @@ const Schema = z.object({
   sdk: z.literal(3, 'must be 3 (the SDK version this hub runs)'),
   name: Localized,
   description: Localized.optional(),
+  /** Homey's app pictures (small 250x175, large 500x350, xlarge 1000x700) and its icon (SVG). */
+  images: z.object({ small: ImagePath, large: ImagePath, xlarge: ImagePath }).optional().catch(undefined),
+  icon: ImagePath,
+  brandColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional().catch(undefined),
   /** hearth's extension: the main module; Homey's is app.js (app.mjs with `"esm": true`). */
   main: RelativeFile.optional(),
   esm: z.boolean().optional(),

@@ -7,9 +7,9 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, extname, join, relative, resolve } from 'node:path';
 import * as tar from 'tar';
 import { writeFileDurable } from '../core/durable-file.js';
 import { invalid } from '../core/errors.js';
@@ -18,7 +18,7 @@ import { runtimeDir } from './child.js';
 import { loadAppFolder, type AppFolder } from './compose.js';
 import { MANIFEST_FILE } from './manifest.js';
 import { prepareAppsFolder } from './sdk-link.js';
-import { readCatalogue, type Catalogue } from './store.js';
+import { ICON_MAX_BYTES, readCatalogue, type Catalogue } from './store.js';
 
 export interface PackResult {
   id: string;
@@ -88,6 +88,16 @@ async function sha256Of(file: string): Promise<string> {
   return hash.digest('hex');
 }
 
+const ICON_TYPES: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp' };
+
+/** The app's icon as a data URL for the catalogue, or null (none, unreadable, or over ICON_MAX_BYTES). */
+async function iconDataUrl(folder: string, icon: string | undefined): Promise<string | null> {
+  const type = icon ? ICON_TYPES[extname(icon).toLowerCase()] : undefined;
+  if (!icon || !type) return null;
+  const bytes = await readFile(join(folder, icon)).catch(() => null);
+  return bytes && bytes.length <= ICON_MAX_BYTES ? `data:${type};base64,${bytes.toString('base64')}` : null;
+}
+
 /**
  * Packs `folder` into `<storeDir>/<id>-<version>.tar.gz` and points `channel` of the app at it
  * in `<storeDir>/index.json` (created when absent; other apps and channels are kept).
@@ -98,7 +108,8 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
   const src = resolve(folder);
   const loaded = await loadAppFolder(src, { checkFolderName: false });
   if (!loaded.ok) throw invalid(`${src} is not a valid app: ${loaded.message}`);
-  const { id, version, name: appName, description, permissions } = loaded.folder.manifest;
+  const { id, version, name: appName, description, permissions, brandColor } = loaded.folder.manifest;
+  const icon = await iconDataUrl(src, loaded.folder.manifest.icon);
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(channel)) throw invalid(`channel '${channel}' must be 1-32 letters, digits, _ or -`);
   await checkEntries(src);
   const store = resolve(storeDir);
@@ -131,6 +142,8 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
   next.apps[id] = {
     name: appName,
     ...(description ? { description } : {}),
+    ...(icon ? { icon } : {}),
+    ...(brandColor ? { brandColor } : {}),
     // The permissions travel with the release: a person sees them before installing, and the hub
     // refuses a package that asks for others than listed here (store.ts).
     channels: { ...(catalogue.apps[id]?.channels ?? {}), [channel]: { version, url: name, sha256, permissions } },

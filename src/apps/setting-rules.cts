@@ -47,28 +47,41 @@ export interface DeclaredSetting {
   min?: number | undefined;
   max?: number | undefined;
   values?: ReadonlyArray<{ id: string }> | undefined;
+  /** Its label as app.json gives it (a string or per language): sentences name the setting by it. */
+  label?: unknown;
+}
+
+/**
+ * How a sentence names a setting: by the label a person sees (English, as the hub's errors are),
+ * with the id for those who call the API: `setting 'Sample every (seconds)' (interval)`.
+ */
+function nameOf(def: DeclaredSetting): string {
+  const l = def.label;
+  const text = typeof l === 'string' ? l : l && typeof l === 'object' ? ((l as Record<string, unknown>).en ?? Object.values(l as Record<string, unknown>)[0]) : undefined;
+  return typeof text === 'string' && text.trim() !== '' && text.trim().toLowerCase() !== def.id.toLowerCase() ? `setting '${text.trim().slice(0, 80)}' (${def.id})` : `setting '${def.id}'`;
 }
 
 /** A sentence saying what is wrong with `value`, or null when it fits the declaration. */
 export function settingProblem(def: DeclaredSetting, value: unknown): string | null {
   if (value === null) return null; // null clears a declared setting to "no value"
+  const name = nameOf(def);
   switch (def.type) {
     case 'text':
     case 'textarea':
       // A `pattern` is the app's regular expression: the web app checks it in the browser; the
       // hub never runs an app's pattern (a backtracking one would stall the hub for everyone).
-      return typeof value === 'string' ? null : `setting '${def.id}' is text: send a string`;
+      return typeof value === 'string' ? null : `${name} is text: send a string`;
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return `setting '${def.id}' is a number`;
-      if (def.min !== undefined && value < def.min) return `setting '${def.id}' must be at least ${def.min}`;
-      if (def.max !== undefined && value > def.max) return `setting '${def.id}' must be at most ${def.max}`;
+      if (typeof value !== 'number' || !Number.isFinite(value)) return `${name} is a number`;
+      if (def.min !== undefined && value < def.min) return `${name} must be at least ${def.min}`;
+      if (def.max !== undefined && value > def.max) return `${name} must be at most ${def.max}`;
       return null;
     case 'checkbox':
-      return typeof value === 'boolean' ? null : `setting '${def.id}' is a checkbox: send true or false`;
+      return typeof value === 'boolean' ? null : `${name} is a checkbox: send true or false`;
     case 'dropdown':
       return (def.values ?? []).some((v) => v.id === value)
         ? null
-        : `setting '${def.id}' must be one of: ${(def.values ?? []).map((v) => v.id).join(', ')}`;
+        : `${name} must be one of: ${(def.values ?? []).map((v) => v.id).join(', ')}`;
     case 'autocomplete':
       return null; // whatever the app's autocomplete offered (an object with id and name, usually)
   }

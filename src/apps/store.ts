@@ -40,6 +40,12 @@ export const ChannelEntry = z.object({
 });
 export type ChannelEntry = z.infer<typeof ChannelEntry>;
 
+/** Largest icon file `hearth app pack` inlines into the catalogue. */
+export const ICON_MAX_BYTES = 16 * 1024;
+const ICON_MAX_URL = 40 + Math.ceil(ICON_MAX_BYTES / 3) * 4;
+/** A picture as a data URL, nothing else (an <img> of one runs no script, even an SVG). */
+export const ICON_DATA_URL = /^data:image\/(?:png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
+
 export const Catalogue = z.object({
   apps: safeRecord(
     AppId,
@@ -48,6 +54,12 @@ export const Catalogue = z.object({
       // A bad name must not make the whole store unusable: it is dropped, the app shows its id.
       name: Localized.optional().catch(undefined),
       description: Localized.optional().catch(undefined),
+      /**
+       * The app's icon as a data URL (`hearth app pack` inlines it, up to ICON_MAX_BYTES), so the
+       * web app shows it before install without fetching from the store. Anything else is dropped.
+       */
+      icon: z.string().max(ICON_MAX_URL).regex(ICON_DATA_URL).optional().catch(undefined),
+      brandColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional().catch(undefined),
       channels: safeRecord(z.string(), ChannelEntry),
     }),
   ),

@@ -21,13 +21,27 @@ export interface RequestContext {
   readonly signal: AbortSignal;
 }
 
-/** A non-JSON answer (e.g. a WAV file). Handlers return it instead of a JSON-able value. */
+/**
+ * A non-JSON answer (e.g. a WAV file, or a backup archive streamed from disk). Handlers return it
+ * instead of a JSON-able value; `headers` travel with it (e.g. Content-Disposition).
+ */
 export class RawResult {
   constructor(
     readonly contentType: string,
-    readonly body: Uint8Array,
+    readonly body: Uint8Array | ReadableStream<Uint8Array>,
     readonly status = 200,
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {}
+}
+
+/**
+ * An operation that takes a file as its body (a backup archive) instead of JSON: the body is
+ * handed to the handler as a stream, bounded by `maxBytes` while it streams (never buffered),
+ * and refused with 415 unless its Content-Type is one of `types`.
+ */
+export interface UploadSpec {
+  readonly types: readonly string[];
+  readonly maxBytes: number;
 }
 
 export interface OperationSpec<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined> {
@@ -51,12 +65,14 @@ export interface OperationSpec<P extends Schema | undefined, Q extends Schema | 
    * is also accepted, `{"dashboard": {...}}`.
    */
   readonly bodyRoot?: string;
+  /** A file body instead of JSON (see UploadSpec); the handler gets it as `upload`. */
+  readonly upload?: UploadSpec;
   /** Documented answer; not validated at run time (handlers are typed). */
   readonly output?: Schema;
   /** 200 by default; 204 answers without a body whatever the handler returns. */
   readonly status?: 200 | 201 | 202 | 204;
   handler(
-    input: { params: Infer<P>; query: Infer<Q>; body: Infer<B> },
+    input: { params: Infer<P>; query: Infer<Q>; body: Infer<B>; upload?: ReadableStream<Uint8Array> },
     ctx: RequestContext,
   ): unknown;
 }

@@ -22,6 +22,27 @@ export const SCOPES = [
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];
+
+/**
+ * Each scope in words, for people choosing scopes (the web app's token and sign-in forms): a
+ * short label and one sentence saying what a token with it may do.
+ */
+export const SCOPE_INFO: { readonly [S in Scope]: { readonly label: string; readonly sentence: string } } = {
+  'service.dashboard': { label: 'Dashboards', sentence: 'Create, arrange, rename and delete dashboards and use their widgets.' },
+  'service.dashboard.readonly': { label: 'View dashboards', sentence: 'See dashboards and their widgets, without changing them.' },
+  'service.app': { label: 'Apps', sentence: 'Install, upgrade, enable, disable, restart and uninstall apps.' },
+  'service.app.readonly': { label: 'View apps', sentence: 'See the installed apps, their state and output, and the app store.' },
+  'service.app.control': { label: 'App settings', sentence: "Read and change apps' settings, without installing or removing any app." },
+  'service.speech': { label: 'Speech', sentence: 'Make the hub say things out loud.' },
+  'service.insights': { label: 'Insights', sentence: 'Read and delete logged values and their logs.' },
+  'service.insights.readonly': { label: 'View insights', sentence: 'Read logged values and charts, without deleting anything.' },
+  'service.geolocation': { label: 'Location', sentence: "Set the hub's location." },
+  'service.geolocation.readonly': { label: 'View location', sentence: "See the hub's location." },
+  'service.system': { label: 'Hub settings', sentence: 'Change language, units, voices and other hub settings, and start backups.' },
+  'service.system.readonly': { label: 'View hub settings', sentence: "See the hub's settings and state." },
+  SYSTEM: { label: 'Administration', sentence: 'Manage tokens and sign-in links, and download, upload and restore backups: everything short of owner.' },
+  SYSTEM_READONLY: { label: 'View administration', sentence: 'See backups and the hub’s administrative state, without changing it.' },
+};
 /** What a token may hold: a scope, or `*` for every scope (the owner token). */
 export type GrantedScope = Scope | '*';
 

@@ -16,6 +16,8 @@ export interface TokenInfo {
   readonly createdAt: string;
   /** The owner token: every scope, replaced only by deleting <data-dir>/owner-token. */
   readonly owner: boolean;
+  /** A browser's session, made from a one-time sign-in link (named after the browser). */
+  readonly session: boolean;
 }
 
 const grantedScope = z.enum([...SCOPES, '*']);
@@ -27,6 +29,7 @@ const TokenRecord = z.object({
   /** sha256 of the secret, hex. */
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   owner: z.boolean().optional(),
+  session: z.boolean().optional(),
 });
 type TokenRecord = z.infer<typeof TokenRecord>;
 const TokensSection = safeRecord(z.string(), TokenRecord);
@@ -116,8 +119,8 @@ export class TokenService {
     this.reindex();
   }
 
-  private record(name: string, scopes: GrantedScope[], secret: string, owner = false): TokenRecord {
-    return { id: randomUUID(), name, scopes, createdAt: new Date().toISOString(), hash: hashOf(secret), ...(owner ? { owner } : {}) };
+  private record(name: string, scopes: GrantedScope[], secret: string, owner = false, session = false): TokenRecord {
+    return { id: randomUUID(), name, scopes, createdAt: new Date().toISOString(), hash: hashOf(secret), ...(owner ? { owner } : {}), ...(session ? { session } : {}) };
   }
 
   /** The token a secret belongs to, or null. Constant time in the secret's content. */
@@ -131,7 +134,7 @@ export class TokenService {
   }
 
   private info(rec: TokenRecord): TokenInfo {
-    return { id: rec.id, name: rec.name, scopes: rec.scopes, createdAt: rec.createdAt, owner: rec.owner === true };
+    return { id: rec.id, name: rec.name, scopes: rec.scopes, createdAt: rec.createdAt, owner: rec.owner === true, session: rec.session === true };
   }
 
   /**
@@ -141,7 +144,7 @@ export class TokenService {
   issueInternal(name: string, scopes: GrantedScope[]): string {
     const secret = newSecret();
     const digest = hashOf(secret);
-    const info: TokenInfo = Object.freeze({ id: `internal:${name}`, name, scopes, createdAt: new Date().toISOString(), owner: false });
+    const info: TokenInfo = Object.freeze({ id: `internal:${name}`, name, scopes, createdAt: new Date().toISOString(), owner: false, session: false });
     this.internal.set(digest, { bytes: Buffer.from(digest, 'hex'), info });
     return secret;
   }
@@ -150,10 +153,10 @@ export class TokenService {
     return Object.values(this.records).map((r) => this.info(r));
   }
 
-  /** Creates a token; the secret is returned only here. */
-  async create(name: string, scopes: GrantedScope[]): Promise<TokenInfo & { token: string }> {
+  /** Creates a token (a browser's session when `session`); the secret is returned only here. */
+  async create(name: string, scopes: GrantedScope[], session = false): Promise<TokenInfo & { token: string }> {
     const secret = newSecret();
-    const rec = this.record(name, scopes, secret);
+    const rec = this.record(name, scopes, secret, false, session);
     await this.mustSection().update((tokens) => {
       tokens[rec.id] = rec;
     });

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { HearthError } from '../core/errors.js';
-import type { Operation } from '../core/operation.js';
+import type { Operation, UploadSpec } from '../core/operation.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { issueKey } from '../core/records.js';
 
@@ -114,6 +114,34 @@ export interface ParsedInput {
   params: unknown;
   query: unknown;
   body: unknown;
+  upload?: ReadableStream<Uint8Array>;
+}
+
+/**
+ * The body of an upload operation as a stream that errors with 413 once it passes the limit, so
+ * an archive of any size is never held in memory and a too-large one stops the copy at the limit.
+ * 415 when the Content-Type is not one the operation takes.
+ */
+export function uploadStream(c: Context, spec: UploadSpec): ReadableStream<Uint8Array> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!spec.types.includes(type)) {
+    throw new HearthError('unsupported_media_type', `send the file with "Content-Type: ${spec.types[0]}" (one of: ${spec.types.join(', ')})`);
+  }
+  const tooLarge = (): HearthError => new HearthError('payload_too_large', `the file is larger than the limit of ${spec.maxBytes} bytes`);
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && Number(declared) > spec.maxBytes) throw tooLarge();
+  const source = c.req.raw.body;
+  if (!source) throw new HearthError('invalid_parameter', 'the request has no body: send the file as the body');
+  let total = 0;
+  return source.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        total += chunk.byteLength;
+        if (total > spec.maxBytes) controller.error(tooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
 }
 
 function parseWith(schema: z.ZodType | undefined, value: unknown, where: Where): unknown {
@@ -125,6 +153,7 @@ function parseWith(schema: z.ZodType | undefined, value: unknown, where: Where):
 
 /** Whether the operation reads the request body (only then is input parsing asynchronous). */
 export function readsBody(op: Operation): boolean {
+  if (op.upload) return true;
   // A body nobody reads is still drained, bounded: it must not be a way to make the hub buffer.
   return op.body !== undefined || (op.method !== 'GET' && op.method !== 'DELETE');
 }
@@ -138,7 +167,9 @@ export function parseUrlInput(c: Context, op: Operation): ParsedInput {
 
 export async function parseInput(c: Context, op: Operation, bodyLimit: number): Promise<ParsedInput> {
   const input = parseUrlInput(c, op);
-  if (op.body) {
+  if (op.upload) {
+    input.upload = uploadStream(c, op.upload);
+  } else if (op.body) {
     input.body = parseWith(op.body, await jsonBody(c, op, bodyLimit), op.bodyRoot ? 'body' : 'body field');
   } else if (readsBody(op)) {
     await readBody(c, bodyLimit);

@@ -82,7 +82,7 @@ function respond(op: Operation, result: unknown): Response {
   if (result instanceof RawResult) {
     return new Response(result.body as Uint8Array<ArrayBuffer>, {
       status: result.status,
-      headers: { 'content-type': result.contentType, 'x-hearth-version': VERSION },
+      headers: { ...result.headers, 'content-type': result.contentType, 'x-hearth-version': VERSION },
     });
   }
   const status = op.status ?? 200;

@@ -37,6 +37,9 @@ export async function buildOpenApiDocument(ops: readonly MountedOperation[], ver
         ...(op.params ? { params: op.params as z.ZodObject } : {}),
         ...(op.query ? { query: op.query as z.ZodObject } : {}),
         ...(op.body ? { body: { content: { 'application/json': { schema: op.body } }, required: true } } : {}),
+        ...(op.upload
+          ? { body: { content: Object.fromEntries(op.upload.types.map((t) => [t, { schema: z.string().meta({ format: 'binary' }) }])), required: true } }
+          : {}),
       },
       responses,
       ...(op.extension ? { 'x-hearth-extension': true } : {}),

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import { HearthError } from '../core/errors.js';
 import type { AppGateway } from '../apps/gateway.js';
-import { APP_ID } from '../apps/manifest.js';
+import { APP_ID, IMAGE_KINDS } from '../apps/manifest.js';
 import { injectFirst } from './html-inject.js';
 import { VERSION } from '../version.js';
 
@@ -227,6 +227,17 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
       ...(transform ? { transform } : {}),
     });
   };
+  // An app's pictures, only the files its manifest names as such (never any other file of its folder).
+  app.on(['GET', 'HEAD'], '/app/:appId/image/:kind', async (c, next) => {
+    const { appId, kind } = c.req.param();
+    const manifest = gateway && APP_ID.test(appId) ? gateway.manifest(appId) : null;
+    const rel = !manifest ? undefined : kind === 'icon' ? manifest.icon : (IMAGE_KINDS as readonly string[]).includes(kind) ? manifest.images?.[kind as 'small'] : undefined;
+    const segments = rel ? safeSegments(`/${rel}`) : null;
+    const found = segments && gateway ? await findFile(join(gateway.appsDir, appId), segments) : null;
+    if (!found) return next();
+    // An SVG is app content that could hold script: sandboxed like the app's pages if opened alone.
+    return send(c, found, { cache: 'no-cache', headers: { 'Content-Security-Policy': 'sandbox', 'X-Content-Type-Options': 'nosniff' } });
+  });
   app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId', page('widget'));
   app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId/*', page('widget'));
   app.on(['GET', 'HEAD'], '/app/:appId/settings', page('settings'));

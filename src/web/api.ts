@@ -45,15 +45,46 @@ export interface CallOptions {
 
 export async function api<T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { ...options.headers };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await send(method, path, headers, body !== undefined ? JSON.stringify(body) : undefined);
+  return answer<T>(res, options);
+}
+
+async function send(method: string, path: string, headers: Record<string, string>, body?: BodyInit): Promise<Response> {
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  let res: Response;
   try {
-    res = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    return await fetch(path, { method, headers, ...(body !== undefined ? { body } : {}) });
   } catch {
     throw new ApiError(0, 'network', 'the hub cannot be reached; check the connection');
   }
+}
+
+/** Sends a file as the body (a backup archive), answering the hub's JSON. */
+export async function upload<T = unknown>(path: string, file: Blob, type: string): Promise<T> {
+  return answer<T>(await send('POST', path, { 'Content-Type': type }, file));
+}
+
+/**
+ * Saves what `path` answers as a file named `name`. A link cannot carry the token, so the bytes
+ * come through fetch and leave as a blob URL (held in memory: fine for a hub's archives).
+ */
+export async function download(path: string, name: string): Promise<number> {
+  const res = await send('GET', path, {});
+  if (!res.ok) await answer(res);
+  const blob = await res.blob();
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return blob.size;
+}
+
+async function answer<T>(res: Response, options: CallOptions = {}): Promise<T> {
   const text = await res.text();
   let data: unknown = null;
   if (text && (res.headers.get('content-type') ?? '').includes('json')) {

@@ -1,82 +1,63 @@
 /**
- * The web app's shell: sign-in by pasted token, a hash router (#/dashboards, #/apps, #/insights,
- * #/system) so the hub serves one static page, and the navigation. Each page lives in pages/.
+ * The web app's shell: sign-in (signin.tsx: a one-time link, or a pasted token), a hash router
+ * (#/dashboards, #/apps, #/insights, #/system) so the hub serves one static page, and the
+ * navigation. Each page lives in pages/.
  */
 import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, describe, getToken, onUnauthorized, setToken, watchLost } from './api.js';
+import { FirstRun } from './first-run.js';
+import { Icon, type IconName } from './icons.js';
 import { Notifications } from './notifications.js';
 import { AppsPage } from './pages/apps.js';
 import { DashboardsPage } from './pages/dashboards.js';
 import { InsightsPage } from './pages/insights.js';
 import { SystemPage } from './pages/system.js';
-import { Err } from './ui.js';
+import { loginCode, redeemLogin, SignIn } from './signin.js';
+import type { SystemState } from './types.js';
 import './styles.css';
 
-const PAGES = [
-  { id: 'dashboards', title: 'Dashboards', view: DashboardsPage },
-  { id: 'apps', title: 'Apps', view: AppsPage },
-  { id: 'insights', title: 'Insights', view: InsightsPage },
-  { id: 'system', title: 'System', view: SystemPage },
-] as const;
+const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: () => JSX.Element }> = [
+  { id: 'dashboards', title: 'Dashboards', icon: 'dashboard', view: DashboardsPage },
+  { id: 'apps', title: 'Apps', icon: 'apps', view: AppsPage },
+  { id: 'insights', title: 'Insights', icon: 'insights', view: InsightsPage },
+  { id: 'system', title: 'System', icon: 'system', view: SystemPage },
+];
 
 function currentRoute(): string {
   const id = location.hash.replace(/^#\/?/, '').split('/')[0] ?? '';
   return PAGES.some((p) => p.id === id) ? id : 'dashboards';
 }
 
-function SignIn({ onDone, reason }: { onDone: () => void; reason: string | null }): JSX.Element {
-  const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(reason);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event): Promise<void> => {
-    e.preventDefault();
-    const token = value.trim();
-    if (!token) return setError('paste a token first');
-    setBusy(true);
-    setToken(token);
-    try {
-      // A 401 means a wrong token; a 403 means a real token that lacks the apps scope: let it in.
-      await api('GET', '/api/manager/apps/app').catch(async (err: unknown) => {
-        if ((err as { status?: number }).status === 403) return; // a valid token without app scopes
-        throw err;
-      });
-      onDone();
-    } catch (err) {
-      setToken(null);
-      setError(describe(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <main class="signin">
-      <form class="card" onSubmit={(e) => void submit(e)}>
-        <h1>hearth</h1>
-        <p>Paste an API token to sign in. The owner token is in <code>data/owner-token</code> on the hub; make others with <code>hearth token create</code>.</p>
-        <label>
-          Token
-          <input
-            type="password"
-            autocomplete="off"
-            name="token"
-            value={value}
-            onInput={(e) => setValue((e.target as HTMLInputElement).value)}
-            placeholder="hth_…"
-          />
-        </label>
-        <button class="primary" type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-        <Err msg={error} />
-      </form>
-    </main>
-  );
-}
-
 function App(): JSX.Element {
-  const [signedIn, setSignedIn] = useState(getToken() !== null);
+  const [signedIn, setSignedIn] = useState(getToken() !== null && loginCode() === null);
   const [reason, setReason] = useState<string | null>(null);
+  // Opened by a sign-in link (or one pasted into this tab): trade its code before anything else.
+  const [redeeming, setRedeeming] = useState(loginCode() !== null);
+  useEffect(() => {
+    const redeem = (): void => {
+      const code = loginCode();
+      if (code === null) return;
+      setRedeeming(true);
+      redeemLogin(code).then(
+        () => (setReason(null), setSignedIn(true), setRedeeming(false)),
+        (err: unknown) => (setToken(null), setReason(describe(err)), setSignedIn(false), setRedeeming(false)),
+      );
+    };
+    redeem();
+    window.addEventListener('hashchange', redeem);
+    return () => window.removeEventListener('hashchange', redeem);
+  }, []);
+  // Asked once signed in, beside the first page's own requests: a never-configured hub walks
+  // through the first-run setup instead (a flash of the dashboards page on that one visit).
+  const [firstRun, setFirstRun] = useState(false);
+  useEffect(() => {
+    if (!signedIn) return;
+    api<SystemState>('GET', '/api/manager/system/state').then(
+      (s) => setFirstRun(s.firstRun),
+      () => setFirstRun(false),
+    );
+  }, [signedIn]);
   const [route, setRoute] = useState(currentRoute());
   const [menu, setMenu] = useState(false);
   const [lost, setLost] = useState(false);
@@ -97,8 +78,16 @@ function App(): JSX.Element {
       off();
     };
   }, []);
+  if (redeeming) {
+    return (
+      <main class="signin">
+        <p role="status">Signing in…</p>
+      </main>
+    );
+  }
   if (!signedIn) return <SignIn reason={reason} onDone={() => setSignedIn(true)} />;
-  const page = PAGES.find((p) => p.id === route) ?? PAGES[0];
+  if (firstRun) return <FirstRun onDone={() => setFirstRun(false)} />;
+  const page = PAGES.find((p) => p.id === route) ?? PAGES[0]!;
   const View = page.view;
   return (
     <div class="shell">
@@ -111,14 +100,14 @@ function App(): JSX.Element {
             connection lost, reconnecting…
           </span>
         ) : null}
-        <button type="button" class="menu" aria-label="menu" onClick={() => setMenu(!menu)}>
-          ☰
+        <button type="button" class="menu" aria-label="menu" aria-expanded={menu} onClick={() => setMenu(!menu)}>
+          <Icon name="menu" />
         </button>
         <ul>
           {PAGES.map((p) => (
             <li key={p.id}>
-              <a href={`#/${p.id}`} class={p.id === route ? 'active' : ''} data-testid={`nav-${p.id}`}>
-                {p.title}
+              <a href={`#/${p.id}`} class={p.id === route ? 'active' : ''} aria-current={p.id === route ? 'page' : undefined} data-testid={`nav-${p.id}`}>
+                <Icon name={p.icon} /> {p.title}
               </a>
             </li>
           ))}
@@ -132,7 +121,7 @@ function App(): JSX.Element {
                 setSignedIn(false);
               }}
             >
-              Sign out
+              <Icon name="signout" /> Sign out
             </button>
           </li>
         </ul>

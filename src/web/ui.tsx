@@ -4,7 +4,10 @@
  */
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+// The hub's own list (a module without imports, so it bundles as is).
+import { SCOPE_INFO, SCOPES, type Scope } from '../core/scopes.js';
 import { describe, subscribe } from './api.js';
+import { Icon } from './icons.js';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -204,4 +207,74 @@ export function label(v: unknown, lang = 'en'): string {
     return typeof t === 'string' ? t : '';
   }
   return '';
+}
+
+/**
+ * Copies `text` to the clipboard. The Clipboard API exists only in secure contexts, and a hub on
+ * the LAN is plain http: there a hidden textarea and execCommand('copy') do it.
+ */
+async function copyText(text: string): Promise<void> {
+  if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
+  const area = document.createElement('textarea');
+  area.value = text;
+  area.setAttribute('readonly', '');
+  area.style.position = 'fixed';
+  area.style.opacity = '0';
+  document.body.append(area);
+  area.select();
+  const ok = document.execCommand('copy');
+  area.remove();
+  if (!ok) throw new Error('the browser would not copy; select the text and copy it by hand');
+}
+
+/** A button that copies a secret (a token, a sign-in link) and says so. */
+export function CopyButton({ text, what }: { text: string; what: string }): JSX.Element {
+  const a = useAction();
+  return (
+    <span class="action">
+      <button type="button" aria-label={`Copy ${what}`} data-testid="copy" onClick={() => void a.run(() => copyText(text).then(() => 'copied'))}>
+        <Icon name="copy" /> Copy
+      </button>
+      <Ok msg={a.done} />
+      <Err msg={a.error} />
+    </span>
+  );
+}
+
+/** One checkbox per scope with its label and sentence (SCOPE_INFO), for token and sign-in forms. */
+export function ScopePicker({ value, onChange }: { value: readonly Scope[]; onChange: (v: Scope[]) => void }): JSX.Element {
+  return (
+    <fieldset class="scopes">
+      <legend>Scopes</legend>
+      {SCOPES.map((s) => (
+        <label key={s} class="check scope">
+          <input type="checkbox" checked={value.includes(s)} onChange={() => onChange(value.includes(s) ? value.filter((x) => x !== s) : [...value, s])} />
+          <span>
+            <b>{SCOPE_INFO[s].label}</b> <code class="muted small">{s}</code>{' '}
+            <span class="muted small block">{SCOPE_INFO[s].sentence}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/**
+ * An error whose sentence carries a tool's raw output (a speech engine's ALSA lines): its first
+ * clause shown, the whole text behind "Advanced" for whoever chases the cause.
+ */
+export function ErrWithRaw({ msg }: { msg: string | null | undefined }): JSX.Element | null {
+  if (!msg) return null;
+  const cut = msg.indexOf(': ');
+  const raw = cut > 0 && (msg.length > 120 || /ALSA|\n/.test(msg));
+  if (!raw) return <Err msg={msg} />;
+  return (
+    <span class="err" role="alert">
+      {msg.slice(0, cut)}.{' '}
+      <details class="advanced inline-details">
+        <summary>Advanced: the raw output</summary>
+        <pre>{msg}</pre>
+      </details>
+    </span>
+  );
 }

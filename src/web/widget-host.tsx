@@ -88,7 +88,9 @@ export function WidgetFrame({ widget, appWidget }: { widget: PlacedWidget; appWi
   // The person's height override wins over what the page asks for.
   const height = widget.height ?? asked ?? appWidget.height;
   return (
-    <div class="widget-slot" data-state={shown ? 'ready' : 'loading'} data-testid={`slot-${widget.id}`}>
+    // The frame (card colours, border, radius) follows the web app's theme; the page inside follows
+    // it too (homey.css under .homey-dark-mode), so a widget is never a white box on a dark page.
+    <div class={`widget-slot widget-frame${appWidget.transparent ? ' transparent' : ''}`} data-state={shown ? 'ready' : 'loading'} data-testid={`slot-${widget.id}`}>
       <iframe
         ref={frame}
         class={appWidget.transparent ? 'widget transparent' : 'widget'}

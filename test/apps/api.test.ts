@@ -206,7 +206,7 @@ describe('apps operations on a real hub', () => {
     });
     await packApp(folder, join(hub.dataDir, 'store'));
     const listed = () => hub.call<{ location: string; apps: Record<string, unknown> }>('GET', '/api/manager/apps/store');
-    const shop = { id: 'com.test.shop', name: 'Shop', description: 'Sells things', channels: { stable: { version: '1.0.0', permissions: [], network: false } } };
+    const shop = { id: 'com.test.shop', name: 'Shop', description: 'Sells things', icon: null, brandColor: null, channels: { stable: { version: '1.0.0', permissions: [], network: false } } };
     expect(await listed()).toMatchObject({ status: 200, body: { location: join(hub.dataDir, 'store'), apps: { 'com.test.shop': { ...shop, installed: null } } } });
     const r = await hub.call<App>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.shop' } });
     expect((await listed()).body.apps['com.test.shop']).toEqual({ ...shop, installed: { version: '1.0.0', channel: 'stable' } });

@@ -59,10 +59,19 @@ describe('manifest', () => {
     };
     const m = parsed(homey);
     expect(m.raw).toEqual(homey);
-    expect(m).not.toHaveProperty('brandColor');
+    // The web app shows these: parsed, Homey's leading slash dropped.
+    expect(m.brandColor).toBe('#c2410c');
+    expect(m.images).toEqual({ small: 'assets/images/small.png', large: 'assets/images/large.png' });
     expect(m).not.toHaveProperty('somethingHomeyAddsLater');
     expect(m.incompatible).toBeNull();
     expect(m.unrun).toEqual([]);
+  });
+
+  it('leaves out pictures that are not picture files inside the app folder, and accepts the app anyway', () => {
+    const m = parsed({ ...base, icon: '/../../etc/passwd.svg', images: { small: '/assets/x.exe', large: '/assets/ok.webp' }, brandColor: 'red' });
+    expect(m.icon).toBeUndefined();
+    expect(m.images).toEqual({ small: undefined, large: 'assets/ok.webp', xlarge: undefined });
+    expect(m.brandColor).toBeUndefined();
   });
 
   it("accepts settings of every type, with Homey's title and value for label and default", () => {

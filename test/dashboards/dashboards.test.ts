@@ -88,7 +88,7 @@ describe('createDashboard', () => {
       [{ name: 'Big settings', columns: [{ widgets: [{ appWidgetId: CLOCK, settings: { blob: 'x'.repeat(17_000) } }] }] }, /larger than 16 KiB/],
       [
         { name: 'Word in a checkbox', columns: [{ widgets: [{ appWidgetId: CLOCK, settings: { seconds: 'yes' } }] }] },
-        /'columns\.0\.widgets\.0\.settings\.seconds': setting 'seconds' is a checkbox: send true or false/,
+        /'columns\.0\.widgets\.0\.settings\.seconds': setting 'Show seconds' \(seconds\) is a checkbox: send true or false/,
       ],
     ];
     const before = (await t.hub.call<Record<string, unknown>>('GET', `${BASE}/dashboard`)).body;

@@ -50,8 +50,17 @@ export async function launch(): Promise<Browser> {
   };
 }
 
-/** Opens the web app signed in with `token` (through the sign-in form, as a person would). */
+/**
+ * Opens the web app signed in with `token` (through the sign-in form, as a person would). The
+ * hub's first-run setup is marked done first (test/web/first-run.test.ts walks it), so a fresh
+ * hub opens on the page asked for.
+ */
 export async function signedIn(context: BrowserContext, url: string, token: string, hash = '#/dashboards'): Promise<Page> {
+  await fetch(`${url}/api/manager/system/option/setupDone`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ value: true }),
+  });
   const page = await context.newPage();
   await page.goto(`${url}/${hash}`);
   await page.evaluate(() => (globalThis as unknown as BrowserGlobals).localStorage.clear());
@@ -95,8 +104,11 @@ export interface WebHub {
   close(): Promise<void>;
 }
 
-/** Starts a web test's hub (copies of apps/ and the fixture app folders) and Chromium. */
-export async function startWebHub(fixtures: string[]): Promise<WebHub> {
+/**
+ * Starts a web test's hub (copies of apps/ and the fixture app folders) and Chromium. The hub's
+ * first-run setup is marked done unless `firstRun` (only its own test walks it).
+ */
+export async function startWebHub(fixtures: string[], options: { firstRun?: boolean } = {}): Promise<WebHub> {
   if (!existsSync(CHROMIUM)) throw new Error(`the web app tests drive Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   const appsDir = await tempDir('hearth-web-apps-');
   await cp(join(ROOT, 'apps'), appsDir, { recursive: true });
@@ -104,6 +116,7 @@ export async function startWebHub(fixtures: string[]): Promise<WebHub> {
   const audioOut = await tempDir('hearth-web-audio-');
   await mkdir(audioOut, { recursive: true });
   const hub = await startHub({ appsDir, args: ['--audio-out', audioOut] });
+  if (!options.firstRun) await hub.call('PUT', '/api/manager/system/option/setupDone', { body: { value: true } });
   const browser = await launch();
   return {
     hub,
@@ -115,4 +128,14 @@ export async function startWebHub(fixtures: string[]): Promise<WebHub> {
       for (const dir of [appsDir, audioOut]) await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Waits until the hub lists these app widgets (their apps have started), so a dashboard may use them. */
+export async function widgetsListed(hub: RunningHub, ids: string[]): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    const listed = (await hub.call<Record<string, unknown>>('GET', '/api/manager/dashboards/appwidget')).body;
+    if (ids.every((id) => Object.hasOwn(listed, id))) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the hub never listed the widgets ${ids.join(', ')}`);
 }

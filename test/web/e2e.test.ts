@@ -154,7 +154,10 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await expect.poll(async () => (await hub.call('GET', '/api/manager/apps/app/com.hearth.greeter/setting/name')).body, { timeout: 15_000 }).toBe('Grace');
     await card.locator('label', { hasText: 'Style' }).locator('select').selectOption('formal');
     await expect.poll(async () => (await hub.call('GET', '/api/manager/apps/app/com.hearth.greeter/setting/style')).body, { timeout: 15_000 }).toBe('formal');
-    await card.getByRole('button', { name: 'Output' }).click();
+    // The raw output and a garbage collection are behind "Advanced".
+    expect(await card.getByRole('button', { name: 'Collect garbage' }).isVisible()).toBe(false);
+    await card.locator('summary', { hasText: 'Advanced' }).click();
+    await card.getByRole('button', { name: 'Collect garbage' }).waitFor();
     await expect.poll(() => card.locator('pre').first().textContent(), { timeout: 15_000 }).toMatch(/starting com\.hearth\.greeter/);
     await screenshots(page, 'apps');
     await page.close();
@@ -282,14 +285,20 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await page.close();
   });
 
-  test('creates a token with chosen scopes, shows its secret once, and revokes it', async () => {
+  test('creates a token with chosen scopes (each in words), shows its secret once with a copy button, and revokes it', async () => {
     const page = await signedIn(browser.context, hub.url, OWNER, '#/system');
     const card = page.locator('.card', { has: page.getByRole('heading', { name: 'API tokens' }) });
-    await card.getByPlaceholder(/Name/).fill('kitchen-tablet');
-    await card.getByLabel('service.dashboard.readonly').check();
-    await card.getByLabel('service.speech', { exact: true }).check();
+    await card.getByPlaceholder(/kitchen-tablet/).fill('kitchen-tablet');
+    // Each scope: a label, its raw name, and one sentence.
+    await card.getByLabel('View dashboards service.dashboard.readonly See dashboards and their widgets, without changing them.').check();
+    await card.getByLabel('Speech service.speech Make the hub say things out loud.').check();
     await card.getByRole('button', { name: 'Create token' }).click();
-    const secret = (await card.locator('.ok code').textContent()) ?? '';
+    const secret = (await card.getByTestId('secret').textContent()) ?? '';
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: hub.url });
+    await card.getByRole('button', { name: 'Copy the token' }).click();
+    await card.getByText('copied').waitFor();
+    expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(secret);
+    expect(await card.locator('li', { hasText: 'kitchen-tablet' }).textContent()).toContain('View dashboards, Speech');
     expect(secret.length).toBeGreaterThan(20);
     const tokens = await hub.call<Record<string, { id: string; name: string; scopes: string[] }>>('GET', '/api/manager/tokens/token');
     const token = Object.values(tokens.body).find((t) => t.name === 'kitchen-tablet');

@@ -198,9 +198,18 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     await page.frameLocator('iframe[title="System load"]').locator('#label').filter({ hasText: 'CPU load' }).waitFor();
     // Opened in the dark: dark from the first paint (the theme comes in the URL).
     expect(await look(SYSMON)).toEqual({ root: 'homey-dark-mode', body: 'homey-widget homey-dark-mode', background: DARK_BACKGROUND });
+    // Each widget sits in a frame of the web app's card colours, which follow the theme too.
+    const frame = (n: number) =>
+      page.locator('.widget-frame').nth(n).evaluate((el) => {
+        const st = (globalThis as unknown as InPage).getComputedStyle(el as never) as unknown as { backgroundColor: string; borderTopLeftRadius: string; borderTopStyle: string };
+        return { background: st.backgroundColor, radius: st.borderTopLeftRadius, border: st.borderTopStyle };
+      });
+    expect(await frame(0)).toEqual({ background: 'rgb(29, 33, 40)', radius: '12px', border: 'solid' });
+    expect(await frame(1)).toEqual({ background: 'rgba(0, 0, 0, 0)', radius: '12px', border: 'dashed' }); // the transparent greeter
     await screenshots(page, 'dashboard-dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await expect.poll(() => look(SYSMON)).toEqual({ root: '', body: 'homey-widget', background: LIGHT_BACKGROUND });
+    expect((await frame(0)).background).toBe('rgb(255, 255, 255)');
     expect((await look(GREETER)).background).toBe('rgba(0, 0, 0, 0)');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(() => look(SYSMON)).toEqual({ root: 'homey-dark-mode', body: 'homey-widget homey-dark-mode', background: DARK_BACKGROUND });
@@ -256,7 +265,7 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
       const missing = await new Promise((resolve) => H.api('GET', '/readings/nothing', (err: Error | null) => resolve(err ? err.message : 'found')));
       return { refused, sure, sampled, missing };
     });
-    expect(seen.refused).toBe("setting 'interval' must be at least 5");
+    expect(seen.refused).toBe("setting 'Sample every (seconds)' (interval) must be at least 5");
     expect(seen.sure).toBe(true);
     expect(seen.sampled).toContain('cpu-load');
     // The app's own 404, with its sentence (which lists the metrics this board has).

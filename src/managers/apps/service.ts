@@ -103,6 +103,8 @@ export class AppsService {
         id,
         name: entry.name ? textOf(entry.name, language) : id,
         description: entry.description ? textOf(entry.description, language) : null,
+        icon: entry.icon ?? null,
+        brandColor: entry.brandColor ?? null,
         channels: toNullRecord(Object.entries(entry.channels).map(([channel, e]) => [channel, releaseOf(e)])),
         installed: app ? { version: app.version, channel: app.channel } : null,
       };

@@ -41,6 +41,9 @@ export const AppView = z.object({
   permissionDetails: z.array(PermissionDetail).describe('`permissions` in order, each with what it means on hearth'),
   settings: z.array(z.record(z.string(), z.unknown())).describe("the manifest's setting definitions"),
   settingsPage: z.boolean().describe('whether the app has a settings page, at /app/<appId>/settings/'),
+  image: z.string().nullable().describe("the app's picture (its manifest's images.large or small) at /app/<appId>/image/<kind>"),
+  icon: z.string().nullable().describe("the app's icon (its manifest's icon) at /app/<appId>/image/icon"),
+  brandColor: z.string().nullable(),
   usage: Usage,
 });
 export const Heap = z.object({ heapUsed: z.number(), heapTotal: z.number(), rss: z.number() });
@@ -73,6 +76,9 @@ export const StoreApp = z.object({
   /** In the hub's language; the id when the catalogue has no name. */
   name: z.string(),
   description: z.string().nullable(),
+  /** The app's icon as the catalogue carries it (a data URL), or null. */
+  icon: z.string().nullable(),
+  brandColor: z.string().nullable(),
   /** Channel -> the release it offers, with what that release asks for. */
   channels: z.record(z.string(), StoreRelease),
   /** The installed version and channel, or null. */

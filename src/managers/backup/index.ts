@@ -4,6 +4,7 @@
  */
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import { BackupArchives, type Restart } from './archives.js';
 import { backupOperations } from './operations.js';
 import { BACKUP, BACKUP_OPTIONS, OPTION_ENABLED } from './options.js';
 import { BackupScheduler } from './schedule.js';
@@ -21,7 +22,7 @@ export class BackupManager implements Manager {
 
   constructor(
     private readonly ctx: ManagerContext,
-    deps: { readonly copyInsights?: (dest: string) => Promise<void> } = {},
+    deps: { readonly copyInsights?: (dest: string) => Promise<void>; readonly restart?: Restart } = {},
     now: () => Date = () => new Date(),
   ) {
     this.service = new BackupService(ctx, now, deps.copyInsights);
@@ -34,11 +35,12 @@ export class BackupManager implements Manager {
       lastSuccess: () => this.service.lastSuccess,
       fire: (trigger) => void this.service.schedule(trigger),
     });
-    this.operations = [...ctx.options.register(BACKUP, BACKUP_OPTIONS), ...backupOperations(this.service, this.scheduler, ctx.config.backupSchedule)];
+    const archives = new BackupArchives(ctx, () => this.service.isRunning, deps.restart);
+    this.operations = [...ctx.options.register(BACKUP, BACKUP_OPTIONS), ...backupOperations(this.service, this.scheduler, ctx.config.backupSchedule, archives)];
   }
 
   async start(): Promise<void> {
-    this.service.open();
+    await this.service.open();
     this.scheduler.start();
     this.unsubscribe = this.ctx.options.onChange(BACKUP, (name, value) => {
       if (name === OPTION_ENABLED) this.scheduler.setEnabled(value === true);

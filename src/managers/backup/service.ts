@@ -12,7 +12,8 @@ import type { ManagerContext } from '../../core/managers.js';
 import type { Section } from '../../core/store.js';
 import { VERSION } from '../../version.js';
 import { BACKUP, OPTION_ENABLED, OPTION_LAST_SUCCESS } from './options.js';
-import { LastBackup, LastError, type BackupJob, type BackupState } from './views.js';
+import { readRestoreRecord } from './restore-record.js';
+import { LastBackup, LastError, type BackupJob, type BackupState, type LastRestore } from './views.js';
 
 export type JobTrigger = 'manual' | 'schedule' | 'catch-up';
 
@@ -36,9 +37,13 @@ export class BackupService {
     private readonly copyInsights?: (dest: string) => Promise<void>,
   ) {}
 
+  /** How the last restore went (read once at start: a restore always restarts the hub). */
+  private lastRestore: LastRestore | null = null;
+
   /** Opens the store section; a section that does not match fails the manager's start (503). */
-  open(): void {
+  async open(): Promise<void> {
     this.section = this.ctx.store.section(BACKUP, BackupSection, () => ({ lastBackup: null, lastError: null }));
+    this.lastRestore = await readRestoreRecord(this.ctx.config.dataDir);
   }
 
   get enabled(): boolean {
@@ -148,6 +153,7 @@ export class BackupService {
       lastBackup: this.section.value.lastBackup,
       location: config.backupLocation,
       keep: config.backupKeep,
+      lastRestore: this.lastRestore,
       backups,
     };
   }

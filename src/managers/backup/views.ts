@@ -32,6 +32,40 @@ export const LastBackup = z.object({
 });
 export const LastError = z.object({ message: z.string(), at: z.string() });
 
+
+/** What a verification found in an archive: when and by which hub it was made, and what it holds. */
+export const ArchiveSummary = z.object({
+  file: z.string(),
+  size: z.number(),
+  sha256: z.string(),
+  createdAt: z.string(),
+  hubVersion: z.string(),
+  formatVersion: z.number(),
+  contents: z.object({ store: z.boolean(), insights: z.boolean(), apps: z.array(z.string()), userdata: z.array(z.string()) }),
+  files: z.number(),
+  /** Files the archive holds but a restore leaves out (they changed while they were read), with why. */
+  inconsistent: z.array(z.string()),
+  /** Upload only: the same archive was already in the backup folder (nothing was added). */
+  alreadyThere: z.boolean().optional(),
+});
+export type ArchiveSummary = z.infer<typeof ArchiveSummary>;
+
+/** The last restore through the hub: what came back, when, and where the data it replaced went. */
+export const LastRestore = z.object({
+  file: z.string(),
+  /** When the restored archive was made. */
+  createdAt: z.string().nullable(),
+  at: z.string(),
+  ok: z.boolean(),
+  /** The pre-restore copies of the data and apps folders (null: there was none, or it failed). */
+  previousData: z.string().nullable(),
+  previousApps: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type LastRestore = z.infer<typeof LastRestore>;
+
+export const RestoreAccepted = ArchiveSummary.extend({ restarting: z.literal(true) });
+
 export const BackupState = z.object({
   enabled: z.boolean(),
   schedule: z.string(),
@@ -44,6 +78,8 @@ export const BackupState = z.object({
   lastBackup: LastBackup.nullable(),
   location: z.string(),
   keep: z.number(),
+  /** The last restore through the hub (the web app), or null. */
+  lastRestore: LastRestore.nullable(),
   backups: z.array(z.object({ file: z.string(), createdAt: z.string(), size: z.number(), sha256: z.string() })),
 });
 export type BackupState = z.infer<typeof BackupState>;

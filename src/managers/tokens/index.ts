@@ -1,13 +1,15 @@
 /**
  * The token API (`/api/manager/tokens`): create tokens with chosen scopes, list them (never their
- * secrets), revoke them. Not in the Web API's specification: the hub's own.
+ * secrets), revoke them, and one-time sign-in links (login.ts). Not in the Web API's
+ * specification: the hub's own.
  */
 import { z } from 'zod';
 import { HearthError, notFound } from '../../core/errors.js';
 import { defineOperation, type Operation } from '../../core/operation.js';
 import type { Manager } from '../../core/managers.js';
-import { SCOPES, grants, type GrantedScope } from '../../core/scopes.js';
+import { SCOPES, type GrantedScope } from '../../core/scopes.js';
 import type { TokenService } from '../../core/tokens.js';
+import { beyondHeld, loginOperations } from './login.js';
 import { TokenInfo } from './views.js';
 
 
@@ -37,8 +39,7 @@ export class TokensManager implements Manager {
         status: 201,
         output: TokenInfo.extend({ token: z.string() }),
         handler: async ({ body }, ctx) => {
-          const held = ctx.token?.scopes ?? [];
-          const beyond = body.scopes.filter((s) => (s === '*' ? !held.includes('*') : !grants(held, s)));
+          const beyond = beyondHeld(ctx.token?.scopes ?? [], body.scopes);
           if (beyond.length > 0) {
             throw new HearthError('missing_scope', `a token cannot grant scopes it does not hold: ${beyond.join(', ')}`);
           }
@@ -73,6 +74,7 @@ export class TokensManager implements Manager {
           await tokens.revoke(params.id);
         },
       }),
+      ...loginOperations(tokens),
     ];
   }
 

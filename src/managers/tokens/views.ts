@@ -5,5 +5,17 @@
  */
 import { z } from 'zod';
 
-export const TokenInfo = z.object({ id: z.string(), name: z.string(), scopes: z.array(z.string()), createdAt: z.string(), owner: z.boolean() });
+export const TokenInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  createdAt: z.string(),
+  owner: z.boolean(),
+  /** A browser's session from a one-time sign-in link; revoked like any token. */
+  session: z.boolean(),
+});
+
+/** A one-time sign-in code: the web app makes `<origin>/#login=<code>` of it, the CLI a link to the hub. */
+export const LoginCode = z.object({ code: z.string(), expiresAt: z.string(), scopes: z.array(z.string()) });
+export type LoginCodeView = z.infer<typeof LoginCode>;
 export type TokenView = z.infer<typeof TokenInfo>;

@@ -10,6 +10,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import type { App, AppsState, CrashLog, StoreCatalogue } from '../types.js';
+import { Icon } from '../icons.js';
 import { ActionButton, Card, Err, formatBytes, label, Ok, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
 import { ContainmentLine, PermissionList, ReleasePermissions } from './app-permissions.js';
 import { AppSettingsPage, settingsRoute, settingsRouteApp } from './app-settings-page.js';
@@ -44,6 +45,8 @@ function Setting({ app, def, value, onSaved }: { app: App; def: Record<string, u
     input = (
       <form
         class="inline"
+        // The hub's sentence (naming the setting by its label) says what is wrong, not a browser bubble.
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           save(numeric ? Number(draft) : draft);
@@ -52,8 +55,11 @@ function Setting({ app, def, value, onSaved }: { app: App; def: Record<string, u
         <input
           type={(numeric ? 'number' : type === 'password' ? 'password' : 'text') as 'text'}
           value={draft === undefined || draft === null ? '' : String(draft)}
+          aria-label={label(def.label) || id}
+          {...(numeric ? { min: def.min as number | undefined, max: def.max as number | undefined, step: (def.step as number | undefined) ?? 'any' } : {})}
           onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
         />
+        {numeric && label(def.units) ? <span class="unit">{label(def.units)}</span> : null}
         <button type="submit" disabled={a.busy}>
           {a.busy ? 'Saving…' : 'Save'}
         </button>
@@ -102,13 +108,26 @@ function Logs({ app }: { app: App }): JSX.Element {
   );
 }
 
+/** The app's icon, or a tile in its brand colour when it ships none (decorative: the name is beside it). */
+function AppIcon({ app }: { app: Pick<App, 'icon' | 'brandColor'> }): JSX.Element {
+  return app.icon ? (
+    <img class="app-icon" src={app.icon} alt="" width={32} height={32} data-testid="app-icon" />
+  ) : (
+    <span class="app-icon tile" style={{ background: app.brandColor ?? 'var(--accent)' }} aria-hidden="true">
+      <Icon name="apps" size={18} />
+    </span>
+  );
+}
+
 function AppCard({ app }: { app: App }): JSX.Element {
-  const [open, setOpen] = useState<'' | 'settings' | 'logs'>('');
+  const [open, setOpen] = useState<'' | 'settings'>('');
+  const [advanced, setAdvanced] = useState(false);
   const stateClass = app.crashed ? 'bad' : app.state === 'running' ? 'good' : 'idle';
   return (
     <section class="card app" data-testid={`app-${app.id}`}>
       <header>
-        <h2>
+        <AppIcon app={app} />
+        <h2 class="grow">
           {app.name} <span class="muted small">{app.id} {app.version}</span>
         </h2>
         <span class={`badge ${stateClass}`} data-testid="app-state">
@@ -116,7 +135,10 @@ function AppCard({ app }: { app: App }): JSX.Element {
           {app.crashed ? ' · crashed' : ''}
         </span>
       </header>
-      {app.description ? <p data-testid="app-description">{app.description}</p> : null}
+      <div class="app-about">
+        {app.image ? <img class="app-image" src={app.image} alt="" width={125} height={88} loading="lazy" data-testid="app-image" /> : null}
+        {app.description ? <p data-testid="app-description">{app.description}</p> : null}
+      </div>
       {!app.compatible ? (
         <p class="notice" data-testid="app-incompatible">
           hearth cannot run this app: {app.incompatibleReason ?? 'it needs what this hub lacks'}.
@@ -149,7 +171,6 @@ function AppCard({ app }: { app: App }): JSX.Element {
           <ActionButton label="Enable" busyLabel="Enabling…" testId="enable" kind="primary" onRun={() => api('PUT', `${appPath(app.id)}/enable`)} />
         )}
         <ActionButton label="Restart" busyLabel="Restarting…" disabled={!app.enabled} onRun={() => api('POST', `${appPath(app.id)}/restart`)} />
-        <ActionButton label="GC" busyLabel="Collecting…" disabled={app.state !== 'running'} onRun={() => api('POST', `${appPath(app.id)}/gc`)} />
         {app.settingsPage ? (
           <a class="button" href={settingsRoute(app.id)} data-testid="settings-page-link">
             Settings
@@ -161,9 +182,6 @@ function AppCard({ app }: { app: App }): JSX.Element {
             {app.settingsPage ? 'Setting values' : 'Settings'}
           </button>
         ) : null}
-        <button type="button" class={open === 'logs' ? 'active' : ''} onClick={() => setOpen(open === 'logs' ? '' : 'logs')}>
-          Output
-        </button>
         <ActionButton
           label="Uninstall"
           busyLabel="Uninstalling…"
@@ -173,7 +191,14 @@ function AppCard({ app }: { app: App }): JSX.Element {
         />
       </div>
       {open === 'settings' ? <Settings app={app} /> : null}
-      {open === 'logs' ? <Logs app={app} /> : null}
+      {/* What only someone chasing a problem needs: a garbage collection, the raw output. */}
+      <details class="advanced" onToggle={(e) => setAdvanced((e.target as HTMLDetailsElement).open)}>
+        <summary>Advanced</summary>
+        <div class="actions wrap">
+          <ActionButton label="Collect garbage" busyLabel="Collecting…" disabled={app.state !== 'running'} onRun={() => api('POST', `${appPath(app.id)}/gc`)} />
+        </div>
+        {advanced ? <Logs app={app} /> : null}
+      </details>
     </section>
   );
 }
@@ -212,7 +237,10 @@ function Store({ installed, apps: installedApps, containment }: { installed: str
           const installedPermissions = upgradeTo ? (installedApps?.[app.id]?.permissions ?? null) : null;
           return (
             <li key={app.id} data-store-app={app.id}>
-              <strong>{app.name}</strong> <span class="muted">{app.id}</span>
+              <div class="inline">
+                <AppIcon app={app} />
+                <strong>{app.name}</strong> <span class="muted">{app.id}</span>
+              </div>
               {app.description ? <div class="muted">{app.description}</div> : null}
               {offered ? <ReleasePermissions release={offered} installed={installedPermissions} containment={containment} /> : null}
               <div class="inline wrap">

@@ -8,13 +8,24 @@ import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlotType from 'uplot';
 import { api, describe, seg, subscribe } from '../api.js';
-import type { Entries, Log } from '../types.js';
+import type { App, Entries, Log } from '../types.js';
 import { Card, Err, formatTime, useLoad } from '../ui.js';
 
-const RESOLUTIONS = [
-  'lastHour', 'last6Hours', 'last24Hours', 'last3Days', 'last7Days', 'last14Days', 'last31Days', 'last3Months',
-  'last6Months', 'last2Years', 'today', 'yesterday', 'thisWeek', 'lastWeek', 'thisMonth', 'lastMonth', 'thisYear', 'lastYear',
+/** The hub's resolution ids with what a person reads in the picker. */
+const RESOLUTIONS: ReadonlyArray<[string, string]> = [
+  ['lastHour', 'Last hour'], ['last6Hours', 'Last 6 hours'], ['last24Hours', 'Last 24 hours'], ['last3Days', 'Last 3 days'],
+  ['last7Days', 'Last 7 days'], ['last14Days', 'Last 14 days'], ['last31Days', 'Last 31 days'], ['last3Months', 'Last 3 months'],
+  ['last6Months', 'Last 6 months'], ['last2Years', 'Last 2 years'], ['today', 'Today'], ['yesterday', 'Yesterday'],
+  ['thisWeek', 'This week'], ['lastWeek', 'Last week'], ['thisMonth', 'This month'], ['lastMonth', 'Last month'],
+  ['thisYear', 'This year'], ['lastYear', 'Last year'],
 ];
+
+/** `hearth:app:com.hearth.sysmon` -> the app's name when the page may read the apps; else the uri. */
+function ownerOf(uri: string, apps: Record<string, App> | undefined): string {
+  const m = /^(?:hearth|homey):app:(.+)$/.exec(uri);
+  if (!m) return /^(?:hearth|homey):manager:/.test(uri) ? 'the hub' : uri;
+  return apps?.[m[1]!]?.name ?? m[1]!;
+}
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
 const key = (l: Log): string => `${l.uri}:${l.id}`;
 
@@ -119,6 +130,8 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
 
 export function InsightsPage(): JSX.Element {
   const logs = useLoad(() => api<Record<string, Log>>('GET', '/api/manager/insights/log'));
+  // For app names in the log titles; a token without the apps scope sees the app ids instead.
+  const apps = useLoad(() => api<Record<string, App>>('GET', '/api/manager/apps/app').catch(() => ({})));
   const [picked, setPicked] = useState<string[]>([]);
   const [resolution, setResolution] = useState('lastHour');
   const [tick, setTick] = useState(0);
@@ -156,13 +169,16 @@ export function InsightsPage(): JSX.Element {
       <Card
         title="Insights"
         actions={
-          <select value={resolution} data-testid="resolution" onChange={(e) => setResolution((e.target as HTMLSelectElement).value)}>
-            {RESOLUTIONS.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
+          <label class="inline">
+            <span>Period</span>
+            <select value={resolution} data-testid="resolution" onChange={(e) => setResolution((e.target as HTMLSelectElement).value)}>
+              {RESOLUTIONS.map(([id, words]) => (
+                <option key={id} value={id}>
+                  {words}
+                </option>
+              ))}
+            </select>
+          </label>
         }
       >
         <Err msg={logs.error} />
@@ -180,7 +196,9 @@ export function InsightsPage(): JSX.Element {
                     <input type="checkbox" checked={picked.includes(key(l))} data-testid={`log-${key(l)}`} onChange={() => toggle(key(l))} />
                     <span>{l.title}</span>
                   </label>
-                  <div class="muted small">{l.uri}</div>
+                  <div class="muted small" title={l.uri} data-testid={`owner-${key(l)}`}>
+                    {ownerOf(l.uri, apps.data)}
+                  </div>
                 </td>
                 <td class="num" data-testid={`last-${key(l)}`}>{fmt(l, l.lastValue)}</td>
                 <td class="muted small hide-narrow" data-testid={`updated-${key(l)}`}>

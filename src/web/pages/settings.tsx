@@ -4,11 +4,17 @@
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-// The hub's own list (a module without imports, so it bundles as is).
-import { SCOPES } from '../../core/scopes.js';
+import { SCOPE_INFO, isScope, type Scope } from '../../core/scopes.js';
 import { api, seg } from '../api.js';
 import type { Token } from '../types.js';
-import { ActionButton, Card, Err, formatTime, useAction, useLoad } from '../ui.js';
+import { ActionButton, Card, CopyButton, Err, formatTime, ScopePicker, useAction, useLoad } from '../ui.js';
+import { PhoneLogin } from './phone-login.js';
+
+/** A token's scopes in words (their labels), the raw names in the tooltip. */
+function scopeWords(t: Token): string {
+  if (t.owner) return 'owner, every scope';
+  return t.scopes.map((s) => (isScope(s) ? SCOPE_INFO[s].label : s)).join(', ');
+}
 
 function Location(): JSX.Element {
   const state = useLoad(() => api<{ location: { latitude: number; longitude: number } | null }>('GET', '/api/manager/geolocation/state'));
@@ -100,7 +106,7 @@ function Pin(): JSX.Element {
 function Tokens(): JSX.Element {
   const tokens = useLoad(() => api<Record<string, Token>>('GET', '/api/manager/tokens/token'));
   const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<string[]>([]);
+  const [scopes, setScopes] = useState<Scope[]>([]);
   const [secret, setSecret] = useState<string | null>(null);
   const a = useAction();
   return (
@@ -108,9 +114,12 @@ function Tokens(): JSX.Element {
       <Err msg={tokens.error} />
       <ul class="list">
         {Object.values(tokens.data ?? {}).map((t) => (
-          <li key={t.id}>
+          <li key={t.id} data-token={t.name}>
             <span>
-              <b>{t.name}</b> <span class="muted small">{t.owner ? 'owner, every scope' : t.scopes.join(', ')} · {formatTime(t.createdAt)}</span>
+              <b>{t.name}</b> {t.session ? <span class="badge idle">session</span> : null}{' '}
+              <span class="muted small" title={t.scopes.join(', ')}>
+                {scopeWords(t)} · {formatTime(t.createdAt)}
+              </span>
             </span>
             {t.owner ? null : <ActionButton label="Revoke" kind="danger" confirm={`Revoke '${t.name}'? Clients using it stop working at once.`} onRun={() => api('DELETE', `/api/manager/tokens/token/${seg(t.id)}`).then(tokens.reload)} />}
           </li>
@@ -126,15 +135,10 @@ function Tokens(): JSX.Element {
           tokens.reload();
         })}
       >
-        <input placeholder="Name, e.g. kitchen-tablet" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
-        <div class="scopes">
-          {SCOPES.map((s) => (
-            <label key={s} class="check">
-              <input type="checkbox" checked={scopes.includes(s)} onChange={() => setScopes((p) => (p.includes(s) ? p.filter((x) => x !== s) : [...p, s]))} />
-              <span>{s}</span>
-            </label>
-          ))}
-        </div>
+        <label>
+          Name <input placeholder="e.g. kitchen-tablet" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+        </label>
+        <ScopePicker value={scopes} onChange={setScopes} />
         <button type="submit" class="primary" disabled={a.busy}>
           {a.busy ? 'Creating…' : 'Create token'}
         </button>
@@ -142,7 +146,7 @@ function Tokens(): JSX.Element {
       </form>
       {secret ? (
         <p class="ok">
-          Copy it now, it is shown only once: <code class="break">{secret}</code>
+          Copy it now, it is shown only once: <code class="break" data-testid="secret">{secret}</code> <CopyButton text={secret} what="the token" />
         </p>
       ) : null}
     </>
@@ -161,7 +165,10 @@ export function HubSettings(): JSX.Element {
       <Card title="Google Assistant PIN">
         <Pin />
       </Card>
-      <Card title="API tokens">
+      <Card title="Sign in a phone">
+        <PhoneLogin />
+      </Card>
+      <Card title="API tokens and sessions">
         <Tokens />
       </Card>
     </>

@@ -1,13 +1,14 @@
 /**
  * System, part one: speech (voices, install from the engine's catalogue, speed, voice, a box to
- * say a sentence) and backups (state, run now with live progress, the list with sizes). The
- * hub's other settings (location, language, units, PIN, tokens) are in settings.tsx.
+ * say a sentence). Backups are in backups.tsx, the hub's other settings (location, language,
+ * units, PIN, tokens) in settings.tsx.
  */
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import { api, seg, subscribe } from '../api.js';
-import { ActionButton, Card, Err, formatBytes, formatTime, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
-import type { BackupState, Voice } from '../types.js';
+import { useState } from 'preact/hooks';
+import { api, seg } from '../api.js';
+import { ActionButton, Card, Err, ErrWithRaw, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
+import type { Voice } from '../types.js';
+import { Backups } from './backups.js';
 import { HubSettings } from './settings.js';
 
 const SPEECH = '/api/manager/speech-output';
@@ -27,7 +28,7 @@ function Say(): JSX.Element {
       <button type="submit" class="primary" disabled={a.busy || !text.trim()} data-testid="say">
         {a.busy ? 'Speaking…' : 'Say'}
       </button>
-      <Err msg={a.error} />
+      <ErrWithRaw msg={a.error} />
       <Ok msg={a.done} testId="spoken" />
     </form>
   );
@@ -118,71 +119,6 @@ function Speech(): JSX.Element {
         )}
         <Err msg={cat.error} />
       </div>
-    </Card>
-  );
-}
-
-function Backups(): JSX.Element {
-  const state = useLoad(() => api<BackupState>('GET', '/api/manager/backup/state'));
-  useEffect(
-    () =>
-      subscribe('backup', (event) => {
-        // A job started or moved on: the state (with the list of archives) is cheap to re-read.
-        if (event.startsWith('backup.')) state.reload();
-      }),
-    [],
-  );
-  const s = state.data;
-  const running = s?.running === true;
-  return (
-    <Card
-      title="Backups"
-      actions={<ActionButton label="Back up now" busyLabel="Starting…" kind="primary" testId="backup-now" disabled={running} onRun={() => api('POST', '/api/manager/backup/backup/').then(state.reload)} />}
-    >
-      <Err msg={state.error} />
-      {s ? (
-        <>
-          {running ? (
-            <p class="progress" data-testid="backup-running">
-              <progress /> Backing up since {formatTime(s.job?.startedAt)}…
-            </p>
-          ) : null}
-          <dl class="facts">
-            <dt>Automatic</dt>
-            <dd>{s.enabled ? `on (${s.schedule}), next ${formatTime(s.nextRun)}` : 'off'}</dd>
-            <dt>Last success</dt>
-            <dd>{formatTime(s.lastSuccessfulBackup)}</dd>
-            <dt>Location</dt>
-            <dd class="break">{s.location} (keeps {s.keep})</dd>
-            {s.lastError ? (
-              <>
-                <dt>Last error</dt>
-                <dd class="err">
-                  {s.lastError.message} ({formatTime(s.lastError.at)})
-                </dd>
-              </>
-            ) : null}
-          </dl>
-          <table class="backups" data-testid="backups">
-            <tbody>
-              {s.backups.length === 0 ? (
-                <tr>
-                  <td class="muted">No backups yet.</td>
-                </tr>
-              ) : null}
-              {s.backups.map((b) => (
-                <tr key={b.file}>
-                  <td class="break">{b.file.split('/').pop()}</td>
-                  <td class="hide-narrow">{formatTime(b.createdAt)}</td>
-                  <td class="num">{formatBytes(b.size)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </>
-      ) : (
-        <p class="muted">Loading…</p>
-      )}
     </Card>
   );
 }

@@ -24,6 +24,7 @@ interface SettingDef {
   step?: number;
   placeholder?: unknown;
   pattern?: string;
+  units?: unknown;
 }
 
 /** An autocomplete answer: Homey shows `name` (and `description`); the app may add fields (an id). */
@@ -48,6 +49,7 @@ function defOf(raw: Record<string, unknown>): SettingDef {
     ...(num(raw.max) !== undefined ? { max: num(raw.max) } : {}),
     ...(num(raw.step) !== undefined ? { step: num(raw.step) } : {}),
     placeholder: raw.placeholder,
+    units: raw.units,
     ...(typeof raw.pattern === 'string' ? { pattern: raw.pattern } : {}),
   };
 }
@@ -164,6 +166,7 @@ function Input({ def, value, set, appWidget, settings }: { def: SettingDef; valu
       );
     case 'number':
       return (
+        <span class="with-unit">
         <input
           type="number"
           value={text}
@@ -177,6 +180,8 @@ function Input({ def, value, set, appWidget, settings }: { def: SettingDef; valu
             set(v === '' ? undefined : Number(v));
           }}
         />
+        {label(def.units) ? <span class="unit">{label(def.units)}</span> : null}
+        </span>
       );
     case 'textarea':
       return <textarea rows={3} value={text} placeholder={placeholder} onInput={(e) => set((e.target as HTMLTextAreaElement).value)} />;

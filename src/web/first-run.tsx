@@ -1,0 +1,194 @@
+/**
+ * First run: when the hub was never configured (`GET /api/manager/system/state` says firstRun),
+ * a signed-in page walks through language and units, location (typed, or this browser's
+ * geolocation), and a first dashboard with widgets of the installed apps, then marks the setup
+ * done. Every step can be skipped, and so can the whole walk.
+ */
+import type { JSX } from 'preact';
+import { useState } from 'preact/hooks';
+import { api, seg } from './api.js';
+import { Icon } from './icons.js';
+import type { AppWidget, Dashboard } from './types.js';
+import { Err, useAction, useLoad } from './ui.js';
+
+const STEPS = ['Language and units', 'Location', 'First dashboard'] as const;
+
+function Steps({ at }: { at: number }): JSX.Element {
+  return (
+    <ol class="steps" aria-label="Setup steps">
+      {STEPS.map((s, i) => (
+        <li key={s} class={i === at ? 'active' : i < at ? 'done' : ''} aria-current={i === at ? 'step' : undefined}>
+          {s}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function LanguageStep({ next }: { next: () => void }): JSX.Element {
+  const state = useLoad(() => api<{ language: string; units: string; languages: Record<string, string> }>('GET', '/api/manager/i18n/state'));
+  const [language, setLanguage] = useState<string | null>(null);
+  const [units, setUnits] = useState<string | null>(null);
+  const a = useAction();
+  const s = state.data;
+  return (
+    <form
+      onSubmit={a.submit(async () => {
+        await api('PUT', '/api/manager/i18n/option/language', { value: language ?? s?.language ?? 'en' });
+        await api('PUT', '/api/manager/i18n/option/units', { value: units ?? s?.units ?? 'metric' });
+        next();
+      })}
+    >
+      <label>
+        Language
+        <select value={language ?? s?.language} disabled={!s} data-testid="setup-language" onChange={(e) => setLanguage((e.target as HTMLSelectElement).value)}>
+          {Object.entries(s?.languages ?? {}).map(([id, name]) => (
+            <option key={id} value={id}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <fieldset class="choice">
+        <legend>Units</legend>
+        {(['metric', 'imperial'] as const).map((u) => (
+          <label key={u} class="check">
+            <input type="radio" name="units" value={u} checked={(units ?? s?.units) === u} onChange={() => setUnits(u)} />
+            <span>{u === 'metric' ? 'Metric (°C, km, kg)' : 'Imperial (°F, miles, pounds)'}</span>
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" class="primary" disabled={a.busy || !s}>
+        Next
+      </button>
+      <Err msg={a.error ?? state.error} />
+    </form>
+  );
+}
+
+function LocationStep({ next }: { next: () => void }): JSX.Element {
+  const [lat, setLat] = useState('');
+  const [lon, setLon] = useState('');
+  const a = useAction();
+  const locate = useAction();
+  const fromBrowser = (): Promise<string> =>
+    new Promise((resolve, reject) => {
+      if (!('geolocation' in navigator)) return reject(new Error('this browser cannot tell its location; type it instead'));
+      navigator.geolocation.getCurrentPosition(
+        (p) => {
+          setLat(p.coords.latitude.toFixed(5));
+          setLon(p.coords.longitude.toFixed(5));
+          resolve(`found within ${Math.round(p.coords.accuracy)} m`);
+        },
+        (e) => reject(new Error(e.code === e.PERMISSION_DENIED ? 'the browser was not allowed to tell its location; type it instead' : `the browser could not find its location (${e.message})`)),
+        { timeout: 15_000 },
+      );
+    });
+  return (
+    <form
+      onSubmit={a.submit(async () => {
+        if (lat.trim() === '' || lon.trim() === '') throw new Error('enter both a latitude and a longitude, or skip this step');
+        await api('PUT', '/api/manager/geolocation/option/location', { value: { latitude: Number(lat), longitude: Number(lon) } });
+        next();
+      })}
+    >
+      <p class="muted">Where the hub is, for apps that need sun times or weather. It stays on the hub.</p>
+      <button type="button" disabled={locate.busy} data-testid="use-browser-location" onClick={() => void locate.run(fromBrowser)}>
+        {locate.busy ? 'Asking the browser…' : "Use this browser's location"}
+      </button>
+      <span class="ok">{locate.done}</span>
+      <Err msg={locate.error} />
+      <div class="inline wrap">
+        <label class="inline">
+          Latitude <input type="number" step="any" min={-90} max={90} value={lat} data-testid="setup-lat" onInput={(e) => setLat((e.target as HTMLInputElement).value)} />
+          <span class="unit">°</span>
+        </label>
+        <label class="inline">
+          Longitude <input type="number" step="any" min={-180} max={180} value={lon} data-testid="setup-lon" onInput={(e) => setLon((e.target as HTMLInputElement).value)} />
+          <span class="unit">°</span>
+        </label>
+      </div>
+      <div class="inline">
+        <button type="submit" class="primary" disabled={a.busy}>
+          Next
+        </button>
+        <button type="button" onClick={next}>
+          Skip
+        </button>
+      </div>
+      <Err msg={a.error} />
+    </form>
+  );
+}
+
+function DashboardStep({ done }: { done: (id: string | null) => void }): JSX.Element {
+  const widgets = useLoad(() => api<Record<string, AppWidget>>('GET', '/api/manager/dashboards/appwidget'));
+  const [name, setName] = useState('Home');
+  const [picked, setPicked] = useState<string[]>([]);
+  const a = useAction();
+  const all = Object.values(widgets.data ?? {});
+  return (
+    <form
+      onSubmit={a.submit(async () => {
+        // Two columns, the chosen widgets dealt into them in order.
+        const columns = [0, 1].map((c) => ({ widgets: picked.filter((_, i) => i % 2 === c).map((appWidgetId) => ({ appWidgetId })) }));
+        const made = await api<Dashboard>('POST', '/api/manager/dashboards/dashboard', { name, columns });
+        done(made.id);
+      })}
+    >
+      <label>
+        Name <input value={name} data-testid="setup-dashboard-name" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      </label>
+      <fieldset class="choice">
+        <legend>Widgets from your apps</legend>
+        {widgets.data && all.length === 0 ? <p class="muted">No app offers a widget yet; add some later with Arrange.</p> : null}
+        {all.map((w) => (
+          <label key={w.id} class="check">
+            <input type="checkbox" checked={picked.includes(w.id)} onChange={() => setPicked((p) => (p.includes(w.id) ? p.filter((x) => x !== w.id) : [...p, w.id]))} />
+            <span>
+              {w.name} <span class="muted small">from {w.ownerName}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <div class="inline">
+        <button type="submit" class="primary" disabled={a.busy || name.trim() === ''} data-testid="setup-finish">
+          <Icon name="check" /> Create and finish
+        </button>
+        <button type="button" onClick={() => done(null)}>
+          Skip
+        </button>
+      </div>
+      <Err msg={a.error ?? widgets.error} />
+    </form>
+  );
+}
+
+export function FirstRun({ onDone }: { onDone: () => void }): JSX.Element {
+  const [step, setStep] = useState(0);
+  const finish = useAction();
+  const complete = (dashboard: string | null): void =>
+    void finish.run(async () => {
+      await api('PUT', '/api/manager/system/option/setupDone', { value: true });
+      location.hash = dashboard ? `#/dashboards/${seg(dashboard)}` : '#/dashboards';
+      onDone();
+    });
+  return (
+    <main class="first-run" data-testid="first-run">
+      <section class="card">
+        <header>
+          <h1>Welcome to hearth</h1>
+          <button type="button" class="link" onClick={() => complete(null)}>
+            Skip setup
+          </button>
+        </header>
+        <Steps at={step} />
+        <h2>{STEPS[step]}</h2>
+        {step === 0 ? <LanguageStep next={() => setStep(1)} /> : null}
+        {step === 1 ? <LocationStep next={() => setStep(2)} /> : null}
+        {step === 2 ? <DashboardStep done={complete} /> : null}
+        <Err msg={finish.error} />
+      </section>
+    </main>
+  );
+}

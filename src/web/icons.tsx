@@ -1,0 +1,56 @@
+/**
+ * The web app's icon set: inline SVG (no icon font, no extra request), 24-unit grid, drawn with
+ * the text colour so they follow light/dark. Icons are decorative (aria-hidden): the button or
+ * link around one always carries the words, visibly or as its aria-label.
+ */
+import type { JSX } from 'preact';
+
+/** Each icon as SVG path data, stroked at 2 units with round ends. Drawn for this app. */
+const PATHS = {
+  dashboard: 'M3 3h8v10H3zM13 3h8v6h-8zM13 11h8v10h-8zM3 15h8v6H3z',
+  apps: 'M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 14h6v6h-6z',
+  insights: 'M3 20h18M5 16l4-5 4 3 6-8',
+  system: 'M12 8a4 4 0 1 0 0 8a4 4 0 1 0 0-8zM12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M4.9 19.1L7 17M17 7l2.1-2.1',
+  download: 'M12 3v12M7 10l5 5 5-5M4 20h16',
+  upload: 'M12 16V4M7 9l5-5 5 5M4 20h16',
+  check: 'M4 12l5 5L20 6',
+  restore: 'M4 12a8 8 0 1 0 2.3-5.7M4 4v4h4',
+  copy: 'M8 8h12v12H8zM4 16V4h12',
+  plus: 'M12 5v14M5 12h14',
+  trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13',
+  grip: 'M9 6h.01M15 6h.01M9 12h.01M15 12h.01M9 18h.01M15 18h.01',
+  close: 'M6 6l12 12M18 6L6 18',
+  menu: 'M4 6h16M4 12h16M4 18h16',
+  signout: 'M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10',
+  phone: 'M7 2h10v20H7zM11 18h2',
+  bell: 'M6 16V11a6 6 0 0 1 12 0v5l2 2H4zM10 21h4',
+  speech: 'M4 9h4l5-4v14l-5-4H4zM17 9a4 4 0 0 1 0 6',
+  refresh: 'M20 12a8 8 0 1 1-2.3-5.7M20 4v4h-4',
+  play: 'M7 4l13 8-13 8z',
+  left: 'M15 5l-7 7 7 7',
+  right: 'M9 5l7 7-7 7',
+  up: 'M5 15l7-7 7 7',
+  down: 'M5 9l7 7 7-7',
+} as const;
+
+export type IconName = keyof typeof PATHS;
+
+export function Icon({ name, size = 18 }: { name: IconName; size?: number }): JSX.Element {
+  return (
+    <svg
+      class="icon"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      stroke-width={name === 'grip' ? 3 : 2}
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path d={PATHS[name]} />
+    </svg>
+  );
+}

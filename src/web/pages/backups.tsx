@@ -1,0 +1,220 @@
+/**
+ * Backups on the System page: the schedule in words (on/off), retention, the last result and the
+ * last restore; "Back up now" with live progress; every archive with Download, Verify and
+ * Restore; and Upload (the hub verifies the file before it keeps it). A restore restarts the hub:
+ * the page waits for it to answer again and then says where the replaced data went.
+ */
+import type { JSX } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, download, seg, subscribe, upload } from '../api.js';
+import { Icon } from '../icons.js';
+import type { ArchiveSummary, BackupState } from '../types.js';
+import { ActionButton, Card, Err, formatBytes, formatTime, Ok, useAction, useLoad } from '../ui.js';
+
+const BASE = '/api/manager/backup';
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** A cron expression in words for the common shapes ("every day at 03:30"), else as it is. */
+export function cronWords(expr: string): string {
+  const f = expr.trim().split(/\s+/);
+  if (f.length !== 5) return `on the schedule ${expr}`;
+  const [m, h, dom, mon, dow] = f as [string, string, string, string, string];
+  const time = /^\d+$/.test(m) && /^\d+$/.test(h) ? `${h.padStart(2, '0')}:${m.padStart(2, '0')}` : null;
+  if (time && dom === '*' && mon === '*' && dow === '*') return `every day at ${time}`;
+  if (time && dom === '*' && mon === '*' && /^[0-6]$/.test(dow)) return `every ${DAYS[Number(dow)]} at ${time}`;
+  if (/^\d+$/.test(m) && h === '*' && dom === '*' && mon === '*' && dow === '*') return `every hour at :${m.padStart(2, '0')}`;
+  return `on the schedule ${expr}`;
+}
+
+function verifiedSentence(s: ArchiveSummary): string {
+  const left = s.inconsistent.length > 0 ? `; ${s.inconsistent.length} file(s) changed while read and will be left out` : '';
+  return `verified: ${s.files} files, made ${formatTime(s.createdAt)} by hearth ${s.hubVersion}${left}`;
+}
+
+/** Waits until the hub answers with a newer restore record than `before` (it restarts meanwhile). */
+async function waitForRestart(before: string | null): Promise<BackupState> {
+  for (let i = 0; i < 240; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    try {
+      const s = await api<BackupState>('GET', `${BASE}/state`);
+      if (s.lastRestore && s.lastRestore.at !== before) return s;
+    } catch {
+      /* down while it restarts: ask again */
+    }
+  }
+  throw new Error('the hub did not come back within two minutes; check its log (journalctl -u hearth)');
+}
+
+function ArchiveRow({ b, onRestored, lastRestoreAt }: { b: BackupState['backups'][number]; onRestored: () => void; lastRestoreAt: string | null }): JSX.Element {
+  const verify = useAction();
+  const restore = useAction();
+  const dl = useAction();
+  const path = `${BASE}/archive/${seg(b.file)}`;
+  return (
+    <tr data-archive={b.file}>
+      <td>
+        <div>{formatTime(b.createdAt)}</div>
+        <div class="muted small break">{b.file}</div>
+        <Ok msg={verify.done} testId="verified" />
+        <Err msg={verify.error ?? restore.error ?? dl.error} />
+        {restore.busy ? (
+          <p class="progress" role="status" data-testid="restoring">
+            <progress /> Restoring; the hub restarts…
+          </p>
+        ) : null}
+      </td>
+      <td class="num">{formatBytes(b.size)}</td>
+      <td class="row-actions">
+        <button type="button" disabled={dl.busy} onClick={() => void dl.run(() => download(path, b.file))} aria-label={`Download ${b.file}`}>
+          <Icon name="download" /> <span class="hide-narrow">Download</span>
+        </button>
+        <button type="button" disabled={verify.busy} onClick={() => void verify.run(async () => verifiedSentence(await api<ArchiveSummary>('POST', `${path}/verify`)))} aria-label={`Verify ${b.file}`}>
+          <Icon name="check" /> <span class="hide-narrow">{verify.busy ? 'Verifying…' : 'Verify'}</span>
+        </button>
+        <button
+          type="button"
+          class="danger"
+          disabled={restore.busy}
+          data-testid="restore"
+          aria-label={`Restore ${b.file}`}
+          onClick={() => {
+            if (!window.confirm(`Restore the backup of ${formatTime(b.createdAt)}? The hub restarts into it; what it holds now is kept aside as a pre-restore copy.`)) return;
+            void restore.run(async () => {
+              await api('POST', `${path}/restore`);
+              await waitForRestart(lastRestoreAt);
+              onRestored();
+            });
+          }}
+        >
+          <Icon name="restore" /> <span class="hide-narrow">Restore</span>
+        </button>
+      </td>
+    </tr>
+  );
+}
+
+function Upload({ onAdded }: { onAdded: () => void }): JSX.Element {
+  const input = useRef<HTMLInputElement>(null);
+  const a = useAction();
+  const [name, setName] = useState('');
+  return (
+    <form
+      class="inline wrap"
+      onSubmit={a.submit(async () => {
+        const file = input.current?.files?.[0];
+        if (!file) throw new Error('choose a backup file (hearth-backup-….tar.gz) first');
+        const s = await upload<ArchiveSummary>(`${BASE}/archive/`, file, 'application/gzip');
+        onAdded();
+        if (input.current) input.current.value = '';
+        setName('');
+        return s.alreadyThere ? `already here as ${s.file}; ${verifiedSentence(s)}` : `added as ${s.file}; ${verifiedSentence(s)}`;
+      })}
+    >
+      <label class="inline">
+        <span>Upload a backup</span>
+        <input ref={input} type="file" accept=".gz,.tar.gz,application/gzip" data-testid="upload-file" onChange={(e) => setName((e.target as HTMLInputElement).files?.[0]?.name ?? '')} />
+      </label>
+      <button type="submit" disabled={a.busy || !name} data-testid="upload">
+        <Icon name="upload" /> {a.busy ? 'Uploading and verifying…' : 'Upload'}
+      </button>
+      <Err msg={a.error} />
+      <Ok msg={a.done} testId="uploaded" />
+    </form>
+  );
+}
+
+function Facts({ s, onChanged }: { s: BackupState; onChanged: () => void }): JSX.Element {
+  const toggle = useAction();
+  const r = s.lastRestore;
+  return (
+    <dl class="facts">
+      <dt>Automatic</dt>
+      <dd>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={s.enabled}
+            disabled={toggle.busy}
+            data-testid="backup-enabled"
+            onChange={(e) => void toggle.run(() => api('PUT', `${BASE}/option/automaticBackupsEnabled`, { value: (e.target as HTMLInputElement).checked }).then(onChanged))}
+          />
+          <span>{s.enabled ? `${cronWords(s.schedule)} (${s.timeZone}); next ${formatTime(s.nextRun)}` : 'off'}</span>
+        </label>
+        <Err msg={toggle.error} />
+      </dd>
+      <dt>Keeps</dt>
+      <dd>the newest {s.keep} backups; older ones are removed after each new one verifies</dd>
+      <dt>Last result</dt>
+      <dd data-testid="last-result">
+        {s.lastError ? (
+          <span class="err">
+            failed {formatTime(s.lastError.at)}: {s.lastError.message}
+          </span>
+        ) : s.lastBackup ? (
+          `done ${formatTime(s.lastBackup.createdAt)}, ${formatBytes(s.lastBackup.size)} in ${(s.lastBackup.durationMs / 1000).toFixed(1)} s`
+        ) : (
+          'no backup yet'
+        )}
+      </dd>
+      <dt>Location</dt>
+      <dd class="break">{s.location}</dd>
+      {r ? (
+        <>
+          <dt>Last restore</dt>
+          <dd data-testid="last-restore" class={r.ok ? '' : 'err'}>
+            {r.ok
+              ? `${formatTime(r.at)}: the backup of ${formatTime(r.createdAt)}. The data it replaced is kept in ${r.previousData ?? '(nothing to keep)'}${r.previousApps ? ` and ${r.previousApps}` : ''}.`
+              : `${formatTime(r.at)} failed: ${r.error ?? 'unknown'}; the hub runs on the data it had.`}
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+export function Backups(): JSX.Element {
+  const state = useLoad(() => api<BackupState>('GET', `${BASE}/state`));
+  useEffect(
+    () =>
+      subscribe('backup', (event) => {
+        // A job started or moved on: the state (with the list of archives) is cheap to re-read.
+        if (event.startsWith('backup.')) state.reload();
+      }),
+    [],
+  );
+  const s = state.data;
+  const running = s?.running === true;
+  return (
+    <Card
+      title="Backups"
+      actions={<ActionButton label="Back up now" busyLabel="Starting…" kind="primary" testId="backup-now" disabled={running} onRun={() => api('POST', `${BASE}/backup/`).then(state.reload)} />}
+    >
+      <Err msg={state.error} />
+      {s ? (
+        <>
+          {running ? (
+            <p class="progress" role="status" data-testid="backup-running">
+              <progress /> Backing up since {formatTime(s.job?.startedAt)}…
+            </p>
+          ) : null}
+          <Facts s={s} onChanged={state.reload} />
+          <table class="backups" data-testid="backups">
+            <tbody>
+              {s.backups.length === 0 ? (
+                <tr>
+                  <td class="muted">No backups yet.</td>
+                </tr>
+              ) : null}
+              {s.backups.map((b) => (
+                <ArchiveRow key={b.file} b={b} onRestored={state.reload} lastRestoreAt={s.lastRestore?.at ?? null} />
+              ))}
+            </tbody>
+          </table>
+          <Upload onAdded={state.reload} />
+        </>
+      ) : (
+        <p class="muted">Loading…</p>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * "Sign in a phone": a signed-in browser makes a one-time sign-in link with chosen scopes and
+ * shows it as a QR code (qr.ts) to scan, with the link itself and a copy button. The link names
+ * this page's own address, which is how the phone on the same network reaches the hub too.
+ */
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { Scope } from '../../core/scopes.js';
+import { api } from '../api.js';
+import { Icon } from '../icons.js';
+import { qrModules, qrPath } from '../qr.js';
+import type { LoginCode } from '../types.js';
+import { CopyButton, Err, formatTime, ScopePicker, useAction } from '../ui.js';
+
+/** What a phone usually needs: use dashboards and say things. */
+const DEFAULT_SCOPES: Scope[] = ['service.dashboard', 'service.speech', 'service.app.readonly', 'service.insights.readonly'];
+
+function Qr({ text }: { text: string }): JSX.Element {
+  const modules = qrModules(text);
+  const n = modules.length + 8;
+  // Dark on white whatever the theme: scanners expect it, and the quiet zone must be light.
+  return (
+    <svg class="qr" viewBox={`0 0 ${n} ${n}`} width={n * 5} height={n * 5} role="img" aria-label="QR code of the sign-in link" data-testid="qr" data-modules={modules.length} shape-rendering="crispEdges">
+      <rect width={n} height={n} fill="#fff" />
+      <path d={qrPath(modules)} fill="#000" />
+    </svg>
+  );
+}
+
+/** Seconds left until `iso`, updated every second; 0 once it passed. */
+function useCountdown(iso: string | null): number {
+  const [left, setLeft] = useState(0);
+  useEffect(() => {
+    if (!iso) return;
+    const tick = (): void => setLeft(Math.max(0, Math.round((Date.parse(iso) - Date.now()) / 1000)));
+    tick();
+    const timer = window.setInterval(tick, 1000);
+    return () => window.clearInterval(timer);
+  }, [iso]);
+  return left;
+}
+
+export function PhoneLogin(): JSX.Element {
+  const [scopes, setScopes] = useState<Scope[]>(DEFAULT_SCOPES);
+  const [made, setMade] = useState<LoginCode | null>(null);
+  const a = useAction();
+  const left = useCountdown(made?.expiresAt ?? null);
+  const link = made ? `${location.origin}/#login=${made.code}` : '';
+  const local = /^(localhost|127\.|\[::1\])/.test(location.host);
+  return (
+    <>
+      <p class="muted">A link that signs one browser in once, within 10 minutes, with the scopes you choose. It shows up under API tokens as a session you can revoke.</p>
+      <form
+        onSubmit={a.submit(async () => {
+          setMade(await api<LoginCode>('POST', '/api/manager/tokens/login', { scopes }));
+        })}
+      >
+        <ScopePicker value={scopes} onChange={setScopes} />
+        <button type="submit" class="primary" disabled={a.busy} data-testid="make-login">
+          <Icon name="phone" /> {a.busy ? 'Making…' : 'Make a sign-in link'}
+        </button>
+        <Err msg={a.error} />
+      </form>
+      {made ? (
+        <div class="login-link" data-testid="login-link">
+          {left > 0 ? <Qr text={link} /> : null}
+          <div>
+            <p>
+              {left > 0 ? `Scan it with the phone's camera, or open the link on it. It works once, until ${formatTime(made.expiresAt)} (${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left).` : 'This link has expired; make a new one.'}
+            </p>
+            {local ? <p class="notice">This page is open as {location.host}, which a phone cannot reach: open the web app by the hub's network address to make a link for a phone.</p> : null}
+            <code class="break" data-testid="login-url">
+              {link}
+            </code>{' '}
+            <CopyButton text={link} what="the sign-in link" />
+          </div>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+/**
+ * Backups in the browser, end to end against a real hub: back up now, download the archive (its
+ * bytes are the sha256 the hub lists), upload it back after it was removed from the hub, verify
+ * it, and restore it: the hub restarts into it and the page names the kept pre-restore copy.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { OWNER, tempDir } from '../helpers/hub.js';
+import { screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
+
+let web: WebHub;
+const made: string[] = [];
+
+beforeAll(async () => {
+  web = await startWebHub([]);
+}, 90_000);
+
+afterAll(async () => {
+  const dataDir = web?.hub.dataDir;
+  await web?.close();
+  if (dataDir) {
+    for (const n of await readdir(dirname(dataDir))) if (n.startsWith(`${basename(dataDir)}.pre-restore-`)) made.push(join(dirname(dataDir), n));
+  }
+  for (const dir of made) await rm(dir, { recursive: true, force: true });
+});
+
+interface State {
+  backups: { file: string; sha256: string }[];
+  lastRestore: { previousData: string | null } | null;
+}
+
+describe('backups in Chromium', { timeout: 120_000 }, () => {
+  test('back up now, download, upload, verify and restore round trip', async () => {
+    const { hub, browser } = web;
+    const made1 = await hub.call<{ id: string }>('POST', '/api/manager/dashboards/dashboard', { body: { name: 'Kitchen', columns: [] } });
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/system');
+    await page.getByTestId('backup-now').click();
+    const row = page.locator('[data-archive]');
+    await row.first().waitFor({ timeout: 60_000 });
+    await expect.poll(() => page.getByTestId('last-result').textContent()).toMatch(/^done /);
+    const file = (await row.first().getAttribute('data-archive'))!;
+    const listed = (await hub.call<State>('GET', '/api/manager/backup/state')).body.backups[0]!;
+    expect(listed.file).toBe(file);
+
+    // Download: the saved bytes are the archive the hub lists.
+    const downloads = await tempDir('hearth-web-dl-');
+    made.push(downloads);
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: `Download ${file}` }).click()]);
+    expect(dl.suggestedFilename()).toBe(file);
+    const saved = join(downloads, file);
+    await dl.saveAs(saved);
+    expect(createHash('sha256').update(await readFile(saved)).digest('hex')).toBe(listed.sha256);
+
+    // The hub moves on, and loses the archive.
+    await hub.call('PUT', `/api/manager/dashboards/dashboard/${made1.body.id}`, { body: { name: 'Changed' } });
+    const dir = join(hub.dataDir, 'backups');
+    await rm(join(dir, file));
+    await rm(join(dir, `${file}.sha256`));
+    await page.reload();
+    await page.getByText('No backups yet.').waitFor();
+
+    // Upload: verified, kept under its own name, listed again.
+    await page.getByTestId('upload-file').setInputFiles(saved);
+    await page.getByTestId('upload').click();
+    await expect.poll(() => page.getByTestId('uploaded').textContent(), { timeout: 30_000 }).toContain(`added as ${file}; verified:`);
+    await row.first().waitFor();
+    expect(await row.first().getAttribute('data-archive')).toBe(file);
+
+    // A file that is not a backup: the hub's sentence, nothing added.
+    const junk = join(downloads, 'junk.tar.gz');
+    await (await import('node:fs/promises')).writeFile(junk, 'not an archive');
+    await page.getByTestId('upload-file').setInputFiles(junk);
+    await page.getByTestId('upload').click();
+    await expect.poll(() => page.locator('form .err').first().textContent()).toMatch(/not a hearth backup/);
+    expect(await row.count()).toBe(1);
+
+    // Verify.
+    await page.getByRole('button', { name: `Verify ${file}` }).click();
+    await expect.poll(() => page.getByTestId('verified').textContent()).toMatch(/^verified: \d+ files, made .* by hearth /);
+    await screenshots(page, 'system-backups');
+
+    // Restore: the hub restarts into the backup; the page names the pre-restore copy.
+    page.once('dialog', (d) => void d.accept());
+    await page.getByRole('button', { name: `Restore ${file}` }).click();
+    await page.getByTestId('last-restore').waitFor({ timeout: 90_000 });
+    const said = (await page.getByTestId('last-restore').textContent())!;
+    const state = (await hub.call<State>('GET', '/api/manager/backup/state')).body;
+    const previous = state.lastRestore!.previousData!;
+    expect(said).toContain(`kept in ${previous}`);
+    expect(basename(previous)).toMatch(/\.pre-restore-\d{4}-/);
+    expect((await stat(join(previous, 'db.json'))).isFile()).toBe(true);
+    const dashboards = (await hub.call<Record<string, { name: string }>>('GET', '/api/manager/dashboards/dashboard')).body;
+    expect(Object.values(dashboards).map((d) => d.name)).toEqual(['Kitchen']);
+    await page.close();
+  });
+});
