@@ -31,6 +31,23 @@ const error = async (p: Promise<{ status: number; body: unknown }>) => {
 /** Frames about one of `ids` (dashboard or widget store ids), in arrival order. */
 const framesAbout = (ids: string[]): EventFrame[] => events.frames.filter((f) => ids.includes((f.args[0] as { id: string }).id));
 
+describe('getDashboards while a change is being written', () => {
+  // Reads see what is on disk; a list asked for while a change is written shows the dashboards
+  // before it, and must not be what later reads get once the change is on disk.
+  it('lists every dashboard whose create has answered, however reads and writes interleave', async () => {
+    const lost: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      let done = false;
+      const made = create(body(`Interleaved ${i}`, [CLOCK], [])).finally(() => (done = true));
+      while (!done) await t.hub.call('GET', `${BASE}/dashboard`);
+      const { body: createdBody } = await made;
+      const listed = (await t.hub.call<Record<string, DashboardView>>('GET', `${BASE}/dashboard`)).body;
+      if (!listed[createdBody.id]) lost.push(createdBody.name);
+    }
+    expect(lost).toEqual([]);
+  });
+});
+
 describe('createDashboard', () => {
   it('answers 201 with the dashboard, filling missing column and widget ids with uuids', async () => {
     const r = await create(body('Living room', [CLOCK, NOTE], []));

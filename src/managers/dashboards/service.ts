@@ -27,7 +27,12 @@ const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 export class DashboardsService {
   private section!: Section<DashboardsSection>;
   /** getDashboards answered as bytes until something it shows changes (the hot read). */
-  private listBytes: Uint8Array | null = null;
+  /**
+   * getDashboards' answer, for the section value it was built from. The store replaces a
+   * section's value when a write is on disk (never mutates it), so a list built while a change
+   * is being written (from the value before it) is not reused once the change is visible.
+   */
+  private listCache: { of: Readonly<DashboardsSection>; bytes: Uint8Array } | null = null;
 
   constructor(
     private readonly store: Store,
@@ -57,29 +62,14 @@ export class DashboardsService {
     return new Set(Object.keys(this.catalog.list()));
   }
 
-  /**
-   * A change the cached list must not outlive: dropped with the change, and again if the write
-   * fails, since the store then rolls the change back and a list built meanwhile would show it.
-   */
-  private async changeDashboards<R>(mutate: (d: DashboardsSection) => R): Promise<R> {
-    try {
-      return await this.section.update((d) => {
-        this.listBytes = null;
-        return mutate(d);
-      });
-    } catch (err) {
-      this.listBytes = null;
-      throw err;
-    }
-  }
-
   list(): RawResult {
-    if (!this.listBytes) {
+    const value = this.section.value;
+    if (this.listCache?.of !== value) {
       const installed = this.installed();
-      const all = Object.fromEntries(Object.values(this.section.value.dashboards).map((d) => [d.id, this.view(d, installed)]));
-      this.listBytes = Buffer.from(JSON.stringify(all));
+      const all = Object.fromEntries(Object.values(value.dashboards).map((d) => [d.id, this.view(d, installed)]));
+      this.listCache = { of: value, bytes: Buffer.from(JSON.stringify(all)) };
     }
-    return new RawResult('application/json', this.listBytes);
+    return new RawResult('application/json', this.listCache.bytes);
   }
 
   get(id: string): DashboardView {
@@ -116,7 +106,7 @@ export class DashboardsService {
   // racing requests (two creates of one id, two claims of one widget id).
   async create(body: { id?: string | undefined; name: string; columns: ColumnsInput }): Promise<DashboardView> {
     const id = body.id ?? randomUUID();
-    const { stores, view } = await this.changeDashboards((d) => {
+    const { stores, view } = await this.section.update((d) => {
       if (d.dashboards[id]) throw conflict(`dashboard '${id}' exists already; update it with PUT instead`);
       const dashboard: Dashboard = { id, name: body.name, columns: this.columns(d.dashboards, body.columns, null) };
       d.dashboards[id] = dashboard;
@@ -129,7 +119,7 @@ export class DashboardsService {
 
   async update(id: string, body: { id?: string | undefined; name?: string | undefined; columns?: ColumnsInput | undefined }): Promise<DashboardView> {
     if (body.id !== undefined && body.id !== id) throw invalid(`body field 'id' is '${body.id}' but the path names dashboard '${id}'; ids cannot change`);
-    const { stores, view, before } = await this.changeDashboards((d) => {
+    const { stores, view, before } = await this.section.update((d) => {
       const current = d.dashboards[id];
       if (!current) throw notFound(`dashboard '${id}' does not exist`);
       const next: Dashboard = {
@@ -148,7 +138,7 @@ export class DashboardsService {
   }
 
   async remove(id: string): Promise<void> {
-    const { stores, view } = await this.changeDashboards((d) => {
+    const { stores, view } = await this.section.update((d) => {
       const current = d.dashboards[id];
       if (!current) throw notFound(`dashboard '${id}' does not exist`);
       const view = this.view(current);
@@ -200,7 +190,7 @@ export class DashboardsService {
 
   /** Publishes what the catalog found changed; shown dashboards may gain or lose `missing`. */
   appWidgetsChanged(changes: readonly WidgetChange[]): void {
-    if (changes.length) this.listBytes = null;
+    if (changes.length) this.listCache = null;
     for (const c of changes) {
       if (c.kind === 'update') this.bus.publish('dashboards', 'appwidget.update', c.widget, c.info);
       else this.bus.publish('dashboards', `appwidget.${c.kind}`, c.widget);
@@ -209,7 +199,7 @@ export class DashboardsService {
 
   /** The catalog changed without events (seeded at start-up). */
   invalidate(): void {
-    this.listBytes = null;
+    this.listCache = null;
   }
 
   state(): Record<string, number> {
