@@ -1,10 +1,11 @@
 /**
  * Accessibility checks of a page in Chromium. axe-core (a devDependency) runs (WCAG 2 A and AA)
- * and its serious and critical violations are returned; the checks below run too, the rules of
- * axe's that matter most here, computed from what Chromium itself knows: every control has an accessible name (Chromium's accessibility tree, as a screen
- * reader gets it), images have alt text, frames have titles, the page has a language and a
- * title, referenced ids are unique, lists hold list items, and text has WCAG AA contrast against
- * the background it is painted on. App pages (frames) are the apps' own and are not checked.
+ * and its serious and critical violations are returned. Our own checks run too, the rules of
+ * axe's that matter most here, computed from what Chromium itself knows: every control has an
+ * accessible name (Chromium's accessibility tree, as a screen reader gets it), images have alt
+ * text, frames have titles, the page has a language and a title, referenced ids are unique,
+ * lists hold list items, and text has WCAG AA contrast against the background it is painted on.
+ * App pages (frames) are the apps' own and are not checked.
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
