@@ -1,6 +1,7 @@
 // Shared helpers of the bench files: start processes, load them, read their memory.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -62,11 +63,38 @@ export async function load(url, { headers = {}, seconds = 4, connections = 16 } 
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
-/** Resident set size of a process in bytes, from /proc. */
-export async function rss(pid) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
-}
-
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** PSS (shared pages counted once per sharer) of the distinct processes of `pids`, in bytes. */
+export async function pssOf(pids) {
+  let total = 0;
+  for (const pid of new Set(pids)) {
+    const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+    total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+  }
+  return total;
+}
+
+/** `pid` and every process below it (bubblewrap's processes and node, for an app), from /proc. */
+export async function processTree(pid) {
+  const out = [pid];
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => []);
+  for (const task of tasks) {
+    const children = (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')).trim();
+    for (const child of children ? children.split(/\s+/) : []) out.push(...(await processTree(Number(child))));
+  }
+  return out;
+}
+
+/** A TCP port that was free a moment ago (for servers whose spawn-to-ready is timed). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
