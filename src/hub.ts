@@ -97,6 +97,8 @@ export class Hub {
     if (options.broken) log.error({ reason: options.broken }, 'the options section is unusable: managers run on defaults and option operations answer 503');
     const managers = createManagers({ config, store, bus: this.bus, log, options }, tokens);
 
+    // The probes of external tools run side by side from here, while the managers start in order.
+    for (const manager of managers.all) manager.prepare?.();
     for (const manager of managers.all) {
       try {
         await manager.start();

@@ -15,8 +15,13 @@ import { OWNER, freePort, median, processTree, pssOf, sleep, startHub, stopChild
 const APPS = 10;
 const ROUNDS = 3;
 const READY_ROUNDS = 9;
-/** Long enough for V8's memory reducer, which shrinks an idle heap about 8 s after start. */
-const SETTLE_MS = 12_000;
+/**
+ * Long enough for V8's memory reducer, which shrinks an idle heap 8-15 s after start (a hub
+ * measured at 12 s was 40 or 53 MiB depending on whether it had run yet).
+ */
+const SETTLE_MS = 20_000;
+/** Then the median of this many samples, a second apart. */
+const SAMPLES = 5;
 const MiB = 2 ** 20;
 const headers = { authorization: `Bearer ${OWNER}` };
 
@@ -41,12 +46,22 @@ async function appsReady(hub) {
   throw new Error('the apps never all started');
 }
 
+/** The median over SAMPLES seconds of the total PSS of the processes `pids()` names. */
+async function settledPss(pids) {
+  await sleep(SETTLE_MS);
+  const samples = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    if (i > 0) await sleep(1000);
+    samples.push(await pssOf(await pids()));
+  }
+  return median(samples);
+}
+
 /** One home of 11 bare idle node processes: their total PSS once settled. */
 async function bareHome() {
   const children = Array.from({ length: APPS + 1 }, () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }));
   try {
-    await sleep(SETTLE_MS);
-    return await pssOf(children.map((c) => c.pid));
+    return await settledPss(() => children.map((c) => c.pid));
   } finally {
     await Promise.all(children.map((c) => stopChild(c)));
   }
@@ -57,11 +72,11 @@ async function hubHome(root, appsDir) {
   const hub = await startHub(root, { appsDir });
   try {
     await appsReady(hub);
-    await sleep(SETTLE_MS);
+    const total = await settledPss(() => processTree(hub.child.pid));
+    // The hub's own share, taken right after (it moves by a fraction of a MiB once settled).
     const own = await pssOf([hub.child.pid]);
-    const tree = await processTree(hub.child.pid);
-    const total = await pssOf(tree);
-    return { own, apps: total - own, total, processes: tree.length };
+    const processes = (await processTree(hub.child.pid)).length;
+    return { own, apps: total - own, total, processes };
   } finally {
     await hub.stop();
   }

@@ -21,7 +21,7 @@ import { SdkRouter, type CallerApp } from './router.js';
 import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } from './supervisor.js';
 import { rethrowAppError } from './errors.js';
 import { AppSettings } from './settings.js';
-import { prepareHost, type PreparedHost } from './host-prep.js';
+import { beginSandboxProbe, prepareHost, type PreparedHost } from './host-prep.js';
 import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
 import { crashLogOf, withReport, type CrashLog } from './crash-log.js';
 import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
@@ -70,6 +70,7 @@ export class AppRuntime {
   private readonly hub: HubState;
   private readonly running: RunningApps;
   private stableTimer: NodeJS.Timeout | undefined;
+  private probing: Promise<Sandbox> | undefined;
   readonly settings = new AppSettings({
     section: () => this.section,
     app: (id) => {
@@ -109,10 +110,17 @@ export class AppRuntime {
     return join(this.opts.dataDir, 'apps', id);
   }
 
+  /** Begins the sandbox probe (a bubblewrap spawn), so it runs while the other managers start. */
+  prepare(): void {
+    this.probing ??= beginSandboxProbe(this.opts.sandbox ?? 'auto');
+  }
+
   async start(): Promise<void> {
     this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
     this.registerOwnCalls();
-    ({ sdk: this.sdk, sandbox: this.sandbox } = await prepareHost({ ...this.opts, sandbox: this.opts.sandbox ?? 'auto' }));
+    const probed = this.probing ?? beginSandboxProbe(this.opts.sandbox ?? 'auto');
+    this.probing = undefined;
+    ({ sdk: this.sdk, sandbox: this.sandbox } = await prepareHost({ ...this.opts, probed }));
     await countHubDeaths(this.section, await this.running.open(), this.opts.log);
     this.stableTimer = setTimeout(() => void forgiveHubDeaths(this.section, this.opts.log), this.opts.stableAfterMs ?? STABLE_AFTER_MS);
     this.stableTimer.unref();

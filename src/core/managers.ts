@@ -33,6 +33,13 @@ export interface Manager {
   readonly operations: readonly Operation[];
   /** The apps manager's way in for the HTTP layer: apps' Web APIs, realtime and pages. */
   readonly appGateway?: AppGateway;
+  /**
+   * Optional: begins I/O that needs no other manager (probing an external tool takes a process
+   * spawn of 5-45 ms), so it runs beside the other managers' starts instead of after them. The
+   * hub calls it for every manager before starting the first; start() awaits what it began and
+   * reports its failure as before.
+   */
+  prepare?(): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

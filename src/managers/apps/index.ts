@@ -113,6 +113,10 @@ export class AppsManager implements Manager {
     };
   }
 
+  prepare(): void {
+    this.runtime.prepare();
+  }
+
   async start(): Promise<void> {
     const { options } = this.ctx;
     this.runtime.onEvent = (kind, app) => this.publish(kind, app);

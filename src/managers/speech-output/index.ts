@@ -53,6 +53,10 @@ export class SpeechOutputManager implements Manager {
     ];
   }
 
+  prepare(): void {
+    this.service.prepare();
+  }
+
   start(): Promise<void> {
     return this.service.start();
   }
