@@ -8,7 +8,7 @@
 // import.meta.url (src/layout.ts, src/version.ts), which in a chunk is the chunk's.
 // The rest of dist/ stays unbundled: the app bootstrap, the SDK and the tests use it.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..');
@@ -30,6 +30,21 @@ const offlineUnbundled = {
     b.onResolve({ filter: OFFLINE }, (args) => (args.importer === entry ? { path: args.path, external: true } : undefined));
   },
 };
+// zod's `locales` namespace imports its 40-odd message languages, 0.3 MB of source parsed and
+// kept at every start; the hub never calls z.config() with one, so the bundle keeps English only.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, '../locales/index.js'), namespace: 'zod-locales' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+    }));
+  },
+};
+
 await build({
   entryPoints: { cli: entry },
   outdir: dist,
@@ -44,7 +59,12 @@ await build({
   external: ['better-sqlite3', 'pino-pretty'],
   // The CommonJS packages in the bundle (pino, ws, semver) call require() for node's modules.
   banner: { js: `${MARK} import { createRequire as __hearthRequire } from 'node:module'; const require = __hearthRequire(import.meta.url);` },
-  plugins: [offlineUnbundled],
+  plugins: [offlineUnbundled, zodEnglishOnly],
+  // Less source for V8 to parse and keep (the source text stays in the heap); names are kept
+  // for error messages and stack traces.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
   sourcemap: 'linked',
   logLevel: 'warning',
 });
