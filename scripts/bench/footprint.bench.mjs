@@ -3,24 +3,26 @@
 //   app's bubblewrap processes and node), next to the PSS of 11 bare idle `node` processes. PSS
 //   counts a page shared by n processes as 1/n in each, so the total counts the node binary's
 //   shared pages once. The two homes are measured one after the other, never side by side (side
-//   by side they would share the binary's pages between them), in alternating rounds.
+//   by side they would share the binary's pages between them), in alternating rounds, both on a
+//   private copy of the node binary (as alone on a board: see privateNode in lib.mjs).
 // - Ready: from spawn to the first 200 of an authenticated GET, next to a bare Hono server's
 //   spawn to its first 200 (both polled the same way), in alternating rounds.
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OWNER, freePort, median, processTree, pssOf, sleep, startHub, stopChild } from './lib.mjs';
+import { OWNER, freePort, median, privateNode, processTree, pssOf, sleep, startHub, stopChild } from './lib.mjs';
 
 const APPS = 10;
 const ROUNDS = 3;
 const READY_ROUNDS = 9;
 /**
- * Long enough for V8's memory reducer, which shrinks an idle heap 8-15 s after start (a hub
- * measured at 12 s was 40 or 53 MiB depending on whether it had run yet).
+ * Long enough for V8's memory reducer, which shrinks an idle heap some 8-20 s after start (a hub
+ * with 10 apps went from 40 to 31 MiB at 15 s; one measured at 12 s was 40 or 53 MiB depending
+ * on whether it had run yet).
  */
-const SETTLE_MS = 20_000;
-/** Then the median of this many samples, a second apart. */
+const SETTLE_MS = 30_000;
+/** Then the median of this many samples, two seconds apart. */
 const SAMPLES = 5;
 const MiB = 2 ** 20;
 const headers = { authorization: `Bearer ${OWNER}` };
@@ -46,20 +48,20 @@ async function appsReady(hub) {
   throw new Error('the apps never all started');
 }
 
-/** The median over SAMPLES seconds of the total PSS of the processes `pids()` names. */
+/** The median of SAMPLES readings of the total PSS of the processes `pids()` names, once settled. */
 async function settledPss(pids) {
   await sleep(SETTLE_MS);
   const samples = [];
   for (let i = 0; i < SAMPLES; i++) {
-    if (i > 0) await sleep(1000);
+    if (i > 0) await sleep(2000);
     samples.push(await pssOf(await pids()));
   }
   return median(samples);
 }
 
 /** One home of 11 bare idle node processes: their total PSS once settled. */
-async function bareHome() {
-  const children = Array.from({ length: APPS + 1 }, () => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }));
+async function bareHome(node) {
+  const children = Array.from({ length: APPS + 1 }, () => spawn(node, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }));
   try {
     return await settledPss(() => children.map((c) => c.pid));
   } finally {
@@ -68,8 +70,9 @@ async function bareHome() {
 }
 
 /** The hub with its apps, settled: its own PSS and each app's (bubblewrap and node). */
-async function hubHome(root, appsDir) {
-  const hub = await startHub(root, { appsDir });
+async function hubHome(root, appsDir, node) {
+  // The apps run on the hub's node (process.execPath), so they are on the copy too.
+  const hub = await startHub(root, { appsDir, node });
   try {
     await appsReady(hub);
     const total = await settledPss(() => processTree(hub.child.pid));
@@ -110,13 +113,19 @@ export default async function bench({ root, log }) {
 
     const bare = [];
     const home = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      // Alternate which goes first, so neither always follows the other's teardown.
-      if (round % 2 === 0) bare.push(await bareHome());
-      home.push(await hubHome(root, appsDir));
-      if (round % 2 === 1) bare.push(await bareHome());
-      const h = home.at(-1);
-      log(`round ${round + 1}: home ${(h.total / MiB).toFixed(1)} MiB (hub ${(h.own / MiB).toFixed(1)}, ${h.processes} processes), bare ${(bare.at(-1) / MiB).toFixed(1)} MiB`);
+    // Both homes on a copy of node that no other process maps (lib.mjs, privateNode).
+    const node = await privateNode();
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        // Alternate which goes first, so neither always follows the other's teardown.
+        if (round % 2 === 0) bare.push(await bareHome(node.path));
+        home.push(await hubHome(root, appsDir, node.path));
+        if (round % 2 === 1) bare.push(await bareHome(node.path));
+        const h = home.at(-1);
+        log(`round ${round + 1}: home ${(h.total / MiB).toFixed(1)} MiB (hub ${(h.own / MiB).toFixed(1)}, ${h.processes} processes), bare ${(bare.at(-1) / MiB).toFixed(1)} MiB`);
+      }
+    } finally {
+      await node.remove();
     }
 
     log('spawn to first 200: hub vs bare Hono');

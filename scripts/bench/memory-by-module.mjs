@@ -5,7 +5,7 @@
 // pages no other process shares) and V8's live heap; the row's figures are the increase over the
 // row above. A module's cost is what it adds after the ones before it (the first to need V8's
 // compilers or undici's web classes pays for them), so the order is the hub's own. The last rows
-// are the real hub: its bundle loaded, then started on an empty data dir and left idle.
+// are the hub's own modules loaded, and the real hub started on an empty data dir, left idle.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -62,15 +62,16 @@ for (const [name, step] of STEPS) {
   rows.push({ name, uss: before ? now.uss - before.uss : now.uss, heap: before ? now.heap - before.heap : now.heap });
   before = now;
 }
-// The hub's own code: the daemon's chunk of the bundle and the chunks it imports, loaded.
-const daemon = pathToFileURL(join(root, 'dist', await mainChunk())).href;
+// The hub's own code: its modules as tsc built them (dist/main.js and all it imports), loaded.
+// The daemon runs them bundled (dist/hearth.cjs), which holds a little less.
+const daemon = pathToFileURL(join(root, 'dist/main.js')).href;
 const loaded = await steady(`${code}await import(${JSON.stringify(daemon)});`);
-rows.push({ name: "the hub's own code (the daemon's bundle, loaded)", uss: loaded.uss - before.uss, heap: loaded.heap - before.heap });
+rows.push({ name: "the hub's own modules (140), loaded", uss: loaded.uss - before.uss, heap: loaded.heap - before.heap });
 
 // The real hub, started and idle: its USS after V8's memory reducer, next to the loaded code.
 const apps = await mkdtemp(join(tmpdir(), 'hearth-memory-apps-'));
 const hub = await startHub(root, { appsDir: apps });
-await sleep(20_000);
+await sleep(30_000); // past V8's memory reducer (footprint.bench.mjs)
 const { readFile } = await import('node:fs/promises');
 const rollup = await readFile(`/proc/${hub.child.pid}/smaps_rollup`, 'utf8');
 const kb = (k) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(rollup)[1]);
@@ -78,17 +79,10 @@ const hubUss = (kb('Private_Clean') + kb('Private_Dirty')) * 1024;
 const hubPss = kb('Pss') * 1024;
 await hub.stop();
 await rm(apps, { recursive: true, force: true });
-rows.push({ name: 'the hub started (stores, SQLite, managers, HTTP server), idle 20 s', uss: hubUss - loaded.uss, heap: null });
+rows.push({ name: 'the hub started (stores, SQLite, managers, HTTP server), idle 30 s', uss: hubUss - loaded.uss, heap: null });
 
 console.log('| step (each after the ones above) | private memory (USS) added | V8 live heap added |');
 console.log('|---|---|---|');
 for (const r of rows) console.log(`| ${r.name} | ${(r.uss / MiB).toFixed(1)} MiB | ${r.heap === null ? '' : `${(r.heap / MiB).toFixed(1)} MiB`} |`);
 console.log(`| **the hub, idle** | **${(hubUss / MiB).toFixed(1)} MiB** USS, ${(hubPss / MiB).toFixed(1)} MiB PSS | |`);
 
-/** The daemon's chunk in dist/ (its name carries a hash). */
-async function mainChunk() {
-  const { readdir } = await import('node:fs/promises');
-  const name = (await readdir(join(root, 'dist'))).find((f) => f.startsWith('bundle-main-') && f.endsWith('.js'));
-  if (!name) throw new Error('no dist/bundle-main-*.js: run npm run build');
-  return name;
-}

@@ -86,6 +86,7 @@ export class AppRuntime {
   });
 
   constructor(private readonly opts: RuntimeOptions) {
+    this.probing = opts.sandboxProbe;
     this.supervisorOptions = { ...DEFAULT_SUPERVISOR_OPTIONS, ...opts.supervisor, heapMb: opts.heapMb };
     this.limitDefaults = { ...DEFAULT_LIMITS, ...opts.limits };
     this.watch = new FolderWatch(opts.appsDir, () => this.rescan(), opts.log);
@@ -108,11 +109,6 @@ export class AppRuntime {
   /** `<data-dir>/apps/<id>`: the runtime's own area for an app (logs + userdata). */
   dataDirOf(id: string): string {
     return join(this.opts.dataDir, 'apps', id);
-  }
-
-  /** Begins the sandbox probe (a bubblewrap spawn), so it runs while the other managers start. */
-  prepare(): void {
-    this.probing ??= beginSandboxProbe(this.opts.sandbox ?? 'auto');
   }
 
   async start(): Promise<void> {

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { AppGateway } from '../apps/gateway.js';
 import type { Config } from '../config.js';
+import type { HostProbes } from '../host-probes.js';
 import type { EventBus } from './events.js';
 import type { Operation } from './operation.js';
 import type { OptionService } from './options.js';
@@ -33,13 +34,6 @@ export interface Manager {
   readonly operations: readonly Operation[];
   /** The apps manager's way in for the HTTP layer: apps' Web APIs, realtime and pages. */
   readonly appGateway?: AppGateway;
-  /**
-   * Optional: begins I/O that needs no other manager (probing an external tool takes a process
-   * spawn of 5-45 ms), so it runs beside the other managers' starts instead of after them. The
-   * hub calls it for every manager before starting the first; start() awaits what it began and
-   * reports its failure as before.
-   */
-  prepare?(): void;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -52,4 +46,6 @@ export interface ManagerContext {
   readonly log: Logger;
   /** Shared option helper: managers declare options here and get their operations back. */
   readonly options: OptionService;
+  /** The machine's probes, begun when the hub started (host-probes.ts); without them, made in start(). */
+  readonly probes?: HostProbes;
 }

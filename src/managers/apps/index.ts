@@ -69,6 +69,7 @@ export class AppsManager implements Manager {
       location: () => ctx.options.get<{ latitude: number; longitude: number; accuracy?: number } | null>('geolocation', 'location') ?? null,
       timeZone: ctx.config.zone,
       sandbox: ctx.config.appSandbox,
+      ...(ctx.probes ? { sandboxProbe: ctx.probes.sandbox } : {}),
       limits: {
         memoryMb: ctx.config.appMemoryMb,
         memoryMaxMb: ctx.config.appMemoryMaxMb,
@@ -111,10 +112,6 @@ export class AppsManager implements Manager {
       language: this.ctx.options.get<string>('i18n', 'language') ?? 'en',
       units: this.ctx.options.get<'metric' | 'imperial'>('i18n', 'units') ?? 'metric',
     };
-  }
-
-  prepare(): void {
-    this.runtime.prepare();
   }
 
   async start(): Promise<void> {

@@ -1,7 +1,7 @@
 /**
  * What speech output finds on the machine at start: the engine, its voices and whether aplay is
- * there. Each is a process spawn (5-30 ms); the manager begins them in prepare(), so they run
- * beside the other managers' starts rather than in the hub's way to its first answer.
+ * there. Each is a process spawn (5-30 ms): the hub begins them before anything else
+ * (host-probes.ts), so they run beside its start rather than in its way to its first answer.
  */
 import type { Config } from '../../config.js';
 import type { EngineVoice } from './engines/engine.js';

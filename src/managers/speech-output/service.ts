@@ -45,6 +45,8 @@ export interface SpeechDeps {
   /** The hub's language (i18n option), e.g. 'en'. */
   readonly language: () => string;
   readonly cacheBytes?: number;
+  /** The machine's probe begun by the hub (host-probes.ts); made in start() without one. */
+  readonly probe?: Promise<SpeechProbe>;
 }
 
 export interface SayOptions {
@@ -77,15 +79,13 @@ export class SpeechService {
   private readonly playQueue = new SayQueue(1);
   private readonly synthQueue = new SayQueue(2);
 
-  constructor(private readonly deps: SpeechDeps) {}
-
-  /** Begins the machine's probe (probe.ts) for start() to take up. */
-  prepare(): void {
-    this.probing ??= probeSpeech(this.deps.config);
+  constructor(private readonly deps: SpeechDeps) {
+    this.probing = deps.probe;
   }
 
   async start(): Promise<void> {
     const { config, log } = this.deps;
+    // The hub's probe on the first start (host-probes.ts), a new one on a later start.
     const probe = await (this.probing ?? probeSpeech(config));
     this.probing = undefined;
     const { choice } = probe;
