@@ -60,11 +60,12 @@ await build({
   define: { 'import.meta.url': '__hearthUrl' },
   // Strict, as the ES modules it is made of were.
   banner: { js: "'use strict'; const __hearthUrl = require('node:url').pathToFileURL(__filename).href;" },
-  // Less source for V8 to parse and keep (the source text stays in the heap); names are kept
-  // for error messages and stack traces.
+  // Less source for V8 to parse and keep (the source text stays in the heap). Identifiers are
+  // not minified, so names read as in the source. Not keepNames: its __name() call on every
+  // function made, closures of each request included, cost half again the CPU of an option GET
+  // (docs/performance.md).
   minifyWhitespace: true,
   minifySyntax: true,
-  keepNames: true,
   sourcemap: 'linked',
   logLevel: 'warning',
 });

@@ -17,13 +17,14 @@ const APPS = 10;
 const ROUNDS = 3;
 const READY_ROUNDS = 9;
 /**
- * Long enough for V8's memory reducer, which shrinks an idle heap some 8-20 s after start (a hub
- * with 10 apps went from 40 to 31 MiB at 15 s; one measured at 12 s was 40 or 53 MiB depending
- * on whether it had run yet).
+ * An idle hub's memory moves: V8's memory reducer shrinks the heap some 8-45 s after start (a
+ * hub with 10 apps went from 42 to 29 MiB at 16 s, and one started through the code cache only
+ * after 32 s), and later work (insights, the apps' watch) grows it again by a few MiB. So the
+ * bench waits out the start, then takes the median of readings over half a minute.
  */
-const SETTLE_MS = 30_000;
-/** Then the median of this many samples, two seconds apart. */
-const SAMPLES = 5;
+const SETTLE_MS = 20_000;
+const SAMPLES = 15;
+const SAMPLE_EVERY_MS = 2_000;
 const MiB = 2 ** 20;
 const headers = { authorization: `Bearer ${OWNER}` };
 
@@ -53,7 +54,7 @@ async function settledPss(pids) {
   await sleep(SETTLE_MS);
   const samples = [];
   for (let i = 0; i < SAMPLES; i++) {
-    if (i > 0) await sleep(2000);
+    if (i > 0) await sleep(SAMPLE_EVERY_MS);
     samples.push(await pssOf(await pids()));
   }
   return median(samples);
