@@ -18,6 +18,7 @@ import type { Manager, ManagerContext } from './core/managers.js';
 import { OptionService } from './core/options.js';
 import { Store } from './core/store.js';
 import { TokenService, newSecret } from './core/tokens.js';
+import { beginHostProbes } from './host-probes.js';
 import { Authenticator } from './http/auth.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { BackupManager } from './managers/backup/index.js';
@@ -94,6 +95,8 @@ export class Hub {
   /** Opens the data dir, starts every manager and listens. Resolves with the bound port. */
   async start(): Promise<number> {
     const { config, log } = this;
+    // First: the probes' process spawns then run while the data dir opens and the managers start.
+    const probes = beginHostProbes(config);
     const inherited = closeInheritedDescriptors();
     if (inherited.length > 0) log.info({ fds: inherited }, 'closed descriptors the hub inherited, so no app inherits them');
     await mkdir(config.dataDir, { recursive: true, mode: 0o750 });
@@ -109,7 +112,7 @@ export class Hub {
     const options = new OptionService(store, this.bus);
     options.onListenerError = (err, manager, name) => log.error({ err, manager, option: name }, 'option change listener failed; the change is stored');
     if (options.broken) log.error({ reason: options.broken }, 'the options section is unusable: managers run on defaults and option operations answer 503');
-    const managers = createManagers({ config, store, bus: this.bus, log, options }, tokens, this.options);
+    const managers = createManagers({ config, store, bus: this.bus, log, options, probes }, tokens, this.options);
 
     for (const manager of managers.all) {
       try {

@@ -6,25 +6,15 @@
 // misbehave (one spins a core, one blows its heap in a crash loop, one floods stdout) next to the
 // same hub with no apps. Medians of interleaved runs (shared machine).
 import { fork } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { OWNER, load, startHub } from './lib.mjs';
+import { OWNER, load, pssOf, startHub } from './lib.mjs';
 
 const RUNS = 15;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** PSS (shared pages counted once per sharer) of the distinct processes of `pids`, in bytes. */
-async function pssOf(pids) {
-  let total = 0;
-  for (const pid of new Set(pids)) {
-    const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
-    total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
-  }
-  return total;
-}
 
 /** A Homey app (CommonJS app.js) whose onInit runs `body`. */
 async function writeApp(appsDir, id, body) {

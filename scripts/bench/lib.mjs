@@ -1,6 +1,7 @@
 // Shared helpers of the bench files: start processes, load them, read their memory.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -9,8 +10,8 @@ import autocannon from 'autocannon';
 export const OWNER = 'hth_bench-owner-token-0123456789abcdef0123456789abcdef';
 
 /** Spawns `node <args>` and resolves once it prints a JSON line with msg 'listening'. */
-export function startListening(args, env = {}) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+export function startListening(args, env = {}, node = process.execPath) {
+  const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no 'listening' from ${args.join(' ')}`)), 30_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -36,12 +37,13 @@ export function stopChild(child) {
 }
 
 /** A hub on a temp data dir with an empty apps dir (unless given). */
-export async function startHub(root, { appsDir, env = {}, args = [] } = {}) {
+export async function startHub(root, { appsDir, env = {}, args = [], node } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
   const apps = appsDir ?? (await mkdtemp(join(tmpdir(), 'hearth-bench-apps-')));
   const hub = await startListening(
     [join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--apps-dir', apps, ...args],
     { HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info', ...env },
+    node,
   );
   return {
     ...hub,
@@ -62,11 +64,54 @@ export async function load(url, { headers = {}, seconds = 4, connections = 16 } 
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
-/** Resident set size of a process in bytes, from /proc. */
-export async function rss(pid) {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)[1]) * 1024;
-}
-
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** PSS (shared pages counted once per sharer) of the distinct processes of `pids`, in bytes. */
+export async function pssOf(pids) {
+  let total = 0;
+  for (const pid of new Set(pids)) {
+    const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '');
+    total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+  }
+  return total;
+}
+
+/** `pid` and every process below it (bubblewrap's processes and node, for an app), from /proc. */
+export async function processTree(pid) {
+  const out = [pid];
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => []);
+  for (const task of tasks) {
+    const children = (await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')).trim();
+    for (const child of children ? children.split(/\s+/) : []) out.push(...(await processTree(Number(child))));
+  }
+  return out;
+}
+
+/** A TCP port that was free a moment ago (for servers whose spawn-to-ready is timed). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * A copy of the node binary in a temp folder, for memory figures: PSS splits a page of
+ * /usr/bin/node among every process that maps it, other people's node processes on this shared
+ * machine included, which came and went mid-run (11 bare nodes measured 78 to 97 MiB). Nothing
+ * else maps the copy, so a home run from it is measured as it would be alone on a board.
+ * `remove()` deletes it.
+ */
+export async function privateNode() {
+  const dir = await mkdtemp(join(tmpdir(), 'hearth-bench-node-'));
+  await mkdir(join(dir, 'bin'));
+  const path = join(dir, 'bin', 'node');
+  await copyFile(process.execPath, path);
+  await import('node:fs/promises').then((fs) => fs.chmod(path, 0o755));
+  return { path, remove: () => rm(dir, { recursive: true, force: true }) };
+}

@@ -3,10 +3,9 @@
  * heap limit), the environment it gets (nothing of the hub's), the command around it (prlimit and,
  * in namespaces, bubblewrap: sandbox.ts), and the throttle on what it prints.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { runtimeDir } from '../layout.js';
 import type { ChildSpec } from './child.js';
 import { HOMEY_USERDATA, sandboxCommand } from './sandbox.js';
 
@@ -37,15 +36,8 @@ export function throttled(stream: Readable | null, sink: (chunk: Buffer) => void
   });
 }
 
-/**
- * The compiled bootstrap the child runs. Under vitest this module is the .ts source, so the
- * child is pointed at the build output instead (tests run after `npm run build`).
- */
-export function runtimeDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  if (existsSync(join(here, 'bootstrap.js'))) return here;
-  return here.replace(`${sep}src${sep}apps`, `${sep}dist${sep}apps`);
-}
+/** The compiled bootstrap's folder (dist/apps): from the build's layout, which a bundle keeps. */
+export { runtimeDir };
 
 /**
  * The node flags of an app's child: heap limit, gc, and the permission model's allow-list (in

@@ -18,10 +18,27 @@ export interface PreparedHost {
   sandbox: Sandbox;
 }
 
-export async function prepareHost(opts: { appsDir: string; dataDir: string; sandbox: SandboxChoice; log: Logger }): Promise<PreparedHost> {
+/**
+ * The sandbox probe, begun before the host is prepared (AppRuntime.prepare()): it spawns
+ * bubblewrap, which should not hold up the hub's start. prepareHost() awaits it and reports its
+ * failure; until then a rejection is held, so a hub that never gets there stays quiet.
+ */
+export function beginSandboxProbe(choice: SandboxChoice): Promise<Sandbox> {
+  const probe = probeSandbox(choice);
+  probe.catch(() => undefined);
+  return probe;
+}
+
+/** `probed`: what beginSandboxProbe() began. */
+export async function prepareHost(opts: {
+  appsDir: string;
+  dataDir: string;
+  log: Logger;
+  probed: Promise<Sandbox>;
+}): Promise<PreparedHost> {
   await mkdir(opts.appsDir, { recursive: true });
   const sdk = await prepareAppsFolder(opts.appsDir);
-  const sandbox = await probeSandbox(opts.sandbox);
+  const sandbox = await opts.probed;
   if (sandbox.reason) opts.log.warn({ containment: sandbox.containment, reason: sandbox.reason }, 'apps run with the permission model only');
   else opts.log.info({ containment: sandbox.containment }, 'apps run in namespaces of their own');
   if (sandbox.note) {

@@ -4,15 +4,19 @@
  * so the next hub on the same data dir ends them. The data-dir lock means no other live hub
  * owns these, so a process allowed to write `<data-dir>/apps/<id>/userdata` is a leftover.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Pids of app processes of this data dir that are not children of this hub. */
+/**
+ * Pids of app processes of this data dir that are not children of this hub. Reads /proc
+ * synchronously: a procfs read never waits for a disk, and the async reads queued one by one
+ * behind the thread pool took 10-35 ms of every start (docs/performance.md).
+ */
 export async function findLeftoverApps(dataDir: string): Promise<number[]> {
   const marker = `--allow-fs-write=${join(dataDir, 'apps')}/`;
   let entries: string[];
   try {
-    entries = await readdir('/proc');
+    entries = readdirSync('/proc');
   } catch {
     return []; // no procfs (macOS): nothing to find this way
   }
@@ -22,9 +26,9 @@ export async function findLeftoverApps(dataDir: string): Promise<number[]> {
     const pid = Number(name);
     if (pid === process.pid) continue;
     try {
-      const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
       if (!args.some((a) => a.startsWith(marker) && a.endsWith('/userdata'))) continue;
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       // Field 4 (after the parenthesised command name) is the parent pid.
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       if (ppid !== process.pid) found.push(pid);

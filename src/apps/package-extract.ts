@@ -10,7 +10,7 @@ import { dirname, isAbsolute, join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
-import * as tar from 'tar';
+import type * as Tar from 'tar';
 import { HearthError } from '../core/errors.js';
 
 /**
@@ -48,10 +48,12 @@ function refusal(path: string, type: string): string | null {
  * write is still in flight and the caller can remove `dest` at once.
  */
 export async function extract(file: string, dest: string, limits: { bytes: number; files: number } = PACKAGE_LIMITS): Promise<void> {
+  // Loaded at the first install, not with the hub: tar is 1.5 MiB of heap (docs/performance.md).
+  const tar = await import('tar');
   let refused: HearthError | null = null;
   let files = 0;
   const writes: Promise<void>[] = [];
-  const open = new Set<tar.ReadEntry>();
+  const open = new Set<Tar.ReadEntry>();
   let wake = (): void => undefined;
   const stopped = new Promise<void>((r) => (wake = r));
   const refuse = (err: HearthError): void => {

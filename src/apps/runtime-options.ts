@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Store } from '../core/store.js';
 import type { AppLimitDefaults } from './app-spec.js';
 import type { Locale, Location } from './app-state.js';
-import type { SandboxChoice } from './sandbox.js';
+import type { Sandbox, SandboxChoice } from './sandbox.js';
 import type { SupervisorOptions } from './supervisor.js';
 
 export interface RuntimeOptions {
@@ -23,6 +23,8 @@ export interface RuntimeOptions {
   /** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */
   limits?: Partial<AppLimitDefaults>;
   supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
+  /** The sandbox probe begun by the hub (host-probes.ts); made in start() without one. */
+  sandboxProbe?: Promise<Sandbox>;
   /** After this long up, the counts of hub deaths start over (default 10 minutes; tests shorten it). */
   stableAfterMs?: number;
 }

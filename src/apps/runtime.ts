@@ -21,7 +21,7 @@ import { SdkRouter, type CallerApp } from './router.js';
 import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } from './supervisor.js';
 import { rethrowAppError } from './errors.js';
 import { AppSettings } from './settings.js';
-import { prepareHost, type PreparedHost } from './host-prep.js';
+import { beginSandboxProbe, prepareHost, type PreparedHost } from './host-prep.js';
 import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
 import { crashLogOf, withReport, type CrashLog } from './crash-log.js';
 import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
@@ -70,6 +70,7 @@ export class AppRuntime {
   private readonly hub: HubState;
   private readonly running: RunningApps;
   private stableTimer: NodeJS.Timeout | undefined;
+  private probing: Promise<Sandbox> | undefined;
   readonly settings = new AppSettings({
     section: () => this.section,
     app: (id) => {
@@ -85,6 +86,7 @@ export class AppRuntime {
   });
 
   constructor(private readonly opts: RuntimeOptions) {
+    this.probing = opts.sandboxProbe;
     this.supervisorOptions = { ...DEFAULT_SUPERVISOR_OPTIONS, ...opts.supervisor, heapMb: opts.heapMb };
     this.limitDefaults = { ...DEFAULT_LIMITS, ...opts.limits };
     this.watch = new FolderWatch(opts.appsDir, () => this.rescan(), opts.log);
@@ -112,7 +114,9 @@ export class AppRuntime {
   async start(): Promise<void> {
     this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
     this.registerOwnCalls();
-    ({ sdk: this.sdk, sandbox: this.sandbox } = await prepareHost({ ...this.opts, sandbox: this.opts.sandbox ?? 'auto' }));
+    const probed = this.probing ?? beginSandboxProbe(this.opts.sandbox ?? 'auto');
+    this.probing = undefined;
+    ({ sdk: this.sdk, sandbox: this.sandbox } = await prepareHost({ ...this.opts, probed }));
     await countHubDeaths(this.section, await this.running.open(), this.opts.log);
     this.stableTimer = setTimeout(() => void forgiveHubDeaths(this.section, this.opts.log), this.opts.stableAfterMs ?? STABLE_AFTER_MS);
     this.stableTimer.unref();

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { AppGateway } from '../apps/gateway.js';
 import type { Config } from '../config.js';
+import type { HostProbes } from '../host-probes.js';
 import type { EventBus } from './events.js';
 import type { Operation } from './operation.js';
 import type { OptionService } from './options.js';
@@ -45,4 +46,6 @@ export interface ManagerContext {
   readonly log: Logger;
   /** Shared option helper: managers declare options here and get their operations back. */
   readonly options: OptionService;
+  /** The machine's probes, begun when the hub started (host-probes.ts); without them, made in start(). */
+  readonly probes?: HostProbes;
 }

@@ -13,16 +13,14 @@ import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import type { Context, Hono } from 'hono';
 import { HearthError } from '../core/errors.js';
 import type { AppGateway } from '../apps/gateway.js';
 import { APP_ID, IMAGE_KINDS } from '../apps/manifest.js';
 import { injectFirst } from './html-inject.js';
 import { VERSION } from '../version.js';
+import { WEB_ROOT } from '../layout.js';
 
-/** dist/http/static.js -> dist/web */
-const WEB_ROOT = fileURLToPath(new URL('../web/', import.meta.url));
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

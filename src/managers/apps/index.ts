@@ -69,6 +69,7 @@ export class AppsManager implements Manager {
       location: () => ctx.options.get<{ latitude: number; longitude: number; accuracy?: number } | null>('geolocation', 'location') ?? null,
       timeZone: ctx.config.zone,
       sandbox: ctx.config.appSandbox,
+      ...(ctx.probes ? { sandboxProbe: ctx.probes.sandbox } : {}),
       limits: {
         memoryMb: ctx.config.appMemoryMb,
         memoryMaxMb: ctx.config.appMemoryMaxMb,

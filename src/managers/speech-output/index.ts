@@ -27,6 +27,7 @@ export class SpeechOutputManager implements Manager {
       options: ctx.options,
       // i18n is declared before this manager; until it is, the service falls back to 'en'.
       language: () => ctx.options.get<string>('i18n', 'language'),
+      ...(ctx.probes ? { probe: ctx.probes.speech } : {}),
     });
     this.operations = [
       ...ctx.options.register(this.name, speechOptions((id) => this.service.voiceProblem(id))),

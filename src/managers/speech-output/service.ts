@@ -14,10 +14,9 @@ import type { ManagerName } from '../../core/managers.js';
 import type { Store } from '../../core/store.js';
 import { cacheKey, SpeechCache } from './cache.js';
 import { cleanText, type EngineVoice, type SpeechEngine, type Voice } from './engines/engine.js';
-import { isInstalled } from './engines/process.js';
 import { engineFailure, sinkFailure } from './failures.js';
-import { selectEngine } from './engines/select.js';
 import { speedMultiplier } from './options.js';
+import { probeSpeech, type SpeechProbe } from './probe.js';
 import { SayQueue } from './queue.js';
 import { sampleSentence } from './samples.js';
 import { CardSink, FolderSink, type AudioFormat, type AudioSink } from './sink.js';
@@ -46,6 +45,8 @@ export interface SpeechDeps {
   /** The hub's language (i18n option), e.g. 'en'. */
   readonly language: () => string;
   readonly cacheBytes?: number;
+  /** The machine's probe begun by the hub (host-probes.ts); made in start() without one. */
+  readonly probe?: Promise<SpeechProbe>;
 }
 
 export interface SayOptions {
@@ -73,29 +74,34 @@ interface Ready {
 
 export class SpeechService {
   private ready: Ready | null = null;
+  private probing: Promise<SpeechProbe> | undefined;
   private reason = 'speech output has not started';
   private readonly playQueue = new SayQueue(1);
   private readonly synthQueue = new SayQueue(2);
 
-  constructor(private readonly deps: SpeechDeps) {}
+  constructor(private readonly deps: SpeechDeps) {
+    this.probing = deps.probe;
+  }
 
   async start(): Promise<void> {
     const { config, log } = this.deps;
-    const choice = await selectEngine(config.speechEngine);
+    // The hub's probe on the first start (host-probes.ts), a new one on a later start.
+    const probe = await (this.probing ?? probeSpeech(config));
+    this.probing = undefined;
+    const { choice } = probe;
     if (!choice.engine) {
       this.reason = choice.reason;
       log.warn({ speechEngine: config.speechEngine }, choice.reason);
       return;
     }
     const engine = choice.engine;
-    let catalogue: readonly EngineVoice[];
-    try {
-      catalogue = await engine.listVoices();
-    } catch (err) {
-      this.reason = `${engine.id} is installed but could not list its voices (${(err as Error).message}); reinstall ${engine.packages}`;
+    if (probe.catalogue && 'error' in probe.catalogue) {
+      const err = probe.catalogue.error;
+      this.reason = `${engine.id} is installed but could not list its voices (${err.message}); reinstall ${engine.packages}`;
       log.error({ err }, this.reason);
       return;
     }
+    const catalogue = probe.catalogue?.voices ?? [];
     const voices = new VoiceRegistry(this.deps.store, engine.id, catalogue);
     for (const { before, after } of await voices.refresh()) {
       this.deps.bus.publish(MANAGER, 'voice.update', after, diff(before, after));
@@ -107,7 +113,7 @@ export class SpeechService {
     }
     const cache = new SpeechCache(join(config.dataDir, 'speech-cache'), this.deps.cacheBytes ?? DEFAULT_CACHE_BYTES);
     await cache.open();
-    const sink = await this.openSink();
+    const sink = await this.openSink(probe.aplay);
     this.ready = { engine, voices, catalogue, cache, sink };
     log.info({ engine: engine.id, voices: catalogue.length, audioOut: sink?.description ?? `${engine.id} itself` }, 'speech output ready');
   }
@@ -121,10 +127,10 @@ export class SpeechService {
     this.reason = 'speech output has stopped';
   }
 
-  private async openSink(): Promise<AudioSink | null> {
+  private async openSink(aplay: Promise<boolean>): Promise<AudioSink | null> {
     const { audioOut } = this.deps.config;
     if (audioOut !== 'default') return new FolderSink(audioOut);
-    if (await isInstalled('aplay', ['--version'])) return new CardSink();
+    if (await aplay) return new CardSink();
     this.deps.log.warn('aplay is not installed (apt-get install alsa-utils); the engine plays audio itself, without the cache');
     return null;
   }

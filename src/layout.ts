@@ -1,0 +1,25 @@
+/**
+ * Where the build's folders are. The daemon runs bundled into one file at the root of dist/
+ * (dist/hearthd.js, scripts/build-daemon.mjs), where every module's import.meta.url is the
+ * bundle's: a folder is found from this module's place, the root of dist/ (or of src/ under
+ * vitest), which bundled and unbundled code share. Never from a module's own import.meta.url.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** dist/, or src/ when this is the .ts source (vitest). */
+const ROOT = dirname(fileURLToPath(import.meta.url));
+
+/** The web app's files: dist/web. */
+export const WEB_ROOT = join(ROOT, 'web');
+
+/**
+ * The compiled bootstrap's folder (dist/apps). Under vitest this module is the .ts source, so
+ * the child is pointed at the build output instead (tests run after `npm run build`).
+ */
+export function runtimeDir(): string {
+  const here = join(ROOT, 'apps');
+  if (existsSync(join(here, 'bootstrap.js'))) return here;
+  return join(dirname(ROOT), 'dist', 'apps');
+}
