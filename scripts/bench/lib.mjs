@@ -13,7 +13,11 @@ export const OWNER = 'hth_bench-owner-token-0123456789abcdef0123456789abcdef';
 export function startListening(args, env = {}, node = process.execPath) {
   const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no 'listening' from ${args.join(' ')}`)), 30_000);
+    // A server that never says it listens is killed: a bench must not leave processes behind.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no 'listening' from ${args.join(' ')} in 30 s`));
+    }, 30_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
       try {
         const e = JSON.parse(line);
@@ -23,7 +27,10 @@ export function startListening(args, env = {}, node = process.execPath) {
         }
       } catch {}
     });
-    child.once('exit', (code) => reject(new Error(`exited ${code} before listening`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code} before listening`));
+    });
   });
 }
 

@@ -136,33 +136,39 @@ describe('every page, light and dark, in Chromium', { timeout: 300_000 }, () => 
   /**
    * The dashboards page on a CPU throttled 4x (Chromium's Emulation.setCPUThrottlingRate), from
    * navigation start to the page's own mark when it first shows its dashboards (no polling in the
-   * number). The goal is under 1 s; the assertion allows 2.5 s, because this test shares two cores
-   * with the rest of the suite (vitest runs files in parallel, each with a hub and apps) and a
-   * throttled renderer amplifies that noise. The measured values land in
-   * test/artifacts/web-speed.json, and docs/web.md gives a quiet run's numbers.
+   * number). The values land in test/artifacts/web-speed.json, but nothing here asserts a time:
+   * this test shares two cores with the rest of the suite, so a time limit would either fail on
+   * noise or be too loose to mean anything. The 1 s goal is checked by `npm run bench -- web`
+   * (scripts/bench/web.bench.mjs), as a ratio against a bare page fetching the same JSON in the
+   * same throttled browser in the same run. Here: the page sets its mark, once per load, before
+   * both widgets are ready.
    */
-  test('the dashboards page renders on a 4x throttled CPU', async () => {
-    const { hub, browser } = web;
+  test('the dashboards page marks its first render on a 4x throttled CPU', async () => {
+    const { browser } = web;
     const page = await browser.context.newPage();
     await open(page, `#/dashboards/${board}`);
     await page.evaluate((t) => (globalThis as unknown as BrowserGlobals & { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('hearth.token', t), OWNER);
     const cdp = await browser.context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-    const runs: { shownMs: number; widgetsReadyMs: number }[] = [];
+    const runs: { marks: number; shownMs: number; widgetsReadyMs: number }[] = [];
     for (let i = 0; i < 3; i++) {
       await open(page, `#/dashboards/${board}`);
       await page.locator('.widget-slot[data-state=ready]').nth(1).waitFor();
-      const shownMs = (await page.evaluate(`performance.getEntriesByName('hearth:dashboards-rendered')[0].startTime`)) as number;
       const widgetsReadyMs = (await page.evaluate('performance.now()')) as number;
-      runs.push({ shownMs: Math.round(shownMs), widgetsReadyMs: Math.round(widgetsReadyMs) });
+      const marks = (await page.evaluate(`performance.getEntriesByName('hearth:dashboards-rendered').map((e) => e.startTime)`)) as number[];
+      runs.push({ marks: marks.length, shownMs: marks[0] ?? Number.NaN, widgetsReadyMs });
     }
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await cdp.detach();
     await page.close();
-    const median = runs.map((r) => r.shownMs).sort((a, b) => a - b)[1]!;
+    const rounded = runs.map((r) => ({ shownMs: Math.round(r.shownMs), widgetsReadyMs: Math.round(r.widgetsReadyMs) }));
+    const median = rounded.map((r) => r.shownMs).sort((a, b) => a - b)[1]!;
     await mkdir(ARTIFACTS, { recursive: true });
-    await writeFile(join(ARTIFACTS, 'web-speed.json'), `${JSON.stringify({ cpuThrottling: 4, runs, medianShownMs: median }, null, 2)}\n`);
-    expect(median).toBeGreaterThan(0);
-    expect(median).toBeLessThan(2500);
+    await writeFile(join(ARTIFACTS, 'web-speed.json'), `${JSON.stringify({ cpuThrottling: 4, runs: rounded, medianShownMs: median }, null, 2)}\n`);
+    for (const run of runs) {
+      expect(run.marks).toBe(1);
+      expect(run.shownMs).toBeGreaterThan(0);
+      expect(run.shownMs).toBeLessThan(run.widgetsReadyMs);
+    }
   });
 });

@@ -62,8 +62,8 @@ export function DashboardsPage(): JSX.Element {
   }, []);
   const shown = dashboards !== undefined && widgets !== undefined;
   useEffect(() => {
-    // When the page first shows its dashboards, for the speed test (test/web/pages.test.ts) and
-    // anyone profiling: the time since navigation start is this mark's startTime.
+    // When the page first shows its dashboards, for the speed bench (scripts/bench/web.bench.mjs),
+    // its test and anyone profiling: the time since navigation start is this mark's startTime.
     if (shown && performance.getEntriesByName('hearth:dashboards-rendered').length === 0) performance.mark('hearth:dashboards-rendered');
   }, [shown]);
   if (!dashboards || !widgets) return <Card title="Dashboards">{error ? <Err msg={error} /> : <p class="muted">Loading…</p>}</Card>;
