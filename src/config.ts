@@ -6,6 +6,7 @@ import type { KeyObject } from 'node:crypto';
 import { resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { loadPublicKey } from './apps/catalogue-key.js';
+import { isZone, systemZone } from './core/system-zone.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
@@ -94,12 +95,8 @@ export function loadConfig(flags: Readonly<Record<string, string | undefined>>, 
   const dataDir = resolve(String(out.dataDir));
   const store = String(out.store);
   const backupDir = String(out.backupDir);
-  const zone = String(out.timeZone) || Intl.DateTimeFormat().resolvedOptions().timeZone;
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-  } catch {
-    throw new ConfigError(`invalid time zone '${zone}': use an IANA name such as Europe/Amsterdam`);
-  }
+  const zone = String(out.timeZone) || systemZone();
+  if (!isZone(zone)) throw new ConfigError(`invalid time zone '${zone}': use an IANA name such as Europe/Amsterdam`);
   const appsDir = resolve(String(out.appsDir));
   // One layout: app packages beside the data, never in it. Inside, `<data-dir>/apps/<id>` is
   // both a package and its userdata, and replacing the package (an upgrade, an uninstall)

@@ -15,6 +15,10 @@ const STOP_DEADLINE_MS = 8_000;
 const RESTART_GRACE_MS = 300;
 
 export async function runDaemon(config: Config): Promise<void> {
+  // The process runs in the hub's zone, so Date's local fields are its wall clock (backup
+  // schedules, src/core/cron.ts) without Intl and the ICU locale data it maps in. Apps and
+  // tools the hub starts inherit it.
+  process.env.TZ = config.zone;
   const log = await createLogger(config.logLevel);
   const systemd = new SystemdNotifier(log);
   // Handlers go in before start: a signal during start-up (or a restart) waits for it, then stops cleanly.

@@ -27,6 +27,7 @@ import { crashLogOf, withReport, type CrashLog } from './crash-log.js';
 import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
 import type { RealtimeEvent } from './realtime.js';
 import type { RuntimeOptions } from './runtime-options.js';
+import { systemZone } from '../core/system-zone.js';
 
 export type { App } from './app-view.js';
 export type { Locale } from './app-state.js';
@@ -94,7 +95,7 @@ export class AppRuntime {
     this.hub = {
       locale: () => this.locale(),
       location: () => opts.location?.() ?? null,
-      timeZone: opts.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+      timeZone: opts.timeZone ?? systemZone(),
     };
   }
 

@@ -5,7 +5,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { verifyArchive } from '../../src/backup/index.js';
 import { loadConfig } from '../../src/config.js';
 import { runOfflineBackup, runRestore } from '../../src/managers/backup/index.js';
@@ -88,10 +88,49 @@ describe('schedule rules', () => {
 
     const ok = make(new Date('2026-11-21T12:00:00Z'));
     ok.start();
-    // 03:30 UTC on a day after now (node-cron computes it from the real clock).
-    expect(ok.nextRun()?.toISOString()).toMatch(/T03:30:00\.000Z$/);
+    // 03:30 UTC on the day after now (from the scheduler's clock).
+    expect(ok.nextRun()?.toISOString()).toBe('2026-11-22T03:30:00.000Z');
     ok.stop();
     expect(fired).toEqual([]);
+  });
+
+  it('runs once when the clock is set forward past a run, and plans from the new time when set back', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0); // no random delay
+    try {
+      vi.setSystemTime(new Date('2026-11-21T12:00:00Z'));
+      const fired: string[] = [];
+      const s = new BackupScheduler({
+        expression: '0 * * * *',
+        timeZone: 'UTC',
+        log: pino({ level: 'silent' }),
+        now: () => new Date(),
+        enabled: () => true,
+        lastSuccess: () => new Date(), // no catch-up
+        fire: (t) => fired.push(t),
+      });
+      s.start();
+      expect(s.nextRun()?.toISOString()).toBe('2026-11-21T13:00:00.000Z');
+      vi.advanceTimersByTime(60 * 60 * 1000);
+      expect(fired).toEqual(['schedule']);
+      expect(s.nextRun()?.toISOString()).toBe('2026-11-21T14:00:00.000Z');
+
+      // NTP moves the clock five and a half hours on: the missed hours run once, not five times.
+      vi.setSystemTime(new Date('2026-11-21T19:30:00Z'));
+      vi.advanceTimersByTime(60 * 1000);
+      expect(fired).toEqual(['schedule', 'schedule']);
+      expect(s.nextRun()?.toISOString()).toBe('2026-11-21T20:00:00.000Z');
+
+      // And back to the morning: the next run is the morning's, not tonight's.
+      vi.setSystemTime(new Date('2026-11-21T10:10:00Z'));
+      vi.advanceTimersByTime(60 * 1000);
+      expect(s.nextRun()?.toISOString()).toBe('2026-11-21T11:00:00.000Z');
+      expect(fired).toHaveLength(2);
+      s.stop();
+    } finally {
+      random.mockRestore();
+      vi.useRealTimers();
+    }
   });
 
   it('refuses an expression that is not cron, naming the flag', () => {
@@ -104,6 +143,6 @@ describe('schedule rules', () => {
       lastSuccess: () => null,
       fire: () => undefined,
     });
-    expect(() => s.start()).toThrow("invalid --backup-schedule 'every night': use a cron expression such as '30 3 * * *' (daily at 03:30)");
+    expect(() => s.start()).toThrow("invalid --backup-schedule 'every night' (it has 2 fields; cron has 5 (or 6 with seconds first)): use a cron expression such as '30 3 * * *' (daily at 03:30)");
   });
 });

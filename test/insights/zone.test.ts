@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localParts, zonedTimeToUtc, zoneOffsetMs } from '../../src/managers/insights/zone.js';
+import { localParts, zonedTimeToUtc, zoneOffsetMs } from '../../src/core/zone.js';
 
 const AMS = 'Europe/Amsterdam';
 const H = 3_600_000;

@@ -1,17 +1,24 @@
 /**
- * When automatic backups run: a node-cron job on --backup-schedule (in the hub's time zone) with
- * a random delay, a catch-up run at start when the last success is older than a day (node-cron
- * never runs missed jobs), and nothing at all until the system clock is plausible (a Pi without
- * an RTC boots in 1970 until NTP answers, and node-cron stalls on a big clock jump).
+ * When automatic backups run: --backup-schedule (cron, in the hub's time zone) with a random
+ * delay, a catch-up run at start when the last success is older than a day (a schedule never
+ * runs what it missed while the hub was off), and nothing at all until the system clock is
+ * plausible (a Pi without an RTC boots in 1970 until NTP answers).
+ *
+ * The timer never sleeps more than a minute: each wake reads the clock again, so a clock set
+ * forward runs the due backup once and a clock set back plans from the new time. (node-cron,
+ * used before, stalled on large clock jumps and read every instant through Intl: src/core/cron.ts.)
  */
-import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+import { CronError, nextRun, parseCron, type CronSchedule, type WallClock } from '../../core/cron.js';
+import { clockFor } from '../../core/system-zone.js';
 import type { JobTrigger } from './service.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_RANDOM_DELAY_MS = 30 * 60 * 1000;
 const CATCH_UP_DELAY_MS = 60 * 1000;
 const CLOCK_POLL_MS = 30 * 1000;
+/** The longest the timer sleeps before it reads the clock again. */
+const WAKE_MS = 60 * 1000;
 /** Earlier than this, the clock has not been set yet. */
 export const PLAUSIBLE_YEAR = 2025;
 
@@ -30,37 +37,39 @@ export function needsCatchUp(lastSuccess: Date | null, now: Date): boolean {
   return lastSuccess === null || Number.isNaN(lastSuccess.getTime()) || now.getTime() - lastSuccess.getTime() > DAY_MS;
 }
 
-/** Throws a sentence naming the flag when the expression is not a cron expression. */
-export function validateSchedule(expression: string): void {
-  if (!cron.validate(expression)) {
-    throw new Error(`invalid --backup-schedule '${expression}': use a cron expression such as '30 3 * * *' (daily at 03:30)`);
+/** The parsed schedule; throws a sentence naming the flag when the expression is not cron. */
+export function validateSchedule(expression: string): CronSchedule {
+  try {
+    return parseCron(expression);
+  } catch (err) {
+    const why = err instanceof CronError ? ` (${err.message})` : '';
+    throw new Error(`invalid --backup-schedule '${expression}'${why}: use a cron expression such as '30 3 * * *' (daily at 03:30)`);
   }
 }
 
 export class BackupScheduler {
-  private task: ScheduledTask | null = null;
+  private schedule: CronSchedule | null = null;
+  private readonly clock: WallClock;
+  /** The next run as the schedule has it, and when it fires (after its random delay). */
+  private planned: { at: number; fireAt: number } | null = null;
+  private maxDelay = 0;
+  private timer: NodeJS.Timeout | null = null;
   private clockTimer: NodeJS.Timeout | null = null;
   private catchUpTimer: NodeJS.Timeout | null = null;
-  private readonly cronLog;
 
   constructor(private readonly opts: SchedulerOptions) {
-    this.cronLog = {
-      info: (m: string) => opts.log.debug({ cron: m }, 'node-cron'),
-      warn: (m: string) => opts.log.warn({ cron: m }, 'node-cron'),
-      error: (m: string | Error) => opts.log.error({ cron: String(m) }, 'node-cron'),
-      debug: (m: string | Error) => opts.log.debug({ cron: String(m) }, 'node-cron'),
-    };
+    this.clock = clockFor(opts.timeZone);
   }
 
   start(): void {
-    validateSchedule(this.opts.expression);
-    if (this.clockPlausible()) return this.begin();
+    const schedule = validateSchedule(this.opts.expression);
+    if (this.clockPlausible()) return this.begin(schedule);
     this.opts.log.warn({ now: this.opts.now().toISOString() }, 'system clock not set yet; automatic backups wait for it');
     this.clockTimer = setInterval(() => {
       if (!this.clockPlausible()) return;
       if (this.clockTimer) clearInterval(this.clockTimer);
       this.clockTimer = null;
-      this.begin();
+      this.begin(schedule);
     }, CLOCK_POLL_MS);
     this.clockTimer.unref();
   }
@@ -69,37 +78,49 @@ export class BackupScheduler {
     return this.opts.now().getUTCFullYear() >= PLAUSIBLE_YEAR;
   }
 
-  /**
-   * Time between two runs of the schedule. Delays are capped at half of it, so a short schedule
-   * (tests, or someone backing up hourly) is not pushed past its own next run.
-   */
-  private periodMs(): number {
-    const probe = cron.createTask(this.opts.expression, () => undefined, { timezone: this.opts.timeZone, logger: this.cronLog });
-    try {
-      const [a, b] = probe.getNextRuns(2);
-      return a && b ? b.getTime() - a.getTime() : DAY_MS;
-    } finally {
-      void probe.destroy();
-    }
+  private begin(schedule: CronSchedule): void {
+    this.schedule = schedule;
+    const now = this.opts.now().getTime();
+    const first = nextRun(schedule, now, this.clock);
+    const second = first === null ? null : nextRun(schedule, first, this.clock);
+    // Delays are capped at half the time between two runs, so a short schedule (tests, or
+    // someone backing up hourly) is not pushed past its own next run.
+    const period = first !== null && second !== null ? second - first : DAY_MS;
+    this.maxDelay = Math.min(MAX_RANDOM_DELAY_MS, Math.floor(period / 2));
+    if (this.opts.enabled()) this.plan(now);
+    this.planCatchUp(Math.min(CATCH_UP_DELAY_MS, Math.floor(period / 2)));
   }
 
-  private begin(): void {
-    const period = this.periodMs();
-    this.task = cron.createTask(
-      this.opts.expression,
-      () => {
-        if (this.opts.enabled()) this.opts.fire('schedule');
-      },
-      {
-        name: 'hearth-backup',
-        timezone: this.opts.timeZone,
-        noOverlap: true,
-        maxRandomDelay: Math.min(MAX_RANDOM_DELAY_MS, Math.floor(period / 2)),
-        logger: this.cronLog,
-      },
-    );
-    if (this.opts.enabled()) void this.task.start();
-    this.planCatchUp(Math.min(CATCH_UP_DELAY_MS, Math.floor(period / 2)));
+  /** Plans the first run after `from` and sleeps towards it. */
+  private plan(from: number): void {
+    const at = this.schedule ? nextRun(this.schedule, from, this.clock) : null;
+    this.planned = at === null ? null : { at, fireAt: at + Math.floor(Math.random() * this.maxDelay) };
+    this.sleep();
+  }
+
+  private sleep(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (!this.planned) return;
+    const wait = Math.max(0, Math.min(this.planned.fireAt - this.opts.now().getTime(), WAKE_MS));
+    this.timer = setTimeout(() => this.wake(), wait);
+    this.timer.unref();
+  }
+
+  private wake(): void {
+    this.timer = null;
+    const planned = this.planned;
+    if (!planned || !this.schedule) return;
+    const now = this.opts.now().getTime();
+    if (now >= planned.fireAt) {
+      if (this.opts.enabled()) this.opts.fire('schedule');
+      // From the later of now and the planned run: a run fires once, however the clock moved.
+      return this.plan(Math.max(now, planned.at));
+    }
+    // Set back: a run now comes sooner than the one planned from the old time.
+    const sooner = nextRun(this.schedule, now, this.clock);
+    if (sooner !== null && sooner < planned.at) return this.plan(now);
+    this.sleep();
   }
 
   /** A while after start, not at once: the hub answers first, and a quick restart does no work. */
@@ -115,12 +136,13 @@ export class BackupScheduler {
 
   /** Follows the automaticBackupsEnabled option. */
   setEnabled(enabled: boolean): void {
-    if (!this.task) return; // clock not plausible yet: begin() reads the option itself
+    if (!this.schedule) return; // clock not plausible yet: begin() reads the option itself
     if (enabled) {
-      void this.task.start();
-      this.planCatchUp(Math.min(CATCH_UP_DELAY_MS, Math.floor(this.periodMs() / 2)));
+      if (!this.planned) this.plan(this.opts.now().getTime());
+      this.planCatchUp(Math.min(CATCH_UP_DELAY_MS, this.maxDelay || CATCH_UP_DELAY_MS));
     } else {
-      void this.task.stop();
+      this.planned = null;
+      this.sleep();
       if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
       this.catchUpTimer = null;
     }
@@ -128,15 +150,16 @@ export class BackupScheduler {
 
   /** Next planned run (before its random delay); null when disabled or not scheduled yet. */
   nextRun(): Date | null {
-    return this.task && this.opts.enabled() ? this.task.getNextRun() : null;
+    return this.planned && this.opts.enabled() ? new Date(this.planned.at) : null;
   }
 
   stop(): void {
+    for (const t of [this.timer, this.catchUpTimer]) if (t) clearTimeout(t);
     if (this.clockTimer) clearInterval(this.clockTimer);
-    if (this.catchUpTimer) clearTimeout(this.catchUpTimer);
+    this.timer = null;
     this.clockTimer = null;
     this.catchUpTimer = null;
-    void this.task?.destroy();
-    this.task = null;
+    this.planned = null;
+    this.schedule = null;
   }
 }

@@ -4,7 +4,7 @@
  * on a grid aligned to the UTC epoch; calendar ranges run from local midnight to local midnight
  * in the hub's zone (a DST day lasts 23 or 25 hours) with buckets counted from the start.
  */
-import { localParts, zonedTimeToUtc } from './zone.js';
+import { localParts, zonedTimeToUtc } from '../../core/zone.js';
 
 const S = 1000;
 const M = 60 * S;
