@@ -4,8 +4,8 @@
  * app source is attached. Sampled every `intervalMs` (first sample at start).
  */
 import { loadavg } from 'node:os';
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Logger } from 'pino';
+import { LoopLag } from '../../core/loop-lag.js';
 import type { InsightsService } from './service.js';
 
 /** The owner of the hub's logs. */
@@ -20,7 +20,7 @@ export interface AppUsageSource {
 
 export class HubLogs {
   private timer: NodeJS.Timeout | null = null;
-  private lag: IntervalHistogram | null = null;
+  private readonly lag = new LoopLag();
   private lastCpu = process.cpuUsage();
   private lastAt = process.hrtime.bigint();
   private apps: AppUsageSource | null = null;
@@ -37,8 +37,7 @@ export class HubLogs {
   }
 
   start(): void {
-    this.lag = monitorEventLoopDelay({ resolution: 20 });
-    this.lag.enable();
+    this.lag.start();
     this.sample();
     this.timer = setInterval(() => this.sample(), this.intervalMs);
     this.timer.unref();
@@ -47,8 +46,7 @@ export class HubLogs {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.lag?.disable();
-    this.lag = null;
+    this.lag.stop();
   }
 
   /** One sample of every hub log; a log deleted through the API comes back here. */
@@ -59,8 +57,7 @@ export class HubLogs {
       const elapsedUs = Number(now - this.lastAt) / 1000;
       this.lastCpu = process.cpuUsage();
       this.lastAt = now;
-      const lagMs = this.lag && this.lag.count > 0 ? this.lag.percentile(99) / 1e6 : 0;
-      this.lag?.reset();
+      const lagMs = this.lag.takeP99();
       this.write(HUB_URI, 'rss', 'Hub memory (RSS)', 'MB', 1, process.memoryUsage.rss() / 1048576);
       this.write(HUB_URI, 'eventLoopLag', 'Hub event-loop lag (p99)', 'ms', 1, lagMs);
       this.write(HUB_URI, 'cpu', 'Hub CPU use', '%', 1, elapsedUs > 0 ? ((cpu.user + cpu.system) / elapsedUs) * 100 : 0);
