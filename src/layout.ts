@@ -15,11 +15,11 @@ const ROOT = dirname(fileURLToPath(import.meta.url));
 export const WEB_ROOT = join(ROOT, 'web');
 
 /**
- * The compiled bootstrap's folder (dist/apps). Under vitest this module is the .ts source, so
+ * The built bootstrap's folder (dist/apps, where scripts/build-bootstrap.mjs puts bootstrap.cjs). Under vitest this module is the .ts source, so
  * the child is pointed at the build output instead (tests run after `npm run build`).
  */
 export function runtimeDir(): string {
   const here = join(ROOT, 'apps');
-  if (existsSync(join(here, 'bootstrap.js'))) return here;
+  if (existsSync(join(here, 'bootstrap.cjs'))) return here;
   return join(dirname(ROOT), 'dist', 'apps');
 }

@@ -94,7 +94,7 @@ export function childEnv(spec: ChildSpec): NodeJS.ProcessEnv {
 export function childCommand(spec: ChildSpec, heapMb: number): { file: string; args: string[] } {
   const runtime = runtimeDir();
   return sandboxCommand(spec.sandbox, {
-    node: [process.execPath, ...childExecArgv(spec, heapMb, runtime), join(runtime, 'bootstrap.js')],
+    node: [process.execPath, ...childExecArgv(spec, heapMb, runtime), join(runtime, 'bootstrap.cjs')],
     runtime: [runtime, join(runtime, '..', 'homey')],
     appDir: spec.dir,
     userdata: spec.userdata,

@@ -130,8 +130,8 @@ function systemMounts(): string[] {
 
 /**
  * The package.json files above `dir`, nearest first, up to the first that exists: Node reads
- * them to learn a module's type (the bootstrap is an ES module because hearth's package.json
- * says "module"), so the one that decides is mounted where Node looks for it.
+ * them to learn a module's type (an app's app.js is CommonJS unless its package says "module"),
+ * so the one that decides is mounted where Node looks for it.
  */
 export function scopeFiles(dir: string): string[] {
   const files: string[] = [];

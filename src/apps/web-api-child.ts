@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { loadModule } from './load-module.js';
 import type { ApiAnswer, ApiCall } from './protocol.js';
 import { RpcError } from './wire.js';
 
@@ -33,10 +33,10 @@ export class WebApiHandlers {
       const folder = this.folderOf(widgetId);
       const file = ['api.js', 'api.mjs', 'api.cjs'].map((f) => join(folder, f)).find((f) => existsSync(f));
       loaded = file
-        ? import(pathToFileURL(file).href).then((mod: Handlers) => {
+        ? loadModule(file).then((mod) => {
             // module.exports = {...} arrives as `default`; ES modules may export named functions too.
             const d = mod.default;
-            return typeof d === 'object' && d !== null ? { ...mod, ...(d as Handlers) } : mod;
+            return (typeof d === 'object' && d !== null ? { ...mod, ...(d as Handlers) } : mod) as Handlers;
           })
         : Promise.reject(new RpcError('not_found', `${widgetId === null ? 'the app' : `widget '${widgetId}'`} has no api.js`));
       this.modules.set(key, loaded);

@@ -2,7 +2,8 @@
  * The SDK as an app finds it: `require('homey')` in CommonJS and `import Homey from 'homey'` in
  * an ES module both reach hearth's SDK (dist/homey, through the link the runtime makes at
  * `<apps-dir>/node_modules/homey`), whether or not the app has a package.json of its own, and
- * it is the very module whose App class the hub constructs.
+ * it is the very module whose App class the hub constructs. Only an ES module app's process
+ * starts Node's ES module loader.
  */
 import { mkdir, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ const REPORT = `{
   id: this.id,
   manifestId: this.homey.manifest.id,
   language: this.homey.i18n.getLanguage(),
+  esModuleLoader: process.moduleLoadList.some((m) => /esm\\/translators|cjs-module-lexer/.test(m)),
 }`;
 
 const CJS = `const Homey = require('homey');
@@ -64,6 +66,8 @@ describe('the homey module in an app', () => {
       id,
       manifestId: id,
       language: 'en',
+      // A CommonJS app's process never starts the ES module loader (about 0.5 MiB per app).
+      esModuleLoader: id.includes('esm'),
     });
   });
 });

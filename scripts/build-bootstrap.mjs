@@ -1,0 +1,28 @@
+// Bundles the app bootstrap (dist/apps/bootstrap.js as tsc emitted it, and the modules it
+// imports) into one CommonJS file, dist/apps/bootstrap.cjs, which every app process runs. Why
+// (docs/performance.md, "Where an app's memory goes"): an ES module entry makes Node 20 load its
+// ES module loader, and import() of a CommonJS app runs the CommonJS export lexer (a WebAssembly
+// module) as well: together about 0.5 MiB of private memory in each app process, and 2 MiB of
+// the node binary's pages. The SDK (dist/homey) stays outside: the bootstrap requires it by its
+// real path, so an app's require('homey') reaches the very same module instance.
+import { build } from 'esbuild';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const result = await build({
+  entryPoints: [join(root, 'dist/apps/bootstrap.js')],
+  outfile: join(root, 'dist/apps/bootstrap.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // The ES modules' import.meta.url, as the bundle's own file URL (it sits where bootstrap.js does).
+  define: { 'import.meta.url': '__bootstrapUrl' },
+  banner: { js: "'use strict'; const __bootstrapUrl = require('node:url').pathToFileURL(__filename).href;" },
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+});
+const inputs = Object.keys(result.metafile.inputs);
+const outside = inputs.filter((f) => !f.startsWith('dist/apps/'));
+if (outside.length) throw new Error(`the bootstrap bundle took in modules outside dist/apps: ${outside.join(', ')}`);
