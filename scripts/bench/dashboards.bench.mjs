@@ -9,23 +9,12 @@ import { createInterface } from 'node:readline';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OWNER, load, median, sleep, startHub, startListening, stopChild } from './lib.mjs';
+import { OWNER, api, load, median, sleep, startHub, startListening, stopChild } from './lib.mjs';
 
 const APP = 'com.test.widgets';
 // The example greeter: its greeting widget answers `Homey.api('GET', '/?person=…')`.
 const GREETER = 'com.hearth.greeter';
 const headers = { authorization: `Bearer ${OWNER}` };
-
-async function api(hub, method, path, body) {
-  const res = await fetch(`${hub.url}${path}`, {
-    method,
-    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
 
 async function waitRunning(hub, id) {
   for (let i = 0; i < 400; i++) {

@@ -122,3 +122,15 @@ export async function privateNode() {
   await import('node:fs/promises').then((fs) => fs.chmod(path, 0o755));
   return { path, remove: () => rm(dir, { recursive: true, force: true }) };
 }
+
+/** An authenticated call to a bench hub (from startHub): the parsed JSON answer, or an error naming the call. */
+export async function api(hub, method, path, body) {
+  const res = await fetch(`${hub.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${OWNER}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}

@@ -11,7 +11,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { OWNER, median, sleep, startHub, startListening, stopChild } from './lib.mjs';
+import { OWNER, api, median, sleep, startHub, startListening, stopChild } from './lib.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 // The flags of test/web/browser.ts, so the bench's browser is the tests' browser.
@@ -61,17 +61,6 @@ for (const d of Object.values(dashboards)) {
 document.getElementById('root').append(list);
 requestAnimationFrame(() => setTimeout(() => performance.mark(${JSON.stringify(MARK)})));
 `;
-
-async function api(hub, method, path, body) {
-  const res = await fetch(`${hub.url}${path}`, {
-    method,
-    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
 
 /** Waits until the hub lists the example widgets (their apps have started), as test/web/browser.ts does. */
 async function widgetsListed(hub) {
