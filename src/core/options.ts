@@ -86,6 +86,12 @@ export class OptionService {
     return ops;
   }
 
+  /** How the API sets an option, and its schema; undefined when no manager declared it. */
+  definition(manager: string, name: string): { readonly set: Scope | null; readonly schema: z.ZodType } | undefined {
+    const def = this.defs.get(`${manager}/${name}`);
+    return def && { set: def.scopes.set, schema: def.schema };
+  }
+
   /** Current value or the default. */
   get<T = unknown>(manager: ManagerName, name: string): T {
     const def = this.def(manager, name);

@@ -112,7 +112,7 @@ describe('backup manager', () => {
     expect(((await ev.next(finished(again.body.id), 20_000)).args[0] as Job).state).toBe('done');
   });
 
-  it('options: automaticBackupsEnabled needs SYSTEM; lastSuccessfulBackup set/unset need only a token', async () => {
+  it('options: automaticBackupsEnabled needs SYSTEM; lastSuccessfulBackup set/unset need SYSTEM too (the hub writes it)', async () => {
     const h = await hub();
     const created = await h.call<{ token: string }>('POST', '/api/manager/tokens/token', {
       body: { name: 'viewer', scopes: ['service.dashboard.readonly'] },
@@ -120,13 +120,18 @@ describe('backup manager', () => {
     expect(created.status).toBe(201);
     const viewer = created.body.token;
     expect((await h.call('PUT', `${B}/option/automaticBackupsEnabled`, { token: viewer, body: { value: false } })).status).toBe(403);
-    expect((await h.call('PUT', `${B}/option/lastSuccessfulBackup`, { token: viewer, body: { value: '2026-01-02T03:04:05Z' } })).status).toBe(200);
+    // A read-only dashboard token must not hide failed backups (issue 22, finding 9).
+    expect((await h.call('PUT', `${B}/option/lastSuccessfulBackup`, { token: viewer, body: { value: '2026-01-02T03:04:05Z' } })).status).toBe(403);
+    expect((await h.call('DELETE', `${B}/option/lastSuccessfulBackup`, { token: viewer })).status).toBe(403);
+    expect((await h.call<{ value: unknown }>('GET', `${B}/option/lastSuccessfulBackup`)).body.value).toBeNull();
+    const admin = (await h.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'admin', scopes: ['SYSTEM'] } })).body.token;
+    expect((await h.call('PUT', `${B}/option/lastSuccessfulBackup`, { token: admin, body: { value: '2026-01-02T03:04:05Z' } })).status).toBe(200);
     expect((await h.call('GET', `${B}/option/lastSuccessfulBackup`, { token: viewer })).status).toBe(403);
     expect((await h.call<{ value: string }>('GET', `${B}/option/lastSuccessfulBackup`)).body.value).toBe('2026-01-02T03:04:05Z');
-    const bad = await h.call<{ error: string }>('PUT', `${B}/option/lastSuccessfulBackup`, { token: viewer, body: { value: 'yesterday' } });
+    const bad = await h.call<{ error: string }>('PUT', `${B}/option/lastSuccessfulBackup`, { token: admin, body: { value: 'yesterday' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid_parameter');
-    expect((await h.call('DELETE', `${B}/option/lastSuccessfulBackup`, { token: viewer })).status).toBe(204);
+    expect((await h.call('DELETE', `${B}/option/lastSuccessfulBackup`, { token: admin })).status).toBe(204);
     expect((await h.call<{ value: unknown }>('GET', `${B}/option/lastSuccessfulBackup`)).body.value).toBeNull();
 
     expect((await h.call<{ value: boolean }>('GET', `${B}/option/automaticBackupsEnabled`)).body.value).toBe(true);

@@ -15,6 +15,8 @@ import { fsyncDir, writeFileDurable } from '../../core/durable-file.js';
 import { conflict, HearthError, invalid, notFound, unavailable } from '../../core/errors.js';
 import type { ManagerContext } from '../../core/managers.js';
 import { RawResult } from '../../core/operation.js';
+import type { TokenInfo } from '../../core/tokens.js';
+import { planFiles, type RestoreRights } from '../../backup/restore-rights.js';
 import { writeRestoreRecord } from './restore-record.js';
 import type { ArchiveSummary } from './views.js';
 
@@ -139,7 +141,7 @@ export class BackupArchives {
    * kept as `<name>.pre-restore-<time>`), and a new hub starts on the same port. The outcome is
    * recorded in the restored data dir, where the next hub's state shows it.
    */
-  async restore(file: string): Promise<ArchiveSummary & { restarting: true }> {
+  async restore(file: string, caller: TokenInfo | null): Promise<ArchiveSummary & { restarting: true; leftOut: string[] }> {
     if (!this.restart) throw unavailable('this hub was not started by the hearth daemon and cannot restart itself; stop it and run hearth restore');
     if (this.restoring) throw conflict('a restore is already under way; the hub restarts when it is done');
     if (this.isBackingUp()) throw conflict('a backup is running; restore once it has finished');
@@ -147,20 +149,33 @@ export class BackupArchives {
     const path = join(this.dir, file);
     const { dataDir, appsDir } = this.ctx.config;
     const log = this.ctx.log;
+    // The caller's rights decide what the backup may replace (src/backup/restore-rights.ts).
+    const options = this.ctx.options;
+    const rights: RestoreRights = { grants: [...(caller?.scopes ?? [])], option: (manager, name) => options.definition(manager, name) };
     const accepted = this.restart(async () => {
       const at = new Date().toISOString();
       try {
-        const r = await restoreBackup(path, { dataDir, appsDir });
-        log.info({ file, previousData: r.previousData, previousApps: r.previousApps, carried: r.carried }, 'restored a backup');
-        await writeRestoreRecord(dataDir, { file, createdAt: r.manifest.createdAt, at, ok: true, previousData: r.previousData, previousApps: r.previousApps, error: null });
+        const r = await restoreBackup(path, { dataDir, appsDir, rights });
+        log.info({ file, previousData: r.previousData, previousApps: r.previousApps, carried: r.carried, leftOut: r.leftOut }, 'restored a backup');
+        await writeRestoreRecord(dataDir, {
+          file,
+          createdAt: r.manifest.createdAt,
+          at,
+          ok: true,
+          previousData: r.previousData,
+          previousApps: r.previousApps,
+          error: null,
+          leftOut: [...r.leftOut],
+          tokensAdded: r.tokensAdded,
+        });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         log.error({ err, file }, 'restore failed; the hub starts on the data it had');
-        await writeRestoreRecord(dataDir, { file, createdAt: checked.createdAt, at, ok: false, previousData: null, previousApps: null, error: message });
+        await writeRestoreRecord(dataDir, { file, createdAt: checked.createdAt, at, ok: false, previousData: null, previousApps: null, error: message, leftOut: [], tokensAdded: 0 });
       }
     });
     if (!accepted) throw conflict('the hub is already stopping or restarting; try again once it is up');
     this.restoring = true;
-    return { ...checked, restarting: true };
+    return { ...checked, restarting: true, leftOut: planFiles(rights).leftOut };
   }
 }

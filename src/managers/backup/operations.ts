@@ -53,11 +53,12 @@ function archiveOperations(archives: BackupArchives): Operation[] {
       path: '/archive/:file/restore',
       scope: 'SYSTEM',
       extension: true,
-      summary: 'Verify an archive, then restart the hub into it (the replaced data kept as <data-dir>.pre-restore-<time>)',
+      summary:
+        "Verify an archive, then restart the hub into it (the replaced data kept as <data-dir>.pre-restore-<time>). Each part comes from the backup only where the caller's scopes could write it; the hub's tokens always stay",
       params: File,
       status: 202,
       output: RestoreAccepted,
-      handler: ({ params }) => archives.restore(params.file),
+      handler: ({ params }, ctx) => archives.restore(params.file, ctx.token),
     }),
   ];
 }

@@ -21,8 +21,10 @@ export const BACKUP_OPTIONS = [
     name: OPTION_LAST_SUCCESS,
     schema: z.iso.datetime({ offset: true, error: 'lastSuccessfulBackup must be an ISO-8601 date-time, e.g. "2026-11-21T03:30:00.000Z"' }),
     default: null,
-    // The seed lists no scope for set/unset: any valid token may (the hub sets it itself too).
-    scopes: { get: 'SYSTEM', set: null, unset: null },
+    // The seed lists no scope for set/unset. "No scope listed" is read as internal: the hub
+    // writes it after each verified backup, and through the API only SYSTEM may, since a wrong
+    // value hides failed backups and stops the catch-up backup (docs/decisions.md).
+    scopes: { get: 'SYSTEM', set: 'SYSTEM', unset: 'SYSTEM' },
     summary: 'when the last verified backup was made (ISO-8601)',
   }),
 ];

@@ -61,10 +61,18 @@ export const LastRestore = z.object({
   previousData: z.string().nullable(),
   previousApps: z.string().nullable(),
   error: z.string().nullable(),
+  /** What the backup held that the restore left out, and why: what the restoring token may not replace. */
+  leftOut: z.array(z.string()).default([]),
+  /** How many of the backup's tokens joined the hub's own (the hub's own always stay). */
+  tokensAdded: z.number().int().nonnegative().default(0),
 });
 export type LastRestore = z.infer<typeof LastRestore>;
 
-export const RestoreAccepted = ArchiveSummary.extend({ restarting: z.literal(true) });
+export const RestoreAccepted = ArchiveSummary.extend({
+  restarting: z.literal(true),
+  /** What the restore will leave out for this caller (the record in the state says what it did). */
+  leftOut: z.array(z.string()),
+});
 
 export const BackupState = z.object({
   enabled: z.boolean(),

@@ -78,7 +78,9 @@ function ArchiveRow({ b, onRestored, lastRestoreAt }: { b: BackupState['backups'
           data-testid="restore"
           aria-label={`Restore ${b.file}`}
           onClick={() => {
-            if (!window.confirm(`Restore the backup of ${formatTime(b.createdAt)}? The hub restarts into it; what it holds now is kept aside as a pre-restore copy.`)) return;
+            const what =
+              'Dashboards, settings, voices, insights and apps are replaced by the backup\'s where your sign-in may change them; the hub\'s tokens and sign-ins all stay.';
+            if (!window.confirm(`Restore the backup of ${formatTime(b.createdAt)}? ${what} The hub restarts into it; what it holds now is kept aside as a pre-restore copy.`)) return;
             void restore.run(async () => {
               await api('POST', `${path}/restore`);
               await waitForRestart(lastRestoreAt);
@@ -165,6 +167,14 @@ function Facts({ s, onChanged }: { s: BackupState; onChanged: () => void }): JSX
             {r.ok
               ? `${formatTime(r.at)}: the backup of ${formatTime(r.createdAt)}. The data it replaced is kept in ${r.previousData ?? '(nothing to keep)'}${r.previousApps ? ` and ${r.previousApps}` : ''}.`
               : `${formatTime(r.at)} failed: ${r.error ?? 'unknown'}; the hub runs on the data it had.`}
+            {r.ok && r.tokensAdded > 0 ? ` ${r.tokensAdded} of its tokens joined the hub's own (see Tokens).` : ''}
+            {r.ok && r.leftOut.length > 0 ? (
+              <ul class="small" data-testid="restore-left-out">
+                {r.leftOut.map((l) => (
+                  <li key={l}>Left out: {l}</li>
+                ))}
+              </ul>
+            ) : null}
           </dd>
         </>
       ) : null}
