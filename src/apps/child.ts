@@ -6,9 +6,8 @@
  * SIGTERM, then SIGKILL). Restarts are the supervisor's job.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { constants as osConstants, setPriority } from 'node:os';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { describeIssues } from '../core/zod-issues.js';
 import { BudgetSpent, RefusalBudget } from './refusals.js';
 import { APP_CALLS, ChildMessage, HUB_CALLS, HubMessage, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent } from './protocol.js';
@@ -17,6 +16,7 @@ import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
 import type { ProcessLimits, Sandbox } from './sandbox.js';
 import { childCommand, childEnv, throttled } from './child-command.js';
+import { INFO_FD, nodeBelow, reaperPid } from './node-pid.js';
 
 export { childExecArgv, OUTPUT_BYTES_PER_SECOND, runtimeDir } from './child-command.js';
 
@@ -79,24 +79,6 @@ export interface ChildExit {
   signal: NodeJS.Signals | null;
 }
 
-/** The first child of a process, from /proc (undefined when it has none or is gone). */
-function firstChild(pid: number): number | undefined {
-  try {
-    const first = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0];
-    return first ? Number(first) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function commandOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-  } catch {
-    return '';
-  }
-}
-
 /**
  * How node ended, from bubblewrap's exit: bubblewrap exits with node's code, or 128 + the signal
  * that ended it, so a crash reads the same contained or not (SIGABRT at a heap limit, SIGKILL).
@@ -137,6 +119,10 @@ export class AppChild {
   /** Events before init are dropped: the state init carries is taken when it is sent. */
   private initSent = false;
   private nodePid: number | undefined;
+  /** bubblewrap's reaper (pid 1 of the app's namespace), from its --info-fd report. */
+  private reaper: number | undefined;
+  /** Settles once bubblewrap's report was read (at once outside namespaces). */
+  readonly located: Promise<void>;
 
   private constructor(
     private readonly proc: ChildProcess,
@@ -154,6 +140,11 @@ export class AppChild {
         resolve(this.exit);
       });
     });
+    this.located = contained
+      ? reaperPid(proc.stdio[INFO_FD] as Readable).then((pid) => {
+          this.reaper = pid;
+        })
+      : Promise.resolve();
     this.channel = proc.stdio[CHANNEL_FD] as Duplex;
     this.channel.on('data', (chunk: Buffer) => this.received(chunk));
     const closed = (): void => {
@@ -172,24 +163,15 @@ export class AppChild {
   }
 
   /**
-   * The app's node process. In namespaces the spawned process is bubblewrap, with its reaper
-   * (pid 1 of the namespace) below it and node below that: found once, through /proc, so the hub
-   * samples and renices node itself.
+   * The app's node process: the process the hub spawned, or in namespaces node below
+   * bubblewrap's reaper, found from bubblewrap's report and the kernel's (node-pid.ts), never
+   * from a name the app can set. Undefined in namespaces until it is known: the hub then samples,
+   * renices and signals nothing rather than bubblewrap.
    */
   get pid(): number | undefined {
-    const outer = this.proc.pid;
-    if (!this.contained || outer === undefined || this.nodePid !== undefined) return this.nodePid ?? outer;
-    let pid = outer;
-    for (let depth = 0; depth < 4; depth++) {
-      const child = firstChild(pid);
-      if (child === undefined) return outer; // not forked yet: ask again later
-      pid = child;
-      if (commandOf(pid) !== 'bwrap') {
-        this.nodePid = pid;
-        return pid;
-      }
-    }
-    return outer;
+    if (!this.contained) return this.proc.pid;
+    if (this.nodePid === undefined && this.reaper !== undefined) this.nodePid = nodeBelow(this.reaper);
+    return this.nodePid;
   }
 
   /** Bytes from the app's channel; a frame over the limit, not JSON or too deep ends the app at once. */
@@ -246,6 +228,7 @@ export class AppChild {
   static async start(spec: ChildSpec, opts: ChildOptions, hooks: ChildHooks): Promise<AppChild> {
     const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe'];
     stdio[CHANNEL_FD] = 'pipe';
+    if (spec.sandbox.containment === 'namespaces') stdio[INFO_FD] = 'pipe';
     const command = childCommand(spec, opts.heapMb);
     const proc = spawn(command.file, command.args, { cwd: spec.userdata, env: childEnv(spec), stdio });
     const child = new AppChild(proc, opts, hooks, spec.sandbox.containment === 'namespaces');
@@ -262,6 +245,8 @@ export class AppChild {
     });
     try {
       await Promise.race([child.handshake(spec, opts.startTimeoutMs), timeout, died]);
+      // bubblewrap wrote its report before node ran, so it is in by now (node-pid.ts).
+      await Promise.race([child.located, timeout, died]);
       // Lowered only once ready: starting at full priority keeps fork-to-ready short.
       const pid = child.pid;
       if (pid !== undefined) {

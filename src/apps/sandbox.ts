@@ -13,6 +13,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { INFO_FD } from './node-pid.js';
 
 export type Containment = 'namespaces' | 'permission-model-only';
 
@@ -177,6 +178,9 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: str
     ...(spec.network ? [] : ['--unshare-net']),
     ...(sandbox.nestedUserns === 'forbidden' ? ['--disable-userns'] : []),
     '--die-with-parent',
+    // Which process is node, from bubblewrap rather than from anything the app can write.
+    '--info-fd',
+    String(INFO_FD),
     // Not --as-pid-1: the first process of a pid namespace gets no signal it has no handler for,
     // not even its own abort(), and a node that hit its heap limit then died of SIGSEGV instead of
     // SIGABRT. bubblewrap's small reaper is pid 1; node is pid 2, as any program expects to be.

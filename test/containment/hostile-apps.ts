@@ -207,6 +207,18 @@ export async function writeHostileApps(appsDir: string): Promise<void> {
     },
   });
 
+  // Names itself as bubblewrap, hoping the hub samples, renices and signals bubblewrap instead.
+  await writeHomeyApp(appsDir, 'com.hostile.title', {
+    json: { api: { ...routes(['nice']), ...routes(['spin'], 'POST') } },
+    files: {
+      'app.js': `process.title = 'bwrap';\n${app('')}`,
+      'api.js': api({
+        nice: "    return { nice: require('node:os').getPriority(), title: process.title };",
+        spin: '    for (;;) {}',
+      }),
+    },
+  });
+
   await writeHomeyApp(appsDir, 'com.hostile.fds', {
     json: { api: routes(['fds']) },
     files: {
@@ -234,4 +246,5 @@ export const HOSTILE_IDS = [
   'com.hostile.spin',
   'com.hostile.deaf',
   'com.hostile.fds',
+  'com.hostile.title',
 ];

@@ -173,6 +173,20 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
     await hubAndBystanderFine();
   });
 
+  it('cannot make the hub watch another process by calling itself bwrap: it is reniced and held to its CPU budget', async () => {
+    const { body } = await ask<{ nice: number; title: string }>('com.hostile.title', 'GET', 'nice');
+    expect(body).toEqual({ nice: 10, title: 'bwrap' });
+    // The hub samples node (tens of MiB), not bubblewrap (a MiB or two).
+    const sampled = await poll(() => hub.call<{ usage: { mem: number } }>('GET', '/api/manager/apps/app/com.hostile.title'), (r) => r.body.usage.mem > 0, 'a usage sample');
+    expect(sampled.body.usage.mem).toBeGreaterThan(16 * 1024 * 1024);
+    const before = (await app('com.hostile.title')).exitCount;
+    const spin = ask('com.hostile.title', 'POST', 'spin');
+    const stopped = await poll(() => app('com.hostile.title'), (a) => a.exitCount > before, 'the renamed spinner to be stopped', 600);
+    expect(stopped.crashedMessage).toMatch(/used more than 90% of a core for \d+ s|did not answer a ping/);
+    expect((await spin).status).toBe(502);
+    await hubAndBystanderFine();
+  });
+
   it("inherits none of the hub's stray descriptors", async () => {
     const { body } = await ask<{ open: number[] }>('com.hostile.fds', 'GET', 'fds');
     expect(body.open).not.toContain(INHERITED_FD);
