@@ -51,6 +51,8 @@ export const CONFIG_FIELDS = {
   /** Disk quota of each app's userdata, MiB; app.json may ask for more up to the max. */
   appDiskMb: { flag: 'app-disk-mb', env: 'HEARTH_APP_DISK_MB', schema: positiveInt, default: 64 },
   appDiskMaxMb: { flag: 'app-disk-max-mb', env: 'HEARTH_APP_DISK_MAX_MB', schema: positiveInt, default: 1024 },
+  /** Free space of the data filesystem, MiB, below which an app that writes is stopped (the store and backups live there). */
+  appDiskFloorMb: { flag: 'app-disk-floor-mb', env: 'HEARTH_APP_DISK_FLOOR_MB', schema: positiveInt, default: 256 },
   /** Seconds an app may use more than 90% of a core at a stretch before it is restarted. */
   appCpuBudgetS: { flag: 'app-cpu-budget-s', env: 'HEARTH_APP_CPU_BUDGET_S', schema: positiveInt, default: 60 },
   bodyLimit: { flag: 'body-limit', env: 'HEARTH_BODY_LIMIT', schema: positiveInt, default: 1024 * 1024 },

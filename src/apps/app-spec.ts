@@ -17,9 +17,11 @@ export interface AppLimitDefaults {
   memoryMaxMb: number;
   diskMb: number;
   diskMaxMb: number;
+  /** Free space of the data filesystem below which an app that writes is stopped. */
+  diskFloorMb: number;
 }
 
-export const DEFAULT_LIMITS: AppLimitDefaults = { memoryMb: 128, memoryMaxMb: 512, diskMb: 64, diskMaxMb: 1024 };
+export const DEFAULT_LIMITS: AppLimitDefaults = { memoryMb: 128, memoryMaxMb: 512, diskMb: 64, diskMaxMb: 1024, diskFloorMb: 256 };
 /** Open files and processes (threads count) an app may have; its private /tmp. */
 const OPEN_FILES = 1024;
 const PROCESSES = 64;
@@ -57,8 +59,11 @@ export function childSpec(
     readPaths: [ctx.sdk.modules, ...permissionReadFiles(manifest.permissions)],
     sandbox: ctx.sandbox,
     network: usesNetwork(manifest.permissions),
-    limits: { memoryMb: limits.memoryMb, openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB },
+    // No one file may be larger than the whole quota: the kernel refuses the write (EFBIG), even
+    // to a file the app deleted and keeps open, which no walk of its folder can see.
+    limits: { memoryMb: limits.memoryMb, openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB, fileMb: limits.diskMb },
     diskMb: limits.diskMb,
+    diskFloorMb: ctx.limits.diskFloorMb,
     appsPackage: join(ctx.appsDir, 'package.json'),
     sdkLink: ctx.sdk.link,
     init: () => ({

@@ -6,7 +6,8 @@
  * app with the cause written into its crash log; over its disk quota it stays stopped until
  * someone enables it (restarting would find the folder as full as before).
  */
-import { folderUsage } from './disk-usage.js';
+import { stat } from 'node:fs/promises';
+import { deletedButOpen, folderUsage, freeBytes } from './disk-usage.js';
 import type { AppChild } from './child.js';
 import { UsageSampler, type Usage } from './usage.js';
 import { RpcError } from './wire.js';
@@ -16,6 +17,8 @@ export interface WatchLimits {
   readonly memoryMb: number;
   /** Userdata quota, MiB. */
   readonly diskMb: number;
+  /** Free space of the data filesystem, MiB, below which the app may not grow. */
+  readonly diskFloorMb: number;
 }
 
 export interface WatchOptions {
@@ -38,12 +41,26 @@ export interface WatchHooks {
 
 const MiB = 1024 * 1024;
 
-/** A sentence for a userdata folder over its quota, or null when it is within it. */
+/** A sentence for a userdata folder over its quota, or null when it is within it (the check before a start). */
 export async function diskProblem(userdata: string, quotaMb: number): Promise<string | null> {
+  return (await measureDisk(userdata, quotaMb, undefined)).problem;
+}
+
+/**
+ * What a running app holds on the data disk (its userdata, and files it deleted but keeps open,
+ * which only its descriptors show) and whether that is over its quota.
+ */
+async function measureDisk(userdata: string, quotaMb: number, pid: number | undefined): Promise<{ bytes: number; problem: string | null }> {
   const usage = await folderUsage(userdata);
-  if (usage.truncated) return `its userdata holds more than ${usage.bytes > 0 ? `${Math.round(usage.bytes / MiB)} MiB in ` : ''}100,000 files and folders; its quota is ${quotaMb} MiB`;
-  if (usage.bytes <= quotaMb * MiB) return null;
-  return `its userdata holds ${Math.round(usage.bytes / MiB)} MiB, over its quota of ${quotaMb} MiB`;
+  if (usage.truncated) {
+    return { bytes: usage.bytes, problem: `its userdata holds more than ${usage.bytes > 0 ? `${Math.round(usage.bytes / MiB)} MiB in ` : ''}100,000 files and folders; its quota is ${quotaMb} MiB` };
+  }
+  const dev = pid === undefined ? null : await stat(userdata).then((s) => s.dev, () => null);
+  const hidden = pid === undefined || dev === null ? 0 : await deletedButOpen(pid, dev);
+  const bytes = usage.bytes + hidden;
+  if (bytes <= quotaMb * MiB) return { bytes, problem: null };
+  const of = hidden > 0 ? ` (${Math.round(hidden / MiB)} MiB of it in files it deleted and keeps open)` : '';
+  return { bytes, problem: `its userdata holds ${Math.round(bytes / MiB)} MiB${of}, over its quota of ${quotaMb} MiB` };
 }
 
 export class AppWatch {
@@ -51,6 +68,8 @@ export class AppWatch {
   /** Since when the app has used more than its CPU budget's share, without a break. */
   private busySince: number | null = null;
   private ended = false;
+  /** What the app held on the data disk at the last measurement. */
+  private held: number | null = null;
 
   constructor(
     private readonly child: AppChild,
@@ -81,11 +100,30 @@ export class AppWatch {
       });
     }
     if (this.opts.diskIntervalMs > 0) {
-      this.every(this.opts.diskIntervalMs, () => {
-        void diskProblem(this.userdata, this.limits.diskMb).then((problem) => {
-          if (problem && this.child.running) this.end(problem, true);
-        });
-      });
+      // The baseline the floor check compares against: what the app held when it was ready.
+      void measureDisk(this.userdata, this.limits.diskMb, this.child.pid).then((r) => (this.held ??= r.bytes));
+      this.every(this.opts.diskIntervalMs, () => void this.checkDisk());
+    }
+  }
+
+  /**
+   * Over its quota (files it deleted but keeps open count too), or still growing while the data
+   * filesystem is below its free-space floor: the app is stopped and held. The floor keeps the
+   * store, insights and backups writable whatever the apps together wrote.
+   */
+  private async checkDisk(): Promise<void> {
+    const { bytes, problem } = await measureDisk(this.userdata, this.limits.diskMb, this.child.pid);
+    const before = this.held;
+    this.held = bytes;
+    if (!this.child.running) return;
+    if (problem) return this.end(problem, true);
+    if (before === null || bytes <= before) return;
+    const free = await freeBytes(this.userdata);
+    if (free !== null && free < this.limits.diskFloorMb * MiB) {
+      this.end(
+        `the data disk has ${Math.round(free / MiB)} MiB free, below the floor of ${this.limits.diskFloorMb} MiB the hub keeps for its own data, and the app went on writing (its userdata grew to ${Math.round(bytes / MiB)} MiB)`,
+        true,
+      );
     }
   }
 

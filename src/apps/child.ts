@@ -55,6 +55,8 @@ export interface ChildSpec {
   limits: ProcessLimits;
   /** Quota of the userdata folder, MiB. */
   diskMb: number;
+  /** Free space of the data filesystem, MiB, below which the app may not grow. */
+  diskFloorMb: number;
   /** `<apps-dir>/package.json` (apps without their own are CommonJS) and the SDK link beside it. */
   appsPackage: string;
   sdkLink: string;

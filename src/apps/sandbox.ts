@@ -44,6 +44,8 @@ export interface ProcessLimits {
   readonly processes: number;
   /** Size of the private /tmp (namespaces only), MiB. */
   readonly tmpMb: number;
+  /** Largest file the process may write (RLIMIT_FSIZE; past it a write fails with EFBIG), MiB. */
+  readonly fileMb: number;
 }
 
 export const BWRAP = 'bwrap';
@@ -154,7 +156,8 @@ function nodePrefix(nodeBinary: string): string[] {
 /** The limits as prlimit arguments (soft = hard: the app cannot raise them). */
 function prlimitArgs(limits: ProcessLimits, namespaces: boolean): string[] {
   const data = limits.memoryMb * 1024 * 1024;
-  const args = [`--data=${data}:${data}`, `--nofile=${limits.openFiles}:${limits.openFiles}`];
+  const fsize = limits.fileMb * 1024 * 1024;
+  const args = [`--data=${data}:${data}`, `--nofile=${limits.openFiles}:${limits.openFiles}`, `--fsize=${fsize}:${fsize}`];
   // RLIMIT_NPROC counts every process and thread of the user; in its own user namespace that
   // is the app alone, outside it the hub and every other app too, so it is set only there.
   if (namespaces) args.push(`--nproc=${limits.processes}:${limits.processes}`);

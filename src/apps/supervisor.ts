@@ -266,7 +266,7 @@ export class AppSupervisor {
   }
 
   private watch(child: AppChild, spec: ChildSpec): void {
-    this.watcher = new AppWatch(child, spec.userdata, { memoryMb: spec.limits.memoryMb, diskMb: spec.diskMb }, this.opts, {
+    this.watcher = new AppWatch(child, spec.userdata, { memoryMb: spec.limits.memoryMb, diskMb: spec.diskMb, diskFloorMb: spec.diskFloorMb }, this.opts, {
       usage: (u: Usage) => {
         if (child.running && (u.cpu !== this.run.usage.cpu || u.mem !== this.run.usage.mem)) this.set({ usage: u });
       },

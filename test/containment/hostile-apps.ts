@@ -167,8 +167,42 @@ export async function writeHostileApps(appsDir: string): Promise<void> {
     files: {
       'app.js': app(''),
       'api.js': api({
-        fill: `    fs.writeFileSync(path.join(homey.tmpdir, 'filler'), Buffer.alloc(4 * 1024 * 1024, 7));
-    return { wrote: 4 };`,
+        // Two files: no one file may be larger than the quota (RLIMIT_FSIZE).
+        fill: `    fs.writeFileSync(path.join(homey.tmpdir, 'filler-1'), Buffer.alloc(1.5 * 1024 * 1024, 7));
+    fs.writeFileSync(path.join(homey.tmpdir, 'filler-2'), Buffer.alloc(1.5 * 1024 * 1024, 7));
+    return { wrote: 3 };`,
+      }),
+    },
+  });
+
+  // Writes where no walk of its folder looks: into files it deleted and keeps open.
+  await writeHomeyApp(appsDir, 'com.hostile.hidden', {
+    json: { hearth: { diskMb: 2 }, api: routes(['big', 'hide'], 'POST') },
+    files: {
+      'app.js': app(''),
+      'api.js': api({
+        big: `    const file = path.join(homey.tmpdir, 'big');
+    const fd = fs.openSync(file, 'w');
+    let written = 0;
+    let code = 'ok';
+    try {
+      for (let i = 0; i < 6; i++) written += fs.writeSync(fd, Buffer.alloc(512 * 1024, 1));
+    } catch (err) {
+      code = err.code;
+    } finally {
+      fs.closeSync(fd);
+      fs.unlinkSync(file);
+    }
+    return { code, written };`,
+        hide: `    globalThis.hidden = [];
+    for (const name of ['a', 'b']) {
+      const file = path.join(homey.tmpdir, name);
+      const fd = fs.openSync(file, 'w');
+      fs.unlinkSync(file);
+      for (let i = 0; i < 3; i++) fs.writeSync(fd, Buffer.alloc(512 * 1024, 2));
+      globalThis.hidden.push(fd);
+    }
+    return { hidden: globalThis.hidden.length };`,
       }),
     },
   });
@@ -242,6 +276,7 @@ export const HOSTILE_IDS = [
   'com.hostile.memory',
   'com.hostile.fork',
   'com.hostile.disk',
+  'com.hostile.hidden',
   'com.hostile.settings',
   'com.hostile.spin',
   'com.hostile.deaf',

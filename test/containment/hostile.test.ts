@@ -143,10 +143,19 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
   it('is stopped, and kept stopped, when it fills its userdata past its quota', async () => {
     expect((await ask('com.hostile.disk', 'POST', 'fill')).status).toBe(200);
     const stopped = await poll(() => app('com.hostile.disk'), (a) => a.state === 'stopped' && a.crashed, 'the disk app to be stopped', 600);
-    expect(stopped.crashedMessage).toMatch(/its userdata holds 4 MiB, over its quota of 2 MiB/);
+    expect(stopped.crashedMessage).toMatch(/its userdata holds 3 MiB, over its quota of 2 MiB/);
     // It is held, not restarted into the same full folder.
     await new Promise((r) => setTimeout(r, 1500));
     expect((await app('com.hostile.disk')).state).toBe('stopped');
+    await hubAndBystanderFine();
+  });
+
+  it('cannot write one file past its quota, nor hide what it writes in files it deleted and keeps open', async () => {
+    const big = await ask<{ code: string; written: number }>('com.hostile.hidden', 'POST', 'big');
+    expect(big.body).toEqual({ code: 'EFBIG', written: 2 * 1024 * 1024 });
+    expect((await ask('com.hostile.hidden', 'POST', 'hide')).body).toEqual({ hidden: 2 });
+    const stopped = await poll(() => app('com.hostile.hidden'), (a) => a.state === 'stopped' && a.crashed, 'the hiding app to be stopped', 600);
+    expect(stopped.crashedMessage).toMatch(/its userdata holds 3 MiB \(3 MiB of it in files it deleted and keeps open\), over its quota of 2 MiB/);
     await hubAndBystanderFine();
   });
 

@@ -75,6 +75,7 @@ export class AppsManager implements Manager {
         memoryMaxMb: ctx.config.appMemoryMaxMb,
         diskMb: ctx.config.appDiskMb,
         diskMaxMb: ctx.config.appDiskMaxMb,
+        diskFloorMb: ctx.config.appDiskFloorMb,
       },
       supervisor: { cpuBudgetMs: ctx.config.appCpuBudgetS * 1000, ...options.supervisor },
     });
