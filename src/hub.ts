@@ -198,7 +198,7 @@ export class Hub {
 
 function listen(http: HttpApp, host: string, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: http.app.fetch, hostname: host, port }, () => resolve(server));
+    const server = serve({ fetch: http.fetch, hostname: host, port }, () => resolve(server));
     server.once('error', reject);
     http.ws.injectWebSocket(server);
     const s = server as Server;

@@ -5,7 +5,7 @@
  * through its own HTTP layer with a token it keeps to itself, whose scopes let apps read the hub
  * and change nothing: every check of a client's request applies.
  */
-import { unavailable } from '../core/errors.js';
+import { invalid, unavailable } from '../core/errors.js';
 import type { GrantedScope } from '../core/scopes.js';
 import type { SdkRouter } from './router.js';
 
@@ -39,13 +39,15 @@ export function serveHubApi(router: SdkRouter, hubApi: () => HubApi | null): () 
     if (!api) throw unavailable("the hub's Web API is not up yet; try again in a moment");
     const { fetch, token } = api;
     const sendsBody = (method === 'POST' || method === 'PUT') && body !== undefined;
-    const res = await fetch(
-      new Request(`${ORIGIN}/api${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, ...(sendsBody ? { 'content-type': 'application/json' } : {}) },
-        ...(sendsBody ? { body: JSON.stringify(body) } : {}),
-      }),
-    );
+    const req = new Request(`${ORIGIN}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(sendsBody ? { 'content-type': 'application/json' } : {}) },
+      ...(sendsBody ? { body: JSON.stringify(body) } : {}),
+    });
+    // The path as the router will see it, resolved and normalised, is what is checked (the
+    // protocol already refused dot segments; this holds whatever a URL parser does next).
+    if (!new URL(req.url).pathname.startsWith('/api/manager/')) throw invalid("an app may call the managers' API only: a path such as /manager/i18n/state");
+    const res = await fetch(req);
     const text = await res.text();
     let parsed: unknown = null;
     try {

@@ -9,13 +9,14 @@
  * wire.ts, which test/apps/protocol.test.ts holds against these schemas.
  */
 import { z } from 'zod';
+import { hasDotSegment, isDotName } from './segments.cjs';
 import type { Permission } from './permissions.js';
 import { safeRecord } from '../core/records.js';
 
 export { PROTOCOL_VERSION } from './wire.js';
 
 const Id = z.number().int().nonnegative();
-const Key = z.string().min(1).max(256);
+const Key = z.string().min(1).max(256).refine((k) => !isDotName(k), { error: 'a settings key is never . or .. (it becomes a path segment)' });
 const LocalId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1-128 letters, digits, _ . : or -');
 const JsonObject = safeRecord(z.string(), z.unknown());
 
@@ -101,7 +102,13 @@ export const HUB_CALLS = {
     z.object({
       method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
       /** Relative to /api, within the managers' API: `/manager/i18n/state`. */
-      path: z.string().max(2048).startsWith('/manager/', { error: "an app may call the managers' API only: a path such as /manager/i18n/state" }),
+      // Checked as the hub will resolve it: no dot segment (plain or %2e) and no backslash, so
+      // '/manager/../app/<other app>/...' cannot leave the managers' API (issue 22, finding 4).
+      path: z
+        .string()
+        .max(2048)
+        .startsWith('/manager/', { error: "an app may call the managers' API only: a path such as /manager/i18n/state" })
+        .refine((p) => !hasDotSegment(p), { error: "a path to the managers' API has no '.' or '..' segments and no backslashes" }),
       body: z.unknown().optional(),
     }),
     z.object({ status: z.number().int(), body: z.unknown() }),

@@ -2,14 +2,23 @@
  * The rules of app settings, shared by the hub (which enforces them) and the app's SDK (which
  * checks them before a synchronous `this.homey.settings.set` returns, so the app hears of a bad
  * value where it made it): the size caps, and a value against the app's declaration of that
- * setting. CommonJS and free of imports, so the SDK in the app's process can load it.
+ * setting. CommonJS and free of imports but its sibling rule (a key is never a dot segment), so
+ * the SDK in the app's process can load it.
  */
+import { isDotName } from './segments.cjs';
 
 /** Largest settings value, as JSON text. */
 export const MAX_SETTING_BYTES = 64 * 1024;
 /** Settings one app may keep, and their size in all (keys and values as JSON). */
 export const MAX_SETTING_KEYS = 256;
 export const MAX_APP_SETTINGS_BYTES = 1024 * 1024;
+
+/** Why `key` cannot be a settings key, or null: 1-256 characters, and never `.` or `..` (it becomes a path segment). */
+export function keyProblem(key: unknown): string | null {
+  if (typeof key !== 'string' || key.length === 0 || key.length > 256) return 'a settings key is a string of 1-256 characters';
+  if (isDotName(key)) return `'${key}' cannot be a settings key: it is a path segment that names the app itself (use another name)`;
+  return null;
+}
 
 /** What one setting adds to the app's settings as JSON: `"key":value,`. */
 export function entryBytes(key: string, value: unknown): number {

@@ -12,7 +12,7 @@ import type { AppManifest } from './manifest.js';
 import type { AppEvent } from './protocol.js';
 import type { AppRecord, AppsSection } from './records.js';
 import type { SdkRouter } from './router.js';
-import { capProblem, MAX_SETTING_BYTES, settingProblem } from './setting-rules.cjs';
+import { capProblem, keyProblem, MAX_SETTING_BYTES, settingProblem } from './setting-rules.cjs';
 
 export { MAX_APP_SETTINGS_BYTES, MAX_SETTING_KEYS } from './setting-rules.cjs';
 
@@ -66,6 +66,8 @@ export class AppSettings {
 
   async set(id: string, key: string, value: unknown, opts: ChangeOptions = {}): Promise<unknown> {
     const app = this.host.app(id);
+    const badKey = keyProblem(key);
+    if (badKey) throw invalid(badKey);
     const json = JSON.stringify(value);
     if (json === undefined) throw invalid(`setting '${key}' needs a JSON value`);
     if (Buffer.byteLength(json) > MAX_SETTING_BYTES) throw invalid(`setting '${key}' is larger than 64 KiB as JSON`);

@@ -9,6 +9,7 @@ import { createNodeWebSocket, type NodeWebSocket } from '@hono/node-ws';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { HearthError } from '../core/errors.js';
+import { hasDotSegment } from '../apps/segments.cjs';
 import type { EventBus } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
 import { VERSION } from '../version.js';
@@ -34,6 +35,8 @@ export interface HttpApp {
   readonly app: Hono;
   readonly ws: NodeWebSocket;
   readonly sockets: EventSockets;
+  /** The request handler to serve: the app's, refusing paths with dot segments first. */
+  readonly fetch: Hono['fetch'];
 }
 
 export function createHttpApp(options: HttpAppOptions): HttpApp {
@@ -96,7 +99,24 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     return errorResponse(new HearthError('internal_error', 'the hub failed to handle this request; the details are in its log'));
   });
 
-  return { app, ws, sockets };
+  return { app, ws, sockets, fetch: refuseDotSegments(app.fetch) };
+}
+
+/**
+ * The hub's request handler: a path with a dot segment (`..`, `%2e%2e`, a backslash) is refused
+ * as it arrived, before anything resolves it. Resolved, `/api/manager/apps/app/<id>/setting/..`
+ * was `/api/manager/apps/app/<id>/`, another operation than the one the client named (issue 22,
+ * finding 10): a client that means that operation names it. The cheap test runs on every
+ * request; the full one only on paths that could hold a dot segment.
+ */
+function refuseDotSegments(fetch: Hono['fetch']): Hono['fetch'] {
+  return (req, env, ctx) => {
+    const raw = (env as { incoming?: { url?: string } } | undefined)?.incoming?.url;
+    if (raw !== undefined && (raw.includes('/.') || raw.includes('\\') || raw.includes('%2')) && hasDotSegment(raw)) {
+      return errorResponse(new HearthError('invalid_parameter', `the path has a dot segment ('.' or '..', also as %2e) or a backslash; name the resource itself`));
+    }
+    return fetch(req, env, ctx);
+  };
 }
 
 /**

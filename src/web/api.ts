@@ -4,6 +4,7 @@
  * events. API errors become ApiError carrying the hub's error_description sentence, which the
  * pages show next to what caused them.
  */
+import { isDotName } from '../apps/segments.cjs';
 
 const TOKEN_KEY = 'hearth.token';
 
@@ -104,7 +105,14 @@ async function answer<T>(res: Response, options: CallOptions = {}): Promise<T> {
 }
 
 /** Path segment escaping for ids such as `hearth:app:x` or `com.example:clock`. */
-export const seg = (s: string): string => encodeURIComponent(s);
+/**
+ * One path segment from a name. `.` and `..` cannot be one (every URL parser climbs them, and
+ * encodeURIComponent keeps dots): such a name is refused here, before any request is made.
+ */
+export const seg = (s: string): string => {
+  if (isDotName(s)) throw new Error(`'${s}' cannot be used as a name here: it would address another resource`);
+  return encodeURIComponent(s);
+};
 
 const unauthorized = new Set<() => void>();
 export function onUnauthorized(f: () => void): () => void {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type CallOptions, type RunningHub } from '../helpers/hub.js';
-import { SPEC, concretePath } from '../helpers/spec.js';
+import { SPEC, concretePath, hubScope } from '../helpers/spec.js';
 
 let hub: RunningHub;
 /** Holds service.speech only: grants nothing but `say`. */
@@ -47,13 +47,14 @@ for (const op of ops) describe(`${op.manager} ${op.operationId}`, () => {
     expect(res.status).toBe(401);
   });
 
-  if (op.scope) {
-    it(`answers 403 naming '${op.scope}' to a token without it, before looking at the input`, async () => {
-      const token = op.scope === 'service.speech' ? dashboardReader : speechOnly;
+  const scope = hubScope(op);
+  if (scope) {
+    it(`answers 403 naming '${scope}' to a token without it, before looking at the input`, async () => {
+      const token = scope === 'service.speech' ? dashboardReader : speechOnly;
       const res = await hub.call<{ error: string; error_description: string }>(op.method, path, { token, ...invalidBody });
       expect(res.status).toBe(403);
       expect(res.body.error).toBe('missing_scope');
-      expect(res.body.error_description).toContain(`'${op.scope}'`);
+      expect(res.body.error_description).toContain(`'${scope}'`);
     });
   } else {
     it('lets any valid token past authorization (the seed lists no scope)', async () => {

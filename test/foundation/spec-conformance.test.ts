@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHub, type RunningHub } from '../helpers/hub.js';
-import { SPEC } from '../helpers/spec.js';
+import { DECIDED_SCOPES, hubScope, SPEC } from '../helpers/spec.js';
 
 interface OpenApiOperation {
   operationId: string;
@@ -13,15 +13,6 @@ interface OpenApiOperation {
   'x-hearth-extension'?: boolean;
 }
 type OpenApiDoc = { openapi: string; paths: Record<string, Record<string, OpenApiOperation>> };
-
-/**
- * Where the seed lists no scope but the hub decided one (docs/decisions.md, "Scopes the seed
- * leaves open"): a value only the hub should write is not open to every token.
- */
-const DECIDED: Readonly<Record<string, string>> = {
-  setOptionLastSuccessfulBackup: 'SYSTEM',
-  unsetOptionLastSuccessfulBackup: 'SYSTEM',
-};
 
 const toOpenApiPath = (p: string): string => p.replace(/:([A-Za-z]+)/g, '{$1}');
 const SEED_MANAGERS = [...new Set(SPEC.operations.map((o) => o.manager))];
@@ -48,11 +39,11 @@ describe('the operation tables against the seed', () => {
   });
 
   it('decides a scope only where the seed lists none', () => {
-    for (const id of Object.keys(DECIDED)) expect(SPEC.operations.find((o) => o.operationId === id)?.scope ?? null).toBeNull();
+    for (const id of Object.keys(DECIDED_SCOPES)) expect(SPEC.operations.find((o) => o.operationId === id)?.scope ?? null).toBeNull();
   });
 
   for (const op of SPEC.operations) {
-    const scope = DECIDED[op.operationId] ?? op.scope;
+    const scope = hubScope(op);
     it(`${op.manager} ${op.operationId}: ${op.method} ${op.path} needs ${scope ?? 'only a token'}`, () => {
       const entry = doc.paths[toOpenApiPath(op.path)]?.[op.method.toLowerCase()];
       expect(entry, `${op.method} ${op.path} is not mounted`).toBeDefined();

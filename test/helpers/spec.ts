@@ -40,3 +40,15 @@ export const SPEC: Spec = JSON.parse(readFileSync(specPath(), 'utf8')) as Spec;
 export function concretePath(op: SpecOperation, fill = 'x'): string {
   return op.path.replace(/:([A-Za-z]+)/g, fill);
 }
+
+/**
+ * Where the seed lists no scope but the hub decided one (docs/decisions.md, "No scope listed
+ * means internal"): a value only the hub should write is not open to every token.
+ */
+export const DECIDED_SCOPES: Readonly<Record<string, string>> = {
+  setOptionLastSuccessfulBackup: 'SYSTEM',
+  unsetOptionLastSuccessfulBackup: 'SYSTEM',
+};
+
+/** The scope the hub asks of an operation: the seed's, or the one decided where it lists none. */
+export const hubScope = (op: SpecOperation): string | null => DECIDED_SCOPES[op.operationId] ?? op.scope;

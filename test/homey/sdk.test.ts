@@ -6,10 +6,11 @@
  * (api.js), so every check asks the app what it sees.
  */
 import { readdir, readFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents } from '../helpers/events.js';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { silentWav, writeHomeyApp } from './apps.js';
 
@@ -209,6 +210,10 @@ module.exports = {
       read: await outcome(homey.api.get('/manager/i18n/state')),
       write: await outcome(homey.api.put('/manager/i18n/option/language', { value: 'de' })),
       other: await outcome(homey.api.get('/app/com.example.settings/settings')),
+      // Out of the managers' API by climbing: refused however it is spelled.
+      climb: await outcome(homey.api.get('/manager/../app/com.example.settings/settings')),
+      encoded: await outcome(homey.api.get('/manager/%2e%2E/app/com.example.settings/settings')),
+      backslash: await outcome(homey.api.get('/manager/..\\\\app/com.example.settings/settings')),
     };
   },
 };
@@ -283,7 +288,33 @@ describe('settings (ManagerSettings)', () => {
     expect(r.kept).toBeNull();
     expect((await hub.call('GET', '/api/manager/apps/app/com.example.settings/setting/big')).status).toBe(404);
   });
+
+  it('refuses a settings key that is a dot segment, sent as is past any URL parser, and the app stays installed', async () => {
+    for (const key of ['%2e%2e', '%2E', '..']) {
+      const res = await rawPut(`/api/manager/apps/app/com.example.settings/setting/${key}`, { value: 1 });
+      expect(res.status, key).toBe(400);
+      expect(res.body, key).toMatch(/cannot be a settings key: it is a path segment|the path has a dot segment/);
+    }
+    expect((await hub.call('GET', '/api/manager/apps/app/com.example.settings')).status).toBe(200);
+    expect(Object.keys((await hub.call<Record<string, unknown>>('GET', '/api/manager/apps/app/com.example.settings/setting')).body)).not.toContain('..');
+  });
 });
+
+/** A PUT whose path no client normalises (fetch would turn `/x/..` into `/`). */
+function rawPut(path: string, body: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const data = JSON.stringify(body);
+    const req = httpRequest(
+      { host: '127.0.0.1', port: hub.port, method: 'PUT', path, headers: { authorization: `Bearer ${OWNER}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
 
 describe('an ES module app without a package.json', () => {
   it('imports Homey, writes insights, reads its translations, the clock and env.json', async () => {
@@ -383,6 +414,11 @@ describe("the hub's Web API (ManagerApi, homey:manager:api)", () => {
     expect(r.write.statusCode).toBe(403);
     expect(r.write.error).toMatch(/needs the scope 'service.system'/);
     expect(r.other.error).toMatch(/managers' API only/);
+    const climbs = r as unknown as Record<'climb' | 'encoded' | 'backslash', { ok?: unknown; error?: string }>;
+    for (const how of ['climb', 'encoded', 'backslash'] as const) {
+      expect(climbs[how].ok, how).toBeUndefined();
+      expect(climbs[how].error, how).toMatch(/no '\.' or '\.\.' segments and no backslashes/);
+    }
     expect((await hub.call('GET', '/api/manager/i18n/option/language')).body).toEqual({ value: 'en' });
   });
 

@@ -286,9 +286,20 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     const seen = await frame.evaluate(async () => {
       const g = globalThis as unknown as InPage;
       const unset = (key: string) => new Promise((resolve) => g.Homey.unset(key, (err: Error | null) => resolve(err ? err.message : 'ok')));
-      return { readyCalls: g.readyCalls, unsetKept: await unset('colour'), unsetNever: await unset('never-set') };
+      const set = (key: string) => new Promise((resolve) => g.Homey.set(key, 1, (err: Error | null) => resolve(err ? err.message : 'ok')));
+      return {
+        readyCalls: g.readyCalls,
+        unsetKept: await unset('colour'),
+        unsetNever: await unset('never-set'),
+        // A key that is a dot segment would address the app itself (DELETE .../app/<id>/).
+        setDots: await set('..'),
+        unsetDots: await unset('..'),
+        unsetDot: await unset('.'),
+      };
     });
-    expect(seen).toEqual({ readyCalls: 1, unsetKept: 'ok', unsetNever: 'ok' });
+    expect(seen).toMatchObject({ readyCalls: 1, unsetKept: 'ok', unsetNever: 'ok' });
+    for (const key of ['setDots', 'unsetDots', 'unsetDot'] as const) expect(seen[key], key).toMatch(/cannot be used as a name here/);
+    expect((await hub.call('GET', '/api/manager/apps/app/com.test.panel')).status).toBe(200);
     expect((await hub.call('GET', '/api/manager/apps/app/com.test.panel/setting/colour')).status).toBe(404);
     await page.close();
   });

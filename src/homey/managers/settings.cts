@@ -5,7 +5,7 @@
  * the hub would refuse (too large, too many, not what app.json declares) throws here, where the
  * app made the call. These are the settings the Web API's getAppSettings/setAppSetting show.
  */
-import { capProblem, MAX_SETTING_BYTES, settingProblem, type DeclaredSetting } from '../../apps/setting-rules.cjs';
+import { capProblem, keyProblem, MAX_SETTING_BYTES, settingProblem, type DeclaredSetting } from '../../apps/setting-rules.cjs';
 import { HomeyError } from '../errors.cjs';
 import type { HomeyContext } from '../context.cjs';
 import { Manager } from '../simple-class.cjs';
@@ -81,7 +81,6 @@ export class ManagerSettings extends Manager {
 }
 
 function checkKey(key: unknown): asserts key is string {
-  if (typeof key !== 'string' || key.length === 0 || key.length > 256) {
-    throw new HomeyError('a settings key is a string of 1-256 characters', 'invalid_args');
-  }
+  const problem = keyProblem(key);
+  if (problem) throw new HomeyError(problem, 'invalid_args');
 }

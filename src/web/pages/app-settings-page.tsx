@@ -41,9 +41,11 @@ async function answer(appId: string, call: PageCall, frameSrc: string): Promise<
       await api('PUT', `${settings}/${seg(call.key)}`, { value: call.value });
       return null;
     case 'settings.unset': {
+      // The key as a path segment first: a key that cannot be one is refused, never skipped.
+      const path = `${settings}/${seg(call.key)}`;
       // Homey's unset of a key that was never set is no error; the hub's is a 404.
       const all = await api<Record<string, unknown>>('GET', settings);
-      if (Object.hasOwn(all, call.key)) await api('DELETE', `${settings}/${seg(call.key)}`);
+      if (Object.hasOwn(all, call.key)) await api('DELETE', path);
       return null;
     }
     case 'api':
