@@ -4,7 +4,7 @@
  * answer 503; the others run on.
  */
 import { access, mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
@@ -22,6 +22,8 @@ import { beginHostProbes } from './host-probes.js';
 import { Authenticator } from './http/auth.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { BackupManager } from './managers/backup/index.js';
+import { writeRestoreRecord } from './managers/backup/restore-record.js';
+import { recoverRestore } from './backup/restore-journal.js';
 import { DashboardsManager } from './managers/dashboards/index.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
@@ -99,8 +101,18 @@ export class Hub {
     const probes = beginHostProbes(config);
     const inherited = closeInheritedDescriptors();
     if (inherited.length > 0) log.info({ fds: inherited }, 'closed descriptors the hub inherited, so no app inherits them');
-    await mkdir(config.dataDir, { recursive: true, mode: 0o750 });
+    await mkdir(dirname(config.dataDir), { recursive: true });
     this.releaseLock = await acquireDataLock(config.dataDir);
+    // Before anything opens or creates the data dir: a restore stopped half-way is finished, so
+    // the hub never starts on an empty data dir while the pre-restore copy holds the home.
+    const recovered = await recoverRestore(config.dataDir);
+    await mkdir(config.dataDir, { recursive: true, mode: 0o750 });
+    if (recovered) {
+      log.warn({ archive: recovered.archive, previousData: recovered.previousData, carried: recovered.carried }, 'a restore was stopped half-way; it is finished now');
+      const { archive, createdAt, leftOut, tokensAdded, previousData, previousApps } = recovered;
+      const at = new Date().toISOString();
+      await writeRestoreRecord(config.dataDir, { file: archive, createdAt, at, ok: true, previousData, previousApps, error: null, leftOut, tokensAdded, completedAtStart: true });
+    }
     const store = await Store.open(config.dataDir);
     this.store = store;
     const tokens = new TokenService(store);

@@ -19,6 +19,7 @@
 import type { z } from 'zod';
 import type { StoreDocument } from '../core/store.js';
 import { grants, type GrantedScope, type Scope } from '../core/scopes.js';
+import type { FilePlan } from './restore-journal.js';
 
 export interface RestoreRights {
   /** The caller's scopes; `*` is the owner. */
@@ -27,11 +28,6 @@ export interface RestoreRights {
   readonly option: (manager: string, name: string) => { readonly set: Scope | null; readonly schema: z.ZodType } | undefined;
 }
 
-/** The parts of the data dir beside db.json that a caller may or may not take from a backup. */
-export interface FilePlan {
-  readonly apps: boolean;
-  readonly insights: boolean;
-}
 
 const SECTION_SCOPE: Readonly<Record<string, Scope>> = {
   dashboards: 'service.dashboard',

@@ -6,16 +6,17 @@
  */
 import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { cp, mkdir, open, readdir, readFile, rm } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { cp, mkdir, open, readdir, rm } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { extract, type ReadEntry } from 'tar';
 import { acquireDataLock, DataDirLockedError, LOCK_FILE, lockHolder } from '../core/data-lock.js';
-import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
-import { DB_FILE, type StoreDocument } from '../core/store.js';
+import { fsyncDir } from '../core/durable-file.js';
 import { entryKind, isAppId, MANIFEST_PATH, type Manifest } from './format.js';
-import { chownLike, cleanLeftovers, exists, move, swapIn, swapMode, type SwapMode, workDir } from './swap.js';
+import { chownLike, cleanLeftovers, move, swapMode, type SwapMode, workDir } from './swap.js';
 import { verifyArchive } from './verify.js';
-import { composeStore, planFiles, type FilePlan, type RestoreRights } from './restore-rights.js';
+import { beginJournal, completeJournal, planStep, recoverRestore, type Journal } from './restore-journal.js';
+import { narrowStage } from './restore-narrow.js';
+import type { RestoreRights } from './restore-rights.js';
 
 export interface RestoreOptions {
   readonly dataDir: string;
@@ -46,53 +47,6 @@ export interface RestoreResult {
   readonly leftOut: readonly string[];
   /** How many of the backup's tokens joined the hub's own (a restore through the API keeps those). */
   readonly tokensAdded: number;
-}
-
-/**
- * Top-level names of the data dir that a backup owns: replaced by the archive's version. The
- * SQLite side files must never sit beside a different insights.db (SQLite would replay a
- * foreign WAL into it). Everything else (backups/, the app store catalogue, owner-token) stays.
- */
-const INSIGHTS_FILES = ['insights.db', 'insights.db-wal', 'insights.db-shm', 'insights.db-journal'];
-const ownedBy = (plan: FilePlan): ((name: string) => boolean) => {
-  const owned = new Set([DB_FILE, LOCK_FILE, ...(plan.apps ? ['apps'] : []), ...(plan.insights ? INSIGHTS_FILES : [])]);
-  return (name) => owned.has(name) || name.startsWith('db.json.') || name.startsWith('.db.json.');
-};
-
-/** A data dir's db.json as JSON, or null when there is none. */
-async function readStore(file: string): Promise<StoreDocument | null> {
-  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return null;
-    throw err;
-  });
-  return text === null ? null : (JSON.parse(text) as StoreDocument);
-}
-
-/**
- * Narrows the staged data dir to what `rights` may bring in (restore-rights.ts): parts left out
- * are removed from the stage (the swap then carries the hub's own across), and db.json is
- * composed from both. Runs after the stage was checked against the manifest.
- */
-async function narrowStage(stage: string, dataDir: string, rights: RestoreRights): Promise<{ plan: FilePlan; leftOut: string[]; tokensAdded: number }> {
-  const plan = planFiles(rights);
-  const leftOut = [...plan.leftOut];
-  if (!plan.apps) {
-    await rm(join(stage, 'data', 'apps'), { recursive: true, force: true });
-    await rm(join(stage, 'apps'), { recursive: true, force: true });
-  }
-  if (!plan.insights) for (const f of INSIGHTS_FILES) await rm(join(stage, 'data', f), { force: true });
-  let current: StoreDocument | null;
-  try {
-    current = await readStore(join(dataDir, DB_FILE));
-  } catch (err) {
-    if (!rights.grants.includes('*')) throw new Error(`the hub's own ${DB_FILE} cannot be read (${(err as Error).message}), so its tokens and settings could not be kept: only the owner may restore over it; nothing was changed`);
-    current = null;
-    leftOut.push(`the hub's own tokens could not be kept: its ${DB_FILE} could not be read`);
-  }
-  const backup = (await readStore(join(stage, 'data', DB_FILE))) ?? { schemaVersion: current?.schemaVersion ?? 1 };
-  const composed = composeStore(backup, current, rights);
-  await writeFileDurable(join(stage, 'data', DB_FILE), `${JSON.stringify(composed.doc, null, 2)}\n`, { mode: 0o600 });
-  return { plan, leftOut: [...leftOut, ...composed.leftOut], tokensAdded: composed.tokensAdded };
 }
 
 /** What a restore puts in place: every file of the manifest but those recorded as inconsistent. */
@@ -220,7 +174,10 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
   const release = await acquireDataLock(dataDir);
   const stage = workDir(dataDir, dataMode);
   const appsStage = appsMode ? workDir(appsDir, appsMode) : null;
+  let journalFile: string | null = null;
   try {
+    // A restore stopped half-way is finished first: its staged trees are not leftovers.
+    await recoverRestore(dataDir);
     await cleanLeftovers(dataDir);
     if (!sharedTarget) await cleanLeftovers(appsDir);
     await mkdir(stage, { recursive: true, mode: 0o700 });
@@ -236,7 +193,6 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
     await checkExtracted(stage, manifest);
     await fitLayout(stage, manifest, sharedTarget);
     const narrowed = opts.rights ? await narrowStage(stage, dataDir, opts.rights) : { plan: { apps: true, insights: true }, leftOut: [], tokensAdded: 0 };
-    const isOwned = ownedBy(narrowed.plan);
     const swapApps = appsStage !== null && narrowed.plan.apps;
     // A hub started during the swap finds the data dir taken: this process holds its lock (a
     // socket named after the data dir's path, not a file inside it), from before until after.
@@ -246,29 +202,32 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
       await move(join(stage, 'apps'), appsStage);
     }
 
+    // From the journal on, a stop at any point is finished by the next start (restore-journal.ts).
     const now = (opts.now ?? (() => new Date()))();
-    const previousData = await swapIn(dataDir, join(stage, 'data'), dataMode, now, isOwned);
-    let previousApps: string | null = null;
-    if (appsMode && appsStage && swapApps) {
-      // Inside the apps folder the previous apps hide behind a dot, so nobody takes them for an app.
-      previousApps = await swapIn(appsDir, appsStage, appsMode, now, (name) => !name.startsWith('.'), true);
-    }
-
-    const carried: string[] = [];
-    if (previousData && dataMode === 'beside') {
-      for (const name of await readdir(previousData)) {
-        if (isOwned(name) || (await exists(join(dataDir, name)))) continue;
-        await move(join(previousData, name), join(dataDir, name));
-        carried.push(name);
-      }
-    }
-    if (previousData) await rm(join(previousData, LOCK_FILE), { force: true });
+    const steps = [await planStep(dataDir, join(stage, 'data'), dataMode, now, 'data')];
+    // Inside the apps folder the previous apps hide behind a dot, so nobody takes them for an app.
+    if (appsMode && appsStage && swapApps) steps.push(await planStep(appsDir, appsStage, appsMode, now, 'apps'));
+    const journal: Journal = {
+      version: 1,
+      dataDir,
+      steps,
+      plan: narrowed.plan,
+      summary: { archive: basename(archive), createdAt: manifest.createdAt, leftOut: narrowed.leftOut, tokensAdded: narrowed.tokensAdded },
+    };
+    journalFile = await beginJournal(journal);
+    const carried = await completeJournal(journal, journalFile);
+    journalFile = null;
     await rm(join(dataDir, LOCK_FILE), { force: true });
     await fsyncDir(dataDir);
+    const previousData = steps[0]!.previous;
+    const previousApps = steps[1]?.previous ?? null;
     return { manifest, previousData, previousApps, carried, leftOut: narrowed.leftOut, tokensAdded: narrowed.tokensAdded };
   } finally {
-    await rm(stage, { recursive: true, force: true });
-    if (appsStage) await rm(appsStage, { recursive: true, force: true });
+    // A swap that failed half-way keeps its staged trees for the journal's next run.
+    if (journalFile === null) {
+      await rm(stage, { recursive: true, force: true });
+      if (appsStage) await rm(appsStage, { recursive: true, force: true });
+    }
     // The lock now lives in the restored data dir (it was written into the staged copy).
     if (release) await release();
   }

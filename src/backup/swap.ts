@@ -5,10 +5,10 @@
  *  - inside (the folder is a mount point, or its parent is not writable, e.g. a systemd
  *    StateDirectory under /var/lib restored by the hub's own user): the entries are swapped one
  *    by one, the previous ones kept in a `pre-restore-<date>` folder inside it.
+ * The swap itself runs from a journal (restore-journal.ts), so a stop half-way is finished later.
  */
-import { access, constants, cp, lchown, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { access, constants, cp, lchown, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { fsyncDir } from '../core/durable-file.js';
 import { isProcessAlive } from '../core/data-lock.js';
 
 export type SwapMode = 'beside' | 'inside';
@@ -78,41 +78,6 @@ export async function move(from: string, to: string): Promise<void> {
     await cp(from, to, { recursive: true, errorOnExist: true, force: false });
     await rm(from, { recursive: true, force: true });
   }
-}
-
-/**
- * Replaces `target` by the tree `fresh`. Beside: `fresh` must be a sibling-filesystem folder.
- * Inside: entries of `target` for which `replaced(name)` holds move into the previous folder,
- * then every entry of `fresh` moves in. Returns where the previous data went (null: none).
- */
-export async function swapIn(
-  target: string,
-  fresh: string,
-  mode: SwapMode,
-  now: Date,
-  replaced: (name: string) => boolean,
-  hiddenPrevious = false,
-): Promise<string | null> {
-  if (mode === 'beside') {
-    let previous: string | null = null;
-    if (await exists(target)) {
-      previous = await previousName(target, mode, now);
-      await rename(target, previous);
-    }
-    await rename(fresh, target);
-    await fsyncDir(dirname(target));
-    return previous;
-  }
-  const previous = await previousName(target, mode, now, hiddenPrevious);
-  await mkdir(previous, { mode: 0o700 });
-  for (const name of await readdir(target)) {
-    // The staging folder (which holds `fresh`) and the previous folder itself stay put.
-    if (name !== basename(previous) && !name.startsWith('.restore.') && replaced(name)) await rename(join(target, name), join(previous, name));
-  }
-  for (const name of await readdir(fresh)) await rename(join(fresh, name), join(target, name));
-  await fsyncDir(previous);
-  await fsyncDir(target);
-  return previous;
 }
 
 /**

@@ -167,11 +167,12 @@ export class BackupArchives {
           error: null,
           leftOut: [...r.leftOut],
           tokensAdded: r.tokensAdded,
+          completedAtStart: false,
         });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         log.error({ err, file }, 'restore failed; the hub starts on the data it had');
-        await writeRestoreRecord(dataDir, { file, createdAt: checked.createdAt, at, ok: false, previousData: null, previousApps: null, error: message, leftOut: [], tokensAdded: 0 });
+        await writeRestoreRecord(dataDir, { file, createdAt: checked.createdAt, at, ok: false, previousData: null, previousApps: null, error: message, leftOut: [], tokensAdded: 0, completedAtStart: false });
       }
     });
     if (!accepted) throw conflict('the hub is already stopping or restarting; try again once it is up');

@@ -12,6 +12,7 @@ import { EventBus } from '../../core/events.js';
 import { OptionService } from '../../core/options.js';
 import { DB_FILE, Store } from '../../core/store.js';
 import { VERSION } from '../../version.js';
+import { recoverRestore } from '../../backup/restore-journal.js';
 import { BACKUP, BACKUP_OPTIONS, OPTION_LAST_SUCCESS } from './options.js';
 
 /** Makes one verified backup of a stopped hub into config.backupLocation, applying retention. */
@@ -27,6 +28,8 @@ export async function runOfflineBackup(config: Config): Promise<BackupResult> {
   });
   const release = await acquireDataLock(config.dataDir);
   try {
+    // A restore stopped half-way is finished before the data dir is read.
+    await recoverRestore(config.dataDir);
     // Opened like the hub opens it (migrations included), so the snapshot is what a hub would write.
     const store = await Store.open(config.dataDir);
     const options = new OptionService(store, new EventBus());

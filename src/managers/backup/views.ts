@@ -65,6 +65,8 @@ export const LastRestore = z.object({
   leftOut: z.array(z.string()).default([]),
   /** How many of the backup's tokens joined the hub's own (the hub's own always stay). */
   tokensAdded: z.number().int().nonnegative().default(0),
+  /** The restore was stopped half-way (SIGKILL, a power cut) and the next start finished it. */
+  completedAtStart: z.boolean().default(false),
 });
 export type LastRestore = z.infer<typeof LastRestore>;
 
