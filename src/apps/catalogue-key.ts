@@ -12,10 +12,18 @@ import { join } from 'node:path';
 
 export const SIGNATURE_SUFFIX = '.sig';
 
+/** The newest catalogue sequence the hub accepted from each store (catalogue-memory.ts). */
+export interface CatalogueMemory {
+  /** Throws when `sequence` is older than one accepted from `location` before; remembers a newer one. */
+  check(location: string, sequence: number | null): Promise<void>;
+}
+
 /** Where the catalogue is and the key its index must be signed with (null: none pinned). */
 export interface CatalogueSource {
   readonly location: string;
   readonly key: KeyObject | null;
+  /** Refuses catalogues older than one already accepted (absent: no memory, e.g. `hearth app pack`). */
+  readonly seen?: CatalogueMemory;
 }
 
 /** A location alone is a catalogue without a pinned key. */

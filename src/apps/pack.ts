@@ -138,7 +138,8 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
   const sha256 = await sha256Of(file);
   const { size } = await stat(file);
   const { catalogue } = await readCatalogue(store);
-  const next: Catalogue = { apps: { ...catalogue.apps } };
+  // Each change makes a newer catalogue: hubs refuse one older than they have seen (store.ts).
+  const next: Catalogue = { sequence: (catalogue.sequence ?? 0) + 1, publishedAt: new Date().toISOString(), apps: { ...catalogue.apps } };
   next.apps[id] = {
     name: appName,
     ...(description ? { description } : {}),

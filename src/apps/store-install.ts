@@ -4,6 +4,7 @@
  * version. Settings live in the store, not in the folder, so an upgrade keeps them.
  */
 import { rm } from 'node:fs/promises';
+import semver from 'semver';
 import { conflict, invalid } from '../core/errors.js';
 import { APP_ID } from './manifest.js';
 import { makeStaging, swapIntoPlace } from './install.js';
@@ -13,8 +14,13 @@ import { stageFromStore } from './store.js';
 
 const installing = new Set<string>();
 
-/** Installs or upgrades app `id` from the store at `location`; the staging folder never stays. */
-export async function installFromStore(rt: AppRuntime, from: string | CatalogueSource, id: string, channel = 'stable'): Promise<App> {
+/**
+ * Installs or upgrades app `id` from the store at `location`; the staging folder never stays.
+ * An older version than the installed one is installed only when asked for by `version`: a
+ * catalogue that lists an older release (a mistake, or an old one served again) never
+ * downgrades an app on its own.
+ */
+export async function installFromStore(rt: AppRuntime, from: string | CatalogueSource, id: string, channel = 'stable', opts: { version?: string } = {}): Promise<App> {
   // Checked before anything touches the disk: the id becomes part of folder names.
   if (!APP_ID.test(id) || id.length > 128) throw invalid(`'${id}' is not an app id: use the reverse-domain id from the store, e.g. com.example.app`);
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(channel)) throw invalid(`channel '${channel}' must be 1-32 letters, digits, _ or -`);
@@ -26,6 +32,15 @@ export async function installFromStore(rt: AppRuntime, from: string | CatalogueS
   });
   try {
     const staged = await stageFromStore(from, id, channel, staging);
+    if (opts.version !== undefined && staged.version !== opts.version) {
+      throw conflict(`the app store offers '${id}' ${staged.version} on channel '${channel}', not ${opts.version}; nothing was changed`);
+    }
+    const installed = rt.has(id) ? rt.get(id).version : null;
+    if (installed !== null && opts.version === undefined && semver.valid(installed) && semver.lt(staged.version, installed)) {
+      throw conflict(
+        `'${id}' ${installed} is installed and the app store offers the older ${staged.version} on channel '${channel}'; an app is downgraded only when that version is asked for ({"id": "${id}", "version": "${staged.version}"}); nothing was changed`,
+      );
+    }
     await rt.pause(id);
     try {
       await swapIntoPlace(rt.appsDir, id, staged.dir);

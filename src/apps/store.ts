@@ -47,6 +47,14 @@ const ICON_MAX_URL = 40 + Math.ceil(ICON_MAX_BYTES / 3) * 4;
 export const ICON_DATA_URL = /^data:image\/(?:png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
 
 export const Catalogue = z.object({
+  /**
+   * How new this catalogue is: `hearth app pack` adds one with each change. The hub remembers the
+   * highest it accepted from each store and refuses a lower one (an old, validly signed index
+   * served again to bring back old versions). Absent in catalogues made before it existed.
+   */
+  sequence: z.number().int().nonnegative().optional(),
+  /** When it was made (informative; the sequence decides). */
+  publishedAt: z.iso.datetime({ offset: true }).optional().catch(undefined),
   apps: safeRecord(
     AppId,
     z.object({
@@ -119,6 +127,8 @@ export async function readCatalogue(from: string | CatalogueSource): Promise<{ c
   }
   const parsed = Catalogue.safeParse(raw);
   if (!parsed.success) throw badGateway(`the app store index ${url.href} is malformed: ${describeIssues(parsed.error, 'index.json')}`);
+  // Only after its signature held: the sequence of an index nobody vouches for proves nothing.
+  await source.seen?.check(source.location, parsed.data.sequence ?? null);
   return { catalogue: parsed.data, base: url };
 }
 

@@ -118,3 +118,48 @@ describe('a plain-http store without a pinned key', () => {
     expect(local.updated).toEqual([{ id: 'com.test.signed', from: '1.0.0', to: '2.0.0' }]);
   }, 60_000);
 });
+
+describe('an old catalogue served again, and older releases (issue 22, finding 7)', () => {
+  it('refuses a validly signed catalogue older than one it accepted, and keeps the installed version', async () => {
+    const keys = await dir('hearth-keys-');
+    const made = JSON.parse(cli('app', 'keygen', keys)) as { privateFile: string; publicFile: string };
+    const { storeDir } = await packed('1.0.0', made.privateFile);
+    const index = join(storeDir, 'index.json');
+    const old = { index: await readFile(index), sig: await readFile(`${index}.sig`) };
+    expect((JSON.parse(old.index.toString()) as { sequence: number }).sequence).toBe(1);
+    await packed('2.0.0', made.privateFile);
+    const url = await serve(storeDir);
+    hub = await startHub({ appsDir: await dir('hearth-apps-'), args: ['--store', url, '--store-key', made.publicFile] });
+    expect((await hub.call<{ version: string }>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.signed' } })).body.version).toBe('2.0.0');
+
+    // The first catalogue, with its own valid signature, served again.
+    await writeFile(index, old.index);
+    await writeFile(`${index}.sig`, old.sig);
+    const listing = await hub.call<Err>('GET', '/api/manager/apps/store/');
+    expect(listing.status).toBe(502);
+    expect(listing.body.error_description).toBe(
+      `the app store at ${url} served a catalogue older (sequence 1) than one this hub already accepted (sequence 2): an old catalogue served again? nothing from it is used`,
+    );
+    expect((await hub.call('POST', '/api/manager/apps/store/', { body: { id: 'com.test.signed' } })).status).toBe(502);
+    expect((await hub.call<{ version: string }>('GET', '/api/manager/apps/app/com.test.signed')).body.version).toBe('2.0.0');
+  }, 60_000);
+
+  it('never downgrades an installed app unless that version is asked for', async () => {
+    const { storeDir } = await packed('2.0.0');
+    hub = await startHub({ appsDir: await dir('hearth-apps-'), args: ['--store', storeDir] });
+    expect((await hub.call<{ version: string }>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.signed' } })).body.version).toBe('2.0.0');
+    await packed('1.0.0'); // a newer catalogue listing an older release
+    const refused = await hub.call<Err>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.signed' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error_description).toBe(
+      `'com.test.signed' 2.0.0 is installed and the app store offers the older 1.0.0 on channel 'stable'; an app is downgraded only when that version is asked for ({"id": "com.test.signed", "version": "1.0.0"}); nothing was changed`,
+    );
+    const wrong = await hub.call<Err>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.signed', version: '3.0.0' } });
+    expect(wrong.status).toBe(409);
+    expect(wrong.body.error_description).toBe(`the app store offers 'com.test.signed' 1.0.0 on channel 'stable', not 3.0.0; nothing was changed`);
+    expect((await hub.call<{ version: string }>('GET', '/api/manager/apps/app/com.test.signed')).body.version).toBe('2.0.0');
+    const asked = await hub.call<{ version: string }>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.signed', version: '1.0.0' } });
+    expect(asked.status).toBe(200);
+    expect(asked.body.version).toBe('1.0.0');
+  }, 60_000);
+});

@@ -104,6 +104,8 @@ describe('pack and install', () => {
     expect(packed).toMatchObject({ id: 'com.test.store', version: '1.0.0', channel: 'stable', file: join(storeDir, 'com.test.store-1.0.0.tar.gz') });
     const index = JSON.parse(await readFile(join(storeDir, 'index.json'), 'utf8'));
     expect(index).toEqual({
+      sequence: 1,
+      publishedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       apps: { 'com.test.store': { name: { en: 'com.test.store' }, channels: { stable: { version: '1.0.0', url: 'com.test.store-1.0.0.tar.gz', sha256: packed.sha256, permissions: [] } } } },
     });
 

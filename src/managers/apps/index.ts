@@ -17,6 +17,7 @@ import { diff } from '../../core/diff.js';
 import type { SupervisorOptions } from '../../apps/supervisor.js';
 import { appsOperations } from './operations.js';
 import { AppsService } from './service.js';
+import { StoredCatalogueMemory } from '../../apps/catalogue-memory.js';
 
 /** When store apps with autoupdate on are checked: shortly after start, then daily. */
 const AUTOUPDATE = { firstMs: 5 * 60_000, everyMs: 24 * 60 * 60_000 };
@@ -48,6 +49,8 @@ export class AppsManager implements Manager {
   readonly operations: readonly Operation[];
   readonly runtime: AppRuntime;
   readonly service: AppsService;
+  /** The newest catalogue accepted from each store (a replayed older one is refused). */
+  private readonly catalogues: StoredCatalogueMemory;
   readonly appGateway: AppGateway;
   private off: Array<() => void> = [];
   private hubApi: HubApi | null = null;
@@ -94,7 +97,8 @@ export class AppsManager implements Manager {
         return { language, strings: locales[language] ?? locales.en ?? {}, english: locales.en ?? {} };
       },
     };
-    this.service = new AppsService(this.runtime, { location: ctx.config.storeLocation, key: ctx.config.storeKey });
+    this.catalogues = new StoredCatalogueMemory(ctx.store);
+    this.service = new AppsService(this.runtime, { location: ctx.config.storeLocation, key: ctx.config.storeKey, seen: this.catalogues });
     this.operations = appsOperations(this.service);
   }
 
@@ -153,7 +157,7 @@ export class AppsManager implements Manager {
   private scheduleUpdates(delayMs: number): void {
     const { config, log } = this.ctx;
     const timer = setTimeout(() => {
-      checkForUpdates(this.runtime, { location: config.storeLocation, key: config.storeKey }, log)
+      checkForUpdates(this.runtime, { location: config.storeLocation, key: config.storeKey, seen: this.catalogues }, log)
         .catch((err: unknown) => log.warn({ err }, 'the automatic app update check failed'))
         .finally(() => {
           // Stopped meanwhile (stop() clears the timer): no next check.

@@ -189,13 +189,15 @@ export function appsOperations(service: AppsService): Operation[] {
       method: 'POST',
       path: '/store/',
       scope: 'service.app',
-      summary: 'Install or upgrade an app from the app store catalogue and start it',
+      summary:
+        'Install or upgrade an app from the app store catalogue and start it; an older version than the installed one only when `version` names it (a downgrade is never a side effect)',
       body: z.object({
         id: z.string({ error: 'id is required: the app id in the store' }).min(1).max(128),
         channel: z.string().min(1).max(32).optional(),
+        version: z.string().min(1).max(64).optional(),
       }),
       output: AppView,
-      handler: ({ body }) => service.install(body.id, body.channel),
+      handler: ({ body }) => service.install(body.id, body.channel, body.version),
     }),
   ];
 }

@@ -113,7 +113,7 @@ export class AppsService {
     return { location: this.storeLocation, signed: this.store.key !== null, automaticUpdates: updates.on, automaticUpdatesOff: updates.why, apps };
   }
 
-  install(id: string, channel = 'stable'): Promise<App> {
-    return installFromStore(this.runtime, this.store, id, channel);
+  install(id: string, channel = 'stable', version?: string): Promise<App> {
+    return installFromStore(this.runtime, this.store, id, channel, version === undefined ? {} : { version });
   }
 }
