@@ -28,6 +28,7 @@ import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
 import type { RealtimeEvent } from './realtime.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { systemZone } from '../core/system-zone.js';
+import { NOTIFICATIONS, PushBudget, REALTIME } from './push-budget.js';
 
 export type { App } from './app-view.js';
 export type { Locale } from './app-state.js';
@@ -59,6 +60,9 @@ export class AppRuntime {
   /** Set by the owner before start(); receives app notifications (`homey.notifications`). */
   onNotification: (appId: string, excerpt: string) => void = () => undefined;
   private readonly entries = new Map<string, Entry>();
+  /** What each app may push to the home's browsers (push-budget.ts). */
+  private readonly notificationBudget = new PushBudget(NOTIFICATIONS);
+  private readonly realtimeBudget = new PushBudget(REALTIME);
   /** Ids an install or uninstall is working on: a rescan leaves their folders alone. */
   private readonly claimed = new Set<string>();
   private section!: Section<AppsSection>;
@@ -163,10 +167,12 @@ export class AppRuntime {
     this.unregister.push(
       ...this.settings.register(r),
       r.handle('api.realtime', (app, { event, data }) => {
+        this.realtimeBudget.take(app.id);
         this.onRealtime({ appId: app.id, event, data });
         return null;
       }),
       r.handle('notifications.create', (app, { excerpt }) => {
+        this.notificationBudget.take(app.id);
         this.entries.get(app.id)?.supervisor.stdout.push(`${new Date().toISOString()} [notification] ${excerpt}\n`);
         this.onNotification(app.id, excerpt);
         return null;
@@ -407,6 +413,7 @@ export class AppRuntime {
       const app = this.view(e);
       await removeFolder();
       this.entries.delete(id);
+      for (const budget of [this.notificationBudget, this.realtimeBudget]) budget.forget(id);
       if (purgeSettings) {
         await this.section.update((d) => {
           delete d[id];

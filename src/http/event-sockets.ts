@@ -25,11 +25,22 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Clients send nothing we need; anything bigger than this is refused by ws itself. */
 export const MAX_INCOMING_FRAME = 4096;
 export const PING_INTERVAL_MS = 30_000;
+/**
+ * Event sockets one token may hold open, and the hub in all. A browser opens one per channel it
+ * shows (a dozen at most); one read-only token had held 12,000 (+156 MiB) before these caps
+ * (issue 22, finding 8). Past either, the new socket is closed at once with TRY_AGAIN_LATER.
+ */
+export const MAX_SOCKETS_PER_TOKEN = 64;
+export const MAX_SOCKETS = 1024;
+/** RFC 6455's "try again later": the server is at a limit, the client may reconnect later. */
+export const TRY_AGAIN_LATER = 1013;
 
 interface Client {
   readonly socket: WebSocket;
   readonly tokenId: string;
   alive: boolean;
+  /** Counted in the caps until it is forgotten (once, however it ends). */
+  counted: boolean;
 }
 
 /** The channel of an app's realtime events. */
@@ -38,6 +49,9 @@ const appChannel = (appId: string): string => `app:${appId}`;
 export class EventSockets {
   /** Clients per channel: a manager's name, or `app:<appId>`. */
   private readonly clients = new Map<string, Set<Client>>();
+  /** Open sockets per token id, and in all. */
+  private readonly perToken = new Map<string, number>();
+  private total = 0;
   private unsubscribe: Array<() => void>;
   private readonly pinger: NodeJS.Timeout;
 
@@ -105,7 +119,12 @@ export class EventSockets {
         onOpen: (_event, ws: WSContext<WebSocket>) => {
           const socket = ws.raw;
           if (!socket) return;
-          client = { socket, tokenId, alive: true };
+          const refusal = this.overCap(tokenId);
+          if (refusal) {
+            socket.close(TRY_AGAIN_LATER, refusal);
+            return;
+          }
+          client = { socket, tokenId, alive: true, counted: true };
           socket.on('pong', () => {
             if (client) client.alive = true;
           });
@@ -123,16 +142,36 @@ export class EventSockets {
     (wss.options as { maxPayload?: number }).maxPayload = MAX_INCOMING_FRAME;
   }
 
+  /** Why a new socket of `tokenId` is refused (a close reason, at most 123 bytes), or null. */
+  private overCap(tokenId: string): string | null {
+    if (this.total >= MAX_SOCKETS) return `the hub holds ${MAX_SOCKETS} event sockets, its most; try again later`;
+    if ((this.perToken.get(tokenId) ?? 0) >= MAX_SOCKETS_PER_TOKEN) return `this token holds ${MAX_SOCKETS_PER_TOKEN} event sockets, its most; close some first`;
+    return null;
+  }
+
   private add(channel: string, client: Client): void {
     const set = this.clients.get(channel) ?? new Set();
     this.clients.set(channel, set);
     set.add(client);
+    this.perToken.set(client.tokenId, (this.perToken.get(client.tokenId) ?? 0) + 1);
+    this.total++;
   }
 
   private remove(channel: string, client: Client): void {
     const set = this.clients.get(channel);
-    set?.delete(client);
+    if (set) this.drop(set, client);
     if (set?.size === 0) this.clients.delete(channel);
+  }
+
+  /** Takes a client out of its channel and out of the counts (once, whichever way it ended). */
+  private drop(set: Set<Client>, client: Client): void {
+    set.delete(client);
+    if (!client.counted) return;
+    client.counted = false;
+    this.total--;
+    const left = (this.perToken.get(client.tokenId) ?? 1) - 1;
+    if (left > 0) this.perToken.set(client.tokenId, left);
+    else this.perToken.delete(client.tokenId);
   }
 
   private send(channel: string, event: string, args: readonly unknown[]): void {
@@ -144,7 +183,7 @@ export class EventSockets {
       if (client.socket.bufferedAmount + frame.length > MAX_BUFFERED_BYTES) {
         this.log.warn({ channel, token: client.tokenId }, 'dropping a slow event client');
         client.socket.terminate();
-        set.delete(client);
+        this.drop(set, client);
         continue;
       }
       client.socket.send(frame);
@@ -156,7 +195,7 @@ export class EventSockets {
       for (const client of set) {
         if (!client.alive) {
           client.socket.terminate();
-          set.delete(client);
+          this.drop(set, client);
           continue;
         }
         client.alive = false;
@@ -171,7 +210,7 @@ export class EventSockets {
       for (const client of set) {
         if (client.tokenId === tokenId) {
           client.socket.close(1008, 'token revoked');
-          set.delete(client);
+          this.drop(set, client);
         }
       }
     }
@@ -183,5 +222,7 @@ export class EventSockets {
     clearInterval(this.pinger);
     for (const set of this.clients.values()) for (const client of set) client.socket.close(1001, 'hub stopping');
     this.clients.clear();
+    this.perToken.clear();
+    this.total = 0;
   }
 }

@@ -83,6 +83,28 @@ describe('event namespaces', () => {
     expect(await closed).toBe(1009);
   });
 
+  it('holds at most 64 sockets a token: the next is closed with 1013 and why, and a freed place is taken again', async () => {
+    const reader = await token(['service.system.readonly']);
+    const open = await Promise.all(Array.from({ length: 64 }, () => openEvents(hub.wsUrl, 'i18n', reader.token)));
+    const extra = await openEvents(hub.wsUrl, 'i18n', reader.token);
+    const [code, reason] = await new Promise<[number, string]>((r) => extra.socket.once('close', (c, why) => r([c, String(why)])));
+    expect(code).toBe(1013);
+    expect(reason).toBe('this token holds 64 event sockets, its most; close some first');
+    // The 64 still get their events; another token is not held by this one's cap.
+    const other = await openEvents(hub.wsUrl, 'i18n', OWNER);
+    await hub.call('PUT', '/api/manager/i18n/option/units', { body: { value: 'imperial' } });
+    await open[63]!.next((f) => f.event === 'option.update');
+    await other.next((f) => f.event === 'option.update');
+    // One closed: its place is free again.
+    const gone = new Promise((r) => open[0]!.socket.once('close', r));
+    open[0]!.close();
+    await gone;
+    const again = await openEvents(hub.wsUrl, 'i18n', reader.token);
+    await hub.call('DELETE', '/api/manager/i18n/option/units');
+    expect((await again.next((f) => f.event === 'option.update')).args[0]).toMatchObject({ name: 'units' });
+    for (const c of [...open.slice(1), other, again]) c.close();
+  });
+
   it('answers a plain GET of a namespace with a JSON error, not an upgrade', async () => {
     const res = await hub.call<{ error_description: string }>('GET', '/api/manager/i18n');
     expect(res.status).toBe(400);

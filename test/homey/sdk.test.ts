@@ -225,7 +225,7 @@ module.exports = {
 
   // ManagerNotifications.
   await writeHomeyApp(appsDir, 'com.example.notify', {
-    json: { api: { notify: { method: 'POST', path: '/notify' } } },
+    json: { api: { notify: { method: 'POST', path: '/notify' }, flood: { method: 'POST', path: '/flood' } } },
     files: {
       'app.js': `const Homey = require('homey');
 module.exports = class Notify extends Homey.App {};
@@ -234,6 +234,11 @@ module.exports = class Notify extends Homey.App {};
   async notify({ homey, body }) {
     await homey.notifications.createNotification({ excerpt: body.excerpt });
     return { ok: true };
+  },
+  async flood({ homey }) {
+    const sent = await Promise.allSettled(Array.from({ length: 500 }, (_, i) => homey.notifications.createNotification({ excerpt: 'flood ' + i })));
+    const refused = sent.filter((r) => r.status === 'rejected');
+    return { delivered: sent.length - refused.length, refused: refused.length, why: refused[0] ? refused[0].reason.message : null };
   },
 };
 `,
@@ -439,5 +444,20 @@ describe('notifications (ManagerNotifications)', () => {
     events.close();
     const log = await hub.call<{ stdout: string }>('POST', '/api/manager/apps/app/com.example.notify/crashlog', { body: {} });
     expect(log.body.stdout).toContain('[notification] The **washing** is done');
+  });
+
+  it('are limited to a burst of 10 and 10 a minute: a flood is dropped with the reason, the browsers get the burst only', async () => {
+    await running('com.example.notify');
+    const events = await openEvents(hub.wsUrl, 'apps', OWNER);
+    const r = await appApi<{ delivered: number; refused: number; why: string | null }>('com.example.notify', 'POST', '/flood', {});
+    // The earlier test took one notification of the burst (refilled by a few seconds since).
+    expect(r.delivered).toBeGreaterThanOrEqual(9);
+    expect(r.delivered).toBeLessThanOrEqual(11);
+    expect(r.refused).toBe(500 - r.delivered);
+    expect(r.why).toBe('an app may send notifications at most 10 a minute (10 at once); this one was dropped');
+    await hub.call('GET', '/api/manager/system/ping'); // the events of the burst are out by now
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(events.frames.filter((f) => f.event === 'notification.create')).toHaveLength(r.delivered);
+    events.close();
   });
 });
