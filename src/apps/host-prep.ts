@@ -8,7 +8,6 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { recoverInterrupted } from './install.js';
-import { killLeftoverApps } from './leftovers.js';
 import { probeSandbox, type Sandbox, type SandboxChoice } from './sandbox.js';
 import { prepareAppsFolder } from './sdk-link.js';
 
@@ -47,8 +46,6 @@ export async function prepareHost(opts: {
       'bubblewrap cannot keep apps from making user namespaces here; the permission model (no native code, no child processes) keeps them from trying',
     );
   }
-  const leftovers = await killLeftoverApps(opts.dataDir);
-  if (leftovers.length > 0) opts.log.warn({ pids: leftovers }, 'ended app processes left behind by a previous hub');
   await recoverInterrupted(opts.appsDir);
   await mkdir(join(opts.dataDir, 'apps'), { recursive: true });
   return { sdk, sandbox };

@@ -11,6 +11,7 @@ import { writeFileDurable } from '../core/durable-file.js';
 import type { Logger } from 'pino';
 import type { Section } from '../core/store.js';
 import type { AppsSection } from './records.js';
+import { startTimeOf, type ProcessIdentity } from './leftovers.js';
 
 const FILE = 'running.json';
 
@@ -20,10 +21,10 @@ async function bootId(): Promise<string> {
 }
 
 /** The record the last hub left; null when there is none (its last stop was clean, or it never ran). */
-async function readRecord(file: string): Promise<{ boot?: unknown; running?: unknown } | null> {
+async function readRecord(file: string): Promise<{ boot?: unknown; running?: unknown; processes?: unknown } | null> {
   try {
     const value: unknown = JSON.parse(await readFile(file, 'utf8'));
-    return typeof value === 'object' && value !== null ? (value as { boot?: unknown; running?: unknown }) : null;
+    return typeof value === 'object' && value !== null ? (value as { boot?: unknown; running?: unknown; processes?: unknown }) : null;
   } catch {
     return null;
   }
@@ -81,6 +82,8 @@ export async function forgiveHubDeaths(section: Section<AppsSection>, log: Logge
 export class RunningApps {
   private readonly file: string;
   private readonly running = new Set<string>();
+  /** The process the hub spawned for each running app, as the kernel knows it (leftovers.ts). */
+  private readonly processes = new Map<string, ProcessIdentity>();
   private boot = '';
   private writing: Promise<void> = Promise.resolve();
 
@@ -89,27 +92,43 @@ export class RunningApps {
   }
 
   /**
-   * The apps that ran when the previous hub died abnormally (none after a clean stop or a
-   * reboot); starts a fresh record.
+   * What the previous hub left: the apps that ran when it died abnormally (none after a clean
+   * stop or a reboot), and the processes it had spawned for them; starts a fresh record.
    */
-  async open(): Promise<string[]> {
+  async open(): Promise<{ suspects: string[]; processes: ProcessIdentity[] }> {
     this.boot = await bootId();
     const before = await readRecord(this.file);
     await this.save();
-    if (!before || before.boot !== this.boot || this.boot === '' || !Array.isArray(before.running)) return [];
-    return before.running.filter((id): id is string => typeof id === 'string');
+    if (!before || before.boot !== this.boot || this.boot === '') return { suspects: [], processes: [] };
+    const suspects = Array.isArray(before.running) ? before.running.filter((id): id is string => typeof id === 'string') : [];
+    const listed = typeof before.processes === 'object' && before.processes !== null ? Object.values(before.processes as Record<string, unknown>) : [];
+    const processes = listed.filter(
+      (p): p is ProcessIdentity => typeof p === 'object' && p !== null && Number.isSafeInteger((p as ProcessIdentity).pid) && (p as ProcessIdentity).pid > 1 && Number.isSafeInteger((p as ProcessIdentity).start),
+    );
+    return { suspects, processes };
   }
 
   /** Notes that an app runs, or no longer does; written at once (a crash must find it). */
   set(id: string, running: boolean): void {
     if (this.running.has(id) === running) return;
     if (running) this.running.add(id);
-    else this.running.delete(id);
+    else {
+      this.running.delete(id);
+      this.processes.delete(id);
+    }
+    void this.save();
+  }
+
+  /** Notes the process the hub just spawned for app `id` (its pid, and its start time read now). */
+  spawned(id: string, pid: number): void {
+    const start = startTimeOf(pid);
+    if (start === null) return;
+    this.processes.set(id, { pid, start });
     void this.save();
   }
 
   private save(): Promise<void> {
-    const text = `${JSON.stringify({ boot: this.boot, running: [...this.running].sort() })}\n`;
+    const text = `${JSON.stringify({ boot: this.boot, running: [...this.running].sort(), processes: Object.fromEntries(this.processes) })}\n`;
     this.writing = this.writing.then(() => writeFileDurable(this.file, text)).catch(() => undefined);
     return this.writing;
   }

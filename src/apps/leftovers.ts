@@ -1,53 +1,45 @@
 /**
- * App processes left behind by a hub that died without stopping them (SIGKILL, power-managed
- * restarts outside systemd). An app whose event loop is busy cannot run its own orphan check,
- * so the next hub on the same data dir ends them. The data-dir lock means no other live hub
- * owns these, so a process allowed to write `<data-dir>/apps/<id>/userdata` is a leftover.
+ * App processes left behind by a hub that died without stopping them. Two layers, both decided
+ * by what an app cannot forge (issue 22, finding 6):
+ *  - the kernel ends them with the hub: in namespaces bubblewrap's `--die-with-parent`, without
+ *    them `setpriv --pdeathsig KILL` before node (sandbox.ts); no app code runs in between, so
+ *    replacing `process.exit` or its title changes nothing;
+ *  - the next hub on the data dir ends any the record of running apps names: the pid the hub
+ *    spawned and that process's start time (field 22 of /proc/<pid>/stat, fixed by the kernel
+ *    when the process was made), on the same boot. A pid reused since has another start time.
+ * It used to match command lines, which an app can overwrite.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 
-/**
- * Pids of app processes of this data dir that are not children of this hub. Reads /proc
- * synchronously: a procfs read never waits for a disk, and the async reads queued one by one
- * behind the thread pool took 10-35 ms of every start (docs/performance.md).
- */
-export async function findLeftoverApps(dataDir: string): Promise<number[]> {
-  const marker = `--allow-fs-write=${join(dataDir, 'apps')}/`;
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return []; // no procfs (macOS): nothing to find this way
-  }
-  const found: number[] = [];
-  for (const name of entries) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
-    if (pid === process.pid) continue;
-    try {
-      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (!args.some((a) => a.startsWith(marker) && a.endsWith('/userdata'))) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // Field 4 (after the parenthesised command name) is the parent pid.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== process.pid) found.push(pid);
-    } catch {
-      // The process ended while we looked, or is not ours to read.
-    }
-  }
-  return found;
+export interface ProcessIdentity {
+  readonly pid: number;
+  /** Clock ticks after boot when the kernel made the process. */
+  readonly start: number;
 }
 
-/** SIGKILLs leftovers; returns the pids it ended. */
-export async function killLeftoverApps(dataDir: string): Promise<number[]> {
-  const pids = await findLeftoverApps(dataDir);
-  for (const pid of pids) {
+/** The kernel's start time of `pid`, or null when it is gone or unreadable. */
+export function startTimeOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name (which may hold spaces) start at field 3.
+    const start = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return Number.isSafeInteger(start) ? start : null;
+  } catch {
+    return null;
+  }
+}
+
+/** SIGKILLs each process that is still the one recorded (same pid, same start time); returns the pids it ended. */
+export function killRecorded(processes: readonly ProcessIdentity[]): number[] {
+  const ended: number[] = [];
+  for (const { pid, start } of processes) {
+    if (pid === process.pid || startTimeOf(pid) !== start) continue;
     try {
       process.kill(pid, 'SIGKILL');
+      ended.push(pid);
     } catch {
-      // Already gone.
+      // Gone meanwhile.
     }
   }
-  return pids;
+  return ended;
 }

@@ -29,6 +29,7 @@ import type { RealtimeEvent } from './realtime.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import { systemZone } from '../core/system-zone.js';
 import { NOTIFICATIONS, PushBudget, REALTIME } from './push-budget.js';
+import { killRecorded } from './leftovers.js';
 
 export type { App } from './app-view.js';
 export type { Locale } from './app-state.js';
@@ -69,7 +70,7 @@ export class AppRuntime {
   private readonly supervisorOptions: SupervisorOptions;
   private unregister: Array<() => void> = [];
   private sdk: PreparedHost['sdk'] = { link: '', modules: '' };
-  private sandbox: Sandbox = { containment: 'permission-model-only', reason: 'not started yet', nestedUserns: 'not-forbidden', note: null };
+  private sandbox: Sandbox = { containment: 'permission-model-only', reason: 'not started yet', nestedUserns: 'not-forbidden', note: null, hold: null };
   private readonly limitDefaults: AppLimitDefaults;
   private readonly watch: FolderWatch;
   private readonly hub: HubState;
@@ -122,7 +123,10 @@ export class AppRuntime {
     const probed = this.probing ?? beginSandboxProbe(this.opts.sandbox ?? 'auto');
     this.probing = undefined;
     ({ sdk: this.sdk, sandbox: this.sandbox } = await prepareHost({ ...this.opts, probed }));
-    await countHubDeaths(this.section, await this.running.open(), this.opts.log);
+    const previous = await this.running.open();
+    const ended = killRecorded(previous.processes);
+    if (ended.length > 0) this.opts.log.warn({ pids: ended }, 'ended app processes left behind by a previous hub');
+    await countHubDeaths(this.section, previous.suspects, this.opts.log);
     this.stableTimer = setTimeout(() => void forgiveHubDeaths(this.section, this.opts.log), this.opts.stableAfterMs ?? STABLE_AFTER_MS);
     this.stableTimer.unref();
     for (const id of await appFolderNames(this.opts.appsDir)) await this.add(id, 'local', null, false);
@@ -201,6 +205,8 @@ export class AppRuntime {
       entry.supervisor.hold(entry.problem);
     } else if (!record.enabled && record.disabledReason) {
       entry.supervisor.hold(record.disabledReason);
+    } else if (this.sandbox.hold && !entry.folder?.manifest.incompatible) {
+      entry.supervisor.hold(this.sandbox.hold);
     } else if (entry.folder?.manifest.incompatible) {
       this.opts.log.info({ app: id, reason: entry.folder.manifest.incompatible }, 'app is not compatible with hearth; not starting it');
     }
@@ -212,6 +218,7 @@ export class AppRuntime {
     const base = this.dataDirOf(id);
     await mkdir(join(base, 'userdata'), { recursive: true, mode: 0o700 });
     const sup = new AppSupervisor(id, base, this.supervisorOptions, {
+      spawned: (pid) => this.running.spawned(id, pid),
       onChange: (state) => {
         this.running.set(id, state.state === 'running' || state.state === 'starting');
         const e = this.entries.get(id);
@@ -260,7 +267,7 @@ export class AppRuntime {
 
   /** Why the app cannot start now (a broken folder, or it needs what hearth has not), or null. */
   private unstartable(e: Entry): string | null {
-    return e.problem ?? e.folder?.manifest.incompatible ?? null;
+    return e.problem ?? e.folder?.manifest.incompatible ?? this.sandbox.hold;
   }
 
   private async startIfEnabled(e: Entry): Promise<void> {

@@ -30,6 +30,13 @@ export interface Sandbox {
   readonly nestedUserns: 'forbidden' | 'not-forbidden';
   /** Why `nestedUserns` is not 'forbidden' (bubblewrap's own words), for the log; else null. */
   readonly note: string | null;
+  /**
+   * Why the hub starts no app, or null when it starts them. Without namespaces an app can signal
+   * the hub, reach its API on 127.0.0.1 and outlive it (Node's permission model guards none of
+   * that), so apps run there only when the owner chose it (`--app-sandbox off`); where `auto`
+   * found no namespaces, apps are held with this sentence (issue 22, finding 6).
+   */
+  readonly hold: string | null;
 }
 
 /** How the operator asked for containment (`--app-sandbox`). */
@@ -50,6 +57,8 @@ export interface ProcessLimits {
 
 export const BWRAP = 'bwrap';
 export const PRLIMIT = 'prlimit';
+/** util-linux's setpriv: sets the parent-death signal, then runs node (no app code in between). */
+export const SETPRIV = 'setpriv';
 
 /**
  * The namespaces every app gets besides its mount namespace (and the network one unless it may
@@ -74,19 +83,19 @@ function run(file: string, args: string[]): Promise<{ code: number | null; stder
  * get, so a kernel without user namespaces shows now, in one log line, not at every app start.
  */
 export async function probeSandbox(choice: SandboxChoice, bwrap = BWRAP): Promise<Sandbox> {
-  const fallback = (reason: string): Sandbox => ({ containment: 'permission-model-only', reason, nestedUserns: 'not-forbidden', note: null });
-  if (choice === 'off') return fallback('app namespaces are turned off (--app-sandbox off)');
+  const fallback = (reason: string, hold: string | null): Sandbox => ({ containment: 'permission-model-only', reason, nestedUserns: 'not-forbidden', note: null, hold });
+  if (choice === 'off') return fallback('app namespaces are turned off (--app-sandbox off)', null);
   const probe = (extra: string[]) => run(bwrap, [...UNSHARE, '--unshare-net', ...extra, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', 'true']);
   const strict = await probe(['--disable-userns']);
-  if (strict.code === 0) return { containment: 'namespaces', reason: null, nestedUserns: 'forbidden', note: null };
+  if (strict.code === 0) return { containment: 'namespaces', reason: null, nestedUserns: 'forbidden', note: null, hold: null };
   const tried = await probe([]);
-  if (tried.code === 0) return { containment: 'namespaces', reason: null, nestedUserns: 'not-forbidden', note: strict.stderr.split('\n')[0] ?? '' };
+  if (tried.code === 0) return { containment: 'namespaces', reason: null, nestedUserns: 'not-forbidden', note: strict.stderr.split('\n')[0] ?? '', hold: null };
   const reason =
     tried.code === null && /ENOENT/.test(tried.stderr)
       ? 'bubblewrap is not installed (apt-get install bubblewrap)'
       : `bubblewrap cannot make namespaces here (are user namespaces on? kernel.unprivileged_userns_clone=1): ${tried.stderr.split('\n')[0] ?? ''}`;
   if (choice === 'bwrap') throw new Error(`--app-sandbox bwrap was asked for, but ${reason}`);
-  return fallback(reason);
+  return fallback(reason, `the hub starts no app without namespaces of its own (${reason}): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off to run apps with Node's permission model alone`);
 }
 
 /** What one app's process is made of. */
@@ -172,7 +181,10 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: str
   const [nodeBinary, ...nodeArgs] = spec.node as [string, ...string[]];
   const namespaces = sandbox.containment === 'namespaces';
   const limits = [...prlimitArgs(spec.limits, namespaces), '--'];
-  if (!namespaces) return { file: PRLIMIT, args: [...limits, nodeBinary, ...nodeArgs] };
+  // Without namespaces the kernel still ends the app with the hub: a dead hub's app cannot
+  // outlive it, whatever it does to process.exit or its title (bubblewrap's --die-with-parent
+  // does the same in namespaces).
+  if (!namespaces) return { file: PRLIMIT, args: [...limits, SETPRIV, '--pdeathsig', 'KILL', '--', nodeBinary, ...nodeArgs] };
   const appsDir = dirname(spec.appsPackage);
   const args = [
     ...limits,

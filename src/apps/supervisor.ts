@@ -69,6 +69,8 @@ export interface CrashReport {
 
 export interface SupervisorHooks {
   onChange(state: Readonly<RunState>): void;
+  /** The process the hub spawned for the app (recorded so the next hub can end a leftover). */
+  spawned?(pid: number): void;
   /** A crash, with the crash times that count for the backoff (kept across hub restarts). */
   onCrash(report: CrashReport, crashes: readonly number[]): void;
   dispatch(method: string, args: unknown): Promise<unknown>;
@@ -244,6 +246,7 @@ export class AppSupervisor {
         dispatch: (method, args) => this.hooks.dispatch(method, args),
         spawned: (c) => {
           this.starting = c;
+          if (c.outerPid !== undefined) this.hooks.spawned?.(c.outerPid);
         },
       });
     } catch (err) {

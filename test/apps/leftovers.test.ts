@@ -1,10 +1,16 @@
 /**
  * A hub killed outright cannot stop an app whose event loop is busy, and that app cannot notice
- * it is orphaned. In namespaces bubblewrap ends it with the hub (it dies with its parent); with
- * the permission model alone the next hub on the same data dir ends it before starting its own.
+ * it is orphaned. The kernel ends it with the hub: bubblewrap's --die-with-parent in namespaces,
+ * setpriv's parent-death signal without them, whatever the app did to process.exit and its title
+ * (issue 22, finding 6). Behind that, the next hub ends the processes its record names, known by
+ * pid and kernel start time, and nothing whose command line merely looks like an app's.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startHub } from '../helpers/hub.js';
+import { startHub, tempDir as hubTempDir } from '../helpers/hub.js';
+import { startTimeOf } from '../../src/apps/leftovers.js';
 import { homeyApp, removeAll, tempDir, writeApp } from './helpers.js';
 
 const dirs: string[] = [];
@@ -20,32 +26,66 @@ const alive = (pid: number): boolean => {
 };
 
 describe('app processes left behind by a killed hub', () => {
-  it('are ended by the next hub on the same data dir (permission model alone)', { timeout: 60_000 }, async () => {
+  it('die with the hub without namespaces too, though the app ignores SIGTERM and replaces process.exit and its title', { timeout: 60_000 }, async () => {
     const appsDir = await tempDir('hearth-apps-');
     dirs.push(appsDir);
     await writeApp(appsDir, 'com.test.spin', {
-      code: homeyApp(`async onInit() { process.on('SIGTERM', () => {}); setTimeout(() => { for (;;) {} }, 100); }`),
+      code: homeyApp(
+        `async onInit() { process.on('SIGTERM', () => {}); process.exit = () => {}; process.title = 'bash'; setTimeout(() => { for (;;) {} }, 100); }`,
+      ),
     });
     const first = await startHub({ appsDir, args: ['--app-sandbox', 'off'] });
     dirs.push(first.dataDir);
     let pid: number | undefined;
     for (let i = 0; i < 300 && pid === undefined; i++) {
       const app = (await first.call<{ ready: boolean; usage: { cpu: number } }>('GET', '/api/manager/apps/app/com.test.spin')).body;
-      if (app.ready) pid = await spinnerPid(first.process.pid!);
+      // Its command line is 'bash' now: the hub's record of what it spawned names it.
+      if (app.ready) pid = await recordedPid(first.dataDir, 'com.test.spin');
       if (pid === undefined) await new Promise((r) => setTimeout(r, 50));
     }
     expect(pid).toBeDefined();
     await new Promise((r) => setTimeout(r, 300)); // surely inside its loop now
+    expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[0]).toBe('bash');
     await first.kill('SIGKILL');
-    expect(alive(pid!)).toBe(true); // orphaned and spinning: the situation this guards against
+    for (let i = 0; i < 100 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(pid!)).toBe(false);
+  });
 
-    const second = await startHub({ appsDir, dataDir: first.dataDir, args: ['--app-sandbox', 'off'] });
+  it('named by the record (pid and kernel start time) are ended by the next hub; a look-alike command line or a reused pid is not', { timeout: 60_000 }, async () => {
+    const dataDir = await hubTempDir();
+    const appsDir = await tempDir('hearth-apps-');
+    dirs.push(dataDir, appsDir);
+    const marker = `--allow-fs-write=${join(dataDir, 'apps')}/com.test.x/userdata`;
+    const sleeper = (): ChildProcess => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', '--', marker], { stdio: 'ignore' });
+    const [recorded, lookalike, reused] = [sleeper(), sleeper(), sleeper()];
+    const kids = [recorded, lookalike, reused];
     try {
-      for (let i = 0; i < 100 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
-      expect(alive(pid!)).toBe(false);
-      expect(second.output.join('\n')).toContain('ended app processes left behind by a previous hub');
+      await new Promise((r) => setTimeout(r, 200));
+      for (const k of kids) expect(alive(k.pid!)).toBe(true);
+      const boot = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
+      await mkdir(join(dataDir, 'apps'), { recursive: true });
+      const record = {
+        boot,
+        running: ['com.test.x', 'com.test.y'],
+        processes: {
+          'com.test.x': { pid: recorded.pid, start: startTimeOf(recorded.pid!) },
+          // The same pid after a reuse would have another start time.
+          'com.test.y': { pid: reused.pid, start: startTimeOf(reused.pid!)! - 1 },
+        },
+      };
+      await writeFile(join(dataDir, 'apps', 'running.json'), JSON.stringify(record));
+      const hub = await startHub({ dataDir, appsDir, args: ['--app-sandbox', 'off'] });
+      try {
+        for (let i = 0; i < 100 && alive(recorded.pid!); i++) await new Promise((r) => setTimeout(r, 50));
+        expect(alive(recorded.pid!)).toBe(false);
+        expect(alive(lookalike.pid!)).toBe(true);
+        expect(alive(reused.pid!)).toBe(true);
+        expect(hub.output.join('\n')).toContain('ended app processes left behind by a previous hub');
+      } finally {
+        await hub.cleanup();
+      }
     } finally {
-      await second.cleanup();
+      for (const k of kids) k.kill('SIGKILL');
     }
   });
 
@@ -84,4 +124,14 @@ async function spinnerPid(hubPid: number): Promise<number | undefined> {
     return undefined;
   }
   return undefined;
+}
+
+/** The pid the hub recorded for an app in <data-dir>/apps/running.json. */
+async function recordedPid(dataDir: string, id: string): Promise<number | undefined> {
+  try {
+    const record = JSON.parse(await readFile(join(dataDir, 'apps', 'running.json'), 'utf8')) as { processes?: Record<string, { pid: number }> };
+    return record.processes?.[id]?.pid;
+  } catch {
+    return undefined;
+  }
 }

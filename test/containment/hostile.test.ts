@@ -75,7 +75,8 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
     hub = await startHub({
       appsDir,
       inheritFd: INHERITED_FD,
-      args: ['--app-sandbox', mode === 'missing' ? 'auto' : 'bwrap', '--app-memory-mb', '96', '--app-cpu-budget-s', '3'],
+      // Without namespaces apps run only when the owner chose it (--app-sandbox off).
+      args: ['--app-sandbox', mode === 'missing' ? 'off' : 'bwrap', '--app-memory-mb', '96', '--app-cpu-budget-s', '3'],
       ...(noBwrap ? { env: { PATH: noBwrap } } : {}),
     });
     for (const id of HOSTILE_IDS) {
@@ -101,7 +102,7 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
     const state = await hub.call<{ containment: string; containmentReason: string | null }>('GET', '/api/manager/apps/state');
     if (mode === 'namespaces') expect(state.body).toMatchObject({ containment: 'namespaces', containmentReason: null });
     else {
-      expect(state.body).toMatchObject({ containment: 'permission-model-only', containmentReason: 'bubblewrap is not installed (apt-get install bubblewrap)' });
+      expect(state.body).toMatchObject({ containment: 'permission-model-only', containmentReason: 'app namespaces are turned off (--app-sandbox off)', held: null });
       expect(hub.output.join('\n')).toContain('apps run with the permission model only');
     }
   });

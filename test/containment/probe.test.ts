@@ -36,7 +36,7 @@ exec /usr/bin/bwrap "$@"
 
 describe('probeSandbox', () => {
   it('finds namespaces where bubblewrap works (this machine: .ci/run installs it)', async () => {
-    expect(await probeSandbox('auto')).toEqual({ containment: 'namespaces', reason: null, nestedUserns: 'forbidden', note: null });
+    expect(await probeSandbox('auto')).toEqual({ containment: 'namespaces', reason: null, nestedUserns: 'forbidden', note: null, hold: null });
   });
 
   it('finds namespaces, nested user namespaces not forbidden, where bubblewrap cannot forbid them', async () => {
@@ -46,15 +46,18 @@ describe('probeSandbox', () => {
       reason: null,
       nestedUserns: 'not-forbidden',
       note: 'bwrap: cannot open /proc/sys/user/max_user_namespaces: Read-only file system',
+      hold: null,
     });
   });
 
-  it('falls back to the permission model, saying why, where bubblewrap is missing', async () => {
+  it('falls back to the permission model where bubblewrap is missing, and holds the apps until the owner decides', async () => {
     expect(await probeSandbox('auto', '/nonexistent/bwrap')).toEqual({
       containment: 'permission-model-only',
       reason: 'bubblewrap is not installed (apt-get install bubblewrap)',
       nestedUserns: 'not-forbidden',
       note: null,
+      hold:
+        "the hub starts no app without namespaces of its own (bubblewrap is not installed (apt-get install bubblewrap)): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off to run apps with Node's permission model alone",
     });
   });
 
@@ -68,6 +71,7 @@ describe('probeSandbox', () => {
       reason: 'app namespaces are turned off (--app-sandbox off)',
       nestedUserns: 'not-forbidden',
       note: null,
+      hold: null,
     });
   });
 });
@@ -88,6 +92,30 @@ describe('a hub whose bubblewrap cannot forbid nested user namespaces', () => {
       expect(app).toMatchObject({ state: 'running', crashedMessage: null });
       expect((await hub.call('GET', '/api/manager/apps/state')).body).toMatchObject({ containment: 'namespaces', containmentReason: null });
       expect(hub.output.join('\n')).toContain('bubblewrap cannot keep apps from making user namespaces here');
+    } finally {
+      await hub.cleanup();
+    }
+  });
+});
+
+describe('a hub where auto finds no namespaces', () => {
+  it('starts no app until the owner decides, and says so in the app, the apps state and its log', { timeout: 60_000 }, async () => {
+    const appsDir = await tempDir('hearth-apps-');
+    const noTools = await tempDir('hearth-no-bwrap-');
+    dirs.push(appsDir, noTools);
+    await writeApp(appsDir, 'com.test.held', { code: homeyApp(`async onInit() { this.log('started'); }`) });
+    // No bubblewrap on its PATH (nothing at all: node is the hub's own binary).
+    const hub = await startHub({ appsDir, args: ['--app-sandbox', 'auto'], env: { PATH: noTools } });
+    try {
+      const why =
+        "the hub starts no app without namespaces of its own (bubblewrap is not installed (apt-get install bubblewrap)): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off to run apps with Node's permission model alone";
+      const app = (await hub.call<{ state: string; crashedMessage: string | null; exitCount: number }>('GET', '/api/manager/apps/app/com.test.held')).body;
+      expect(app).toMatchObject({ state: 'stopped', crashedMessage: why, exitCount: 0 });
+      expect((await hub.call('GET', '/api/manager/apps/state')).body).toMatchObject({ containment: 'permission-model-only', held: why, running: 0 });
+      // Enabling or restarting it does not start it either.
+      expect((await hub.call<{ state: string }>('PUT', '/api/manager/apps/app/com.test.held/enable')).body.state).toBe('stopped');
+      const log = (await hub.call<{ stdout: string }>('POST', '/api/manager/apps/app/com.test.held/crashlog', { body: {} })).body.stdout;
+      expect(log).not.toContain('started');
     } finally {
       await hub.cleanup();
     }

@@ -49,10 +49,11 @@ export class AppsService {
 
   state(): AppsState {
     const apps = Object.values(this.runtime.list());
-    const { containment, reason } = this.runtime.containment;
+    const { containment, reason, hold } = this.runtime.containment;
     return {
       containment,
       containmentReason: reason,
+      held: hold,
       apps: apps.length,
       running: apps.filter((a) => a.state === 'running').length,
       limits: { ...this.runtime.limits },

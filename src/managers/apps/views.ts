@@ -97,6 +97,7 @@ export type StoreCatalogue = z.infer<typeof StoreCatalogue>;
 export const AppsState = z.object({
   containment: z.enum(['namespaces', 'permission-model-only']).describe("how apps are contained: namespaces of their own (bubblewrap) inside Node's permission model, or the permission model alone"),
   containmentReason: z.string().nullable().describe('why apps run with the permission model only; null in namespaces'),
+  held: z.string().nullable().describe('why the hub starts no app (no namespaces, and the owner did not choose --app-sandbox off), or null'),
   apps: z.number().int(),
   running: z.number().int(),
   limits: z.object({

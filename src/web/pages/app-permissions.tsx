@@ -101,9 +101,17 @@ export function ContainmentLine({ state }: { state: AppsState }): JSX.Element {
       </p>
     );
   }
+  if (state.held) {
+    return (
+      <p class="notice" data-testid="containment" data-containment="held">
+        No app runs: {state.held}.
+      </p>
+    );
+  }
   return (
     <p class="notice" data-testid="containment" data-containment="permission-model-only">
-      Apps run under Node's permission model only ({state.containmentReason ?? 'no namespaces here'}): nothing keeps an app off the network, whatever it asks for; {limits}.
+      Apps run under Node's permission model only ({state.containmentReason ?? 'no namespaces here'}), as the owner chose: nothing keeps an app off the network or from signalling the hub, whatever it asks
+      for; {limits}.
     </p>
   );
 }
