@@ -104,7 +104,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
 /**
  * The hub's request handler: a path with a dot segment (`..`, `%2e%2e`, a backslash) is refused
- * as it arrived, before anything resolves it. Resolved, `/api/manager/apps/app/<id>/setting/..`
+ * (404) as it arrived, before anything resolves it. Resolved, `/api/manager/apps/app/<id>/setting/..`
  * was `/api/manager/apps/app/<id>/`, another operation than the one the client named (issue 22,
  * finding 10): a client that means that operation names it. The cheap test runs on every
  * request; the full one only on paths that could hold a dot segment.
@@ -113,7 +113,8 @@ function refuseDotSegments(fetch: Hono['fetch']): Hono['fetch'] {
   return (req, env, ctx) => {
     const raw = (env as { incoming?: { url?: string } } | undefined)?.incoming?.url;
     if (raw !== undefined && (raw.includes('/.') || raw.includes('\\') || raw.includes('%2')) && hasDotSegment(raw)) {
-      return errorResponse(new HearthError('invalid_parameter', `the path has a dot segment ('.' or '..', also as %2e) or a backslash; name the resource itself`));
+      // No resource is named so (a 404 like any path out of a folder): the client names it itself.
+      return errorResponse(new HearthError('not_found', `no such path: a path with a dot segment ('.' or '..', also as %2e) or a backslash names no resource`));
     }
     return fetch(req, env, ctx);
   };
