@@ -59,6 +59,12 @@ export const CONFIG_FIELDS = {
   /** Failed authentications allowed per remote address per minute before 429. */
   authFailureLimit: { flag: 'auth-failure-limit', env: 'HEARTH_AUTH_FAILURE_LIMIT', schema: positiveInt, default: 20 },
   timeZone: { flag: 'time-zone', env: 'HEARTH_TIME_ZONE', schema: z.string(), default: '' },
+  /**
+   * Debug: every answer is parsed against its operation's output schema, and one that does not
+   * match fails loudly (500 naming the operation and the field, and an error in the log). The
+   * test suite runs every hub with it; off, the hot path pays nothing.
+   */
+  checkAnswers: { flag: 'check-answers', env: 'HEARTH_CHECK_ANSWERS', schema: z.enum(['on', 'off']), default: 'off' },
 } as const;
 
 type Fields = typeof CONFIG_FIELDS;

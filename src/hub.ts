@@ -137,7 +137,8 @@ export class Hub {
     }
 
     const auth = new Authenticator(tokens, config.authFailureLimit);
-    this.http = createHttpApp({ managers: managers.all, auth, bus: this.bus, log, bodyLimit: config.bodyLimit, failed: this.failed });
+    this.http = createHttpApp({ managers: managers.all, auth, bus: this.bus, log, bodyLimit: config.bodyLimit, failed: this.failed, checkAnswers: config.checkAnswers === 'on' });
+    if (config.checkAnswers === 'on') log.info('every answer is checked against its operation schema (--check-answers on)');
     tokens.onRevoke = (id) => this.http?.sockets.closeToken(id);
     // Apps' this.homey.api calls go through the HTTP layer too, with the hub's own read-only token.
     const http = this.http;

@@ -29,6 +29,8 @@ export interface HttpAppOptions {
   readonly bodyLimit: number;
   /** Managers whose start failed, with the reason: their operations answer 503. */
   readonly failed: ReadonlyMap<string, string>;
+  /** --check-answers: every answer is parsed against its output schema (mount.ts). */
+  readonly checkAnswers?: boolean;
 }
 
 export interface HttpApp {
@@ -57,7 +59,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const mounted: MountedOperation[] = managers.flatMap((m) =>
     m.operations.map((op) => ({ manager: m.name, fullPath: `/api/manager/${m.name}${op.path}`, op })),
   );
-  for (const m of mounted) mountOperation(app, m, { auth, bodyLimit: options.bodyLimit, failed: options.failed });
+  const answerMismatch = options.checkAnswers
+    ? (op: { id: string }, problem: string) => log.error({ operation: op.id, problem }, 'an answer does not match its schema')
+    : undefined;
+  for (const m of mounted) mountOperation(app, m, { auth, bodyLimit: options.bodyLimit, failed: options.failed, ...(answerMismatch ? { answerMismatch } : {}) });
   sockets.mount(app, managers, ws.upgradeWebSocket, auth);
   // The apps' own Web APIs and realtime channels at /api/app/<appId>, their pages under /app/.
   const gateway = managers.find((m) => m.appGateway)?.appGateway;

@@ -13,12 +13,16 @@ import type { Authenticator } from './auth.js';
 import { remoteAddress } from './auth.js';
 import { parseInput, parseUrlInput, readsBody, type ParsedInput } from './input.js';
 import { VERSION } from '../version.js';
+import type { z } from 'zod';
+import { describeIssues } from '../core/zod-issues.js';
 
 export interface MountOptions {
   readonly auth: Authenticator;
   readonly bodyLimit: number;
   /** Managers whose start failed, with the reason: their operations answer 503. */
   readonly failed: ReadonlyMap<string, string>;
+  /** Called with an answer that does not match its operation's output schema (--check-answers on). */
+  readonly answerMismatch?: (op: Operation, problem: string) => void;
 }
 
 /** A mounted operation's full path, for 405 detection and the OpenAPI document. */
@@ -41,14 +45,32 @@ export function mountOperation(app: Hono, mounted: MountedOperation, options: Mo
     }
     const failure = options.failed.get(mounted.manager);
     if (failure !== undefined) throw new HearthError('unavailable', `the ${mounted.manager} manager failed to start: ${failure}`);
-    if (readsBody(op)) return parseInput(c, op, options.bodyLimit).then((input) => call(op, input, new CallContext(c, token)));
-    return call(op, parseUrlInput(c, op), new CallContext(c, token));
+    if (readsBody(op)) return parseInput(c, op, options.bodyLimit).then((input) => call(op, input, new CallContext(c, token), answer));
+    return call(op, parseUrlInput(c, op), new CallContext(c, token), answer);
   });
+  // Chosen once per route: with the check off, an answer goes straight to respond().
+  const mismatch = options.answerMismatch;
+  const answer = mismatch && op.output ? (value: unknown) => respond(op, checkedAnswer(op, value, mismatch)) : (value: unknown) => respond(op, value);
 }
 
-function call(op: Operation, input: ParsedInput, ctx: CallContext): Response | Promise<Response> {
+function call(op: Operation, input: ParsedInput, ctx: CallContext, answer: (value: unknown) => Response): Response | Promise<Response> {
   const result: unknown = op.handler(input as never, ctx);
-  return result instanceof Promise ? result.then((value: unknown) => respond(op, value)) : respond(op, result);
+  return result instanceof Promise ? result.then(answer) : answer(result);
+}
+
+/**
+ * The answer as the client will read it (its JSON), parsed against the operation's output
+ * schema: a mismatch is reported and answered as a 500 naming the operation and the fields, so
+ * a test (or someone debugging) cannot miss it.
+ */
+function checkedAnswer(op: Operation, value: unknown, mismatch: (op: Operation, problem: string) => void): unknown {
+  if (value instanceof RawResult || (op.status ?? 200) === 204) return value;
+  const wire: unknown = value === undefined ? {} : JSON.parse(JSON.stringify(value));
+  const parsed = (op.output as z.ZodType).safeParse(wire);
+  if (parsed.success) return value;
+  const problem = describeIssues(parsed.error, 'answer');
+  mismatch(op, problem);
+  throw new HearthError('internal_error', `the answer of ${op.id} does not match its schema: ${problem}`);
 }
 
 /**

@@ -72,7 +72,8 @@ export async function startHub(options: HubOptions = {}): Promise<RunningHub> {
     made.push(appsDir);
   }
   await mkdir(appsDir, { recursive: true });
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), HEARTH_LOG_LEVEL: 'info', ...options.env };
+  // Every answer of every test hub is checked against its operation's output schema.
+  const env: Record<string, string> = { ...(process.env as Record<string, string>), HEARTH_LOG_LEVEL: 'info', HEARTH_CHECK_ANSWERS: 'on', ...options.env };
   delete env.HEARTH_OWNER_TOKEN;
   const owner = options.ownerToken === undefined ? OWNER : options.ownerToken;
   if (owner !== null) env.HEARTH_OWNER_TOKEN = owner;

@@ -1,0 +1,70 @@
+/**
+ * --check-answers: every answer is parsed, as the client reads it (its JSON), against its
+ * operation's output schema, and a mismatch is a 500 naming the operation and the field, never a
+ * quiet wrong answer. Every test hub runs with it (test/helpers/hub.ts), so the whole suite holds
+ * the answers it sees to the OpenAPI document; this file shows the check can fail.
+ */
+import { Hono } from 'hono';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineOperation, type Operation } from '../../src/core/operation.js';
+import type { Authenticator } from '../../src/http/auth.js';
+import { mountOperation } from '../../src/http/mount.js';
+import { startHub, type RunningHub } from '../helpers/hub.js';
+
+const owner = { id: 'o', name: 'owner', scopes: ['*'], createdAt: '', owner: true, session: false } as const;
+const auth = { authenticate: () => owner } as unknown as Authenticator;
+
+function appWith(op: Operation, mismatches?: string[]): Hono {
+  const app = new Hono({ strict: false });
+  app.onError((err) => new Response(JSON.stringify({ error: (err as { code?: string }).code, error_description: err.message }), { status: (err as { status?: number }).status ?? 500 }));
+  mountOperation(app, { manager: 'test', fullPath: '/api/manager/test/thing', op }, {
+    auth,
+    bodyLimit: 1024,
+    failed: new Map(),
+    ...(mismatches ? { answerMismatch: (o: Operation, problem: string) => void mismatches.push(`${o.id}: ${problem}`) } : {}),
+  });
+  return app;
+}
+
+const wrong = defineOperation({
+  id: 'getThing',
+  method: 'GET',
+  path: '/thing',
+  scope: null,
+  summary: 'A thing',
+  output: z.object({ name: z.string(), at: z.iso.datetime() }),
+  // A Date becomes its ISO string on the wire, which the schema accepts; the number does not.
+  handler: () => ({ name: 42, at: new Date(0) }),
+});
+
+describe('answers checked against their schemas', () => {
+  it('a wrong answer is a 500 naming the operation and the field, and is reported', async () => {
+    const mismatches: string[] = [];
+    const res = await appWith(wrong, mismatches).request('/api/manager/test/thing');
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { error_description: string };
+    expect(body.error_description).toBe('the answer of getThing does not match its schema: answer name: Invalid input: expected string, received number');
+    expect(mismatches).toEqual(['getThing: answer name: Invalid input: expected string, received number']);
+  });
+
+  it('with the check off the same answer goes out unchecked (the hot path pays nothing)', async () => {
+    const res = await appWith(wrong).request('/api/manager/test/thing');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ name: 42, at: '1970-01-01T00:00:00.000Z' });
+  });
+
+  describe('on a real hub', () => {
+    let hub: RunningHub;
+    beforeAll(async () => {
+      hub = await startHub();
+    });
+    afterAll(() => hub.cleanup());
+
+    it('test hubs run with the check on, and their answers pass it', async () => {
+      expect(hub.output.join('\n')).toContain('every answer is checked against its operation schema');
+      expect((await hub.call('GET', '/api/manager/apps/state')).status).toBe(200);
+      expect(hub.output.join('\n')).not.toContain('an answer does not match its schema');
+    });
+  });
+});
