@@ -24,6 +24,7 @@ import { createHttpApp, type HttpApp } from './http/app.js';
 import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
 import { recoverRestore } from './backup/restore-journal.js';
+import { checkEvents } from './core/event-check.js';
 import { DashboardsManager } from './managers/dashboards/index.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
@@ -81,6 +82,8 @@ export class Hub {
   private http: HttpApp | undefined;
   private started: Manager[] = [];
   private store: Store | undefined;
+  /** Ends the event check of --check-answers. */
+  private uncheck: (() => void) | undefined;
   readonly failed = new Map<string, string>();
   readonly bus = new EventBus();
   /** The port it listens on, once it does. */
@@ -125,6 +128,8 @@ export class Hub {
     options.onListenerError = (err, manager, name) => log.error({ err, manager, option: name }, 'option change listener failed; the change is stored');
     if (options.broken) log.error({ reason: options.broken }, 'the options section is unusable: managers run on defaults and option operations answer 503');
     const managers = createManagers({ config, store, bus: this.bus, log, options, probes }, tokens, this.options);
+    // Before any manager starts: the events of their start are checked too.
+    if (config.checkAnswers === 'on') this.uncheck = checkEvents(this.bus, managers.all, log);
 
     for (const manager of managers.all) {
       try {
@@ -138,7 +143,7 @@ export class Hub {
 
     const auth = new Authenticator(tokens, config.authFailureLimit);
     this.http = createHttpApp({ managers: managers.all, auth, bus: this.bus, log, bodyLimit: config.bodyLimit, failed: this.failed, checkAnswers: config.checkAnswers === 'on' });
-    if (config.checkAnswers === 'on') log.info('every answer is checked against its operation schema (--check-answers on)');
+    if (config.checkAnswers === 'on') log.info('every answer is checked against its operation schema, and every event against its contract (--check-answers on)');
     tokens.onRevoke = (id) => this.http?.sockets.closeToken(id);
     // Apps' this.homey.api calls go through the HTTP layer too, with the hub's own read-only token.
     const http = this.http;
@@ -190,6 +195,7 @@ export class Hub {
   }
 
   async stop(): Promise<void> {
+    this.uncheck?.();
     this.http?.sockets.close();
     await new Promise<void>((resolve) => {
       if (!this.server) return resolve();

@@ -3,6 +3,7 @@
  * namespace; the WebSocket layer (and anyone else) subscribes. Listeners are registered per owner
  * and removed with the function `subscribe` returns.
  */
+import { z } from 'zod';
 import type { ManagerName } from './managers.js';
 
 export type EventAction = 'create' | 'update' | 'delete';
@@ -14,6 +15,25 @@ export interface UpdateInfo {
   oldValues: Record<string, unknown>;
   changedKeys: string[];
 }
+
+export const UpdateInfoSchema = z.object({
+  newValues: z.record(z.string(), z.unknown()),
+  oldValues: z.record(z.string(), z.unknown()),
+  changedKeys: z.array(z.string()),
+});
+
+/** What a manager publishes: each event's name with the schemas of its arguments, in order. */
+export type EventContract = Readonly<Record<string, readonly z.ZodType[]>>;
+
+/** A resource's three events: create and delete carry it; update carries it and what changed. */
+export function resourceEvents(resource: string, schema: z.ZodType): EventContract {
+  return { [`${resource}.create`]: [schema], [`${resource}.update`]: [schema, UpdateInfoSchema], [`${resource}.delete`]: [schema] };
+}
+
+/** Every manager with options publishes this one (core/options.ts); a secret option only says whether it is set. */
+export const OPTION_EVENTS: EventContract = {
+  'option.update': [z.union([z.strictObject({ name: z.string(), value: z.unknown() }), z.strictObject({ name: z.string(), set: z.boolean() })])],
+};
 
 export interface HubEvent {
   readonly manager: ManagerName;

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { AppGateway } from '../apps/gateway.js';
 import type { Config } from '../config.js';
 import type { HostProbes } from '../host-probes.js';
-import type { EventBus } from './events.js';
+import type { EventBus, EventContract } from './events.js';
 import type { Operation } from './operation.js';
 import type { OptionService } from './options.js';
 import type { Scope } from './scopes.js';
@@ -32,6 +32,8 @@ export interface Manager {
   /** Scope a token needs to receive this manager's events; null: the manager has no namespace. */
   readonly eventScope: Scope | null;
   readonly operations: readonly Operation[];
+  /** The events it publishes and their arguments' schemas (option.update is every manager's). */
+  readonly events?: EventContract;
   /** The apps manager's way in for the HTTP layer: apps' Web APIs, realtime and pages. */
   readonly appGateway?: AppGateway;
   start(): Promise<void>;

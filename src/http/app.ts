@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { HearthError } from '../core/errors.js';
 import { hasDotSegment } from '../apps/segments.cjs';
-import type { EventBus } from '../core/events.js';
+import { OPTION_EVENTS, type EventBus, type EventContract } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
 import { VERSION } from '../version.js';
 import type { Authenticator } from './auth.js';
@@ -73,7 +73,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   let openApi: Promise<object> | undefined;
   app.get('/api/openapi.json', async (c) =>
-    c.json(await (openApi ??= buildOpenApiDocument(mounted, VERSION)), 200, { 'X-Hearth-Version': VERSION }),
+    c.json(await (openApi ??= buildOpenApiDocument(mounted, VERSION, eventContracts(managers))), 200, { 'X-Hearth-Version': VERSION }),
   );
 
   // The web app at /, app pages under /app/: after the API, so /api paths stay JSON.
@@ -105,6 +105,17 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   });
 
   return { app, ws, sockets, fetch: refuseDotSegments(app.fetch) };
+}
+
+/** Each namespace's event contract, option.update included where the manager has options. */
+function eventContracts(managers: readonly Manager[]): Record<string, EventContract> {
+  const out: Record<string, EventContract> = {};
+  for (const m of managers) {
+    if (!m.eventScope) continue;
+    const hasOptions = m.operations.some((op) => op.path.startsWith('/option/'));
+    out[m.name] = { ...m.events, ...(hasOptions ? OPTION_EVENTS : {}) };
+  }
+  return out;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { MountedOperation } from './mount.js';
+import type { EventContract } from '../core/events.js';
 
 const ErrorBody = z.object({
   error: z.string(),
@@ -14,7 +15,11 @@ const ErrorBody = z.object({
 /** Hono `:id` -> OpenAPI `{id}`. */
 const openApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-export async function buildOpenApiDocument(ops: readonly MountedOperation[], version: string): Promise<object> {
+/**
+ * The document; `events` (each manager's event contract) goes in as `x-hearth-events`: for each
+ * namespace, each event with the JSON Schemas of its arguments.
+ */
+export async function buildOpenApiDocument(ops: readonly MountedOperation[], version: string, events: Readonly<Record<string, EventContract>> = {}): Promise<object> {
   const { OpenAPIHono } = await import('@hono/zod-openapi');
   const doc = new OpenAPIHono();
   doc.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
@@ -45,7 +50,7 @@ export async function buildOpenApiDocument(ops: readonly MountedOperation[], ver
       ...(op.extension ? { 'x-hearth-extension': true } : {}),
     });
   }
-  return doc.getOpenAPI31Document({
+  const document = doc.getOpenAPI31Document({
     openapi: '3.1.0',
     info: {
       title: 'hearth',
@@ -53,4 +58,11 @@ export async function buildOpenApiDocument(ops: readonly MountedOperation[], ver
       description: 'Home-automation hub API. Authenticate with "Authorization: Bearer <token>".',
     },
   });
+  const eventDoc = Object.fromEntries(
+    Object.entries(events).map(([manager, contract]) => [
+      manager,
+      Object.fromEntries(Object.entries(contract).map(([event, args]) => [event, args.map((a) => z.toJSONSchema(a, { unrepresentable: 'any' }))])),
+    ]),
+  );
+  return { ...document, 'x-hearth-events': eventDoc };
 }

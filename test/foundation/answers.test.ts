@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { defineOperation, type Operation } from '../../src/core/operation.js';
 import type { Authenticator } from '../../src/http/auth.js';
 import { mountOperation } from '../../src/http/mount.js';
+import { eventProblem } from '../../src/core/event-check.js';
+import { resourceEvents } from '../../src/core/events.js';
 import { startHub, type RunningHub } from '../helpers/hub.js';
 
 const owner = { id: 'o', name: 'owner', scopes: ['*'], createdAt: '', owner: true, session: false } as const;
@@ -54,6 +56,18 @@ describe('answers checked against their schemas', () => {
     expect(await res.json()).toEqual({ name: 42, at: '1970-01-01T00:00:00.000Z' });
   });
 
+  it('an event is held to its contract: its name, how many arguments, and each one', () => {
+    const contract = resourceEvents('thing', z.object({ id: z.string() }));
+    expect(eventProblem(contract, 'thing.create', [{ id: 'a' }])).toBeNull();
+    expect(eventProblem(contract, 'thing.update', [{ id: 'a' }, { newValues: {}, oldValues: {}, changedKeys: ['x'] }])).toBeNull();
+    expect(eventProblem(contract, 'thing.moved', [{ id: 'a' }])).toBe("'thing.moved' is not in the manager's event contract");
+    expect(eventProblem(contract, 'thing.update', [{ id: 'a' }])).toBe("'thing.update' carries 1 arguments; its contract has 2");
+    expect(eventProblem(contract, 'thing.delete', [{ id: 7 }])).toBe("'thing.delete' argument 0: id: Invalid input: expected string, received number");
+    // Every manager's option.update, a secret one without its value.
+    expect(eventProblem(contract, 'option.update', [{ name: 'pinCode', set: true }])).toBeNull();
+    expect(eventProblem(contract, 'option.update', [{ name: 'pinCode', set: true, value: '1234' }])).not.toBeNull();
+  });
+
   describe('on a real hub', () => {
     let hub: RunningHub;
     beforeAll(async () => {
@@ -62,7 +76,7 @@ describe('answers checked against their schemas', () => {
     afterAll(() => hub.cleanup());
 
     it('test hubs run with the check on, and their answers pass it', async () => {
-      expect(hub.output.join('\n')).toContain('every answer is checked against its operation schema');
+      expect(hub.output.join('\n')).toContain('every answer is checked against its operation schema, and every event against its contract');
       expect((await hub.call('GET', '/api/manager/apps/state')).status).toBe(200);
       expect(hub.output.join('\n')).not.toContain('an answer does not match its schema');
     });

@@ -12,7 +12,7 @@ interface OpenApiOperation {
   security: Array<Record<string, string[]>>;
   'x-hearth-extension'?: boolean;
 }
-type OpenApiDoc = { openapi: string; paths: Record<string, Record<string, OpenApiOperation>> };
+type OpenApiDoc = { openapi: string; paths: Record<string, Record<string, OpenApiOperation>>; 'x-hearth-events': Record<string, Record<string, object[]>> };
 
 const toOpenApiPath = (p: string): string => p.replace(/:([A-Za-z]+)/g, '{$1}');
 const SEED_MANAGERS = [...new Set(SPEC.operations.map((o) => o.manager))];
@@ -64,5 +64,13 @@ describe('the operation tables against the seed', () => {
       }
     }
     expect(extra).toEqual([]);
+  });
+
+  it("declares every event of the specification's list in its manager's event contract, with a schema per argument", () => {
+    const declared = doc['x-hearth-events'];
+    for (const [manager, events] of Object.entries(SPEC.events)) {
+      expect(Object.keys(declared[manager] ?? {}), manager).toEqual(expect.arrayContaining(events));
+      for (const event of events) expect(declared[manager]![event]!.length, `${manager} ${event}`).toBeGreaterThan(0);
+    }
   });
 });

@@ -125,11 +125,14 @@ export async function startHub(options: HubOptions = {}): Promise<RunningHub> {
       await exited;
     },
     async cleanup() {
+      // --check-answers: an answer or event that broke its contract fails the test file here.
+      const broken = output.filter((l) => l.includes('an answer does not match its schema') || l.includes('an event does not match its contract'));
       // SIGTERM first: the hub then stops its apps. A hub killed outright leaves app processes
       // whose event loop is busy (a CPU-spinning test app) unable to notice they are orphaned.
       const stopped = await Promise.race([hub.stop(), new Promise<'late'>((r) => setTimeout(() => r('late'), 10_000))]);
       if (stopped === 'late') await hub.kill();
       for (const dir of made) await rm(dir, { recursive: true, force: true });
+      if (broken.length > 0) throw new Error(`the hub reported answers or events that break their contract:\n${broken.join('\n')}`);
     },
   };
   return hub;

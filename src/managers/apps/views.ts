@@ -46,6 +46,9 @@ export const AppView = z.object({
   brandColor: z.string().nullable(),
   usage: Usage,
 });
+/** An app's notification (notification.create on the apps namespace): what the web app shows as a toast. */
+export const Notification = z.object({ id: z.string(), ownerUri: z.string(), ownerId: z.string(), excerpt: z.string(), dateCreated: z.iso.datetime() });
+
 export const Heap = z.object({ heapUsed: z.number(), heapTotal: z.number(), rss: z.number() });
 export const CrashLog = z.object({
   stdout: z.string(),

@@ -4,6 +4,8 @@
  */
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import { UpdateInfoSchema } from '../../core/events.js';
+import { BackupJob } from './views.js';
 import { BackupArchives, type Restart } from './archives.js';
 import { backupOperations } from './operations.js';
 import { BACKUP, BACKUP_OPTIONS, OPTION_ENABLED } from './options.js';
@@ -15,6 +17,7 @@ export { runOfflineBackup, runRestore } from './offline.js';
 export class BackupManager implements Manager {
   readonly name = BACKUP;
   readonly eventScope = 'SYSTEM_READONLY';
+  readonly events = { 'backup.create': [BackupJob], 'backup.update': [BackupJob, UpdateInfoSchema] };
   readonly operations: readonly Operation[];
   readonly service: BackupService;
   private readonly scheduler: BackupScheduler;

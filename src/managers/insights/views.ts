@@ -19,6 +19,9 @@ export const LogSchema = z.object({
   ownerUri: z.string(),
 });
 
+/** One point of a boolean log, as logentryboolean.* events carry it (t and v null: all of the log's points). */
+export const LogEntryBooleanSchema = z.object({ id: z.string(), log: z.string(), uri: z.string(), t: z.iso.datetime().nullable(), v: z.boolean().nullable() });
+
 export const EntriesSchema = z.object({
   id: z.string(),
   uri: z.string(),

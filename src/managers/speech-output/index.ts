@@ -4,6 +4,8 @@
  */
 import type { SdkRouter } from '../../apps/router.js';
 import type { Operation } from '../../core/operation.js';
+import { resourceEvents } from '../../core/events.js';
+import { Voice } from './engines/engine.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import { voiceOperations } from './operations.js';
 import { speechOptions } from './options.js';
@@ -14,6 +16,7 @@ export { SpeechService, type SayOptions, type Spoken } from './service.js';
 export class SpeechOutputManager implements Manager {
   readonly name = MANAGER;
   readonly eventScope = 'service.system';
+  readonly events = resourceEvents('voice', Voice);
   readonly operations: readonly Operation[];
   readonly service: SpeechService;
   private sdkOff: Array<() => void> = [];
