@@ -67,8 +67,10 @@ export interface OperationSpec<P extends Schema | undefined, Q extends Schema | 
   readonly bodyRoot?: string;
   /** A file body instead of JSON (see UploadSpec); the handler gets it as `upload`. */
   readonly upload?: UploadSpec;
-  /** Documented answer; not validated at run time (handlers are typed). */
+  /** The answer's schema: in the OpenAPI document, and checked at run time with --check-answers on. */
   readonly output?: Schema;
+  /** The content type of a non-JSON answer (a RawResult), documented as binary instead of `output`. */
+  readonly produces?: string;
   /** 200 by default; 204 answers without a body whatever the handler returns. */
   readonly status?: 200 | 201 | 202 | 204;
   handler(

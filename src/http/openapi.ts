@@ -28,7 +28,9 @@ export async function buildOpenApiDocument(ops: readonly MountedOperation[], ver
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
       [success]: success === 204
         ? { description: 'Done; no body' }
-        : { description: 'Success', content: { 'application/json': { schema: op.output ?? z.unknown() } } },
+        : op.produces
+          ? { description: 'Success', content: { [op.produces]: { schema: z.string().meta({ format: 'binary' }) } } }
+          : { description: 'Success', content: { 'application/json': { schema: op.output ?? z.unknown() } } },
       default: { description: 'Error', content: { 'application/json': { schema: ErrorBody } } },
     };
     doc.openAPIRegistry.registerPath({

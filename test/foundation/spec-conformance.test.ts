@@ -9,6 +9,7 @@ import { DECIDED_SCOPES, hubScope, SPEC } from '../helpers/spec.js';
 
 interface OpenApiOperation {
   operationId: string;
+  responses: Record<string, { content?: Record<string, { schema: object }> }>;
   security: Array<Record<string, string[]>>;
   'x-hearth-extension'?: boolean;
 }
@@ -72,5 +73,18 @@ describe('the operation tables against the seed', () => {
       expect(Object.keys(declared[manager] ?? {}), manager).toEqual(expect.arrayContaining(events));
       for (const event of events) expect(declared[manager]![event]!.length, `${manager} ${event}`).toBeGreaterThan(0);
     }
+  });
+
+  it('documents the answer of every operation: a schema, a binary type, or no body (204)', () => {
+    const undocumented: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, entry] of Object.entries(methods)) {
+        const [status, success] = Object.entries(entry.responses).find(([code]) => code.startsWith('2'))!;
+        if (status === '204') continue;
+        const schema = Object.values(success.content ?? {})[0]?.schema;
+        if (!schema || Object.keys(schema).length === 0) undocumented.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(undocumented).toEqual([]);
   });
 });

@@ -139,7 +139,8 @@ export function appsOperations(service: AppsService): Operation[] {
       scope: 'service.app.control',
       summary: 'One settings value (404 when unset)',
       params: IdName,
-      output: z.unknown(),
+      // z.json() is recursive, which the OpenAPI generator cannot walk: described instead.
+      output: z.unknown().describe('the setting: any JSON value (null when set to null), at most 64 KiB as JSON'),
       handler: ({ params }) => service.getSetting(params.id, params.name),
     }),
     defineOperation({
@@ -150,7 +151,8 @@ export function appsOperations(service: AppsService): Operation[] {
       summary: 'Set one settings value (any JSON up to 64 KiB); the app hears it through hub.settings.on("set")',
       params: IdName,
       body: z.object({ value: z.unknown().refine((v) => v !== undefined, { error: 'value is required' }) }),
-      output: z.unknown(),
+      // z.json() is recursive, which the OpenAPI generator cannot walk: described instead.
+      output: z.unknown().describe('the setting: any JSON value (null when set to null), at most 64 KiB as JSON'),
       handler: ({ params, body }) => service.runtime.settings.set(params.id, params.name, body.value),
     }),
     defineOperation({

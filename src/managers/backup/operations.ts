@@ -22,6 +22,7 @@ function archiveOperations(archives: BackupArchives): Operation[] {
       extension: true,
       summary: 'Download an archive of the backup folder (application/gzip)',
       params: File,
+      produces: 'application/gzip',
       handler: ({ params }) => archives.download(params.file),
     }),
     defineOperation({
