@@ -6,10 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { backUp, restorableHub } from './hubs.js';
 
 const B = '/api/manager/backup';
 interface Summary {
@@ -39,23 +40,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function hub(options: Parameters<typeof startHub>[0] = {}): Promise<RunningHub> {
-  const h = await startHub(options);
-  cleanups.push(async () => {
-    await h.cleanup();
-    // The restore leaves <data-dir>.pre-restore-* beside the temp data dir.
-    for (const n of await readdir(dirname(h.dataDir))) {
-      if (n.startsWith(`${basename(h.dataDir)}.pre-restore-`) || n.startsWith(`${basename(h.appsDir)}.pre-restore-`)) await rm(join(dirname(h.dataDir), n), { recursive: true, force: true });
-    }
-  });
-  return h;
-}
-
-async function backUp(h: RunningHub): Promise<string> {
-  await h.call('POST', `${B}/backup/`);
-  const s = await poll(() => h.call<State>('GET', `${B}/state`).then((r) => r.body), (s) => !s.running && s.job?.state === 'done', 'backup done');
-  return s.job!.file!;
-}
+const hub = (options: Parameters<typeof startHub>[0] = {}): Promise<RunningHub> => restorableHub(cleanups, options);
 
 async function upload(h: RunningHub, bytes: Uint8Array, type = 'application/gzip'): Promise<{ status: number; body: Summary & ErrorBody }> {
   return h.call<Summary & ErrorBody>('POST', `${B}/archive/`, { rawBody: bytes, headers: { 'content-type': type } });

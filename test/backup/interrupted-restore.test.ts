@@ -11,7 +11,7 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { poll } from '../helpers/poll.js';
+import { backUp } from './hubs.js';
 
 const B = '/api/manager/backup';
 interface State {
@@ -52,11 +52,10 @@ async function stoppedHubWithBackup(): Promise<{ dataDir: string; appsDir: strin
   });
   const h = await startHub({ dataDir, appsDir });
   await h.call('POST', '/api/manager/dashboards/dashboard', { body: { name: 'Before', columns: [] } });
-  await h.call('POST', `${B}/backup/`);
-  const s = await poll(() => h.call<State>('GET', `${B}/state`).then((r) => r.body), (x) => !x.running && x.job?.state === 'done', 'backup done');
+  const file = await backUp(h);
   await h.call('POST', '/api/manager/dashboards/dashboard', { body: { name: 'After', columns: [] } });
   expect(await h.stop()).toBe(0);
-  return { dataDir, appsDir, archive: join(dataDir, 'backups', s.job!.file!) };
+  return { dataDir, appsDir, archive: join(dataDir, 'backups', file) };
 }
 
 /** `hearth restore` killed right after the rename whose source matches `pattern`. */

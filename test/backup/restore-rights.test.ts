@@ -5,12 +5,13 @@
  * stays out, the hub's settings and every token it had stay, and the restore's record says what
  * was left out and why. The owner's restore of the same archive brings the app and settings in.
  */
-import { readdir, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readdir } from 'node:fs/promises';
+
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, OWNER, startHub, type RunningHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { writeApp, homeyApp } from '../apps/helpers.js';
+import { backUp, restorableHub } from './hubs.js';
 
 const B = '/api/manager/backup';
 interface LastRestore {
@@ -31,18 +32,7 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function hub(options: Parameters<typeof startHub>[0] = {}): Promise<RunningHub> {
-  const h = await startHub(options);
-  cleanups.push(async () => {
-    await h.cleanup();
-    for (const n of await readdir(dirname(h.dataDir))) {
-      if (n.startsWith(`${basename(h.dataDir)}.pre-restore-`) || n.startsWith(`${basename(h.appsDir)}.pre-restore-`)) {
-        await rm(join(dirname(h.dataDir), n), { recursive: true, force: true });
-      }
-    }
-  });
-  return h;
-}
+const hub = (options: Parameters<typeof startHub>[0] = {}): Promise<RunningHub> => restorableHub(cleanups, options);
 
 const token = async (h: RunningHub, name: string, scopes: string[]): Promise<string> => {
   const r = await h.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name, scopes } });
@@ -61,9 +51,8 @@ async function foreignArchive(): Promise<{ bytes: Uint8Array; planted: string }>
   const planted = await token(other, 'planted', ['*']);
   expect((await other.call('PUT', '/api/manager/i18n/option/language', { body: { value: 'nl' } })).status).toBe(200);
   expect((await other.call('POST', '/api/manager/dashboards/dashboard', { body: { name: 'Planted', columns: [] } })).status).toBeLessThan(300);
-  await other.call('POST', `${B}/backup/`);
-  const s = await poll(() => other.call<State>('GET', `${B}/state`).then((r) => r.body), (x) => !x.running && x.job?.state === 'done', 'backup done');
-  const res = await fetch(`${other.url}${B}/archive/${s.job!.file!}`, { headers: { authorization: `Bearer ${planted}` } });
+  const file = await backUp(other);
+  const res = await fetch(`${other.url}${B}/archive/${file}`, { headers: { authorization: `Bearer ${planted}` } });
   expect(res.status).toBe(200);
   return { bytes: new Uint8Array(await res.arrayBuffer()), planted };
 }
