@@ -10,6 +10,7 @@
  * It used to match command lines, which an app can overwrite.
  */
 import { readFileSync } from 'node:fs';
+import { statFields } from './usage.js';
 
 export interface ProcessIdentity {
   readonly pid: number;
@@ -20,9 +21,7 @@ export interface ProcessIdentity {
 /** The kernel's start time of `pid`, or null when it is gone or unreadable. */
 export function startTimeOf(pid: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the parenthesised command name (which may hold spaces) start at field 3.
-    const start = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const start = Number(statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'))[22 - 3]);
     return Number.isSafeInteger(start) ? start : null;
   } catch {
     return null;

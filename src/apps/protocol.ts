@@ -9,14 +9,19 @@
  * wire.ts, which test/apps/protocol.test.ts holds against these schemas.
  */
 import { z } from 'zod';
-import { hasDotSegment, isDotName } from './segments.cjs';
+import { hasDotSegment } from './segments.cjs';
+import { keyProblem } from './setting-rules.cjs';
 import type { Permission } from './permissions.js';
 import { safeRecord } from '../core/records.js';
 
 export { PROTOCOL_VERSION } from './wire.js';
 
 const Id = z.number().int().nonnegative();
-const Key = z.string().min(1).max(256).refine((k) => !isDotName(k), { error: 'a settings key is never . or .. (it becomes a path segment)' });
+// The one rule of settings keys (setting-rules.cts), as the SDK and the hub's settings apply it.
+const Key = z.string().superRefine((k, ctx) => {
+  const problem = keyProblem(k);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 const LocalId = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'must be 1-128 letters, digits, _ . : or -');
 const JsonObject = safeRecord(z.string(), z.unknown());
 

@@ -17,6 +17,14 @@ export interface Usage {
 }
 
 /** Keeps the previous sample of one pid to turn cumulative cpu time into a percentage. */
+/**
+ * The fields of a /proc/<pid>/stat line after the command name (which may itself hold spaces
+ * and parentheses): index 0 is field 3 (the state), so field N is at N - 3.
+ */
+export function statFields(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 export class UsageSampler {
   private last: { ticks: number; at: number } | undefined;
 
@@ -34,8 +42,7 @@ export class UsageSampler {
     } catch {
       return null;
     }
-    // Fields after the command name, which may itself contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(stat);
     const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime (fields 14, 15)
     const rssKb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1] ?? 0);
     const at = performance.now();

@@ -108,6 +108,7 @@ export const AppsState = z.object({
     memoryMaxMb: z.number().int().describe('the most an app.json may ask for'),
     diskMb: z.number().int().describe("each app's userdata quota"),
     diskMaxMb: z.number().int(),
+    diskFloorMb: z.number().int().describe('free space kept on the data disk: below it an app that goes on writing is stopped'),
   }),
 });
 export type AppsState = z.infer<typeof AppsState>;
