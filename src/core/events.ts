@@ -4,7 +4,7 @@
  * and removed with the function `subscribe` returns.
  */
 import { z } from 'zod';
-import type { ManagerName } from './managers.js';
+import type { ManagerContract, ManagerName } from './contract.js';
 
 export type EventAction = 'create' | 'update' | 'delete';
 export type EventName = `${string}.${EventAction}`;
@@ -25,15 +25,28 @@ export const UpdateInfoSchema = z.object({
 /** What a manager publishes: each event's name with the schemas of its arguments, in order. */
 export type EventContract = Readonly<Record<string, readonly z.ZodType[]>>;
 
+/** A resource's three events, typed: create and delete carry it; update carries it and what changed. */
+export type ResourceEvents<R extends string, S extends z.ZodType> = { readonly [K in `${R}.create` | `${R}.delete`]: readonly [S] } & {
+  readonly [K in `${R}.update`]: readonly [S, typeof UpdateInfoSchema];
+};
+
 /** A resource's three events: create and delete carry it; update carries it and what changed. */
-export function resourceEvents(resource: string, schema: z.ZodType): EventContract {
-  return { [`${resource}.create`]: [schema], [`${resource}.update`]: [schema, UpdateInfoSchema], [`${resource}.delete`]: [schema] };
+export function resourceEvents<const R extends string, S extends z.ZodType>(resource: R, schema: S): ResourceEvents<R, S> {
+  return { [`${resource}.create`]: [schema], [`${resource}.update`]: [schema, UpdateInfoSchema], [`${resource}.delete`]: [schema] } as ResourceEvents<R, S>;
 }
 
 /** Every manager with options publishes this one (core/options.ts); a secret option only says whether it is set. */
-export const OPTION_EVENTS: EventContract = {
+export const OPTION_EVENTS = {
   'option.update': [z.union([z.strictObject({ name: z.string(), value: z.unknown() }), z.strictObject({ name: z.string(), set: z.boolean() })])],
-};
+} as const satisfies EventContract;
+
+/** Every event a manager publishes: its contract's, and option.update when it has options. */
+export type ContractEvents<C extends ManagerContract> = (C['events'] extends EventContract ? C['events'] : unknown) &
+  (C['options'] extends readonly [unknown, ...unknown[]] ? typeof OPTION_EVENTS : unknown);
+
+export function contractEvents(contract: ManagerContract): EventContract {
+  return { ...contract.events, ...(contract.options?.length ? OPTION_EVENTS : {}) };
+}
 
 export interface HubEvent {
   readonly manager: ManagerName;

@@ -7,33 +7,20 @@ import type { Logger } from 'pino';
 import type { AppGateway } from '../apps/gateway.js';
 import type { Config } from '../config.js';
 import type { HostProbes } from '../host-probes.js';
-import type { EventBus, EventContract } from './events.js';
+import type { ManagerContract, ManagerName } from './contract.js';
+import type { EventBus } from './events.js';
 import type { Operation } from './operation.js';
 import type { OptionService } from './options.js';
-import type { Scope } from './scopes.js';
 import type { Store } from './store.js';
 
-export const MANAGER_NAMES = [
-  'dashboards',
-  'apps',
-  'speech-output',
-  'backup',
-  'insights',
-  'geolocation',
-  'i18n',
-  'google-assistant',
-  'tokens',
-  'system',
-] as const;
-export type ManagerName = (typeof MANAGER_NAMES)[number];
+export { MANAGER_NAMES, type ManagerName } from './contract.js';
 
 export interface Manager {
   readonly name: ManagerName;
-  /** Scope a token needs to receive this manager's events; null: the manager has no namespace. */
-  readonly eventScope: Scope | null;
+  /** What it promises clients: operations, options, events (its `name` is the contract's). */
+  readonly contract: ManagerContract;
+  /** The contract's operations with their handlers, options' included. */
   readonly operations: readonly Operation[];
-  /** The events it publishes and their arguments' schemas (option.update is every manager's). */
-  readonly events?: EventContract;
   /** The apps manager's way in for the HTTP layer: apps' Web APIs, realtime and pages. */
   readonly appGateway?: AppGateway;
   start(): Promise<void>;

@@ -1,16 +1,14 @@
 /**
- * The operation table entry: the one place an API operation is declared. The HTTP layer mounts
- * these (auth, scope, validation, handler, serialisation), the OpenAPI document is generated from
- * them, and a test holds them against the Web API's specification (test/fixtures/api.json).
+ * An operation as the hub mounts it: a contract's entry (core/contract.ts) with its id and its
+ * handler. The HTTP layer mounts these (auth, scope, validation, handler, serialisation), the
+ * OpenAPI document is generated from them, and a test holds them against the Web API's
+ * specification (test/fixtures/api.json).
  */
 import type { z } from 'zod';
-import type { Scope } from './scopes.js';
+import type { OperationContract } from './contract.js';
 import type { TokenInfo } from './tokens.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-type Schema = z.ZodType;
-type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+export type { HttpMethod, UploadSpec } from './contract.js';
 
 /** What a handler learns about the caller besides its input. */
 export interface RequestContext {
@@ -35,86 +33,61 @@ export class RawResult {
 }
 
 /**
- * An operation that takes a file as its body (a backup archive) instead of JSON: the body is
- * handed to the handler as a stream, bounded by `maxBytes` while it streams (never buffered),
- * and refused with 415 unless its Content-Type is one of `types`.
+ * An answer serialised ahead of time (a cached list): JSON bytes that stand for a `T`, so the
+ * handler that answers them is still held to its operation's output.
  */
-export interface UploadSpec {
-  readonly types: readonly string[];
-  readonly maxBytes: number;
+export class JsonBytes<T> extends RawResult {
+  declare private readonly answers?: T;
+  constructor(bytes: Uint8Array) {
+    super('application/json', bytes);
+  }
 }
 
-export interface OperationSpec<P extends Schema | undefined, Q extends Schema | undefined, B extends Schema | undefined> {
-  /** The seed's operationId (or a new one for an extension). */
-  readonly id: string;
-  readonly method: HttpMethod;
-  /** Path below the manager prefix, Hono syntax: '/dashboard/:id'. A trailing slash is optional. */
-  readonly path: string;
-  /** Scope needed; null means any valid token (the seed lists no scope). */
-  readonly scope: Scope | null;
-  /** 'none' only for probes (ping) and documents (openapi). */
-  readonly auth?: 'token' | 'none';
-  /** Not in the seed: an operation this hub adds (token API, voice catalogue, ...). */
-  readonly extension?: boolean;
-  readonly summary: string;
-  readonly params?: P;
-  readonly query?: Q;
-  readonly body?: B;
-  /**
-   * For bodies that are one root object (createDashboard's `dashboard`): the wrapper key that
-   * is also accepted, `{"dashboard": {...}}`.
-   */
-  readonly bodyRoot?: string;
-  /** A file body instead of JSON (see UploadSpec); the handler gets it as `upload`. */
-  readonly upload?: UploadSpec;
-  /** The answer's schema: in the OpenAPI document, and checked at run time with --check-answers on. */
-  readonly output?: Schema;
-  /** The content type of a non-JSON answer (a RawResult), documented as binary instead of `output`. */
-  readonly produces?: string;
-  /** 200 by default; 204 answers without a body whatever the handler returns. */
-  readonly status?: 200 | 201 | 202 | 204;
-  handler(
-    input: { params: Infer<P>; query: Infer<Q>; body: Infer<B>; upload?: ReadableStream<Uint8Array> },
-    ctx: RequestContext,
-  ): unknown;
+type Parsed<O, K extends string> = O extends { readonly [k in K]: infer S extends z.ZodType } ? z.output<S> : undefined;
+
+/** What a handler of operation `O` is given: its inputs as validated, and the upload stream if any. */
+export interface HandlerInput<O> {
+  params: Parsed<O, 'params'>;
+  query: Parsed<O, 'query'>;
+  body: Parsed<O, 'body'>;
+  upload?: ReadableStream<Uint8Array>;
 }
 
-/** An operation with its input types erased, as tables hold them. */
-export type Operation = OperationSpec<Schema | undefined, Schema | undefined, Schema | undefined>;
+/** A value as it may be answered: serialising it neither needs nor mutates its arrays, so they may be readonly. */
+export type Answerable<T> = T extends readonly (infer E)[]
+  ? readonly Answerable<E>[]
+  : T extends Date | Uint8Array
+    ? T
+    : T extends object
+      ? { readonly [K in keyof T]: Answerable<T[K]> }
+      : T;
 
 /**
- * Declares one operation with its handler's input typed from its schemas.
+ * What a handler of operation `O` may answer: anything for a 204 (nothing is sent); what its
+ * output schema accepts (serialised as given), and a file where it `produces` one.
+ */
+export type HandlerAnswer<O> = O extends { readonly status: 204 }
+  ? unknown
+  : (O extends { readonly output: infer S extends z.ZodType } ? Answerable<z.input<S>> | JsonBytes<z.input<S>> : never) | (O extends { readonly produces: string } ? RawResult : never);
+
+export type Handler<O> = (input: HandlerInput<O>, ctx: RequestContext) => HandlerAnswer<O> | Promise<HandlerAnswer<O>>;
+
+/** One handler per operation of a table, each typed by its entry. */
+export type Handlers<Ops> = { [K in keyof Ops]: Handler<Ops[K]> };
+
+/** An operation with its types erased, as the HTTP layer holds them. */
+export interface Operation extends OperationContract {
+  readonly id: string;
+  handler(input: { params: unknown; query: unknown; body: unknown; upload?: ReadableStream<Uint8Array> }, ctx: RequestContext): unknown;
+}
+
+/**
+ * Binds handlers to a contract's operations (options' operations are bound by the option
+ * service). The handlers object must have one handler per operation, typed by it.
  *
  * @example
- * defineOperation({ id: 'getDashboard', method: 'GET', path: '/dashboard/:id',
- *   scope: 'service.dashboard.readonly', summary: 'One dashboard',
- *   params: z.object({ id: z.string() }), handler: ({ params }) => service.get(params.id) })
+ * implement(dashboardsContract.operations, { getDashboard: ({ params }) => service.get(params.id), ... })
  */
-export function defineOperation<
-  P extends Schema | undefined = undefined,
-  Q extends Schema | undefined = undefined,
-  B extends Schema | undefined = undefined,
->(spec: OperationSpec<P, Q, B>): Operation {
-  return spec as unknown as Operation;
-}
-
-/**
- * The `GET /state` every manager but apps and speech-output has: a small object a dashboard can
- * show at a glance. Its scope is service.system.readonly unless the seed says otherwise.
- */
-export function defineStateOperation<O extends Schema>(spec: {
-  readonly summary: string;
-  readonly output: O;
-  readonly scope?: Scope;
-  handler(): z.output<O> | Promise<z.output<O>>;
-}): Operation {
-  return defineOperation({
-    id: 'getState',
-    method: 'GET',
-    path: '/state',
-    scope: spec.scope ?? 'service.system.readonly',
-    summary: spec.summary,
-    output: spec.output,
-    handler: () => spec.handler(),
-  });
+export function implement<const Ops extends Readonly<Record<string, OperationContract>>>(operations: Ops, handlers: Handlers<Ops>): Operation[] {
+  return Object.entries(operations).map(([id, op]) => ({ ...op, id, handler: handlers[id as keyof Ops] as Operation['handler'] }));
 }

@@ -4,7 +4,8 @@
  * manager declares its options once and gets its three operations per option from here.
  */
 import { z } from 'zod';
-import { defineOperation, type Operation } from './operation.js';
+import { optionOperations, type OptionContract } from './contract.js';
+import type { Operation } from './operation.js';
 import type { EventBus } from './events.js';
 import type { ManagerName } from './managers.js';
 import type { Scope } from './scopes.js';
@@ -12,21 +13,11 @@ import { unavailable } from './errors.js';
 import { StoreSectionError, type Section, type Store } from './store.js';
 import { nullRecord, safeRecord } from './records.js';
 
-export interface OptionDef<T = unknown> {
-  readonly name: string;
-  /** Domain validation of a PUT value; its messages name the problem. */
-  readonly schema: z.ZodType<T>;
-  readonly default: T | null;
-  readonly scopes: { readonly get: Scope | null; readonly set: Scope | null; readonly unset: Scope | null };
-  /** Never sent in events or state (the PIN); still readable through its GET with its scope. */
-  readonly secret?: boolean;
-  readonly summary: string;
-}
-
-/** Declares an option with its value type inferred from the schema. */
-export function defineOption<T>(def: OptionDef<T>): OptionDef {
-  return def as OptionDef;
-}
+/**
+ * A check an option's value must also pass that depends on the hub's state (the voice option
+ * names an installed voice): the problem's sentence, or null. Asked on every PUT.
+ */
+export type OptionCheck = (value: unknown) => string | null;
 
 type OptionListener = (name: string, value: unknown) => void | Promise<void>;
 
@@ -36,7 +27,7 @@ export class OptionService {
   private readonly section: Section<Record<string, Record<string, unknown>>> | null = null;
   /** Why the `options` section could not be opened, or null when it is fine. */
   readonly broken: string | null = null;
-  private readonly defs = new Map<string, OptionDef>();
+  private readonly defs = new Map<string, OptionContract>();
   private readonly listeners = new Map<string, Set<OptionListener>>();
   /**
    * Called when a change listener throws. The change is stored and announced by then, so its
@@ -67,19 +58,22 @@ export class OptionService {
     return `${manager}/${name}`;
   }
 
-  private def(manager: ManagerName, name: string): OptionDef {
+  private def(manager: ManagerName, name: string): OptionContract {
     const def = this.defs.get(this.key(manager, name));
     if (!def) throw new Error(`option ${manager}/${name} is not declared`);
     return def;
   }
 
   /**
-   * Declares a manager's options and returns their operations (three per option, with the seed's
-   * ids: getOptionX, setOptionX, unsetOptionX).
+   * Declares a manager's options (from its contract) and returns their operations (three per
+   * option, with the seed's ids: getOptionX, setOptionX, unsetOptionX). `checks` adds, by option
+   * name, what a value must also pass on this hub.
    */
-  register(manager: ManagerName, defs: readonly OptionDef[]): Operation[] {
+  register(manager: ManagerName, defs: readonly OptionContract[] = [], checks: Readonly<Record<string, OptionCheck>> = {}): Operation[] {
     const ops: Operation[] = [];
-    for (const def of defs) {
+    for (const contract of defs) {
+      const check = checks[contract.name];
+      const def = check ? { ...contract, schema: withCheck(contract.schema, check) } : contract;
       this.defs.set(this.key(manager, def.name), def);
       ops.push(...this.operations(manager, def));
     }
@@ -134,7 +128,7 @@ export class OptionService {
     return () => set.delete(listener);
   }
 
-  private async changed(manager: ManagerName, def: OptionDef, value: unknown): Promise<void> {
+  private async changed(manager: ManagerName, def: OptionContract, value: unknown): Promise<void> {
     const payload = def.secret ? { name: def.name, set: value !== null } : { name: def.name, value };
     this.bus.publish(manager, 'option.update', payload);
     for (const l of this.listeners.get(manager) ?? []) {
@@ -146,41 +140,24 @@ export class OptionService {
     }
   }
 
-  private operations(manager: ManagerName, def: OptionDef): Operation[] {
+  private operations(manager: ManagerName, def: OptionContract): Operation[] {
     const cap = def.name[0]!.toUpperCase() + def.name.slice(1);
-    const path = `/option/${def.name}`;
-    return [
-      defineOperation({
-        id: `getOption${cap}`,
-        method: 'GET',
-        path,
-        scope: def.scopes.get,
-        summary: `Read ${def.summary}`,
-        output: z.object({ value: z.unknown() }),
-        handler: () => {
-          this.mustSection();
-          return { value: this.get(manager, def.name) };
-        },
-      }),
-      defineOperation({
-        id: `setOption${cap}`,
-        method: 'PUT',
-        path,
-        scope: def.scopes.set,
-        summary: `Set ${def.summary}`,
-        body: z.strictObject({ value: def.schema }),
-        output: z.object({ value: z.unknown() }),
-        handler: async ({ body }) => ({ value: await this.set(manager, def.name, body.value) }),
-      }),
-      defineOperation({
-        id: `unsetOption${cap}`,
-        method: 'DELETE',
-        path,
-        scope: def.scopes.unset,
-        summary: `Restore the default of ${def.summary}`,
-        status: 204,
-        handler: () => this.unset(manager, def.name),
-      }),
-    ];
+    // The ids are made from the name, so the contract is a map and the handlers untyped (each is one line).
+    const handlers: Record<string, Operation['handler']> = {
+      [`getOption${cap}`]: () => {
+        this.mustSection();
+        return { value: this.get(manager, def.name) };
+      },
+      [`setOption${cap}`]: async ({ body }) => ({ value: await this.set(manager, def.name, (body as { value: unknown }).value) }),
+      [`unsetOption${cap}`]: () => this.unset(manager, def.name),
+    };
+    return Object.entries(optionOperations(def)).map(([id, op]) => ({ ...op, id, handler: handlers[id]! }));
   }
+}
+
+function withCheck<T>(schema: z.ZodType<T>, check: OptionCheck): z.ZodType<T> {
+  return schema.superRefine((value, ctx) => {
+    const problem = check(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 }

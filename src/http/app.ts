@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { HearthError } from '../core/errors.js';
 import { hasDotSegment } from '../apps/segments.cjs';
-import { OPTION_EVENTS, type EventBus, type EventContract } from '../core/events.js';
+import { contractEvents, type EventBus, type EventContract } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
 import { VERSION } from '../version.js';
 import type { Authenticator } from './auth.js';
@@ -111,9 +111,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 function eventContracts(managers: readonly Manager[]): Record<string, EventContract> {
   const out: Record<string, EventContract> = {};
   for (const m of managers) {
-    if (!m.eventScope) continue;
-    const hasOptions = m.operations.some((op) => op.path.startsWith('/option/'));
-    out[m.name] = { ...m.events, ...(hasOptions ? OPTION_EVENTS : {}) };
+    if (m.contract.eventScope) out[m.name] = contractEvents(m.contract);
   }
   return out;
 }

@@ -67,7 +67,7 @@ export class EventSockets {
   /** Routes `GET /api/manager/<name>` upgrades for every manager that has events. */
   mount(app: Hono, managers: readonly Manager[], upgrade: UpgradeWebSocket<WebSocket>, auth: Authenticator): void {
     for (const manager of managers) {
-      const scope = manager.eventScope;
+      const scope = manager.contract.eventScope;
       if (!scope) continue;
       const path = `/api/manager/${manager.name}`;
       app.get(

@@ -28,9 +28,14 @@ export async function buildOpenApiDocument(ops: readonly MountedOperation[], ver
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
       [success]: success === 204
         ? { description: 'Done; no body' }
-        : op.produces
-          ? { description: 'Success', content: { [op.produces]: { schema: z.string().meta({ format: 'binary' }) } } }
-          : { description: 'Success', content: { 'application/json': { schema: op.output ?? z.unknown() } } },
+        : {
+            description: 'Success',
+            content: {
+              // An operation may answer either (say: JSON, or the audio with synthesize: true).
+              ...(op.output || !op.produces ? { 'application/json': { schema: op.output ?? z.unknown() } } : {}),
+              ...(op.produces ? { [op.produces]: { schema: z.string().meta({ format: 'binary' }) } } : {}),
+            },
+          },
       default: { description: 'Error', content: { 'application/json': { schema: ErrorBody } } },
     };
     doc.openAPIRegistry.registerPath({

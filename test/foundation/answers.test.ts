@@ -7,11 +7,12 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineOperation, type Operation } from '../../src/core/operation.js';
+import { implement, type Operation } from '../../src/core/operation.js';
 import type { Authenticator } from '../../src/http/auth.js';
 import { mountOperation } from '../../src/http/mount.js';
 import { eventProblem } from '../../src/core/event-check.js';
-import { resourceEvents } from '../../src/core/events.js';
+import { contractEvents, resourceEvents } from '../../src/core/events.js';
+import { defineOption } from '../../src/core/contract.js';
 import { startHub, type RunningHub } from '../helpers/hub.js';
 
 const owner = { id: 'o', name: 'owner', scopes: ['*'], createdAt: '', owner: true, session: false } as const;
@@ -29,16 +30,13 @@ function appWith(op: Operation, mismatches?: string[]): Hono {
   return app;
 }
 
-const wrong = defineOperation({
-  id: 'getThing',
-  method: 'GET',
-  path: '/thing',
-  scope: null,
-  summary: 'A thing',
-  output: z.object({ name: z.string(), at: z.iso.datetime() }),
-  // A Date becomes its ISO string on the wire, which the schema accepts; the number does not.
-  handler: () => ({ name: 42, at: new Date(0) }),
-});
+const thing = {
+  getThing: { method: 'GET', path: '/thing', scope: null, summary: 'A thing', output: z.object({ name: z.string(), at: z.iso.datetime() }) },
+} as const;
+
+// A Date becomes its ISO string on the wire, which the schema accepts; the number does not. The
+// handler's type would refuse the number, so it is cast: what is tested is the run-time check.
+const wrong = implement(thing, { getThing: (() => ({ name: 42, at: new Date(0) })) as never })[0]!;
 
 describe('answers checked against their schemas', () => {
   it('a wrong answer is a 500 naming the operation and the field, and is reported', async () => {
@@ -48,6 +46,14 @@ describe('answers checked against their schemas', () => {
     const body = (await res.json()) as { error_description: string };
     expect(body.error_description).toBe('the answer of getThing does not match its schema: answer name: Invalid input: expected string, received number');
     expect(mismatches).toEqual(['getThing: answer name: Invalid input: expected string, received number']);
+  });
+
+  it('a handler that answers the wrong shape does not compile', () => {
+    const ops = implement(thing, {
+      // @ts-expect-error: name is a string in the contract's output
+      getThing: () => ({ name: 42, at: '1970-01-01T00:00:00.000Z' }),
+    });
+    expect(ops.map((o) => [o.id, o.method, o.path])).toEqual([['getThing', 'GET', '/thing']]);
   });
 
   it('with the check off the same answer goes out unchecked (the hot path pays nothing)', async () => {
@@ -63,9 +69,11 @@ describe('answers checked against their schemas', () => {
     expect(eventProblem(contract, 'thing.moved', [{ id: 'a' }])).toBe("'thing.moved' is not in the manager's event contract");
     expect(eventProblem(contract, 'thing.update', [{ id: 'a' }])).toBe("'thing.update' carries 1 arguments; its contract has 2");
     expect(eventProblem(contract, 'thing.delete', [{ id: 7 }])).toBe("'thing.delete' argument 0: id: Invalid input: expected string, received number");
-    // Every manager's option.update, a secret one without its value.
-    expect(eventProblem(contract, 'option.update', [{ name: 'pinCode', set: true }])).toBeNull();
-    expect(eventProblem(contract, 'option.update', [{ name: 'pinCode', set: true, value: '1234' }])).not.toBeNull();
+    // option.update comes with options only; a secret one goes without its value.
+    expect(eventProblem(contract, 'option.update', [{ name: 'pinCode', set: true }])).toBe("'option.update' is not in the manager's event contract");
+    const withOptions = contractEvents({ name: 'system', eventScope: null, operations: {}, events: contract, options: [defineOption({ name: 'pinCode', schema: z.string(), default: null, scopes: { get: null, set: null, unset: null }, summary: 'a PIN' })] });
+    expect(eventProblem(withOptions, 'option.update', [{ name: 'pinCode', set: true }])).toBeNull();
+    expect(eventProblem(withOptions, 'option.update', [{ name: 'pinCode', set: true, value: '1234' }])).not.toBeNull();
   });
 
   describe('on a real hub', () => {

@@ -14,8 +14,7 @@ import { serveHubApi, type HubApi } from '../../apps/hub-api.js';
 import { checkForUpdates } from '../../apps/autoupdate.js';
 import { AppRuntime, type App, type AppEventKind, type Locale } from '../../apps/runtime.js';
 import { diff } from '../../core/diff.js';
-import { resourceEvents } from '../../core/events.js';
-import { AppView, Notification } from './views.js';
+import { appsContract } from './contract.js';
 import type { SupervisorOptions } from '../../apps/supervisor.js';
 import { appsOperations } from './operations.js';
 import { AppsService } from './service.js';
@@ -46,9 +45,8 @@ export interface AppsPeer {
 }
 
 export class AppsManager implements Manager {
-  readonly name = 'apps';
-  readonly eventScope = 'service.app.readonly';
-  readonly events = { ...resourceEvents('app', AppView), 'notification.create': [Notification] };
+  readonly name = appsContract.name;
+  readonly contract = appsContract;
   readonly operations: readonly Operation[];
   readonly runtime: AppRuntime;
   readonly service: AppsService;

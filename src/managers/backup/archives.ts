@@ -20,9 +20,6 @@ import { planFiles, type RestoreRights } from '../../backup/restore-rights.js';
 import { writeRestoreRecord } from './restore-record.js';
 import type { ArchiveSummary } from './views.js';
 
-/** Largest archive the hub takes as an upload: a Pi's SD card is the real limit, this stops a runaway client. */
-export const MAX_UPLOAD_BYTES = 16 * 1024 ** 3;
-export const UPLOAD_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream'] as const;
 
 /** Asks the daemon to stop the hub, run the work, and start again; false when it will not. */
 export type Restart = (work: () => Promise<void>) => boolean;

@@ -4,20 +4,18 @@
  */
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
-import { UpdateInfoSchema } from '../../core/events.js';
-import { BackupJob } from './views.js';
+import { backupContract } from './contract.js';
 import { BackupArchives, type Restart } from './archives.js';
 import { backupOperations } from './operations.js';
-import { BACKUP, BACKUP_OPTIONS, OPTION_ENABLED } from './options.js';
+import { BACKUP, OPTION_ENABLED } from './options.js';
 import { BackupScheduler } from './schedule.js';
 import { BackupService } from './service.js';
 
 export { runOfflineBackup, runRestore } from './offline.js';
 
 export class BackupManager implements Manager {
-  readonly name = BACKUP;
-  readonly eventScope = 'SYSTEM_READONLY';
-  readonly events = { 'backup.create': [BackupJob], 'backup.update': [BackupJob, UpdateInfoSchema] };
+  readonly name = backupContract.name;
+  readonly contract = backupContract;
   readonly operations: readonly Operation[];
   readonly service: BackupService;
   private readonly scheduler: BackupScheduler;
@@ -39,7 +37,7 @@ export class BackupManager implements Manager {
       fire: (trigger) => void this.service.schedule(trigger),
     });
     const archives = new BackupArchives(ctx, () => this.service.isRunning, deps.restart);
-    this.operations = [...ctx.options.register(BACKUP, BACKUP_OPTIONS), ...backupOperations(this.service, this.scheduler, ctx.config.backupSchedule, archives)];
+    this.operations = [...ctx.options.register(BACKUP, backupContract.options), ...backupOperations(this.service, this.scheduler, ctx.config.backupSchedule, archives)];
   }
 
   async start(): Promise<void> {

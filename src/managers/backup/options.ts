@@ -3,7 +3,7 @@
  * by the manager and the offline `hearth backup` so both record a success the same way.
  */
 import { z } from 'zod';
-import { defineOption } from '../../core/options.js';
+import { defineOption } from '../../core/contract.js';
 
 export const BACKUP = 'backup' as const;
 export const OPTION_ENABLED = 'automaticBackupsEnabled';

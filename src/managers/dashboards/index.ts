@@ -7,16 +7,14 @@
 import type { AppRuntime } from '../../apps/runtime.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
-import { resourceEvents } from '../../core/events.js';
-import { AppWidgetView, DashboardView, WidgetStore } from './schema.js';
+import { dashboardsContract } from './contract.js';
 import { AppWidgetCatalog } from './app-widgets.js';
 import { dashboardsOperations } from './operations.js';
 import { DashboardsService } from './service.js';
 
 export class DashboardsManager implements Manager {
-  readonly name = 'dashboards';
-  readonly eventScope = 'service.dashboard.readonly';
-  readonly events = { ...resourceEvents('dashboard', DashboardView), ...resourceEvents('widgetstore', WidgetStore), ...resourceEvents('appwidget', AppWidgetView) };
+  readonly name = dashboardsContract.name;
+  readonly contract = dashboardsContract;
   readonly operations: readonly Operation[];
   readonly service: DashboardsService;
   private readonly catalog: AppWidgetCatalog;

@@ -124,3 +124,4 @@ export const StateView = z.object({
   appWidgetsNotRunning: z.number().int().describe('app widgets whose app is not running'),
   missingWidgets: z.number().int().describe('widget instances whose app widget is not installed'),
 });
+export type DashboardsState = z.infer<typeof StateView>;

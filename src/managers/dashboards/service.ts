@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { conflict, invalid, notFound } from '../../core/errors.js';
 import { diff } from '../../core/diff.js';
 import type { EventBus } from '../../core/events.js';
-import { RawResult } from '../../core/operation.js';
+import { JsonBytes } from '../../core/operation.js';
 import type { Section, Store } from '../../core/store.js';
 import type { AppWidgetCatalog, WidgetChange } from './app-widgets.js';
 import { buildColumns } from './columns.js';
@@ -18,6 +18,7 @@ import {
   type ColumnsInput,
   type Dashboard,
   type DashboardView,
+  type DashboardsState,
   type WidgetStore,
 } from './schema.js';
 import { syncStores, type StoreChanges } from './widget-stores.js';
@@ -62,14 +63,14 @@ export class DashboardsService {
     return new Set(Object.keys(this.catalog.list()));
   }
 
-  list(): RawResult {
+  list(): JsonBytes<Record<string, DashboardView>> {
     const value = this.section.value;
     if (this.listCache?.of !== value) {
       const installed = this.installed();
       const all = Object.fromEntries(Object.values(value.dashboards).map((d) => [d.id, this.view(d, installed)]));
       this.listCache = { of: value, bytes: Buffer.from(JSON.stringify(all)) };
     }
-    return new RawResult('application/json', this.listCache.bytes);
+    return new JsonBytes(this.listCache.bytes);
   }
 
   get(id: string): DashboardView {
@@ -202,7 +203,7 @@ export class DashboardsService {
     this.listCache = null;
   }
 
-  state(): Record<string, number> {
+  state(): DashboardsState {
     const { dashboards, widgetStores } = this.section.value;
     const appWidgets = Object.values(this.catalog.list());
     const installed = new Set(appWidgets.map((w) => w.id));

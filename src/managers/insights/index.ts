@@ -5,8 +5,7 @@
 import type { SdkRouter } from '../../apps/router.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
-import { resourceEvents } from '../../core/events.js';
-import { LogEntryBooleanSchema, LogSchema } from './views.js';
+import { insightsContract } from './contract.js';
 import { HubLogs, type AppUsageSource } from './hub-logs.js';
 import { insightsOperations } from './operations.js';
 import { serveSdk } from './sdk.js';
@@ -19,9 +18,8 @@ export interface InsightsOptions {
 }
 
 export class InsightsManager implements Manager {
-  readonly name = 'insights';
-  readonly eventScope = 'service.insights.readonly';
-  readonly events = { ...resourceEvents('log', LogSchema), ...resourceEvents('logentryboolean', LogEntryBooleanSchema) };
+  readonly name = insightsContract.name;
+  readonly contract = insightsContract;
   readonly operations: readonly Operation[];
   readonly service: InsightsService;
   private readonly hubLogs: HubLogs;

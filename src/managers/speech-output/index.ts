@@ -4,19 +4,16 @@
  */
 import type { SdkRouter } from '../../apps/router.js';
 import type { Operation } from '../../core/operation.js';
-import { resourceEvents } from '../../core/events.js';
-import { Voice } from './engines/engine.js';
+import { speechOutputContract } from './contract.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import { voiceOperations } from './operations.js';
-import { speechOptions } from './options.js';
-import { MANAGER, SpeechService } from './service.js';
+import { SpeechService } from './service.js';
 
 export { SpeechService, type SayOptions, type Spoken } from './service.js';
 
 export class SpeechOutputManager implements Manager {
-  readonly name = MANAGER;
-  readonly eventScope = 'service.system';
-  readonly events = resourceEvents('voice', Voice);
+  readonly name = speechOutputContract.name;
+  readonly contract = speechOutputContract;
   readonly operations: readonly Operation[];
   readonly service: SpeechService;
   private sdkOff: Array<() => void> = [];
@@ -33,7 +30,7 @@ export class SpeechOutputManager implements Manager {
       ...(ctx.probes ? { probe: ctx.probes.speech } : {}),
     });
     this.operations = [
-      ...ctx.options.register(this.name, speechOptions((id) => this.service.voiceProblem(id))),
+      ...ctx.options.register(this.name, speechOutputContract.options, { voice: (id) => this.service.voiceProblem(id as string) }),
       ...voiceOperations(this.service),
     ];
   }

@@ -3,7 +3,7 @@
  * rate ("0.5".."2.0" or slow|normal|fast), and `voice`, an installed voice id. Both need SYSTEM.
  */
 import { z } from 'zod';
-import { defineOption, type OptionDef } from '../../core/options.js';
+import { defineOption } from '../../core/contract.js';
 
 export const NAMED_SPEEDS = { slow: 0.75, normal: 1, fast: 1.5 } as const;
 type NamedSpeed = keyof typeof NAMED_SPEEDS;
@@ -23,18 +23,13 @@ export function speedMultiplier(value: unknown): number {
   return Number.isFinite(n) && n >= 0.5 && n <= 2 ? n : 1;
 }
 
+const scopes = { get: 'SYSTEM', set: 'SYSTEM', unset: 'SYSTEM' } as const;
+
 /**
- * The option declarations. `voiceProblem(id)` returns why `id` cannot be the voice (not
- * installed, no engine) or null; it is asked on every PUT because the installed set changes.
+ * The option declarations. Whether a voice can be the voice (installed, with an engine) depends
+ * on the hub: the manager adds that check when it registers them.
  */
-export function speechOptions(voiceProblem: (id: string) => string | null): OptionDef[] {
-  const voice = z.string().superRefine((id, ctx) => {
-    const problem = voiceProblem(id);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
-  const scopes = { get: 'SYSTEM', set: 'SYSTEM', unset: 'SYSTEM' } as const;
-  return [
-    defineOption({ name: 'speed', schema: SpeedValue, default: 'normal', scopes, summary: 'the speaking speed' }),
-    defineOption({ name: 'voice', schema: voice, default: null, scopes, summary: 'the voice used to speak' }),
-  ];
-}
+export const SPEECH_OPTIONS = [
+  defineOption({ name: 'speed', schema: SpeedValue, default: 'normal', scopes, summary: 'the speaking speed' }),
+  defineOption({ name: 'voice', schema: z.string(), default: null, scopes, summary: 'the voice used to speak' }),
+] as const;

@@ -17,6 +17,7 @@ import { cleanText, type EngineVoice, type SpeechEngine, type Voice } from './en
 import { engineFailure, sinkFailure } from './failures.js';
 import { speedMultiplier } from './options.js';
 import { probeSpeech, type SpeechProbe } from './probe.js';
+import { MAX_TEXT, MAX_TIMEOUT_S } from './contract.js';
 import { SayQueue } from './queue.js';
 import { sampleSentence } from './samples.js';
 import { CardSink, FolderSink, type AudioFormat, type AudioSink } from './sink.js';
@@ -24,8 +25,6 @@ import { bestVoiceFor, VoiceRegistry } from './voices.js';
 import { wavInfo } from './wav.js';
 
 export const MANAGER: ManagerName = 'speech-output';
-export const MAX_TEXT = 1000;
-export const MAX_TIMEOUT_S = 600;
 /** Without a `timeout`, an utterance still may not wait and speak longer than this. */
 const DEFAULT_TIMEOUT_S = MAX_TIMEOUT_S;
 const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;

@@ -6,10 +6,9 @@
  * expired so the browser can be told which it was.
  */
 import { hash, randomBytes } from 'node:crypto';
-import type { GrantedScope } from './scopes.js';
+import type { GrantedScope } from '../../core/scopes.js';
+import { MAX_LOGIN_TTL_S } from './contract.js';
 
-/** The longest a code is valid (and the default). */
-export const MAX_LOGIN_TTL_S = 600;
 /** Codes waiting at once; a runaway script cannot grow the hub's memory past this. */
 const MAX_PENDING = 100;
 

@@ -1,0 +1,75 @@
+/**
+ * The backup contract: the backups on disk (download, upload, verify, restore), a backup now, the
+ * state, the two options of the seed, and the events of backup jobs.
+ */
+import { z } from 'zod';
+import { defineContract, stateOperation } from '../../core/contract.js';
+import { UpdateInfoSchema } from '../../core/events.js';
+import { BACKUP, BACKUP_OPTIONS } from './options.js';
+import { ArchiveSummary, BackupJob, BackupState, RestoreAccepted } from './views.js';
+
+/** Largest archive the hub takes as an upload: a Pi's SD card is the real limit, this stops a runaway client. */
+export const MAX_UPLOAD_BYTES = 16 * 1024 ** 3;
+export const UPLOAD_TYPES = ['application/gzip', 'application/x-gzip', 'application/octet-stream'] as const;
+
+const File = z.object({ file: z.string() });
+
+export const backupContract = defineContract({
+  name: BACKUP,
+  eventScope: 'SYSTEM_READONLY',
+  options: BACKUP_OPTIONS,
+  events: { 'backup.create': [BackupJob], 'backup.update': [BackupJob, UpdateInfoSchema] },
+  operations: {
+    downloadBackup: {
+      method: 'GET',
+      path: '/archive/:file',
+      scope: 'SYSTEM',
+      extension: true,
+      summary: 'Download an archive of the backup folder (application/gzip)',
+      params: File,
+      produces: 'application/gzip',
+    },
+    uploadBackup: {
+      method: 'POST',
+      path: '/archive/',
+      scope: 'SYSTEM',
+      extension: true,
+      summary: 'Upload an archive (the .tar.gz as the body); it is verified, then kept in the backup folder under its own date',
+      upload: { types: UPLOAD_TYPES, maxBytes: MAX_UPLOAD_BYTES },
+      status: 201,
+      output: ArchiveSummary,
+    },
+    verifyBackup: {
+      method: 'POST',
+      path: '/archive/:file/verify',
+      scope: 'SYSTEM_READONLY',
+      extension: true,
+      summary: 'Read an archive end to end and check every file against its manifest',
+      params: File,
+      output: ArchiveSummary,
+    },
+    restoreBackup: {
+      method: 'POST',
+      path: '/archive/:file/restore',
+      scope: 'SYSTEM',
+      extension: true,
+      summary:
+        "Verify an archive, then restart the hub into it (the replaced data kept as <data-dir>.pre-restore-<time>). Each part comes from the backup only where the caller's scopes could write it; the hub's tokens always stay",
+      params: File,
+      status: 202,
+      output: RestoreAccepted,
+    },
+    getState: stateOperation({
+      scope: 'SYSTEM_READONLY',
+      summary: 'Schedule, the running job, the last result and the backups on disk',
+      output: BackupState,
+    }),
+    scheduleBackup: {
+      method: 'POST',
+      path: '/backup/',
+      scope: 'service.system',
+      summary: 'Start a backup now (answers at once; a request while one runs joins it)',
+      output: BackupJob.extend({ joined: z.boolean() }),
+    },
+  },
+});

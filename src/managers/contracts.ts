@@ -1,0 +1,30 @@
+/**
+ * Every manager's contract by name: the hub mounts them (each manager holds its own), the web
+ * build makes the web app's route table from them (scripts/build-web.mjs) and the web app takes
+ * its types from them (src/web/client.ts). Contracts import no Node module.
+ */
+import { appsContract } from './apps/contract.js';
+import { backupContract } from './backup/contract.js';
+import { dashboardsContract } from './dashboards/contract.js';
+import { geolocationContract } from './geolocation/contract.js';
+import { googleAssistantContract } from './google-assistant/contract.js';
+import { i18nContract } from './i18n/contract.js';
+import { insightsContract } from './insights/contract.js';
+import { speechOutputContract } from './speech-output/contract.js';
+import { systemContract } from './system/contract.js';
+import { tokensContract } from './tokens/contract.js';
+
+export const CONTRACTS = {
+  dashboards: dashboardsContract,
+  apps: appsContract,
+  'speech-output': speechOutputContract,
+  backup: backupContract,
+  insights: insightsContract,
+  geolocation: geolocationContract,
+  i18n: i18nContract,
+  'google-assistant': googleAssistantContract,
+  tokens: tokensContract,
+  system: systemContract,
+} as const;
+
+export type Contracts = typeof CONTRACTS;

@@ -1,0 +1,44 @@
+/**
+ * The system contract: a probe that answers without a token (`GET /ping`) for service monitors
+ * and discovery, the hub's version and whether it still needs its first-run setup, and the option
+ * that records that setup was finished or skipped.
+ */
+import { z } from 'zod';
+import { defineContract, defineOption } from '../../core/contract.js';
+import { SystemState } from './views.js';
+
+export const OPTION_SETUP_DONE = 'setupDone';
+
+export const systemContract = defineContract({
+  name: 'system',
+  eventScope: null,
+  options: [
+    defineOption({
+      name: OPTION_SETUP_DONE,
+      schema: z.boolean({ error: 'setupDone must be true or false' }),
+      default: false,
+      scopes: { get: null, set: 'service.system', unset: 'service.system' },
+      summary: 'whether the first-run setup was finished or skipped',
+    }),
+  ],
+  operations: {
+    ping: {
+      method: 'GET',
+      path: '/ping',
+      scope: null,
+      auth: 'none',
+      extension: true,
+      summary: 'Liveness probe; needs no token',
+      output: z.object({ ok: z.literal(true), version: z.string() }),
+    },
+    getSystemState: {
+      method: 'GET',
+      path: '/state',
+      // Any token: a signed-in page asks this first, whatever it may do after.
+      scope: null,
+      extension: true,
+      summary: "The hub's version and whether it still needs its first-run setup",
+      output: SystemState,
+    },
+  },
+});
