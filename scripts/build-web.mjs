@@ -13,7 +13,29 @@ const out = join(root, 'dist/web');
 await rm(out, { recursive: true, force: true });
 await mkdir(out, { recursive: true });
 
-const common = { bundle: true, minify: true, target: ['es2022', 'chrome100', 'firefox100', 'safari15'], legalComments: 'none', logLevel: 'warning' };
+// The web app's route table, made from the managers' contracts (compiled into dist by tsc before
+// this runs): each operation's method and full path, and each event namespace's path. The typed
+// client (src/web/client.ts) reads it; no API path is written by hand in src/web.
+const { CONTRACTS } = await import(join(root, 'dist/managers/contracts.js'));
+const { contractOperations } = await import(join(root, 'dist/core/contract.js'));
+const routes = Object.fromEntries(
+  Object.values(CONTRACTS).map((c) => [
+    c.name,
+    {
+      operations: Object.fromEntries(Object.entries(contractOperations(c)).map(([id, op]) => [id, [op.method, `/api/manager/${c.name}${op.path}`]])),
+      events: c.eventScope ? `/api/manager/${c.name}` : null,
+    },
+  ]),
+);
+
+const common = {
+  bundle: true,
+  minify: true,
+  target: ['es2022', 'chrome100', 'firefox100', 'safari15'],
+  legalComments: 'none',
+  logLevel: 'warning',
+  define: { __HEARTH_ROUTES__: JSON.stringify(routes) },
+};
 const app = await build({
   ...common,
   entryPoints: { app: join(root, 'src/web/main.tsx') },

@@ -132,7 +132,7 @@ class Channel {
   connected = false;
   private wasOpen = false;
 
-  /** `path`: the channel's URL path, e.g. `/api/manager/apps` or `/api/app/com.example.clock`. */
+  /** `path`: the channel's URL path, a manager's namespace (client.ts) or `/api/app/com.example.clock`. */
   constructor(private readonly path: string) {
     this.open();
   }
@@ -188,7 +188,8 @@ class Channel {
 /** Open channels by URL path. */
 const sockets = new Map<string, Channel>();
 
-function listen(path: string, handler: EventHandler, closeWhenUnused: boolean): () => void {
+/** Listens on the channel at `path` (a socket shared by its listeners); client.ts names the managers' paths. */
+export function listen(path: string, handler: EventHandler, closeWhenUnused: boolean): () => void {
   let channel = sockets.get(path);
   if (!channel) {
     channel = new Channel(path);
@@ -204,12 +205,6 @@ function listen(path: string, handler: EventHandler, closeWhenUnused: boolean): 
       notifyLost();
     }
   };
-}
-
-/** Listens to a manager's events; returns the unsubscribe function. */
-export function subscribe(manager: string, handler: EventHandler): () => void {
-  // Kept open when unused: pages come back to the same few namespaces all the time.
-  return listen(`/api/manager/${manager}`, handler, false);
 }
 
 /**

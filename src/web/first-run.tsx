@@ -1,14 +1,15 @@
 /**
- * First run: when the hub was never configured (`GET /api/manager/system/state` says firstRun),
+ * First run: when the hub was never configured (the system state says firstRun),
  * a signed-in page walks through language and units, location (typed, or this browser's
  * geolocation), and a first dashboard with widgets of the installed apps, then marks the setup
  * done. Every step can be skipped, and so can the whole walk.
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, seg } from './api.js';
+import { seg } from './api.js';
+import { call } from './client.js';
 import { Icon } from './icons.js';
-import type { AppWidget, Dashboard } from './types.js';
+import type { AppWidget, Units } from './types.js';
 import { Err, useAction, useLoad } from './ui.js';
 
 const STEPS = ['Language and units', 'Location', 'First dashboard'] as const;
@@ -26,7 +27,7 @@ function Steps({ at }: { at: number }): JSX.Element {
 }
 
 function LanguageStep({ next }: { next: () => void }): JSX.Element {
-  const state = useLoad(() => api<{ language: string; units: string; languages: Record<string, string> }>('GET', '/api/manager/i18n/state'));
+  const state = useLoad(() => call('i18n', 'getState'));
   const [language, setLanguage] = useState<string | null>(null);
   const [units, setUnits] = useState<string | null>(null);
   const a = useAction();
@@ -34,8 +35,8 @@ function LanguageStep({ next }: { next: () => void }): JSX.Element {
   return (
     <form
       onSubmit={a.submit(async () => {
-        await api('PUT', '/api/manager/i18n/option/language', { value: language ?? s?.language ?? 'en' });
-        await api('PUT', '/api/manager/i18n/option/units', { value: units ?? s?.units ?? 'metric' });
+        await call('i18n', 'setOptionLanguage', { body: { value: language ?? s?.language ?? 'en' } });
+        await call('i18n', 'setOptionUnits', { body: { value: (units ?? s?.units ?? 'metric') as Units } });
         next();
       })}
     >
@@ -88,7 +89,7 @@ function LocationStep({ next }: { next: () => void }): JSX.Element {
     <form
       onSubmit={a.submit(async () => {
         if (lat.trim() === '' || lon.trim() === '') throw new Error('enter both a latitude and a longitude, or skip this step');
-        await api('PUT', '/api/manager/geolocation/option/location', { value: { latitude: Number(lat), longitude: Number(lon) } });
+        await call('geolocation', 'setOptionLocation', { body: { value: { latitude: Number(lat), longitude: Number(lon) } } });
         next();
       })}
     >
@@ -122,7 +123,7 @@ function LocationStep({ next }: { next: () => void }): JSX.Element {
 }
 
 function DashboardStep({ done }: { done: (id: string | null) => void }): JSX.Element {
-  const widgets = useLoad(() => api<Record<string, AppWidget>>('GET', '/api/manager/dashboards/appwidget'));
+  const widgets = useLoad(() => call('dashboards', 'getAppWidgets'));
   const [name, setName] = useState('Home');
   const [picked, setPicked] = useState<string[]>([]);
   const a = useAction();
@@ -132,7 +133,7 @@ function DashboardStep({ done }: { done: (id: string | null) => void }): JSX.Ele
       onSubmit={a.submit(async () => {
         // Two columns, the chosen widgets dealt into them in order.
         const columns = [0, 1].map((c) => ({ widgets: picked.filter((_, i) => i % 2 === c).map((appWidgetId) => ({ appWidgetId })) }));
-        const made = await api<Dashboard>('POST', '/api/manager/dashboards/dashboard', { name, columns });
+        const made = await call('dashboards', 'createDashboard', { body: { name, columns } });
         done(made.id);
       })}
     >
@@ -169,7 +170,7 @@ export function FirstRun({ onDone }: { onDone: () => void }): JSX.Element {
   const finish = useAction();
   const complete = (dashboard: string | null): void =>
     void finish.run(async () => {
-      await api('PUT', '/api/manager/system/option/setupDone', { value: true });
+      await call('system', 'setOptionSetupDone', { body: { value: true } });
       location.hash = dashboard ? `#/dashboards/${seg(dashboard)}` : '#/dashboards';
       onDone();
     });

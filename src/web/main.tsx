@@ -5,7 +5,8 @@
  */
 import { render, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, describe, getToken, onUnauthorized, setToken, watchLost } from './api.js';
+import { describe, getToken, onUnauthorized, setToken, watchLost } from './api.js';
+import { call } from './client.js';
 import { FirstRun } from './first-run.js';
 import { Icon, type IconName } from './icons.js';
 import { Notifications } from './notifications.js';
@@ -53,7 +54,7 @@ function App(): JSX.Element {
   const [firstRun, setFirstRun] = useState(false);
   useEffect(() => {
     if (!signedIn) return;
-    api<SystemState>('GET', '/api/manager/system/state').then(
+    call('system', 'getSystemState').then(
       (s) => setFirstRun(s.firstRun),
       () => setFirstRun(false),
     );

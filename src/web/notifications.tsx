@@ -5,7 +5,7 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, subscribe } from './api.js';
+import { call, subscribe } from './client.js';
 import type { App } from './types.js';
 
 interface Toast {
@@ -39,17 +39,14 @@ export function Notifications(): JSX.Element {
       }, SHOWN_MS);
       timers.add(timer);
     };
-    api<Record<string, App>>('GET', '/api/manager/apps/app').then(
+    call('apps', 'getApps').then(
       (apps) => {
         if (!live) return;
         const names = new Map(Object.values(apps).map((a) => [a.id, a.name]));
-        off = subscribe('apps', (event, args) => {
-          if (event === 'app.create' || event === 'app.update') {
-            const app = args[0] as Partial<App> | undefined;
-            if (typeof app?.id === 'string' && typeof app.name === 'string') names.set(app.id, app.name);
-          }
-          if (event !== 'notification.create') return;
-          const toast = toastOf(args[0], names);
+        off = subscribe('apps', (e) => {
+          if (e.name === 'app.create' || e.name === 'app.update') names.set(e.args[0].id, e.args[0].name);
+          if (e.name !== 'notification.create') return;
+          const toast = toastOf(e.args[0], names);
           if (!toast) return;
           setToasts((all) => [...all.filter((t) => t.id !== toast.id), toast].slice(-MAX_SHOWN));
           dismissLater(toast.id);

@@ -5,7 +5,8 @@
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, describe, setToken } from './api.js';
+import { describe, setToken } from './api.js';
+import { call } from './client.js';
 import { Err } from './ui.js';
 
 const LOGIN_HASH = /^#login=([A-Za-z0-9_-]{1,200})$/;
@@ -29,7 +30,7 @@ export function loginCode(): string | null {
  */
 export async function redeemLogin(code: string): Promise<void> {
   history.replaceState(null, '', `${location.pathname}#/dashboards`);
-  const made = await api<{ token: string }>('POST', '/api/manager/tokens/login/redeem', { code, browser: browserName() }, { signOutOn401: false });
+  const made = await call('tokens', 'redeemLogin', { body: { code, browser: browserName() } }, { signOutOn401: false });
   setToken(made.token);
 }
 
@@ -45,7 +46,7 @@ export function SignIn({ onDone, reason }: { onDone: () => void; reason: string 
     setToken(token);
     try {
       // A 401 means a wrong token; a 403 means a real token that lacks the apps scope: let it in.
-      await api('GET', '/api/manager/apps/app').catch(async (err: unknown) => {
+      await call('apps', 'getApps').catch(async (err: unknown) => {
         if ((err as { status?: number }).status === 403) return;
         throw err;
       });

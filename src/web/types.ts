@@ -11,3 +11,4 @@ export type { EntriesView as Entries, LogView as Log } from '../managers/insight
 export type { Voice } from '../managers/speech-output/engines/engine.js';
 export type { LoginCodeView as LoginCode, TokenView as Token } from '../managers/tokens/views.js';
 export type { SystemState } from '../managers/system/views.js';
+export type { Units } from '../managers/i18n/contract.js';

@@ -6,7 +6,8 @@ import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 // The hub's own list (a module without imports, so it bundles as is).
 import { SCOPE_INFO, SCOPES, type Scope } from '../core/scopes.js';
-import { describe, subscribe } from './api.js';
+import { describe } from './api.js';
+import { subscribe, type EventManager, type Resource, type ResourceItem } from './client.js';
 import { Icon } from './icons.js';
 
 export interface Loaded<T> {
@@ -42,18 +43,20 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded
  *
  * @example useLiveCollection('apps', 'app', apps)
  */
-export function useLiveCollection<T extends { id: string }>(manager: string, kind: string, loaded: Loaded<Record<string, T>>): void {
+export function useLiveCollection<M extends EventManager, R extends Resource<M>>(manager: M, kind: R, loaded: Loaded<Record<string, ResourceItem<M, R>>>): void {
   useEffect(
     () =>
-      subscribe(manager, (event, args) => {
-        const [eventKind, verb] = event.split('.');
-        const item = args[0] as T | undefined;
-        if (eventKind !== kind || !item?.id) return;
+      subscribe(manager, (event) => {
+        const [eventKind, verb] = event.name.split('.');
+        // A `<kind>.*` event carries the resource first (the contract says so).
+        const item = (event.args as readonly unknown[])[0] as ResourceItem<M, R> & { id?: unknown };
+        if (eventKind !== kind || typeof item?.id !== 'string') return;
+        const id = item.id;
         loaded.set((prev) => {
           if (!prev) return prev;
           const next = { ...prev };
-          if (verb === 'delete') delete next[item.id];
-          else next[item.id] = item;
+          if (verb === 'delete') delete next[id];
+          else next[id] = item;
           return next;
         });
       }),

@@ -4,6 +4,8 @@
  * operation missing from a manager, or an extra one not marked as an extension, fails.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contractOperations } from '../../src/core/contract.js';
+import { CONTRACTS } from '../../src/managers/contracts.js';
 import { startHub, type RunningHub } from '../helpers/hub.js';
 import { DECIDED_SCOPES, hubScope, SPEC } from '../helpers/spec.js';
 
@@ -73,6 +75,17 @@ describe('the operation tables against the seed', () => {
       expect(Object.keys(declared[manager] ?? {}), manager).toEqual(expect.arrayContaining(events));
       for (const event of events) expect(declared[manager]![event]!.length, `${manager} ${event}`).toBeGreaterThan(0);
     }
+  });
+
+  it("serves exactly the contracts' operations (the web app's routes are made from the same tables)", () => {
+    const served = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, entry]) => `${method.toUpperCase()} ${path} ${entry.operationId}`),
+    );
+    const declared = Object.values(CONTRACTS).flatMap((c) =>
+      Object.entries(contractOperations(c)).map(([id, op]) => `${op.method} ${toOpenApiPath(`/api/manager/${c.name}${op.path}`)} ${id}`),
+    );
+    expect(served.sort()).toEqual(declared.sort());
+    expect(served.length).toBeGreaterThan(72);
   });
 
   it('documents the answer of every operation: a schema, a binary type, or no body (204)', () => {

@@ -90,7 +90,7 @@ export function ReleasePermissions({ release, installed, containment }: { releas
   );
 }
 
-/** How apps are contained on this hub, in one line (GET /api/manager/apps/state). */
+/** How apps are contained on this hub, in one line (the apps state: getAppsState). */
 export function ContainmentLine({ state }: { state: AppsState }): JSX.Element {
   const { memoryMb, memoryMaxMb, diskMb, diskMaxMb } = state.limits;
   const limits = `each app gets ${memoryMb} MiB of memory (up to ${memoryMaxMb} MiB if its app.json asks) and ${diskMb} MiB of disk (up to ${diskMaxMb} MiB)`;

@@ -7,7 +7,8 @@
  */
 import type { JSX } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { api, seg } from '../api.js';
+import { seg } from '../api.js';
+import { call as hub, path } from '../client.js';
 import { callAppApi, openUrl, useHostedPage, useShownWhenReady } from '../page-host.js';
 import { contextHash, type PageCall } from '../page-protocol.js';
 import { currentTheme } from '../theme.js';
@@ -29,23 +30,24 @@ export function settingsRouteApp(hash: string): string | null {
 }
 
 async function answer(appId: string, call: PageCall, frameSrc: string): Promise<unknown> {
-  const settings = `/api/manager/apps/app/${seg(appId)}/setting`;
+  const app = { params: { id: appId } };
   switch (call.op) {
     case 'settings.get': {
       // One read of all settings (declared defaults included); a key never set is null, as in Homey.
-      const all = await api<Record<string, unknown>>('GET', settings);
+      const all = await hub('apps', 'getAppSettings', app);
       if (call.key === undefined) return all;
       return Object.hasOwn(all, call.key) ? all[call.key] : null;
     }
     case 'settings.set':
-      await api('PUT', `${settings}/${seg(call.key)}`, { value: call.value });
+      await hub('apps', 'setAppSetting', { params: { id: appId, name: call.key }, body: { value: call.value } });
       return null;
     case 'settings.unset': {
-      // The key as a path segment first: a key that cannot be one is refused, never skipped.
-      const path = `${settings}/${seg(call.key)}`;
+      // The key as a path segment first (path() refuses a key that cannot be one): refused, never skipped.
+      const setting = { params: { id: appId, name: call.key } };
+      path('apps', 'unsetAppSetting', setting);
       // Homey's unset of a key that was never set is no error; the hub's is a 404.
-      const all = await api<Record<string, unknown>>('GET', settings);
-      if (Object.hasOwn(all, call.key)) await api('DELETE', path);
+      const all = await hub('apps', 'getAppSettings', app);
+      if (Object.hasOwn(all, call.key)) await hub('apps', 'unsetAppSetting', setting);
       return null;
     }
     case 'api':

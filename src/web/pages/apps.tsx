@@ -8,15 +8,14 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, seg } from '../api.js';
+import { call } from '../client.js';
 import type { App, AppsState, CrashLog, StoreCatalogue } from '../types.js';
 import { Icon } from '../icons.js';
 import { ActionButton, Card, Err, formatBytes, label, Ok, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
 import { ContainmentLine, PermissionList, ReleasePermissions } from './app-permissions.js';
 import { AppSettingsPage, settingsRoute, settingsRouteApp } from './app-settings-page.js';
 
-const BASE = '/api/manager/apps';
-const appPath = (id: string): string => `${BASE}/app/${seg(id)}`;
+const of = (id: string) => ({ params: { id } });
 
 function Setting({ app, def, value, onSaved }: { app: App; def: Record<string, unknown>; value: unknown; onSaved: () => void }): JSX.Element {
   const id = String(def.id);
@@ -25,7 +24,7 @@ function Setting({ app, def, value, onSaved }: { app: App; def: Record<string, u
   const [draft, setDraft] = useState<unknown>(shown);
   useEffect(() => setDraft(shown), [JSON.stringify(shown)]);
   const a = useAction();
-  const save = (v: unknown): void => void a.run(() => api('PUT', `${appPath(app.id)}/setting/${seg(id)}`, { value: v }).then(onSaved));
+  const save = (v: unknown): void => void a.run(() => call('apps', 'setAppSetting', { params: { id: app.id, name: id }, body: { value: v } }).then(onSaved));
   let input: JSX.Element;
   if (type === 'checkbox') {
     input = <input type="checkbox" checked={draft === true} onChange={(e) => save((e.target as HTMLInputElement).checked)} />;
@@ -76,7 +75,7 @@ function Setting({ app, def, value, onSaved }: { app: App; def: Record<string, u
 }
 
 function Settings({ app }: { app: App }): JSX.Element {
-  const values = useLoad(() => api<Record<string, unknown>>('GET', `${appPath(app.id)}/setting`), [app.id]);
+  const values = useLoad(() => call('apps', 'getAppSettings', of(app.id)), [app.id]);
   if (values.error) return <Err msg={values.error} />;
   if (!values.data) return <p class="muted">Loading settings…</p>;
   return (
@@ -89,7 +88,7 @@ function Settings({ app }: { app: App }): JSX.Element {
 }
 
 function Logs({ app }: { app: App }): JSX.Element {
-  const log = useLoad(() => api<CrashLog>('POST', `${appPath(app.id)}/crashlog`, {}), [app.id, app.state]);
+  const log = useLoad(() => call('apps', 'getAppStd', { ...of(app.id), body: {} }), [app.id, app.state]);
   if (log.error) return <Err msg={log.error} />;
   if (!log.data) return <p class="muted">Loading output…</p>;
   return (
@@ -166,11 +165,11 @@ function AppCard({ app }: { app: App }): JSX.Element {
       </p>
       <div class="actions wrap">
         {app.enabled ? (
-          <ActionButton label="Disable" busyLabel="Disabling…" testId="disable" onRun={() => api('PUT', `${appPath(app.id)}/disable`)} />
+          <ActionButton label="Disable" busyLabel="Disabling…" testId="disable" onRun={() => call('apps', 'disableApp', of(app.id))} />
         ) : (
-          <ActionButton label="Enable" busyLabel="Enabling…" testId="enable" kind="primary" onRun={() => api('PUT', `${appPath(app.id)}/enable`)} />
+          <ActionButton label="Enable" busyLabel="Enabling…" testId="enable" kind="primary" onRun={() => call('apps', 'enableApp', of(app.id))} />
         )}
-        <ActionButton label="Restart" busyLabel="Restarting…" disabled={!app.enabled} onRun={() => api('POST', `${appPath(app.id)}/restart`)} />
+        <ActionButton label="Restart" busyLabel="Restarting…" disabled={!app.enabled} onRun={() => call('apps', 'restartApp', of(app.id))} />
         {app.settingsPage ? (
           <a class="button" href={settingsRoute(app.id)} data-testid="settings-page-link">
             Settings
@@ -187,7 +186,7 @@ function AppCard({ app }: { app: App }): JSX.Element {
           busyLabel="Uninstalling…"
           kind="danger"
           confirm={`Uninstall ${app.name}? Its settings are kept unless you remove them later.`}
-          onRun={() => api('DELETE', appPath(app.id))}
+          onRun={() => call('apps', 'uninstallApp', of(app.id))}
         />
       </div>
       {open === 'settings' ? <Settings app={app} /> : null}
@@ -195,7 +194,7 @@ function AppCard({ app }: { app: App }): JSX.Element {
       <details class="advanced" onToggle={(e) => setAdvanced((e.target as HTMLDetailsElement).open)}>
         <summary>Advanced</summary>
         <div class="actions wrap">
-          <ActionButton label="Collect garbage" busyLabel="Collecting…" disabled={app.state !== 'running'} onRun={() => api('POST', `${appPath(app.id)}/gc`)} />
+          <ActionButton label="Collect garbage" busyLabel="Collecting…" disabled={app.state !== 'running'} onRun={() => call('apps', 'garbageCollectApp', of(app.id))} />
         </div>
         {advanced ? <Logs app={app} /> : null}
       </details>
@@ -209,7 +208,7 @@ function AppCard({ app }: { app: App }): JSX.Element {
  * hub refuses a package that asks for anything else.
  */
 function Store({ installed, apps: installedApps, containment }: { installed: string; apps: Record<string, App> | undefined; containment: AppsState['containment'] | undefined }): JSX.Element {
-  const store = useLoad(() => api<StoreCatalogue>('GET', `${BASE}/store/`), [installed]);
+  const store = useLoad(() => call('apps', 'getAppStore'), [installed]);
   if (store.error) return <Err msg={store.error} />;
   if (!store.data) return <p class="muted">Loading the catalogue…</p>;
   const apps = Object.values(store.data.apps);
@@ -250,7 +249,7 @@ function Store({ installed, apps: installedApps, containment }: { installed: str
                     label={action}
                     busyLabel="Installing… (download, verify, start)"
                     kind="primary"
-                    onRun={() => api('POST', `${BASE}/store/`, app.channels[channel] ? { id: app.id, channel } : { id: app.id })}
+                    onRun={() => call('apps', 'installFromAppStore', { body: app.channels[channel] ? { id: app.id, channel } : { id: app.id } })}
                   />
                 ) : null}
               </div>
@@ -270,7 +269,7 @@ function Install(): JSX.Element {
     <form
       class="inline wrap"
       onSubmit={a.submit(async () => {
-        const app = await api<App>('POST', `${BASE}/store/`, channel ? { id, channel } : { id });
+        const app = await call('apps', 'installFromAppStore', { body: channel ? { id, channel } : { id } });
         return `installed ${app.name} ${app.version}`;
       })}
     >
@@ -287,8 +286,8 @@ function Install(): JSX.Element {
 }
 
 export function AppsPage(): JSX.Element {
-  const apps = useLoad(() => api<Record<string, App>>('GET', `${BASE}/app`));
-  const state = useLoad(() => api<AppsState>('GET', `${BASE}/state`));
+  const apps = useLoad(() => call('apps', 'getApps'));
+  const state = useLoad(() => call('apps', 'getAppsState'));
   // State, crashes and the cpu/mem samples (every 5 s while they change) all arrive as app.update.
   useLiveCollection('apps', 'app', apps);
   const settingsOf = settingsRouteApp(useHash());

@@ -7,7 +7,7 @@
  */
 import type { JSX } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { api, seg } from '../api.js';
+import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import type { Dashboard } from '../types.js';
 import { Err, useAction } from '../ui.js';
@@ -25,7 +25,6 @@ interface Place {
   index: number;
 }
 
-const BASE = '/api/manager/dashboards';
 const DRAG_TYPE = 'application/x-hearth-widget';
 
 /** Where widget `id` is in `columns`, or null. */
@@ -159,7 +158,7 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
           class="primary"
           data-testid="save-dashboard"
           disabled={save.busy || problems.length > 0}
-          onClick={() => void save.run(() => api('PUT', `${BASE}/dashboard/${seg(dashboard.id)}`, { name, columns }).then(onDone))}
+          onClick={() => void save.run(() => call('dashboards', 'updateDashboard', { params: { id: dashboard.id }, body: { name, columns } }).then(onDone))}
         >
           {save.busy ? 'Saving…' : 'Save'}
         </button>

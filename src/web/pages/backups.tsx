@@ -6,12 +6,12 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, download, seg, subscribe, upload } from '../api.js';
+import { download, upload } from '../api.js';
+import { call, path, subscribe } from '../client.js';
 import { Icon } from '../icons.js';
 import type { ArchiveSummary, BackupState } from '../types.js';
 import { ActionButton, Card, Err, formatBytes, formatTime, Ok, useAction, useLoad } from '../ui.js';
 
-const BASE = '/api/manager/backup';
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** A cron expression in words for the common shapes ("every day at 03:30"), else as it is. */
@@ -36,7 +36,7 @@ async function waitForRestart(before: string | null): Promise<BackupState> {
   for (let i = 0; i < 240; i++) {
     await new Promise((r) => setTimeout(r, 500));
     try {
-      const s = await api<BackupState>('GET', `${BASE}/state`);
+      const s = await call('backup', 'getState');
       if (s.lastRestore && s.lastRestore.at !== before) return s;
     } catch {
       /* down while it restarts: ask again */
@@ -49,7 +49,7 @@ function ArchiveRow({ b, onRestored, lastRestoreAt }: { b: BackupState['backups'
   const verify = useAction();
   const restore = useAction();
   const dl = useAction();
-  const path = `${BASE}/archive/${seg(b.file)}`;
+  const archive = { params: { file: b.file } };
   return (
     <tr data-archive={b.file}>
       <td>
@@ -65,10 +65,10 @@ function ArchiveRow({ b, onRestored, lastRestoreAt }: { b: BackupState['backups'
       </td>
       <td class="num">{formatBytes(b.size)}</td>
       <td class="row-actions">
-        <button type="button" disabled={dl.busy} onClick={() => void dl.run(() => download(path, b.file))} aria-label={`Download ${b.file}`}>
+        <button type="button" disabled={dl.busy} onClick={() => void dl.run(() => download(path('backup', 'downloadBackup', archive), b.file))} aria-label={`Download ${b.file}`}>
           <Icon name="download" /> <span class="hide-narrow">Download</span>
         </button>
-        <button type="button" disabled={verify.busy} onClick={() => void verify.run(async () => verifiedSentence(await api<ArchiveSummary>('POST', `${path}/verify`)))} aria-label={`Verify ${b.file}`}>
+        <button type="button" disabled={verify.busy} onClick={() => void verify.run(async () => verifiedSentence(await call('backup', 'verifyBackup', archive)))} aria-label={`Verify ${b.file}`}>
           <Icon name="check" /> <span class="hide-narrow">{verify.busy ? 'Verifying…' : 'Verify'}</span>
         </button>
         <button
@@ -82,7 +82,7 @@ function ArchiveRow({ b, onRestored, lastRestoreAt }: { b: BackupState['backups'
               'Dashboards, settings, voices, insights and apps are replaced by the backup\'s where your sign-in may change them; the hub\'s tokens and sign-ins all stay.';
             if (!window.confirm(`Restore the backup of ${formatTime(b.createdAt)}? ${what} The hub restarts into it; what it holds now is kept aside as a pre-restore copy.`)) return;
             void restore.run(async () => {
-              await api('POST', `${path}/restore`);
+              await call('backup', 'restoreBackup', archive);
               await waitForRestart(lastRestoreAt);
               onRestored();
             });
@@ -105,7 +105,7 @@ function Upload({ onAdded }: { onAdded: () => void }): JSX.Element {
       onSubmit={a.submit(async () => {
         const file = input.current?.files?.[0];
         if (!file) throw new Error('choose a backup file (hearth-backup-….tar.gz) first');
-        const s = await upload<ArchiveSummary>(`${BASE}/archive/`, file, 'application/gzip');
+        const s = await upload<ArchiveSummary>(path('backup', 'uploadBackup'), file, 'application/gzip');
         onAdded();
         if (input.current) input.current.value = '';
         setName('');
@@ -138,7 +138,7 @@ function Facts({ s, onChanged }: { s: BackupState; onChanged: () => void }): JSX
             checked={s.enabled}
             disabled={toggle.busy}
             data-testid="backup-enabled"
-            onChange={(e) => void toggle.run(() => api('PUT', `${BASE}/option/automaticBackupsEnabled`, { value: (e.target as HTMLInputElement).checked }).then(onChanged))}
+            onChange={(e) => void toggle.run(() => call('backup', 'setOptionAutomaticBackupsEnabled', { body: { value: (e.target as HTMLInputElement).checked } }).then(onChanged))}
           />
           <span>{s.enabled ? `${cronWords(s.schedule)} (${s.timeZone}); next ${formatTime(s.nextRun)}` : 'off'}</span>
         </label>
@@ -183,12 +183,12 @@ function Facts({ s, onChanged }: { s: BackupState; onChanged: () => void }): JSX
 }
 
 export function Backups(): JSX.Element {
-  const state = useLoad(() => api<BackupState>('GET', `${BASE}/state`));
+  const state = useLoad(() => call('backup', 'getState'));
   useEffect(
     () =>
       subscribe('backup', (event) => {
         // A job started or moved on: the state (with the list of archives) is cheap to re-read.
-        if (event.startsWith('backup.')) state.reload();
+        if (event.name.startsWith('backup.')) state.reload();
       }),
     [],
   );
@@ -197,7 +197,7 @@ export function Backups(): JSX.Element {
   return (
     <Card
       title="Backups"
-      actions={<ActionButton label="Back up now" busyLabel="Starting…" kind="primary" testId="backup-now" disabled={running} onRun={() => api('POST', `${BASE}/backup/`).then(state.reload)} />}
+      actions={<ActionButton label="Back up now" busyLabel="Starting…" kind="primary" testId="backup-now" disabled={running} onRun={() => call('backup', 'scheduleBackup').then(state.reload)} />}
     >
       <Err msg={state.error} />
       {s ? (

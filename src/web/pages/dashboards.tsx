@@ -6,7 +6,8 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, seg } from '../api.js';
+import { seg } from '../api.js';
+import { call } from '../client.js';
 import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
 import type { Dashboard } from '../types.js';
 import { WidgetFrame, type AppWidget } from '../widget-host.js';
@@ -14,11 +15,10 @@ import { Arrange } from './arrange.js';
 
 type Dict<T> = Record<string, T>;
 
-const BASE = '/api/manager/dashboards';
 
 function useLive(): { dashboards: Dict<Dashboard> | undefined; widgets: Dict<AppWidget> | undefined; error: string | null } {
-  const d = useLoad(() => api<Dict<Dashboard>>('GET', `${BASE}/dashboard`));
-  const w = useLoad(() => api<Dict<AppWidget>>('GET', `${BASE}/appwidget`));
+  const d = useLoad(() => call('dashboards', 'getDashboards'));
+  const w = useLoad(() => call('dashboards', 'getAppWidgets'));
   useLiveCollection('dashboards', 'dashboard', d);
   useLiveCollection('dashboards', 'appwidget', w);
   return { dashboards: d.data, widgets: w.data, error: d.error ?? w.error };
@@ -37,7 +37,7 @@ function CreateForm(): JSX.Element {
     <form
       class="inline"
       onSubmit={a.submit(async () => {
-        const created = await api<Dashboard>('POST', `${BASE}/dashboard`, { name, columns: [{ widgets: [] }, { widgets: [] }] });
+        const created = await call('dashboards', 'createDashboard', { body: { name, columns: [{ widgets: [] }, { widgets: [] }] } });
         setName('');
         location.hash = `#/dashboards/${seg(created.id)}`;
       })}
@@ -90,7 +90,7 @@ export function DashboardsPage(): JSX.Element {
                 <button type="button" data-testid="arrange" onClick={() => setArranging(true)}>
                   Arrange
                 </button>
-                <ActionButton label="Delete" kind="danger" confirm={`Delete the dashboard '${current.name}'?`} onRun={() => api('DELETE', `${BASE}/dashboard/${seg(current.id)}`)} />
+                <ActionButton label="Delete" kind="danger" confirm={`Delete the dashboard '${current.name}'?`} onRun={() => call('dashboards', 'deleteDashboard', { params: { id: current.id } })} />
               </>
             )}
           </header>

@@ -7,7 +7,8 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlotType from 'uplot';
-import { api, describe, seg, subscribe } from '../api.js';
+import { describe } from '../api.js';
+import { call, subscribe } from '../client.js';
 import type { App, Entries, Log } from '../types.js';
 import { Card, Err, formatTime, useLoad } from '../ui.js';
 
@@ -64,7 +65,7 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
     setLoading(true);
     Promise.all([
       import('uplot').then((m) => m.default),
-      Promise.all(logs.map((l) => api<Entries>('GET', `/api/manager/insights/log/${seg(l.uri)}/${seg(l.id)}/entry?resolution=${resolution}`))),
+      Promise.all(logs.map((l) => call('insights', 'getLogEntries', { params: { uri: l.uri, id: l.id }, query: { resolution } }))),
     ]).then(
       ([uPlot, entries]) => {
         if (!live || !box.current) return;
@@ -129,9 +130,9 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
 }
 
 export function InsightsPage(): JSX.Element {
-  const logs = useLoad(() => api<Record<string, Log>>('GET', '/api/manager/insights/log'));
+  const logs = useLoad(() => call('insights', 'getLogs'));
   // For app names in the log titles; a token without the apps scope sees the app ids instead.
-  const apps = useLoad(() => api<Record<string, App>>('GET', '/api/manager/apps/app').catch(() => ({})));
+  const apps = useLoad(() => call('apps', 'getApps').catch(() => ({})));
   const [picked, setPicked] = useState<string[]>([]);
   const [resolution, setResolution] = useState('lastHour');
   const [tick, setTick] = useState(0);
@@ -140,9 +141,9 @@ export function InsightsPage(): JSX.Element {
   pickedRef.current = picked;
   useEffect(
     () =>
-      subscribe('insights', (event, args) => {
-        const log = args[0] as Log | undefined;
-        if (!log?.uri || !event.startsWith('log.')) return;
+      subscribe('insights', ({ name: event, args }) => {
+        if (event !== 'log.create' && event !== 'log.update' && event !== 'log.delete') return;
+        const log = args[0];
         logs.set((prev) => {
           if (!prev) return prev;
           const next = { ...prev };

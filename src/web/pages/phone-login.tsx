@@ -6,7 +6,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { Scope } from '../../core/scopes.js';
-import { api } from '../api.js';
+import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import { qrModules, qrPath } from '../qr.js';
 import type { LoginCode } from '../types.js';
@@ -52,7 +52,7 @@ export function PhoneLogin(): JSX.Element {
       <p class="muted">A link that signs one browser in once, within 10 minutes, with the scopes you choose. It shows up under API tokens as a session you can revoke.</p>
       <form
         onSubmit={a.submit(async () => {
-          setMade(await api<LoginCode>('POST', '/api/manager/tokens/login', { scopes }));
+          setMade(await call('tokens', 'createLogin', { body: { scopes } }));
         })}
       >
         <ScopePicker value={scopes} onChange={setScopes} />

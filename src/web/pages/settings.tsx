@@ -5,8 +5,8 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { SCOPE_INFO, isScope, type Scope } from '../../core/scopes.js';
-import { api, seg } from '../api.js';
-import type { Token } from '../types.js';
+import { call } from '../client.js';
+import type { Token, Units } from '../types.js';
 import { ActionButton, Card, CopyButton, Err, formatTime, ScopePicker, useAction, useLoad } from '../ui.js';
 import { PhoneLogin } from './phone-login.js';
 
@@ -17,12 +17,11 @@ function scopeWords(t: Token): string {
 }
 
 function Location(): JSX.Element {
-  const state = useLoad(() => api<{ location: { latitude: number; longitude: number } | null }>('GET', '/api/manager/geolocation/state'));
+  const state = useLoad(() => call('geolocation', 'getState'));
   const [lat, setLat] = useState<string | null>(null);
   const [lon, setLon] = useState<string | null>(null);
   const a = useAction();
   const loc = state.data?.location;
-  const path = '/api/manager/geolocation/option/location';
   return (
     <form
       class="inline wrap"
@@ -30,7 +29,7 @@ function Location(): JSX.Element {
         const latitude = lat ?? (loc ? String(loc.latitude) : '');
         const longitude = lon ?? (loc ? String(loc.longitude) : '');
         if (latitude.trim() === '' || longitude.trim() === '') throw new Error('enter both a latitude and a longitude');
-        await api('PUT', path, { value: { latitude: Number(latitude), longitude: Number(longitude) } });
+        await call('geolocation', 'setOptionLocation', { body: { value: { latitude: Number(latitude), longitude: Number(longitude) } } });
         state.reload();
       })}
     >
@@ -43,22 +42,22 @@ function Location(): JSX.Element {
       <button type="submit" disabled={a.busy}>
         {a.busy ? 'Saving…' : 'Save'}
       </button>
-      {loc ? <ActionButton label="Clear" onRun={() => api('DELETE', path).then(() => (setLat(null), setLon(null), state.reload()))} /> : null}
+      {loc ? <ActionButton label="Clear" onRun={() => call('geolocation', 'unsetOptionLocation').then(() => (setLat(null), setLon(null), state.reload()))} /> : null}
       <Err msg={a.error ?? state.error} />
     </form>
   );
 }
 
 function Language(): JSX.Element {
-  const state = useLoad(() => api<{ language: string; units: string; languages: Record<string, string> }>('GET', '/api/manager/i18n/state'));
+  const state = useLoad(() => call('i18n', 'getState'));
   const a = useAction();
-  const put = (name: string, value: string): void => void a.run(() => api('PUT', `/api/manager/i18n/option/${name}`, { value }).then(state.reload));
+  const put = (set: () => Promise<unknown>): void => void a.run(() => set().then(state.reload));
   const s = state.data;
   return (
     <div class="inline wrap">
       <label class="inline">
         Language
-        <select value={s?.language} disabled={!s || a.busy} onChange={(e) => put('language', (e.target as HTMLSelectElement).value)}>
+        <select value={s?.language} disabled={!s || a.busy} onChange={(e) => put(() => call('i18n', 'setOptionLanguage', { body: { value: (e.target as HTMLSelectElement).value } }))}>
           {Object.entries(s?.languages ?? {}).map(([id, name]) => (
             <option key={id} value={id}>
               {name}
@@ -68,7 +67,7 @@ function Language(): JSX.Element {
       </label>
       <label class="inline">
         Units
-        <select value={s?.units} disabled={!s || a.busy} onChange={(e) => put('units', (e.target as HTMLSelectElement).value)}>
+        <select value={s?.units} disabled={!s || a.busy} onChange={(e) => put(() => call('i18n', 'setOptionUnits', { body: { value: (e.target as HTMLSelectElement).value as Units } }))}>
           <option value="metric">metric</option>
           <option value="imperial">imperial</option>
         </select>
@@ -79,15 +78,14 @@ function Language(): JSX.Element {
 }
 
 function Pin(): JSX.Element {
-  const state = useLoad(() => api<{ pinCodeSet: boolean }>('GET', '/api/manager/google-assistant/state'));
+  const state = useLoad(() => call('google-assistant', 'getState'));
   const [pin, setPin] = useState('');
   const a = useAction();
-  const path = '/api/manager/google-assistant/option/pinCode';
   return (
     <form
       class="inline wrap"
       onSubmit={a.submit(async () => {
-        await api('PUT', path, { value: pin });
+        await call('google-assistant', 'setOptionPinCode', { body: { value: pin } });
         setPin('');
         state.reload();
       })}
@@ -97,14 +95,14 @@ function Pin(): JSX.Element {
       <button type="submit" disabled={a.busy || !pin}>
         Set PIN
       </button>
-      {state.data?.pinCodeSet ? <ActionButton label="Remove PIN" kind="danger" onRun={() => api('DELETE', path).then(state.reload)} /> : null}
+      {state.data?.pinCodeSet ? <ActionButton label="Remove PIN" kind="danger" onRun={() => call('google-assistant', 'unsetOptionPinCode').then(state.reload)} /> : null}
       <Err msg={a.error ?? state.error} />
     </form>
   );
 }
 
 function Tokens(): JSX.Element {
-  const tokens = useLoad(() => api<Record<string, Token>>('GET', '/api/manager/tokens/token'));
+  const tokens = useLoad(() => call('tokens', 'getTokens'));
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<Scope[]>([]);
   const [secret, setSecret] = useState<string | null>(null);
@@ -121,14 +119,14 @@ function Tokens(): JSX.Element {
                 {scopeWords(t)} · {formatTime(t.createdAt)}
               </span>
             </span>
-            {t.owner ? null : <ActionButton label="Revoke" kind="danger" confirm={`Revoke '${t.name}'? Clients using it stop working at once.`} onRun={() => api('DELETE', `/api/manager/tokens/token/${seg(t.id)}`).then(tokens.reload)} />}
+            {t.owner ? null : <ActionButton label="Revoke" kind="danger" confirm={`Revoke '${t.name}'? Clients using it stop working at once.`} onRun={() => call('tokens', 'deleteToken', { params: { id: t.id } }).then(tokens.reload)} />}
           </li>
         ))}
       </ul>
       <form
         onSubmit={a.submit(async () => {
           setSecret(null);
-          const made = await api<Token & { token: string }>('POST', '/api/manager/tokens/token', { name, scopes });
+          const made = await call('tokens', 'createToken', { body: { name, scopes } });
           setSecret(made.token);
           setName('');
           setScopes([]);

@@ -5,13 +5,29 @@
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, seg } from '../api.js';
+import { call } from '../client.js';
 import { ActionButton, Card, Err, ErrWithRaw, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
 import type { Voice } from '../types.js';
 import { Backups } from './backups.js';
 import { HubSettings } from './settings.js';
 
-const SPEECH = '/api/manager/speech-output';
+/** An option the page shows as a choice: how to read, set and unset it. */
+interface OptionCalls {
+  get(): Promise<{ value: unknown }>;
+  set(value: string): Promise<unknown>;
+  unset(): Promise<unknown>;
+}
+
+const VOICE: OptionCalls = {
+  get: () => call('speech-output', 'getOptionVoice'),
+  set: (value) => call('speech-output', 'setOptionVoice', { body: { value } }),
+  unset: () => call('speech-output', 'unsetOptionVoice'),
+};
+const SPEED: OptionCalls = {
+  get: () => call('speech-output', 'getOptionSpeed'),
+  set: (value) => call('speech-output', 'setOptionSpeed', { body: { value } }),
+  unset: () => call('speech-output', 'unsetOptionSpeed'),
+};
 
 function Say(): JSX.Element {
   const [text, setText] = useState('');
@@ -20,7 +36,7 @@ function Say(): JSX.Element {
     <form
       class="inline wrap"
       onSubmit={a.submit(async () => {
-        const r = await api<{ voice: string; durationMs: number }>('POST', `${SPEECH}/say`, { text });
+        const r = await call('speech-output', 'say', { body: { text } });
         return `spoken with ${r.voice} in ${(r.durationMs / 1000).toFixed(1)} s`;
       })}
     >
@@ -34,8 +50,8 @@ function Say(): JSX.Element {
   );
 }
 
-function OptionSelect({ path, choices, testId }: { path: string; choices: Array<[string, string]>; testId?: string }): JSX.Element {
-  const opt = useLoad(() => api<{ value: unknown }>('GET', path), [path]);
+function OptionSelect({ option, choices, testId }: { option: OptionCalls; choices: Array<[string, string]>; testId?: string }): JSX.Element {
+  const opt = useLoad(() => option.get(), [option]);
   const a = useAction();
   const value = opt.data?.value === null || opt.data?.value === undefined ? '' : String(opt.data.value);
   return (
@@ -46,7 +62,7 @@ function OptionSelect({ path, choices, testId }: { path: string; choices: Array<
         data-testid={testId}
         onChange={(e) => {
           const v = (e.target as HTMLSelectElement).value;
-          void a.run(() => (v === '' ? api('DELETE', path) : api('PUT', path, { value: v })).then(opt.reload));
+          void a.run(() => (v === '' ? option.unset() : option.set(v)).then(opt.reload));
         }}
       >
         {(value === '' || choices.some(([v]) => v === value) ? choices : [...choices, [value, value] as [string, string]]).map(([v, l]) => (
@@ -61,7 +77,7 @@ function OptionSelect({ path, choices, testId }: { path: string; choices: Array<
 }
 
 function Speech(): JSX.Element {
-  const voices = useLoad(() => api<Record<string, Voice>>('GET', `${SPEECH}/voice/`));
+  const voices = useLoad(() => call('speech-output', 'getVoices'));
   const [catalogue, setCatalogue] = useState<Record<string, Voice> | null>(null);
   const cat = useAction();
   const [install, setInstall] = useState('');
@@ -72,12 +88,12 @@ function Speech(): JSX.Element {
       <Say />
       <div class="row wrap">
         <label class="inline">
-          Voice <OptionSelect path={`${SPEECH}/option/voice`} choices={[['', 'hub language default'], ...list.map((v): [string, string] => [v.id, v.name])]} />
+          Voice <OptionSelect option={VOICE} choices={[['', 'hub language default'], ...list.map((v): [string, string] => [v.id, v.name])]} />
         </label>
         <label class="inline">
           Speed{' '}
           <OptionSelect
-            path={`${SPEECH}/option/speed`}
+            option={SPEED}
             choices={[['slow', 'slow'], ['normal', 'normal'], ['fast', 'fast'], ['0.5', '0.5×'], ['1.25', '1.25×'], ['2.0', '2×']]}
           />
         </label>
@@ -91,8 +107,8 @@ function Speech(): JSX.Element {
               {v.name} <span class="muted small">{v.locale}</span>
             </span>
             <span class="actions">
-              <ActionButton label="Sample" busyLabel="Playing…" onRun={() => api('POST', `${SPEECH}/voice/${seg(v.id)}/sample`)} />
-              <ActionButton label="Remove" kind="danger" onRun={() => api('DELETE', `${SPEECH}/voice/${seg(v.id)}`)} />
+              <ActionButton label="Sample" busyLabel="Playing…" onRun={() => call('speech-output', 'playVoiceSample', { params: { id: v.id } })} />
+              <ActionButton label="Remove" kind="danger" onRun={() => call('speech-output', 'uninstallVoice', { params: { id: v.id } })} />
             </span>
           </li>
         ))}
@@ -110,10 +126,10 @@ function Speech(): JSX.Element {
                   </option>
                 ))}
             </select>
-            <ActionButton label="Install" busyLabel="Installing…" kind="primary" disabled={!install} onRun={() => api('POST', `${SPEECH}/voice`, { id: install })} />
+            <ActionButton label="Install" busyLabel="Installing…" kind="primary" disabled={!install} onRun={() => call('speech-output', 'installVoice', { body: { id: install } })} />
           </>
         ) : (
-          <button type="button" disabled={cat.busy} onClick={() => void cat.run(() => api<Record<string, Voice>>('GET', `${SPEECH}/catalog`).then(setCatalogue))}>
+          <button type="button" disabled={cat.busy} onClick={() => void cat.run(() => call('speech-output', 'getVoiceCatalog').then(setCatalogue))}>
             {cat.busy ? 'Loading…' : 'Install a voice…'}
           </button>
         )}

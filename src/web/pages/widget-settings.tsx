@@ -7,7 +7,8 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, describe, seg } from '../api.js';
+import { describe } from '../api.js';
+import { call } from '../client.js';
 import type { AppWidget } from '../widget-host.js';
 import { Err, label } from '../ui.js';
 
@@ -102,8 +103,8 @@ function Autocomplete(p: { appWidgetId: string; settingId: string; value: unknow
     if (!open) return;
     // Wait for a pause in typing so every keystroke does not wake the app.
     const timer = window.setTimeout(() => {
-      const q = new URLSearchParams({ settingId: p.settingId, query, settings: JSON.stringify(p.settings) });
-      api<Choice[]>('GET', `/api/manager/dashboards/appwidget/${seg(p.appWidgetId)}/autocomplete?${q}`).then(
+      const q = { settingId: p.settingId, query, settings: JSON.stringify(p.settings) };
+      call('dashboards', 'getAppWidgetAutocomplete', { params: { id: p.appWidgetId }, query: q }).then(
         (r) => (setResults(r), setError(null)),
         (e: unknown) => (setResults(null), setError(describe(e))),
       );
