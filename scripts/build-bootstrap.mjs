@@ -5,8 +5,9 @@
 // module) as well: together about 0.5 MiB of private memory in each app process, and 2 MiB of
 // the node binary's pages. The SDK (dist/homey) stays outside: the bootstrap requires it by its
 // real path, so an app's require('homey') reaches the very same module instance.
-import { build } from 'esbuild';
+
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..');
 const result = await build({

@@ -9,7 +9,7 @@
 // import.meta.url (src/layout.ts, src/version.ts), which in the bundle is the bundle's.
 // The rest of dist/ stays unbundled: the app bootstrap and the SDK (run by apps), the tests.
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';

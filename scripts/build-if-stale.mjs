@@ -9,7 +9,16 @@ import { join, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const stamp = join(root, 'dist/.built');
 
-const sources = ['src', 'scripts/build-web.mjs', 'scripts/build-sdk.mjs', 'scripts/build-daemon.mjs', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const sources = [
+  'src',
+  'scripts/build-web.mjs',
+  'scripts/build-sdk.mjs',
+  'scripts/build-daemon.mjs',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 const newestSource = () => Math.max(...sources.map((s) => newest(join(root, s))));
 
 if (process.argv.includes('--stamp')) {

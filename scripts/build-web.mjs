@@ -3,10 +3,11 @@
 // the page APIs of app pages under the fixed names the hub puts into those pages (homey-widget.js,
 // homey.js, homey.css), and a .gz beside every text file so the hub sends ~3x fewer bytes
 // without compressing per request on a Pi.
-import { build } from 'esbuild';
+
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import { gzipSync, constants } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 
 const root = resolve(import.meta.dirname, '..');
 const out = join(root, 'dist/web');

@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CONFIG_FLAGS, ConfigError, loadConfig, OWNER_TOKEN_FILE, type Config } from './config.js';
+import { CONFIG_FLAGS, type Config, ConfigError, loadConfig, OWNER_TOKEN_FILE } from './config.js';
 import { VERSION } from './version.js';
 
 const USAGE = `hearth ${VERSION}: home-automation hub
@@ -112,11 +112,17 @@ async function login(args: string[]): Promise<void> {
   const { SCOPES } = await import('./core/scopes.js');
   const scopes = (values.scope as string[] | undefined) ?? [...SCOPES];
   const minutes = values.minutes === undefined ? 10 : Number(values.minutes);
-  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10) throw new Error(`--minutes must be a whole number from 1 to 10, not '${String(values.minutes)}'`);
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10)
+    throw new Error(`--minutes must be a whole number from 1 to 10, not '${String(values.minutes)}'`);
   const made = (await api(config, url, 'POST', '/login', { scopes, ttlSeconds: minutes * 60 })) as { code: string; expiresAt: string; scopes: string[] };
   const { linkBase } = await import('./login-link.js');
-  console.log(`${linkBase(config, url)}/#login=${made.code}`);
-  console.error(`Open this link in a browser before ${new Date(made.expiresAt).toLocaleTimeString()}; it works once.`);
+  const link = `${linkBase(config, url)}/#login=${made.code}`;
+  console.log(link);
+  // The same link as a QR code for a phone's camera, on stderr (stdout stays the link alone, for
+  // scripts). Light modules are the blocks: a terminal draws them in its (light) text colour.
+  const { renderUnicodeCompact } = await import('uqr');
+  console.error(renderUnicodeCompact(link, { ecc: 'M', border: 2 }));
+  console.error(`Open this link in a browser (or scan the code) before ${new Date(made.expiresAt).toLocaleTimeString()}; it works once.`);
   console.error(`The browser gets a session with: ${made.scopes.join(', ')}. Revoke it on the System page or with hearth token revoke.`);
 }
 
@@ -143,7 +149,13 @@ async function main(argv: string[]): Promise<void> {
       const config = configFrom(parse(rest).values);
       const { runOfflineBackup } = await import('./managers/backup/offline.js');
       const r = await runOfflineBackup(config);
-      console.log(JSON.stringify({ file: r.path, createdAt: r.createdAt, size: r.size, sha256: r.sha256, durationMs: r.durationMs, deleted: r.deleted, skipped: r.skipped }, null, 2));
+      console.log(
+        JSON.stringify(
+          { file: r.path, createdAt: r.createdAt, size: r.size, sha256: r.sha256, durationMs: r.durationMs, deleted: r.deleted, skipped: r.skipped },
+          null,
+          2,
+        ),
+      );
       return;
     }
     case 'restore': {
@@ -152,7 +164,13 @@ async function main(argv: string[]): Promise<void> {
       const config = configFrom(values);
       const { runRestore } = await import('./managers/backup/offline.js');
       const r = await runRestore(positionals[0]!, config);
-      console.log(JSON.stringify({ restored: r.manifest.createdAt, hubVersion: r.manifest.hubVersion, previousData: r.previousData, previousApps: r.previousApps, carried: r.carried }, null, 2));
+      console.log(
+        JSON.stringify(
+          { restored: r.manifest.createdAt, hubVersion: r.manifest.hubVersion, previousData: r.previousData, previousApps: r.previousApps, carried: r.carried },
+          null,
+          2,
+        ),
+      );
       return;
     }
     case 'app': {

@@ -110,7 +110,9 @@ export function loadConfig(flags: Readonly<Record<string, string | undefined>>, 
   // both a package and its userdata, and replacing the package (an upgrade, an uninstall)
   // would take the app's data with it.
   if (appsDir === dataDir || appsDir.startsWith(dataDir + sep)) {
-    throw new ConfigError(`the apps folder ${appsDir} is inside the data dir ${dataDir}: put it beside it (e.g. --apps-dir ${resolve(dataDir, '..', 'apps')}), since app folders in the data dir hold each app's userdata`);
+    throw new ConfigError(
+      `the apps folder ${appsDir} is inside the data dir ${dataDir}: put it beside it (e.g. --apps-dir ${resolve(dataDir, '..', 'apps')}), since app folders in the data dir hold each app's userdata`,
+    );
   }
   const audioOut = String(out.audioOut);
   let storeKey: KeyObject | null = null;

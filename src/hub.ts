@@ -4,32 +4,32 @@
  * answer 503; the others run on.
  */
 import { access, mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { dirname, join } from 'node:path';
+import { type ServerType, serve } from '@hono/node-server';
 import type { Logger } from 'pino';
-import { OWNER_TOKEN_FILE, type Config } from './config.js';
+import { APP_WEB_API_SCOPES } from './apps/hub-api.js';
+import { recoverRestore } from './backup/restore-journal.js';
+import { type Config, OWNER_TOKEN_FILE } from './config.js';
 import { acquireDataLock } from './core/data-lock.js';
-import { closeInheritedDescriptors } from './core/inherited-fds.js';
 import { writeFileDurable } from './core/durable-file.js';
+import { checkEvents } from './core/event-check.js';
 import { EventBus } from './core/events.js';
+import { closeInheritedDescriptors } from './core/inherited-fds.js';
 import type { Manager, ManagerContext } from './core/managers.js';
 import { OptionService } from './core/options.js';
 import { Store } from './core/store.js';
-import { TokenService, newSecret } from './core/tokens.js';
+import { newSecret, TokenService } from './core/tokens.js';
 import { beginHostProbes } from './host-probes.js';
-import { Authenticator } from './http/auth.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
+import { Authenticator } from './http/auth.js';
+import { AppsManager } from './managers/apps/index.js';
 import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
-import { recoverRestore } from './backup/restore-journal.js';
-import { checkEvents } from './core/event-check.js';
 import { DashboardsManager } from './managers/dashboards/index.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
-import { AppsManager } from './managers/apps/index.js';
-import { APP_WEB_API_SCOPES } from './apps/hub-api.js';
 import { I18nManager } from './managers/i18n/index.js';
 import { InsightsManager } from './managers/insights/index.js';
 import { SpeechOutputManager } from './managers/speech-output/index.js';
@@ -67,7 +67,10 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
     insights,
     new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }),
-    new BackupManager({ ...ctx, log: ctx.log.child({ module: 'backup' }) }, { copyInsights: (dest) => insights.backup(dest), ...(options.restart ? { restart: options.restart } : {}) }),
+    new BackupManager(
+      { ...ctx, log: ctx.log.child({ module: 'backup' }) },
+      { copyInsights: (dest) => insights.backup(dest), ...(options.restart ? { restart: options.restart } : {}) },
+    ),
     new DashboardsManager({ ...ctx, log: ctx.log.child({ module: 'dashboards' }) }),
     // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
     new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
@@ -111,10 +114,24 @@ export class Hub {
     const recovered = await recoverRestore(config.dataDir);
     await mkdir(config.dataDir, { recursive: true, mode: 0o750 });
     if (recovered) {
-      log.warn({ archive: recovered.archive, previousData: recovered.previousData, carried: recovered.carried }, 'a restore was stopped half-way; it is finished now');
+      log.warn(
+        { archive: recovered.archive, previousData: recovered.previousData, carried: recovered.carried },
+        'a restore was stopped half-way; it is finished now',
+      );
       const { archive, createdAt, leftOut, tokensAdded, previousData, previousApps } = recovered;
       const at = new Date().toISOString();
-      await writeRestoreRecord(config.dataDir, { file: archive, createdAt, at, ok: true, previousData, previousApps, error: null, leftOut, tokensAdded, completedAtStart: true });
+      await writeRestoreRecord(config.dataDir, {
+        file: archive,
+        createdAt,
+        at,
+        ok: true,
+        previousData,
+        previousApps,
+        error: null,
+        leftOut,
+        tokensAdded,
+        completedAtStart: true,
+      });
     }
     const store = await Store.open(config.dataDir);
     this.store = store;
@@ -142,12 +159,22 @@ export class Hub {
     }
 
     const auth = new Authenticator(tokens, config.authFailureLimit);
-    this.http = createHttpApp({ managers: managers.all, auth, bus: this.bus, log, bodyLimit: config.bodyLimit, failed: this.failed, checkAnswers: config.checkAnswers === 'on' });
-    if (config.checkAnswers === 'on') log.info('every answer is checked against its operation schema, and every event against its contract (--check-answers on)');
+    this.http = createHttpApp({
+      managers: managers.all,
+      auth,
+      bus: this.bus,
+      log,
+      bodyLimit: config.bodyLimit,
+      failed: this.failed,
+      checkAnswers: config.checkAnswers === 'on',
+    });
+    if (config.checkAnswers === 'on')
+      log.info('every answer is checked against its operation schema, and every event against its contract (--check-answers on)');
     tokens.onRevoke = (id) => this.http?.sockets.closeToken(id);
     // Apps' this.homey.api calls go through the HTTP layer too, with the hub's own read-only token.
     const http = this.http;
-    for (const m of managers.all) if (m instanceof AppsManager) m.attachHubApi({ fetch: (req) => http.app.fetch(req), token: tokens.issueInternal('apps', APP_WEB_API_SCOPES) });
+    for (const m of managers.all)
+      if (m instanceof AppsManager) m.attachHubApi({ fetch: (req) => http.app.fetch(req), token: tokens.issueInternal('apps', APP_WEB_API_SCOPES) });
     const server = await listen(this.http, config.host, config.port);
     this.server = server;
     const port = (server.address() as AddressInfo).port;

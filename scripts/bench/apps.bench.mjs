@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { OWNER, load, pssOf, startHub } from './lib.mjs';
+import { load, OWNER, pssOf, startHub } from './lib.mjs';
 
 const RUNS = 15;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -47,7 +47,17 @@ export default async function bench({ root, log }) {
     const userdata = join(work, 'userdata');
     await mkdir(userdata);
     const opts = { ...DEFAULT_SUPERVISOR_OPTIONS, heapMb: 128 };
-    const state = { language: 'en', units: 'metric', strings: {}, english: {}, settings: {}, defaults: {}, location: null, timezone: 'UTC', homeyVersion: HOMEY_VERSION };
+    const state = {
+      language: 'en',
+      units: 'metric',
+      strings: {},
+      english: {},
+      settings: {},
+      defaults: {},
+      location: null,
+      timezone: 'UTC',
+      homeyVersion: HOMEY_VERSION,
+    };
     const spec = (dir, id) => ({
       id,
       version: '1.0.0',
@@ -167,8 +177,24 @@ export default async function bench({ root, log }) {
     const br = median(bareRss) / MiB;
     const ar = median(appRss) / MiB;
     return [
-      { name: `app start, ${sandbox.containment} (spawn to onInit done)`, value: a, unit: 'ms', baseline: 'bare child_process.fork', baselineValue: b, ratio: a / b, target: '<= 1.5x' },
-      { name: `PSS per running app, ${sandbox.containment}`, value: ar, unit: 'MiB', baseline: 'bare child node', baselineValue: br, ratio: ar / br, target: `<= baseline + 8 MiB (${(ar - br).toFixed(1)} MiB over)` },
+      {
+        name: `app start, ${sandbox.containment} (spawn to onInit done)`,
+        value: a,
+        unit: 'ms',
+        baseline: 'bare child_process.fork',
+        baselineValue: b,
+        ratio: a / b,
+        target: '<= 1.5x',
+      },
+      {
+        name: `PSS per running app, ${sandbox.containment}`,
+        value: ar,
+        unit: 'MiB',
+        baseline: 'bare child node',
+        baselineValue: br,
+        ratio: ar / br,
+        target: `<= baseline + 8 MiB (${(ar - br).toFixed(1)} MiB over)`,
+      },
       { name: 'crash-to-restart (first attempt)', value: median(restartMs), unit: 'ms', target: '<= 1500 ms' },
       {
         name: 'hub option GET p99 with 3 misbehaving apps',

@@ -24,7 +24,10 @@ async function makeDataDir(root, log) {
   await writeFile(join(dataDir, 'db.json'), JSON.stringify({ schemaVersion: 1, options: { i18n: { language: 'en' } } }));
   await writeFile(join(dataDir, 'apps', 'com.example.meter', 'state.json'), JSON.stringify({ total: 12345 }));
   await writeFile(join(appsDir, 'com.example.meter', 'app.json'), '{"id":"com.example.meter","version":"1.0.0","sdk":3,"name":{"en":"Meter"}}');
-  await writeFile(join(appsDir, 'com.example.meter', 'app.js'), "const Homey = require('homey');\nmodule.exports = class Meter extends Homey.App { async onInit() {} };\n".repeat(50));
+  await writeFile(
+    join(appsDir, 'com.example.meter', 'app.js'),
+    "const Homey = require('homey');\nmodule.exports = class Meter extends Homey.App { async onInit() {} };\n".repeat(50),
+  );
 
   const file = join(dataDir, 'insights.db');
   const db = new Database(file);

@@ -5,11 +5,11 @@
 // -> back) next to a bare HTTP GET, and beside it a widget's `Homey.api` round trip (the GET a
 // widget page makes to its app's widget API: HTTP -> hub -> IPC -> the widget's api.mjs -> back).
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OWNER, api, load, median, sleep, startHub, startListening, stopChild } from './lib.mjs';
+import { createInterface } from 'node:readline';
+import { api, load, median, OWNER, sleep, startHub, startListening, stopChild } from './lib.mjs';
 
 const APP = 'com.test.widgets';
 // The example greeter: its greeting widget answers `Homey.api('GET', '/?person=…')`.
@@ -109,7 +109,9 @@ export default async function bench({ root, log }) {
       b.push(await load(bareUrl));
       d.push(await load(docUrl));
       h.push(await load(listUrl, { headers }));
-      log(`round ${round + 1}: bare hello ${b.at(-1).rps.toFixed(0)} req/s, bare same document ${d.at(-1).rps.toFixed(0)} req/s, getDashboards ${h.at(-1).rps.toFixed(0)} req/s`);
+      log(
+        `round ${round + 1}: bare hello ${b.at(-1).rps.toFixed(0)} req/s, bare same document ${d.at(-1).rps.toFixed(0)} req/s, getDashboards ${h.at(-1).rps.toFixed(0)} req/s`,
+      );
     }
     const bareRps = median(b.map((x) => x.rps));
     const docRps = median(d.map((x) => x.rps));
@@ -126,7 +128,9 @@ export default async function bench({ root, log }) {
       plain.push(await roundTrips(bareUrl, 1000));
       ac.push(await roundTrips(acUrl, 1000, { headers }));
       wa.push(await roundTrips(widgetUrl, 1000, { headers }));
-      log(`round ${round + 1}: autocomplete p50 ${pct(ac.at(-1), 50).toFixed(2)} ms, p99 ${pct(ac.at(-1), 99).toFixed(2)} ms; widget Homey.api p50 ${pct(wa.at(-1), 50).toFixed(2)} ms, p99 ${pct(wa.at(-1), 99).toFixed(2)} ms`);
+      log(
+        `round ${round + 1}: autocomplete p50 ${pct(ac.at(-1), 50).toFixed(2)} ms, p99 ${pct(ac.at(-1), 99).toFixed(2)} ms; widget Homey.api p50 ${pct(wa.at(-1), 50).toFixed(2)} ms, p99 ${pct(wa.at(-1), 99).toFixed(2)} ms`,
+      );
     }
     const waP99 = median(wa.map((t) => pct(t, 99)));
     const acP99 = median(ac.map((t) => pct(t, 99)));
@@ -135,12 +139,56 @@ export default async function bench({ root, log }) {
     const plainP50 = median(plain.map((t) => pct(t, 50)));
 
     return [
-      { name: 'getDashboards (20 dashboards) throughput', value: hubRps, unit: 'req/s', baseline: 'bare Hono, same JSON', baselineValue: docRps, ratio: hubRps / docRps, target: '>= 0.60' },
-      { name: 'getDashboards (20 dashboards) p99 latency', value: hubP99, unit: 'ms', baseline: 'bare Hono, same JSON', baselineValue: docP99, ratio: hubP99 / Math.max(docP99, 0.01) },
-      { name: 'getDashboards (20 dashboards) throughput vs hello-world', value: hubRps, unit: 'req/s', baseline: 'bare Hono hello', baselineValue: bareRps, ratio: hubRps / bareRps },
-      { name: 'autocomplete round trip through an app, p99', value: acP99, unit: 'ms', baseline: 'bare Hono GET', baselineValue: plainP99, ratio: acP99 / Math.max(plainP99, 0.01), target: '<= 20 ms' },
-      { name: 'widget Homey.api round trip through an app, p99', value: waP99, unit: 'ms', baseline: 'autocomplete round trip p99', baselineValue: acP99, ratio: waP99 / Math.max(acP99, 0.01) },
-      { name: 'autocomplete round trip through an app, p50', value: acP50, unit: 'ms', baseline: 'bare Hono GET', baselineValue: plainP50, ratio: acP50 / Math.max(plainP50, 0.01) },
+      {
+        name: 'getDashboards (20 dashboards) throughput',
+        value: hubRps,
+        unit: 'req/s',
+        baseline: 'bare Hono, same JSON',
+        baselineValue: docRps,
+        ratio: hubRps / docRps,
+        target: '>= 0.60',
+      },
+      {
+        name: 'getDashboards (20 dashboards) p99 latency',
+        value: hubP99,
+        unit: 'ms',
+        baseline: 'bare Hono, same JSON',
+        baselineValue: docP99,
+        ratio: hubP99 / Math.max(docP99, 0.01),
+      },
+      {
+        name: 'getDashboards (20 dashboards) throughput vs hello-world',
+        value: hubRps,
+        unit: 'req/s',
+        baseline: 'bare Hono hello',
+        baselineValue: bareRps,
+        ratio: hubRps / bareRps,
+      },
+      {
+        name: 'autocomplete round trip through an app, p99',
+        value: acP99,
+        unit: 'ms',
+        baseline: 'bare Hono GET',
+        baselineValue: plainP99,
+        ratio: acP99 / Math.max(plainP99, 0.01),
+        target: '<= 20 ms',
+      },
+      {
+        name: 'widget Homey.api round trip through an app, p99',
+        value: waP99,
+        unit: 'ms',
+        baseline: 'autocomplete round trip p99',
+        baselineValue: acP99,
+        ratio: waP99 / Math.max(acP99, 0.01),
+      },
+      {
+        name: 'autocomplete round trip through an app, p50',
+        value: acP50,
+        unit: 'ms',
+        baseline: 'bare Hono GET',
+        baselineValue: plainP50,
+        ratio: acP50 / Math.max(plainP50, 0.01),
+      },
     ];
   } finally {
     await stopChild(bare.child);

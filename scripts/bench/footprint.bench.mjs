@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OWNER, freePort, median, privateNode, processTree, pssOf, sleep, startHub, stopChild } from './lib.mjs';
+import { freePort, median, OWNER, privateNode, processTree, pssOf, sleep, startHub, stopChild } from './lib.mjs';
 
 const APPS = 10;
 const ROUNDS = 3;
@@ -35,7 +35,10 @@ async function writeApps(appsDir) {
     const dir = join(appsDir, id);
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'app.json'), JSON.stringify({ id, version: '1.0.0', sdk: 3, name: { en: id }, compatibility: '>=5.0.0' }));
-    await writeFile(join(dir, 'app.js'), "const Homey = require('homey');\nmodule.exports = class extends Homey.App { async onInit() { this.log('ready'); } };\n");
+    await writeFile(
+      join(dir, 'app.js'),
+      "const Homey = require('homey');\nmodule.exports = class extends Homey.App { async onInit() { this.log('ready'); } };\n",
+    );
   }
 }
 
@@ -123,7 +126,9 @@ export default async function bench({ root, log }) {
         home.push(await hubHome(root, appsDir, node.path));
         if (round % 2 === 1) bare.push(await bareHome(node.path));
         const h = home.at(-1);
-        log(`round ${round + 1}: home ${(h.total / MiB).toFixed(1)} MiB (hub ${(h.own / MiB).toFixed(1)}, ${h.processes} processes), bare ${(bare.at(-1) / MiB).toFixed(1)} MiB`);
+        log(
+          `round ${round + 1}: home ${(h.total / MiB).toFixed(1)} MiB (hub ${(h.own / MiB).toFixed(1)}, ${h.processes} processes), bare ${(bare.at(-1) / MiB).toFixed(1)} MiB`,
+        );
       }
     } finally {
       await node.remove();
@@ -163,10 +168,40 @@ export default async function bench({ root, log }) {
     const hubReady = median(hubMs);
     const bareReady = median(bareMs);
     return [
-      { name: `whole home: hub + ${APPS} idle apps, total PSS`, value: totalMiB, unit: 'MiB', baseline: `${APPS + 1} bare node`, baselineValue: bareMiB, ratio, target: '<= 1.35' },
-      { name: "the hub's own PSS, in that home", value: ownMiB, unit: 'MiB', baseline: 'a bare node, mean', baselineValue: bareMiB / (APPS + 1), ratio: ownMiB / (bareMiB / (APPS + 1)) },
-      { name: 'PSS per idle app (bubblewrap + node), mean', value: appMiB, unit: 'MiB', baseline: 'a bare node, mean', baselineValue: bareMiB / (APPS + 1), ratio: appMiB / (bareMiB / (APPS + 1)) },
-      { name: 'spawn to first 200 of an authenticated GET', value: hubReady, unit: 'ms', baseline: 'bare Hono', baselineValue: bareReady, ratio: median(hubMs.map((h, i) => h / bareMs[i])), target: '<= 2' },
+      {
+        name: `whole home: hub + ${APPS} idle apps, total PSS`,
+        value: totalMiB,
+        unit: 'MiB',
+        baseline: `${APPS + 1} bare node`,
+        baselineValue: bareMiB,
+        ratio,
+        target: '<= 1.35',
+      },
+      {
+        name: "the hub's own PSS, in that home",
+        value: ownMiB,
+        unit: 'MiB',
+        baseline: 'a bare node, mean',
+        baselineValue: bareMiB / (APPS + 1),
+        ratio: ownMiB / (bareMiB / (APPS + 1)),
+      },
+      {
+        name: 'PSS per idle app (bubblewrap + node), mean',
+        value: appMiB,
+        unit: 'MiB',
+        baseline: 'a bare node, mean',
+        baselineValue: bareMiB / (APPS + 1),
+        ratio: appMiB / (bareMiB / (APPS + 1)),
+      },
+      {
+        name: 'spawn to first 200 of an authenticated GET',
+        value: hubReady,
+        unit: 'ms',
+        baseline: 'bare Hono',
+        baselineValue: bareReady,
+        ratio: median(hubMs.map((h, i) => h / bareMs[i])),
+        target: '<= 2',
+      },
     ];
   } finally {
     await rm(work, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // Foundation figures: an authenticated option GET on the hub next to a bare Hono hello-world.
 // The hub's memory and start-up are the footprint bench's (footprint.bench.mjs).
 import { join } from 'node:path';
-import { OWNER, load, median, startHub, startListening, stopChild } from './lib.mjs';
+import { load, median, OWNER, startHub, startListening, stopChild } from './lib.mjs';
 
 export default async function bench({ root, log }) {
   const bare = await startListening([join(root, 'scripts/bench/bare-hono.mjs')]);
@@ -37,7 +37,14 @@ export default async function bench({ root, log }) {
     return [
       { name: 'option GET throughput', value: hubRps, unit: 'req/s', baseline: 'bare Hono', baselineValue: bareRps, ratio, target: '>= 0.80' },
       // autocannon reports whole milliseconds: below 1 ms a ratio means nothing.
-      { name: 'option GET p99 latency', value: hubP99, unit: 'ms', baseline: 'bare Hono', baselineValue: bareP99, ...(bareP99 >= 1 ? { ratio: hubP99 / bareP99 } : {}) },
+      {
+        name: 'option GET p99 latency',
+        value: hubP99,
+        unit: 'ms',
+        baseline: 'bare Hono',
+        baselineValue: bareP99,
+        ...(bareP99 >= 1 ? { ratio: hubP99 / bareP99 } : {}),
+      },
     ];
   } finally {
     await stopChild(bare.child);

@@ -98,7 +98,7 @@ export default async function bench({ root, log }) {
       // Live-like: every log gets one point per second of simulated time, interleaved.
       for (let k = 0; k < PER_LOG; k++) {
         const t = new Date(now - 2 * DAY + k * 1000);
-        for (let i = 0; i < N_LOGS; i++) svc.createEntry(`hearth:app:bench:l${i}`, (k * 7 + i) % 1000 / 10, t);
+        for (let i = 0; i < N_LOGS; i++) svc.createEntry(`hearth:app:bench:l${i}`, ((k * 7 + i) % 1000) / 10, t);
       }
       svc.flush();
     });
@@ -110,13 +110,17 @@ export default async function bench({ root, log }) {
     const ROUTER_N = 100_000;
     const t0 = process.hrtime.bigint();
     for (let k = 0; k < ROUTER_N; k++) {
-      await router.dispatch(app, 'insights.createEntry', { id: `l${k % N_LOGS}`, value: k % 100, date: new Date(now - DAY + Math.floor(k / N_LOGS) * 1000 + 500).toISOString() });
+      await router.dispatch(app, 'insights.createEntry', {
+        id: `l${k % N_LOGS}`,
+        value: k % 100,
+        date: new Date(now - DAY + Math.floor(k / N_LOGS) * 1000 + 500).toISOString(),
+      });
     }
     svc.flush();
     const sdkRate = ROUTER_N / (Number(process.hrtime.bigint() - t0) / 1e9);
-    const rawBytes = svc['storage'].db.prepare("SELECT sum(pgsize) AS s FROM dbstat WHERE name = 'raw'").get().s;
-    const rawCount = svc['storage'].db.prepare('SELECT count(*) AS c FROM raw').get().c;
-    const allBytes = svc['storage'].db.prepare("SELECT sum(pgsize) AS s FROM dbstat WHERE name IN ('raw','r1m','r5m','r1h','r1d')").get().s;
+    const rawBytes = svc.storage.db.prepare("SELECT sum(pgsize) AS s FROM dbstat WHERE name = 'raw'").get().s;
+    const rawCount = svc.storage.db.prepare('SELECT count(*) AS c FROM raw').get().c;
+    const allBytes = svc.storage.db.prepare("SELECT sum(pgsize) AS s FROM dbstat WHERE name IN ('raw','r1m','r5m','r1h','r1d')").get().s;
     svc.stop();
 
     // Bare baseline: the same points into one plain table, one prepared insert, one transaction.
@@ -135,16 +139,55 @@ export default async function bench({ root, log }) {
     const naiveCount = bare.prepare('SELECT count(*) AS c FROM p').get().c;
     bare.close();
     log(`ingest: ${N_LOGS * PER_LOG} points in ${ingestMs.toFixed(0)} ms; bare ${bareMs.toFixed(0)} ms`);
-    rows.push({ name: 'ingest through InsightsService.createEntry (coalesce + commit + 4 rollups)', value: ingest, unit: 'entries/s', baseline: 'bare INSERT, one transaction', baselineValue: bareRate, ratio: ingest / bareRate });
+    rows.push({
+      name: 'ingest through InsightsService.createEntry (coalesce + commit + 4 rollups)',
+      value: ingest,
+      unit: 'entries/s',
+      baseline: 'bare INSERT, one transaction',
+      baselineValue: bareRate,
+      ratio: ingest / bareRate,
+    });
     const ipc = await sdkIngest(root, dir, log);
-    rows.push({ name: 'ingest from an app child through the SDK (IPC + router + service)', value: ipc.rate, unit: 'entries/s', baseline: 'bare SDK call round trips (api.realtime)', baselineValue: ipc.bare, ratio: ipc.rate / ipc.bare });
-    rows.push({ name: 'ingest through the SDK router in process (zod args + service)', value: sdkRate, unit: 'entries/s', baseline: 'bare INSERT', baselineValue: bareRate, ratio: sdkRate / bareRate });
-    rows.push({ name: 'storage per raw entry (20 interleaved logs)', value: rawBytes / rawCount, unit: 'bytes', baseline: 'rowid table + (log,t) index', baselineValue: naiveBytes / naiveCount, ratio: rawBytes / rawCount / (naiveBytes / naiveCount), target: '<= 40' });
+    rows.push({
+      name: 'ingest from an app child through the SDK (IPC + router + service)',
+      value: ipc.rate,
+      unit: 'entries/s',
+      baseline: 'bare SDK call round trips (api.realtime)',
+      baselineValue: ipc.bare,
+      ratio: ipc.rate / ipc.bare,
+    });
+    rows.push({
+      name: 'ingest through the SDK router in process (zod args + service)',
+      value: sdkRate,
+      unit: 'entries/s',
+      baseline: 'bare INSERT',
+      baselineValue: bareRate,
+      ratio: sdkRate / bareRate,
+    });
+    rows.push({
+      name: 'storage per raw entry (20 interleaved logs)',
+      value: rawBytes / rawCount,
+      unit: 'bytes',
+      baseline: 'rowid table + (log,t) index',
+      baselineValue: naiveBytes / naiveCount,
+      ratio: rawBytes / rawCount / (naiveBytes / naiveCount),
+      target: '<= 40',
+    });
     rows.push({ name: 'storage per raw entry incl. all rollups (1 point/s)', value: allBytes / rawCount, unit: 'bytes' });
 
     // --- 2. getLogEntries on 2 years of 1-minute data (~1M points) ---------------------------
     const storage = InsightsStorage.open(join(dir, 'big.db'));
-    const logRow = storage.insertLog({ uri: 'hearth:app:bench', id: 'big', title: 'big', type: 'number', units: 'W', decimals: 1, titleTrue: null, titleFalse: null, ownerUri: 'hearth:app:bench' });
+    const logRow = storage.insertLog({
+      uri: 'hearth:app:bench',
+      id: 'big',
+      title: 'big',
+      type: 'number',
+      units: 'W',
+      decimals: 1,
+      titleTrue: null,
+      titleFalse: null,
+      ownerUri: 'hearth:app:bench',
+    });
     const end = Math.floor(now / MIN) * MIN;
     const start = end - 731 * DAY;
     let points = 0;
@@ -177,7 +220,7 @@ export default async function bench({ root, log }) {
             a.lt = t;
           });
         }
-        LEVELS.forEach((_, li) => close(li));
+        for (const li of LEVELS.keys()) close(li);
         storage.db.prepare('UPDATE logs SET last_value = ?, last_updated = ? WHERE row = ?').run(1000, end - MIN, logRow.row);
       })(),
     );
@@ -190,7 +233,10 @@ export default async function bench({ root, log }) {
     // same estimator for both sides, so a burst of other work does not decide the ratio.
     const ROUNDS = 5;
     const quietP99 = (rounds) => Math.min(...rounds.map(p99));
-    for (const [res, perRound, naivePerRound] of [['last24Hours', 200, 40], ['last2Years', 200, 4]]) {
+    for (const [res, perRound, naivePerRound] of [
+      ['last24Hours', 200, 40],
+      ['last2Years', 200, 4],
+    ]) {
       const qNow = Date.now();
       // Warm up, and let the collector finish with the generation's garbage before timing.
       for (let i = 0; i < 200; i++) queryEntries(storage, big, res, qNow, 'UTC');
@@ -210,7 +256,9 @@ export default async function bench({ root, log }) {
         await new Promise((r) => setTimeout(r, 50));
       }
       const filled = answer.values.filter((v) => v.v !== null).length;
-      log(`${res}: ${answer.values.length} buckets (${filled} filled), p50 ${p50(fast.flat()).toFixed(3)} ms, p99 per round ${fast.map((f) => p99(f).toFixed(2)).join('/')} ms; naive scan ${scanned.length} buckets, p50 ${p50(slow.flat()).toFixed(1)} ms`);
+      log(
+        `${res}: ${answer.values.length} buckets (${filled} filled), p50 ${p50(fast.flat()).toFixed(3)} ms, p99 per round ${fast.map((f) => p99(f).toFixed(2)).join('/')} ms; naive scan ${scanned.length} buckets, p50 ${p50(slow.flat()).toFixed(1)} ms`,
+      );
       rows.push({
         name: `getLogEntries ${res} p99, quietest of ${ROUNDS} rounds (${(points / 1e6).toFixed(2)}M points)`,
         value: quietP99(fast),

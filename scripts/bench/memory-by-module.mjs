@@ -86,5 +86,6 @@ console.log('| step (each after the ones above) | V8 live heap added | private m
 console.log('|---|---|---|');
 for (const r of rows) console.log(`| ${r.name} | ${(r.heap / MiB).toFixed(1)} MiB | ${(r.uss / MiB).toFixed(1)} MiB |`);
 console.log(`| all of the above, loaded and not started | ${(loaded.heap / MiB).toFixed(1)} MiB | ${(loaded.uss / MiB).toFixed(1)} MiB |`);
-console.log(`| **the hub (bundled), started and idle 30 s** | | **${(hubUss / MiB).toFixed(1)} MiB** (PSS ${(hubPss / MiB).toFixed(1)} MiB, alone on this machine's node) |`);
-
+console.log(
+  `| **the hub (bundled), started and idle 30 s** | | **${(hubUss / MiB).toFixed(1)} MiB** (PSS ${(hubPss / MiB).toFixed(1)} MiB, alone on this machine's node) |`,
+);

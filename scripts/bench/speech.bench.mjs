@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OWNER, median, startListening } from './lib.mjs';
+import { median, OWNER, startListening } from './lib.mjs';
 
 const ROUNDS = 25;
 const WORDS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet'];
@@ -51,8 +51,22 @@ export default async function bench({ root, log }) {
   const tmp = await mkdtemp(join(tmpdir(), 'hearth-bench-speech-'));
   // Started here rather than with lib's startHub: its --log-level warn hides the 'listening' line.
   const hub = await startListening(
-    [join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(tmp, 'data'),
-      '--apps-dir', join(tmp, 'apps'), '--speech-engine', 'espeak-ng', '--audio-out', join(tmp, 'out')],
+    [
+      join(root, 'dist/cli.js'),
+      'start',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
+      '--data-dir',
+      join(tmp, 'data'),
+      '--apps-dir',
+      join(tmp, 'apps'),
+      '--speech-engine',
+      'espeak-ng',
+      '--audio-out',
+      join(tmp, 'out'),
+    ],
     { HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info' },
   );
   try {

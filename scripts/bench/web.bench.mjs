@@ -11,11 +11,20 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { OWNER, api, median, sleep, startHub, startListening, stopChild } from './lib.mjs';
+import { api, median, OWNER, sleep, startHub, startListening, stopChild } from './lib.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 // The flags of test/web/browser.ts, so the bench's browser is the tests' browser.
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
 const WIDGETS = ['com.hearth.sysmon:load', 'com.hearth.greeter:greeting'];
 const MARK = 'hearth:dashboards-rendered';
 const RATE = 4;
@@ -44,7 +53,8 @@ const server = createServer((req, res) => {
 server.listen(0, '127.0.0.1', () => process.stdout.write(JSON.stringify({ msg: 'listening', port: server.address().port }) + '\\n'));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
 `;
-const BARE_HTML = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title><script type="module" src="/page.js"></script></head><body><div id="root"></div></body></html>';
+const BARE_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare</title><script type="module" src="/page.js"></script></head><body><div id="root"></div></body></html>';
 // The mark waits for a frame and a task after the DOM change, as the dashboards page's mark does:
 // it is set in a Preact useEffect, which runs after the next paint (requestAnimationFrame, then
 // a timeout).
@@ -137,7 +147,10 @@ export default async function bench({ root, log }) {
     // Past the first-run setup, so the page opens on the dashboard asked for.
     await api(hub, 'PUT', '/api/manager/system/option/setupDone', { value: true });
     await widgetsListed(hub);
-    const board = await api(hub, 'POST', '/api/manager/dashboards/dashboard', { name: 'Living room', columns: WIDGETS.map((id) => ({ widgets: [{ appWidgetId: id }] })) });
+    const board = await api(hub, 'POST', '/api/manager/dashboards/dashboard', {
+      name: 'Living room',
+      columns: WIDGETS.map((id) => ({ widgets: [{ appWidgetId: id }] })),
+    });
 
     // The bare page serves the hub's own answers, byte for byte.
     const dashboardsJson = join(work, 'dashboards.json');
@@ -162,7 +175,9 @@ export default async function bench({ root, log }) {
       const b = await bareRound(page, bareUrl);
       const h = await hubRound(page, hubUrl);
       // Logged to see that the throttling below takes effect (the rounds should be slower).
-      log(`warm-up ${i + 1}, unthrottled: dashboards shown ${h.shown.toFixed(0)} ms, widgets ready ${h.widgetsReady.toFixed(0)} ms; bare page ${b.toFixed(0)} ms`);
+      log(
+        `warm-up ${i + 1}, unthrottled: dashboards shown ${h.shown.toFixed(0)} ms, widgets ready ${h.widgetsReady.toFixed(0)} ms; bare page ${b.toFixed(0)} ms`,
+      );
     }
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
@@ -174,7 +189,9 @@ export default async function bench({ root, log }) {
       hubRuns.push(await hubRound(page, hubUrl));
       if (round % 2 === 1) bareRuns.push(await bareRound(page, bareUrl));
       const h = hubRuns.at(-1);
-      log(`round ${round + 1}: dashboards shown ${h.shown.toFixed(0)} ms, widgets ready ${h.widgetsReady.toFixed(0)} ms; bare page ${bareRuns.at(-1).toFixed(0)} ms`);
+      log(
+        `round ${round + 1}: dashboards shown ${h.shown.toFixed(0)} ms, widgets ready ${h.widgetsReady.toFixed(0)} ms; bare page ${bareRuns.at(-1).toFixed(0)} ms`,
+      );
     }
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await cdp.detach();

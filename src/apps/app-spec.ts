@@ -4,7 +4,7 @@
  * anew at every start, so a new location or language, or a changed limit, applies at once.
  */
 import { join } from 'node:path';
-import { initialState, type HubState } from './app-state.js';
+import { type HubState, initialState } from './app-state.js';
 import type { ChildSpec } from './child.js';
 import type { AppFolder } from './compose.js';
 import type { AppManifest } from './manifest.js';

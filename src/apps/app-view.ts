@@ -1,7 +1,7 @@
 /** The App object of the Web API, from an app's folder, its record and its run state. */
 import type { AppFolder } from './compose.js';
-import { textOf, type SettingDefinition } from './manifest.js';
-import { notGranted, permissionDetails, type PermissionDetail } from './permissions.js';
+import { type SettingDefinition, textOf } from './manifest.js';
+import { notGranted, type PermissionDetail, permissionDetails } from './permissions.js';
 import type { AppRecord } from './records.js';
 import type { AppSupervisor, RunState } from './supervisor.js';
 

@@ -7,9 +7,9 @@
  * someone enables it (restarting would find the folder as full as before).
  */
 import { stat } from 'node:fs/promises';
-import { deletedButOpen, folderUsage, freeBytes } from './disk-usage.js';
 import type { AppChild } from './child.js';
-import { UsageSampler, type Usage } from './usage.js';
+import { deletedButOpen, folderUsage, freeBytes } from './disk-usage.js';
+import { type Usage, UsageSampler } from './usage.js';
 import { RpcError } from './wire.js';
 
 export interface WatchLimits {
@@ -53,9 +53,18 @@ export async function diskProblem(userdata: string, quotaMb: number): Promise<st
 async function measureDisk(userdata: string, quotaMb: number, pid: number | undefined): Promise<{ bytes: number; problem: string | null }> {
   const usage = await folderUsage(userdata);
   if (usage.truncated) {
-    return { bytes: usage.bytes, problem: `its userdata holds more than ${usage.bytes > 0 ? `${Math.round(usage.bytes / MiB)} MiB in ` : ''}100,000 files and folders; its quota is ${quotaMb} MiB` };
+    return {
+      bytes: usage.bytes,
+      problem: `its userdata holds more than ${usage.bytes > 0 ? `${Math.round(usage.bytes / MiB)} MiB in ` : ''}100,000 files and folders; its quota is ${quotaMb} MiB`,
+    };
   }
-  const dev = pid === undefined ? null : await stat(userdata).then((s) => s.dev, () => null);
+  const dev =
+    pid === undefined
+      ? null
+      : await stat(userdata).then(
+          (s) => s.dev,
+          () => null,
+        );
   const hidden = pid === undefined || dev === null ? 0 : await deletedButOpen(pid, dev);
   const bytes = usage.bytes + hidden;
   if (bytes <= quotaMb * MiB) return { bytes, problem: null };
@@ -130,7 +139,8 @@ export class AppWatch {
   private check(u: Usage): void {
     this.hooks.usage(u);
     if (u.mem > this.limits.memoryMb * MiB) {
-      return this.end(`it used ${Math.round(u.mem / MiB)} MiB of memory, over its ceiling of ${this.limits.memoryMb} MiB`, false);
+      this.end(`it used ${Math.round(u.mem / MiB)} MiB of memory, over its ceiling of ${this.limits.memoryMb} MiB`, false);
+      return;
     }
     if (u.cpu < this.opts.cpuBudgetPercent) {
       this.busySince = null;

@@ -5,10 +5,10 @@
  */
 import type { Logger } from 'pino';
 import semver from 'semver';
+import { automaticUpdates, type CatalogueSource, sourceOf } from './catalogue-key.js';
 import type { AppRuntime } from './runtime.js';
-import { installFromStore } from './store-install.js';
-import { automaticUpdates, sourceOf, type CatalogueSource } from './catalogue-key.js';
 import { readCatalogue } from './store.js';
+import { installFromStore } from './store-install.js';
 
 /**
  * Orders two semantic versions by semver's precedence rules (the `semver` package): numeric

@@ -14,10 +14,10 @@ import type { App as HomeyApp } from '../homey/app.cjs';
 import type { HomeyContext } from '../homey/context.cjs';
 import type { Homey } from '../homey/homey.cjs';
 import { loadAppClass, NotAnApp } from './app-class.js';
-import type { AppCallArgs, AppCallMethod, HubMessage } from './protocol.js';
 import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES, MAX_HUB_FRAME_BYTES } from './frames.js';
+import type { AppCallArgs, AppCallMethod, HubMessage } from './protocol.js';
 import { WebApiHandlers } from './web-api-child.js';
-import { answerOf, isHubMessage, PROTOCOL_VERSION, RpcError, RpcPeer, type CallMessage } from './wire.js';
+import { answerOf, type CallMessage, isHubMessage, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
 
 /** How long an app's own calls to the hub may wait (speech waits for the utterance). */
 const CALL_TIMEOUT_MS = 30_000;

@@ -5,7 +5,7 @@
  * checks it against a public key pinned with `--store-key` when the store was configured:
  * whoever can tamper with the traffic to a plain-http store can no longer install code.
  */
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

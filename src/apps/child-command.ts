@@ -89,7 +89,6 @@ export function childEnv(spec: ChildSpec): NodeJS.ProcessEnv {
   return env;
 }
 
-
 /** The command that starts the app of `spec`: prlimit, bubblewrap (in namespaces), node. */
 export function childCommand(spec: ChildSpec, heapMb: number): { file: string; args: string[] } {
   const runtime = runtimeDir();

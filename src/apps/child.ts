@@ -5,18 +5,18 @@
  * would have buffered without limit), and its graceful stop (uninit with a deadline, then
  * SIGTERM, then SIGKILL). Restarts are the supervisor's job.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { constants as osConstants, setPriority } from 'node:os';
 import type { Duplex, Readable } from 'node:stream';
-import { describeIssues } from '../core/zod-issues.js';
-import { BudgetSpent, RefusalBudget } from './refusals.js';
-import { APP_CALLS, ChildMessage, HUB_CALLS, HubMessage, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent } from './protocol.js';
-import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES } from './frames.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
-import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
-import type { ProcessLimits, Sandbox } from './sandbox.js';
+import { describeIssues } from '../core/zod-issues.js';
 import { childCommand, childEnv, throttled } from './child-command.js';
+import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES } from './frames.js';
 import { INFO_FD, nodeBelow, reaperPid } from './node-pid.js';
+import { APP_CALLS, type AppCallArgs, type AppCallMethod, type AppCallResult, type AppEvent, ChildMessage, HUB_CALLS, HubMessage } from './protocol.js';
+import { BudgetSpent, RefusalBudget } from './refusals.js';
+import type { ProcessLimits, Sandbox } from './sandbox.js';
+import { answerOf, PROTOCOL_VERSION, RpcError, RpcPeer } from './wire.js';
 
 export { childExecArgv, OUTPUT_BYTES_PER_SECOND, runtimeDir } from './child-command.js';
 
@@ -189,7 +189,10 @@ export class AppChild {
       if (!this.channelOpen) return; // stopped by an earlier message of this chunk
       // The bound on every JSON value from outside (core/json-depth.ts): past it, the hub's own
       // JSON.stringify of what the app sent would throw later.
-      if (exceedsDepth(m)) return this.breakChannel(`it sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+      if (exceedsDepth(m)) {
+        this.breakChannel(`it sent a message nested deeper than ${MAX_JSON_DEPTH} levels`);
+        return;
+      }
       this.onMessage(m);
     }
   }

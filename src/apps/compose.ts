@@ -16,7 +16,7 @@
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { nullRecord } from '../core/records.js';
-import { FLOW_KINDS, manifestFromText, parseManifest, readManifestText, type AppManifest } from './manifest.js';
+import { type AppManifest, FLOW_KINDS, manifestFromText, parseManifest, readManifestText } from './manifest.js';
 
 export type Locales = Record<string, Record<string, unknown>>;
 

@@ -3,7 +3,7 @@
  * schedules a rescan shortly after (a copy in progress settles first). Where the file system
  * cannot be watched, listing the apps (GET /api/manager/apps/app) rescans too.
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { type FSWatcher, watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';

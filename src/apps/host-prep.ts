@@ -29,12 +29,7 @@ export function beginSandboxProbe(choice: SandboxChoice): Promise<Sandbox> {
 }
 
 /** `probed`: what beginSandboxProbe() began. */
-export async function prepareHost(opts: {
-  appsDir: string;
-  dataDir: string;
-  log: Logger;
-  probed: Promise<Sandbox>;
-}): Promise<PreparedHost> {
+export async function prepareHost(opts: { appsDir: string; dataDir: string; log: Logger; probed: Promise<Sandbox> }): Promise<PreparedHost> {
   await mkdir(opts.appsDir, { recursive: true });
   const sdk = await prepareAppsFolder(opts.appsDir);
   const sandbox = await opts.probed;

@@ -7,11 +7,11 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileDurable } from '../core/durable-file.js';
 import type { Logger } from 'pino';
+import { writeFileDurable } from '../core/durable-file.js';
 import type { Section } from '../core/store.js';
+import { type ProcessIdentity, startTimeOf } from './leftovers.js';
 import type { AppsSection } from './records.js';
-import { startTimeOf, type ProcessIdentity } from './leftovers.js';
 
 const FILE = 'running.json';
 
@@ -103,7 +103,12 @@ export class RunningApps {
     const suspects = Array.isArray(before.running) ? before.running.filter((id): id is string => typeof id === 'string') : [];
     const listed = typeof before.processes === 'object' && before.processes !== null ? Object.values(before.processes as Record<string, unknown>) : [];
     const processes = listed.filter(
-      (p): p is ProcessIdentity => typeof p === 'object' && p !== null && Number.isSafeInteger((p as ProcessIdentity).pid) && (p as ProcessIdentity).pid > 1 && Number.isSafeInteger((p as ProcessIdentity).start),
+      (p): p is ProcessIdentity =>
+        typeof p === 'object' &&
+        p !== null &&
+        Number.isSafeInteger((p as ProcessIdentity).pid) &&
+        (p as ProcessIdentity).pid > 1 &&
+        Number.isSafeInteger((p as ProcessIdentity).start),
     );
     return { suspects, processes };
   }

@@ -9,9 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, normalize } from 'node:path';
 import semver from 'semver';
 import { z } from 'zod';
-import { permissionProblem } from './permissions.js';
-import { describeIssues } from '../core/zod-issues.js';
 import { nullRecord, safeRecord } from '../core/records.js';
+import { describeIssues } from '../core/zod-issues.js';
+import { permissionProblem } from './permissions.js';
 
 /** Reverse-domain id: at least two dot-separated segments, e.g. `com.hearth.sysmon`. */
 export const APP_ID = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$/i;
@@ -27,9 +27,7 @@ export const Version = z
 export const AppId = z.string().max(128).regex(APP_ID, 'must be a reverse-domain id such as com.example.myapp');
 
 /** A text per language; English is required so every hub can show something. */
-export const Localized = z
-  .object({ en: z.string().min(1, 'needs an English text') })
-  .catchall(z.string());
+export const Localized = z.object({ en: z.string().min(1, 'needs an English text') }).catchall(z.string());
 const Label = z.union([z.string().min(1), Localized]);
 
 /**
@@ -169,13 +167,20 @@ const Schema = z.object({
   /** Homey's app pictures (small 250x175, large 500x350, xlarge 1000x700) and its icon (SVG). */
   images: z.object({ small: ImagePath, large: ImagePath, xlarge: ImagePath }).optional().catch(undefined),
   icon: ImagePath,
-  brandColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional().catch(undefined),
+  brandColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .optional()
+    .catch(undefined),
   /** hearth's extension: the main module; Homey's is app.js (app.mjs with `"esm": true`). */
   main: RelativeFile.optional(),
   esm: z.boolean().optional(),
   runtime: z.string().optional(),
   platforms: z.array(z.string()).optional(),
-  permissions: z.array(permission).default([]).transform((p) => [...new Set(p)]),
+  permissions: z
+    .array(permission)
+    .default([])
+    .transform((p) => [...new Set(p)]),
   /** hearth's extension: declared app settings with their defaults (Homey has none). */
   settings: Settings.default([]),
   api: ApiRoutes.default(() => nullRecord<ApiRoute>()),
@@ -186,9 +191,7 @@ const Schema = z.object({
       }
     })
     .default(() => nullRecord<z.output<typeof WidgetDefinition>>()),
-  flow: z
-    .looseObject({ triggers: Declared, conditions: Declared, actions: Declared })
-    .optional(),
+  flow: z.looseObject({ triggers: Declared, conditions: Declared, actions: Declared }).optional(),
   drivers: Declared,
   /** hearth's extension: what the app needs beyond the hub's defaults (up to the hub's maximum). */
   hearth: z
@@ -242,7 +245,10 @@ function describeUnrun(m: z.output<typeof Schema>, raw: Record<string, unknown>)
 /** Why hearth cannot run this app at all, or null. */
 function incompatibility(m: z.output<typeof Schema>): string | null {
   if (m.drivers?.length) {
-    return `it declares drivers (${m.drivers.map((d) => d.id).slice(0, 5).join(', ')}): hearth has no devices, so apps with drivers do not run`;
+    return `it declares drivers (${m.drivers
+      .map((d) => d.id)
+      .slice(0, 5)
+      .join(', ')}): hearth has no devices, so apps with drivers do not run`;
   }
   if (m.runtime !== undefined && m.runtime !== 'nodejs') return `it needs the ${m.runtime} runtime; hearth runs Node.js apps`;
   if (m.platforms && !m.platforms.includes('local')) return `it runs on ${m.platforms.join(', ')} only, not on a local hub`;

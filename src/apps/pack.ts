@@ -13,12 +13,12 @@ import { basename, extname, join, relative, resolve } from 'node:path';
 import * as tar from 'tar';
 import { writeFileDurable } from '../core/durable-file.js';
 import { invalid } from '../core/errors.js';
-import { signIndex, SIGNATURE_SUFFIX } from './catalogue-key.js';
+import { SIGNATURE_SUFFIX, signIndex } from './catalogue-key.js';
 import { runtimeDir } from './child.js';
-import { loadAppFolder, type AppFolder } from './compose.js';
+import { type AppFolder, loadAppFolder } from './compose.js';
 import { MANIFEST_FILE } from './manifest.js';
 import { prepareAppsFolder } from './sdk-link.js';
-import { ICON_MAX_BYTES, readCatalogue, type Catalogue } from './store.js';
+import { type Catalogue, ICON_MAX_BYTES, readCatalogue } from './store.js';
 
 export interface PackResult {
   id: string;
@@ -42,7 +42,8 @@ async function checkEntries(root: string, dir = root): Promise<void> {
     const path = join(dir, name);
     const info = await lstat(path);
     if (info.isDirectory()) await checkEntries(root, path);
-    else if (!info.isFile()) throw invalid(`${relative(root, path)} is ${info.isSymbolicLink() ? 'a symlink' : 'not a file'}; a package holds only files and folders`);
+    else if (!info.isFile())
+      throw invalid(`${relative(root, path)} is ${info.isSymbolicLink() ? 'a symlink' : 'not a file'}; a package holds only files and folders`);
   }
 }
 

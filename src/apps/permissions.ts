@@ -9,7 +9,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-
 /** Homey permissions hearth grants, with what each opens. */
 export const GRANTED = {
   'homey:manager:speech-output': 'speak through the hub (this.homey.speechOutput.say)',

@@ -9,10 +9,10 @@
  * wire.ts, which test/apps/protocol.test.ts holds against these schemas.
  */
 import { z } from 'zod';
+import { safeRecord } from '../core/records.js';
+import type { Permission } from './permissions.js';
 import { hasDotSegment } from './segments.cjs';
 import { keyProblem } from './setting-rules.cjs';
-import type { Permission } from './permissions.js';
-import { safeRecord } from '../core/records.js';
 
 export { PROTOCOL_VERSION } from './wire.js';
 
@@ -97,10 +97,7 @@ export const HUB_CALLS = {
   'insights.getLog': call(z.object({ id: LocalId }), LogInfo),
   'insights.deleteLog': call(z.object({ id: LocalId }), z.null()),
   'speech.say': call(z.object({ text: z.string().min(1).max(1000) }), z.null(), 'homey:manager:speech-output'),
-  'audio.play': call(
-    z.object({ format: z.enum(['wav', 'mp3']), sample: z.base64().max(MAX_SAMPLE_BASE64) }),
-    z.null(),
-  ),
+  'audio.play': call(z.object({ format: z.enum(['wav', 'mp3']), sample: z.base64().max(MAX_SAMPLE_BASE64) }), z.null()),
   'api.realtime': call(z.object({ event: z.string().min(1).max(128), data: z.unknown() }), z.null()),
   'notifications.create': call(z.object({ excerpt: z.string().trim().min(1).max(1000) }), z.null()),
   'api.request': call(
@@ -155,10 +152,7 @@ export const APP_CALLS = {
   ),
   uninit: call(z.object({}), z.null()),
   gc: call(z.object({}), z.object({ before: HeapInfo, after: HeapInfo })),
-  autocomplete: call(
-    z.object({ widgetId: z.string(), settingId: z.string(), query: z.string(), settings: JsonObject }),
-    z.array(AutocompleteItem).max(200),
-  ),
+  autocomplete: call(z.object({ widgetId: z.string(), settingId: z.string(), query: z.string(), settings: JsonObject }), z.array(AutocompleteItem).max(200)),
   api: call(ApiCall, ApiAnswer),
   ping: call(z.object({}), z.null()),
 } as const;

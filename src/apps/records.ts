@@ -27,9 +27,7 @@ export const AppRecord = z.object({
   /** Why the hub disabled the app itself (not a person), shown until it is enabled again. */
   disabledReason: z.string().nullable().default(null),
   /** Messages people attached when they fetched the crash log (getAppStd), newest last. */
-  reports: z
-    .array(z.object({ at: z.string(), message: z.string(), crash: CrashReportSchema.nullable() }))
-    .default([]),
+  reports: z.array(z.object({ at: z.string(), message: z.string(), crash: CrashReportSchema.nullable() })).default([]),
 });
 export type AppRecord = z.infer<typeof AppRecord>;
 

@@ -34,7 +34,9 @@ export class RefusalBudget {
     const why = this.count <= DESCRIBED ? describe() : null;
     this.first ??= why ?? describe();
     if (this.count > REFUSALS_ALLOWED) {
-      throw new BudgetSpent(`it sent more than ${REFUSALS_ALLOWED} messages the hub's protocol refuses within ${REFUSAL_WINDOW_MS / 1000} s (the first: ${this.first})`);
+      throw new BudgetSpent(
+        `it sent more than ${REFUSALS_ALLOWED} messages the hub's protocol refuses within ${REFUSAL_WINDOW_MS / 1000} s (the first: ${this.first})`,
+      );
     }
     return why;
   }

@@ -22,10 +22,7 @@ export interface CallerApp {
   readonly permissions: readonly Permission[];
 }
 
-export type CallHandler<M extends HubCallMethod> = (
-  app: CallerApp,
-  args: HubCallArgs<M>,
-) => HubCallResult<M> | Promise<HubCallResult<M>>;
+export type CallHandler<M extends HubCallMethod> = (app: CallerApp, args: HubCallArgs<M>) => HubCallResult<M> | Promise<HubCallResult<M>>;
 
 /** Which manager serves what, for the "not available" sentence. */
 const SERVED_BY: Record<string, string> = {
@@ -63,10 +60,7 @@ export class SdkRouter {
     const m = method as HubCallMethod;
     const def = HUB_CALLS[m];
     if (def.permission && !app.permissions.includes(def.permission)) {
-      throw new RpcError(
-        'permission_denied',
-        `${m} needs the permission '${def.permission}'; add it to "permissions" in the app.json of ${app.id}`,
-      );
+      throw new RpcError('permission_denied', `${m} needs the permission '${def.permission}'; add it to "permissions" in the app.json of ${app.id}`);
     }
     const parsed = def.args.safeParse(args);
     if (!parsed.success) throw new RpcError('invalid_args', describeIssues(parsed.error, m));

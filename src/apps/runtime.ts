@@ -9,34 +9,33 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HearthError, notFound } from '../core/errors.js';
 import type { Section } from '../core/store.js';
-import { localeEvent, locationEvent, type HubState, type Locale } from './app-state.js';
-import { childSpec, DEFAULT_LIMITS, type AppLimitDefaults, type SpecContext } from './app-spec.js';
-import { viewOf, type App } from './app-view.js';
-import { loadAppFolder, type AppFolder, type Locales } from './compose.js';
-import { APP_ID, type AppManifest } from './manifest.js';
-import type { Sandbox } from './sandbox.js';
-import type { ApiAnswer, ApiCall } from './protocol.js';
-import { AppsSection, newRecord, STORE_SECTION, type AppRecord } from './records.js';
-import { SdkRouter, type CallerApp } from './router.js';
-import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } from './supervisor.js';
-import { rethrowAppError } from './errors.js';
-import { AppSettings } from './settings.js';
-import { beginSandboxProbe, prepareHost, type PreparedHost } from './host-prep.js';
-import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
-import { crashLogOf, withReport, type CrashLog } from './crash-log.js';
-import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
-import type { RealtimeEvent } from './realtime.js';
-import type { RuntimeOptions } from './runtime-options.js';
 import { systemZone } from '../core/system-zone.js';
-import { NOTIFICATIONS, PushBudget, REALTIME } from './push-budget.js';
+import { type AppLimitDefaults, childSpec, DEFAULT_LIMITS, type SpecContext } from './app-spec.js';
+import { type HubState, type Locale, localeEvent, locationEvent } from './app-state.js';
+import { type App, viewOf } from './app-view.js';
+import { type AppFolder, type Locales, loadAppFolder } from './compose.js';
+import { type CrashLog, crashLogOf, withReport } from './crash-log.js';
+import { rethrowAppError } from './errors.js';
+import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
+import { beginSandboxProbe, type PreparedHost, prepareHost } from './host-prep.js';
+import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
 import { killRecorded } from './leftovers.js';
+import { APP_ID, type AppManifest } from './manifest.js';
+import type { ApiAnswer, ApiCall } from './protocol.js';
+import { NOTIFICATIONS, PushBudget, REALTIME } from './push-budget.js';
+import type { RealtimeEvent } from './realtime.js';
+import { type AppRecord, AppsSection, newRecord, STORE_SECTION } from './records.js';
+import { type CallerApp, SdkRouter } from './router.js';
+import type { RuntimeOptions } from './runtime-options.js';
+import type { Sandbox } from './sandbox.js';
+import { AppSettings } from './settings.js';
+import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } from './supervisor.js';
 
-export type { App } from './app-view.js';
+export { type AppLimitDefaults, DEFAULT_LIMITS } from './app-spec.js';
 export type { Locale } from './app-state.js';
+export type { App } from './app-view.js';
 export type { CrashLog } from './crash-log.js';
-
 export type { RuntimeOptions };
-export { DEFAULT_LIMITS, type AppLimitDefaults } from './app-spec.js';
 
 /** A hub up this long has broken any row of deaths: its next death counts as the first. */
 const STABLE_AFTER_MS = 10 * 60_000;
@@ -135,7 +134,10 @@ export class AppRuntime {
     // An app that crashed lately waits out its backoff, as if the hub had not restarted.
     this.initialStart = Promise.all(
       [...this.entries.values()].map((e) => (this.unstartable(e) || !this.record(e.id).enabled ? undefined : e.supervisor.resume(this.record(e.id).crashes))),
-    ).then(() => undefined, () => undefined);
+    ).then(
+      () => undefined,
+      () => undefined,
+    );
     this.watch.start();
   }
 

@@ -11,7 +11,7 @@
  * private /tmp: no data dir, no other app, nothing else of /sys.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { INFO_FD } from './node-pid.js';
 
@@ -83,9 +83,16 @@ function run(file: string, args: string[]): Promise<{ code: number | null; stder
  * get, so a kernel without user namespaces shows now, in one log line, not at every app start.
  */
 export async function probeSandbox(choice: SandboxChoice, bwrap = BWRAP): Promise<Sandbox> {
-  const fallback = (reason: string, hold: string | null): Sandbox => ({ containment: 'permission-model-only', reason, nestedUserns: 'not-forbidden', note: null, hold });
+  const fallback = (reason: string, hold: string | null): Sandbox => ({
+    containment: 'permission-model-only',
+    reason,
+    nestedUserns: 'not-forbidden',
+    note: null,
+    hold,
+  });
   if (choice === 'off') return fallback('app namespaces are turned off (--app-sandbox off)', null);
-  const probe = (extra: string[]) => run(bwrap, [...UNSHARE, '--unshare-net', ...extra, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', 'true']);
+  const probe = (extra: string[]) =>
+    run(bwrap, [...UNSHARE, '--unshare-net', ...extra, '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev', '--die-with-parent', 'true']);
   const strict = await probe(['--disable-userns']);
   if (strict.code === 0) return { containment: 'namespaces', reason: null, nestedUserns: 'forbidden', note: null, hold: null };
   const tried = await probe([]);
@@ -95,7 +102,10 @@ export async function probeSandbox(choice: SandboxChoice, bwrap = BWRAP): Promis
       ? 'bubblewrap is not installed (apt-get install bubblewrap)'
       : `bubblewrap cannot make namespaces here (are user namespaces on? kernel.unprivileged_userns_clone=1): ${tried.stderr.split('\n')[0] ?? ''}`;
   if (choice === 'bwrap') throw new Error(`--app-sandbox bwrap was asked for, but ${reason}`);
-  return fallback(reason, `the hub starts no app without namespaces of its own (${reason}): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off to run apps with Node's permission model alone`);
+  return fallback(
+    reason,
+    `the hub starts no app without namespaces of its own (${reason}): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off to run apps with Node's permission model alone`,
+  );
 }
 
 /** What one app's process is made of. */
@@ -122,12 +132,22 @@ export const HOMEY_USERDATA = '/userdata';
 /** System folders an app's node needs, read-only (links such as /lib -> usr/lib stay links). */
 const SYSTEM = ['/usr', '/bin', '/lib', '/lib64', '/lib32', '/sbin'];
 /** Files from /etc a node process (and its DNS lookups, for apps on the network) reads. */
-const ETC = ['/etc/ld.so.cache', '/etc/localtime', '/etc/ssl', '/etc/ca-certificates', '/etc/hosts', '/etc/nsswitch.conf', '/etc/host.conf', '/etc/gai.conf', '/etc/resolv.conf'];
+const ETC = [
+  '/etc/ld.so.cache',
+  '/etc/localtime',
+  '/etc/ssl',
+  '/etc/ca-certificates',
+  '/etc/hosts',
+  '/etc/nsswitch.conf',
+  '/etc/host.conf',
+  '/etc/gai.conf',
+  '/etc/resolv.conf',
+];
 
 function systemMounts(): string[] {
   const out: string[] = [];
   for (const path of SYSTEM) {
-    let info;
+    let info: Stats;
     try {
       info = lstatSync(path);
     } catch {

@@ -66,8 +66,11 @@ export interface DeclaredSetting {
  */
 function nameOf(def: DeclaredSetting): string {
   const l = def.label;
-  const text = typeof l === 'string' ? l : l && typeof l === 'object' ? ((l as Record<string, unknown>).en ?? Object.values(l as Record<string, unknown>)[0]) : undefined;
-  return typeof text === 'string' && text.trim() !== '' && text.trim().toLowerCase() !== def.id.toLowerCase() ? `setting '${text.trim().slice(0, 80)}' (${def.id})` : `setting '${def.id}'`;
+  const text =
+    typeof l === 'string' ? l : l && typeof l === 'object' ? ((l as Record<string, unknown>).en ?? Object.values(l as Record<string, unknown>)[0]) : undefined;
+  return typeof text === 'string' && text.trim() !== '' && text.trim().toLowerCase() !== def.id.toLowerCase()
+    ? `setting '${text.trim().slice(0, 80)}' (${def.id})`
+    : `setting '${def.id}'`;
 }
 
 /** A sentence saying what is wrong with `value`, or null when it fits the declaration. */
@@ -88,9 +91,7 @@ export function settingProblem(def: DeclaredSetting, value: unknown): string | n
     case 'checkbox':
       return typeof value === 'boolean' ? null : `${name} is a checkbox: send true or false`;
     case 'dropdown':
-      return (def.values ?? []).some((v) => v.id === value)
-        ? null
-        : `${name} must be one of: ${(def.values ?? []).map((v) => v.id).join(', ')}`;
+      return (def.values ?? []).some((v) => v.id === value) ? null : `${name} must be one of: ${(def.values ?? []).map((v) => v.id).join(', ')}`;
     case 'autocomplete':
       return null; // whatever the app's autocomplete offered (an object with id and name, usually)
   }

@@ -6,10 +6,10 @@
 import { rm } from 'node:fs/promises';
 import semver from 'semver';
 import { conflict, invalid } from '../core/errors.js';
-import { APP_ID } from './manifest.js';
-import { makeStaging, swapIntoPlace } from './install.js';
-import type { App, AppRuntime } from './runtime.js';
 import type { CatalogueSource } from './catalogue-key.js';
+import { makeStaging, swapIntoPlace } from './install.js';
+import { APP_ID } from './manifest.js';
+import type { App, AppRuntime } from './runtime.js';
 import { stageFromStore } from './store.js';
 
 const installing = new Set<string>();
@@ -20,7 +20,13 @@ const installing = new Set<string>();
  * catalogue that lists an older release (a mistake, or an old one served again) never
  * downgrades an app on its own.
  */
-export async function installFromStore(rt: AppRuntime, from: string | CatalogueSource, id: string, channel = 'stable', opts: { version?: string } = {}): Promise<App> {
+export async function installFromStore(
+  rt: AppRuntime,
+  from: string | CatalogueSource,
+  id: string,
+  channel = 'stable',
+  opts: { version?: string } = {},
+): Promise<App> {
   // Checked before anything touches the disk: the id becomes part of folder names.
   if (!APP_ID.test(id) || id.length > 128) throw invalid(`'${id}' is not an app id: use the reverse-domain id from the store, e.g. com.example.app`);
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(channel)) throw invalid(`channel '${channel}' must be 1-32 letters, digits, _ or -`);

@@ -13,18 +13,16 @@ import { pipeline } from 'node:stream/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { HearthError, notFound } from '../core/errors.js';
-import { loadAppFolder } from './compose.js';
-import { AppId, Localized, Version, type AppManifest } from './manifest.js';
-import { permissionChange, permissionProblem } from './permissions.js';
-import { describeIssues } from '../core/zod-issues.js';
 import { safeRecord } from '../core/records.js';
-import { SIGNATURE_SUFFIX, signatureHolds, sourceOf, type CatalogueSource } from './catalogue-key.js';
+import { describeIssues } from '../core/zod-issues.js';
+import { type CatalogueSource, SIGNATURE_SUFFIX, signatureHolds, sourceOf } from './catalogue-key.js';
+import { loadAppFolder } from './compose.js';
+import { AppId, type AppManifest, Localized, Version } from './manifest.js';
 import { extract, orNoRoom } from './package-extract.js';
+import { permissionChange, permissionProblem } from './permissions.js';
 
 /** A release's permissions as its app.json lists them; repeats dropped, as the manifest drops them. */
-const ListedPermissions = z
-  .array(z.string().refine((p) => permissionProblem(p) === null))
-  .transform((p) => [...new Set(p)]);
+const ListedPermissions = z.array(z.string().refine((p) => permissionProblem(p) === null)).transform((p) => [...new Set(p)]);
 
 export const ChannelEntry = z.object({
   version: Version,
@@ -67,7 +65,11 @@ export const Catalogue = z.object({
        * web app shows it before install without fetching from the store. Anything else is dropped.
        */
       icon: z.string().max(ICON_MAX_URL).regex(ICON_DATA_URL).optional().catch(undefined),
-      brandColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).optional().catch(undefined),
+      brandColor: z
+        .string()
+        .regex(/^#[0-9a-fA-F]{6}$/)
+        .optional()
+        .catch(undefined),
       channels: safeRecord(z.string(), ChannelEntry),
     }),
   ),
@@ -114,7 +116,8 @@ export async function readCatalogue(from: string | CatalogueSource): Promise<{ c
   if (source.key) {
     const sigUrl = new URL(`${url.href}${SIGNATURE_SUFFIX}`);
     const signature = await readIndexFile(sigUrl, 4096, 'signature');
-    if (signature === null) throw badGateway(`the app store index ${url.href} is not signed (no ${sigUrl.href}), but a store key is pinned; nothing from it is used`);
+    if (signature === null)
+      throw badGateway(`the app store index ${url.href} is not signed (no ${sigUrl.href}), but a store key is pinned; nothing from it is used`);
     if (!signatureHolds(bytes, signature.toString('utf8'), source.key)) {
       throw badGateway(`the app store index ${url.href} is not signed by the pinned store key; nothing from it is used`);
     }

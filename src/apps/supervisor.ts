@@ -5,9 +5,9 @@
  * stderr rings. Reports every change of its fields through `onChange`.
  */
 import { join } from 'node:path';
-import { AppChild, StartError, type ChildExit, type ChildOptions, type ChildSpec } from './child.js';
-import type { AppCallArgs, AppCallMethod, AppCallResult, AppEvent } from './protocol.js';
 import { AppWatch, diskProblem } from './app-watch.js';
+import { AppChild, type ChildExit, type ChildOptions, type ChildSpec, StartError } from './child.js';
+import type { AppCallArgs, AppCallMethod, AppCallResult, AppEvent } from './protocol.js';
 import { LogRing } from './ring.js';
 import type { Usage } from './usage.js';
 import { RpcError } from './wire.js';
@@ -86,7 +86,10 @@ export function crashMessage(exit: ChildExit, stderrTail: string, heapMb: number
   if (memoryMb !== undefined && /Array buffer allocation failed|Fatal process out of memory|Allocation failed - process out of memory/.test(stderrTail)) {
     return `the app ran out of memory: it reached its memory ceiling of ${memoryMb} MiB (${exit.signal ?? `exit code ${exit.code}`}); see its stderr`;
   }
-  const lines = stderrTail.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderrTail
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const error = [...lines].reverse().find((l) => /^(\w*Error|Uncaught|\[?Error)/.test(l) || /Error:/.test(l));
   const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
   return error ? `the app ${how}: ${error.slice(0, 500)}` : `the app ${how}`;
@@ -308,9 +311,7 @@ export class AppSupervisor {
     const giveUp = this.wanted && this.crashes.length >= this.opts.crashLimit;
     if (giveUp) this.wanted = false;
     const minutes = Math.round(this.opts.crashWindowMs / 60_000);
-    const shown = giveUp
-      ? `${message} (crashed ${this.crashes.length} times within ${minutes} min; not restarting until enabled or restarted)`
-      : message;
+    const shown = giveUp ? `${message} (crashed ${this.crashes.length} times within ${minutes} min; not restarting until enabled or restarted)` : message;
     this.set({
       state: 'stopped',
       ready: false,

@@ -35,10 +35,7 @@ export class UsageSampler {
     let stat: string;
     let status: string;
     try {
-      [stat, status] = await Promise.all([
-        readFile(`/proc/${this.pid}/stat`, 'utf8'),
-        readFile(`/proc/${this.pid}/status`, 'utf8'),
-      ]);
+      [stat, status] = await Promise.all([readFile(`/proc/${this.pid}/stat`, 'utf8'), readFile(`/proc/${this.pid}/status`, 'utf8')]);
     } catch {
       return null;
     }

@@ -123,7 +123,8 @@ export class RpcPeer {
 export function answerOf(id: number, outcome: { ok: true; result: unknown } | { ok: false; error: unknown }): ResultMessage | ErrorMessage {
   if (outcome.ok) return { type: 'result', id, result: outcome.result === undefined ? null : outcome.result };
   const err = outcome.error;
-  const code = err instanceof RpcError ? err.code : typeof (err as { code?: unknown })?.code === 'string' ? String((err as { code: string }).code) : 'app_error';
+  const code =
+    err instanceof RpcError ? err.code : typeof (err as { code?: unknown })?.code === 'string' ? String((err as { code: string }).code) : 'app_error';
   const message = err instanceof Error ? err.message : String(err);
   return { type: 'error', id, error: { code: code.slice(0, 64), message: message.slice(0, 4096) } };
 }

@@ -5,9 +5,11 @@
  * name (and the folder fsynced). A kill, crash or full disk at any point leaves no file that
  * looks like a finished backup; the next run removes the leftovers.
  */
+import type { Dirent } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { SDK_MODULES_DIR } from '../apps/sdk-link.js';
 import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
 import {
   APPS_PREFIX,
@@ -15,15 +17,14 @@ import {
   FORMAT_VERSION,
   INSIGHTS_ENTRY,
   isAppId,
+  MANIFEST_PATH,
   type Manifest,
   type ManifestFile,
-  MANIFEST_PATH,
   partialName,
   STORE_ENTRY,
 } from './format.js';
-import { applyRetention, cleanStale, sidecarText, type BackupRecord } from './retention.js';
+import { applyRetention, type BackupRecord, cleanStale, sidecarText } from './retention.js';
 import { copySqliteDatabase } from './sqlite-copy.js';
-import { SDK_MODULES_DIR } from '../apps/sdk-link.js';
 import { TarGzWriter } from './tar-writer.js';
 import { verifyArchive } from './verify.js';
 
@@ -70,7 +71,6 @@ export interface BackupResult extends BackupRecord {
   readonly leftAlone: readonly string[];
 }
 
-
 async function exists(path: string): Promise<boolean> {
   return stat(path).then(
     () => true,
@@ -81,7 +81,10 @@ async function exists(path: string): Promise<boolean> {
 async function listDirs(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name).sort();
+    return entries
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name)
+      .sort();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
@@ -103,7 +106,7 @@ async function addTree(
   skipped: string[],
   inconsistent: Manifest['inconsistent'],
 ): Promise<void> {
-  let entries;
+  let entries: Dirent[];
   try {
     const st = await stat(source);
     entries = (await readdir(source, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -238,8 +241,7 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
     // listBackups hashes instead; never a sidecar claiming an archive that is not there.
     await writeFileDurable(`${final}.sha256`, sidecarText(verified.sha256, name));
 
-    const { deleted, leftAlone } =
-      opts.keep !== undefined ? await applyRetention(opts.outDir, opts.keep, name, createdAt) : { deleted: [], leftAlone: [] };
+    const { deleted, leftAlone } = opts.keep !== undefined ? await applyRetention(opts.outDir, opts.keep, name, createdAt) : { deleted: [], leftAlone: [] };
     return {
       file: name,
       path: final,

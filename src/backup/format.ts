@@ -11,7 +11,7 @@
  *                            are of exactly what is in the archive, never of a second read
  */
 import { z } from 'zod';
-import { AppId, APP_ID } from '../apps/manifest.js';
+import { APP_ID, AppId } from '../apps/manifest.js';
 import { safeRecord } from '../core/records.js';
 
 /** Bumped when a reader of this version could misread a newer archive. */
@@ -83,9 +83,7 @@ export function partialName(final: string, pid = process.pid): string {
 }
 
 /** What an archive path holds; null for anything a backup never writes. */
-export type EntryKind =
-  | { kind: 'manifest' | 'folder' | 'store' | 'insights' }
-  | { kind: 'userdata' | 'package'; appId: string };
+export type EntryKind = { kind: 'manifest' | 'folder' | 'store' | 'insights' } | { kind: 'userdata' | 'package'; appId: string };
 
 /**
  * The one list of what a backup writes, and so of all that verify and restore accept:

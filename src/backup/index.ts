@@ -2,8 +2,8 @@
  * The backup archive library: create, verify, list/retain and restore hearth backups. Pure of
  * the hub (no store, no bus), so the CLI uses it offline and the backup manager online.
  */
-export { createBackup, type BackupResult, type CreateBackupOptions } from './create.js';
+export { type BackupResult, type CreateBackupOptions, createBackup } from './create.js';
 export { BackupArchiveError, FORMAT_VERSION, type Manifest } from './format.js';
-export { applyRetention, cleanStale, listBackups, type BackupRecord } from './retention.js';
-export { restoreBackup, type RestoreOptions, type RestoreResult } from './restore.js';
-export { verifyArchive, type VerifiedArchive } from './verify.js';
+export { type RestoreOptions, type RestoreResult, restoreBackup } from './restore.js';
+export { applyRetention, type BackupRecord, cleanStale, listBackups } from './retention.js';
+export { type VerifiedArchive, verifyArchive } from './verify.js';

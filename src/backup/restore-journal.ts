@@ -11,8 +11,8 @@ import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { LOCK_FILE } from '../core/data-lock.js';
-import { DB_FILE } from '../core/store.js';
 import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
+import { DB_FILE } from '../core/store.js';
 import { exists, move, previousName, type SwapMode } from './swap.js';
 
 const INSIGHTS_FILES = ['insights.db', 'insights.db-wal', 'insights.db-shm', 'insights.db-journal'];
@@ -150,7 +150,9 @@ export async function beginJournal(journal: Journal): Promise<string> {
  * what was carried over, or null. Call with the data dir's lock held, before anything opens or
  * creates the data dir.
  */
-export async function recoverRestore(dataDir: string): Promise<(JournalSummary & { carried: string[]; previousData: string | null; previousApps: string | null }) | null> {
+export async function recoverRestore(
+  dataDir: string,
+): Promise<(JournalSummary & { carried: string[]; previousData: string | null; previousApps: string | null }) | null> {
   for (const path of [journalPath(dataDir, 'beside'), journalPath(dataDir, 'inside')]) {
     const text = await readFile(path, 'utf8').catch(() => null);
     if (text === null) continue;
@@ -162,7 +164,9 @@ export async function recoverRestore(dataDir: string): Promise<(JournalSummary &
     }
     const parsed = Journal.safeParse(json);
     if (!parsed.success || parsed.data.dataDir !== dataDir) {
-      throw new Error(`${path} is not a restore journal of ${dataDir}; a restore may have been stopped half-way: look at ${dataDir}.pre-restore-* before removing it`);
+      throw new Error(
+        `${path} is not a restore journal of ${dataDir}; a restore may have been stopped half-way: look at ${dataDir}.pre-restore-* before removing it`,
+      );
     }
     const journal = parsed.data;
     const carried = await completeJournal(journal, path);

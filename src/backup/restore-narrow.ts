@@ -7,7 +7,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from '../core/durable-file.js';
 import { DB_FILE, type StoreDocument } from '../core/store.js';
-import { INSIGHTS_FILE_NAMES, type FilePlan } from './restore-journal.js';
+import { type FilePlan, INSIGHTS_FILE_NAMES } from './restore-journal.js';
 import { composeStore, planFiles, type RestoreRights } from './restore-rights.js';
 
 /** A data dir's db.json as JSON, or null when there is none. */
@@ -36,7 +36,10 @@ export async function narrowStage(stage: string, dataDir: string, rights: Restor
   try {
     current = await readStore(join(dataDir, DB_FILE));
   } catch (err) {
-    if (!rights.grants.includes('*')) throw new Error(`the hub's own ${DB_FILE} cannot be read (${(err as Error).message}), so its tokens and settings could not be kept: only the owner may restore over it; nothing was changed`);
+    if (!rights.grants.includes('*'))
+      throw new Error(
+        `the hub's own ${DB_FILE} cannot be read (${(err as Error).message}), so its tokens and settings could not be kept: only the owner may restore over it; nothing was changed`,
+      );
     current = null;
     leftOut.push(`the hub's own tokens could not be kept: its ${DB_FILE} could not be read`);
   }
@@ -45,4 +48,3 @@ export async function narrowStage(stage: string, dataDir: string, rights: Restor
   await writeFileDurable(join(stage, 'data', DB_FILE), `${JSON.stringify(composed.doc, null, 2)}\n`, { mode: 0o600 });
   return { plan, leftOut: [...leftOut, ...composed.leftOut], tokensAdded: composed.tokensAdded };
 }
-

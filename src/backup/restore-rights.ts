@@ -17,8 +17,8 @@
  * `hearth restore` on the command line passes no rights: whoever can run it owns the data dir.
  */
 import type { z } from 'zod';
+import { type GrantedScope, grants, type Scope } from '../core/scopes.js';
 import type { StoreDocument } from '../core/store.js';
-import { grants, type GrantedScope, type Scope } from '../core/scopes.js';
 import type { FilePlan } from './restore-journal.js';
 
 export interface RestoreRights {
@@ -27,7 +27,6 @@ export interface RestoreRights {
   /** How the API sets an option (`set: null`: only the hub writes it); undefined: no such option. */
   readonly option: (manager: string, name: string) => { readonly set: Scope | null; readonly schema: z.ZodType } | undefined;
 }
-
 
 const SECTION_SCOPE: Readonly<Record<string, Scope>> = {
   dashboards: 'service.dashboard',
@@ -52,7 +51,12 @@ export function planFiles(rights: RestoreRights | undefined): FilePlan & { leftO
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The backup's tokens the caller could have created, added to the hub's own. */
-function mergeTokens(backup: unknown, current: unknown, rights: RestoreRights | undefined, leftOut: string[]): { merged: Record<string, unknown>; added: number } {
+function mergeTokens(
+  backup: unknown,
+  current: unknown,
+  rights: RestoreRights | undefined,
+  leftOut: string[],
+): { merged: Record<string, unknown>; added: number } {
   const merged: Record<string, unknown> = Object.create(null);
   const hashes = new Set<unknown>();
   for (const [id, t] of Object.entries(isObject(current) ? current : {})) {

@@ -12,11 +12,11 @@ import { extract, type ReadEntry } from 'tar';
 import { acquireDataLock, DataDirLockedError, LOCK_FILE, lockHolder } from '../core/data-lock.js';
 import { fsyncDir } from '../core/durable-file.js';
 import { entryKind, isAppId, MANIFEST_PATH, type Manifest } from './format.js';
-import { chownLike, cleanLeftovers, move, swapMode, type SwapMode, workDir } from './swap.js';
-import { verifyArchive } from './verify.js';
-import { beginJournal, completeJournal, planStep, recoverRestore, type Journal } from './restore-journal.js';
+import { beginJournal, completeJournal, type Journal, planStep, recoverRestore } from './restore-journal.js';
 import { narrowStage } from './restore-narrow.js';
 import type { RestoreRights } from './restore-rights.js';
+import { chownLike, cleanLeftovers, move, type SwapMode, swapMode, workDir } from './swap.js';
+import { verifyArchive } from './verify.js';
 
 export interface RestoreOptions {
   readonly dataDir: string;

@@ -4,11 +4,11 @@
  * ever deleted, so a backup folder shared with other files (a NAS share) is safe.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Stats } from 'node:fs';
 import { lstat, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PARTIAL_RE, parseArchiveName, SIDECAR_SUFFIX } from './format.js';
 import { isProcessAlive } from '../core/data-lock.js';
+import { PARTIAL_RE, parseArchiveName, SIDECAR_SUFFIX } from './format.js';
 import { verifyArchive } from './verify.js';
 
 export interface BackupRecord {
@@ -30,9 +30,11 @@ async function names(dir: string): Promise<string[]> {
 
 /** Archive names in `dir`, newest first. */
 export async function archiveNames(dir: string): Promise<string[]> {
-  return (await names(dir)).filter((n) => parseArchiveName(n) !== null).sort().reverse();
+  return (await names(dir))
+    .filter((n) => parseArchiveName(n) !== null)
+    .sort()
+    .reverse();
 }
-
 
 async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
@@ -66,7 +68,7 @@ export async function listBackups(dir: string): Promise<BackupRecord[]> {
   const out: BackupRecord[] = [];
   for (const file of await archiveNames(dir)) {
     const path = join(dir, file);
-    let st;
+    let st: Stats;
     try {
       st = await stat(path);
     } catch {
@@ -161,7 +163,8 @@ export async function cleanStale(dir: string): Promise<string[]> {
     const partial = PARTIAL_RE.exec(n);
     const pid = partial ? Number(partial[1]) : null;
     const stalePartial = pid !== null && pid !== process.pid && !isProcessAlive(pid);
-    const orphanSidecar = n.endsWith(SIDECAR_SUFFIX) && parseArchiveName(n.slice(0, -SIDECAR_SUFFIX.length)) !== null && !archives.has(n.slice(0, -SIDECAR_SUFFIX.length));
+    const orphanSidecar =
+      n.endsWith(SIDECAR_SUFFIX) && parseArchiveName(n.slice(0, -SIDECAR_SUFFIX.length)) !== null && !archives.has(n.slice(0, -SIDECAR_SUFFIX.length));
     // Only regular files: a folder or socket given such a name is not something a backup left.
     if ((stalePartial || orphanSidecar) && (await lstat(join(dir, n)).catch(() => null))?.isFile()) {
       await rm(join(dir, n), { force: true });

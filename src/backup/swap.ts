@@ -19,7 +19,6 @@ export const exists = (p: string): Promise<boolean> =>
     () => false,
   );
 
-
 /** How `target` can be replaced (see the module comment). */
 export async function swapMode(target: string): Promise<SwapMode> {
   const parent = dirname(target);
@@ -38,9 +37,7 @@ export async function swapMode(target: string): Promise<SwapMode> {
 
 /** Where a restore stages the new tree for `target`: same filesystem, hidden, pid-tagged. */
 export function workDir(target: string, mode: SwapMode, pid = process.pid): string {
-  return mode === 'beside'
-    ? join(dirname(target), `.${basename(target)}.restore.${pid}.partial`)
-    : join(target, `.restore.${pid}.partial`);
+  return mode === 'beside' ? join(dirname(target), `.${basename(target)}.restore.${pid}.partial`) : join(target, `.restore.${pid}.partial`);
 }
 
 /** Removes staging folders of restores that were killed (their pid is gone), in both places. */
@@ -61,7 +58,10 @@ export async function cleanLeftovers(target: string): Promise<void> {
 
 /** A free pre-restore name for `target` in the given mode. */
 export async function previousName(target: string, mode: SwapMode, now: Date, hidden = false): Promise<string> {
-  const stamp = now.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/:/g, '-');
+  const stamp = now
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/:/g, '-');
   const base = mode === 'beside' ? `${target}.pre-restore-${stamp}` : join(target, `${hidden ? '.' : ''}pre-restore-${stamp}`);
   for (let i = 0; ; i++) {
     const candidate = i === 0 ? base : `${base}-${i}`;

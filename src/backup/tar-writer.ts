@@ -29,7 +29,10 @@ export class TarGzWriter {
   bytes = 0;
 
   /** Creates `file` exclusively (mode 0600: the store holds token hashes and app settings). */
-  constructor(readonly path: string, level: number) {
+  constructor(
+    readonly path: string,
+    level: number,
+  ) {
     this.gzip = createGzip({ level, chunkSize: 256 * 1024 });
     const out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
     this.done = pipeline(this.gzip, out);

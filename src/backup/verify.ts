@@ -11,8 +11,8 @@ import { basename } from 'node:path';
 import { Parser, type ReadEntry } from 'tar';
 import {
   BackupArchiveError,
-  FORMAT_VERSION,
   entryKind,
+  FORMAT_VERSION,
   isAllowedEntryPath,
   MANIFEST_PATH,
   type Manifest,
@@ -45,7 +45,8 @@ function describe(err: unknown): string {
   const e = err as { code?: string; tarCode?: string; message?: string };
   const msg = e.message ?? String(err);
   if (e.code === 'TAR_ENTRY_INVALID' || e.tarCode === 'TAR_ENTRY_INVALID') return `an entry header is unreadable (${msg.replace(/^TAR_ENTRY_INVALID: /, '')})`;
-  if (e.code === 'TAR_BAD_ARCHIVE' || e.tarCode === 'TAR_BAD_ARCHIVE') return `it ends early or is not a tar archive (${msg.replace(/^TAR_BAD_ARCHIVE: /, '')})`;
+  if (e.code === 'TAR_BAD_ARCHIVE' || e.tarCode === 'TAR_BAD_ARCHIVE')
+    return `it ends early or is not a tar archive (${msg.replace(/^TAR_BAD_ARCHIVE: /, '')})`;
   if (e.code?.startsWith('Z_') || e.tarCode === 'TAR_ABORT') return `the compressed data is corrupt (zlib: ${msg.replace(/^zlib: /, '')})`;
   return msg;
 }
@@ -184,11 +185,7 @@ function readEntry(entry: ReadEntry, scan: Scan, fail: (err: Error) => void): vo
 function checkAgainstManifest(file: string, scan: Scan): Manifest {
   const name = basename(file);
   if (scan.manifestText === null) {
-    throw new BackupArchiveError(
-      `backup archive ${name} has no manifest.json: it is truncated or not a hearth backup`,
-      file,
-      'not-a-backup',
-    );
+    throw new BackupArchiveError(`backup archive ${name} has no manifest.json: it is truncated or not a hearth backup`, file, 'not-a-backup');
   }
   let raw: unknown;
   try {

@@ -112,7 +112,15 @@ const OptionValue = z.object({ value: z.unknown() });
 
 type OptionOperations<D> =
   D extends OptionContract<infer N, infer T>
-    ? { readonly [K in `getOption${Capitalize<N>}`]: { method: 'GET'; path: string; scope: Scope | null; summary: string; output: z.ZodType<{ value: T | null }> } } & {
+    ? {
+        readonly [K in `getOption${Capitalize<N>}`]: {
+          method: 'GET';
+          path: string;
+          scope: Scope | null;
+          summary: string;
+          output: z.ZodType<{ value: T | null }>;
+        };
+      } & {
         readonly [K in `setOption${Capitalize<N>}`]: {
           method: 'PUT';
           path: string;

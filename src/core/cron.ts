@@ -22,7 +22,15 @@ export interface WallClock {
 export const localClock: WallClock = {
   parts(ms) {
     const d = new Date(ms);
-    return { year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate(), hour: d.getHours(), minute: d.getMinutes(), second: d.getSeconds(), weekday: d.getDay() };
+    return {
+      year: d.getFullYear(),
+      month: d.getMonth() + 1,
+      day: d.getDate(),
+      hour: d.getHours(),
+      minute: d.getMinutes(),
+      second: d.getSeconds(),
+      weekday: d.getDay(),
+    };
   },
   instant(year, month, day, hour, minute, second) {
     const d = new Date(year, month - 1, day, hour, minute, second);
@@ -113,7 +121,14 @@ export function parseCron(expression: string): CronSchedule {
   const parts = expression.trim().split(/\s+/);
   if (parts.length !== 5 && parts.length !== 6) throw new CronError(`it has ${parts.length} fields; cron has 5 (or 6 with seconds first)`);
   const texts = parts.length === 5 ? ['0', ...parts] : parts;
-  const [seconds, minutes, hours, days, months, weekdays] = FIELDS.map((f, i) => parseField(texts[i]!, f)) as [number[], number[], number[], number[], number[], number[]];
+  const [seconds, minutes, hours, days, months, weekdays] = FIELDS.map((f, i) => parseField(texts[i]!, f)) as [
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+    number[],
+  ];
   return {
     seconds,
     minutes,

@@ -11,8 +11,8 @@
  * the data dir, and a file nobody answers on is a stale one.
  */
 import { createHash } from 'node:crypto';
-import { createConnection, createServer, type Server } from 'node:net';
 import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { createConnection, createServer, type Server } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
 
 export const LOCK_FILE = 'hearth.lock';

@@ -1,7 +1,7 @@
 /**
  * The root pino logger: JSON lines (journald under systemd), pretty on a TTY, secrets redacted.
  */
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 /** Paths pino masks wherever they appear in a logged object. */
 export const REDACT_PATHS = [

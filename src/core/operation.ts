@@ -68,7 +68,9 @@ export type Answerable<T> = T extends readonly (infer E)[]
  */
 export type HandlerAnswer<O> = O extends { readonly status: 204 }
   ? unknown
-  : (O extends { readonly output: infer S extends z.ZodType } ? Answerable<z.input<S>> | JsonBytes<z.input<S>> : never) | (O extends { readonly produces: string } ? RawResult : never);
+  :
+      | (O extends { readonly output: infer S extends z.ZodType } ? Answerable<z.input<S>> | JsonBytes<z.input<S>> : never)
+      | (O extends { readonly produces: string } ? RawResult : never);
 
 export type Handler<O> = (input: HandlerInput<O>, ctx: RequestContext) => HandlerAnswer<O> | Promise<HandlerAnswer<O>>;
 

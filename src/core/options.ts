@@ -4,14 +4,14 @@
  * manager declares its options once and gets its three operations per option from here.
  */
 import { z } from 'zod';
-import { optionOperations, type OptionContract } from './contract.js';
-import type { Operation } from './operation.js';
+import { type OptionContract, optionOperations } from './contract.js';
+import { unavailable } from './errors.js';
 import type { EventBus } from './events.js';
 import type { ManagerName } from './managers.js';
-import type { Scope } from './scopes.js';
-import { unavailable } from './errors.js';
-import { StoreSectionError, type Section, type Store } from './store.js';
+import type { Operation } from './operation.js';
 import { nullRecord, safeRecord } from './records.js';
+import type { Scope } from './scopes.js';
+import { type Section, type Store, StoreSectionError } from './store.js';
 
 /**
  * A check an option's value must also pass that depends on the hub's state (the voice option

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { Low } from 'lowdb';
 import type { z } from 'zod';
 import { DurableJSONFile } from './durable-file.js';
-import { describeIssues } from './zod-issues.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { describeIssues } from './zod-issues.js';
 
 export const DB_FILE = 'db.json';
 
@@ -72,9 +72,7 @@ export class Store {
   private async migrate(): Promise<void> {
     const from = this.db.data.schemaVersion ?? 0;
     if (from > SCHEMA_VERSION) {
-      throw new StoreSectionError(
-        `${this.file} has schema version ${from}, newer than this hub understands (${SCHEMA_VERSION}); upgrade hearth`,
-      );
+      throw new StoreSectionError(`${this.file} has schema version ${from}, newer than this hub understands (${SCHEMA_VERSION}); upgrade hearth`);
     }
     if (from === SCHEMA_VERSION) return;
     // Keep the document as it was before touching it: a failed migration must lose nothing.

@@ -5,7 +5,7 @@
  * answer on a system without /usr/share/zoneinfo.
  */
 import { closeSync, openSync, readFileSync, readlinkSync, readSync } from 'node:fs';
-import { localClock, zoneClock, type WallClock } from './cron.js';
+import { localClock, type WallClock, zoneClock } from './cron.js';
 
 const ZONEINFO = '/usr/share/zoneinfo';
 const NAME = /^[A-Za-z0-9_+-]+(\/[A-Za-z0-9_+-]+)*$/;

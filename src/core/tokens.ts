@@ -4,10 +4,10 @@
  */
 import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { SCOPES, type GrantedScope } from './scopes.js';
-import { StoreSectionError, type Section, type Store } from './store.js';
 import { unavailable } from './errors.js';
 import { nullRecord, safeRecord } from './records.js';
+import { type GrantedScope, SCOPES } from './scopes.js';
+import { type Section, type Store, StoreSectionError } from './store.js';
 
 export interface TokenInfo {
   readonly id: string;
@@ -90,9 +90,7 @@ export class TokenService {
   }
 
   private reindex(): void {
-    this.byHash = new Map(
-      Object.values(this.records).map((r) => [r.hash, { bytes: Buffer.from(r.hash, 'hex'), info: Object.freeze(this.info(r)) }]),
-    );
+    this.byHash = new Map(Object.values(this.records).map((r) => [r.hash, { bytes: Buffer.from(r.hash, 'hex'), info: Object.freeze(this.info(r)) }]));
   }
 
   /** True when `secret` is the current owner token. */
@@ -120,7 +118,15 @@ export class TokenService {
   }
 
   private record(name: string, scopes: GrantedScope[], secret: string, owner = false, session = false): TokenRecord {
-    return { id: randomUUID(), name, scopes, createdAt: new Date().toISOString(), hash: hashOf(secret), ...(owner ? { owner } : {}), ...(session ? { session } : {}) };
+    return {
+      id: randomUUID(),
+      name,
+      scopes,
+      createdAt: new Date().toISOString(),
+      hash: hashOf(secret),
+      ...(owner ? { owner } : {}),
+      ...(session ? { session } : {}),
+    };
   }
 
   /** The token a secret belongs to, or null. Constant time in the secret's content. */

@@ -4,7 +4,8 @@
  * hearth backs talk to the hub; the others fail with a sentence naming what hearth lacks.
  */
 import type { AppEvent } from '../apps/protocol.js' with { 'resolution-mode': 'import' };
-import { hasPermission, type HomeyContext } from './context.cjs';
+import type { App } from './app.cjs';
+import { type HomeyContext, hasPermission } from './context.cjs';
 import { ManagerApi } from './managers/api.cjs';
 import { ManagerAudio } from './managers/audio.cjs';
 import { ManagerClock } from './managers/clock.cjs';
@@ -18,7 +19,7 @@ import { ManagerSettings } from './managers/settings.cjs';
 import { ManagerSpeechOutput } from './managers/speech-output.cjs';
 import { unavailableManager } from './managers/unavailable.cjs';
 import { SimpleClass } from './simple-class.cjs';
-import type { App } from './app.cjs';
+
 // Homey's declarations of the managers hearth cannot back (types only: nothing is loaded).
 import type ManagerDriversDecl = require('homey-apps-sdk-v3-types/manager/drivers');
 import type ManagerAppsDecl = require('homey-apps-sdk-v3-types/manager/apps');
@@ -61,7 +62,10 @@ export class Homey extends SimpleClass {
   readonly notifications: ManagerNotifications;
   readonly audio: ManagerAudio;
   readonly flow: ManagerFlow;
-  readonly drivers = unavailableManager<ManagerDriversDecl>('ManagerDrivers', 'hearth has no devices, so apps run no drivers', { getDriver: 'sync', getDrivers: 'sync' });
+  readonly drivers = unavailableManager<ManagerDriversDecl>('ManagerDrivers', 'hearth has no devices, so apps run no drivers', {
+    getDriver: 'sync',
+    getDrivers: 'sync',
+  });
   readonly apps = unavailableManager<ManagerAppsDecl>('ManagerApps', 'hearth lets apps call no other app', { getInstalled: 'async', getVersion: 'async' });
   readonly arp = unavailableManager<ManagerArpDecl>('ManagerArp', 'hearth gives apps no view of the network neighbours', { getMAC: 'async' });
   readonly ble = unavailableManager<ManagerBLEDecl>('ManagerBLE', 'hearth gives apps no Bluetooth', { discover: 'async', find: 'async' });

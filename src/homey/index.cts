@@ -7,9 +7,9 @@
 import { App } from './app.cjs';
 import { HomeyError, notAvailable } from './errors.cjs';
 import { Homey } from './homey.cjs';
-import { InsightsLog } from './managers/insights.cjs';
-import { FlowArgument, FlowCard, FlowCardAction, FlowCardCondition, FlowCardTrigger, FlowCardTriggerDevice, FlowToken } from './managers/flow.cjs';
 import { Widget } from './managers/dashboards.cjs';
+import { FlowArgument, FlowCard, FlowCardAction, FlowCardCondition, FlowCardTrigger, FlowCardTriggerDevice, FlowToken } from './managers/flow.cjs';
+import { InsightsLog } from './managers/insights.cjs';
 import { Manager, SimpleClass } from './simple-class.cjs';
 
 const NO_DEVICES = 'hearth has no devices, so apps run no drivers';
@@ -28,4 +28,19 @@ export class Device extends SimpleClass {
   }
 }
 
-export { App, FlowArgument, FlowCard, FlowCardAction, FlowCardCondition, FlowCardTrigger, FlowCardTriggerDevice, FlowToken, Homey, HomeyError, InsightsLog, Manager, SimpleClass, Widget };
+export {
+  App,
+  FlowArgument,
+  FlowCard,
+  FlowCardAction,
+  FlowCardCondition,
+  FlowCardTrigger,
+  FlowCardTriggerDevice,
+  FlowToken,
+  Homey,
+  HomeyError,
+  InsightsLog,
+  Manager,
+  SimpleClass,
+  Widget,
+};

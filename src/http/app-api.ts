@@ -8,16 +8,16 @@
  * a WebSocket carries the app's realtime events (event-sockets.ts).
  */
 import type { Context, Hono } from 'hono';
-import { ERROR_STATUS, HearthError, type ErrorCode } from '../core/errors.js';
-import { nullRecord } from '../core/records.js';
-import { grants, type Scope } from '../core/scopes.js';
 import { matchRoute } from '../apps/api-routes.js';
 import type { AppGateway } from '../apps/gateway.js';
 import { APP_ID, HTTP_METHODS, type HttpMethod } from '../apps/manifest.js';
 import type { ApiAnswer } from '../apps/protocol.js';
+import { ERROR_STATUS, type ErrorCode, HearthError } from '../core/errors.js';
+import { nullRecord } from '../core/records.js';
+import { grants, type Scope } from '../core/scopes.js';
+import { VERSION } from '../version.js';
 import type { Authenticator } from './auth.js';
 import { readBody, readJsonBody } from './input.js';
-import { VERSION } from '../version.js';
 
 export const APP_API_PREFIX = '/api/app';
 /** Header a dashboard sends with a widget's call: the placed widget's id (Homey.getWidgetInstanceId). */
@@ -85,7 +85,9 @@ export function appApiHandler(gateway: AppGateway, options: AppApiOptions): (c: 
       if (!grants(token.scopes, scope)) throw new HearthError('missing_scope', `this app API route needs the scope '${scope}', which the token does not hold`);
     }
     // Homey sends an empty body for GET and DELETE: one sent anyway is read (bounded) and dropped.
-    const body = method === 'POST' || method === 'PUT' ? await readJsonBody(c, options.bodyLimit) : (await readBody(c, options.bodyLimit), {});
+    let body: unknown = {};
+    if (method === 'POST' || method === 'PUT') body = await readJsonBody(c, options.bodyLimit);
+    else await readBody(c, options.bodyLimit);
     const instance = c.req.header(WIDGET_INSTANCE_HEADER);
     const answer = await gateway.callApi(appId, {
       widgetId: route.widgetId,

@@ -3,21 +3,22 @@
  * event namespaces, the apps' Web APIs and pages (through the apps manager's gateway), the
  * OpenAPI document, and the JSON error mapping. Nothing here knows any particular manager.
  */
+
+import { createNodeWebSocket, type NodeWebSocket } from '@hono/node-ws';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { createNodeWebSocket, type NodeWebSocket } from '@hono/node-ws';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { HearthError } from '../core/errors.js';
 import { hasDotSegment } from '../apps/segments.cjs';
+import { HearthError } from '../core/errors.js';
 import { contractEvents, type EventBus, type EventContract } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
 import { VERSION } from '../version.js';
-import type { Authenticator } from './auth.js';
 import { mountAppApi } from './app-api.js';
+import type { Authenticator } from './auth.js';
 import { EventSockets } from './event-sockets.js';
 import { invalidInput } from './input.js';
-import { mountOperation, pathPattern, type MountedOperation } from './mount.js';
+import { type MountedOperation, mountOperation, pathPattern } from './mount.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { mountStatic } from './static.js';
 
@@ -62,7 +63,8 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const answerMismatch = options.checkAnswers
     ? (op: { id: string }, problem: string) => log.error({ operation: op.id, problem }, 'an answer does not match its schema')
     : undefined;
-  for (const m of mounted) mountOperation(app, m, { auth, bodyLimit: options.bodyLimit, failed: options.failed, ...(answerMismatch ? { answerMismatch } : {}) });
+  for (const m of mounted)
+    mountOperation(app, m, { auth, bodyLimit: options.bodyLimit, failed: options.failed, ...(answerMismatch ? { answerMismatch } : {}) });
   sockets.mount(app, managers, ws.upgradeWebSocket, auth);
   // The apps' own Web APIs and realtime channels at /api/app/<appId>, their pages under /app/.
   const gateway = managers.find((m) => m.appGateway)?.appGateway;

@@ -6,19 +6,20 @@
  * `service.app.readonly` or `service.dashboard.readonly`); slow consumers are dropped rather
  * than buffered, dead peers are found by ping.
  */
-import type { UpgradeWebSocket, WSContext } from 'hono/ws';
+
 import type { Context, Hono } from 'hono';
-import type { WebSocket, WebSocketServer } from 'ws';
+import type { UpgradeWebSocket, WSContext } from 'hono/ws';
 import type { Logger } from 'pino';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { AppGateway } from '../apps/gateway.js';
+import { APP_ID } from '../apps/manifest.js';
+import type { RealtimeEvent } from '../apps/realtime.js';
 import { HearthError } from '../core/errors.js';
 import type { EventBus } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
 import { grants } from '../core/scopes.js';
-import type { AppGateway } from '../apps/gateway.js';
-import { APP_ID } from '../apps/manifest.js';
-import type { RealtimeEvent } from '../apps/realtime.js';
-import type { Authenticator } from './auth.js';
 import { APP_API_PREFIX } from './app-api.js';
+import type { Authenticator } from './auth.js';
 
 /** A client whose unsent data passes this is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -145,7 +146,8 @@ export class EventSockets {
   /** Why a new socket of `tokenId` is refused (a close reason, at most 123 bytes), or null. */
   private overCap(tokenId: string): string | null {
     if (this.total >= MAX_SOCKETS) return `the hub holds ${MAX_SOCKETS} event sockets, its most; try again later`;
-    if ((this.perToken.get(tokenId) ?? 0) >= MAX_SOCKETS_PER_TOKEN) return `this token holds ${MAX_SOCKETS_PER_TOKEN} event sockets, its most; close some first`;
+    if ((this.perToken.get(tokenId) ?? 0) >= MAX_SOCKETS_PER_TOKEN)
+      return `this token holds ${MAX_SOCKETS_PER_TOKEN} event sockets, its most; close some first`;
     return null;
   }
 

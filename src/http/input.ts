@@ -4,10 +4,10 @@
  * large upload is never buffered.
  */
 import type { Context } from 'hono';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { HearthError } from '../core/errors.js';
-import type { Operation, UploadSpec } from '../core/operation.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
+import type { Operation, UploadSpec } from '../core/operation.js';
 import { issueKey } from '../core/records.js';
 
 type Where = 'path parameter' | 'query parameter' | 'body field' | 'body';

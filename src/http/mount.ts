@@ -5,16 +5,16 @@
  * valid.
  */
 import type { Context, Hono } from 'hono';
+import type { z } from 'zod';
 import { HearthError } from '../core/errors.js';
-import { RawResult, type Operation, type RequestContext } from '../core/operation.js';
+import { type Operation, RawResult, type RequestContext } from '../core/operation.js';
 import { grants } from '../core/scopes.js';
 import type { TokenInfo } from '../core/tokens.js';
+import { describeIssues } from '../core/zod-issues.js';
+import { VERSION } from '../version.js';
 import type { Authenticator } from './auth.js';
 import { remoteAddress } from './auth.js';
-import { parseInput, parseUrlInput, readsBody, type ParsedInput } from './input.js';
-import { VERSION } from '../version.js';
-import type { z } from 'zod';
-import { describeIssues } from '../core/zod-issues.js';
+import { type ParsedInput, parseInput, parseUrlInput, readsBody } from './input.js';
 
 export interface MountOptions {
   readonly auth: Authenticator;

@@ -3,8 +3,8 @@
  * is loaded only then: it is not worth its memory on a Pi until someone asks).
  */
 import { z } from 'zod';
-import type { MountedOperation } from './mount.js';
 import type { EventContract } from '../core/events.js';
+import type { MountedOperation } from './mount.js';
 
 const ErrorBody = z.object({
   error: z.string(),
@@ -19,23 +19,28 @@ const openApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, 
  * The document; `events` (each manager's event contract) goes in as `x-hearth-events`: for each
  * namespace, each event with the JSON Schemas of its arguments.
  */
-export async function buildOpenApiDocument(ops: readonly MountedOperation[], version: string, events: Readonly<Record<string, EventContract>> = {}): Promise<object> {
+export async function buildOpenApiDocument(
+  ops: readonly MountedOperation[],
+  version: string,
+  events: Readonly<Record<string, EventContract>> = {},
+): Promise<object> {
   const { OpenAPIHono } = await import('@hono/zod-openapi');
   const doc = new OpenAPIHono();
   doc.openAPIRegistry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer' });
   for (const { manager, fullPath, op } of ops) {
     const success = op.status ?? 200;
     const responses: Record<string, { description: string; content?: Record<string, { schema: z.ZodType }> }> = {
-      [success]: success === 204
-        ? { description: 'Done; no body' }
-        : {
-            description: 'Success',
-            content: {
-              // An operation may answer either (say: JSON, or the audio with synthesize: true).
-              ...(op.output || !op.produces ? { 'application/json': { schema: op.output ?? z.unknown() } } : {}),
-              ...(op.produces ? { [op.produces]: { schema: z.string().meta({ format: 'binary' }) } } : {}),
+      [success]:
+        success === 204
+          ? { description: 'Done; no body' }
+          : {
+              description: 'Success',
+              content: {
+                // An operation may answer either (say: JSON, or the audio with synthesize: true).
+                ...(op.output || !op.produces ? { 'application/json': { schema: op.output ?? z.unknown() } } : {}),
+                ...(op.produces ? { [op.produces]: { schema: z.string().meta({ format: 'binary' }) } } : {}),
+              },
             },
-          },
       default: { description: 'Error', content: { 'application/json': { schema: ErrorBody } } },
     };
     doc.openAPIRegistry.registerPath({

@@ -13,14 +13,13 @@ import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import type { Context, Hono } from 'hono';
-import { HearthError } from '../core/errors.js';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { AppGateway } from '../apps/gateway.js';
 import { APP_ID, IMAGE_KINDS } from '../apps/manifest.js';
-import { injectFirst } from './html-inject.js';
-import { VERSION } from '../version.js';
+import { HearthError } from '../core/errors.js';
 import { WEB_ROOT } from '../layout.js';
-
+import { VERSION } from '../version.js';
+import { injectFirst } from './html-inject.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -143,7 +142,7 @@ async function send(c: Context, found: Found, options: SendOptions): Promise<Res
   headers.ETag = etag;
   const inm = c.req.header('if-none-match');
   // split + trim, not split(/\s*,\s*/): that pattern backtracks quadratically on a long run of spaces.
-  if (inm && inm.split(',').some((tag) => tag.trim() === etag)) return new Response(null, { status: 304, headers });
+  if (inm?.split(',').some((tag) => tag.trim() === etag)) return new Response(null, { status: 304, headers });
   if (options.transform) {
     const body = await options.transform.apply(found);
     return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
@@ -201,35 +200,43 @@ function pageFolder(appsDir: string, appId: string, kind: PageKind, widgetId: st
  * HTTP layer calls it only once nothing else matched (its not-found handler).
  */
 export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot: string = WEB_ROOT): WebRootHandler {
-  const page = (kind: PageKind) => async (c: Context, next: () => Promise<void>): Promise<Response | void> => {
-    const { appId, widgetId } = c.req.param() as { appId: string; widgetId?: string };
-    if (!gateway || !APP_ID.test(appId) || (kind === 'widget' && !WIDGET_ID.test(widgetId ?? ''))) return next();
-    const prefix = kind === 'widget' ? `/app/${appId}/widgets/${widgetId}` : `/app/${appId}/settings`;
-    // The raw path: with strict: false Hono's c.req.path drops the trailing slash.
-    const path = new URL(c.req.url).pathname;
-    // The page's relative URLs need the trailing slash: redirect the bare folder path.
-    if (path === prefix) return c.redirect(`${prefix}/${new URL(c.req.url).search}`, 301);
-    const segments = safeSegments(path.slice(prefix.length));
-    if (!segments) return next();
-    const found = await findFile(pageFolder(gateway.appsDir, appId, kind, widgetId), segments);
-    if (!found) return next();
-    let transform: SendOptions['transform'];
-    if (found.file.toLowerCase().endsWith('.html')) {
-      const head = pageHead(kind, gateway.installed(appId) ? gateway.strings(appId) : { language: 'en', strings: {}, english: {} });
-      transform = { apply: (f) => bridgedPage(f, head), version: hash('sha1', head, 'hex').slice(0, 8) };
-    }
-    return send(c, found, {
-      // Apps change on install/update: revalidate every time (cheap: a 304 on the LAN).
-      cache: 'no-cache',
-      headers: { 'Content-Security-Policy': APP_PAGE_CSP },
-      ...(transform ? { transform } : {}),
-    });
-  };
+  const page =
+    (kind: PageKind): MiddlewareHandler =>
+    async (c, next) => {
+      const { appId, widgetId } = c.req.param() as { appId: string; widgetId?: string };
+      if (!gateway || !APP_ID.test(appId) || (kind === 'widget' && !WIDGET_ID.test(widgetId ?? ''))) return next();
+      const prefix = kind === 'widget' ? `/app/${appId}/widgets/${widgetId}` : `/app/${appId}/settings`;
+      // The raw path: with strict: false Hono's c.req.path drops the trailing slash.
+      const path = new URL(c.req.url).pathname;
+      // The page's relative URLs need the trailing slash: redirect the bare folder path.
+      if (path === prefix) return c.redirect(`${prefix}/${new URL(c.req.url).search}`, 301);
+      const segments = safeSegments(path.slice(prefix.length));
+      if (!segments) return next();
+      const found = await findFile(pageFolder(gateway.appsDir, appId, kind, widgetId), segments);
+      if (!found) return next();
+      let transform: SendOptions['transform'];
+      if (found.file.toLowerCase().endsWith('.html')) {
+        const head = pageHead(kind, gateway.installed(appId) ? gateway.strings(appId) : { language: 'en', strings: {}, english: {} });
+        transform = { apply: (f) => bridgedPage(f, head), version: hash('sha1', head, 'hex').slice(0, 8) };
+      }
+      return send(c, found, {
+        // Apps change on install/update: revalidate every time (cheap: a 304 on the LAN).
+        cache: 'no-cache',
+        headers: { 'Content-Security-Policy': APP_PAGE_CSP },
+        ...(transform ? { transform } : {}),
+      });
+    };
   // An app's pictures, only the files its manifest names as such (never any other file of its folder).
   app.on(['GET', 'HEAD'], '/app/:appId/image/:kind', async (c, next) => {
     const { appId, kind } = c.req.param();
     const manifest = gateway && APP_ID.test(appId) ? gateway.manifest(appId) : null;
-    const rel = !manifest ? undefined : kind === 'icon' ? manifest.icon : (IMAGE_KINDS as readonly string[]).includes(kind) ? manifest.images?.[kind as 'small'] : undefined;
+    const rel = !manifest
+      ? undefined
+      : kind === 'icon'
+        ? manifest.icon
+        : (IMAGE_KINDS as readonly string[]).includes(kind)
+          ? manifest.images?.[kind as 'small']
+          : undefined;
     const segments = rel ? safeSegments(`/${rel}`) : null;
     const found = segments && gateway ? await findFile(join(gateway.appsDir, appId), segments) : null;
     if (!found) return next();

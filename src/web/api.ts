@@ -14,7 +14,7 @@ export function getToken(): string | null {
 export function setToken(token: string | null): void {
   if (token === null) localStorage.removeItem(TOKEN_KEY);
   else localStorage.setItem(TOKEN_KEY, token);
-  sockets.forEach((s) => s.close());
+  for (const s of sockets.values()) s.close();
   sockets.clear();
 }
 
@@ -98,7 +98,7 @@ async function answer<T>(res: Response, options: CallOptions = {}): Promise<T> {
   if (!res.ok) {
     const e = (data ?? {}) as { error?: unknown; error_description?: unknown };
     const sentence = typeof e.error_description === 'string' ? e.error_description : `the hub answered ${res.status}`;
-    if (res.status === 401 && options.signOutOn401 !== false) unauthorized.forEach((f) => f());
+    if (res.status === 401 && options.signOutOn401 !== false) for (const f of unauthorized) f();
     throw new ApiError(res.status, typeof e.error === 'string' ? e.error : 'http_error', sentence);
   }
   return data as T;

@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { ContractOperations, ManagerName } from '../core/contract.js';
 import type { ContractEvents } from '../core/events.js';
 import type { Contracts } from '../managers/contracts.js';
-import { api, listen, seg, type CallOptions } from './api.js';
+import { api, type CallOptions, listen, seg } from './api.js';
 
 /** Each manager's operations as [method, full path], and its event namespace's path (or null). */
 export interface Routes {
@@ -27,6 +27,8 @@ const ROUTES: Routes = __HEARTH_ROUTES__;
 type Ops<M extends ManagerName> = ContractOperations<Contracts[M]>;
 type OpId<M extends ManagerName> = keyof Ops<M> & string;
 type Field<O, K extends string> = O extends { readonly [k in K]: infer S extends z.ZodType } ? z.input<S> : never;
+// `{} extends T`: T has no required key (biome's noBannedTypes is about values typed `{}`, not this test).
+// biome-ignore lint/complexity/noBannedTypes: see above
 type Part<O, K extends string> = [Field<O, K>] extends [never] ? unknown : {} extends Field<O, K> ? { [k in K]?: Field<O, K> } : { [k in K]: Field<O, K> };
 
 /** What a call of operation `O` sends: its params, query and body, each where it has one. */
@@ -35,6 +37,7 @@ export type Input<O> = Part<O, 'params'> & Part<O, 'query'> & Part<O, 'body'>;
 /** What operation `O` answers: its output schema's type; null for a 204. */
 export type Answer<O> = O extends { readonly status: 204 } ? null : O extends { readonly output: infer S extends z.ZodType } ? z.output<S> : unknown;
 
+// biome-ignore lint/complexity/noBannedTypes: `{} extends T` tests that T has no required key
 type Args<O> = {} extends Input<O> ? [input?: Input<O>, options?: CallOptions] : [input: Input<O>, options?: CallOptions];
 
 /** The URL of an operation with its params filled in (for downloads and uploads, which are not JSON). */
@@ -83,5 +86,9 @@ export function subscribe<M extends EventManager>(manager: M, handler: (event: H
 export type Resource<M extends EventManager> = { [E in keyof Events<M> & string]: E extends `${infer R}.create` ? R : never }[keyof Events<M> & string];
 
 /** What the events of resource `R` of manager `M` carry. */
-export type ResourceItem<M extends EventManager, R extends string> =
-  Extract<HubEvent<M>, { name: `${R}.create` }>['args'] extends readonly [infer T, ...unknown[]] ? T : never;
+export type ResourceItem<M extends EventManager, R extends string> = Extract<HubEvent<M>, { name: `${R}.create` }>['args'] extends readonly [
+  infer T,
+  ...unknown[],
+]
+  ? T
+  : never;

@@ -9,7 +9,7 @@ import { useState } from 'preact/hooks';
 import { seg } from './api.js';
 import { call } from './client.js';
 import { Icon } from './icons.js';
-import type { AppWidget, Units } from './types.js';
+import type { Units } from './types.js';
 import { Err, useAction, useLoad } from './ui.js';
 
 const STEPS = ['Language and units', 'Location', 'First dashboard'] as const;
@@ -81,7 +81,14 @@ function LocationStep({ next }: { next: () => void }): JSX.Element {
           setLon(p.coords.longitude.toFixed(5));
           resolve(`found within ${Math.round(p.coords.accuracy)} m`);
         },
-        (e) => reject(new Error(e.code === e.PERMISSION_DENIED ? 'the browser was not allowed to tell its location; type it instead' : `the browser could not find its location (${e.message})`)),
+        (e) =>
+          reject(
+            new Error(
+              e.code === e.PERMISSION_DENIED
+                ? 'the browser was not allowed to tell its location; type it instead'
+                : `the browser could not find its location (${e.message})`,
+            ),
+          ),
         { timeout: 15_000 },
       );
     });
@@ -101,11 +108,29 @@ function LocationStep({ next }: { next: () => void }): JSX.Element {
       <Err msg={locate.error} />
       <div class="inline wrap">
         <label class="inline">
-          Latitude <input type="number" step="any" min={-90} max={90} value={lat} data-testid="setup-lat" onInput={(e) => setLat((e.target as HTMLInputElement).value)} />
+          Latitude{' '}
+          <input
+            type="number"
+            step="any"
+            min={-90}
+            max={90}
+            value={lat}
+            data-testid="setup-lat"
+            onInput={(e) => setLat((e.target as HTMLInputElement).value)}
+          />
           <span class="unit">°</span>
         </label>
         <label class="inline">
-          Longitude <input type="number" step="any" min={-180} max={180} value={lon} data-testid="setup-lon" onInput={(e) => setLon((e.target as HTMLInputElement).value)} />
+          Longitude{' '}
+          <input
+            type="number"
+            step="any"
+            min={-180}
+            max={180}
+            value={lon}
+            data-testid="setup-lon"
+            onInput={(e) => setLon((e.target as HTMLInputElement).value)}
+          />
           <span class="unit">°</span>
         </label>
       </div>
@@ -145,7 +170,11 @@ function DashboardStep({ done }: { done: (id: string | null) => void }): JSX.Ele
         {widgets.data && all.length === 0 ? <p class="muted">No app offers a widget yet; add some later with Arrange.</p> : null}
         {all.map((w) => (
           <label key={w.id} class="check">
-            <input type="checkbox" checked={picked.includes(w.id)} onChange={() => setPicked((p) => (p.includes(w.id) ? p.filter((x) => x !== w.id) : [...p, w.id]))} />
+            <input
+              type="checkbox"
+              checked={picked.includes(w.id)}
+              onChange={() => setPicked((p) => (p.includes(w.id) ? p.filter((x) => x !== w.id) : [...p, w.id]))}
+            />
             <span>
               {w.name} <span class="muted small">from {w.ownerName}</span>
             </span>

@@ -39,12 +39,18 @@ startPage('settings', ({ strings, channel }): HomeySettings => {
     // A promise (Homey's declaration) and the callback when one is given.
     alert: (message: string, _icon?: unknown, cb?: unknown): Promise<void> => {
       const shown = channel.call({ op: 'alert', message: String(message) }).then(() => undefined);
-      if (typeof cb === 'function') shown.then(() => (cb as Callback)(null), (err: Error) => (cb as Callback)(err));
+      if (typeof cb === 'function')
+        shown.then(
+          () => (cb as Callback)(null),
+          (err: Error) => (cb as Callback)(err),
+        );
       return shown;
     },
     confirm: (message: string, _icon: string | null, cb: unknown) => answer(channel.call({ op: 'confirm', message: String(message) }), cb),
     get: (keyOrCb: unknown, cb?: unknown) =>
-      typeof keyOrCb === 'function' ? answer(channel.call({ op: 'settings.get' }), keyOrCb) : answer(channel.call({ op: 'settings.get', key: String(keyOrCb) }), cb),
+      typeof keyOrCb === 'function'
+        ? answer(channel.call({ op: 'settings.get' }), keyOrCb)
+        : answer(channel.call({ op: 'settings.get', key: String(keyOrCb) }), cb),
     set: (key: string, value: unknown, cb?: unknown) => answer(channel.call({ op: 'settings.set', key: String(key), value }), cb),
     unset: (key: string, cb?: unknown) => answer(channel.call({ op: 'settings.unset', key: String(key) }), cb),
     on: (event: string, callback: unknown) => channel.on(String(event), callback as (...args: unknown[]) => void),

@@ -3,7 +3,7 @@
  * (#/dashboards, #/apps, #/insights, #/system) so the hub serves one static page, and the
  * navigation. Each page lives in pages/.
  */
-import { render, type JSX } from 'preact';
+import { type JSX, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { describe, getToken, onUnauthorized, setToken, watchLost } from './api.js';
 import { call } from './client.js';
@@ -15,7 +15,6 @@ import { DashboardsPage } from './pages/dashboards.js';
 import { InsightsPage } from './pages/insights.js';
 import { SystemPage } from './pages/system.js';
 import { loginCode, redeemLogin, SignIn } from './signin.js';
-import type { SystemState } from './types.js';
 import './styles.css';
 
 const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: () => JSX.Element }> = [
@@ -41,8 +40,17 @@ function App(): JSX.Element {
       if (code === null) return;
       setRedeeming(true);
       redeemLogin(code).then(
-        () => (setReason(null), setSignedIn(true), setRedeeming(false)),
-        (err: unknown) => (setToken(null), setReason(describe(err)), setSignedIn(false), setRedeeming(false)),
+        () => {
+          setReason(null);
+          setSignedIn(true);
+          setRedeeming(false);
+        },
+        (err: unknown) => {
+          setToken(null);
+          setReason(describe(err));
+          setSignedIn(false);
+          setRedeeming(false);
+        },
       );
     };
     redeem();

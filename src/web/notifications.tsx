@@ -6,7 +6,6 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call, subscribe } from './client.js';
-import type { App } from './types.js';
 
 interface Toast {
   id: string;
@@ -58,7 +57,7 @@ export function Notifications(): JSX.Element {
     return () => {
       live = false;
       off();
-      timers.forEach((t) => window.clearTimeout(t));
+      for (const t of timers) window.clearTimeout(t);
     };
   }, []);
   // The live region is always there, so screen readers announce what gets added to it.

@@ -8,7 +8,7 @@
 import type { RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, api, describe, subscribeApp } from './api.js';
-import { PROTOCOL, parsePageMessage, type ApiMethod, type Height, type HostMessage, type PageCall } from './page-protocol.js';
+import { type ApiMethod, type Height, type HostMessage, type PageCall, PROTOCOL, parsePageMessage } from './page-protocol.js';
 import { currentTheme, watchTheme } from './theme.js';
 
 export interface PageHost {
@@ -64,10 +64,12 @@ export function useHostedPage(frame: RefObject<HTMLIFrameElement | null>, appId:
       if (!m) return;
       if ('call' in m) {
         // Through a promise, so a handler that throws at once still answers the page.
-        Promise.resolve(m.call).then((call) => latest.current.answer(call)).then(
-          (result) => post({ id: m.id, ok: true, result: result ?? null }),
-          (err: unknown) => post({ id: m.id, ok: false, error: describe(err), ...(err instanceof ApiError && err.status ? { status: err.status } : {}) }),
-        );
+        Promise.resolve(m.call)
+          .then((call) => latest.current.answer(call))
+          .then(
+            (result) => post({ id: m.id, ok: true, result: result ?? null }),
+            (err: unknown) => post({ id: m.id, ok: false, error: describe(err), ...(err instanceof ApiError && err.status ? { status: err.status } : {}) }),
+          );
         return;
       }
       switch (m.notice) {

@@ -13,8 +13,26 @@ const LOGIN_HASH = /^#login=([A-Za-z0-9_-]{1,200})$/;
 
 /** "Chrome on Android": what the session is called in the token list. */
 export function browserName(ua = navigator.userAgent): string {
-  const browser = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrom(e|ium)\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'A browser';
-  const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : 'another system';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrom(e|ium)\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'A browser';
+  const os = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Windows/.test(ua)
+        ? 'Windows'
+        : /Mac OS X/.test(ua)
+          ? 'macOS'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : 'another system';
   return `${browser} on ${os}`;
 }
 
@@ -63,14 +81,22 @@ export function SignIn({ onDone, reason }: { onDone: () => void; reason: string 
       <form class="card" onSubmit={(e) => void submit(e)}>
         <h1>hearth</h1>
         <p>
-          To sign in, run <code>hearth login</code> on the hub and open the link it prints, or scan the QR code a signed-in browser shows under System → Sign in a phone.
+          To sign in, run <code>hearth login</code> on the hub and open the link it prints, or scan the QR code a signed-in browser shows under System → Sign in
+          a phone.
         </p>
         <p class="muted small">
           Or paste a token (scripts, kiosks): the owner token is in <code>data/owner-token</code> on the hub; make others with <code>hearth token create</code>.
         </p>
         <label>
           Token
-          <input type="password" autocomplete="off" name="token" value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} placeholder="hth_…" />
+          <input
+            type="password"
+            autocomplete="off"
+            name="token"
+            value={value}
+            onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+            placeholder="hth_…"
+          />
         </label>
         <button class="primary" type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}

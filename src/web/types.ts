@@ -7,8 +7,8 @@
 export type { AppsState, AppView as App, CrashLog, PermissionDetail, StoreApp, StoreCatalogue, StoreRelease } from '../managers/apps/views.js';
 export type { ArchiveSummary, BackupJob, BackupState } from '../managers/backup/views.js';
 export type { AppWidget, DashboardView as Dashboard } from '../managers/dashboards/schema.js';
+export type { Units } from '../managers/i18n/contract.js';
 export type { EntriesView as Entries, LogView as Log } from '../managers/insights/views.js';
 export type { Voice } from '../managers/speech-output/engines/engine.js';
-export type { LoginCodeView as LoginCode, TokenView as Token } from '../managers/tokens/views.js';
 export type { SystemState } from '../managers/system/views.js';
-export type { Units } from '../managers/i18n/contract.js';
+export type { LoginCodeView as LoginCode, TokenView as Token } from '../managers/tokens/views.js';

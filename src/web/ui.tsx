@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 // The hub's own list (a module without imports, so it bundles as is).
 import { SCOPE_INFO, SCOPES, type Scope } from '../core/scopes.js';
 import { describe } from './api.js';
-import { subscribe, type EventManager, type Resource, type ResourceItem } from './client.js';
+import { type EventManager, type Resource, type ResourceItem, subscribe } from './client.js';
 import { Icon } from './icons.js';
 
 export interface Loaded<T> {
@@ -25,7 +25,11 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded
   useEffect(() => {
     let live = true;
     load().then(
-      (d) => live && (setData(() => d), setError(null)),
+      (d) => {
+        if (!live) return;
+        setData(() => d);
+        setError(null);
+      },
       (e: unknown) => live && setError(describe(e)),
     );
     return () => {
@@ -43,7 +47,11 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded
  *
  * @example useLiveCollection('apps', 'app', apps)
  */
-export function useLiveCollection<M extends EventManager, R extends Resource<M>>(manager: M, kind: R, loaded: Loaded<Record<string, ResourceItem<M, R>>>): void {
+export function useLiveCollection<M extends EventManager, R extends Resource<M>>(
+  manager: M,
+  kind: R,
+  loaded: Loaded<Record<string, ResourceItem<M, R>>>,
+): void {
   useEffect(
     () =>
       subscribe(manager, (event) => {
@@ -253,8 +261,7 @@ export function ScopePicker({ value, onChange }: { value: readonly Scope[]; onCh
         <label key={s} class="check scope">
           <input type="checkbox" checked={value.includes(s)} onChange={() => onChange(value.includes(s) ? value.filter((x) => x !== s) : [...value, s])} />
           <span>
-            <b>{SCOPE_INFO[s].label}</b> <code class="muted small">{s}</code>{' '}
-            <span class="muted small block">{SCOPE_INFO[s].sentence}</span>
+            <b>{SCOPE_INFO[s].label}</b> <code class="muted small">{s}</code> <span class="muted small block">{SCOPE_INFO[s].sentence}</span>
           </span>
         </label>
       ))}

@@ -74,7 +74,8 @@ export function WidgetFrame({ widget, appWidget }: { widget: PlacedWidget; appWi
   const { shown, ready, loaded } = useShownWhenReady(src);
 
   const tellTheme = useHostedPage(frame, appId, {
-    answer: (call) => (appWidget ? answer(call, widget, appWidget, new URL(src, location.href).href) : Promise.reject(new Error('this widget is not installed'))),
+    answer: (call) =>
+      appWidget ? answer(call, widget, appWidget, new URL(src, location.href).href) : Promise.reject(new Error('this widget is not installed')),
     onReady: (height) => {
       ready();
       if (height !== undefined) setAsked(height);
@@ -90,7 +91,11 @@ export function WidgetFrame({ widget, appWidget }: { widget: PlacedWidget; appWi
   return (
     // The frame (card colours, border, radius) follows the web app's theme; the page inside follows
     // it too (homey.css under .homey-dark-mode), so a widget is never a white box on a dark page.
-    <div class={`widget-slot widget-frame${appWidget.transparent ? ' transparent' : ''}`} data-state={shown ? 'ready' : 'loading'} data-testid={`slot-${widget.id}`}>
+    <div
+      class={`widget-slot widget-frame${appWidget.transparent ? ' transparent' : ''}`}
+      data-state={shown ? 'ready' : 'loading'}
+      data-testid={`slot-${widget.id}`}
+    >
       <iframe
         ref={frame}
         class={appWidget.transparent ? 'widget transparent' : 'widget'}

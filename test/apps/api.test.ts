@@ -7,10 +7,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/pack.js';
-import { openEvents, type EventClient } from '../helpers/events.js';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { assertBuilt, homeyApp, removeAll, writeApp } from './helpers.js';
+import { type EventClient, openEvents } from '../helpers/events.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { assertBuilt, homeyApp, removeAll, writeApp } from './helpers.js';
 
 type App = Record<string, unknown> & { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null };
 
@@ -26,7 +26,6 @@ const ECHO = homeyApp(`
     where();
     geolocation.on('location', where);
   }`);
-
 
 describe('apps operations on a real hub', () => {
   let hub: RunningHub;
@@ -55,7 +54,11 @@ describe('apps operations on a real hub', () => {
     });
     hub = await startHub({ appsDir });
     events = await openEvents(hub.wsUrl, 'apps', 'hth_test-owner-token-0123456789abcdef0123456789abcdef');
-    await poll(() => app('com.test.echo'), (a) => a.ready, 'echo ready');
+    await poll(
+      () => app('com.test.echo'),
+      (a) => a.ready,
+      'echo ready',
+    );
   });
   afterAll(async () => {
     events?.close();
@@ -64,7 +67,11 @@ describe('apps operations on a real hub', () => {
   });
 
   it('lists apps with their fields, broken ones as crashed, incompatible ones as stopped with the reason', async () => {
-    await poll(() => app('com.test.flowy'), (a) => a.ready, 'flowy ready');
+    await poll(
+      () => app('com.test.flowy'),
+      (a) => a.ready,
+      'flowy ready',
+    );
     const r = await hub.call<Record<string, App>>('GET', '/api/manager/apps/app/');
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['com.test.broken', 'com.test.driver', 'com.test.echo', 'com.test.flowy']);
@@ -84,7 +91,11 @@ describe('apps operations on a real hub', () => {
       settingsPage: false,
     });
     expect(r.body['com.test.echo']!.settings).toEqual([{ id: 'say', type: 'text', label: { en: 'Say' } }]);
-    expect(r.body['com.test.broken']).toMatchObject({ state: 'stopped', crashed: true, crashedMessage: 'app.json sdk: must be 3 (the SDK version this hub runs)' });
+    expect(r.body['com.test.broken']).toMatchObject({
+      state: 'stopped',
+      crashed: true,
+      crashedMessage: 'app.json sdk: must be 3 (the SDK version this hub runs)',
+    });
     expect(r.body['com.test.driver']).toMatchObject({
       state: 'stopped',
       ready: false,
@@ -136,11 +147,17 @@ describe('apps operations on a real hub', () => {
     const all = await hub.call<Record<string, unknown>>('GET', '/api/manager/apps/app/com.test.echo/setting');
     expect(all.body).toMatchObject({ say: 'hi there', echo: { value: 'hi there', text: 'Hello' } });
     expect((await hub.call('DELETE', '/api/manager/apps/app/com.test.echo/setting/say')).status).toBe(204);
-    await poll(() => hub.call('GET', '/api/manager/apps/app/com.test.echo/setting/echo'), (r) => r.body === 'unset', 'unset heard');
+    await poll(
+      () => hub.call('GET', '/api/manager/apps/app/com.test.echo/setting/echo'),
+      (r) => r.body === 'unset',
+      'unset heard',
+    );
     const missing = await hub.call<{ error: string }>('GET', '/api/manager/apps/app/com.test.echo/setting/say');
     expect(missing).toMatchObject({ status: 404, body: { error: 'not_found' } });
     expect((await hub.call('DELETE', '/api/manager/apps/app/com.test.echo/setting/say')).status).toBe(404);
-    const big = await hub.call<{ error_description: string }>('PUT', '/api/manager/apps/app/com.test.echo/setting/big', { body: { value: 'x'.repeat(70_000) } });
+    const big = await hub.call<{ error_description: string }>('PUT', '/api/manager/apps/app/com.test.echo/setting/big', {
+      body: { value: 'x'.repeat(70_000) },
+    });
     expect(big.status).toBe(400);
     expect(big.body.error_description).toContain('larger than 64 KiB');
   });
@@ -168,7 +185,10 @@ describe('apps operations on a real hub', () => {
     const broken = await hub.call<{ error: string }>('POST', '/api/manager/apps/app/com.test.broken/restart');
     expect(broken).toMatchObject({ status: 409, body: { error: 'conflict' } });
     const driver = await hub.call<{ error: string; error_description: string }>('POST', '/api/manager/apps/app/com.test.driver/restart');
-    expect(driver).toMatchObject({ status: 409, body: { error: 'conflict', error_description: expect.stringContaining('cannot start: it declares drivers (socket)') } });
+    expect(driver).toMatchObject({
+      status: 409,
+      body: { error: 'conflict', error_description: expect.stringContaining('cannot start: it declares drivers (socket)') },
+    });
   });
 
   it('runs gc in the app and answers 409 for an app that is not running', async () => {
@@ -206,8 +226,18 @@ describe('apps operations on a real hub', () => {
     });
     await packApp(folder, join(hub.dataDir, 'store'));
     const listed = () => hub.call<{ location: string; apps: Record<string, unknown> }>('GET', '/api/manager/apps/store');
-    const shop = { id: 'com.test.shop', name: 'Shop', description: 'Sells things', icon: null, brandColor: null, channels: { stable: { version: '1.0.0', permissions: [], network: false } } };
-    expect(await listed()).toMatchObject({ status: 200, body: { location: join(hub.dataDir, 'store'), apps: { 'com.test.shop': { ...shop, installed: null } } } });
+    const shop = {
+      id: 'com.test.shop',
+      name: 'Shop',
+      description: 'Sells things',
+      icon: null,
+      brandColor: null,
+      channels: { stable: { version: '1.0.0', permissions: [], network: false } },
+    };
+    expect(await listed()).toMatchObject({
+      status: 200,
+      body: { location: join(hub.dataDir, 'store'), apps: { 'com.test.shop': { ...shop, installed: null } } },
+    });
     const r = await hub.call<App>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.shop' } });
     expect((await listed()).body.apps['com.test.shop']).toEqual({ ...shop, installed: { version: '1.0.0', channel: 'stable' } });
     expect(r).toMatchObject({ status: 200, body: { id: 'com.test.shop', origin: 'appstore', channel: 'stable', state: 'running' } });

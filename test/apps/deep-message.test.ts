@@ -3,7 +3,7 @@
  * with the reason in its crash log, as any frame the hub cannot take does; the hub answers on.
  */
 import { afterEach, beforeAll, expect, it } from 'vitest';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { assertBuilt, removeAll, writeApp } from './helpers.js';
 
 const dirs: string[] = [];

@@ -3,17 +3,18 @@
  * insights, the greeter answers its widget's autocomplete, follows its settings, counts its
  * greetings in insights and tells its widgets.
  */
+
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealtimeEvent } from '../../src/apps/realtime.js';
 import { EventBus } from '../../src/core/events.js';
 import { serveSdk } from '../../src/managers/insights/sdk.js';
 import { InsightsService } from '../../src/managers/insights/service.js';
-import { startHub, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
-import { assertBuilt, ROOT, startRuntime, tempDir, removeAll, type TestRuntime } from './helpers.js';
-import { cp } from 'node:fs/promises';
-import { join } from 'node:path';
+import { assertBuilt, ROOT, removeAll, startRuntime, type TestRuntime, tempDir } from './helpers.js';
 
 /** The example apps, copied: the hub links its SDK into the apps folder it runs, which must not be the checkout's. */
 async function exampleApps(): Promise<string> {

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pino from 'pino';
-import { AppRuntime, type App } from '../../src/apps/runtime.js';
+import { type App, AppRuntime } from '../../src/apps/runtime.js';
 import type { SupervisorOptions } from '../../src/apps/supervisor.js';
 import { Store } from '../../src/core/store.js';
 

@@ -7,7 +7,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { assertBuilt, homeyApp, removeAll, startRuntime, tempDir, writeApp } from './helpers.js';
 
@@ -30,7 +30,10 @@ async function folders(): Promise<{ appsDir: string; dataDir: string }> {
 const app = async (hub: RunningHub): Promise<App> => (await hub.call<App>('GET', `/api/manager/apps/app/${ID}`)).body;
 
 /** A hub on the folders, once the app has started (or been held). */
-async function hubOn(f: { appsDir: string; dataDir: string }, settled: (a: App) => boolean = (a) => a.state === 'running'): Promise<{ hub: RunningHub; app: App }> {
+async function hubOn(
+  f: { appsDir: string; dataDir: string },
+  settled: (a: App) => boolean = (a) => a.state === 'running',
+): Promise<{ hub: RunningHub; app: App }> {
   const hub = await startHub(f);
   return { hub, app: await poll(() => app(hub), settled, `${ID} to settle`) };
 }
@@ -49,7 +52,13 @@ describe('hub deaths in a row (a real hub killed with SIGKILL)', () => {
       expect(third.app.crashedMessage).toMatch(DEATHS);
       expect(third.hub.output.join('\n')).toContain('the hub died twice in a row while these apps ran');
       expect((await third.hub.call('PUT', `/api/manager/apps/app/${ID}/enable`)).status).toBe(200);
-      expect(await poll(() => app(third.hub), (a) => a.state === 'running', 'running once enabled')).toMatchObject({ enabled: true, crashedMessage: null });
+      expect(
+        await poll(
+          () => app(third.hub),
+          (a) => a.state === 'running',
+          'running once enabled',
+        ),
+      ).toMatchObject({ enabled: true, crashedMessage: null });
     } finally {
       await third.hub.cleanup();
     }
@@ -96,7 +105,11 @@ describe('hub deaths in the runtime', () => {
     const t = await startRuntime({ ...f, stableAfterMs: 1_500 });
     try {
       expect(deaths(t.store)).toBe(1);
-      await poll(async () => deaths(t.store), (n) => n === 0, 'the count of deaths to start over');
+      await poll(
+        async () => deaths(t.store),
+        (n) => n === 0,
+        'the count of deaths to start over',
+      );
     } finally {
       await t.close();
     }

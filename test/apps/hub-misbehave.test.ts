@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/pack.js';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { assertBuilt, homeyApp, listApps, removeAll, serveFolder, writeApp } from './helpers.js';
 
 type App = { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null; exitCount: number; exitSignal: string | null };
@@ -62,7 +62,10 @@ describe('misbehaving apps under a real hub', () => {
 
     hub = await hubWith({ appsDir, dataDir });
     // Disabling is persisted: the new hub leaves it stopped.
-    expect((await hub.call<App & { enabled: boolean }>('GET', '/api/manager/apps/app/com.test.crasher')).body).toMatchObject({ enabled: false, state: 'stopped' });
+    expect((await hub.call<App & { enabled: boolean }>('GET', '/api/manager/apps/app/com.test.crasher')).body).toMatchObject({
+      enabled: false,
+      state: 'stopped',
+    });
     const log = await hub.call<{ stderr: string; lastCrash: { message: string; exitCode: number } }>('POST', '/api/manager/apps/app/com.test.crasher/crashlog');
     expect(log.status).toBe(200);
     expect(log.body.stderr).toContain('Error: kaboom-4d2c');
@@ -89,7 +92,9 @@ describe('misbehaving apps under a real hub', () => {
       if (log.stderr.includes('stopped the app')) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(log?.stderr).toContain("hearth: stopped the app: it sent more than 100 messages the hub's protocol refuses within 60 s (the first: a malformed message");
+    expect(log?.stderr).toContain(
+      "hearth: stopped the app: it sent more than 100 messages the hub's protocol refuses within 60 s (the first: a malformed message",
+    );
     // Only the first few refusals are written out, not one line per message.
     expect(log?.stderr.match(/refused a message from the app/g)?.length).toBeLessThanOrEqual(3 * 5);
     const app = await until(hub, 'com.test.garbage', (a) => a.exitCount >= 1, 'stopped');

@@ -5,12 +5,12 @@
  * (issue 22, finding 6). Behind that, the next hub ends the processes its record names, known by
  * pid and kernel start time, and nothing whose command line merely looks like an app's.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startHub, tempDir as hubTempDir } from '../helpers/hub.js';
 import { startTimeOf } from '../../src/apps/leftovers.js';
+import { tempDir as hubTempDir, startHub } from '../helpers/hub.js';
 import { homeyApp, removeAll, tempDir, writeApp } from './helpers.js';
 
 const dirs: string[] = [];
@@ -51,7 +51,9 @@ describe('app processes left behind by a killed hub', () => {
     expect(alive(pid!)).toBe(false);
   });
 
-  it('named by the record (pid and kernel start time) are ended by the next hub; a look-alike command line or a reused pid is not', { timeout: 60_000 }, async () => {
+  it('named by the record (pid and kernel start time) are ended by the next hub; a look-alike command line or a reused pid is not', {
+    timeout: 60_000,
+  }, async () => {
     const dataDir = await hubTempDir();
     const appsDir = await tempDir('hearth-apps-');
     dirs.push(dataDir, appsDir);

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadManifest, parseManifest, type AppManifest } from '../../src/apps/manifest.js';
+import { type AppManifest, loadManifest, parseManifest } from '../../src/apps/manifest.js';
 import { removeAll, tempDir } from './helpers.js';
 
 const base = { id: 'com.example.app', version: '1.2.3', sdk: 3, name: { en: 'Example' } };
@@ -82,7 +82,16 @@ describe('manifest', () => {
         { id: 'ta', type: 'textarea', title: 'TA', value: 'long' },
         { id: 'n', type: 'number', label: 'N', min: 0, max: 10, value: 5 },
         { id: 'c', type: 'checkbox', title: { en: 'C' }, value: true },
-        { id: 'd', type: 'dropdown', title: { en: 'D' }, value: 'b', values: [{ id: 'a', label: { en: 'A' } }, { id: 'b', title: { en: 'B' } }] },
+        {
+          id: 'd',
+          type: 'dropdown',
+          title: { en: 'D' },
+          value: 'b',
+          values: [
+            { id: 'a', label: { en: 'A' } },
+            { id: 'b', title: { en: 'B' } },
+          ],
+        },
         { id: 'a', type: 'autocomplete', label: { en: 'A' } },
       ],
       widgets: {
@@ -148,7 +157,10 @@ describe('manifest', () => {
       flow: {
         triggers: [{ id: 'rang', title: { en: 'The bell rang' } }],
         conditions: [],
-        actions: [{ id: 'ring', title: { en: 'Ring' } }, { id: 'mute', title: { en: 'Mute' } }],
+        actions: [
+          { id: 'ring', title: { en: 'Ring' } },
+          { id: 'mute', title: { en: 'Mute' } },
+        ],
       },
       capabilities: { volume_custom: { type: 'number' } },
       signals: { '433': {} },
@@ -175,7 +187,15 @@ describe('manifest', () => {
     [{ permissions: ['other:manager:x'] }, "'other:manager:x' is not a permission"],
     [{ settings: [{ id: 'x', type: 'slider', label: 'X' }] }, 'app.json settings.0.type'],
     [{ settings: [{ id: 'x', type: 'text' }] }, 'app.json settings.0.label'],
-    [{ settings: [{ id: 'x', type: 'text', label: 'X' }, { id: 'x', type: 'text', label: 'Y' }] }, "setting id 'x' is used twice"],
+    [
+      {
+        settings: [
+          { id: 'x', type: 'text', label: 'X' },
+          { id: 'x', type: 'text', label: 'Y' },
+        ],
+      },
+      "setting id 'x' is used twice",
+    ],
     [{ settings: [{ id: 'd', type: 'dropdown', label: 'D', default: 'z', values: [{ id: 'a', label: 'A' }] }] }, "default 'z' is not one of the values"],
     [{ settings: [{ id: 'd', type: 'dropdown', title: 'D', value: 'z', values: [{ id: 'a', title: 'A' }] }] }, "default 'z' is not one of the values"],
     [{ widgets: { 'bad id': { name: { en: 'W' } } } }, "widget id 'bad id' must be 1-64 letters"],

@@ -11,9 +11,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { installFromStore } from '../../src/apps/store-install.js';
 import { extract } from '../../src/apps/package-extract.js';
-import { assertBuilt, listApps, listDir, removeAll, startRuntime, tempDir, type TestRuntime } from './helpers.js';
+import { installFromStore } from '../../src/apps/store-install.js';
+import { assertBuilt, listApps, listDir, removeAll, startRuntime, type TestRuntime, tempDir } from './helpers.js';
 
 let appsDir: string;
 let dataDir: string;
@@ -67,7 +67,9 @@ async function bomb(file: string, id: string, bytes: number): Promise<void> {
 }
 
 async function publish(id: string, file: string, url = `${id}.tar.gz`): Promise<void> {
-  const sha = createHash('sha256').update(await readFile(file)).digest('hex');
+  const sha = createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
   await writeFile(join(storeDir, 'index.json'), JSON.stringify({ apps: { [id]: { channels: { stable: { version: '1.0.0', url, sha256: sha } } } } }));
 }
 
@@ -123,7 +125,7 @@ describe('a local catalogue reads only its own folder', () => {
     const outside = await tempDir('hearth-outside-');
     const secret = join(outside, 'secret.tar.gz');
     await writeFile(secret, 'the hub can read this, the catalogue must not make it');
-    for (const url of [secret, `file://${secret}`, '../' + outside.split('/').pop() + '/secret.tar.gz', '/etc/hostname']) {
+    for (const url of [secret, `file://${secret}`, `../${outside.split('/').pop()}/secret.tar.gz`, '/etc/hostname']) {
       await writeFile(
         join(storeDir, 'index.json'),
         JSON.stringify({ apps: { 'com.test.peek': { channels: { stable: { version: '1.0.0', url, sha256: '0'.repeat(64) } } } } }),

@@ -4,10 +4,10 @@
  * permissions, arguments and results.
  */
 import { describe, expect, it } from 'vitest';
-import { HearthError } from '../../src/core/errors.js';
 import { HubMessage } from '../../src/apps/protocol.js';
-import { SdkRouter, type CallerApp } from '../../src/apps/router.js';
-import { answerOf, isHubMessage, RpcError, RpcPeer, type CallMessage } from '../../src/apps/wire.js';
+import { type CallerApp, SdkRouter } from '../../src/apps/router.js';
+import { answerOf, type CallMessage, isHubMessage, RpcError, RpcPeer } from '../../src/apps/wire.js';
+import { HearthError } from '../../src/core/errors.js';
 
 const state = {
   language: 'en',
@@ -105,7 +105,11 @@ describe('RpcPeer', () => {
   });
 
   it('turns thrown errors into wire errors with a code', () => {
-    expect(answerOf(3, { ok: false, error: new RpcError('busy', 'slow down') })).toEqual({ type: 'error', id: 3, error: { code: 'busy', message: 'slow down' } });
+    expect(answerOf(3, { ok: false, error: new RpcError('busy', 'slow down') })).toEqual({
+      type: 'error',
+      id: 3,
+      error: { code: 'busy', message: 'slow down' },
+    });
     expect(answerOf(4, { ok: false, error: new TypeError('x is not a function') })).toEqual({
       type: 'error',
       id: 4,
@@ -148,7 +152,10 @@ describe('SdkRouter', () => {
     const router = new SdkRouter();
     await expect(router.dispatch(app(), 'fs.readFile', {})).rejects.toMatchObject({ code: 'not_available', message: "'fs.readFile' is not an SDK call" });
     // Reads the app answers itself (settings.get, i18n) are no calls to the hub any more.
-    await expect(router.dispatch(app(), 'i18n.getLanguage', {})).rejects.toMatchObject({ code: 'not_available', message: "'i18n.getLanguage' is not an SDK call" });
+    await expect(router.dispatch(app(), 'i18n.getLanguage', {})).rejects.toMatchObject({
+      code: 'not_available',
+      message: "'i18n.getLanguage' is not an SDK call",
+    });
     await expect(router.dispatch(app(), 'insights.getLogs', {})).rejects.toMatchObject({
       code: 'not_available',
       message: 'insights.getLogs is not available on this hub: the insights manager does not serve it',
@@ -171,7 +178,10 @@ describe('SdkRouter', () => {
     const off = router.handle('insights.getLog', () => {
       throw new HearthError('not_found', "insights log 'w' does not exist");
     });
-    await expect(router.dispatch(app(), 'insights.getLog', { id: 'w' })).rejects.toMatchObject({ code: 'not_found', message: "insights log 'w' does not exist" });
+    await expect(router.dispatch(app(), 'insights.getLog', { id: 'w' })).rejects.toMatchObject({
+      code: 'not_found',
+      message: "insights log 'w' does not exist",
+    });
     expect(() => router.handle('insights.getLog', () => ({ id: 'x', uri: 'y' }))).toThrow(/registered already/);
     off();
     expect(router.has('insights.getLog')).toBe(false);

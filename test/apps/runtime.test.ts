@@ -2,10 +2,10 @@
  * The runtime with real child processes: handshake, settings, gc, crash -> backoff -> give up,
  * crash log surviving a restart, broken manifests and failing onInit listed as crashed.
  */
-import { readdir, readFile, readlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, homeyApp, removeAll, ROOT, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+import { assertBuilt, homeyApp, removeAll, startRuntime, type TestRuntime, tempDir, writeApp } from './helpers.js';
 
 let appsDir: string;
 let dataDir: string;
@@ -89,7 +89,15 @@ describe('app lifecycle', () => {
       manifest: {
         settings: [
           { id: 'interval', type: 'number', label: 'Interval', min: 5, max: 60 },
-          { id: 'mode', type: 'dropdown', label: 'Mode', values: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] },
+          {
+            id: 'mode',
+            type: 'dropdown',
+            label: 'Mode',
+            values: [
+              { id: 'a', label: 'A' },
+              { id: 'b', label: 'B' },
+            ],
+          },
           { id: 'on', type: 'checkbox', label: 'On' },
         ],
       },

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertBuilt, homeyApp, removeAll, ROOT, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+import { assertBuilt, homeyApp, ROOT, removeAll, startRuntime, type TestRuntime, tempDir, writeApp } from './helpers.js';
 
 let appsDir: string;
 let dataDir: string;
@@ -281,7 +281,9 @@ describe('misbehaving apps', () => {
     const app = await t.until('com.test.flood', (a) => a.ready && a.exitCount === 2, 'restarted twice');
     expect(app).toMatchObject({ state: 'running', exitSignal: 'SIGKILL', exitCount: 2 });
     expect(runsOf('com.test.flood')).toBe(3);
-    expect(await t.setting('com.test.flood', 'refused')).toMatch(/^invalid_args: 'api.realtime' could not be sent: a message of \d+ bytes is over the limit of 1048576$/);
+    expect(await t.setting('com.test.flood', 'refused')).toMatch(
+      /^invalid_args: 'api.realtime' could not be sent: a message of \d+ bytes is over the limit of 1048576$/,
+    );
     const { stderr, lastCrash } = await t.rt.crashLog('com.test.flood');
     expect(stderr).toContain('its channel to the hub broke (a message of 1073741824 bytes is over the limit of 1048576)');
     expect(stderr).toContain('its channel to the hub broke (a message of 1852797984 bytes is over the limit of 1048576)');
@@ -296,7 +298,7 @@ describe('misbehaving apps', () => {
     COUNT_RUNS,
   );
 
-  it('stops an app that leaves the hub\'s messages unread, before they pile up in the hub', async () => {
+  it("stops an app that leaves the hub's messages unread, before they pile up in the hub", async () => {
     await writeApp(appsDir, 'com.test.deaf', {
       code: SPINS_ON_FIRST_RUN,
     });

@@ -8,7 +8,7 @@
 import { mkdir, readlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertBuilt, removeAll, ROOT, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+import { assertBuilt, ROOT, removeAll, startRuntime, type TestRuntime, tempDir, writeApp } from './helpers.js';
 
 /** What each app reports about the module it got, as its setting `sdk`. */
 const REPORT = `{
@@ -29,8 +29,16 @@ const APPS: Array<[id: string, what: string, app: Parameters<typeof writeApp>[2]
   ['com.test.cjs', 'CommonJS app.js without a package.json', { code: CJS }],
   ['com.test.cjspkg', 'CommonJS app.js with a package.json', { code: CJS, packageJson: { name: 'cjspkg', private: true, type: 'commonjs' } }],
   ['com.test.esm', 'ES module app.mjs ("esm": true) without a package.json', { code: ESM, manifest: { esm: true } }],
-  ['com.test.esmpkg', 'ES module app.mjs with a package.json', { code: ESM, manifest: { esm: true }, packageJson: { name: 'esmpkg', private: true, type: 'module' } }],
-  ['com.test.esmjs', 'ES module app.js in a "type": "module" package', { code: ESM, manifest: { esm: true, main: 'app.js' }, packageJson: { name: 'esmjs', private: true, type: 'module' } }],
+  [
+    'com.test.esmpkg',
+    'ES module app.mjs with a package.json',
+    { code: ESM, manifest: { esm: true }, packageJson: { name: 'esmpkg', private: true, type: 'module' } },
+  ],
+  [
+    'com.test.esmjs',
+    'ES module app.js in a "type": "module" package',
+    { code: ESM, manifest: { esm: true, main: 'app.js' }, packageJson: { name: 'esmjs', private: true, type: 'module' } },
+  ],
 ];
 
 describe('the homey module in an app', () => {

@@ -3,7 +3,7 @@
  * caps per app (keys, total bytes) and manifest defaults as the value before anything is saved.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { assertBuilt, homeyApp, removeAll, writeApp } from './helpers.js';
 
@@ -13,7 +13,8 @@ type Err = { error: string; error_description: string };
 const FORGE = `const forge = (m) => { const b = Buffer.from(JSON.stringify(m)); const h = Buffer.alloc(4); h.writeUInt32BE(b.length); require('fs').writeSync(3, Buffer.concat([h, b])); };`;
 
 // Reads its declared settings before anything is saved, then fills settings until refused.
-const FILLER = homeyApp(`async onInit() {
+const FILLER = homeyApp(
+  `async onInit() {
   const { settings } = this.homey;
   settings.set('seen', { name: settings.get('name'), flag: settings.get('flag'), plain: settings.get('plain'), keys: settings.getKeys().sort() });
   const blob = 'x'.repeat(60 * 1024);
@@ -28,7 +29,9 @@ const FILLER = homeyApp(`async onInit() {
   forge({ type: 'call', id: 900002, method: 'settings.set', args: { key: 'forgedSmall', value: 1 } });
   settings.unset('blob0');
   settings.set('refused', refused);
-}`, FORGE);
+}`,
+  FORGE,
+);
 
 describe('app settings limits and defaults', () => {
   let hub: RunningHub;
@@ -71,7 +74,11 @@ describe('app settings limits and defaults', () => {
   }, 60_000);
 
   it('the Web API shows manifest defaults until a value is saved, and again after it is unset', async () => {
-    await poll(async () => (await hub.call<{ ready: boolean }>('GET', `${API}/com.test.quiet`)).body, (a) => a.ready, 'quiet ready');
+    await poll(
+      async () => (await hub.call<{ ready: boolean }>('GET', `${API}/com.test.quiet`)).body,
+      (a) => a.ready,
+      'quiet ready',
+    );
     expect((await hub.call('GET', `${API}/com.test.quiet/setting`)).body).toEqual({ name: 'friend', flag: true });
     expect((await hub.call('GET', `${API}/com.test.quiet/setting/name`)).body).toBe('friend');
     expect((await hub.call('GET', `${API}/com.test.quiet/setting/plain`)).status).toBe(404);

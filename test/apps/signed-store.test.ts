@@ -12,8 +12,8 @@ import pino from 'pino';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkForUpdates } from '../../src/apps/autoupdate.js';
 import { loadConfig } from '../../src/config.js';
-import { CLI, startHub, type RunningHub } from '../helpers/hub.js';
-import { assertBuilt, homeyApp, removeAll, serveFolder, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+import { CLI, type RunningHub, startHub } from '../helpers/hub.js';
+import { assertBuilt, homeyApp, removeAll, serveFolder, startRuntime, type TestRuntime, tempDir, writeApp } from './helpers.js';
 
 type Err = { error: string; error_description: string };
 const dirs: string[] = [];

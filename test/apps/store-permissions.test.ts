@@ -8,9 +8,9 @@
 import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packApp, type PackResult } from '../../src/apps/pack.js';
+import { type PackResult, packApp } from '../../src/apps/pack.js';
 import { AppView, StoreCatalogue } from '../../src/managers/apps/views.js';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { writeHomeyApp } from '../homey/apps.js';
 

@@ -10,13 +10,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { checkForUpdates, compareVersions } from '../../src/apps/autoupdate.js';
 import { packApp } from '../../src/apps/pack.js';
-import { installFromStore } from '../../src/apps/store-install.js';
 import { readCatalogue } from '../../src/apps/store.js';
-import { assertBuilt, homeyApp, listApps, listDir, removeAll, startRuntime, tempDir, writeApp, type TestRuntime } from './helpers.js';
+import { installFromStore } from '../../src/apps/store-install.js';
+import { assertBuilt, homeyApp, listApps, listDir, removeAll, startRuntime, type TestRuntime, tempDir, writeApp } from './helpers.js';
 
 let appsDir: string;
 let dataDir: string;
@@ -72,7 +72,10 @@ function rawTarGz(entries: Array<{ name: string; body?: string; type?: '0' | '2'
 
 async function publishRaw(id: string, tarball: Buffer, sha = createHash('sha256').update(tarball).digest('hex')): Promise<void> {
   await writeFile(join(storeDir, `${id}.tar.gz`), tarball);
-  await writeFile(join(storeDir, 'index.json'), JSON.stringify({ apps: { [id]: { channels: { stable: { version: '1.0.0', url: `${id}.tar.gz`, sha256: sha } } } } }));
+  await writeFile(
+    join(storeDir, 'index.json'),
+    JSON.stringify({ apps: { [id]: { channels: { stable: { version: '1.0.0', url: `${id}.tar.gz`, sha256: sha } } } } }),
+  );
 }
 
 const manifestOf = (id: string) => JSON.stringify({ id, version: '1.0.0', sdk: 3, name: { en: id } });
@@ -106,7 +109,12 @@ describe('pack and install', () => {
     expect(index).toEqual({
       sequence: 1,
       publishedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
-      apps: { 'com.test.store': { name: { en: 'com.test.store' }, channels: { stable: { version: '1.0.0', url: 'com.test.store-1.0.0.tar.gz', sha256: packed.sha256, permissions: [] } } } },
+      apps: {
+        'com.test.store': {
+          name: { en: 'com.test.store' },
+          channels: { stable: { version: '1.0.0', url: 'com.test.store-1.0.0.tar.gz', sha256: packed.sha256, permissions: [] } },
+        },
+      },
     });
 
     const app = await installFromStore(t.rt, storeDir, 'com.test.store');
@@ -182,8 +190,16 @@ describe('refusals leave nothing behind', () => {
         { name: 'passwd', type: '2', link: '/etc/passwd' },
       ]),
     );
-    await expect(installFromStore(t.rt, storeDir, 'com.test.link')).rejects.toMatchObject({ message: expect.stringContaining('only files and folders are allowed') });
-    await publishRaw('com.test.abs', rawTarGz([{ name: 'app.json', body: manifestOf('com.test.abs') }, { name: '/tmp/abs-evil', body: 'x' }]));
+    await expect(installFromStore(t.rt, storeDir, 'com.test.link')).rejects.toMatchObject({
+      message: expect.stringContaining('only files and folders are allowed'),
+    });
+    await publishRaw(
+      'com.test.abs',
+      rawTarGz([
+        { name: 'app.json', body: manifestOf('com.test.abs') },
+        { name: '/tmp/abs-evil', body: 'x' },
+      ]),
+    );
     await expect(installFromStore(t.rt, storeDir, 'com.test.abs')).rejects.toMatchObject({ message: expect.stringContaining('absolute path') });
     await expectClean();
   });
@@ -275,11 +291,16 @@ describe('catalogue', () => {
     const sha256 = 'a'.repeat(64);
     await writeFile(
       join(storeDir, 'index.json'),
-      JSON.stringify({ apps: { 'com.test.odd': { name: 42, description: { nl: 'geen Engels' }, channels: { stable: { version: '1.0.0', url: 'x.tar.gz', sha256 } } } } }),
+      JSON.stringify({
+        apps: { 'com.test.odd': { name: 42, description: { nl: 'geen Engels' }, channels: { stable: { version: '1.0.0', url: 'x.tar.gz', sha256 } } } },
+      }),
     );
     const { catalogue } = await readCatalogue(storeDir);
     expect(catalogue.apps['com.test.odd']).toEqual({ channels: { stable: { version: '1.0.0', url: 'x.tar.gz', sha256 } } });
-    await writeFile(join(storeDir, 'index.json'), JSON.stringify({ apps: { 'com.test.odd': { channels: { stable: { version: '1.0.0', url: 'x.tar.gz', sha256: 'nope' } } } } }));
+    await writeFile(
+      join(storeDir, 'index.json'),
+      JSON.stringify({ apps: { 'com.test.odd': { channels: { stable: { version: '1.0.0', url: 'x.tar.gz', sha256: 'nope' } } } } }),
+    );
     await expect(readCatalogue(storeDir)).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/sha256.*64 hex digits/) });
   });
 });

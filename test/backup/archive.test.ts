@@ -2,22 +2,14 @@
  * The archive library against real folders, a real SQLite file and real gzip: round trip,
  * corruption, newer formats, retention, the data-dir lock.
  */
-import { readFile, readdir, rm, stat, writeFile, mkdir, mkdtemp } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { create as tarCreate } from 'tar';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  applyRetention,
-  BackupArchiveError,
-  createBackup,
-  FORMAT_VERSION,
-  listBackups,
-  restoreBackup,
-  verifyArchive,
-} from '../../src/backup/index.js';
+import { applyRetention, BackupArchiveError, createBackup, FORMAT_VERSION, listBackups, restoreBackup, verifyArchive } from '../../src/backup/index.js';
 import { holdDataLock } from '../helpers/lock.js';
-import { insightRows, makeFixture, STORE_DOC, treeDigest, type Fixture } from './fixtures.js';
+import { type Fixture, insightRows, makeFixture, STORE_DOC, treeDigest } from './fixtures.js';
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -64,9 +56,7 @@ describe('createBackup + restoreBackup', () => {
     expect(result.skipped).toEqual(['apps/com.example.weather/lib/passwd-link: not a regular file or folder']);
     expect((await stat(result.path)).size).toBe(result.size);
     expect(await readFile(`${result.path}.sha256`, 'utf8')).toBe(`${result.sha256}  ${result.file}\n`);
-    expect(await listBackups(f.outDir)).toEqual([
-      { file: result.file, createdAt: result.createdAt, size: result.size, sha256: result.sha256 },
-    ]);
+    expect(await listBackups(f.outDir)).toEqual([{ file: result.file, createdAt: result.createdAt, size: result.size, sha256: result.sha256 }]);
 
     // Wipe what a backup owns, and change what it must bring back.
     await rm(f.appsDir, { recursive: true });
@@ -132,7 +122,7 @@ describe('createBackup + restoreBackup', () => {
 });
 
 describe('layouts and swap strategies', () => {
-  it("archives an apps folder that is <data-dir>/apps once (systemd layout) and restores it into either layout", async () => {
+  it('archives an apps folder that is <data-dir>/apps once (systemd layout) and restores it into either layout', async () => {
     const f = await fixture({ insightRows: 10 });
     // The systemd layout: packages and their runtime folders share <data-dir>/apps/<id>.
     const appsDir = join(f.dataDir, 'apps');
@@ -164,7 +154,7 @@ describe('layouts and swap strategies', () => {
     expect((await readdir(join(target, 'apps', 'com.example.lights'))).sort()).toEqual(['app.js', 'app.json', 'cache', 'locales', 'state.json']);
   });
 
-  it("swaps inside the folders when asked (mount points, unwritable parents), keeping what a backup does not own in place", async () => {
+  it('swaps inside the folders when asked (mount points, unwritable parents), keeping what a backup does not own in place', async () => {
     const f = await fixture({ insightRows: 10 });
     const result = await backup(f);
     await writeFile(join(f.dataDir, 'db.json'), '{"schemaVersion":1}');
@@ -242,10 +232,7 @@ describe('damaged archives', () => {
     roots.push(root);
     await mkdir(join(root, 'src', 'data'), { recursive: true });
     await writeFile(join(root, 'src', 'data', 'db.json'), '{}');
-    await writeFile(
-      join(root, 'src', 'manifest.json'),
-      JSON.stringify({ formatVersion: FORMAT_VERSION + 1, somethingNew: { files: 'elsewhere' } }),
-    );
+    await writeFile(join(root, 'src', 'manifest.json'), JSON.stringify({ formatVersion: FORMAT_VERSION + 1, somethingNew: { files: 'elsewhere' } }));
     const file = join(root, 'future.tar.gz');
     await tarCreate({ gzip: true, file, cwd: join(root, 'src'), portable: true }, ['data', 'manifest.json']);
     const err = await verifyArchive(file).catch((e: unknown) => e);

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { call, OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { backUp, restorableHub } from './hubs.js';
 
@@ -52,7 +52,11 @@ describe('backup archives through the API', { timeout: 60_000 }, () => {
   it('downloads an archive (its bytes are the listed sha256), only with SYSTEM, only by a backup name', async () => {
     const h = await hub();
     const file = await backUp(h);
-    const res = await fetch(`${h.url}${B}/archive/${file}`, { headers: { authorization: `Bearer ${(await h.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'x', scopes: ['SYSTEM'] } })).body.token}` } });
+    const res = await fetch(`${h.url}${B}/archive/${file}`, {
+      headers: {
+        authorization: `Bearer ${(await h.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'x', scopes: ['SYSTEM'] } })).body.token}`,
+      },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/gzip');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${file}"`);
@@ -133,7 +137,11 @@ describe('backup archives through the API', { timeout: 60_000 }, () => {
     if (again) expect([409, 503]).toContain(again.status);
 
     const state = await poll(
-      () => call<State>(h.url, 'GET', `${B}/state`, { token: OWNER }).then((r) => r.body, () => null),
+      () =>
+        call<State>(h.url, 'GET', `${B}/state`, { token: OWNER }).then(
+          (r) => r.body,
+          () => null,
+        ),
       (s) => s?.lastRestore !== null && s?.lastRestore !== undefined,
       'the hub back up after the restore',
       400,
@@ -166,7 +174,11 @@ describe('backup archives through the API', { timeout: 60_000 }, () => {
     expect(owner).not.toBe(old);
     expect((await call(h.url, 'POST', `${B}/archive/${file}/restore`, { token: owner })).status).toBe(202);
     const state = await poll(
-      () => call<State>(h.url, 'GET', `${B}/state`, { token: owner }).then((r) => r.body, () => null),
+      () =>
+        call<State>(h.url, 'GET', `${B}/state`, { token: owner }).then(
+          (r) => r.body,
+          () => null,
+        ),
       (s) => s?.lastRestore?.ok === true,
       'the hub back up after the restore',
       400,

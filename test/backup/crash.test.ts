@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBackup, listBackups, verifyArchive } from '../../src/backup/index.js';
-import { makeFixture, type Fixture } from './fixtures.js';
+import { type Fixture, makeFixture } from './fixtures.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
 // Inside the repo so the compiled code resolves tar and better-sqlite3 from node_modules.
@@ -21,16 +21,22 @@ beforeAll(async () => {
     process.execPath,
     [
       join(repo, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '--outDir', build,
-      '--rootDir', join(repo, 'src'),
-      '--module', 'nodenext',
-      '--moduleResolution', 'nodenext',
-      '--target', 'es2022',
+      '--outDir',
+      build,
+      '--rootDir',
+      join(repo, 'src'),
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
       // Strict, as the build compiles it: narrowing the code relies on needs it.
       '--strict',
       '--skipLibCheck',
       '--esModuleInterop',
-      '--types', 'node',
+      '--types',
+      'node',
       join(repo, 'src', 'backup', 'index.ts'),
     ],
     { cwd: repo },

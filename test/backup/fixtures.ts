@@ -70,7 +70,10 @@ export async function makeFixture(opts: { insightRows?: number; bigFileMb?: numb
   await writeFile(join(dataDir, 'apps', 'com.example.lights', 'state.json'), '{"on":true}');
   await writeFile(join(dataDir, 'apps', 'com.example.lights', 'cache', 'blob.bin'), Buffer.alloc(70_000, 7));
   await writeFile(join(appsDir, 'com.example.lights', 'app.json'), JSON.stringify(homeyManifest('com.example.lights', '1.0.0')));
-  await writeFile(join(appsDir, 'com.example.lights', 'app.js'), "const Homey = require('homey');\nmodule.exports = class Lights extends Homey.App { async onInit() {} };\n");
+  await writeFile(
+    join(appsDir, 'com.example.lights', 'app.js'),
+    "const Homey = require('homey');\nmodule.exports = class Lights extends Homey.App { async onInit() {} };\n",
+  );
   await writeFile(join(appsDir, 'com.example.lights', 'locales', 'en.json'), '{"hello":"Hello"}');
   await writeFile(join(appsDir, 'com.example.weather', 'app.json'), JSON.stringify(homeyManifest('com.example.weather', '2.1.0')));
   await writeFile(join(appsDir, 'com.example.weather', 'lib', 'run.sh'), '#!/bin/sh\necho hi\n');
@@ -99,7 +102,9 @@ export async function treeDigest(dir: string, skip: (rel: string) => boolean = (
         out[rel] = 'dir';
         await walk(path);
       } else if (e.isFile()) {
-        out[rel] = createHash('sha256').update(await readFile(path)).digest('hex');
+        out[rel] = createHash('sha256')
+          .update(await readFile(path))
+          .digest('hex');
       } else {
         out[rel] = 'other';
       }

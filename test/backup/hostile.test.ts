@@ -3,7 +3,7 @@
  * write outside the staging folder or plant data no backup writes, things named like archives
  * in the backup folder, and an app changing a file while it is backed up.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { create as tarCreate } from 'tar';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBackup, FORMAT_VERSION, restoreBackup, verifyArchive } from '../../src/backup/index.js';
 import { archiveName } from '../../src/backup/format.js';
-import { makeFixture, treeDigest, type Fixture } from './fixtures.js';
+import { createBackup, FORMAT_VERSION, restoreBackup, verifyArchive } from '../../src/backup/index.js';
+import { type Fixture, makeFixture, treeDigest } from './fixtures.js';
 
 const roots: string[] = [];
 const servers: Server[] = [];
@@ -70,10 +70,20 @@ describe('restore takes only what a backup writes', () => {
       { apps: ['../../data'], userdata: ['com.example.lights'], layout: 'shared' },
       /manifest\.json does not match the manifest schema \(must be a reverse-domain id/,
     ],
-    ['an owner-token', { 'data/db.json': STORE, 'data/owner-token': 'hth_planted' }, {}, /holds an unexpected entry 'data\/owner-token' of type File: not something a hearth backup writes/],
+    [
+      'an owner-token',
+      { 'data/db.json': STORE, 'data/owner-token': 'hth_planted' },
+      {},
+      /holds an unexpected entry 'data\/owner-token' of type File: not something a hearth backup writes/,
+    ],
     ['the app store catalogue', { 'data/db.json': STORE, 'data/store/index.json': '{"apps":{}}' }, {}, /unexpected entry 'data\/store\//],
     ['a folder that is not an app id', { 'data/db.json': STORE, 'apps/node_modules/x.js': '1' }, { apps: ['node_modules'] }, /unexpected entry|does not match/],
-    ['package files of an app its manifest does not list', { 'data/db.json': STORE, 'apps/com.evil.app/app.js': '1' }, {}, /not something a backup of its contents writes/],
+    [
+      'package files of an app its manifest does not list',
+      { 'data/db.json': STORE, 'apps/com.evil.app/app.js': '1' },
+      {},
+      /not something a backup of its contents writes/,
+    ],
   ];
   for (const [what, files, contents, why] of cases) {
     it(`refuses an archive holding ${what}, and changes nothing`, async () => {
@@ -128,8 +138,11 @@ describe('a file an app changes while it is backed up', () => {
     const flipping = join(f.dataDir, 'apps', 'com.example.lights', 'flip.bin');
     await writeFile(flipping, 'x');
     // Flips a sparse file between 64 MiB and 1 byte as fast as it can, as a hostile app would.
-    const flipper = spawn(process.execPath, ['-e', `const fs = require('fs'); let big = false;
-      (function flip() { fs.truncateSync(${JSON.stringify(flipping)}, (big = !big) ? 64 * 1024 * 1024 : 1); setImmediate(flip); })();`]);
+    const flipper = spawn(process.execPath, [
+      '-e',
+      `const fs = require('fs'); let big = false;
+      (function flip() { fs.truncateSync(${JSON.stringify(flipping)}, (big = !big) ? 64 * 1024 * 1024 : 1); setImmediate(flip); })();`,
+    ]);
     children.push(flipper);
     let inconsistent: { path: string; reason: string }[] = [];
     let archive = '';

@@ -5,13 +5,13 @@
  */
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
 import { restoreBackup, verifyArchive } from '../../src/backup/index.js';
-import { openEvents, type EventClient } from '../helpers/events.js';
-import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { poll } from '../helpers/poll.js';
 import { homeyApp, writeApp } from '../apps/helpers.js';
+import { type EventClient, openEvents } from '../helpers/events.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
 
 interface Job {
   id: string;
@@ -178,7 +178,11 @@ describe('backup manager', () => {
       manifest: { settings: [{ id: 'color', type: 'text', title: { en: 'Color' } }] },
     });
     const h = await hub({ appsDir });
-    await poll(() => h.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.keeper'), (r) => r.body.ready === true, 'app ready');
+    await poll(
+      () => h.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.keeper'),
+      (r) => r.body.ready === true,
+      'app ready',
+    );
     expect((await h.call('PUT', '/api/manager/apps/app/com.test.keeper/setting/color', { body: { value: 'green' } })).status).toBe(200);
     // Insights commit within 2 s: wait for the app's entry before backing up.
     await poll(
@@ -204,7 +208,10 @@ describe('backup manager', () => {
     await rm(join(appsDir, 'com.test.keeper'), { recursive: true });
     await rm(join(h.dataDir, 'apps'), { recursive: true });
     for (const f of ['insights.db', 'insights.db-wal', 'insights.db-shm']) await rm(join(h.dataDir, f), { force: true });
-    await writeFile(join(h.dataDir, 'db.json'), JSON.stringify({ schemaVersion: (JSON.parse(await readFile(join(h.dataDir, 'db.json'), 'utf8')) as { schemaVersion: number }).schemaVersion }));
+    await writeFile(
+      join(h.dataDir, 'db.json'),
+      JSON.stringify({ schemaVersion: (JSON.parse(await readFile(join(h.dataDir, 'db.json'), 'utf8')) as { schemaVersion: number }).schemaVersion }),
+    );
 
     const restored = await restoreBackup(join(h.dataDir, 'backups', done.file as string), { dataDir: h.dataDir, appsDir });
     expect(restored.manifest.contents).toMatchObject({ store: true, insights: true, apps: ['com.test.keeper'], userdata: ['com.test.keeper'] });
@@ -226,7 +233,11 @@ describe('backup manager', () => {
     expect((await h2.call('GET', '/api/manager/apps/app/com.test.keeper/setting/color')).body).toBe('green');
     expect((await h2.call<Record<string, unknown>>('GET', '/api/manager/insights/log')).body[COUNTER]).toMatchObject({ lastValue: 7 });
     // The restored app runs again (the hub links the SDK into the restored apps folder).
-    await poll(() => h2.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.keeper'), (r) => r.body.ready === true, 'restored app ready');
+    await poll(
+      () => h2.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.keeper'),
+      (r) => r.body.ready === true,
+      'restored app ready',
+    );
     const state = (await h2.call<State>('GET', `${B}/state`)).body;
     expect(state.backups.map((b) => b.file)).toEqual([done.file]);
   });

@@ -5,7 +5,7 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { startHub, type HubOptions, type RunningHub } from '../helpers/hub.js';
+import { type HubOptions, type RunningHub, startHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 
 /** Starts a hub; `cleanups` gets what removes it and what its restores left beside its folders. */

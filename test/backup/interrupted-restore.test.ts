@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { CLI, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { backUp } from './hubs.js';
 
 const B = '/api/manager/backup';

@@ -10,8 +10,8 @@ import { verifyArchive } from '../../src/backup/index.js';
 import { loadConfig } from '../../src/config.js';
 import { runOfflineBackup, runRestore } from '../../src/managers/backup/index.js';
 import { BackupScheduler, needsCatchUp } from '../../src/managers/backup/schedule.js';
-import { makeFixture, STORE_DOC, type Fixture } from './fixtures.js';
 import { holdDataLock } from '../helpers/lock.js';
+import { type Fixture, makeFixture, STORE_DOC } from './fixtures.js';
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -143,6 +143,8 @@ describe('schedule rules', () => {
       lastSuccess: () => null,
       fire: () => undefined,
     });
-    expect(() => s.start()).toThrow("invalid --backup-schedule 'every night' (it has 2 fields; cron has 5 (or 6 with seconds first)): use a cron expression such as '30 3 * * *' (daily at 03:30)");
+    expect(() => s.start()).toThrow(
+      "invalid --backup-schedule 'every night' (it has 2 fields; cron has 5 (or 6 with seconds first)): use a cron expression such as '30 3 * * *' (daily at 03:30)",
+    );
   });
 });

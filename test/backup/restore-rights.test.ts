@@ -8,9 +8,9 @@
 import { readdir } from 'node:fs/promises';
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, OWNER, startHub, type RunningHub } from '../helpers/hub.js';
+import { homeyApp, writeApp } from '../apps/helpers.js';
+import { call, OWNER, type RunningHub, type startHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
-import { writeApp, homeyApp } from '../apps/helpers.js';
 import { backUp, restorableHub } from './hubs.js';
 
 const B = '/api/manager/backup';
@@ -63,7 +63,11 @@ async function restoreAs(h: RunningHub, who: string, bytes: Uint8Array): Promise
   const accepted = await call<{ leftOut: string[] }>(h.url, 'POST', `${B}/archive/${up.body.file}/restore`, { token: who });
   expect(accepted.status).toBe(202);
   const state = await poll(
-    () => call<State>(h.url, 'GET', `${B}/state`, { token: who }).then((r) => (r.status === 200 ? r.body : null), () => null),
+    () =>
+      call<State>(h.url, 'GET', `${B}/state`, { token: who }).then(
+        (r) => (r.status === 200 ? r.body : null),
+        () => null,
+      ),
     (s) => s?.lastRestore?.file === up.body.file,
     'the hub back up after the restore',
     400,

@@ -6,7 +6,7 @@
  */
 import { statfs } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { writeHomeyApp } from '../homey/apps.js';
 
@@ -42,7 +42,11 @@ module.exports = {
   const fs = await statfs(appsDir);
   const freeMb = Math.ceil((fs.bavail * fs.bsize) / 1024 ** 2);
   hub = await startHub({ appsDir, args: ['--app-sandbox', 'auto', '--app-disk-floor-mb', String(freeMb + 1024)] });
-  await poll(() => hub.call<App>('GET', '/api/manager/apps/app/com.test.writer').then((r) => r.body), (a) => a.state === 'running', 'the writer running');
+  await poll(
+    () => hub.call<App>('GET', '/api/manager/apps/app/com.test.writer').then((r) => r.body),
+    (a) => a.state === 'running',
+    'the writer running',
+  );
 }, 60_000);
 
 afterAll(() => hub?.cleanup());
@@ -59,7 +63,9 @@ describe('the free-space floor of the data filesystem', { timeout: 60_000 }, () 
       'the writer to be stopped',
       1200,
     );
-    expect(stopped.crashedMessage).toMatch(/the data disk has \d+ MiB free, below the floor of \d+ MiB the hub keeps for its own data, and the app went on writing \(its userdata grew to \d+ MiB\)/);
+    expect(stopped.crashedMessage).toMatch(
+      /the data disk has \d+ MiB free, below the floor of \d+ MiB the hub keeps for its own data, and the app went on writing \(its userdata grew to \d+ MiB\)/,
+    );
     // Held, not restarted into the same full disk.
     await new Promise((r) => setTimeout(r, 1500));
     expect((await hub.call<App>('GET', '/api/manager/apps/app/com.test.writer')).body.state).toBe('stopped');

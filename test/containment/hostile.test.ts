@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { HOSTILE_IDS, writeHostileApps } from './hostile-apps.js';
 
@@ -80,7 +80,11 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
       ...(noBwrap ? { env: { PATH: noBwrap } } : {}),
     });
     for (const id of HOSTILE_IDS) {
-      await poll(() => app(id), (a) => a.state === 'running', `${id} running`);
+      await poll(
+        () => app(id),
+        (a) => a.state === 'running',
+        `${id} running`,
+      );
     }
     const port = (outside.address() as { port: number }).port;
     for (const id of HOSTILE_IDS) {
@@ -102,7 +106,11 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
     const state = await hub.call<{ containment: string; containmentReason: string | null }>('GET', '/api/manager/apps/state');
     if (mode === 'namespaces') expect(state.body).toMatchObject({ containment: 'namespaces', containmentReason: null });
     else {
-      expect(state.body).toMatchObject({ containment: 'permission-model-only', containmentReason: 'app namespaces are turned off (--app-sandbox off)', held: null });
+      expect(state.body).toMatchObject({
+        containment: 'permission-model-only',
+        containmentReason: 'app namespaces are turned off (--app-sandbox off)',
+        held: null,
+      });
       expect(hub.output.join('\n')).toContain('apps run with the permission model only');
     }
   });
@@ -129,7 +137,15 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
       expect(res.body.error).toMatch(/allocation failed/i);
     } else {
       // V8 itself ran out first: the app died, and its record says why.
-      expect((await poll(() => app('com.hostile.memory'), (a) => a.crashed, 'the memory app to crash')).crashedMessage).toMatch(/memory/);
+      expect(
+        (
+          await poll(
+            () => app('com.hostile.memory'),
+            (a) => a.crashed,
+            'the memory app to crash',
+          )
+        ).crashedMessage,
+      ).toMatch(/memory/);
     }
     await hubAndBystanderFine();
   });
@@ -143,7 +159,12 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
 
   it('is stopped, and kept stopped, when it fills its userdata past its quota', async () => {
     expect((await ask('com.hostile.disk', 'POST', 'fill')).status).toBe(200);
-    const stopped = await poll(() => app('com.hostile.disk'), (a) => a.state === 'stopped' && a.crashed, 'the disk app to be stopped', 600);
+    const stopped = await poll(
+      () => app('com.hostile.disk'),
+      (a) => a.state === 'stopped' && a.crashed,
+      'the disk app to be stopped',
+      600,
+    );
     expect(stopped.crashedMessage).toMatch(/its userdata holds 3 MiB, over its quota of 2 MiB/);
     // It is held, not restarted into the same full folder.
     await new Promise((r) => setTimeout(r, 1500));
@@ -155,7 +176,12 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
     const big = await ask<{ code: string; written: number }>('com.hostile.hidden', 'POST', 'big');
     expect(big.body).toEqual({ code: 'EFBIG', written: 2 * 1024 * 1024 });
     expect((await ask('com.hostile.hidden', 'POST', 'hide')).body).toEqual({ hidden: 2 });
-    const stopped = await poll(() => app('com.hostile.hidden'), (a) => a.state === 'stopped' && a.crashed, 'the hiding app to be stopped', 600);
+    const stopped = await poll(
+      () => app('com.hostile.hidden'),
+      (a) => a.state === 'stopped' && a.crashed,
+      'the hiding app to be stopped',
+      600,
+    );
     expect(stopped.crashedMessage).toMatch(/its userdata holds 3 MiB \(3 MiB of it in files it deleted and keeps open\), over its quota of 2 MiB/);
     await hubAndBystanderFine();
   });
@@ -163,7 +189,12 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
   it('is restarted when it spins a core past its CPU budget, with the cause in its crash log', async () => {
     const before = (await app('com.hostile.spin')).exitCount;
     const spin = ask('com.hostile.spin', 'POST', 'spin');
-    const crashed = await poll(() => app('com.hostile.spin'), (a) => a.exitCount > before, 'the spinner to be stopped', 600);
+    const crashed = await poll(
+      () => app('com.hostile.spin'),
+      (a) => a.exitCount > before,
+      'the spinner to be stopped',
+      600,
+    );
     expect(crashed.crashedMessage).toMatch(/used more than 90% of a core for \d+ s|did not answer a ping/);
     expect((await spin).status).toBe(502);
     await hubAndBystanderFine();
@@ -176,7 +207,12 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
     for (let i = 0; i < 300 && (await app('com.hostile.deaf')).exitCount === 0; i++) {
       expect((await setting('com.hostile.deaf', 'blob', `${i}`.padEnd(60_000, 'x'))).status).toBe(200);
     }
-    const stopped = await poll(() => app('com.hostile.deaf'), (a) => a.exitCount > 0, 'the deaf app to be stopped', 600);
+    const stopped = await poll(
+      () => app('com.hostile.deaf'),
+      (a) => a.exitCount > 0,
+      'the deaf app to be stopped',
+      600,
+    );
     // The unread bound, or the liveness ping when the machine is slow to send 16 MiB: both are its silence.
     expect(stopped.crashedMessage).toMatch(/^the hub stopped the app: (it left \d+ bytes of the hub's messages unread|it did not answer a ping)/);
     expect((await sleep).status).toBe(502);
@@ -187,11 +223,20 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
     const { body } = await ask<{ nice: number; title: string }>('com.hostile.title', 'GET', 'nice');
     expect(body).toEqual({ nice: 10, title: 'bwrap' });
     // The hub samples node (tens of MiB), not bubblewrap (a MiB or two).
-    const sampled = await poll(() => hub.call<{ usage: { mem: number } }>('GET', '/api/manager/apps/app/com.hostile.title'), (r) => r.body.usage.mem > 0, 'a usage sample');
+    const sampled = await poll(
+      () => hub.call<{ usage: { mem: number } }>('GET', '/api/manager/apps/app/com.hostile.title'),
+      (r) => r.body.usage.mem > 0,
+      'a usage sample',
+    );
     expect(sampled.body.usage.mem).toBeGreaterThan(16 * 1024 * 1024);
     const before = (await app('com.hostile.title')).exitCount;
     const spin = ask('com.hostile.title', 'POST', 'spin');
-    const stopped = await poll(() => app('com.hostile.title'), (a) => a.exitCount > before, 'the renamed spinner to be stopped', 600);
+    const stopped = await poll(
+      () => app('com.hostile.title'),
+      (a) => a.exitCount > before,
+      'the renamed spinner to be stopped',
+      600,
+    );
     expect(stopped.crashedMessage).toMatch(/used more than 90% of a core for \d+ s|did not answer a ping/);
     expect((await spin).status).toBe(502);
     await hubAndBystanderFine();
@@ -206,7 +251,11 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
   if (mode === 'missing') return;
 
   it('cannot see or signal the hub or another app: it is alone in its pid namespace', async () => {
-    const { body } = await ask<{ pid: number; ppid: number; visible: number[]; stopped: number[]; hub: string }>('com.hostile.signals', 'GET', `attack?hub=${hub.process.pid}`);
+    const { body } = await ask<{ pid: number; ppid: number; visible: number[]; stopped: number[]; hub: string }>(
+      'com.hostile.signals',
+      'GET',
+      `attack?hub=${hub.process.pid}`,
+    );
     expect(body.ppid).toBe(1); // bubblewrap's reaper, inside the namespace
     expect(body.hub).toBe('ESRCH');
     // /proc is closed by the permission model too; whatever it shows holds no other process.

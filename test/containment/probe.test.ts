@@ -9,9 +9,9 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeSandbox } from '../../src/apps/sandbox.js';
+import { homeyApp, removeAll, writeApp } from '../apps/helpers.js';
 import { startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
-import { homeyApp, removeAll, writeApp } from '../apps/helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => removeAll(...dirs));
@@ -56,8 +56,7 @@ describe('probeSandbox', () => {
       reason: 'bubblewrap is not installed (apt-get install bubblewrap)',
       nestedUserns: 'not-forbidden',
       note: null,
-      hold:
-        "the hub starts no app without namespaces of its own (bubblewrap is not installed (apt-get install bubblewrap)): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off to run apps with Node's permission model alone",
+      hold: "the hub starts no app without namespaces of its own (bubblewrap is not installed (apt-get install bubblewrap)): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off to run apps with Node's permission model alone",
     });
   });
 

@@ -7,9 +7,9 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/pack.js';
-import { openEvents, type EventClient, type EventFrame } from '../helpers/events.js';
+import { type EventClient, type EventFrame, openEvents } from '../helpers/events.js';
 import { tempDir } from '../helpers/hub.js';
-import { BASE, CLOCK, NOTE, OWNER, body, copyFixture, startWithApp, waitAppRunning, widgetIds, type DashboardView, type TestHub } from './helpers.js';
+import { BASE, body, CLOCK, copyFixture, type DashboardView, NOTE, OWNER, startWithApp, type TestHub, waitAppRunning, widgetIds } from './helpers.js';
 
 const EXTRA = 'com.test.extra';
 const GAUGE = `${EXTRA}:gauge`;
@@ -63,7 +63,12 @@ describe('getAppWidgets / getAppWidget', () => {
     });
     expect(r.body[CLOCK]).toMatchObject({ name: 'Clock', height: 120, transparent: false, deprecated: false });
     expect(r.body[CLOCK]!.settings).toEqual(SETTINGS(['city', 'slow', 'broken', 'crash', 'many', 'unheard', 'malformed', 'seconds']));
-    expect((r.body[CLOCK]!.settings as Array<Record<string, unknown>>)[7]).toEqual({ id: 'seconds', type: 'checkbox', label: { en: 'Show seconds' }, default: false });
+    expect((r.body[CLOCK]!.settings as Array<Record<string, unknown>>)[7]).toEqual({
+      id: 'seconds',
+      type: 'checkbox',
+      label: { en: 'Show seconds' },
+      default: false,
+    });
     expect((await t.hub.call('GET', `${BASE}/appwidget/${CLOCK}`)).body).toEqual(r.body[CLOCK]);
     for (const id of ['com.test.widgets:nope', 'com.nobody.here:clock', 'nonsense']) {
       expect((await t.hub.call('GET', `${BASE}/appwidget/${id}`)).status).toBe(404);

@@ -4,7 +4,7 @@
  * that does not hold up the hub, and the app crashing with the request in flight.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASE, CLOCK, NOTE, poll, waitAppRunning, startWithApp, type ErrorBody, type TestHub } from './helpers.js';
+import { BASE, CLOCK, type ErrorBody, NOTE, poll, startWithApp, type TestHub, waitAppRunning } from './helpers.js';
 
 let t: TestHub;
 

@@ -7,7 +7,15 @@ import type { Dashboard } from '../../src/managers/dashboards/schema.js';
 
 const WIDGET = 'com.test.w:clock';
 const definitions: SettingDefinition[] = [
-  { id: 'mode', type: 'dropdown', label: { en: 'Mode' }, values: [{ id: 'day', label: { en: 'Day' } }, { id: 'night', label: { en: 'Night' } }] },
+  {
+    id: 'mode',
+    type: 'dropdown',
+    label: { en: 'Mode' },
+    values: [
+      { id: 'day', label: { en: 'Day' } },
+      { id: 'night', label: { en: 'Night' } },
+    ],
+  },
   { id: 'size', type: 'number', label: { en: 'Size' }, min: 1, max: 10 },
 ];
 

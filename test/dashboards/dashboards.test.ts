@@ -4,9 +4,9 @@
  * stores following the widgets on dashboards, the state counts, and durability across a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEvents, type EventClient, type EventFrame } from '../helpers/events.js';
+import { type EventClient, type EventFrame, openEvents } from '../helpers/events.js';
 import { startHub } from '../helpers/hub.js';
-import { BASE, CLOCK, NOTE, OWNER, body, startWithApp, waitAppRunning, widgetIds, type DashboardView, type ErrorBody, type TestHub } from './helpers.js';
+import { BASE, body, CLOCK, type DashboardView, type ErrorBody, NOTE, OWNER, startWithApp, type TestHub, waitAppRunning, widgetIds } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -92,14 +92,42 @@ describe('createDashboard', () => {
       [{ name: '   ', columns: [] }, /name.*must not be empty/],
       [{ name: long, columns: [] }, /at most 100 characters/],
       [{ name: 'Wide', columns: Array.from({ length: 21 }, () => ({ widgets: [] })) }, /at most 20 columns/],
-      [body('Tall', Array.from({ length: 101 }, () => NOTE)), /at most 100 widgets/],
+      [
+        body(
+          'Tall',
+          Array.from({ length: 101 }, () => NOTE),
+        ),
+        /at most 100 widgets/,
+      ],
       [body('Unknown widget', ['com.test.widgets:nope']), /app widget 'com\.test\.widgets:nope' does not exist/],
       [body('Unknown app', ['com.nobody.here:clock']), /app widget 'com\.nobody\.here:clock' does not exist/],
       [body('Bad id', ['no-colon']), /columns\.0\.widgets\.0\.appWidgetId/],
       [{ ...body('Extra', []), owner: 'me' }, /'owner' is not allowed/],
       [{ name: 'Extra widget field', columns: [{ widgets: [{ appWidgetId: CLOCK, colour: 'red' }] }] }, /'columns\.0\.widgets\.0\.colour' is not allowed/],
-      [{ name: 'Twice', columns: [{ widgets: [{ id: 'same', appWidgetId: CLOCK }, { id: 'same', appWidgetId: NOTE }] }] }, /widget id 'same' is used twice/],
-      [{ name: 'Twice', columns: [{ id: 'c', widgets: [] }, { id: 'c', widgets: [] }] }, /column id 'c' is used twice/],
+      [
+        {
+          name: 'Twice',
+          columns: [
+            {
+              widgets: [
+                { id: 'same', appWidgetId: CLOCK },
+                { id: 'same', appWidgetId: NOTE },
+              ],
+            },
+          ],
+        },
+        /widget id 'same' is used twice/,
+      ],
+      [
+        {
+          name: 'Twice',
+          columns: [
+            { id: 'c', widgets: [] },
+            { id: 'c', widgets: [] },
+          ],
+        },
+        /column id 'c' is used twice/,
+      ],
       [{ name: 'Stolen', columns: [{ widgets: [{ id: 'kitchen-clock', appWidgetId: CLOCK }] }] }, /widget id 'kitchen-clock' is used by dashboard/],
       [{ name: 'Bad height', columns: [{ widgets: [{ appWidgetId: CLOCK, height: -5 }] }] }, /height/],
       [{ name: 'Big settings', columns: [{ widgets: [{ appWidgetId: CLOCK, settings: { blob: 'x'.repeat(17_000) } }] }] }, /larger than 16 KiB/],

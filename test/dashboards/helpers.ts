@@ -5,8 +5,9 @@
  */
 import { cp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+
 export { poll } from '../helpers/poll.js';
 
 export { OWNER };
@@ -69,7 +70,6 @@ export async function startWithApp(extra: string[] = []): Promise<TestHub> {
     },
   };
 }
-
 
 export function waitAppRunning(hub: RunningHub, id: string): Promise<unknown> {
   return poll(

@@ -3,8 +3,8 @@
  * the 64 KiB bound, input errors. (Apps have no SDK call for widget stores: Homey's SDK has none.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEvents, type EventClient } from '../helpers/events.js';
-import { BASE, CLOCK, NOTE, OWNER, body, startWithApp, widgetIds, type DashboardView, type ErrorBody, type TestHub } from './helpers.js';
+import { type EventClient, openEvents } from '../helpers/events.js';
+import { BASE, body, CLOCK, type DashboardView, type ErrorBody, NOTE, OWNER, startWithApp, type TestHub, widgetIds } from './helpers.js';
 
 let t: TestHub;
 let events: EventClient;
@@ -66,7 +66,12 @@ describe('widget stores over HTTP', () => {
     await setState(storeB, { state: { only: 'that' } });
     await setState(storeB, { state: {}, replace: true });
     expect(await getState(storeB)).toEqual({});
-    await events.next((f) => f.event === 'widgetstore.update' && (f.args[0] as { id: string; state: object }).id === storeB && JSON.stringify((f.args[0] as { state: object }).state) === '{}');
+    await events.next(
+      (f) =>
+        f.event === 'widgetstore.update' &&
+        (f.args[0] as { id: string; state: object }).id === storeB &&
+        JSON.stringify((f.args[0] as { state: object }).state) === '{}',
+    );
     const states = events.frames
       .filter((f) => f.event === 'widgetstore.update' && (f.args[0] as { id: string }).id === storeB)
       .map((f) => (f.args[0] as { state: unknown }).state);

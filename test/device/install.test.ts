@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers/hub.js';
-import { boot, cannotRun, hostNodeTarball, rootfs, type Container } from './nspawn.js';
+import { boot, type Container, cannotRun, hostNodeTarball, rootfs } from './nspawn.js';
 
 const why = cannotRun();
 const dirs: string[] = [];
@@ -64,8 +64,12 @@ async function untilAppsRun(what: string, url: string, token: string, ids: strin
     // What the apps printed last says why they did not run.
     const stderr: Record<string, string> = {};
     for (const id of ids) {
-      const res = await fetch(`${url}/apps/app/${id}/crashlog`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' }).catch(() => null);
-      stderr[id] = res ? ((await res.json()) as { stderr?: string }).stderr?.slice(-1500) ?? `${res.status}` : 'no answer';
+      const res = await fetch(`${url}/apps/app/${id}/crashlog`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{}',
+      }).catch(() => null);
+      stderr[id] = res ? (((await res.json()) as { stderr?: string }).stderr?.slice(-1500) ?? `${res.status}`) : 'no answer';
     }
     throw new Error(`${err.message}: ${JSON.stringify(seen)}; their stderr: ${JSON.stringify(stderr, null, 1)}`);
   });
@@ -149,12 +153,19 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
         // systemd restarts a hub that is killed outright.
         const before = box.mainPid('hearth');
         box.run('systemctl kill -s KILL hearth');
-        await until('a restart after SIGKILL', async () => box.mainPid('hearth') > 0 && box.mainPid('hearth') !== before && (await get(`${url}/system/ping`)) === 200);
+        await until(
+          'a restart after SIGKILL',
+          async () => box.mainPid('hearth') > 0 && box.mainPid('hearth') !== before && (await get(`${url}/system/ping`)) === 200,
+        );
 
         // A frozen hub (its event loop stopped) sends no watchdog keep-alive: systemd restarts it.
         const frozen = box.mainPid('hearth');
         box.run('systemctl kill --kill-who=main -s STOP hearth');
-        await until('a restart of the frozen hub by the watchdog', async () => box.mainPid('hearth') > 0 && box.mainPid('hearth') !== frozen && (await get(`${url}/system/ping`)) === 200, 240);
+        await until(
+          'a restart of the frozen hub by the watchdog',
+          async () => box.mainPid('hearth') > 0 && box.mainPid('hearth') !== frozen && (await get(`${url}/system/ping`)) === 200,
+          240,
+        );
 
         // Two abnormal deaths in a row while the example apps ran (the kill and the watchdog):
         // they start disabled, the reason in their records, until the owner enables them.

@@ -3,7 +3,7 @@
  * between runs), booted with systemd-nspawn on the host's network, and commands run inside with
  * nsenter (the container is not registered with machined, so machinectl cannot reach it).
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -31,11 +31,11 @@ export async function rootfs(suite: string): Promise<string> {
   await mkdir(CACHE, { recursive: true });
   const partial = `${dir}.partial`;
   await rm(partial, { recursive: true, force: true });
-  const run = spawnSync(
-    'debootstrap',
-    ['--variant=minbase', '--include=systemd,dbus,ca-certificates', suite, partial, 'http://deb.debian.org/debian'],
-    { encoding: 'utf8', env: { PATH }, timeout: 15 * 60_000 },
-  );
+  const run = spawnSync('debootstrap', ['--variant=minbase', '--include=systemd,dbus,ca-certificates', suite, partial, 'http://deb.debian.org/debian'], {
+    encoding: 'utf8',
+    env: { PATH },
+    timeout: 15 * 60_000,
+  });
   if (run.status !== 0) throw new Error(`debootstrap ${suite} failed (is deb.debian.org reachable?): ${run.stderr.slice(-600)}`);
   await rename(partial, dir);
   return dir;
@@ -52,11 +52,10 @@ export interface Container {
 /** Boots `dir` and waits until the system is up. */
 export async function boot(dir: string, name: string): Promise<Container> {
   await mkdir('/run/systemd/nspawn', { recursive: true });
-  const nspawn: ChildProcess = spawn(
-    'systemd-nspawn',
-    ['-D', dir, '--register=no', '--keep-unit', '--boot', `--machine=${name}`, '--console=passive'],
-    { stdio: 'ignore', env: { PATH } },
-  );
+  const nspawn: ChildProcess = spawn('systemd-nspawn', ['-D', dir, '--register=no', '--keep-unit', '--boot', `--machine=${name}`, '--console=passive'], {
+    stdio: 'ignore',
+    env: { PATH },
+  });
   let leader = 0;
   for (let i = 0; i < 100 && !leader; i++) {
     await sleep(100);
@@ -65,11 +64,15 @@ export async function boot(dir: string, name: string): Promise<Container> {
   }
   if (!leader) throw new Error(`systemd-nspawn ${dir} started no container`);
   const run = (command: string, env: Record<string, string> = {}, timeoutMs = 120_000): string =>
-    execFileSync('nsenter', ['-t', String(leader), '-a', 'env', '-i', `PATH=${PATH}`, 'HOME=/root', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'bash', '-c', command], {
-      encoding: 'utf8',
-      timeout: timeoutMs,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    execFileSync(
+      'nsenter',
+      ['-t', String(leader), '-a', 'env', '-i', `PATH=${PATH}`, 'HOME=/root', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'bash', '-c', command],
+      {
+        encoding: 'utf8',
+        timeout: timeoutMs,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
   // 'degraded' (a unit the container cannot run, e.g. a getty) still means booted.
   spawnSync('nsenter', ['-t', String(leader), '-a', 'systemctl', 'is-system-running', '--wait'], { timeout: 120_000, env: { PATH } });
   return {

@@ -7,26 +7,35 @@
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { defineOption } from '../../src/core/contract.js';
+import { eventProblem } from '../../src/core/event-check.js';
+import { contractEvents, resourceEvents } from '../../src/core/events.js';
 import { implement, type Operation } from '../../src/core/operation.js';
 import type { Authenticator } from '../../src/http/auth.js';
 import { mountOperation } from '../../src/http/mount.js';
-import { eventProblem } from '../../src/core/event-check.js';
-import { contractEvents, resourceEvents } from '../../src/core/events.js';
-import { defineOption } from '../../src/core/contract.js';
-import { startHub, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub } from '../helpers/hub.js';
 
 const owner = { id: 'o', name: 'owner', scopes: ['*'], createdAt: '', owner: true, session: false } as const;
 const auth = { authenticate: () => owner } as unknown as Authenticator;
 
 function appWith(op: Operation, mismatches?: string[]): Hono {
   const app = new Hono({ strict: false });
-  app.onError((err) => new Response(JSON.stringify({ error: (err as { code?: string }).code, error_description: err.message }), { status: (err as { status?: number }).status ?? 500 }));
-  mountOperation(app, { manager: 'test', fullPath: '/api/manager/test/thing', op }, {
-    auth,
-    bodyLimit: 1024,
-    failed: new Map(),
-    ...(mismatches ? { answerMismatch: (o: Operation, problem: string) => void mismatches.push(`${o.id}: ${problem}`) } : {}),
-  });
+  app.onError(
+    (err) =>
+      new Response(JSON.stringify({ error: (err as { code?: string }).code, error_description: err.message }), {
+        status: (err as { status?: number }).status ?? 500,
+      }),
+  );
+  mountOperation(
+    app,
+    { manager: 'test', fullPath: '/api/manager/test/thing', op },
+    {
+      auth,
+      bodyLimit: 1024,
+      failed: new Map(),
+      ...(mismatches ? { answerMismatch: (o: Operation, problem: string) => void mismatches.push(`${o.id}: ${problem}`) } : {}),
+    },
+  );
   return app;
 }
 
@@ -71,7 +80,13 @@ describe('answers checked against their schemas', () => {
     expect(eventProblem(contract, 'thing.delete', [{ id: 7 }])).toBe("'thing.delete' argument 0: id: Invalid input: expected string, received number");
     // option.update comes with options only; a secret one goes without its value.
     expect(eventProblem(contract, 'option.update', [{ name: 'pinCode', set: true }])).toBe("'option.update' is not in the manager's event contract");
-    const withOptions = contractEvents({ name: 'system', eventScope: null, operations: {}, events: contract, options: [defineOption({ name: 'pinCode', schema: z.string(), default: null, scopes: { get: null, set: null, unset: null }, summary: 'a PIN' })] });
+    const withOptions = contractEvents({
+      name: 'system',
+      eventScope: null,
+      operations: {},
+      events: contract,
+      options: [defineOption({ name: 'pinCode', schema: z.string(), default: null, scopes: { get: null, set: null, unset: null }, summary: 'a PIN' })],
+    });
     expect(eventProblem(withOptions, 'option.update', [{ name: 'pinCode', set: true }])).toBeNull();
     expect(eventProblem(withOptions, 'option.update', [{ name: 'pinCode', set: true, value: '1234' }])).not.toBeNull();
   });

@@ -4,8 +4,8 @@
  * was valid).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type CallOptions, type RunningHub } from '../helpers/hub.js';
-import { SPEC, concretePath, hubScope } from '../helpers/spec.js';
+import { type CallOptions, type RunningHub, startHub } from '../helpers/hub.js';
+import { concretePath, hubScope, SPEC } from '../helpers/spec.js';
 
 let hub: RunningHub;
 /** Holds service.speech only: grants nothing but `say`. */
@@ -29,40 +29,40 @@ afterAll(() => hub.cleanup());
 
 const ops = SPEC.operations;
 
-for (const op of ops) describe(`${op.manager} ${op.operationId}`, () => {
-  const path = concretePath(op);
-  // Input that would fail validation: it must never be looked at before auth and scope.
-  const invalidBody: CallOptions =
-    op.method === 'GET' ? { headers: {} } : { rawBody: '{"not": valid json', headers: { 'content-type': 'application/json' } };
+for (const op of ops)
+  describe(`${op.manager} ${op.operationId}`, () => {
+    const path = concretePath(op);
+    // Input that would fail validation: it must never be looked at before auth and scope.
+    const invalidBody: CallOptions = op.method === 'GET' ? { headers: {} } : { rawBody: '{"not": valid json', headers: { 'content-type': 'application/json' } };
 
-  it('answers 401 without a token', async () => {
-    const res = await hub.call<{ error: string; statusCode: number }>(op.method, path, { token: null, ...invalidBody });
-    expect(res.status).toBe(401);
-    expect(res.body).toMatchObject({ error: 'unauthorized', statusCode: 401 });
-    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
-  });
-
-  it('answers 401 for an unknown token', async () => {
-    const res = await hub.call(op.method, path, { token: 'hth_not-a-token', ...invalidBody });
-    expect(res.status).toBe(401);
-  });
-
-  const scope = hubScope(op);
-  if (scope) {
-    it(`answers 403 naming '${scope}' to a token without it, before looking at the input`, async () => {
-      const token = scope === 'service.speech' ? dashboardReader : speechOnly;
-      const res = await hub.call<{ error: string; error_description: string }>(op.method, path, { token, ...invalidBody });
-      expect(res.status).toBe(403);
-      expect(res.body.error).toBe('missing_scope');
-      expect(res.body.error_description).toContain(`'${scope}'`);
+    it('answers 401 without a token', async () => {
+      const res = await hub.call<{ error: string; statusCode: number }>(op.method, path, { token: null, ...invalidBody });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ error: 'unauthorized', statusCode: 401 });
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
     });
-  } else {
-    it('lets any valid token past authorization (the seed lists no scope)', async () => {
-      const res = await hub.call(op.method, path, { token: speechOnly });
-      expect([401, 403]).not.toContain(res.status);
+
+    it('answers 401 for an unknown token', async () => {
+      const res = await hub.call(op.method, path, { token: 'hth_not-a-token', ...invalidBody });
+      expect(res.status).toBe(401);
     });
-  }
-});
+
+    const scope = hubScope(op);
+    if (scope) {
+      it(`answers 403 naming '${scope}' to a token without it, before looking at the input`, async () => {
+        const token = scope === 'service.speech' ? dashboardReader : speechOnly;
+        const res = await hub.call<{ error: string; error_description: string }>(op.method, path, { token, ...invalidBody });
+        expect(res.status).toBe(403);
+        expect(res.body.error).toBe('missing_scope');
+        expect(res.body.error_description).toContain(`'${scope}'`);
+      });
+    } else {
+      it('lets any valid token past authorization (the seed lists no scope)', async () => {
+        const res = await hub.call(op.method, path, { token: speechOnly });
+        expect([401, 403]).not.toContain(res.status);
+      });
+    }
+  });
 
 describe('scope implications', () => {
   it('service.X covers service.X.readonly but not service.X.control', async () => {

@@ -7,7 +7,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OWNER, call, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { call, OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 
 type ErrorBody = { error: string; error_description: string; statusCode: number };
 const hubs: RunningHub[] = [];

@@ -3,7 +3,7 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, startHub, type RunningHub } from '../helpers/hub.js';
+import { OWNER, type RunningHub, startHub } from '../helpers/hub.js';
 
 let hub: RunningHub;
 beforeAll(async () => {
@@ -89,10 +89,14 @@ describe('error answers', () => {
   it('no malformed request produces a 5xx', async () => {
     const attempts: Array<[string, string, Parameters<RunningHub['call']>[2]]> = [
       ['PUT', LOCATION, { rawBody: '\u0000\u0001\u0002', headers: { 'content-type': 'application/json' } }],
-      ['PUT', LOCATION, { rawBody: '{"value":' + '['.repeat(5000) + ']'.repeat(5000) + '}', headers: { 'content-type': 'application/json' } }],
-      ['PUT', LOCATION, { rawBody: '{"__proto__": {"polluted": true}, "value": {"latitude":1,"longitude":1}}', headers: { 'content-type': 'application/json' } }],
+      ['PUT', LOCATION, { rawBody: `{"value":${'['.repeat(5000)}${']'.repeat(5000)}}`, headers: { 'content-type': 'application/json' } }],
+      [
+        'PUT',
+        LOCATION,
+        { rawBody: '{"__proto__": {"polluted": true}, "value": {"latitude":1,"longitude":1}}', headers: { 'content-type': 'application/json' } },
+      ],
       ['GET', '/api/manager/i18n/option/%E0%A4%A', {}],
-      ['GET', '/api/manager/i18n/option/' + 'a'.repeat(4000), {}],
+      ['GET', `/api/manager/i18n/option/${'a'.repeat(4000)}`, {}],
       ['DELETE', '/api/manager/tokens/token/%00', {}],
       ['PUT', '/api/manager/i18n/option/units', { rawBody: new Uint8Array([0xff, 0xfe, 0xfd]), headers: { 'content-type': 'application/json' } }],
       ['POST', '/api/manager/tokens/token', { body: { name: 'x', scopes: 'service.app' } }],

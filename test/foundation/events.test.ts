@@ -3,8 +3,8 @@
  * the PIN never sent, `?token=` for browsers, revoked tokens dropped, big frames refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, startHub, type RunningHub } from '../helpers/hub.js';
 import { openEvents } from '../helpers/events.js';
+import { OWNER, type RunningHub, startHub } from '../helpers/hub.js';
 
 let hub: RunningHub;
 async function token(scopes: string[]): Promise<{ id: string; token: string }> {

@@ -12,9 +12,9 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP, CLOCK, copyFixture, waitAppRunning } from '../dashboards/helpers.js';
-import { startHub, tempDir, type CallResult, type RunningHub } from '../helpers/hub.js';
+import { Gen, HOSTILE_IDS, type HostileBody, hostileBody, hostileQuery } from '../helpers/fuzz-gen.js';
+import { type CallResult, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { SPEC, type SpecOperation } from '../helpers/spec.js';
-import { Gen, hostileBody, hostileQuery, HOSTILE_IDS, type HostileBody } from '../helpers/fuzz-gen.js';
 
 const SEED = Number(process.env.HEARTH_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CASES = Number(process.env.HEARTH_FUZZ_CASES ?? 12);

@@ -8,8 +8,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { APP, CLOCK, copyFixture, waitAppRunning } from '../dashboards/helpers.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 
 const PROTO_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype'];
 type ErrorBody = { error: string; error_description: string; statusCode: number };

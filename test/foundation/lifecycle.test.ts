@@ -7,7 +7,7 @@ import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, ROOT, call, startHub, tempDir } from '../helpers/hub.js';
+import { CLI, call, ROOT, startHub, tempDir } from '../helpers/hub.js';
 
 const exec = promisify(execFile);
 
@@ -98,19 +98,33 @@ describe('hearth token', () => {
   it('says which URL it tried when no hub answers, and where the token should come from', async () => {
     const dataDir = await tempDir();
     try {
-      const noToken = spawnSync(process.execPath, [CLI, 'token', 'list', '--data-dir', dataDir, '--port', '45999'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+      const noToken = spawnSync(process.execPath, [CLI, 'token', 'list', '--data-dir', dataDir, '--port', '45999'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH },
+      });
       expect(noToken.status).toBe(2);
       expect(noToken.stderr).toContain(`no token to call the hub with: ${join(dataDir, 'owner-token')} cannot be read (ENOENT)`);
-      const noHub = spawnSync(process.execPath, [CLI, 'token', 'list', '--port', '45999'], { encoding: 'utf8', env: { PATH: process.env.PATH, HEARTH_TOKEN: 'hth_x' } });
+      const noHub = spawnSync(process.execPath, [CLI, 'token', 'list', '--port', '45999'], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HEARTH_TOKEN: 'hth_x' },
+      });
       expect(noHub.status).toBe(2);
-      expect(noHub.stderr).toContain('could not reach the hub at http://127.0.0.1:45999 (ECONNREFUSED); is it running? Point elsewhere with --url, or --port / HEARTH_PORT');
+      expect(noHub.stderr).toContain(
+        'could not reach the hub at http://127.0.0.1:45999 (ECONNREFUSED); is it running? Point elsewhere with --url, or --port / HEARTH_PORT',
+      );
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
 
   it('answers --help on every command with the usage', () => {
-    for (const args of [['token', '--help'], ['backup', '-h'], ['app', 'pack', '--help'], ['restore', '--help'], ['start', '--help']]) {
+    for (const args of [
+      ['token', '--help'],
+      ['backup', '-h'],
+      ['app', 'pack', '--help'],
+      ['restore', '--help'],
+      ['start', '--help'],
+    ]) {
       const res = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
       expect(res.status, args.join(' ')).toBe(0);
       expect(res.stdout, args.join(' ')).toContain('Usage:');
@@ -122,7 +136,11 @@ describe('hearth token', () => {
     try {
       const env: NodeJS.ProcessEnv = { ...process.env, HEARTH_DATA_DIR: hub.dataDir, HEARTH_PORT: String(hub.port), HEARTH_HOST: '127.0.0.1' };
       delete env.HEARTH_TOKEN;
-      const created = await exec(process.execPath, [CLI, 'token', 'create', '--name', 'kitchen', '--scope', 'service.dashboard.readonly', '--scope', 'service.speech'], { env });
+      const created = await exec(
+        process.execPath,
+        [CLI, 'token', 'create', '--name', 'kitchen', '--scope', 'service.dashboard.readonly', '--scope', 'service.speech'],
+        { env },
+      );
       const token = JSON.parse(created.stdout) as { id: string; token: string; scopes: string[] };
       expect(token.scopes).toEqual(['service.dashboard.readonly', 'service.speech']);
       expect((await call(hub.url, 'GET', '/api/manager/i18n/state', { token: token.token })).status).toBe(403);
@@ -147,7 +165,14 @@ describe('systemd unit', () => {
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { bin: { hearth: string } };
     // Through env: Node is /usr/bin/node from the distribution, /usr/local/bin/node from install.sh.
     expect(text).toMatch(new RegExp(`^ExecStart=/usr/bin/env node /opt/hearth/${pkg.bin.hearth} start$`, 'm'));
-    for (const line of ['Restart=on-failure', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'ReadWritePaths=/var/lib/hearth', 'PrivateTmp=yes', 'User=hearth']) {
+    for (const line of [
+      'Restart=on-failure',
+      'NoNewPrivileges=yes',
+      'ProtectSystem=strict',
+      'ReadWritePaths=/var/lib/hearth',
+      'PrivateTmp=yes',
+      'User=hearth',
+    ]) {
       expect(text).toContain(line);
     }
   });

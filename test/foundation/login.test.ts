@@ -4,9 +4,11 @@
  * browser, revocable), and a token cannot hand on scopes it does not hold.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, OWNER, startHub, type RunningHub } from '../helpers/hub.js';
+import { CLI, OWNER, type RunningHub, startHub } from '../helpers/hub.js';
+import { decode, modulesOfBlocks } from '../helpers/qr.js';
 
 const exec = promisify(execFile);
 const T = '/api/manager/tokens';
@@ -34,7 +36,9 @@ interface Session {
 const redeem = (code: string, browser = 'Test browser') => hub.call<Session & Err>('POST', `${T}/login/redeem`, { token: null, body: { code, browser } });
 
 async function cliLogin(...args: string[]): Promise<{ link: string; code: string; said: string }> {
-  const { stdout, stderr } = await exec(process.execPath, [CLI, 'login', '--port', String(hub.port), ...args], { env: { PATH: process.env.PATH, HEARTH_TOKEN: OWNER } });
+  const { stdout, stderr } = await exec(process.execPath, [CLI, 'login', '--port', String(hub.port), ...args], {
+    env: { PATH: process.env.PATH, HEARTH_TOKEN: OWNER },
+  });
   const link = stdout.trim();
   const m = new RegExp(`^http://[^/]+:${hub.port}/#login=([A-Za-z0-9_-]+)$`).exec(link);
   if (!m) throw new Error(`not a link: ${stdout}`);
@@ -43,8 +47,12 @@ async function cliLogin(...args: string[]): Promise<{ link: string; code: string
 
 describe('one-time sign-in links', { timeout: 30_000 }, () => {
   it('hearth login prints a link whose code signs a browser in once, with the chosen scopes, as a listed and revocable session', async () => {
-    const { code, said } = await cliLogin('--scope', 'service.dashboard.readonly', '--minutes', '2');
+    const { link, code, said } = await cliLogin('--scope', 'service.dashboard.readonly', '--minutes', '2');
     expect(said).toMatch(/works once/);
+    // The same link as a QR code in the terminal, on stderr; read back where zbar is installed.
+    const qr = said.split('\n').filter((line) => /^[█▀▄ ]+$/.test(line) && line.length > 20);
+    expect(qr.length).toBeGreaterThan(10);
+    if (existsSync('/usr/bin/zbarimg')) expect(await decode(modulesOfBlocks(qr.join('\n')))).toBe(link);
     const s = await redeem(code, 'Firefox on Linux');
     expect(s.status).toBe(201);
     expect(s.body).toMatchObject({ name: 'Firefox on Linux (signed in by link)', scopes: ['service.dashboard.readonly'], session: true });

@@ -5,8 +5,8 @@
 import { rm } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { EventBus, type HubEvent } from '../../src/core/events.js';
 import { defineOption } from '../../src/core/contract.js';
+import { EventBus, type HubEvent } from '../../src/core/events.js';
 import { OptionService } from '../../src/core/options.js';
 import { Store } from '../../src/core/store.js';
 import { tempDir } from '../helpers/hub.js';

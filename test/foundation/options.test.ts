@@ -3,7 +3,7 @@
  * 400 naming the problem, the default back after DELETE, persistence across a restart, and state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHub, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub } from '../helpers/hub.js';
 
 interface OptionCase {
   manager: string;
@@ -18,7 +18,10 @@ const CASES: OptionCase[] = [
     manager: 'geolocation',
     name: 'location',
     default: null,
-    valid: [{ latitude: 52.09, longitude: 5.12 }, { latitude: -90, longitude: 180, accuracy: 25 }],
+    valid: [
+      { latitude: 52.09, longitude: 5.12 },
+      { latitude: -90, longitude: 180, accuracy: 25 },
+    ],
     invalid: [
       { value: { latitude: 91, longitude: 5 }, mentions: 'latitude must be between -90 and 90' },
       { value: { latitude: 10, longitude: -181 }, mentions: 'longitude must be between -180 and 180' },

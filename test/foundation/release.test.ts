@@ -18,7 +18,12 @@ afterAll(async () => {
 it('packs everything a device runs under hearth-<version>/, and nothing else', async () => {
   const out = await tempDir('hearth-release-');
   dirs.push(out);
-  const printed = JSON.parse(execFileSync(process.execPath, [join(ROOT, 'scripts/release.mjs'), out, '--no-build'], { encoding: 'utf8' }).trim().split('\n').pop()!) as { file: string };
+  const printed = JSON.parse(
+    execFileSync(process.execPath, [join(ROOT, 'scripts/release.mjs'), out, '--no-build'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop()!,
+  ) as { file: string };
   const { version } = (await import(join(ROOT, 'package.json'), { with: { type: 'json' } })).default as { version: string };
   expect(printed.file).toBe(join(out, `hearth-${version}.tgz`));
   const paths: string[] = [];

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractOperations } from '../../src/core/contract.js';
 import { CONTRACTS } from '../../src/managers/contracts.js';
-import { startHub, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub } from '../helpers/hub.js';
 import { DECIDED_SCOPES, hubScope, SPEC } from '../helpers/spec.js';
 
 interface OpenApiOperation {

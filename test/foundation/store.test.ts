@@ -2,15 +2,15 @@
  * The store over real files: sections checked by schema, coalesced durable writes, migrations
  * that keep a copy, a schema newer than the hub refused, one writer per data dir.
  */
-import { mkdir, mkdtemp, readFile, readdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { acquireDataLock, DataDirLockedError } from '../../src/core/data-lock.js';
-import { holdDataLock } from '../helpers/lock.js';
 import { SCHEMA_VERSION } from '../../src/core/migrations.js';
 import { Store, StoreSectionError } from '../../src/core/store.js';
+import { holdDataLock } from '../helpers/lock.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -111,7 +111,7 @@ describe('readers see only durable state', () => {
     expect(seen).toEqual([1, 1, 1]);
   });
 
-  it('a mutate that throws halfway changes nothing, and other callers\' queued changes still land', async () => {
+  it("a mutate that throws halfway changes nothing, and other callers' queued changes still land", async () => {
     const store = await Store.open(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
     const before = counter.update((c) => void c.items.push('before'));
@@ -132,7 +132,8 @@ describe('readers see only durable state', () => {
     const { safeRecord } = await import('../../src/core/records.js');
     const store = await Store.open(dir);
     const map = store.section('map', safeRecord(z.string(), z.number()), () => ({}));
-    await map.update((m) => void (m['__proto__'] = 1));
+    // biome-ignore lint/suspicious/noProto: the test is that writing __proto__ changes no prototype
+    await map.update((m) => void (m.__proto__ = 1));
     await map.update((m) => void (m.other = 2));
     expect(Object.getPrototypeOf(map.value)).toBe(null);
     expect(Object.keys(map.value).sort()).toEqual(['__proto__', 'other']);

@@ -24,7 +24,7 @@ describe('the web app and the API', () => {
     const found: string[] = [];
     for (const file of await sources(WEB)) {
       const lines = (await readFile(file, 'utf8')).split('\n');
-      lines.forEach((line, i) => line.includes('/api/manager') && found.push(`${file.slice(WEB.length + 1)}:${i + 1}`));
+      for (const [i, line] of lines.entries()) if (line.includes('/api/manager')) found.push(`${file.slice(WEB.length + 1)}:${i + 1}`);
     }
     expect(found).toEqual([]);
   });

@@ -50,7 +50,7 @@ export const HOSTILE_IDS: readonly string[] = [
   '%E0%A4%A',
   '%20',
   encodeURIComponent('ü😀\u202eא'),
-  encodeURIComponent("'\"<>;"),
+  encodeURIComponent('\'"<>;'),
   'null',
   '0',
   '-1',
@@ -60,7 +60,7 @@ export const HOSTILE_IDS: readonly string[] = [
 ];
 
 const deepArray = (n: number): string => '['.repeat(n) + ']'.repeat(n);
-const deepObject = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
+const deepObject = (n: number): string => `${'{"a":'.repeat(n)}1${'}'.repeat(n)}`;
 const wideObject = (n: number, prefix = 'k'): string => `{${Array.from({ length: n }, (_, i) => `"${prefix}${i}":${i}`).join(',')}}`;
 const PROTO_OBJECT = '{"__proto__":{"polluted":true,"state":1},"constructor":{"prototype":{"polluted":true}},"prototype":{"polluted":true}}';
 
@@ -109,7 +109,7 @@ export interface HostileBody {
 /** Every path to a value inside `value` (objects and arrays), the root included as []. */
 function paths(value: unknown, at: Array<string | number> = []): Array<Array<string | number>> {
   const out = [at];
-  if (Array.isArray(value)) value.forEach((v, i) => out.push(...paths(v, [...at, i])));
+  if (Array.isArray(value)) for (const [i, v] of value.entries()) out.push(...paths(v, [...at, i]));
   else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) out.push(...paths(v, [...at, k]));
   return out;
 }

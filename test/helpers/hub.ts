@@ -2,8 +2,8 @@
  * Starts a real hub process (the built CLI in dist/) on a free port with a temporary data dir,
  * for integration tests. Every test talks to it over HTTP and WebSocket like any client.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';

@@ -1,6 +1,5 @@
 /** The Web API's 72 operations, from test/fixtures/api.json: tests are driven from this file. */
-import { readFileSync } from 'node:fs';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './hub.js';
 

@@ -10,7 +10,7 @@ import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents } from '../helpers/events.js';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { appJson, writeHomeyApp } from './apps.js';
 
@@ -29,7 +29,12 @@ interface App {
 }
 
 const app = async (id: string): Promise<App> => (await hub.call<App>('GET', `/api/manager/apps/app/${id}`)).body;
-const running = (id: string) => poll(() => hub.call<App>('GET', `/api/manager/apps/app/${id}`), (r) => r.body.state === 'running', `${id} running`);
+const running = (id: string) =>
+  poll(
+    () => hub.call<App>('GET', `/api/manager/apps/app/${id}`),
+    (r) => r.body.state === 'running',
+    `${id} running`,
+  );
 const stdout = async (id: string): Promise<string> =>
   (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${id}/crashlog`, { body: {} })).body.stdout;
 
@@ -64,8 +69,10 @@ beforeAll(async () => {
     json: {
       flow: {
         triggers: [{ id: 'rain_start', title: { en: 'It starts raining' }, tokens: [{ name: 'mm', type: 'number', title: { en: 'mm' } }] }],
-        conditions: [{ id: 'is_raining', title: { en: 'It !{{is|isn\'t}} raining' } }],
-        actions: [{ id: 'stop_rain', title: { en: 'Stop the rain' }, args: [{ name: 'mode', type: 'dropdown', values: [{ id: 'now', title: { en: 'Now' } }] }] }],
+        conditions: [{ id: 'is_raining', title: { en: "It !{{is|isn't}} raining" } }],
+        actions: [
+          { id: 'stop_rain', title: { en: 'Stop the rain' }, args: [{ name: 'mode', type: 'dropdown', values: [{ id: 'now', title: { en: 'Now' } }] }] },
+        ],
       },
     },
     files: {
@@ -198,7 +205,11 @@ describe('apps hearth cannot run in full', () => {
   });
 
   it('runs an app with flow cards: listeners are taken, triggers resolve, and the record says nothing runs them', async () => {
-    const log = await poll(() => stdout('com.example.flows'), (s) => s.includes('undeclared card'), 'the flow app to finish onInit');
+    const log = await poll(
+      () => stdout('com.example.flows'),
+      (s) => s.includes('undeclared card'),
+      'the flow app to finish onInit',
+    );
     expect(log).toContain('triggered rain_start');
     expect(log).toContain("undeclared card: the app declares no flow action card 'not_declared' in app.json");
     expect(log).not.toContain('stopping rain');
@@ -209,7 +220,11 @@ describe('apps hearth cannot run in full', () => {
 
   it('gives an app touching the Z-Wave radio a sentence naming what hearth lacks, and keeps it running', async () => {
     await running('com.example.zwave');
-    const log = await poll(() => stdout('com.example.zwave'), (s) => s.includes('drivers:'), 'the zwave app to finish onInit');
+    const log = await poll(
+      () => stdout('com.example.zwave'),
+      (s) => s.includes('drivers:'),
+      'the zwave app to finish onInit',
+    );
     expect(log).toContain('zwave: not_available ManagerZwave.getNode is not available: hearth has no Z-Wave radio');
     expect(log).toContain('drivers: ManagerDrivers.getDriver is not available: hearth has no devices, so apps run no drivers');
     expect((await app('com.example.zwave')).unsupported).toEqual([
@@ -226,7 +241,11 @@ describe('apps hearth cannot run in full', () => {
   });
 
   it('says what is wrong with an app that exports no Homey.App class', async () => {
-    const plain = await poll(() => app('com.example.plain'), (a) => a.crashed, 'the plain app to fail');
+    const plain = await poll(
+      () => app('com.example.plain'),
+      (a) => a.crashed,
+      'the plain app to fail',
+    );
     expect(plain.crashedMessage).toContain('must export a class that extends Homey.App');
   });
 });
@@ -234,7 +253,11 @@ describe('apps hearth cannot run in full', () => {
 describe('Homey Compose', () => {
   it('composes app.json, widgets and locales from .homeycompose/ as the Homey CLI does', async () => {
     await running('com.example.composed');
-    const log = await poll(() => stdout('com.example.composed'), (s) => s.includes('composed:'), 'the composed app to log');
+    const log = await poll(
+      () => stdout('com.example.composed'),
+      (s) => s.includes('composed:'),
+      'the composed app to log',
+    );
     expect(log).toContain('composed: Hello More Kept ring');
     const widget = await hub.call<{ name: string; height: number; settings: Array<{ id: string; default: unknown }> }>(
       'GET',
@@ -257,14 +280,21 @@ describe('Homey Compose', () => {
 
 describe('apps placed by hand while the hub runs', () => {
   it('are picked up by the folder watch and started, without anyone asking', async () => {
-    const token = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'w', scopes: ['service.app.readonly'] } })).body.token;
+    const token = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'w', scopes: ['service.app.readonly'] } })).body
+      .token;
     const events = await openEvents(hub.wsUrl, 'apps', token);
     await writeHomeyApp(spare, 'com.example.dropped', { files: { 'app.js': logger('dropped in') } });
     await cp(join(spare, 'com.example.dropped'), join(appsDir, 'com.example.dropped'), { recursive: true });
     const created = await events.next((f) => f.event === 'app.create' && (f.args[0] as { id: string }).id === 'com.example.dropped', 15_000);
     expect(created.args[0]).toMatchObject({ id: 'com.example.dropped', origin: 'local' });
     await running('com.example.dropped');
-    expect(await poll(() => stdout('com.example.dropped'), (s) => s.includes('dropped in'), 'the dropped app to log')).toContain('dropped in');
+    expect(
+      await poll(
+        () => stdout('com.example.dropped'),
+        (s) => s.includes('dropped in'),
+        'the dropped app to log',
+      ),
+    ).toContain('dropped in');
     events.close();
   });
 
@@ -280,7 +310,13 @@ describe('apps placed by hand while the hub runs', () => {
 describe('the app lifecycle', () => {
   it("emits 'unload' and runs onUninit when the app stops; homey.ready() does not hold onInit up", async () => {
     await running('com.example.lifecycle');
-    expect(await poll(() => stdout('com.example.lifecycle'), (s) => s.includes('tick'), 'a tick')).toContain('ready resolved');
+    expect(
+      await poll(
+        () => stdout('com.example.lifecycle'),
+        (s) => s.includes('tick'),
+        'a tick',
+      ),
+    ).toContain('ready resolved');
     expect((await hub.call('PUT', '/api/manager/apps/app/com.example.lifecycle/disable')).status).toBe(200);
     const userdata = join(hub.dataDir, 'apps/com.example.lifecycle/userdata');
     expect(await readFile(join(userdata, 'unload'), 'utf8')).toBe('heard');

@@ -4,12 +4,13 @@
  * implementation that drifts from Homey's SDK (a missing manager or method, a wrong return type)
  * fails the build. Nothing here runs.
  */
-import type HomeyDecl from 'homey-apps-sdk-v3-types/lib/Homey.js';
+
 import type AppDecl from 'homey-apps-sdk-v3-types/lib/App.js';
-import type InsightsLogDecl from 'homey-apps-sdk-v3-types/lib/InsightsLog.js';
-import type WidgetDecl from 'homey-apps-sdk-v3-types/lib/Widget.js';
 import type FlowCardTriggerDecl from 'homey-apps-sdk-v3-types/lib/FlowCardTrigger.js';
 import type FlowTokenDecl from 'homey-apps-sdk-v3-types/lib/FlowToken.js';
+import type HomeyDecl from 'homey-apps-sdk-v3-types/lib/Homey.js';
+import type InsightsLogDecl from 'homey-apps-sdk-v3-types/lib/InsightsLog.js';
+import type WidgetDecl from 'homey-apps-sdk-v3-types/lib/Widget.js';
 import type { App, FlowCardTrigger, FlowToken, Homey, InsightsLog, Widget } from '../../src/homey/index.cjs';
 
 /** Compiles only when `Ours` can stand wherever Homey's `Declared` is expected. */

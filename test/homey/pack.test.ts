@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/pack.js';
-import { ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { appJson, writeHomeyApp } from './apps.js';
 
@@ -32,7 +32,13 @@ afterAll(async () => {
 async function installed(id: string): Promise<{ state: string; version: string }> {
   const res = await hub.call<{ state: string; version: string; error_description?: string }>('POST', '/api/manager/apps/store', { body: { id } });
   if (res.status !== 200) throw new Error(`install ${id}: ${res.status} ${res.text}`);
-  return (await poll(() => hub.call<{ state: string; version: string }>('GET', `/api/manager/apps/app/${id}`), (r) => r.body.state === 'running', `${id} running`)).body;
+  return (
+    await poll(
+      () => hub.call<{ state: string; version: string }>('GET', `/api/manager/apps/app/${id}`),
+      (r) => r.body.state === 'running',
+      `${id} running`,
+    )
+  ).body;
 }
 
 describe('hearth app pack', () => {

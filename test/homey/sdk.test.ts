@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents } from '../helpers/events.js';
-import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { silentWav, writeHomeyApp } from './apps.js';
 
@@ -310,10 +310,19 @@ function rawPut(path: string, body: unknown): Promise<{ status: number; body: st
   return new Promise((resolve, reject) => {
     const data = JSON.stringify(body);
     const req = httpRequest(
-      { host: '127.0.0.1', port: hub.port, method: 'PUT', path, headers: { authorization: `Bearer ${OWNER}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } },
+      {
+        host: '127.0.0.1',
+        port: hub.port,
+        method: 'PUT',
+        path,
+        headers: { authorization: `Bearer ${OWNER}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) },
+      },
       (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res
+          .setEncoding('utf8')
+          .on('data', (d: string) => (text += d))
+          .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
       },
     );
     req.on('error', reject);
@@ -363,17 +372,16 @@ describe('an ES module app without a package.json', () => {
 
 describe('speech and audio', () => {
   it('speaks through the WAV folder with the permission, and says why without it', async () => {
-    const log = (id: string) => poll(
-      () => hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${id}/crashlog`, { body: {} }),
-      (r) => /said it|could not say it|chimed twice/.test(r.body.stdout),
-      `${id} to finish`,
-    );
+    const log = (id: string) =>
+      poll(
+        () => hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${id}/crashlog`, { body: {} }),
+        (r) => /said it|could not say it|chimed twice/.test(r.body.stdout),
+        `${id} to finish`,
+      );
     expect((await log('com.example.speaker')).body.stdout).toContain('said it');
-    expect((await log('com.example.mute')).body.stdout).toContain(
-      "could not say it: speechOutput.say needs the permission 'homey:manager:speech-output'",
-    );
+    expect((await log('com.example.mute')).body.stdout).toContain("could not say it: speechOutput.say needs the permission 'homey:manager:speech-output'");
     const chime = (await log('com.example.chime')).body.stdout;
-    expect(chime).toContain('no sample: no wav sample \'nothing\' was played before');
+    expect(chime).toContain("no sample: no wav sample 'nothing' was played before");
 
     const files = (await readdir(audioOut)).filter((f) => f.endsWith('.wav')).sort();
     // One utterance and the chime twice.
@@ -437,7 +445,11 @@ describe("the hub's Web API (ManagerApi, homey:manager:api)", () => {
 describe('notifications (ManagerNotifications)', () => {
   it('become notification.create events on the apps namespace and a line in the app log', async () => {
     await running('com.example.notify');
-    const events = await openEvents(hub.wsUrl, 'apps', (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'n', scopes: ['service.app.readonly'] } })).body.token);
+    const events = await openEvents(
+      hub.wsUrl,
+      'apps',
+      (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'n', scopes: ['service.app.readonly'] } })).body.token,
+    );
     await appApi('com.example.notify', 'POST', '/notify', { excerpt: 'The **washing** is done' });
     const frame = await events.next((f) => f.event === 'notification.create');
     expect(frame.args[0]).toMatchObject({ ownerUri: 'hearth:app:com.example.notify', ownerId: 'com.example.notify', excerpt: 'The **washing** is done' });

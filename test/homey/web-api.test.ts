@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAppEvents } from '../helpers/events.js';
-import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { writeHomeyApp } from './apps.js';
 
@@ -225,7 +225,10 @@ describe("an app's Web API, as App.call reaches it", () => {
       body: 'lamp',
     });
     expect(notJson.status).toBe(415);
-    expect((await appCall('com.nobody.here', { method: 'GET', path: '/' })).body).toMatchObject({ error: 'not_found', error_description: "app 'com.nobody.here' is not installed" });
+    expect((await appCall('com.nobody.here', { method: 'GET', path: '/' })).body).toMatchObject({
+      error: 'not_found',
+      error_description: "app 'com.nobody.here' is not installed",
+    });
     const asleep = await appCall('com.example.asleep', { method: 'GET', path: '/' });
     expect(asleep).toMatchObject({ status: 503, body: { error: 'unavailable' } });
   });

@@ -4,10 +4,10 @@
  * that restarts with its logs intact.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEvents } from '../helpers/events.js';
-import { startHub, type RunningHub } from '../helpers/hub.js';
-import { SPEC } from '../helpers/spec.js';
 import { RESOLUTIONS } from '../../src/managers/insights/resolutions.js';
+import { openEvents } from '../helpers/events.js';
+import { type RunningHub, startHub } from '../helpers/hub.js';
+import { SPEC } from '../helpers/spec.js';
 
 const P = '/api/manager/insights';
 const RSS = 'hearth:manager:system:rss';
@@ -54,7 +54,13 @@ afterAll(() => hub.cleanup());
 
 describe('insights over HTTP', () => {
   it('mounts the six seed operations with their ids and scopes, and GET /log/:uri/:id as an extension', async () => {
-    const doc = (await hub.call<{ paths: Record<string, Record<string, { operationId: string; security: unknown; 'x-hearth-extension'?: boolean }>> }>('GET', '/api/openapi.json', { token: null })).body;
+    const doc = (
+      await hub.call<{ paths: Record<string, Record<string, { operationId: string; security: unknown; 'x-hearth-extension'?: boolean }>> }>(
+        'GET',
+        '/api/openapi.json',
+        { token: null },
+      )
+    ).body;
     const ops = SPEC.operations.filter((o) => o.manager === 'insights');
     expect(ops).toHaveLength(6);
     for (const op of ops) {
@@ -68,7 +74,9 @@ describe('insights over HTTP', () => {
   it('has the hub own logs out of the box, keyed by <uri>:<id>', async () => {
     const res = await hub.call<Record<string, Log>>('GET', `${P}/log`, { token: reader });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(expect.arrayContaining([RSS, 'hearth:manager:system:eventLoopLag', 'hearth:manager:system:cpu', 'hearth:manager:system:load']));
+    expect(Object.keys(res.body)).toEqual(
+      expect.arrayContaining([RSS, 'hearth:manager:system:eventLoopLag', 'hearth:manager:system:cpu', 'hearth:manager:system:load']),
+    );
     expect(res.body[RSS]).toMatchObject({ id: 'rss', uri: 'hearth:manager:system', type: 'number', units: 'MB', ownerUri: 'hearth:manager:system' });
     expect(res.body[RSS]!.lastValue).toBeGreaterThan(10);
   });
@@ -93,10 +101,17 @@ describe('insights over HTTP', () => {
       const res = await hub.call<Entries>('GET', `${P}/log/hearth:manager:system/rss/entry?resolution=${resolution}`, { token: reader });
       expect(res.status, resolution).toBe(200);
       expect(res.body.values.length).toBeLessThanOrEqual(300);
-      expect(res.body.values.length).toBe(Math.ceil((Date.parse((res.body as unknown as { end: string }).end) - Date.parse(res.body.values[0]!.t)) / res.body.step));
-      expect(res.body.values.some((v) => v.v !== null), resolution).toBe(!['yesterday', 'lastWeek', 'lastMonth', 'lastYear'].includes(resolution));
+      expect(res.body.values.length).toBe(
+        Math.ceil((Date.parse((res.body as unknown as { end: string }).end) - Date.parse(res.body.values[0]!.t)) / res.body.step),
+      );
+      expect(
+        res.body.values.some((v) => v.v !== null),
+        resolution,
+      ).toBe(!['yesterday', 'lastWeek', 'lastMonth', 'lastYear'].includes(resolution));
     }
-    const bad = await hub.call<{ error: string; error_description: string }>('GET', `${P}/log/hearth:manager:system/rss/entry?resolution=lastDecade`, { token: reader });
+    const bad = await hub.call<{ error: string; error_description: string }>('GET', `${P}/log/hearth:manager:system/rss/entry?resolution=lastDecade`, {
+      token: reader,
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('invalid_parameter');
     expect(bad.body.error_description).toContain('lastHour, last6Hours, last24Hours');
@@ -111,7 +126,9 @@ describe('insights over HTTP', () => {
   });
 
   it('reports its state', async () => {
-    const res = await hub.call<{ logs: number; entries: number; dbSizeBytes: number; oldestEntry: string; retention: unknown[] }>('GET', `${P}/state`, { token: system });
+    const res = await hub.call<{ logs: number; entries: number; dbSizeBytes: number; oldestEntry: string; retention: unknown[] }>('GET', `${P}/state`, {
+      token: system,
+    });
     expect(res.status).toBe(200);
     expect(res.body.logs).toBeGreaterThanOrEqual(4);
     expect(res.body.entries).toBeGreaterThanOrEqual(4);

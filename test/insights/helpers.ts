@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InsightsStorage, type BucketRow, type LogMeta, type Point } from '../../src/managers/insights/storage.js';
+import { type BucketRow, InsightsStorage, type LogMeta, type Point } from '../../src/managers/insights/storage.js';
 
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-insights-'));

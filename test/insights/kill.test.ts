@@ -3,7 +3,7 @@
  * is killed with -9 mid-stream, and the database must open clean with everything that was
  * reported committed, and rollups that agree with the raw points (commits are atomic).
  */
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,13 +20,29 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'hearth-insights-kill-'));
   build = join(work, 'build');
   // Compile just the storage modules (tests run from source; the child needs JavaScript).
-  execFileSync(process.execPath, [
-    join(ROOT, 'node_modules/typescript/bin/tsc'),
-    '--outDir', build, '--rootDir', join(ROOT, 'src/managers/insights'),
-    '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022',
-    '--strict', '--skipLibCheck', '--types', 'node',
-    join(ROOT, 'src/managers/insights/writer.ts'), join(ROOT, 'src/managers/insights/storage.ts'),
-  ], { cwd: ROOT, stdio: 'pipe' });
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '--outDir',
+      build,
+      '--rootDir',
+      join(ROOT, 'src/managers/insights'),
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--strict',
+      '--skipLibCheck',
+      '--types',
+      'node',
+      join(ROOT, 'src/managers/insights/writer.ts'),
+      join(ROOT, 'src/managers/insights/storage.ts'),
+    ],
+    { cwd: ROOT, stdio: 'pipe' },
+  );
   // Bare imports (better-sqlite3) resolve through a node_modules beside the build.
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
 }, 120_000);
@@ -66,41 +82,45 @@ describe('SIGKILL during heavy writes', () => {
     [3, 0],
     [4, 450],
     [3, 900],
-  ])('after %d commits and %d ms: the database is intact and keeps every reported commit', async (commits, delay) => {
-    const file = join(work, `kill-${commits}-${delay}.db`);
-    const { reports, killAt } = await runAndKill(file, commits, delay);
-    const storage = InsightsStorage.open(file);
-    try {
-      expect(storage.db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const logs = storage.listLogs();
-      expect(logs.map((l) => l.id)).toEqual(['live1', 'live2', 'live3', 'backfill']);
-      const reported = Math.max(...reports.map((r) => r.maxT));
-      for (const log of logs.slice(0, 3)) {
-        const { maxT, bad } = storage.db
-          .prepare<[number], { maxT: number; bad: number }>('SELECT max(t) AS maxT, sum(t != v) AS bad FROM raw WHERE log = ?')
-          .get(log.row)!;
-        // Everything reported committed survived, and values are what was written.
-        expect(maxT).toBeGreaterThanOrEqual(reported);
-        expect(bad).toBe(0);
-        // The lost tail is what was written after the last commit: one tick (1 s) at most,
-        // plus the slot held open. Measured against the writer's own clock, not the test's.
-        expect(killAt - maxT).toBeLessThanOrEqual(2000 + (killAt - reports.at(-1)!.at));
-      }
-      // Raw points and every rollup level were committed together.
-      for (const level of LEVELS) {
-        const mismatch = storage.db
-          .prepare<[], { c: number }>(
-            `SELECT count(*) AS c FROM (
+  ])(
+    'after %d commits and %d ms: the database is intact and keeps every reported commit',
+    async (commits, delay) => {
+      const file = join(work, `kill-${commits}-${delay}.db`);
+      const { reports, killAt } = await runAndKill(file, commits, delay);
+      const storage = InsightsStorage.open(file);
+      try {
+        expect(storage.db.pragma('integrity_check', { simple: true })).toBe('ok');
+        const logs = storage.listLogs();
+        expect(logs.map((l) => l.id)).toEqual(['live1', 'live2', 'live3', 'backfill']);
+        const reported = Math.max(...reports.map((r) => r.maxT));
+        for (const log of logs.slice(0, 3)) {
+          const { maxT, bad } = storage.db
+            .prepare<[number], { maxT: number; bad: number }>('SELECT max(t) AS maxT, sum(t != v) AS bad FROM raw WHERE log = ?')
+            .get(log.row)!;
+          // Everything reported committed survived, and values are what was written.
+          expect(maxT).toBeGreaterThanOrEqual(reported);
+          expect(bad).toBe(0);
+          // The lost tail is what was written after the last commit: one tick (1 s) at most,
+          // plus the slot held open. Measured against the writer's own clock, not the test's.
+          expect(killAt - maxT).toBeLessThanOrEqual(2000 + (killAt - reports.at(-1)!.at));
+        }
+        // Raw points and every rollup level were committed together.
+        for (const level of LEVELS) {
+          const mismatch = storage.db
+            .prepare<[], { c: number }>(
+              `SELECT count(*) AS c FROM (
                SELECT log, CAST(t / ${level.width} AS INTEGER) AS b, count(*) AS n, sum(v) AS s, min(v) AS mn, max(v) AS mx
                FROM raw GROUP BY log, b) r
              FULL JOIN ${level.table} l USING (log, b)
              WHERE r.n IS NOT l.n OR abs(r.s - l.s) > 1e-6 * abs(r.s) OR r.mn IS NOT l.mn OR r.mx IS NOT l.mx`,
-          )
-          .get()!;
-        expect(mismatch.c).toBe(0);
+            )
+            .get()!;
+          expect(mismatch.c).toBe(0);
+        }
+      } finally {
+        storage.close();
       }
-    } finally {
-      storage.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

@@ -3,8 +3,8 @@
  * first 100 are kept, and deleting one makes room again (a real app child through the SDK).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { assertBuilt, homeyApp, removeAll, writeApp } from '../apps/helpers.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 
 const HOARDER = homeyApp(`async onInit() {

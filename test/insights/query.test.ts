@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pickLevel } from '../../src/managers/insights/levels.js';
 import { queryEntries, roundTo } from '../../src/managers/insights/query.js';
-import { RESOLUTIONS, resolveRange, type Resolution } from '../../src/managers/insights/resolutions.js';
+import { RESOLUTIONS, type Resolution, resolveRange } from '../../src/managers/insights/resolutions.js';
 import type { InsightsStorage, LogRow, Point } from '../../src/managers/insights/storage.js';
 import { meta, openTemp, rng } from './helpers.js';
 
@@ -36,7 +36,10 @@ beforeAll(() => {
   ({ storage, cleanup } = openTemp());
   num = storage.insertLog(meta('n', 'number', 1));
   bool = storage.insertLog(meta('b', 'boolean'));
-  for (const [log, isBool, seed] of [[num, false, 1], [bool, true, 2]] as const) {
+  for (const [log, isBool, seed] of [
+    [num, false, 1],
+    [bool, true, 2],
+  ] as const) {
     const p = generate(log.row, isBool, seed);
     points.set(log.row, p);
     for (let i = 0; i < p.length; i += 10_000) storage.commit(p.slice(i, i + 10_000));

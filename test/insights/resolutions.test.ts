@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pickLevel } from '../../src/managers/insights/levels.js';
-import { RESOLUTIONS, isResolution, resolveRange, type Resolution } from '../../src/managers/insights/resolutions.js';
+import { isResolution, RESOLUTIONS, type Resolution, resolveRange } from '../../src/managers/insights/resolutions.js';
 
 const AMS = 'Europe/Amsterdam';
 const H = 3_600_000;

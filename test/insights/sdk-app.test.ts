@@ -6,9 +6,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEvents, type EventClient } from '../helpers/events.js';
-import { OWNER, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
 import { assertBuilt, homeyApp, removeAll, writeApp } from '../apps/helpers.js';
+import { type EventClient, openEvents } from '../helpers/events.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 
 const METER = homeyApp(`
@@ -50,7 +50,6 @@ const METER = homeyApp(`
 type Json = Record<string, unknown>;
 const P = '/api/manager/insights';
 
-
 describe('an app writing insights through the SDK', () => {
   let hub: RunningHub;
   let appsDir: string;
@@ -90,7 +89,14 @@ describe('an app writing insights through the SDK', () => {
       missing: 'not_found',
     });
     const logs = (await hub.call<Record<string, Json>>('GET', `${P}/log`)).body;
-    expect(logs['hearth:app:com.test.meter:power']).toMatchObject({ id: 'power', uri: 'hearth:app:com.test.meter', title: 'Power', units: 'W', decimals: 1, type: 'number' });
+    expect(logs['hearth:app:com.test.meter:power']).toMatchObject({
+      id: 'power',
+      uri: 'hearth:app:com.test.meter',
+      title: 'Power',
+      units: 'W',
+      decimals: 1,
+      type: 'number',
+    });
     expect(logs['hearth:app:com.test.meter:door']).toMatchObject({ type: 'boolean', titleTrue: 'Open', titleFalse: 'Closed', lastValue: false });
     expect(logs['hearth:app:com.test.meter:scratch']).toBeUndefined();
   });
@@ -101,8 +107,7 @@ describe('an app writing insights through the SDK', () => {
 
   it('coalesces the burst to at most one point per 100 ms slot and keeps the backfill', async () => {
     type Entries = { values: Array<{ t: string; v: number | null }>; step: number; lastValue: number; max: number };
-    const read = async (): Promise<Entries> =>
-      (await hub.call<Entries>('GET', `${P}/log/hearth:app:com.test.meter/power/entry?resolution=lastHour`)).body;
+    const read = async (): Promise<Entries> => (await hub.call<Entries>('GET', `${P}/log/hearth:app:com.test.meter/power/entry?resolution=lastHour`)).body;
     // Entries are committed within 2 s of being written: wait for the burst's last one to land.
     let entries = await read();
     for (let tries = 0; entries.lastValue !== 1499 && tries < 50; tries++) {
@@ -126,7 +131,9 @@ describe('an app writing insights through the SDK', () => {
       expect(points.length).toBeLessThanOrEqual(Math.floor(result.burstEnd / 100) - Math.floor(result.burstStart / 100) + 1);
       expect(points.length).toBeLessThan(500);
       expect(points.at(-1)!.v).toBe(1499);
-      const backfill = db.prepare<[number], { c: number }>(`SELECT count(*) AS c FROM raw WHERE log = ${power} AND t < ? AND v BETWEEN 101 AND 160`).get(result.burstStart)!;
+      const backfill = db
+        .prepare<[number], { c: number }>(`SELECT count(*) AS c FROM raw WHERE log = ${power} AND t < ? AND v BETWEEN 101 AND 160`)
+        .get(result.burstStart)!;
       expect(backfill.c).toBe(60);
     } finally {
       db.close();

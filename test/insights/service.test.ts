@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SdkRouter, type CallerApp } from '../../src/apps/router.js';
-import { EventBus, type HubEvent } from '../../src/core/events.js';
+import { type CallerApp, SdkRouter } from '../../src/apps/router.js';
 import { HearthError } from '../../src/core/errors.js';
+import { EventBus, type HubEvent } from '../../src/core/events.js';
 import { serveSdk } from '../../src/managers/insights/sdk.js';
 import { InsightsService } from '../../src/managers/insights/service.js';
 import { InsightsStorage } from '../../src/managers/insights/storage.js';
@@ -54,14 +54,27 @@ describe('insights service', () => {
   it('creates a log once, updates its metadata in place, and refuses a type change', () => {
     const log = service.createLog('hearth:app:com.example', 'temp', { title: { en: 'Temperature', nl: 'Temperatuur' }, units: '°C', decimals: 1 });
     expect(log).toEqual({
-      id: 'temp', uri: 'hearth:app:com.example', title: 'Temperature', type: 'number', units: '°C', decimals: 1,
-      titleTrue: null, titleFalse: null, lastValue: null, lastUpdated: null, ownerUri: 'hearth:app:com.example',
+      id: 'temp',
+      uri: 'hearth:app:com.example',
+      title: 'Temperature',
+      type: 'number',
+      units: '°C',
+      decimals: 1,
+      titleTrue: null,
+      titleFalse: null,
+      lastValue: null,
+      lastUpdated: null,
+      ownerUri: 'hearth:app:com.example',
     });
     expect(named('log.create').map((e) => e.args[0])).toEqual([log]);
     service.createLog('hearth:app:com.example', 'temp', { title: 'Temperature', units: '°C', decimals: 1 });
     expect(named('log.update')).toHaveLength(0);
     service.createLog('hearth:app:com.example', 'temp', { title: 'Temp', units: '°C', decimals: 2 });
-    expect(named('log.update')[0]!.args[1]).toEqual({ changedKeys: ['title', 'decimals'], oldValues: { title: 'Temperature', decimals: 1 }, newValues: { title: 'Temp', decimals: 2 } });
+    expect(named('log.update')[0]!.args[1]).toEqual({
+      changedKeys: ['title', 'decimals'],
+      oldValues: { title: 'Temperature', decimals: 1 },
+      newValues: { title: 'Temp', decimals: 2 },
+    });
     expect(code(() => service.createLog('hearth:app:com.example', 'temp', { title: 'x', type: 'boolean' }))).toBe('conflict');
     expect(code(() => service.createLog('hearth:app:com.example', 'bad/id', { title: 'x' }))).toBe('invalid_parameter');
     expect(Object.keys(service.getLogs())).toEqual(['hearth:app:com.example:temp']);

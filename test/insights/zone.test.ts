@@ -46,7 +46,13 @@ describe('zone arithmetic', () => {
 
   it('reads local parts with the ISO weekday', () => {
     expect(localParts(AMS, Date.parse('2026-03-29T22:30:00Z'))).toEqual({
-      year: 2026, month: 3, day: 30, hour: 0, minute: 30, second: 0, weekday: 1,
+      year: 2026,
+      month: 3,
+      day: 30,
+      hour: 0,
+      minute: 30,
+      second: 0,
+      weekday: 1,
     });
   });
 });

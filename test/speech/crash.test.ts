@@ -4,7 +4,7 @@
  * festival's text2wave dies with SIGSEGV on 300 cent signs (U+00A2) on Debian 12.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, startHub, type RunningHub } from '../helpers/hub.js';
+import { OWNER, type RunningHub, startHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { tempDir } from './tools.js';
 

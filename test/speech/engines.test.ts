@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UnknownVoiceError, cleanText } from '../../src/managers/speech-output/engines/engine.js';
+import { cleanText, UnknownVoiceError } from '../../src/managers/speech-output/engines/engine.js';
 import { EspeakEngine } from '../../src/managers/speech-output/engines/espeak.js';
 import { SayEngine, schemeString } from '../../src/managers/speech-output/engines/festival.js';
 import { selectEngine } from '../../src/managers/speech-output/engines/select.js';

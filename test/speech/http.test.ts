@@ -7,8 +7,8 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEvents, type EventClient } from '../helpers/events.js';
-import { OWNER, startHub, type RunningHub } from '../helpers/hub.js';
+import { type EventClient, openEvents } from '../helpers/events.js';
+import { OWNER, type RunningHub, startHub } from '../helpers/hub.js';
 import { fakeCardPath, soxi, tempDir } from './tools.js';
 
 const API = '/api/manager/speech-output';
@@ -132,7 +132,16 @@ describe('say', () => {
   });
 
   it('refuses bad input with 400', async () => {
-    for (const body of [{}, { text: '' }, { text: 'x'.repeat(1001) }, { text: 'hi', timeout: 0 }, { text: 'hi', timeout: 601 }, { text: 'hi', synthesize: 'yes' }, { text: '\u0000' }, { text: '\u0001\u0007 \u001b' }]) {
+    for (const body of [
+      {},
+      { text: '' },
+      { text: 'x'.repeat(1001) },
+      { text: 'hi', timeout: 0 },
+      { text: 'hi', timeout: 601 },
+      { text: 'hi', synthesize: 'yes' },
+      { text: '\u0000' },
+      { text: '\u0001\u0007 \u001b' },
+    ]) {
       const res = await hub.call<ErrorBody>('POST', `${API}/say`, { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe('invalid_parameter');

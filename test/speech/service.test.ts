@@ -224,7 +224,12 @@ describe('say through a sound card', () => {
     const order: string[] = [];
     const texts = ['first announcement', 'second, a little longer announcement', 'third'];
     const results = await Promise.all(
-      texts.map((t, i) => h.manager.service.say(t).then((r) => (order.push(String(i)), r))),
+      texts.map((t, i) =>
+        h.manager.service.say(t).then((r) => {
+          order.push(String(i));
+          return r;
+        }),
+      ),
     );
     expect(order).toEqual(['0', '1', '2']);
     const files = (await readdir(card)).filter((n) => n.endsWith('.wav'));

@@ -2,8 +2,9 @@
  * The WAV folder sink stays bounded: the oldest of its own files go first, and nothing it did not
  * write (another name, a link, a socket) is ever deleted, whatever its name.
  */
-import { createServer } from 'node:net';
+
 import { lstat, readdir, readFile, symlink, utimes, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FolderSink } from '../../src/managers/speech-output/sink.js';
@@ -51,7 +52,7 @@ describe('FolderSink', () => {
     const dir = await tempDir('sink-foreign');
     const outside = await tempDir('sink-outside');
     await writeFile(join(outside, 'precious.wav'), 'keep me');
-    await writeFile(join(dir, 'doorbell.wav'), 'not the sink\'s');
+    await writeFile(join(dir, 'doorbell.wav'), "not the sink's");
     const link = '20000101T000000000Z-000001.wav';
     await symlink(join(outside, 'precious.wav'), join(dir, link));
     const socketName = '20000101T000000000Z-000002.wav';

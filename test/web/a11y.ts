@@ -23,7 +23,22 @@ export interface Violation {
 const AXE = join(ROOT, 'node_modules/axe-core/axe.min.js');
 
 /** Roles a person operates: each needs a name a screen reader can say. */
-const NAMED_ROLES = new Set(['button', 'link', 'textbox', 'checkbox', 'combobox', 'radio', 'spinbutton', 'searchbox', 'slider', 'switch', 'tab', 'menuitem', 'listbox', 'img']);
+const NAMED_ROLES = new Set([
+  'button',
+  'link',
+  'textbox',
+  'checkbox',
+  'combobox',
+  'radio',
+  'spinbutton',
+  'searchbox',
+  'slider',
+  'switch',
+  'tab',
+  'menuitem',
+  'listbox',
+  'img',
+]);
 
 interface AxNode {
   ignored: boolean;
@@ -45,7 +60,11 @@ async function unnamedControls(page: Page): Promise<Violation[]> {
       if (n.backendDOMNodeId !== undefined) {
         const { object } = (await cdp.send('DOM.resolveNode', { backendNodeId: n.backendDOMNodeId })) as { object: { objectId?: string } };
         if (object.objectId) {
-          const r = (await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: 'function () { return this.outerHTML.slice(0, 160); }', returnByValue: true })) as { result: { value: string } };
+          const r = (await cdp.send('Runtime.callFunctionOn', {
+            objectId: object.objectId,
+            functionDeclaration: 'function () { return this.outerHTML.slice(0, 160); }',
+            returnByValue: true,
+          })) as { result: { value: string } };
           where = r.result.value;
         }
       }
@@ -122,7 +141,9 @@ export async function accessibilityViolations(page: Page): Promise<Violation[]> 
   if (!existsSync(AXE)) throw new Error(`axe-core is a devDependency: ${AXE} is missing (npm ci)`);
   // Evaluated through the debugging protocol, not added as a <script>: the hub's CSP refuses inline scripts.
   await page.evaluate(await readFile(AXE, 'utf8'));
-  const found = (await page.evaluate(`axe.run({ exclude: [['iframe']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] }, iframes: false }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ rule: 'axe:' + v.id, impact: v.impact, where: v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | '), detail: v.help })))`)) as Violation[];
+  const found = (await page.evaluate(
+    `axe.run({ exclude: [['iframe']] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] }, iframes: false }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ rule: 'axe:' + v.id, impact: v.impact, where: v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | '), detail: v.help })))`,
+  )) as Violation[];
   out.push(...found);
   return out;
 }
@@ -144,5 +165,7 @@ export async function unreachableByTab(page: Page): Promise<string[]> {
     return els.length;
   })()`)) as number;
   for (let i = 0; i < total + 3; i++) await page.keyboard.press('Tab');
-  return (await page.evaluate(`[...document.querySelectorAll('[data-tab-check]')].filter((e) => !window.__tabSeen.has(e.getAttribute('data-tab-check'))).map((e) => e.outerHTML.slice(0, 120))`)) as string[];
+  return (await page.evaluate(
+    `[...document.querySelectorAll('[data-tab-check]')].filter((e) => !window.__tabSeen.has(e.getAttribute('data-tab-check'))).map((e) => e.outerHTML.slice(0, 120))`,
+  )) as string[];
 }

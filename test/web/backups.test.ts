@@ -51,7 +51,11 @@ describe('backups in Chromium', { timeout: 120_000 }, () => {
     expect(dl.suggestedFilename()).toBe(file);
     const saved = join(downloads, file);
     await dl.saveAs(saved);
-    expect(createHash('sha256').update(await readFile(saved)).digest('hex')).toBe(listed.sha256);
+    expect(
+      createHash('sha256')
+        .update(await readFile(saved))
+        .digest('hex'),
+    ).toBe(listed.sha256);
 
     // The hub moves on, and loses the archive.
     await hub.call('PUT', `/api/manager/dashboards/dashboard/${made1.body.id}`, { body: { name: 'Changed' } });

@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Frame, type Page } from 'playwright-core';
-import { ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { type BrowserContext, chromium, type Frame, type Page } from 'playwright-core';
+import { ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = join(ROOT, 'test/artifacts');

@@ -5,11 +5,11 @@
  */
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { packApp } from '../../src/apps/pack.js';
-import { OWNER, ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
-import { ARTIFACTS, screenshot, screenshots, signedIn, startWebHub, type Browser, type BrowserGlobals, type WebHub } from './browser.js';
+import { OWNER, ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { ARTIFACTS, type Browser, type BrowserGlobals, screenshot, screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
 
 let web: WebHub;
 let hub: RunningHub;
@@ -61,7 +61,9 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('nav-apps').click();
     await page.locator('main[data-page=apps]').waitFor();
     expect(await page.getByTestId('nav-apps').isVisible()).toBe(false);
-    expect(await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth),
+    ).toBeLessThanOrEqual(375);
     await page.close();
   });
 
@@ -87,7 +89,10 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     const signedOut = await load('#/');
     expect(signedOut).toBeGreaterThan(10_000);
     expect(signedOut).toBeLessThan(300 * 1024);
-    await page.evaluate((t) => (globalThis as unknown as BrowserGlobals & { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('hearth.token', t), OWNER);
+    await page.evaluate(
+      (t) => (globalThis as unknown as BrowserGlobals & { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('hearth.token', t),
+      OWNER,
+    );
     const dashboard = await load(`#/dashboards/${created.body.id}`);
     await page.frameLocator('iframe[title="System load"]').locator('#value').waitFor();
     expect(dashboard).toBeGreaterThan(signedOut);
@@ -117,7 +122,9 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('save-dashboard').click();
     await page.getByTestId('arrange').waitFor();
 
-    const dashboards = await hub.call<Record<string, { name: string; columns: Array<{ widgets: Array<{ appWidgetId: string; settings: Record<string, unknown> }> }> }>>('GET', '/api/manager/dashboards/dashboard');
+    const dashboards = await hub.call<
+      Record<string, { name: string; columns: Array<{ widgets: Array<{ appWidgetId: string; settings: Record<string, unknown> }> }> }>
+    >('GET', '/api/manager/dashboards/dashboard');
     const saved = Object.values(dashboards.body).find((d) => d.name === 'Living room');
     expect(saved?.columns[0]?.widgets[0]?.appWidgetId).toBe('com.hearth.greeter:greeting');
     // The chosen autocomplete result is stored whole.
@@ -125,13 +132,18 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
 
     // The greeter's page reads the person from Homey.getSettings() and shows what its Web API answers.
     const greeter = page.frameLocator('iframe[title="Greeting"]');
-    const expected = async (): Promise<string> => (await hub.call<{ text: string }>('GET', '/api/app/com.hearth.greeter/widgets/greeting/?person=Ada')).body.text;
+    const expected = async (): Promise<string> =>
+      (await hub.call<{ text: string }>('GET', '/api/app/com.hearth.greeter/widgets/greeting/?person=Ada')).body.text;
     await expect.poll(async () => (await greeter.locator('#greeting').textContent()) === (await expected()), { timeout: 15_000 }).toBe(true);
     expect(await greeter.locator('#greeting').textContent()).toContain('Ada');
     const load = page.frameLocator('iframe[title="System load"]');
     await expect.poll(() => load.locator('#value').textContent(), { timeout: 15_000 }).toMatch(/^\d+\.\d\d$/);
     expect(await page.locator('iframe[title="Greeting"]').getAttribute('sandbox')).toBe('allow-scripts allow-forms');
-    expect(await page.locator('iframe[title="Greeting"]').evaluate((f) => (f as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height)).toBe(80);
+    expect(
+      await page
+        .locator('iframe[title="Greeting"]')
+        .evaluate((f) => (f as unknown as { getBoundingClientRect(): { height: number } }).getBoundingClientRect().height),
+    ).toBe(80);
     await screenshots(page, 'dashboards');
     await page.close();
   });
@@ -143,7 +155,10 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await card.getByTestId('disable').click();
     // It passes through 'stopping' to 'stopped', each step pushed over the apps namespace.
     await expect.poll(() => appState(page, 'com.hearth.greeter'), { timeout: 15_000 }).toBe('stopped');
-    expect((await hub.call<{ state: string; enabled: boolean }>('GET', '/api/manager/apps/app/com.hearth.greeter')).body).toMatchObject({ enabled: false, state: 'stopped' });
+    expect((await hub.call<{ state: string; enabled: boolean }>('GET', '/api/manager/apps/app/com.hearth.greeter')).body).toMatchObject({
+      enabled: false,
+      state: 'stopped',
+    });
     await card.getByTestId('enable').click();
     await expect.poll(() => appState(page, 'com.hearth.greeter'), { timeout: 15_000 }).toBe('running');
     // Settings come from the manifest's definitions; a saved value reaches the app's settings.
@@ -166,7 +181,11 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
   test('charts an insights log with data', async () => {
     const page = await signedIn(browser.context, hub.url, OWNER, '#/insights');
     // The hub samples its own CPU every 10 s: wait until the log has its first value.
-    await expect.poll(async () => (await hub.call<{ lastValue: number | null }>('GET', '/api/manager/insights/log/hearth:manager:system:cpu')).body.lastValue, { timeout: 30_000 }).not.toBeNull();
+    await expect
+      .poll(async () => (await hub.call<{ lastValue: number | null }>('GET', '/api/manager/insights/log/hearth:manager:system:cpu')).body.lastValue, {
+        timeout: 30_000,
+      })
+      .not.toBeNull();
     await page.reload();
     await page.getByTestId('log-hearth:manager:system:cpu').check();
     await page.getByTestId('log-hearth:manager:system:rss').check();
@@ -186,7 +205,9 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
 
   test('charts a boolean log as bands beside a number log', async () => {
     const door = 'hearth:app:com.test.door:front-door';
-    await expect.poll(async () => (await hub.call<{ lastValue: boolean | null }>('GET', `/api/manager/insights/log/${door}`)).body.lastValue, { timeout: 30_000 }).toBe(true);
+    await expect
+      .poll(async () => (await hub.call<{ lastValue: boolean | null }>('GET', `/api/manager/insights/log/${door}`)).body.lastValue, { timeout: 30_000 })
+      .toBe(true);
     const page = await signedIn(browser.context, hub.url, OWNER, '#/insights');
     await page.getByTestId(`log-${door}`).check();
     await page.getByTestId('log-hearth:app:com.test.door:hall-temperature').check();
@@ -235,7 +256,10 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await height.blur();
     await page.getByTestId('save-dashboard').click();
     await page.locator('.dashboard h2', { hasText: 'Kitchen wall' }).waitFor();
-    const saved = await hub.call<{ name: string; columns: Array<{ widgets: Array<{ height: unknown }> }> }>('GET', `/api/manager/dashboards/dashboard/${created.body.id}`);
+    const saved = await hub.call<{ name: string; columns: Array<{ widgets: Array<{ height: unknown }> }> }>(
+      'GET',
+      `/api/manager/dashboards/dashboard/${created.body.id}`,
+    );
     expect(saved.body.name).toBe('Kitchen wall');
     expect(saved.body.columns[0]?.widgets[0]?.height).toBe(200);
     const frame = page.locator('iframe[title="System load"]');
@@ -255,7 +279,7 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     const pinForm = page.getByTestId('pin-state').locator('xpath=..');
     await pinForm.locator('input[type=password]').fill('12');
     await pinForm.getByRole('button', { name: 'Set PIN' }).click();
-    await expect.poll(() => pinForm.locator('.err').textContent()).toBe("body field 'value' is invalid: pinCode must be 4 to 8 digits, e.g. \"1234\"");
+    await expect.poll(() => pinForm.locator('.err').textContent()).toBe('body field \'value\' is invalid: pinCode must be 4 to 8 digits, e.g. "1234"');
     await pinForm.locator('input[type=password]').fill('4321');
     await pinForm.getByRole('button', { name: 'Set PIN' }).click();
     await expect.poll(() => page.getByTestId('pin-state').textContent()).toBe('A PIN is set.');
@@ -274,7 +298,9 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await expect.poll(() => location.locator('.err').textContent()).toMatch(/latitude/i);
     await location.getByLabel('Latitude').fill('52.09');
     await location.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(async () => (await hub.call<{ location: unknown }>('GET', '/api/manager/geolocation/state')).body.location).toEqual({ latitude: 52.09, longitude: 5.12 });
+    await expect
+      .poll(async () => (await hub.call<{ location: unknown }>('GET', '/api/manager/geolocation/state')).body.location)
+      .toEqual({ latitude: 52.09, longitude: 5.12 });
     expect(await location.locator('.err').count()).toBe(0);
 
     const lang = page.locator('.card', { has: page.getByRole('heading', { name: 'Language and units' }) });
@@ -297,7 +323,9 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: hub.url });
     await card.getByRole('button', { name: 'Copy the token' }).click();
     await card.getByText('copied').waitFor();
-    expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(secret);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText()),
+    ).toBe(secret);
     expect(await card.locator('li', { hasText: 'kitchen-tablet' }).textContent()).toContain('View dashboards, Speech');
     expect(secret.length).toBeGreaterThan(20);
     const tokens = await hub.call<Record<string, { id: string; name: string; scopes: string[] }>>('GET', '/api/manager/tokens/token');
@@ -316,7 +344,12 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     made.push(packDir);
     const folder = join(packDir, 'com.hearth.hello');
     await cp(join(ROOT, 'apps/com.hearth.greeter'), folder, { recursive: true });
-    const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8')) as { id: string; version: string; name: Record<string, string>; permissions: string[] };
+    const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8')) as {
+      id: string;
+      version: string;
+      name: Record<string, string>;
+      permissions: string[];
+    };
     manifest.id = 'com.hearth.hello';
     manifest.name = { en: 'Hello' };
     manifest.permissions = ['homey:manager:speech-output', 'hearth:network:access'];

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER } from '../helpers/hub.js';
-import { screenshots, startWebHub, type BrowserGlobals, type WebHub } from './browser.js';
+import { type BrowserGlobals, screenshots, startWebHub, type WebHub } from './browser.js';
 
 let web: WebHub;
 beforeAll(async () => {
@@ -51,7 +51,9 @@ describe('first run in Chromium', { timeout: 120_000 }, () => {
     expect(i18n).toMatchObject({ language: 'nl', units: 'imperial' });
     const where = (await hub.call<{ value: { latitude: number; longitude: number } }>('GET', '/api/manager/geolocation/option/location')).body.value;
     expect(where).toEqual({ latitude: 52.0907, longitude: 5.1214 });
-    const dashboards = Object.values((await hub.call<Record<string, { name: string; columns: { widgets: { appWidgetId: string }[] }[] }>>('GET', '/api/manager/dashboards/dashboard')).body);
+    const dashboards = Object.values(
+      (await hub.call<Record<string, { name: string; columns: { widgets: { appWidgetId: string }[] }[] }>>('GET', '/api/manager/dashboards/dashboard')).body,
+    );
     expect(dashboards).toHaveLength(1);
     expect(dashboards[0]!.columns.flatMap((c) => c.widgets.map((w) => w.appWidgetId))).toEqual(['com.hearth.sysmon:load']);
     expect((await hub.call<{ firstRun: boolean }>('GET', '/api/manager/system/state')).body.firstRun).toBe(false);

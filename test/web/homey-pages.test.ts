@@ -12,7 +12,7 @@ import type HomeyWidget from 'homey-apps-sdk-v3-types/lib/HomeyWidget.js';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER, type RunningHub } from '../helpers/hub.js';
-import { frameAt, screenshots, signedIn, startWebHub, type Browser, type BrowserGlobals, type WebHub } from './browser.js';
+import { type Browser, type BrowserGlobals, frameAt, screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
 
 /** What the tests touch inside an app page (the Node type-check has no DOM lib). */
 interface InPage extends BrowserGlobals {
@@ -25,7 +25,6 @@ interface InPage extends BrowserGlobals {
 interface Element {
   className: string;
 }
-const inPage = (): InPage => globalThis as unknown as InPage;
 
 let web: WebHub;
 let hub: RunningHub;
@@ -65,12 +64,16 @@ const frameHeight = (page: Page, title: string): Promise<number> =>
 describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
   test('a widget gets its settings, calls its Web API with GET and POST, and hears the app’s realtime events', async () => {
     const ada = { id: 'ada', name: 'Ada', description: 'Lovelace' };
-    const board = await dashboard('Hall', [{ appWidgetId: 'com.hearth.greeter:greeting', settings: { person: ada } }, { appWidgetId: 'com.hearth.sysmon:load' }]);
+    const board = await dashboard('Hall', [
+      { appWidgetId: 'com.hearth.greeter:greeting', settings: { person: ada } },
+      { appWidgetId: 'com.hearth.sysmon:load' },
+    ]);
     const page = await signedIn(browser.context, hub.url, OWNER, `#/dashboards/${board.id}`);
     const greeter = page.frameLocator('iframe[title="Greeting"]');
 
     // GET: the page asks its Web API for the greeting of the person in its settings.
-    const computed = async (): Promise<string> => (await hub.call<{ text: string }>('GET', '/api/app/com.hearth.greeter/widgets/greeting/?person=Ada')).body.text;
+    const computed = async (): Promise<string> =>
+      (await hub.call<{ text: string }>('GET', '/api/app/com.hearth.greeter/widgets/greeting/?person=Ada')).body.text;
     await expect.poll(async () => (await greeter.locator('#greeting').textContent()) === (await computed()), { timeout: 15_000 }).toBe(true);
     // Both pages called Homey.ready(): their frames are shown.
     for (const id of board.widgetIds) await expect.poll(() => page.getByTestId(`slot-${id}`).getAttribute('data-state')).toBe('ready');
@@ -80,7 +83,8 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     // sysmon's widget shows the reading its app answers for the metric in its settings (the default).
     const load = page.frameLocator('iframe[title="System load"]');
     expect(await load.locator('#label').textContent()).toBe('CPU load (1 min)');
-    const reading = async (): Promise<string> => (await hub.call<{ value: number }>('GET', '/api/app/com.hearth.sysmon/widgets/load/?metric=cpu-load')).body.value.toFixed(2);
+    const reading = async (): Promise<string> =>
+      (await hub.call<{ value: number }>('GET', '/api/app/com.hearth.sysmon/widgets/load/?metric=cpu-load')).body.value.toFixed(2);
     await expect.poll(async () => (await load.locator('#value').textContent()) === (await reading()), { timeout: 15_000 }).toBe(true);
 
     // POST: "Say it" makes the app greet: it speaks (a WAV) and counts the greeting in insights.
@@ -134,8 +138,18 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     await save.click();
     await page.getByTestId('arrange').waitFor();
 
-    const settings = { code: 'xyz', level: 7, note: 'two words', shade: 'dawn', loud: true, place: { id: 'attic', name: 'Attic', description: 'top floor', floor: 2 } };
-    const all = await hub.call<Record<string, { name: string; columns: Array<{ widgets: Array<{ id: string; settings: Record<string, unknown> }> }> }>>('GET', '/api/manager/dashboards/dashboard');
+    const settings = {
+      code: 'xyz',
+      level: 7,
+      note: 'two words',
+      shade: 'dawn',
+      loud: true,
+      place: { id: 'attic', name: 'Attic', description: 'top floor', floor: 2 },
+    };
+    const all = await hub.call<Record<string, { name: string; columns: Array<{ widgets: Array<{ id: string; settings: Record<string, unknown> }> }> }>>(
+      'GET',
+      '/api/manager/dashboards/dashboard',
+    );
     const placed = Object.values(all.body).find((d) => d.name === 'Panel board')!.columns[0]!.widgets[0]!;
     expect(placed.settings).toEqual(settings);
 
@@ -164,7 +178,10 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
       );
       const out = await Promise.all(
         ['/../../../manager/tokens/token', '/%2e%2e/%2e%2e/%2e%2e/manager/tokens/token', '/..\\..\\..\\manager/tokens/token'].map((p) =>
-          g.Homey.api('GET', p).then(() => 'allowed', (e: Error) => e.message),
+          g.Homey.api('GET', p).then(
+            () => 'allowed',
+            (e: Error) => e.message,
+          ),
         ),
       );
       return { storage, hearth: typeof g.hearth, readyCalls: g.readyCalls, bodyClass: g.document.body.className, put, del, denied, out };
@@ -193,17 +210,28 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     const look = async (part: string): Promise<{ root: string; body: string; background: string }> =>
       (await frameAt(page, part)).evaluate(() => {
         const g = globalThis as unknown as InPage;
-        return { root: g.document.documentElement.className, body: g.document.body.className, background: g.getComputedStyle(g.document.documentElement).backgroundColor };
+        return {
+          root: g.document.documentElement.className,
+          body: g.document.body.className,
+          background: g.getComputedStyle(g.document.documentElement).backgroundColor,
+        };
       });
     await page.frameLocator('iframe[title="System load"]').locator('#label').filter({ hasText: 'CPU load' }).waitFor();
     // Opened in the dark: dark from the first paint (the theme comes in the URL).
     expect(await look(SYSMON)).toEqual({ root: 'homey-dark-mode', body: 'homey-widget homey-dark-mode', background: DARK_BACKGROUND });
     // Each widget sits in a frame of the web app's card colours, which follow the theme too.
     const frame = (n: number) =>
-      page.locator('.widget-frame').nth(n).evaluate((el) => {
-        const st = (globalThis as unknown as InPage).getComputedStyle(el as never) as unknown as { backgroundColor: string; borderTopLeftRadius: string; borderTopStyle: string };
-        return { background: st.backgroundColor, radius: st.borderTopLeftRadius, border: st.borderTopStyle };
-      });
+      page
+        .locator('.widget-frame')
+        .nth(n)
+        .evaluate((el) => {
+          const st = (globalThis as unknown as InPage).getComputedStyle(el as never) as unknown as {
+            backgroundColor: string;
+            borderTopLeftRadius: string;
+            borderTopStyle: string;
+          };
+          return { background: st.backgroundColor, radius: st.borderTopLeftRadius, border: st.borderTopStyle };
+        });
     expect(await frame(0)).toEqual({ background: 'rgb(29, 33, 40)', radius: '12px', border: 'solid' });
     expect(await frame(1)).toEqual({ background: 'rgba(0, 0, 0, 0)', radius: '12px', border: 'dashed' }); // the transparent greeter
     await screenshots(page, 'dashboard-dark');
@@ -219,7 +247,15 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await expect.poll(() => look(SYSMON)).toEqual({ root: '', body: 'homey-widget', background: LIGHT_BACKGROUND });
     const [sysmon, greeter] = board.widgetIds;
-    const columns = [{ id: board.columnId, widgets: [{ id: sysmon, appWidgetId: 'com.hearth.sysmon:load', settings: { metric: 'temperature' } }, { id: greeter, appWidgetId: 'com.hearth.greeter:greeting' }] }];
+    const columns = [
+      {
+        id: board.columnId,
+        widgets: [
+          { id: sysmon, appWidgetId: 'com.hearth.sysmon:load', settings: { metric: 'temperature' } },
+          { id: greeter, appWidgetId: 'com.hearth.greeter:greeting' },
+        ],
+      },
+    ];
     expect((await hub.call('PUT', `/api/manager/dashboards/dashboard/${board.id}`, { body: { columns } })).status).toBe(200);
     await page.frameLocator('iframe[title="System load"]').locator('#label').filter({ hasText: 'Board temperature' }).waitFor();
     await expect.poll(() => look(SYSMON)).toEqual({ root: '', body: 'homey-widget', background: LIGHT_BACKGROUND });
@@ -261,7 +297,9 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
       const H = (globalThis as unknown as InPage).Homey;
       const refused = await new Promise((resolve) => H.set('interval', 2, (err: Error | null) => resolve(err ? err.message : 'no error')));
       const sure = await new Promise((resolve) => H.confirm('Sample now?', null, (_err: Error | null, yes: boolean) => resolve(yes)));
-      const sampled = await new Promise((resolve) => H.api('POST', '/readings', {}, (err: Error | null, r: Record<string, unknown>) => resolve(err ? err.message : Object.keys(r))));
+      const sampled = await new Promise((resolve) =>
+        H.api('POST', '/readings', {}, (err: Error | null, r: Record<string, unknown>) => resolve(err ? err.message : Object.keys(r))),
+      );
       const missing = await new Promise((resolve) => H.api('GET', '/readings/nothing', (err: Error | null) => resolve(err ? err.message : 'found')));
       return { refused, sure, sampled, missing };
     });
@@ -281,7 +319,9 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     await hub.call('PUT', '/api/manager/apps/app/com.test.panel/setting/colour', { body: { value: 'teal' } });
     const page = await signedIn(browser.context, hub.url, OWNER, '#/apps/com.test.panel/settings');
     const settings = page.frameLocator('[data-testid=settings-page]');
-    await expect.poll(async () => JSON.parse((await settings.locator('#all').textContent()) || 'null') as unknown, { timeout: 15_000 }).toEqual({ colour: 'teal' });
+    await expect
+      .poll(async () => JSON.parse((await settings.locator('#all').textContent()) || 'null') as unknown, { timeout: 15_000 })
+      .toEqual({ colour: 'teal' });
     const frame = await frameAt(page, '/app/com.test.panel/settings/');
     const seen = await frame.evaluate(async () => {
       const g = globalThis as unknown as InPage;
@@ -316,7 +356,9 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     const panel = page.getByTestId('app-com.test.panel');
     expect(await panel.getByTestId('app-incompatible').count()).toBe(0);
     await panel.getByTestId('app-unsupported').locator('summary').click();
-    expect(await panel.getByTestId('app-unsupported').locator('li').allTextContents()).toEqual(['flow cards (1 triggers): hearth has no flow engine, so they never run']);
+    expect(await panel.getByTestId('app-unsupported').locator('li').allTextContents()).toEqual([
+      'flow cards (1 triggers): hearth has no flow engine, so they never run',
+    ]);
     // Only apps with a settings page get the Settings link.
     expect(await page.getByTestId('app-com.hearth.greeter').getByTestId('settings-page-link').count()).toBe(0);
     await page.close();

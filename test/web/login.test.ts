@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI, OWNER, tempDir } from '../helpers/hub.js';
-import { screenshots, signedIn, startWebHub, type BrowserGlobals, type WebHub } from './browser.js';
+import { type BrowserGlobals, screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
 
 const exec = promisify(execFile);
 let web: WebHub;
@@ -44,9 +44,13 @@ const stored = (page: Page): Promise<string | null> => page.evaluate(() => (glob
 describe('sign-in by one-time link in Chromium', { timeout: 120_000 }, () => {
   test('the link hearth login prints signs a browser in once, as a session named after it', async () => {
     const { hub } = web;
-    const { stdout } = await exec(process.execPath, [CLI, 'login', '--port', String(hub.port), '--scope', 'service.dashboard.readonly', '--scope', 'service.system.readonly'], {
-      env: { PATH: process.env.PATH, HEARTH_TOKEN: OWNER },
-    });
+    const { stdout } = await exec(
+      process.execPath,
+      [CLI, 'login', '--port', String(hub.port), '--scope', 'service.dashboard.readonly', '--scope', 'service.system.readonly'],
+      {
+        env: { PATH: process.env.PATH, HEARTH_TOKEN: OWNER },
+      },
+    );
     const code = /#login=([A-Za-z0-9_-]+)\s*$/.exec(stdout)![1]!;
     // The printed host is this machine's LAN address; the test's browser reaches the hub on loopback.
     const page = await openSignedOut(`${hub.url}/#login=${code}`);

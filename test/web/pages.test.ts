@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER } from '../helpers/hub.js';
 import { accessibilityViolations, unreachableByTab, type Violation } from './a11y.js';
-import { ARTIFACTS, screenshots, startWebHub, widgetsListed, type BrowserGlobals, type WebHub } from './browser.js';
+import { ARTIFACTS, type BrowserGlobals, screenshots, startWebHub, type WebHub, widgetsListed } from './browser.js';
 
 let web: WebHub;
 let board = '';
@@ -95,7 +95,10 @@ describe('every page, light and dark, in Chromium', { timeout: 300_000 }, () => 
         await pictures(page, 'first-run-light');
         await page.getByRole('button', { name: 'Skip setup' }).click();
         // The apps may still be starting: their widgets are known once they have.
-        const body = { name: 'Living room', columns: [{ widgets: [{ appWidgetId: 'com.hearth.sysmon:load' }] }, { widgets: [{ appWidgetId: 'com.hearth.greeter:greeting' }] }] };
+        const body = {
+          name: 'Living room',
+          columns: [{ widgets: [{ appWidgetId: 'com.hearth.sysmon:load' }] }, { widgets: [{ appWidgetId: 'com.hearth.greeter:greeting' }] }],
+        };
         await widgetsListed(hub, ['com.hearth.sysmon:load', 'com.hearth.greeter:greeting']);
         const made = await hub.call<{ id: string }>('POST', '/api/manager/dashboards/dashboard', { body });
         expect(made.status).toBe(201);
@@ -122,13 +125,17 @@ describe('every page, light and dark, in Chromium', { timeout: 300_000 }, () => 
     await page.evaluate(() => (globalThis as unknown as BrowserGlobals).localStorage.clear());
     await page.reload();
     await page.locator('input[name=token]').waitFor();
-    await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<button type="button"></button><p style="color:#bbb;background:#fff">faint</p><img src="data:,"><input id="far" tabindex="-1" value="x">')`);
+    await page.evaluate(
+      `document.body.insertAdjacentHTML('beforeend', '<button type="button"></button><p style="color:#bbb;background:#fff">faint</p><img src="data:,"><input id="far" tabindex="-1" value="x">')`,
+    );
     const rules = (await accessibilityViolations(page)).map((v) => v.rule).sort();
     expect(rules).toEqual(expect.arrayContaining(['button-name', 'color-contrast', 'image-alt']));
     // axe-core finds them too: it runs, and on this page.
     expect(rules).toEqual(expect.arrayContaining(['axe:button-name', 'axe:color-contrast', 'axe:image-alt']));
     expect(await unreachableByTab(page)).toEqual([]); // tabindex -1 is not a Tab stop by choice
-    await page.evaluate(`document.body.insertAdjacentHTML('beforeend', '<div style="display:none"><button>hidden</button></div>'); document.querySelector('input[name=token]').addEventListener('keydown', (e) => { if (e.key === 'Tab') e.preventDefault(); })`);
+    await page.evaluate(
+      `document.body.insertAdjacentHTML('beforeend', '<div style="display:none"><button>hidden</button></div>'); document.querySelector('input[name=token]').addEventListener('keydown', (e) => { if (e.key === 'Tab') e.preventDefault(); })`,
+    );
     expect((await unreachableByTab(page)).length).toBeGreaterThan(0); // a keyboard trap
     await page.close();
   });
@@ -147,7 +154,10 @@ describe('every page, light and dark, in Chromium', { timeout: 300_000 }, () => 
     const { browser } = web;
     const page = await browser.context.newPage();
     await open(page, `#/dashboards/${board}`);
-    await page.evaluate((t) => (globalThis as unknown as BrowserGlobals & { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('hearth.token', t), OWNER);
+    await page.evaluate(
+      (t) => (globalThis as unknown as BrowserGlobals & { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem('hearth.token', t),
+      OWNER,
+    );
     const cdp = await browser.context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     const runs: { marks: number; shownMs: number; widgetsReadyMs: number }[] = [];

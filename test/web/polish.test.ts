@@ -5,10 +5,10 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packApp } from '../../src/apps/pack.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { packApp } from '../../src/apps/pack.js';
 import { OWNER } from '../helpers/hub.js';
-import { screenshots, signedIn, startWebHub, widgetsListed, type WebHub } from './browser.js';
+import { screenshots, signedIn, startWebHub, type WebHub, widgetsListed } from './browser.js';
 
 let web: WebHub;
 beforeAll(async () => {
@@ -37,7 +37,11 @@ describe('web app polish in Chromium', { timeout: 120_000 }, () => {
 
     // Mouse: B onto A goes before it; A onto the second column's free space goes last there.
     await page.locator(`[data-handle="${b}"]`).dragTo(page.locator(`[data-placed="${a}"] b`));
-    await expect.poll(() => page.locator('[data-column="0"] [data-placed]').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { placed: string } }).dataset.placed))).toEqual([b, a]);
+    await expect
+      .poll(() =>
+        page.locator('[data-column="0"] [data-placed]').evaluateAll((els) => els.map((e) => (e as unknown as { dataset: { placed: string } }).dataset.placed)),
+      )
+      .toEqual([b, a]);
     await page.locator(`[data-handle="${a}"]`).dragTo(page.locator('[data-column="1"]'), { targetPosition: { x: 40, y: 120 } });
     await expect.poll(() => page.locator('[data-column="1"] [data-placed]').count()).toBe(1);
     await page.getByTestId('save-dashboard').click();
@@ -90,7 +94,12 @@ describe('web app polish in Chromium', { timeout: 120_000 }, () => {
     const storeIcon = page.locator('[data-store-app="com.test.panel"] [data-testid=app-icon]');
     await expect.poll(() => storeIcon.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     const panel = page.getByTestId('app-com.test.panel');
-    const loaded = (sel: string) => panel.locator(sel).evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 0);
+    const loaded = (sel: string) =>
+      panel
+        .locator(sel)
+        .evaluate(
+          (img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth > 0,
+        );
     await expect.poll(() => loaded('[data-testid=app-image]')).toBe(true);
     await expect.poll(() => loaded('[data-testid=app-icon]')).toBe(true);
     expect(await panel.getByTestId('app-description').textContent()).toMatch(/Test fixture/);
@@ -110,7 +119,9 @@ describe('web app polish in Chromium', { timeout: 120_000 }, () => {
     const page = await signedIn(browser.context, hub.url, OWNER, '#/insights');
     const options = await page.getByTestId('resolution').locator('option').allTextContents();
     expect(options.slice(0, 3)).toEqual(['Last hour', 'Last 6 hours', 'Last 24 hours']);
-    await expect.poll(async () => (await hub.call<Record<string, unknown>>('GET', '/api/manager/insights/log')).body, { timeout: 60_000 }).toHaveProperty(['hearth:app:com.hearth.sysmon:cpu-load']);
+    await expect
+      .poll(async () => (await hub.call<Record<string, unknown>>('GET', '/api/manager/insights/log')).body, { timeout: 60_000 })
+      .toHaveProperty(['hearth:app:com.hearth.sysmon:cpu-load']);
     await page.reload();
     await expect.poll(() => page.getByTestId('owner-hearth:app:com.hearth.sysmon:cpu-load').textContent()).toBe('System monitor');
     expect(await page.getByTestId('owner-hearth:manager:system:cpu').textContent()).toBe('the hub');

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { endOfStartTag, injectFirst } from '../../src/http/html-inject.js';
 import { pageHead, safeSegments } from '../../src/http/static.js';
-import { ROOT, startHub, tempDir, type RunningHub } from '../helpers/hub.js';
+import { ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 
 let hub: RunningHub;
 let outside: string;
@@ -40,7 +40,10 @@ afterAll(async () => {
 });
 
 /** A GET that sends the path exactly as written (fetch would normalise `..`). */
-function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function rawGet(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: hub.port, path, headers }, (res) => {
       let body = '';
@@ -124,11 +127,15 @@ describe('widget pages under /app/<appId>/widgets/<widgetId>/', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     const at = (text: string): number => res.body.indexOf(text);
     expect(at('<head>')).toBeGreaterThan(0);
-    expect(at('<head>' + TAG)).toBe(at('<head>'));
+    expect(at(`<head>${TAG}`)).toBe(at('<head>'));
     expect(at('window.__HOMEY_PAGE__=')).toBeLessThan(at('<link rel="stylesheet" href="/homey.css">'));
     expect(at('<link rel="stylesheet" href="/homey.css">')).toBeLessThan(at('<script src="/homey-widget.js"></script>'));
     expect(at('<script src="/homey-widget.js"></script>')).toBeLessThan(at('function onHomeyReady'));
-    const page = JSON.parse(/window\.__HOMEY_PAGE__=(.*?)<\/script>/.exec(res.body)![1]!) as { kind: string; language: string; strings: { widget: { say: string } } };
+    const page = JSON.parse(/window\.__HOMEY_PAGE__=(.*?)<\/script>/.exec(res.body)![1]!) as {
+      kind: string;
+      language: string;
+      strings: { widget: { say: string } };
+    };
     expect(page).toMatchObject({ kind: 'widget', language: 'en', strings: { widget: { say: 'Say it' } } });
     expect(res.body).toContain('<div id="greeting" data-testid="greeting">');
   });

@@ -3,7 +3,7 @@
  * `Homey.on(event, fn)`); `get/post/put/delete` reach the hub's Web API (with the permission
  * `homey:manager:api`, read-only, through the hub: src/apps/hub-api.ts). Other apps are not offered.
  */
-import { hasPermission, type HomeyContext } from '../context.cjs';
+import { type HomeyContext, hasPermission } from '../context.cjs';
 import { HomeyError, needsPermission, notAvailable } from '../errors.cjs';
 import { Manager } from '../simple-class.cjs';
 

@@ -54,7 +54,8 @@ export class ManagerAudio extends Manager {
     } else {
       throw new HomeyError(`play${format === 'wav' ? 'Wav' : 'Mp3'} needs a Buffer or a file path`, 'invalid_args');
     }
-    if (data.length > MAX_SAMPLE_BYTES) throw new HomeyError(`a sample may be at most ${MAX_SAMPLE_BYTES / 1024} KiB; this one is ${Math.ceil(data.length / 1024)} KiB`, 'invalid_args');
+    if (data.length > MAX_SAMPLE_BYTES)
+      throw new HomeyError(`a sample may be at most ${MAX_SAMPLE_BYTES / 1024} KiB; this one is ${Math.ceil(data.length / 1024)} KiB`, 'invalid_args');
     this.samples.delete(key);
     this.samples.set(key, data);
     while (this.samples.size > KEPT) this.samples.delete(this.samples.keys().next().value as string);

@@ -74,7 +74,10 @@ export class ManagerDashboards extends Manager {
     const declared = this.ctx.manifest.widgets as Record<string, { settings?: Array<{ id?: unknown }> }> | undefined;
     const def = declared && Object.hasOwn(declared, id) ? declared[id] : undefined;
     if (!def) throw new HomeyError(`the app has no widget '${id}' in app.json`, 'not_found');
-    widget = new Widget(id, (def.settings ?? []).map((s) => String(s?.id)));
+    widget = new Widget(
+      id,
+      (def.settings ?? []).map((s) => String(s?.id)),
+    );
     this.widgets.set(id, widget);
     return widget;
   }

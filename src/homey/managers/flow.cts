@@ -22,6 +22,7 @@ export class FlowArgument extends SimpleClass {
 }
 
 export class FlowCard extends SimpleClass {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: kept for the flow engine to call; cards are inert until then
   private runListener: ((args: any, state: any) => unknown) | null = null;
 
   constructor(
@@ -62,6 +63,7 @@ export class FlowCardTriggerDevice extends FlowCard {
 }
 
 export class FlowToken {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: kept for the flow engine to read; tokens are inert until then
   private value: unknown = null;
 
   constructor(

@@ -3,7 +3,7 @@
  * GPS: the mode is always `manual`). Synchronous; `location` fires when it changes. The hub only
  * sends the location to an app with the permission.
  */
-import { hasPermission, type HomeyContext } from '../context.cjs';
+import { type HomeyContext, hasPermission } from '../context.cjs';
 import { needsPermission } from '../errors.cjs';
 import { Manager } from '../simple-class.cjs';
 

@@ -5,9 +5,9 @@
  * the hub would refuse (too large, too many, not what app.json declares) throws here, where the
  * app made the call. These are the settings the Web API's getAppSettings/setAppSetting show.
  */
-import { capProblem, keyProblem, MAX_SETTING_BYTES, settingProblem, type DeclaredSetting } from '../../apps/setting-rules.cjs';
-import { HomeyError } from '../errors.cjs';
+import { capProblem, type DeclaredSetting, keyProblem, MAX_SETTING_BYTES, settingProblem } from '../../apps/setting-rules.cjs';
 import type { HomeyContext } from '../context.cjs';
+import { HomeyError } from '../errors.cjs';
 import { Manager } from '../simple-class.cjs';
 
 export class ManagerSettings extends Manager {

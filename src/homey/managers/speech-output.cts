@@ -1,5 +1,5 @@
 /** `this.homey.speechOutput`: speaks through the hub's speech engine and audio sink. */
-import { hasPermission, type HomeyContext } from '../context.cjs';
+import { type HomeyContext, hasPermission } from '../context.cjs';
 import { needsPermission } from '../errors.cjs';
 import { Manager } from '../simple-class.cjs';
 

@@ -10,10 +10,7 @@ import { Manager } from '../simple-class.cjs';
 export type Kind = 'sync' | 'async';
 
 /** The method names a manager class declares (beyond what every EventEmitter has). */
-export type MethodsOf<M> = Exclude<
-  { [K in keyof M]: M[K] extends (...args: never[]) => unknown ? K : never }[keyof M],
-  keyof EventEmitter | 'log' | 'error'
->;
+export type MethodsOf<M> = Exclude<{ [K in keyof M]: M[K] extends (...args: never[]) => unknown ? K : never }[keyof M], keyof EventEmitter | 'log' | 'error'>;
 
 /**
  * A manager named `name` whose every method fails with `why`. `M` is Homey's declaration of the

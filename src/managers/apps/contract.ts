@@ -11,10 +11,7 @@ import { AppsState, AppView, CrashLog, Heap, Notification, StoreCatalogue } from
 const Id = z.object({ id: z.string().min(1).max(128) });
 const IdName = z.object({ id: z.string().min(1).max(128), name: z.string().min(1).max(256) });
 
-const flag = z
-  .enum(['true', 'false', '1', '0'], { error: 'purgeSettings must be "true" or "false"' })
-  .transform((v) => v === 'true' || v === '1');
-
+const flag = z.enum(['true', 'false', '1', '0'], { error: 'purgeSettings must be "true" or "false"' }).transform((v) => v === 'true' || v === '1');
 
 export const appsContract = defineContract({
   name: 'apps',
@@ -150,7 +147,8 @@ export const appsContract = defineContract({
       path: '/store/',
       scope: 'service.app.readonly',
       extension: true,
-      summary: "The app store's catalogue: each app with its channels' versions, the permissions each asks for (with what they mean on hearth, and whether it uses the network), and what of it is installed",
+      summary:
+        "The app store's catalogue: each app with its channels' versions, the permissions each asks for (with what they mean on hearth, and whether it uses the network), and what of it is installed",
       output: StoreCatalogue,
     },
     installFromAppStore: {

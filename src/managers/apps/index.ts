@@ -5,20 +5,20 @@
  * the HTTP layer its gateway: the apps' Web APIs, realtime events and pages.
  */
 import { randomUUID } from 'node:crypto';
+import { checkForUpdates } from '../../apps/autoupdate.js';
+import { StoredCatalogueMemory } from '../../apps/catalogue-memory.js';
+import type { AppGateway } from '../../apps/gateway.js';
+import { type HubApi, serveHubApi } from '../../apps/hub-api.js';
+import { RealtimeHub } from '../../apps/realtime.js';
+import type { SdkRouter } from '../../apps/router.js';
+import { type App, type AppEventKind, AppRuntime, type Locale } from '../../apps/runtime.js';
+import type { SupervisorOptions } from '../../apps/supervisor.js';
+import { diff } from '../../core/diff.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
-import type { SdkRouter } from '../../apps/router.js';
-import type { AppGateway } from '../../apps/gateway.js';
-import { RealtimeHub } from '../../apps/realtime.js';
-import { serveHubApi, type HubApi } from '../../apps/hub-api.js';
-import { checkForUpdates } from '../../apps/autoupdate.js';
-import { AppRuntime, type App, type AppEventKind, type Locale } from '../../apps/runtime.js';
-import { diff } from '../../core/diff.js';
 import { appsContract } from './contract.js';
-import type { SupervisorOptions } from '../../apps/supervisor.js';
 import { appsOperations } from './operations.js';
 import { AppsService } from './service.js';
-import { StoredCatalogueMemory } from '../../apps/catalogue-memory.js';
 
 /** When store apps with autoupdate on are checked: shortly after start, then daily. */
 const AUTOUPDATE = { firstMs: 5 * 60_000, everyMs: 24 * 60 * 60_000 };

@@ -5,14 +5,14 @@
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { invalid, notFound } from '../../core/errors.js';
-import { removeApp } from '../../apps/install.js';
-import type { App, AppRuntime } from '../../apps/runtime.js';
 import { automaticUpdates, type CatalogueSource } from '../../apps/catalogue-key.js';
-import { installFromStore } from '../../apps/store-install.js';
+import { removeApp } from '../../apps/install.js';
 import { textOf } from '../../apps/manifest.js';
 import { permissionDetails, usesNetwork } from '../../apps/permissions.js';
-import { INDEX_FILE, readCatalogue, type ChannelEntry } from '../../apps/store.js';
+import type { App, AppRuntime } from '../../apps/runtime.js';
+import { type ChannelEntry, INDEX_FILE, readCatalogue } from '../../apps/store.js';
+import { installFromStore } from '../../apps/store-install.js';
+import { invalid, notFound } from '../../core/errors.js';
 import { toNullRecord } from '../../core/records.js';
 import type { AppsState, StoreApp, StoreCatalogue, StoreRelease } from './views.js';
 
@@ -72,9 +72,7 @@ export class AppsService {
    */
   async update(id: string, patch: Record<string, unknown>): Promise<App> {
     const current = this.runtime.get(id) as unknown as Record<string, unknown>;
-    const refused = Object.keys(patch).filter(
-      (k) => !WRITABLE.has(k) && (!Object.hasOwn(current, k) || !isDeepStrictEqual(current[k], patch[k])),
-    );
+    const refused = Object.keys(patch).filter((k) => !WRITABLE.has(k) && (!Object.hasOwn(current, k) || !isDeepStrictEqual(current[k], patch[k])));
     if (refused.length) {
       throw invalid(`only autoupdate can be changed; read-only or unknown field${refused.length > 1 ? 's' : ''}: ${refused.join(', ')}`);
     }

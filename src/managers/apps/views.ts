@@ -66,11 +66,15 @@ export const StoreRelease = z.object({
   permissions: z
     .array(PermissionDetail)
     .nullable()
-    .describe("the release's app.json permissions, each with what it means on hearth; null when the catalogue does not list them (an older or malformed catalogue)"),
+    .describe(
+      "the release's app.json permissions, each with what it means on hearth; null when the catalogue does not list them (an older or malformed catalogue)",
+    ),
   network: z
     .boolean()
     .nullable()
-    .describe('whether the release asks for hearth:network:access (in namespaces, an app without it has only a loopback of its own); null when the catalogue does not list permissions'),
+    .describe(
+      'whether the release asks for hearth:network:access (in namespaces, an app without it has only a loopback of its own); null when the catalogue does not list permissions',
+    ),
 });
 export type StoreRelease = z.infer<typeof StoreRelease>;
 
@@ -98,7 +102,9 @@ export const StoreCatalogue = z.object({
 export type StoreCatalogue = z.infer<typeof StoreCatalogue>;
 
 export const AppsState = z.object({
-  containment: z.enum(['namespaces', 'permission-model-only']).describe("how apps are contained: namespaces of their own (bubblewrap) inside Node's permission model, or the permission model alone"),
+  containment: z
+    .enum(['namespaces', 'permission-model-only'])
+    .describe("how apps are contained: namespaces of their own (bubblewrap) inside Node's permission model, or the permission model alone"),
   containmentReason: z.string().nullable().describe('why apps run with the permission model only; null in namespaces'),
   held: z.string().nullable().describe('why the hub starts no app (no namespaces, and the owner did not choose --app-sandbox off), or null'),
   apps: z.number().int(),

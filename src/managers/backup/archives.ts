@@ -9,17 +9,16 @@ import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { BackupArchiveError, restoreBackup, verifyArchive, type VerifiedArchive } from '../../backup/index.js';
 import { archiveName, parseArchiveName, SIDECAR_SUFFIX } from '../../backup/format.js';
+import { BackupArchiveError, restoreBackup, type VerifiedArchive, verifyArchive } from '../../backup/index.js';
+import { planFiles, type RestoreRights } from '../../backup/restore-rights.js';
 import { fsyncDir, writeFileDurable } from '../../core/durable-file.js';
-import { conflict, HearthError, invalid, notFound, unavailable } from '../../core/errors.js';
+import { conflict, type HearthError, invalid, notFound, unavailable } from '../../core/errors.js';
 import type { ManagerContext } from '../../core/managers.js';
 import { RawResult } from '../../core/operation.js';
 import type { TokenInfo } from '../../core/tokens.js';
-import { planFiles, type RestoreRights } from '../../backup/restore-rights.js';
 import { writeRestoreRecord } from './restore-record.js';
 import type { ArchiveSummary } from './views.js';
-
 
 /** Asks the daemon to stop the hub, run the work, and start again; false when it will not. */
 export type Restart = (work: () => Promise<void>) => boolean;
@@ -33,7 +32,12 @@ function summary(file: string, v: VerifiedArchive): ArchiveSummary {
     createdAt: manifest.createdAt,
     hubVersion: manifest.hubVersion,
     formatVersion: manifest.formatVersion,
-    contents: { store: manifest.contents.store, insights: manifest.contents.insights, apps: [...manifest.contents.apps], userdata: [...manifest.contents.userdata] },
+    contents: {
+      store: manifest.contents.store,
+      insights: manifest.contents.insights,
+      apps: [...manifest.contents.apps],
+      userdata: [...manifest.contents.userdata],
+    },
     files: Object.keys(manifest.files).length,
     inconsistent: manifest.inconsistent.map((f) => `${f.path}: ${f.reason}`),
   };
@@ -64,7 +68,8 @@ export class BackupArchives {
 
   /** The path of an archive of the backup folder by name: only names a backup has, only regular files. */
   private async path(file: string): Promise<string> {
-    if (parseArchiveName(file) === null) throw notFound(`'${file}' is not a backup name (hearth-backup-<time>.tar.gz); GET /api/manager/backup/state lists them`);
+    if (parseArchiveName(file) === null)
+      throw notFound(`'${file}' is not a backup name (hearth-backup-<time>.tar.gz); GET /api/manager/backup/state lists them`);
     const path = join(this.dir, file);
     const st = await lstat(path).catch(() => null);
     if (!st?.isFile()) throw notFound(`no backup '${file}' in ${this.dir}; GET /api/manager/backup/state lists them`);
@@ -118,7 +123,12 @@ export class BackupArchives {
       const target = join(this.dir, file);
       const existing = await lstat(target).catch(() => null);
       if (existing) {
-        const same = existing.isFile() && (await verifyArchive(target).then((v) => v.sha256 === verified.sha256, () => false));
+        const same =
+          existing.isFile() &&
+          (await verifyArchive(target).then(
+            (v) => v.sha256 === verified.sha256,
+            () => false,
+          ));
         if (!same) throw conflict(`the backup folder already holds a different '${file}'; remove it first if the upload should replace it`);
         return { ...summary(file, verified), alreadyThere: true };
       }
@@ -169,7 +179,18 @@ export class BackupArchives {
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         log.error({ err, file }, 'restore failed; the hub starts on the data it had');
-        await writeRestoreRecord(dataDir, { file, createdAt: checked.createdAt, at, ok: false, previousData: null, previousApps: null, error: message, leftOut: [], tokensAdded: 0, completedAtStart: false });
+        await writeRestoreRecord(dataDir, {
+          file,
+          createdAt: checked.createdAt,
+          at,
+          ok: false,
+          previousData: null,
+          previousApps: null,
+          error: message,
+          leftOut: [],
+          tokensAdded: 0,
+          completedAtStart: false,
+        });
       }
     });
     if (!accepted) throw conflict('the hub is already stopping or restarting; try again once it is up');

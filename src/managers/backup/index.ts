@@ -4,8 +4,8 @@
  */
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
-import { backupContract } from './contract.js';
 import { BackupArchives, type Restart } from './archives.js';
+import { backupContract } from './contract.js';
 import { backupOperations } from './operations.js';
 import { BACKUP, OPTION_ENABLED } from './options.js';
 import { BackupScheduler } from './schedule.js';
@@ -37,7 +37,10 @@ export class BackupManager implements Manager {
       fire: (trigger) => void this.service.schedule(trigger),
     });
     const archives = new BackupArchives(ctx, () => this.service.isRunning, deps.restart);
-    this.operations = [...ctx.options.register(BACKUP, backupContract.options), ...backupOperations(this.service, this.scheduler, ctx.config.backupSchedule, archives)];
+    this.operations = [
+      ...ctx.options.register(BACKUP, backupContract.options),
+      ...backupOperations(this.service, this.scheduler, ctx.config.backupSchedule, archives),
+    ];
   }
 
   async start(): Promise<void> {

@@ -5,14 +5,14 @@
  */
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createBackup, restoreBackup, type BackupResult, type RestoreResult } from '../../backup/index.js';
+import { type BackupResult, createBackup, type RestoreResult, restoreBackup } from '../../backup/index.js';
+import { recoverRestore } from '../../backup/restore-journal.js';
 import type { Config } from '../../config.js';
 import { acquireDataLock, lockHolder } from '../../core/data-lock.js';
 import { EventBus } from '../../core/events.js';
 import { OptionService } from '../../core/options.js';
 import { DB_FILE, Store } from '../../core/store.js';
 import { VERSION } from '../../version.js';
-import { recoverRestore } from '../../backup/restore-journal.js';
 import { BACKUP, BACKUP_OPTIONS, OPTION_LAST_SUCCESS } from './options.js';
 
 /** Makes one verified backup of a stopped hub into config.backupLocation, applying retention. */

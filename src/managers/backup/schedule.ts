@@ -9,7 +9,7 @@
  * used before, stalled on large clock jumps and read every instant through Intl: src/core/cron.ts.)
  */
 import type { Logger } from 'pino';
-import { CronError, nextRun, parseCron, type CronSchedule, type WallClock } from '../../core/cron.js';
+import { CronError, type CronSchedule, nextRun, parseCron, type WallClock } from '../../core/cron.js';
 import { clockFor } from '../../core/system-zone.js';
 import type { JobTrigger } from './service.js';
 
@@ -63,7 +63,10 @@ export class BackupScheduler {
 
   start(): void {
     const schedule = validateSchedule(this.opts.expression);
-    if (this.clockPlausible()) return this.begin(schedule);
+    if (this.clockPlausible()) {
+      this.begin(schedule);
+      return;
+    }
     this.opts.log.warn({ now: this.opts.now().toISOString() }, 'system clock not set yet; automatic backups wait for it');
     this.clockTimer = setInterval(() => {
       if (!this.clockPlausible()) return;
@@ -115,11 +118,15 @@ export class BackupScheduler {
     if (now >= planned.fireAt) {
       if (this.opts.enabled()) this.opts.fire('schedule');
       // From the later of now and the planned run: a run fires once, however the clock moved.
-      return this.plan(Math.max(now, planned.at));
+      this.plan(Math.max(now, planned.at));
+      return;
     }
     // Set back: a run now comes sooner than the one planned from the old time.
     const sooner = nextRun(this.schedule, now, this.clock);
-    if (sooner !== null && sooner < planned.at) return this.plan(now);
+    if (sooner !== null && sooner < planned.at) {
+      this.plan(now);
+      return;
+    }
     this.sleep();
   }
 

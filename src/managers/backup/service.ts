@@ -13,7 +13,7 @@ import type { Section } from '../../core/store.js';
 import { VERSION } from '../../version.js';
 import { BACKUP, OPTION_ENABLED, OPTION_LAST_SUCCESS } from './options.js';
 import { readRestoreRecord } from './restore-record.js';
-import { LastBackup, LastError, type BackupJob, type BackupState, type LastRestore } from './views.js';
+import { type BackupJob, type BackupState, LastBackup, LastError, type LastRestore } from './views.js';
 
 /**
  * The archive library (and tar with it) is loaded when a backup is first listed or made, not
@@ -29,7 +29,6 @@ const BackupSection = z.object({
   lastError: LastError.nullable(),
 });
 type BackupSection = z.infer<typeof BackupSection>;
-
 
 export class BackupService {
   private section!: Section<BackupSection>;
@@ -112,7 +111,16 @@ export class BackupService {
         keep: config.backupKeep,
       });
       const { file, createdAt, size, sha256, durationMs, skipped, leftAlone } = result;
-      Object.assign(job, { state: 'done', finishedAt: this.now().toISOString(), file, size, sha256, durationMs, skipped: [...skipped], leftAlone: [...leftAlone] });
+      Object.assign(job, {
+        state: 'done',
+        finishedAt: this.now().toISOString(),
+        file,
+        size,
+        sha256,
+        durationMs,
+        skipped: [...skipped],
+        leftAlone: [...leftAlone],
+      });
       await this.section.update((s) => {
         s.lastBackup = { file, createdAt, size, sha256, durationMs };
         s.lastError = null;

@@ -32,7 +32,6 @@ export const LastBackup = z.object({
 });
 export const LastError = z.object({ message: z.string(), at: z.string() });
 
-
 /** What a verification found in an archive: when and by which hub it was made, and what it holds. */
 export const ArchiveSummary = z.object({
   file: z.string(),

@@ -3,9 +3,10 @@
  * read live from the apps runtime, plus the bookkeeping that turns app installs, upgrades,
  * uninstalls and language changes into appwidget.create/update/delete events.
  */
+
+import { type AppManifest, type SettingDefinition, textOf, type WidgetDefinition } from '../../apps/manifest.js';
 import { diff } from '../../core/diff.js';
 import type { UpdateInfo } from '../../core/events.js';
-import { textOf, type AppManifest, type SettingDefinition, type WidgetDefinition } from '../../apps/manifest.js';
 import type { AppWidget } from './schema.js';
 
 /** What the catalog needs from the apps runtime (AppRuntime fits). */
@@ -14,9 +15,7 @@ export interface AppSource {
   manifest(id: string): AppManifest | null;
 }
 
-export type WidgetChange =
-  | { kind: 'create' | 'delete'; widget: AppWidget }
-  | { kind: 'update'; widget: AppWidget; info: UpdateInfo };
+export type WidgetChange = { kind: 'create' | 'delete'; widget: AppWidget } | { kind: 'update'; widget: AppWidget; info: UpdateInfo };
 
 export const appUri = (appId: string): string => `hearth:app:${appId}`;
 

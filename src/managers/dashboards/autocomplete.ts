@@ -6,10 +6,10 @@
  * answer in 5 s). The call is asynchronous all
  * the way: a slow app holds only its own request.
  */
-import { HearthError, conflict, invalid, notFound } from '../../core/errors.js';
+import { conflict, HearthError, invalid, notFound } from '../../core/errors.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
 import type { AppWidgetCatalog } from './app-widgets.js';
 import { LIMITS } from './schema.js';
-import { exceedsDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
 
 /** One choice: `name` is shown; whatever else the app put in comes back in the widget's settings. */
 export interface AutocompleteItem {

@@ -9,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { SettingDefinition } from '../../apps/manifest.js';
 import { settingProblem } from '../../apps/setting-rules.cjs';
 import { invalid } from '../../core/errors.js';
-import { LIMITS, type Column, type ColumnsInput, type Dashboard, type Widget } from './schema.js';
+import { type Column, type ColumnsInput, type Dashboard, LIMITS, type Widget } from './schema.js';
 
 export interface ColumnContext {
   /** The dashboard being updated (null on create): its widgets may keep an app widget that is gone. */

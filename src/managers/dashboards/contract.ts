@@ -3,7 +3,7 @@
  * operations), and the events of dashboards, widget stores and app widgets.
  */
 import { z } from 'zod';
-import { defineContract, stateOperation } from '../../core/contract.js';
+import { defineContract } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { safeRecord } from '../../core/records.js';
 import { AppWidgetView, AutocompleteResult, CreateDashboardBody, DashboardView, StateView, UpdateDashboardBody, WidgetStore } from './schema.js';
@@ -83,7 +83,11 @@ export const dashboardsContract = defineContract({
       query: z.object({
         settingId: z.string().min(1).max(64),
         query: z.string().max(1000),
-        settings: z.string().max(64 * 1024).optional().describe('JSON-encoded object: the widget settings chosen so far'),
+        settings: z
+          .string()
+          .max(64 * 1024)
+          .optional()
+          .describe('JSON-encoded object: the widget settings chosen so far'),
       }),
       output: z.array(AutocompleteResult),
     },

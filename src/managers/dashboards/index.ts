@@ -7,8 +7,8 @@
 import type { AppRuntime } from '../../apps/runtime.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
-import { dashboardsContract } from './contract.js';
 import { AppWidgetCatalog } from './app-widgets.js';
+import { dashboardsContract } from './contract.js';
 import { dashboardsOperations } from './operations.js';
 import { DashboardsService } from './service.js';
 

@@ -43,11 +43,7 @@ const ColumnInput = z.strictObject({
   id: LocalId.optional(),
   widgets: z.array(WidgetInput).max(LIMITS.widgetsPerColumn, `a column holds at most ${LIMITS.widgetsPerColumn} widgets`).default([]),
 });
-const Name = z
-  .string()
-  .trim()
-  .min(1, 'must not be empty')
-  .max(LIMITS.nameLength, `must be at most ${LIMITS.nameLength} characters`);
+const Name = z.string().trim().min(1, 'must not be empty').max(LIMITS.nameLength, `must be at most ${LIMITS.nameLength} characters`);
 const Columns = z.array(ColumnInput).max(LIMITS.columns, `a dashboard has at most ${LIMITS.columns} columns`);
 
 /** createDashboard's body (the dashboard itself, or wrapped as `{"dashboard": {...}}`). */

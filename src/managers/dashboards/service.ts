@@ -4,24 +4,15 @@
  * of all three. App widgets come from the catalog; autocomplete lives in autocomplete.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, invalid, notFound } from '../../core/errors.js';
 import { diff } from '../../core/diff.js';
+import { conflict, invalid, notFound } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
 import { JsonBytes } from '../../core/operation.js';
 import type { Section, Store } from '../../core/store.js';
 import type { AppWidgetCatalog, WidgetChange } from './app-widgets.js';
 import { buildColumns } from './columns.js';
-import {
-  DashboardsSection,
-  LIMITS,
-  SECTION,
-  type ColumnsInput,
-  type Dashboard,
-  type DashboardView,
-  type DashboardsState,
-  type WidgetStore,
-} from './schema.js';
-import { syncStores, type StoreChanges } from './widget-stores.js';
+import { type ColumnsInput, type Dashboard, DashboardsSection, type DashboardsState, type DashboardView, LIMITS, SECTION, type WidgetStore } from './schema.js';
+import { type StoreChanges, syncStores } from './widget-stores.js';
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 

@@ -8,7 +8,10 @@ import { safeRecord } from '../../core/records.js';
 
 function degrees(name: string, limit: number) {
   const range = { error: `${name} must be between -${limit} and ${limit} degrees` };
-  return z.number({ error: `${name} must be a number of degrees` }).min(-limit, range).max(limit, range);
+  return z
+    .number({ error: `${name} must be a number of degrees` })
+    .min(-limit, range)
+    .max(limit, range);
 }
 
 export const Location = z.strictObject({

@@ -3,7 +3,7 @@
  */
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
-import { geolocationContract, type Address, type Location } from './contract.js';
+import { type Address, geolocationContract, type Location } from './contract.js';
 
 export { Address, Location } from './contract.js';
 

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineContract, defineOption, stateOperation } from '../../core/contract.js';
-import { LANGUAGE_CODES, isLanguage } from './languages.js';
+import { isLanguage, LANGUAGE_CODES } from './languages.js';
 
 export type Units = 'metric' | 'imperial';
 

@@ -12,7 +12,10 @@ const Segment = z.string().min(1).max(300);
 const ByKey = z.object({ id: Segment.describe('the log key, `<uri>:<id>`') });
 const ByUriId = z.object({ uri: Segment.describe('the owner, e.g. hearth:app:<appId>'), id: Segment });
 const EntriesQuery = z.object({
-  resolution: z.string().optional().describe(`one of ${RESOLUTIONS.join(', ')}; default last24Hours`),
+  resolution: z
+    .string()
+    .optional()
+    .describe(`one of ${RESOLUTIONS.join(', ')}; default last24Hours`),
 });
 
 const StateSchema = z.object({

@@ -6,7 +6,7 @@ import type { SdkRouter } from '../../apps/router.js';
 import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import { insightsContract } from './contract.js';
-import { HubLogs, type AppUsageSource } from './hub-logs.js';
+import { type AppUsageSource, HubLogs } from './hub-logs.js';
 import { insightsOperations } from './operations.js';
 import { serveSdk } from './sdk.js';
 import { InsightsService } from './service.js';

@@ -33,10 +33,7 @@ export const LEVELS: readonly RollupLevel[] = [
 
 /** The retention table as getState reports it. */
 export function retentionTable(): Array<{ level: string; bucketMs: number | null; keepMs: number }> {
-  return [
-    { level: 'raw', bucketMs: null, keepMs: RAW_KEEP_MS },
-    ...LEVELS.map((l) => ({ level: l.name, bucketMs: l.width, keepMs: l.keepMs })),
-  ];
+  return [{ level: 'raw', bucketMs: null, keepMs: RAW_KEEP_MS }, ...LEVELS.map((l) => ({ level: l.name, bucketMs: l.width, keepMs: l.keepMs }))];
 }
 
 /**

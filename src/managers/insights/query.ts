@@ -3,7 +3,7 @@
  * the range, reads at most one bucket row per query bucket, and shapes the answer.
  */
 import { pickLevel } from './levels.js';
-import { resolveRange, type Resolution } from './resolutions.js';
+import { type Resolution, resolveRange } from './resolutions.js';
 import type { InsightsStorage, LogRow } from './storage.js';
 
 export interface EntriesAnswer {

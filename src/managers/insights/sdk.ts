@@ -21,5 +21,7 @@ export function serveSdk(router: SdkRouter, insights: InsightsService): () => vo
       return null;
     }),
   ];
-  return () => off.forEach((f) => f());
+  return () => {
+    for (const f of off) f();
+  };
 }

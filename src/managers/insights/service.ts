@@ -10,9 +10,9 @@ import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound, unavailable } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
 import { retentionTable } from './levels.js';
-import { logKey, queryEntries, typed, type EntriesAnswer } from './query.js';
-import { DEFAULT_RESOLUTION, RESOLUTIONS, isResolution } from './resolutions.js';
-import { InsightsStorage, type CommitResult, type LogMeta, type LogRow, type LogType } from './storage.js';
+import { type EntriesAnswer, logKey, queryEntries, typed } from './query.js';
+import { DEFAULT_RESOLUTION, isResolution, RESOLUTIONS } from './resolutions.js';
+import { type CommitResult, InsightsStorage, type LogMeta, type LogRow, type LogType } from './storage.js';
 import { EntryWriter } from './writer.js';
 
 export const DB_FILE = 'insights.db';
@@ -236,7 +236,8 @@ export class InsightsService {
       if (typeof value !== 'boolean') throw invalid(`log '${key}' is a boolean log; send true or false, not ${JSON.stringify(value)}`);
       v = value ? 1 : 0;
     } else {
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(`log '${key}' is a number log; send a finite number, not ${JSON.stringify(value)}`);
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw invalid(`log '${key}' is a number log; send a finite number, not ${JSON.stringify(value)}`);
       v = value;
     }
     const now = this.now();

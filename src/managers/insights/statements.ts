@@ -88,9 +88,7 @@ export function prepareStatements(db: Database.Database): Statements {
       `UPDATE logs SET title = @title, type = @type, units = @units, decimals = @decimals,
          title_true = @titleTrue, title_false = @titleFalse WHERE row = @row`,
     ),
-    touchLog: db.prepare(
-      `UPDATE logs SET last_value = ?, last_updated = ? WHERE row = ? AND (last_updated IS NULL OR last_updated <= ?)`,
-    ),
+    touchLog: db.prepare(`UPDATE logs SET last_value = ?, last_updated = ? WHERE row = ? AND (last_updated IS NULL OR last_updated <= ?)`),
     clearLast: db.prepare('UPDATE logs SET last_value = NULL, last_updated = NULL WHERE row = ?'),
     deleteLog: db.prepare('DELETE FROM logs WHERE row = ?'),
     insertRaw: db.prepare('INSERT INTO raw (log, t, v) VALUES (?, ?, ?) ON CONFLICT DO NOTHING'),
@@ -129,15 +127,11 @@ export function prepareStatements(db: Database.Database): Statements {
       db.prepare<[number, number, number], unknown[]>(`SELECT b * ${l.width}, n, s, mn, mx, lv, lt FROM ${l.table} WHERE log = ? AND b >= ? AND b < ?`).raw(),
     ),
     rawRows: db.prepare<[number, number, number], unknown[]>('SELECT t, 1, v, v, v, v, t FROM raw WHERE log = ? AND t >= ? AND t < ?').raw(),
-    rawBefore: db.prepare<[number, number], { v: number }>(
-      'SELECT v FROM raw WHERE log = ? AND t < ? ORDER BY t DESC LIMIT 1',
-    ),
+    rawBefore: db.prepare<[number, number], { v: number }>('SELECT v FROM raw WHERE log = ? AND t < ? ORDER BY t DESC LIMIT 1'),
     cutoffs: db.prepare<[], { level: string; cutoff: number }>('SELECT level, cutoff FROM pruned'),
     setCutoff: db.prepare('INSERT OR REPLACE INTO pruned (level, cutoff) VALUES (?, ?)'),
     levelBefore: LEVELS.map((l) =>
-      db.prepare<[number, number], { v: number }>(
-        `SELECT lv AS v FROM ${l.table} WHERE log = ? AND b < ? ORDER BY b DESC LIMIT 1`,
-      ),
+      db.prepare<[number, number], { v: number }>(`SELECT lv AS v FROM ${l.table} WHERE log = ? AND b < ? ORDER BY b DESC LIMIT 1`),
     ),
   };
 }

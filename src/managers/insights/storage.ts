@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { LEVELS, RAW_KEEP_MS, type RollupLevel } from './levels.js';
 import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
-import { prepareStatements, toLog, type Statements } from './statements.js';
+import { prepareStatements, type Statements, toLog } from './statements.js';
 
 export type LogType = 'number' | 'boolean';
 
@@ -170,7 +170,7 @@ export class InsightsStorage {
           continue;
         }
         added.push(p);
-        LEVELS.forEach((l, li) => fold(aggs[li]!, p, Math.floor(p.t / l.width)));
+        for (const [li, l] of LEVELS.entries()) fold(aggs[li]!, p, Math.floor(p.t / l.width));
       }
       LEVELS.forEach((_, li) => {
         const up = this.stmt.upserts[li]!;
@@ -215,7 +215,7 @@ export class InsightsStorage {
         });
       }
       this.setCutoff('raw', rawCut);
-      LEVELS.forEach((l, li) => this.setCutoff(l.name, cuts[li]! * l.width));
+      for (const [li, l] of LEVELS.entries()) this.setCutoff(l.name, cuts[li]! * l.width);
     })();
     // Give back a bounded number of free pages per prune, so a big delete shrinks the file
     // over a few minutes without one long pause.

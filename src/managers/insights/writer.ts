@@ -133,4 +133,3 @@ export class EntryWriter {
     this.flush(true);
   }
 }
-

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { HearthError, unavailable } from '../../core/errors.js';
-import { UnknownVoiceError, type SpeechEngine } from './engines/engine.js';
+import { type SpeechEngine, UnknownVoiceError } from './engines/engine.js';
 import { MissingToolError, ProcessError } from './engines/process.js';
 
 /** Characters of the failing text kept in the log line: enough to reproduce, bounded. */

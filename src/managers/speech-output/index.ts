@@ -3,13 +3,13 @@
  * speed and voice options, and the say queue. `service.say()` is what the apps SDK calls.
  */
 import type { SdkRouter } from '../../apps/router.js';
+import type { Manager, ManagerContext } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import { speechOutputContract } from './contract.js';
-import type { Manager, ManagerContext } from '../../core/managers.js';
 import { voiceOperations } from './operations.js';
 import { SpeechService } from './service.js';
 
-export { SpeechService, type SayOptions, type Spoken } from './service.js';
+export { type SayOptions, SpeechService, type Spoken } from './service.js';
 
 export class SpeechOutputManager implements Manager {
   readonly name = speechOutputContract.name;

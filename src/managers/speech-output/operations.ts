@@ -2,7 +2,7 @@
  * The speech-output handlers: each operation of the contract (contract.ts) as a call into the
  * speech service; `say` with synthesize answers the audio instead of playing it.
  */
-import { implement, RawResult, type Operation } from '../../core/operation.js';
+import { implement, type Operation, RawResult } from '../../core/operation.js';
 import { speechOutputContract } from './contract.js';
 import type { SpeechService } from './service.js';
 

@@ -10,10 +10,9 @@ type NamedSpeed = keyof typeof NAMED_SPEEDS;
 
 const isNamed = (v: string): v is NamedSpeed => Object.hasOwn(NAMED_SPEEDS, v);
 
-export const SpeedValue = z.string().refine(
-  (v) => isNamed(v) || (/^\d(\.\d{1,2})?$/.test(v) && Number(v) >= 0.5 && Number(v) <= 2),
-  { message: 'speed must be slow, normal, fast or a number from "0.5" to "2.0" (a multiplier of the normal rate)' },
-);
+export const SpeedValue = z.string().refine((v) => isNamed(v) || (/^\d(\.\d{1,2})?$/.test(v) && Number(v) >= 0.5 && Number(v) <= 2), {
+  message: 'speed must be slow, normal, fast or a number from "0.5" to "2.0" (a multiplier of the normal rate)',
+});
 
 /** The multiplier a stored speed value stands for ('fast' -> 1.5, '0.8' -> 0.8). */
 export function speedMultiplier(value: unknown): number {

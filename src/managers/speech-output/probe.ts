@@ -6,7 +6,7 @@
 import type { Config } from '../../config.js';
 import type { EngineVoice } from './engines/engine.js';
 import { isInstalled } from './engines/process.js';
-import { selectEngine, type EngineChoice } from './engines/select.js';
+import { type EngineChoice, selectEngine } from './engines/select.js';
 
 export interface SpeechProbe {
   readonly choice: EngineChoice;

@@ -13,14 +13,14 @@ import type { EventBus } from '../../core/events.js';
 import type { ManagerName } from '../../core/managers.js';
 import type { Store } from '../../core/store.js';
 import { cacheKey, SpeechCache } from './cache.js';
+import { MAX_TEXT, MAX_TIMEOUT_S } from './contract.js';
 import { cleanText, type EngineVoice, type SpeechEngine, type Voice } from './engines/engine.js';
 import { engineFailure, sinkFailure } from './failures.js';
 import { speedMultiplier } from './options.js';
 import { probeSpeech, type SpeechProbe } from './probe.js';
-import { MAX_TEXT, MAX_TIMEOUT_S } from './contract.js';
 import { SayQueue } from './queue.js';
 import { sampleSentence } from './samples.js';
-import { CardSink, FolderSink, type AudioFormat, type AudioSink } from './sink.js';
+import { type AudioFormat, type AudioSink, CardSink, FolderSink } from './sink.js';
 import { bestVoiceFor, VoiceRegistry } from './voices.js';
 import { wavInfo } from './wav.js';
 
@@ -174,7 +174,11 @@ export class SpeechService {
   // ---- voices ---------------------------------------------------------------------------
 
   catalogue(): Record<string, Voice> {
-    return Object.fromEntries(this.need().voices.catalogueVoices().map((v) => [v.id, v]));
+    return Object.fromEntries(
+      this.need()
+        .voices.catalogueVoices()
+        .map((v) => [v.id, v]),
+    );
   }
 
   getVoices(): Record<string, Voice> {

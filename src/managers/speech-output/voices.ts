@@ -4,9 +4,9 @@
  * Also picks the voice that best serves a language.
  */
 import { z } from 'zod';
-import type { Section, Store } from '../../core/store.js';
-import { Voice, type EngineId, type EngineVoice } from './engines/engine.js';
 import { nullRecord, safeRecord } from '../../core/records.js';
+import type { Section, Store } from '../../core/store.js';
+import { type EngineId, type EngineVoice, Voice } from './engines/engine.js';
 
 const SpeechSection = z.object({
   /** engine id -> voice id -> voice. An engine absent here has not had its first start yet. */
@@ -32,10 +32,7 @@ export const publicVoice = (v: Voice): Voice => ({
  *
  * @example bestVoiceFor(espeakVoices, 'en') // en-gb: espeak-ng ranks it first for 'en'
  */
-export function bestVoiceFor<V extends Voice & { serves?: ReadonlyMap<string, number> }>(
-  voices: readonly V[],
-  language: string,
-): V | undefined {
+export function bestVoiceFor<V extends Voice & { serves?: ReadonlyMap<string, number> }>(voices: readonly V[], language: string): V | undefined {
   const tag = language.toLowerCase();
   const exact = voices.find((v) => v.id === tag) ?? voices.find((v) => v.locale.toLowerCase() === tag);
   if (exact) return exact;

@@ -4,7 +4,7 @@
  */
 import { HearthError, notFound } from '../../core/errors.js';
 import { implement, type Operation } from '../../core/operation.js';
-import { grants, type GrantedScope } from '../../core/scopes.js';
+import { type GrantedScope, grants } from '../../core/scopes.js';
 import type { TokenService } from '../../core/tokens.js';
 import { tokensContract } from './contract.js';
 import { LoginCodes } from './login-codes.js';

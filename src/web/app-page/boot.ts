@@ -5,7 +5,7 @@
  * and once the document has loaded fill `data-i18n` and call the page's `onHomeyReady(Homey)`,
  * exactly once.
  */
-import { parseContext, type PageContext, type Theme } from '../page-protocol.js';
+import { type PageContext, parseContext, type Theme } from '../page-protocol.js';
 import { HostChannel } from './channel.js';
 import { applyDataI18n, type PageStrings } from './i18n.js';
 

@@ -4,7 +4,7 @@
  * theme). Only messages from the parent window count: the page's origin is opaque, so the
  * window a message came from is what identifies the host.
  */
-import { PROTOCOL, parseHostMessage, type PageCall, type PageNotice, type Theme } from '../page-protocol.js';
+import { type PageCall, type PageNotice, PROTOCOL, parseHostMessage, type Theme } from '../page-protocol.js';
 
 /** Rejections of `call`: the host's sentence, and the HTTP status when the hub answered one. */
 export class HostError extends Error {
@@ -69,8 +69,14 @@ export class HostChannel {
       const dialog = call.op === 'alert' || call.op === 'confirm';
       const timer = dialog ? undefined : window.setTimeout(() => this.settle(id, new HostError('the web app did not answer in time')), CALL_TIMEOUT_MS);
       this.pending.set(id, {
-        resolve: (v) => (window.clearTimeout(timer), resolve(v)),
-        reject: (e) => (window.clearTimeout(timer), reject(e)),
+        resolve: (v) => {
+          window.clearTimeout(timer);
+          resolve(v);
+        },
+        reject: (e) => {
+          window.clearTimeout(timer);
+          reject(e);
+        },
       });
       window.parent.postMessage({ protocol: PROTOCOL, id, call }, '*');
     });

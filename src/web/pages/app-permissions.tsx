@@ -11,7 +11,12 @@ type Containment = AppsState['containment'];
 
 /** The permissions with their sentences; those in `added` are marked new. */
 export function PermissionList({ details, added = [] }: { details: PermissionDetail[]; added?: string[] }): JSX.Element {
-  if (details.length === 0) return <p class="muted small" data-testid="permissions">Asks for no permissions.</p>;
+  if (details.length === 0)
+    return (
+      <p class="muted small" data-testid="permissions">
+        Asks for no permissions.
+      </p>
+    );
   return (
     <ul class="permissions" data-testid="permissions">
       {details.map((d) => (
@@ -49,7 +54,11 @@ export function NetworkMark({ network, containment }: { network: boolean; contai
     );
   }
   const text =
-    containment === 'namespaces' ? 'no network (a loopback of its own)' : containment === 'permission-model-only' ? 'asks for no network (not enforced on this hub)' : 'asks for no network';
+    containment === 'namespaces'
+      ? 'no network (a loopback of its own)'
+      : containment === 'permission-model-only'
+        ? 'asks for no network (not enforced on this hub)'
+        : 'asks for no network';
   return (
     <span class="badge idle" data-network="no">
       {text}
@@ -61,7 +70,15 @@ export function NetworkMark({ network, containment }: { network: boolean; contai
  * A store release's permissions, shown before its Install or Upgrade button. `installed` is the
  * installed version's permissions when the release would upgrade it: what is new is marked.
  */
-export function ReleasePermissions({ release, installed, containment }: { release: StoreRelease; installed: string[] | null; containment: Containment | undefined }): JSX.Element {
+export function ReleasePermissions({
+  release,
+  installed,
+  containment,
+}: {
+  release: StoreRelease;
+  installed: string[] | null;
+  containment: Containment | undefined;
+}): JSX.Element {
   if (release.permissions === null || release.network === null) {
     return (
       <p class="muted small" data-testid="permissions-unlisted">
@@ -110,8 +127,8 @@ export function ContainmentLine({ state }: { state: AppsState }): JSX.Element {
   }
   return (
     <p class="notice" data-testid="containment" data-containment="permission-model-only">
-      Apps run under Node's permission model only ({state.containmentReason ?? 'no namespaces here'}), as the owner chose: nothing keeps an app off the network or from signalling the hub, whatever it asks
-      for; {limits}.
+      Apps run under Node's permission model only ({state.containmentReason ?? 'no namespaces here'}), as the owner chose: nothing keeps an app off the network
+      or from signalling the hub, whatever it asks for; {limits}.
     </p>
   );
 }

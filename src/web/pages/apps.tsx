@@ -9,8 +9,8 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../client.js';
-import type { App, AppsState, CrashLog, StoreCatalogue } from '../types.js';
 import { Icon } from '../icons.js';
+import type { App, AppsState } from '../types.js';
 import { ActionButton, Card, Err, formatBytes, label, Ok, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
 import { ContainmentLine, PermissionList, ReleasePermissions } from './app-permissions.js';
 import { AppSettingsPage, settingsRoute, settingsRouteApp } from './app-settings-page.js';
@@ -66,6 +66,7 @@ function Setting({ app, def, value, onSaved }: { app: App; def: Record<string, u
     );
   }
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is `input`, made above for the setting's type
     <label class={type === 'checkbox' ? 'check' : ''}>
       <span>{label(def.label) || id}</span>
       {input}
@@ -127,7 +128,10 @@ function AppCard({ app }: { app: App }): JSX.Element {
       <header>
         <AppIcon app={app} />
         <h2 class="grow">
-          {app.name} <span class="muted small">{app.id} {app.version}</span>
+          {app.name}{' '}
+          <span class="muted small">
+            {app.id} {app.version}
+          </span>
         </h2>
         <span class={`badge ${stateClass}`} data-testid="app-state">
           {app.state}
@@ -160,7 +164,8 @@ function AppCard({ app }: { app: App }): JSX.Element {
       </div>
       <p class="muted small">
         {/* 0 bytes means "not sampled yet" (a process that just started, or a stopped app). */}
-        cpu {app.usage.mem > 0 ? `${app.usage.cpu.toFixed(1)}%` : '–'} · mem {app.usage.mem > 0 ? formatBytes(app.usage.mem) : '–'} · restarts {app.exitCount} · {app.origin}
+        cpu {app.usage.mem > 0 ? `${app.usage.cpu.toFixed(1)}%` : '–'} · mem {app.usage.mem > 0 ? formatBytes(app.usage.mem) : '–'} · restarts {app.exitCount} ·{' '}
+        {app.origin}
         {app.channel ? ` (${app.channel})` : ''}
       </p>
       <div class="actions wrap">
@@ -177,7 +182,12 @@ function AppCard({ app }: { app: App }): JSX.Element {
         ) : null}
         {/* The settings the manifest declares, as a form; "Settings" when the app has no page of its own. */}
         {app.settings.length > 0 || !app.settingsPage ? (
-          <button type="button" class={open === 'settings' ? 'active' : ''} onClick={() => setOpen(open === 'settings' ? '' : 'settings')} disabled={app.settings.length === 0}>
+          <button
+            type="button"
+            class={open === 'settings' ? 'active' : ''}
+            onClick={() => setOpen(open === 'settings' ? '' : 'settings')}
+            disabled={app.settings.length === 0}
+          >
             {app.settingsPage ? 'Setting values' : 'Settings'}
           </button>
         ) : null}
@@ -194,7 +204,12 @@ function AppCard({ app }: { app: App }): JSX.Element {
       <details class="advanced" onToggle={(e) => setAdvanced((e.target as HTMLDetailsElement).open)}>
         <summary>Advanced</summary>
         <div class="actions wrap">
-          <ActionButton label="Collect garbage" busyLabel="Collecting…" disabled={app.state !== 'running'} onRun={() => call('apps', 'garbageCollectApp', of(app.id))} />
+          <ActionButton
+            label="Collect garbage"
+            busyLabel="Collecting…"
+            disabled={app.state !== 'running'}
+            onRun={() => call('apps', 'garbageCollectApp', of(app.id))}
+          />
         </div>
         {advanced ? <Logs app={app} /> : null}
       </details>
@@ -207,13 +222,25 @@ function AppCard({ app }: { app: App }): JSX.Element {
  * release shows what it asks for before its button: the person approves what they see, and the
  * hub refuses a package that asks for anything else.
  */
-function Store({ installed, apps: installedApps, containment }: { installed: string; apps: Record<string, App> | undefined; containment: AppsState['containment'] | undefined }): JSX.Element {
+function Store({
+  installed,
+  apps: installedApps,
+  containment,
+}: {
+  installed: string;
+  apps: Record<string, App> | undefined;
+  containment: AppsState['containment'] | undefined;
+}): JSX.Element {
   const store = useLoad(() => call('apps', 'getAppStore'), [installed]);
   if (store.error) return <Err msg={store.error} />;
   if (!store.data) return <p class="muted">Loading the catalogue…</p>;
   const apps = Object.values(store.data.apps);
   // Why store apps are not kept up to date (a plain-http store without a pinned key), if so.
-  const updatesOff = store.data.automaticUpdatesOff ? <p class="notice" data-updates-off>{store.data.automaticUpdatesOff}.</p> : null;
+  const updatesOff = store.data.automaticUpdatesOff ? (
+    <p class="notice" data-updates-off>
+      {store.data.automaticUpdatesOff}.
+    </p>
+  ) : null;
   if (apps.length === 0) {
     return (
       <>
@@ -243,7 +270,13 @@ function Store({ installed, apps: installedApps, containment }: { installed: str
               {app.description ? <div class="muted">{app.description}</div> : null}
               {offered ? <ReleasePermissions release={offered} installed={installedPermissions} containment={containment} /> : null}
               <div class="inline wrap">
-                <span>{current ? `installed ${current}` : Object.entries(app.channels).map(([c, e]) => `${c} ${e.version}`).join(', ')}</span>
+                <span>
+                  {current
+                    ? `installed ${current}`
+                    : Object.entries(app.channels)
+                        .map(([c, e]) => `${c} ${e.version}`)
+                        .join(', ')}
+                </span>
                 {action ? (
                   <ActionButton
                     label={action}
@@ -296,7 +329,13 @@ export function AppsPage(): JSX.Element {
     if (app?.settingsPage) return <AppSettingsPage key={app.id} app={app} />;
     return (
       <Card title="Settings" actions={<a href="#/apps">Back to apps</a>}>
-        {apps.error ? <Err msg={apps.error} /> : !apps.data ? <p class="muted">Loading…</p> : <p class="muted">{settingsOf} is not installed, or has no settings page.</p>}
+        {apps.error ? (
+          <Err msg={apps.error} />
+        ) : !apps.data ? (
+          <p class="muted">Loading…</p>
+        ) : (
+          <p class="muted">{settingsOf} is not installed, or has no settings page.</p>
+        )}
       </Card>
     );
   }
@@ -304,7 +343,13 @@ export function AppsPage(): JSX.Element {
     <>
       {state.data ? <ContainmentLine state={state.data} /> : <Err msg={state.error} />}
       <Card title="App store">
-        <Store installed={Object.values(apps.data ?? {}).map((a) => `${a.id}@${a.version}`).join(',')} apps={apps.data} containment={state.data?.containment} />
+        <Store
+          installed={Object.values(apps.data ?? {})
+            .map((a) => `${a.id}@${a.version}`)
+            .join(',')}
+          apps={apps.data}
+          containment={state.data?.containment}
+        />
         <details>
           <summary>Install by id (another channel)</summary>
           <Install />

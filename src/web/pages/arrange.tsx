@@ -72,7 +72,9 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
   const first = Object.keys(widgets)[0] ?? '';
   const save = useAction();
   // Settings the browser can tell are wrong (a number out of range, a text off its pattern).
-  const problems = columns.flatMap((c) => c.widgets.flatMap((w) => (widgets[w.appWidgetId] ? settingsProblems(widgets[w.appWidgetId]!, w.settings ?? {}) : [])));
+  const problems = columns.flatMap((c) =>
+    c.widgets.flatMap((w) => (widgets[w.appWidgetId] ? settingsProblems(widgets[w.appWidgetId]!, w.settings ?? {}) : [])),
+  );
   const update = (f: (c: Column[]) => void): void =>
     setColumns((prev) => {
       const next = structuredClone(prev);
@@ -109,11 +111,15 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
     }
     if (lifted?.id !== w.id) return;
     const to: Place | null =
-      e.key === 'ArrowUp' ? { col: at.col, index: at.index - 1 }
-      : e.key === 'ArrowDown' ? { col: at.col, index: at.index + 1 }
-      : e.key === 'ArrowLeft' ? { col: at.col - 1, index: at.index }
-      : e.key === 'ArrowRight' ? { col: at.col + 1, index: at.index }
-      : null;
+      e.key === 'ArrowUp'
+        ? { col: at.col, index: at.index - 1 }
+        : e.key === 'ArrowDown'
+          ? { col: at.col, index: at.index + 1 }
+          : e.key === 'ArrowLeft'
+            ? { col: at.col - 1, index: at.index }
+            : e.key === 'ArrowRight'
+              ? { col: at.col + 1, index: at.index }
+              : null;
     if (e.key === 'Escape') {
       e.preventDefault();
       refocus.current = w.id;
@@ -173,6 +179,7 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
       </p>
       <div class="columns">
         {columns.map((col, ci) => (
+          // biome-ignore lint/a11y/noStaticElementInteractions: a drop target for the mouse; the keyboard moves widgets with the handle (Space, arrows)
           <div
             class={`column editing${dragOver === `col-${ci}` ? ' drop' : ''}`}
             key={col.id ?? `new-${ci}`}
@@ -194,7 +201,12 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
                   </option>
                 ))}
               </select>
-              <button type="button" data-testid={`add-widget-${ci}`} disabled={!(adding[ci] ?? first)} onClick={() => update((c) => void c[ci]!.widgets.push({ id: crypto.randomUUID(), appWidgetId: adding[ci] ?? first, settings: {} }))}>
+              <button
+                type="button"
+                data-testid={`add-widget-${ci}`}
+                disabled={!(adding[ci] ?? first)}
+                onClick={() => update((c) => void c[ci]!.widgets.push({ id: crypto.randomUUID(), appWidgetId: adding[ci] ?? first, settings: {} }))}
+              >
                 <Icon name="plus" /> Add widget
               </button>
               <button type="button" class="danger" onClick={() => update((c) => void c.splice(ci, 1))}>
@@ -204,6 +216,7 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
             {col.widgets.map((w, wi) => {
               const aw = widgets[w.appWidgetId];
               return (
+                // biome-ignore lint/a11y/noStaticElementInteractions: dragged and dropped on by the mouse; the keyboard moves it with the handle
                 <div
                   class={`placed${lifted?.id === w.id ? ' lifted' : ''}${dragOver === w.id ? ' drop' : ''}`}
                   key={w.id}
@@ -213,7 +226,10 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
                     e.dataTransfer?.setData(DRAG_TYPE, w.id);
                     if (e.dataTransfer) e.dataTransfer.effectAllowed = 'move';
                   }}
-                  onDragEnd={() => (setGrabbed(null), setDragOver(null))}
+                  onDragEnd={() => {
+                    setGrabbed(null);
+                    setDragOver(null);
+                  }}
                   onDragOver={(e) => allowDrop(e, w.id)}
                   onDrop={(e) => dropOn(e, { col: ci, index: wi }, w.id)}
                 >
@@ -251,7 +267,9 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
                     />
                     <span class="unit">px or %</span>
                   </label>
-                  {aw ? <WidgetSettings appWidget={aw} value={w.settings ?? {}} onChange={(s) => update((c) => void (c[ci]!.widgets[wi]!.settings = s))} /> : null}
+                  {aw ? (
+                    <WidgetSettings appWidget={aw} value={w.settings ?? {}} onChange={(s) => update((c) => void (c[ci]!.widgets[wi]!.settings = s))} />
+                  ) : null}
                 </div>
               );
             })}

@@ -45,7 +45,15 @@ async function waitForRestart(before: string | null): Promise<BackupState> {
   throw new Error('the hub did not come back within two minutes; check its log (journalctl -u hearth)');
 }
 
-function ArchiveRow({ b, onRestored, lastRestoreAt }: { b: BackupState['backups'][number]; onRestored: () => void; lastRestoreAt: string | null }): JSX.Element {
+function ArchiveRow({
+  b,
+  onRestored,
+  lastRestoreAt,
+}: {
+  b: BackupState['backups'][number];
+  onRestored: () => void;
+  lastRestoreAt: string | null;
+}): JSX.Element {
   const verify = useAction();
   const restore = useAction();
   const dl = useAction();
@@ -65,10 +73,20 @@ function ArchiveRow({ b, onRestored, lastRestoreAt }: { b: BackupState['backups'
       </td>
       <td class="num">{formatBytes(b.size)}</td>
       <td class="row-actions">
-        <button type="button" disabled={dl.busy} onClick={() => void dl.run(() => download(path('backup', 'downloadBackup', archive), b.file))} aria-label={`Download ${b.file}`}>
+        <button
+          type="button"
+          disabled={dl.busy}
+          onClick={() => void dl.run(() => download(path('backup', 'downloadBackup', archive), b.file))}
+          aria-label={`Download ${b.file}`}
+        >
           <Icon name="download" /> <span class="hide-narrow">Download</span>
         </button>
-        <button type="button" disabled={verify.busy} onClick={() => void verify.run(async () => verifiedSentence(await call('backup', 'verifyBackup', archive)))} aria-label={`Verify ${b.file}`}>
+        <button
+          type="button"
+          disabled={verify.busy}
+          onClick={() => void verify.run(async () => verifiedSentence(await call('backup', 'verifyBackup', archive)))}
+          aria-label={`Verify ${b.file}`}
+        >
           <Icon name="check" /> <span class="hide-narrow">{verify.busy ? 'Verifying…' : 'Verify'}</span>
         </button>
         <button
@@ -79,8 +97,13 @@ function ArchiveRow({ b, onRestored, lastRestoreAt }: { b: BackupState['backups'
           aria-label={`Restore ${b.file}`}
           onClick={() => {
             const what =
-              'Dashboards, settings, voices, insights and apps are replaced by the backup\'s where your sign-in may change them; the hub\'s tokens and sign-ins all stay.';
-            if (!window.confirm(`Restore the backup of ${formatTime(b.createdAt)}? ${what} The hub restarts into it; what it holds now is kept aside as a pre-restore copy.`)) return;
+              "Dashboards, settings, voices, insights and apps are replaced by the backup's where your sign-in may change them; the hub's tokens and sign-ins all stay.";
+            if (
+              !window.confirm(
+                `Restore the backup of ${formatTime(b.createdAt)}? ${what} The hub restarts into it; what it holds now is kept aside as a pre-restore copy.`,
+              )
+            )
+              return;
             void restore.run(async () => {
               await call('backup', 'restoreBackup', archive);
               await waitForRestart(lastRestoreAt);
@@ -114,7 +137,13 @@ function Upload({ onAdded }: { onAdded: () => void }): JSX.Element {
     >
       <label class="inline">
         <span>Upload a backup</span>
-        <input ref={input} type="file" accept=".gz,.tar.gz,application/gzip" data-testid="upload-file" onChange={(e) => setName((e.target as HTMLInputElement).files?.[0]?.name ?? '')} />
+        <input
+          ref={input}
+          type="file"
+          accept=".gz,.tar.gz,application/gzip"
+          data-testid="upload-file"
+          onChange={(e) => setName((e.target as HTMLInputElement).files?.[0]?.name ?? '')}
+        />
       </label>
       <button type="submit" disabled={a.busy || !name} data-testid="upload">
         <Icon name="upload" /> {a.busy ? 'Uploading and verifying…' : 'Upload'}
@@ -138,7 +167,11 @@ function Facts({ s, onChanged }: { s: BackupState; onChanged: () => void }): JSX
             checked={s.enabled}
             disabled={toggle.busy}
             data-testid="backup-enabled"
-            onChange={(e) => void toggle.run(() => call('backup', 'setOptionAutomaticBackupsEnabled', { body: { value: (e.target as HTMLInputElement).checked } }).then(onChanged))}
+            onChange={(e) =>
+              void toggle.run(() =>
+                call('backup', 'setOptionAutomaticBackupsEnabled', { body: { value: (e.target as HTMLInputElement).checked } }).then(onChanged),
+              )
+            }
           />
           <span>{s.enabled ? `${cronWords(s.schedule)} (${s.timeZone}); next ${formatTime(s.nextRun)}` : 'off'}</span>
         </label>
@@ -197,7 +230,16 @@ export function Backups(): JSX.Element {
   return (
     <Card
       title="Backups"
-      actions={<ActionButton label="Back up now" busyLabel="Starting…" kind="primary" testId="backup-now" disabled={running} onRun={() => call('backup', 'scheduleBackup').then(state.reload)} />}
+      actions={
+        <ActionButton
+          label="Back up now"
+          busyLabel="Starting…"
+          kind="primary"
+          testId="backup-now"
+          disabled={running}
+          onRun={() => call('backup', 'scheduleBackup').then(state.reload)}
+        />
+      }
     >
       <Err msg={state.error} />
       {s ? (

@@ -8,13 +8,12 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { seg } from '../api.js';
 import { call } from '../client.js';
-import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
 import type { Dashboard } from '../types.js';
-import { WidgetFrame, type AppWidget } from '../widget-host.js';
+import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
+import { type AppWidget, WidgetFrame } from '../widget-host.js';
 import { Arrange } from './arrange.js';
 
 type Dict<T> = Record<string, T>;
-
 
 function useLive(): { dashboards: Dict<Dashboard> | undefined; widgets: Dict<AppWidget> | undefined; error: string | null } {
   const d = useLoad(() => call('dashboards', 'getDashboards'));
@@ -56,7 +55,10 @@ export function DashboardsPage(): JSX.Element {
   const [, rerender] = useState(0);
   const [arranging, setArranging] = useState(false);
   useEffect(() => {
-    const f = (): void => (rerender((n) => n + 1), setArranging(false));
+    const f = (): void => {
+      rerender((n) => n + 1);
+      setArranging(false);
+    };
     window.addEventListener('hashchange', f);
     return () => window.removeEventListener('hashchange', f);
   }, []);
@@ -90,7 +92,12 @@ export function DashboardsPage(): JSX.Element {
                 <button type="button" data-testid="arrange" onClick={() => setArranging(true)}>
                   Arrange
                 </button>
-                <ActionButton label="Delete" kind="danger" confirm={`Delete the dashboard '${current.name}'?`} onRun={() => call('dashboards', 'deleteDashboard', { params: { id: current.id } })} />
+                <ActionButton
+                  label="Delete"
+                  kind="danger"
+                  confirm={`Delete the dashboard '${current.name}'?`}
+                  onRun={() => call('dashboards', 'deleteDashboard', { params: { id: current.id } })}
+                />
               </>
             )}
           </header>

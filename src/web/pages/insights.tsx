@@ -14,11 +14,24 @@ import { Card, Err, formatTime, useLoad } from '../ui.js';
 
 /** The hub's resolution ids with what a person reads in the picker. */
 const RESOLUTIONS: ReadonlyArray<[string, string]> = [
-  ['lastHour', 'Last hour'], ['last6Hours', 'Last 6 hours'], ['last24Hours', 'Last 24 hours'], ['last3Days', 'Last 3 days'],
-  ['last7Days', 'Last 7 days'], ['last14Days', 'Last 14 days'], ['last31Days', 'Last 31 days'], ['last3Months', 'Last 3 months'],
-  ['last6Months', 'Last 6 months'], ['last2Years', 'Last 2 years'], ['today', 'Today'], ['yesterday', 'Yesterday'],
-  ['thisWeek', 'This week'], ['lastWeek', 'Last week'], ['thisMonth', 'This month'], ['lastMonth', 'Last month'],
-  ['thisYear', 'This year'], ['lastYear', 'Last year'],
+  ['lastHour', 'Last hour'],
+  ['last6Hours', 'Last 6 hours'],
+  ['last24Hours', 'Last 24 hours'],
+  ['last3Days', 'Last 3 days'],
+  ['last7Days', 'Last 7 days'],
+  ['last14Days', 'Last 14 days'],
+  ['last31Days', 'Last 31 days'],
+  ['last3Months', 'Last 3 months'],
+  ['last6Months', 'Last 6 months'],
+  ['last2Years', 'Last 2 years'],
+  ['today', 'Today'],
+  ['yesterday', 'Yesterday'],
+  ['thisWeek', 'This week'],
+  ['lastWeek', 'Last week'],
+  ['thisMonth', 'This month'],
+  ['lastMonth', 'Last month'],
+  ['thisYear', 'This year'],
+  ['lastYear', 'Last year'],
 ];
 
 /** `hearth:app:com.hearth.sysmon` -> the app's name when the page may read the apps; else the uri. */
@@ -78,20 +91,30 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
           const color = COLORS[i % COLORS.length]!;
           if (l.type === 'boolean') {
             series.push({
-              label: l.title, scale: 'bool', stroke: color, width: 0, fill: `${color}33`,
-              paths: uPlot.paths.stepped!({ align: 1 }), value: (_u, v) => fmt(l, v),
+              label: l.title,
+              scale: 'bool',
+              stroke: color,
+              width: 0,
+              fill: `${color}33`,
+              paths: uPlot.paths.stepped!({ align: 1 }),
+              value: (_u, v) => fmt(l, v),
             });
           } else {
             // Sparse logs (a hub just started, or samples far apart) would draw nothing as a bare line.
             const count = entries[i]?.values.filter((p) => p.v !== null).length ?? 0;
             series.push({
-              label: l.title, scale: l.units ?? '', stroke: color, width: 2, spanGaps: false, value: (_u, v) => fmt(l, v),
+              label: l.title,
+              scale: l.units ?? '',
+              stroke: color,
+              width: 2,
+              spanGaps: false,
+              value: (_u, v) => fmt(l, v),
               points: { show: count <= 60, size: 6, fill: color },
             });
           }
         });
         const axes: uPlotType.Axis[] = [{}];
-        units.slice(0, 2).forEach((u, i) => axes.push({ scale: u, side: i === 0 ? 3 : 1, label: u || undefined, grid: { show: i === 0 } }));
+        for (const [i, u] of units.slice(0, 2).entries()) axes.push({ scale: u, side: i === 0 ? 3 : 1, label: u || undefined, grid: { show: i === 0 } });
         const scales: uPlotType.Scales = { x: { time: true }, bool: { range: [0, 1] } };
         const width = box.current.clientWidth || 600;
         const opts: uPlotType.Options = { width, height: width < 500 ? 240 : 320, series, axes, scales, legend: { live: true } };
@@ -103,7 +126,11 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
         box.current.dataset.points = String(points);
         box.current.title = `${points} values`;
       },
-      (e: unknown) => live && (setError(describe(e)), setLoading(false)),
+      (e: unknown) => {
+        if (!live) return;
+        setError(describe(e));
+        setLoading(false);
+      },
     );
     return () => {
       live = false;
@@ -201,7 +228,9 @@ export function InsightsPage(): JSX.Element {
                     {ownerOf(l.uri, apps.data)}
                   </div>
                 </td>
-                <td class="num" data-testid={`last-${key(l)}`}>{fmt(l, l.lastValue)}</td>
+                <td class="num" data-testid={`last-${key(l)}`}>
+                  {fmt(l, l.lastValue)}
+                </td>
                 <td class="muted small hide-narrow" data-testid={`updated-${key(l)}`}>
                   {formatTime(l.lastUpdated)}
                 </td>

@@ -1,26 +1,48 @@
 /**
  * "Sign in a phone": a signed-in browser makes a one-time sign-in link with chosen scopes and
- * shows it as a QR code (qr.ts) to scan, with the link itself and a copy button. The link names
+ * shows it as a QR code (uqr's encoder, drawn as one SVG path) to scan, with the link itself and a copy button. The link names
  * this page's own address, which is how the phone on the same network reaches the hub too.
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { encode } from 'uqr';
 import type { Scope } from '../../core/scopes.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
-import { qrModules, qrPath } from '../qr.js';
 import type { LoginCode } from '../types.js';
 import { CopyButton, Err, formatTime, ScopePicker, useAction } from '../ui.js';
 
 /** What a phone usually needs: use dashboards and say things. */
 const DEFAULT_SCOPES: Scope[] = ['service.dashboard', 'service.speech', 'service.app.readonly', 'service.insights.readonly'];
 
+/** SVG path data of the dark modules. */
+function qrPath(modules: readonly (readonly boolean[])[]): string {
+  const parts: string[] = [];
+  modules.forEach((row, y) => {
+    row.forEach((dark, x) => {
+      if (dark) parts.push(`M${x} ${y}h1v1h-1z`);
+    });
+  });
+  return parts.join('');
+}
+
 function Qr({ text }: { text: string }): JSX.Element {
-  const modules = qrModules(text);
-  const n = modules.length + 8;
+  // Level M (15% may be lost: a phone's camera at an angle), with the standard's 4-module quiet zone.
+  const { data: modules, version } = encode(text, { ecc: 'M', border: 4 });
+  const n = modules.length;
   // Dark on white whatever the theme: scanners expect it, and the quiet zone must be light.
   return (
-    <svg class="qr" viewBox={`0 0 ${n} ${n}`} width={n * 5} height={n * 5} role="img" aria-label="QR code of the sign-in link" data-testid="qr" data-modules={modules.length} shape-rendering="crispEdges">
+    <svg
+      class="qr"
+      viewBox={`0 0 ${n} ${n}`}
+      width={n * 5}
+      height={n * 5}
+      role="img"
+      aria-label="QR code of the sign-in link"
+      data-testid="qr"
+      data-modules={17 + 4 * version}
+      shape-rendering="crispEdges"
+    >
       <rect width={n} height={n} fill="#fff" />
       <path d={qrPath(modules)} fill="#000" />
     </svg>
@@ -49,7 +71,9 @@ export function PhoneLogin(): JSX.Element {
   const local = /^(localhost|127\.|\[::1\])/.test(location.host);
   return (
     <>
-      <p class="muted">A link that signs one browser in once, within 10 minutes, with the scopes you choose. It shows up under API tokens as a session you can revoke.</p>
+      <p class="muted">
+        A link that signs one browser in once, within 10 minutes, with the scopes you choose. It shows up under API tokens as a session you can revoke.
+      </p>
       <form
         onSubmit={a.submit(async () => {
           setMade(await call('tokens', 'createLogin', { body: { scopes } }));
@@ -66,9 +90,15 @@ export function PhoneLogin(): JSX.Element {
           {left > 0 ? <Qr text={link} /> : null}
           <div>
             <p>
-              {left > 0 ? `Scan it with the phone's camera, or open the link on it. It works once, until ${formatTime(made.expiresAt)} (${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left).` : 'This link has expired; make a new one.'}
+              {left > 0
+                ? `Scan it with the phone's camera, or open the link on it. It works once, until ${formatTime(made.expiresAt)} (${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')} left).`
+                : 'This link has expired; make a new one.'}
             </p>
-            {local ? <p class="notice">This page is open as {location.host}, which a phone cannot reach: open the web app by the hub's network address to make a link for a phone.</p> : null}
+            {local ? (
+              <p class="notice">
+                This page is open as {location.host}, which a phone cannot reach: open the web app by the hub's network address to make a link for a phone.
+              </p>
+            ) : null}
             <code class="break" data-testid="login-url">
               {link}
             </code>{' '}

@@ -4,7 +4,7 @@
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import { SCOPE_INFO, isScope, type Scope } from '../../core/scopes.js';
+import { isScope, SCOPE_INFO, type Scope } from '../../core/scopes.js';
 import { call } from '../client.js';
 import type { Token, Units } from '../types.js';
 import { ActionButton, Card, CopyButton, Err, formatTime, ScopePicker, useAction, useLoad } from '../ui.js';
@@ -42,7 +42,18 @@ function Location(): JSX.Element {
       <button type="submit" disabled={a.busy}>
         {a.busy ? 'Saving…' : 'Save'}
       </button>
-      {loc ? <ActionButton label="Clear" onRun={() => call('geolocation', 'unsetOptionLocation').then(() => (setLat(null), setLon(null), state.reload()))} /> : null}
+      {loc ? (
+        <ActionButton
+          label="Clear"
+          onRun={() =>
+            call('geolocation', 'unsetOptionLocation').then(() => {
+              setLat(null);
+              setLon(null);
+              state.reload();
+            })
+          }
+        />
+      ) : null}
       <Err msg={a.error ?? state.error} />
     </form>
   );
@@ -57,7 +68,11 @@ function Language(): JSX.Element {
     <div class="inline wrap">
       <label class="inline">
         Language
-        <select value={s?.language} disabled={!s || a.busy} onChange={(e) => put(() => call('i18n', 'setOptionLanguage', { body: { value: (e.target as HTMLSelectElement).value } }))}>
+        <select
+          value={s?.language}
+          disabled={!s || a.busy}
+          onChange={(e) => put(() => call('i18n', 'setOptionLanguage', { body: { value: (e.target as HTMLSelectElement).value } }))}
+        >
           {Object.entries(s?.languages ?? {}).map(([id, name]) => (
             <option key={id} value={id}>
               {name}
@@ -67,7 +82,11 @@ function Language(): JSX.Element {
       </label>
       <label class="inline">
         Units
-        <select value={s?.units} disabled={!s || a.busy} onChange={(e) => put(() => call('i18n', 'setOptionUnits', { body: { value: (e.target as HTMLSelectElement).value as Units } }))}>
+        <select
+          value={s?.units}
+          disabled={!s || a.busy}
+          onChange={(e) => put(() => call('i18n', 'setOptionUnits', { body: { value: (e.target as HTMLSelectElement).value as Units } }))}
+        >
           <option value="metric">metric</option>
           <option value="imperial">imperial</option>
         </select>
@@ -91,11 +110,21 @@ function Pin(): JSX.Element {
       })}
     >
       <span data-testid="pin-state">{state.data ? (state.data.pinCodeSet ? 'A PIN is set.' : 'No PIN set.') : '…'}</span>
-      <input type="password" inputMode="numeric" autocomplete="new-password" placeholder="4–8 digits" size={8} value={pin} onInput={(e) => setPin((e.target as HTMLInputElement).value)} />
+      <input
+        type="password"
+        inputMode="numeric"
+        autocomplete="new-password"
+        placeholder="4–8 digits"
+        size={8}
+        value={pin}
+        onInput={(e) => setPin((e.target as HTMLInputElement).value)}
+      />
       <button type="submit" disabled={a.busy || !pin}>
         Set PIN
       </button>
-      {state.data?.pinCodeSet ? <ActionButton label="Remove PIN" kind="danger" onRun={() => call('google-assistant', 'unsetOptionPinCode').then(state.reload)} /> : null}
+      {state.data?.pinCodeSet ? (
+        <ActionButton label="Remove PIN" kind="danger" onRun={() => call('google-assistant', 'unsetOptionPinCode').then(state.reload)} />
+      ) : null}
       <Err msg={a.error ?? state.error} />
     </form>
   );
@@ -119,7 +148,14 @@ function Tokens(): JSX.Element {
                 {scopeWords(t)} · {formatTime(t.createdAt)}
               </span>
             </span>
-            {t.owner ? null : <ActionButton label="Revoke" kind="danger" confirm={`Revoke '${t.name}'? Clients using it stop working at once.`} onRun={() => call('tokens', 'deleteToken', { params: { id: t.id } }).then(tokens.reload)} />}
+            {t.owner ? null : (
+              <ActionButton
+                label="Revoke"
+                kind="danger"
+                confirm={`Revoke '${t.name}'? Clients using it stop working at once.`}
+                onRun={() => call('tokens', 'deleteToken', { params: { id: t.id } }).then(tokens.reload)}
+              />
+            )}
           </li>
         ))}
       </ul>
@@ -144,7 +180,11 @@ function Tokens(): JSX.Element {
       </form>
       {secret ? (
         <p class="ok">
-          Copy it now, it is shown only once: <code class="break" data-testid="secret">{secret}</code> <CopyButton text={secret} what="the token" />
+          Copy it now, it is shown only once:{' '}
+          <code class="break" data-testid="secret">
+            {secret}
+          </code>{' '}
+          <CopyButton text={secret} what="the token" />
         </p>
       ) : null}
     </>

@@ -6,8 +6,8 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { call } from '../client.js';
-import { ActionButton, Card, Err, ErrWithRaw, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
 import type { Voice } from '../types.js';
+import { ActionButton, Card, Err, ErrWithRaw, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { Backups } from './backups.js';
 import { HubSettings } from './settings.js';
 
@@ -94,7 +94,14 @@ function Speech(): JSX.Element {
           Speed{' '}
           <OptionSelect
             option={SPEED}
-            choices={[['slow', 'slow'], ['normal', 'normal'], ['fast', 'fast'], ['0.5', '0.5×'], ['1.25', '1.25×'], ['2.0', '2×']]}
+            choices={[
+              ['slow', 'slow'],
+              ['normal', 'normal'],
+              ['fast', 'fast'],
+              ['0.5', '0.5×'],
+              ['1.25', '1.25×'],
+              ['2.0', '2×'],
+            ]}
           />
         </label>
       </div>
@@ -126,7 +133,13 @@ function Speech(): JSX.Element {
                   </option>
                 ))}
             </select>
-            <ActionButton label="Install" busyLabel="Installing…" kind="primary" disabled={!install} onRun={() => call('speech-output', 'installVoice', { body: { id: install } })} />
+            <ActionButton
+              label="Install"
+              busyLabel="Installing…"
+              kind="primary"
+              disabled={!install}
+              onRun={() => call('speech-output', 'installVoice', { body: { id: install } })}
+            />
           </>
         ) : (
           <button type="button" disabled={cat.busy} onClick={() => void cat.run(() => call('speech-output', 'getVoiceCatalog').then(setCatalogue))}>

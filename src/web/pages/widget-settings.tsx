@@ -9,8 +9,8 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { describe } from '../api.js';
 import { call } from '../client.js';
-import type { AppWidget } from '../widget-host.js';
 import { Err, label } from '../ui.js';
+import type { AppWidget } from '../widget-host.js';
 
 /** A setting definition as GET appwidget answers it. */
 interface SettingDef {
@@ -93,7 +93,13 @@ export function settingsProblems(appWidget: AppWidget, settings: Record<string, 
     .filter((p): p is string => p !== null);
 }
 
-function Autocomplete(p: { appWidgetId: string; settingId: string; value: unknown; settings: Record<string, unknown>; onChange: (v: unknown) => void }): JSX.Element {
+function Autocomplete(p: {
+  appWidgetId: string;
+  settingId: string;
+  value: unknown;
+  settings: Record<string, unknown>;
+  onChange: (v: unknown) => void;
+}): JSX.Element {
   const current = typeof p.value === 'object' && p.value !== null ? (p.value as Partial<Choice>) : undefined;
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Choice[] | null>(null);
@@ -105,8 +111,14 @@ function Autocomplete(p: { appWidgetId: string; settingId: string; value: unknow
     const timer = window.setTimeout(() => {
       const q = { settingId: p.settingId, query, settings: JSON.stringify(p.settings) };
       call('dashboards', 'getAppWidgetAutocomplete', { params: { id: p.appWidgetId }, query: q }).then(
-        (r) => (setResults(r), setError(null)),
-        (e: unknown) => (setResults(null), setError(describe(e))),
+        (r) => {
+          setResults(r);
+          setError(null);
+        },
+        (e: unknown) => {
+          setResults(null);
+          setError(describe(e));
+        },
       );
     }, 250);
     return () => window.clearTimeout(timer);
@@ -149,7 +161,19 @@ function Autocomplete(p: { appWidgetId: string; settingId: string; value: unknow
   );
 }
 
-function Input({ def, value, set, appWidget, settings }: { def: SettingDef; value: unknown; set: (v: unknown) => void; appWidget: AppWidget; settings: Record<string, unknown> }): JSX.Element {
+function Input({
+  def,
+  value,
+  set,
+  appWidget,
+  settings,
+}: {
+  def: SettingDef;
+  value: unknown;
+  set: (v: unknown) => void;
+  appWidget: AppWidget;
+  settings: Record<string, unknown>;
+}): JSX.Element {
   const text = value === undefined || value === null ? '' : String(value);
   const placeholder = label(def.placeholder) || undefined;
   switch (def.type) {
@@ -168,20 +192,20 @@ function Input({ def, value, set, appWidget, settings }: { def: SettingDef; valu
     case 'number':
       return (
         <span class="with-unit">
-        <input
-          type="number"
-          value={text}
-          min={def.min}
-          max={def.max}
-          step={def.step ?? 'any'}
-          placeholder={placeholder}
-          // Empty clears the value, so the app's default applies again.
-          onInput={(e) => {
-            const v = (e.target as HTMLInputElement).value;
-            set(v === '' ? undefined : Number(v));
-          }}
-        />
-        {label(def.units) ? <span class="unit">{label(def.units)}</span> : null}
+          <input
+            type="number"
+            value={text}
+            min={def.min}
+            max={def.max}
+            step={def.step ?? 'any'}
+            placeholder={placeholder}
+            // Empty clears the value, so the app's default applies again.
+            onInput={(e) => {
+              const v = (e.target as HTMLInputElement).value;
+              set(v === '' ? undefined : Number(v));
+            }}
+          />
+          {label(def.units) ? <span class="unit">{label(def.units)}</span> : null}
         </span>
       );
     case 'textarea':
@@ -212,6 +236,7 @@ export function WidgetSettings(p: {
         const v = p.value[d.id] ?? d.default;
         const chosen = d.type === 'autocomplete' && typeof v === 'object' && v !== null ? (v as Partial<Choice>).name : undefined;
         return (
+          // biome-ignore lint/a11y/noLabelWithoutControl: the control is the setting's input, chosen by its type below
           <label key={d.id} class={d.type === 'checkbox' ? 'check' : ''} data-setting={d.id}>
             <span>
               {label(d.label) || d.id}

@@ -59,7 +59,7 @@ export class UnknownVoiceError extends Error {
 
 // C0 and C1 controls, DEL, and Unicode line/paragraph separators: none is speakable and several
 // end a line in a tool's input (a line break would split festival input into a new command).
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /**

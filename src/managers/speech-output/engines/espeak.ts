@@ -4,15 +4,7 @@
  * voice passed to `-v` is always one espeak-ng itself listed.
  */
 import { fixWavSizes } from '../wav.js';
-import {
-  canonicalLocale,
-  clampSpeed,
-  cleanText,
-  findVoice,
-  VOICE_ID,
-  type EngineVoice,
-  type SpeechEngine,
-} from './engine.js';
+import { canonicalLocale, clampSpeed, cleanText, type EngineVoice, findVoice, type SpeechEngine, VOICE_ID } from './engine.js';
 import { run, SparePool } from './process.js';
 
 /** espeak-ng's normal rate in words per minute (its `-s` default). */

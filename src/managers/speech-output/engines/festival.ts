@@ -12,7 +12,7 @@
 import type { ChildProcess, SpawnOptions } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fixWavSizes } from '../wav.js';
-import { clampSpeed, cleanText, findVoice, type EngineVoice, type SpeechEngine } from './engine.js';
+import { clampSpeed, cleanText, type EngineVoice, findVoice, type SpeechEngine } from './engine.js';
 import { killGroup, run, SparePool } from './process.js';
 
 /** What say's platform classes look like from here (say ships CommonJS without these types). */

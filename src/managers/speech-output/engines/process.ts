@@ -3,7 +3,7 @@
  * never a shell; optional stdin; cancellable by an AbortSignal. Each child leads its own process
  * group so cancelling also kills what it spawned (festival starts `sh -c aplay ...`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 export interface RunOptions {
   /** Written to the child's stdin, which is then closed. */
