@@ -177,14 +177,14 @@ async function main(argv: string[]): Promise<void> {
       const { values, positionals } = parse(rest, { channel: { type: 'string' }, 'sign-key': { type: 'string' } });
       const [sub, folder] = positionals;
       if (sub === 'keygen' && folder) {
-        const { makeKeyPair } = await import('./apps/catalogue-key.js');
+        const { makeKeyPair } = await import('./apps/catalogue/key.js');
         console.log(JSON.stringify(await makeKeyPair(folder), null, 2));
         return;
       }
       if (sub !== 'pack' || !folder || typeof values.store !== 'string') {
         throw new Error('usage: hearth app pack FOLDER --store DIR [--channel stable|beta] [--sign-key PRIVATE.pem] | hearth app keygen DIR');
       }
-      const { packApp } = await import('./apps/pack.js');
+      const { packApp } = await import('./apps/catalogue/pack.js');
       const signKey = values['sign-key'] as string | undefined;
       const result = await packApp(folder, values.store, (values.channel as string | undefined) ?? 'stable', signKey ? { signKey } : {});
       console.log(JSON.stringify(result, null, 2));

@@ -5,7 +5,7 @@
 import type { KeyObject } from 'node:crypto';
 import { resolve, sep } from 'node:path';
 import { z } from 'zod';
-import { loadPublicKey } from './apps/catalogue-key.js';
+import { loadPublicKey } from './apps/catalogue/key.js';
 import { isZone, systemZone } from './core/system-zone.js';
 
 const port = z.coerce.number().int().min(0).max(65535);

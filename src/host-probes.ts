@@ -5,15 +5,12 @@
  * in order, instead of one after another in its way to its first answer (docs/performance.md).
  * The managers take them up in start() and report a failure there, as before.
  */
-import { beginSandboxProbe } from './apps/host-prep.js';
-import type { Sandbox } from './apps/sandbox.js';
+import { beginSandboxProbe } from './apps/host/host-prep.js';
 import type { Config } from './config.js';
-import { probeSpeech, type SpeechProbe } from './managers/speech-output/probe.js';
+import type { HostProbes } from './managers/context.js';
+import { probeSpeech } from './managers/speech-output/probe.js';
 
-export interface HostProbes {
-  readonly speech: Promise<SpeechProbe>;
-  readonly sandbox: Promise<Sandbox>;
-}
+export type { HostProbes } from './managers/context.js';
 
 export function beginHostProbes(config: Pick<Config, 'speechEngine' | 'audioOut' | 'appSandbox'>): HostProbes {
   return { speech: probeSpeech(config), sandbox: beginSandboxProbe(config.appSandbox) };

@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Logger } from 'pino';
-import { APP_WEB_API_SCOPES } from './apps/hub-api.js';
+import type { AppGateway } from './apps/host/gateway.js';
+import { APP_WEB_API_SCOPES } from './apps/host/hub-api.js';
 import { recoverRestore } from './backup/restore-journal.js';
 import { type Config, OWNER_TOKEN_FILE } from './config.js';
 import { acquireDataLock } from './core/data-lock.js';
@@ -17,7 +18,7 @@ import { writeFileDurable } from './core/durable-file.js';
 import { checkEvents } from './core/event-check.js';
 import { EventBus } from './core/events.js';
 import { closeInheritedDescriptors } from './core/inherited-fds.js';
-import type { Manager, ManagerContext } from './core/managers.js';
+import type { Manager } from './core/managers.js';
 import { OptionService } from './core/options.js';
 import { Store } from './core/store.js';
 import { newSecret, TokenService } from './core/tokens.js';
@@ -27,6 +28,7 @@ import { Authenticator } from './http/auth.js';
 import { AppsManager } from './managers/apps/index.js';
 import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
+import type { ManagerContext } from './managers/context.js';
 import { DashboardsManager } from './managers/dashboards/index.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
@@ -167,6 +169,7 @@ export class Hub {
       bodyLimit: config.bodyLimit,
       failed: this.failed,
       checkAnswers: config.checkAnswers === 'on',
+      ...appGateway(managers.all),
     });
     if (config.checkAnswers === 'on')
       log.info('every answer is checked against its operation schema, and every event against its contract (--check-answers on)');
@@ -252,4 +255,10 @@ function listen(http: HttpApp, host: string, port: number): Promise<ServerType> 
     s.requestTimeout = 30_000;
     s.keepAliveTimeout = 5_000;
   });
+}
+
+/** The apps manager's way in for the HTTP layer (apps' Web APIs, realtime and pages), when it is there. */
+function appGateway(managers: readonly Manager[]): { gateway?: AppGateway } {
+  const apps = managers.find((m): m is AppsManager => m instanceof AppsManager);
+  return apps ? { gateway: apps.appGateway } : {};
 }

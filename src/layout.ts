@@ -15,11 +15,21 @@ const ROOT = dirname(fileURLToPath(import.meta.url));
 export const WEB_ROOT = join(ROOT, 'web');
 
 /**
- * The built bootstrap's folder (dist/apps, where scripts/build-bootstrap.mjs puts bootstrap.cjs). Under vitest this module is the .ts source, so
+ * The built bootstrap's folder (dist/apps/child, where scripts/build-bootstrap.mjs puts bootstrap.cjs). Under vitest this module is the .ts source, so
  * the child is pointed at the build output instead (tests run after `npm run build`).
  */
 export function runtimeDir(): string {
-  const here = join(ROOT, 'apps');
+  const here = join(ROOT, 'apps', 'child');
   if (existsSync(join(here, 'bootstrap.cjs'))) return here;
-  return join(dirname(ROOT), 'dist', 'apps');
+  return join(dirname(ROOT), 'dist', 'apps', 'child');
+}
+
+/**
+ * What an app process reads of hearth, read-only: the bootstrap's folder (dist/apps/child), the
+ * protocol and rules both sides share (dist/apps/wire), and the SDK (dist/homey). Nothing else of
+ * the hub's code.
+ */
+export function appRuntimeDirs(): { readonly bootstrap: string; readonly wire: string; readonly sdk: string } {
+  const bootstrap = runtimeDir();
+  return { bootstrap, wire: join(bootstrap, '..', 'wire'), sdk: join(bootstrap, '..', '..', 'homey') };
 }

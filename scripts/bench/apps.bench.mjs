@@ -27,11 +27,11 @@ async function writeApp(appsDir, id, body) {
 
 export default async function bench({ root, log }) {
   const dist = (p) => pathToFileURL(join(root, 'dist', p)).href;
-  const { AppChild } = await import(dist('apps/child.js'));
-  const { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS } = await import(dist('apps/supervisor.js'));
-  const { prepareAppsFolder } = await import(dist('apps/sdk-link.js'));
-  const { probeSandbox } = await import(dist('apps/sandbox.js'));
-  const { HOMEY_VERSION } = await import(dist('apps/app-state.js'));
+  const { AppChild } = await import(dist('apps/host/child.js'));
+  const { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS } = await import(dist('apps/host/supervisor.js'));
+  const { prepareAppsFolder } = await import(dist('apps/host/sdk-link.js'));
+  const { probeSandbox } = await import(dist('apps/host/sandbox.js'));
+  const { HOMEY_VERSION } = await import(dist('apps/host/app-state.js'));
   const work = await mkdtemp(join(tmpdir(), 'hearth-bench-apps-'));
   try {
     const appDir = await writeApp(work, 'com.bench.idle', '');

@@ -80,7 +80,7 @@ export default async function bench({ root, log }) {
   const { resolveRange } = await dist('managers/insights/resolutions.js');
   const { LEVELS } = await dist('managers/insights/levels.js');
   const { serveSdk } = await dist('managers/insights/sdk.js');
-  const { SdkRouter } = await dist('apps/router.js');
+  const { SdkRouter } = await dist('apps/host/router.js');
   const { EventBus } = await dist('core/events.js');
   const { default: Database } = await import('better-sqlite3');
   const { default: pino } = await import('pino');

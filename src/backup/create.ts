@@ -9,7 +9,7 @@ import type { Dirent } from 'node:fs';
 import { mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { SDK_MODULES_DIR } from '../apps/sdk-link.js';
+import { SDK_MODULES_DIR } from '../apps/host/sdk-link.js';
 import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
 import {
   APPS_PREFIX,

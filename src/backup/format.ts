@@ -11,7 +11,7 @@
  *                            are of exactly what is in the archive, never of a second read
  */
 import { z } from 'zod';
-import { APP_ID, AppId } from '../apps/manifest.js';
+import { APP_ID, AppId } from '../apps/manifest/manifest.js';
 import { safeRecord } from '../core/records.js';
 
 /** Bumped when a reader of this version could misread a newer archive. */

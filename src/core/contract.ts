@@ -7,7 +7,6 @@
  * typed so that a handler answering the wrong shape does not compile.
  */
 import { z } from 'zod';
-import type { EventContract } from './events.js';
 import type { Scope } from './scopes.js';
 
 export const MANAGER_NAMES = [
@@ -23,6 +22,9 @@ export const MANAGER_NAMES = [
   'system',
 ] as const;
 export type ManagerName = (typeof MANAGER_NAMES)[number];
+
+/** What a manager publishes: each event's name with the schemas of its arguments, in order. */
+export type EventContract = Readonly<Record<string, readonly z.ZodType[]>>;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

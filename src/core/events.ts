@@ -4,7 +4,7 @@
  * and removed with the function `subscribe` returns.
  */
 import { z } from 'zod';
-import type { ManagerContract, ManagerName } from './contract.js';
+import type { EventContract, ManagerContract, ManagerName } from './contract.js';
 
 export type EventAction = 'create' | 'update' | 'delete';
 export type EventName = `${string}.${EventAction}`;
@@ -22,8 +22,7 @@ export const UpdateInfoSchema = z.object({
   changedKeys: z.array(z.string()),
 });
 
-/** What a manager publishes: each event's name with the schemas of its arguments, in order. */
-export type EventContract = Readonly<Record<string, readonly z.ZodType[]>>;
+export type { EventContract } from './contract.js';
 
 /** A resource's three events, typed: create and delete carry it; update carries it and what changed. */
 export type ResourceEvents<R extends string, S extends z.ZodType> = { readonly [K in `${R}.create` | `${R}.delete`]: readonly [S] } & {

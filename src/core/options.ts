@@ -4,10 +4,10 @@
  * manager declares its options once and gets its three operations per option from here.
  */
 import { z } from 'zod';
+import type { ManagerName } from './contract.js';
 import { type OptionContract, optionOperations } from './contract.js';
 import { unavailable } from './errors.js';
 import type { EventBus } from './events.js';
-import type { ManagerName } from './managers.js';
 import type { Operation } from './operation.js';
 import { nullRecord, safeRecord } from './records.js';
 import type { Scope } from './scopes.js';

@@ -2,7 +2,7 @@
  * What the SDK in an app's process is made of: the channel to the hub (the bootstrap's RPC
  * peer) and what the hub sent with `init`. The SDK itself knows nothing of frames or sockets.
  */
-import type { AppState, HubCallArgs, HubCallMethod } from '../apps/protocol.js' with { 'resolution-mode': 'import' };
+import type { AppState, HubCallArgs, HubCallMethod } from '../apps/wire/protocol.js' with { 'resolution-mode': 'import' };
 
 /** Calls to the hub; each rejects with an Error whose `code` says why when the hub refuses. */
 export interface Transport {

@@ -3,7 +3,7 @@
  * identity, env.json, translations and timers that are cleared when the app unloads. Managers
  * hearth backs talk to the hub; the others fail with a sentence naming what hearth lacks.
  */
-import type { AppEvent } from '../apps/protocol.js' with { 'resolution-mode': 'import' };
+import type { AppEvent } from '../apps/wire/protocol.js' with { 'resolution-mode': 'import' };
 import type { App } from './app.cjs';
 import { type HomeyContext, hasPermission } from './context.cjs';
 import { ManagerApi } from './managers/api.cjs';

@@ -1,7 +1,7 @@
 /**
  * `require('homey')` / `import Homey from 'homey'` inside an app on hearth: hearth's
  * implementation of the Homey Apps SDK v3. The hub makes this module resolvable from every app
- * folder (see src/apps/sdk-link.ts). Driver and Device exist so apps that mention them load, but
+ * folder (see src/apps/host/sdk-link.ts). Driver and Device exist so apps that mention them load, but
  * an app with drivers does not start (hearth has no devices).
  */
 import { App } from './app.cjs';

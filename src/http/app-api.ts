@@ -8,10 +8,10 @@
  * a WebSocket carries the app's realtime events (event-sockets.ts).
  */
 import type { Context, Hono } from 'hono';
-import { matchRoute } from '../apps/api-routes.js';
-import type { AppGateway } from '../apps/gateway.js';
-import { APP_ID, HTTP_METHODS, type HttpMethod } from '../apps/manifest.js';
-import type { ApiAnswer } from '../apps/protocol.js';
+import { matchRoute } from '../apps/host/api-routes.js';
+import type { AppGateway } from '../apps/host/gateway.js';
+import { APP_ID, HTTP_METHODS, type HttpMethod } from '../apps/manifest/manifest.js';
+import type { ApiAnswer } from '../apps/wire/protocol.js';
 import { ERROR_STATUS, type ErrorCode, HearthError } from '../core/errors.js';
 import { nullRecord } from '../core/records.js';
 import { grants, type Scope } from '../core/scopes.js';

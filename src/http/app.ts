@@ -9,7 +9,8 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { hasDotSegment } from '../apps/segments.cjs';
+import type { AppGateway } from '../apps/host/gateway.js';
+import { hasDotSegment } from '../apps/wire/segments.cjs';
 import { HearthError } from '../core/errors.js';
 import { contractEvents, type EventBus, type EventContract } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
@@ -30,6 +31,8 @@ export interface HttpAppOptions {
   readonly bodyLimit: number;
   /** Managers whose start failed, with the reason: their operations answer 503. */
   readonly failed: ReadonlyMap<string, string>;
+  /** The apps' way in: their Web APIs, realtime channels and pages (the apps manager's). */
+  readonly gateway?: AppGateway;
   /** --check-answers: every answer is parsed against its output schema (mount.ts). */
   readonly checkAnswers?: boolean;
 }
@@ -67,7 +70,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     mountOperation(app, m, { auth, bodyLimit: options.bodyLimit, failed: options.failed, ...(answerMismatch ? { answerMismatch } : {}) });
   sockets.mount(app, managers, ws.upgradeWebSocket, auth);
   // The apps' own Web APIs and realtime channels at /api/app/<appId>, their pages under /app/.
-  const gateway = managers.find((m) => m.appGateway)?.appGateway;
+  const { gateway } = options;
   if (gateway) {
     mountAppApi(app, gateway, { auth, bodyLimit: options.bodyLimit });
     sockets.mountApps(app, gateway, ws.upgradeWebSocket, auth);

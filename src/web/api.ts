@@ -4,7 +4,7 @@
  * events. API errors become ApiError carrying the hub's error_description sentence, which the
  * pages show next to what caused them.
  */
-import { isDotName } from '../apps/segments.cjs';
+import { isDotName } from '../apps/wire/segments.cjs';
 
 const TOKEN_KEY = 'hearth.token';
 

@@ -4,7 +4,7 @@
  * instead of the page. Those modules must stay free of Node imports (this build has DOM types
  * only, so one that is not fails here).
  */
-export type { AppsState, AppView as App, CrashLog, PermissionDetail, StoreApp, StoreCatalogue, StoreRelease } from '../managers/apps/views.js';
+export type { AppsState, AppView as App, CatalogueApp, CatalogueRelease, CatalogueView, CrashLog, PermissionDetail } from '../managers/apps/views.js';
 export type { ArchiveSummary, BackupJob, BackupState } from '../managers/backup/views.js';
 export type { AppWidget, DashboardView as Dashboard } from '../managers/dashboards/schema.js';
 export type { Units } from '../managers/i18n/contract.js';

@@ -6,7 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packApp } from '../../src/apps/pack.js';
+import { packApp } from '../../src/apps/catalogue/pack.js';
 import { type EventClient, openEvents } from '../helpers/events.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';

@@ -8,7 +8,7 @@ import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RealtimeEvent } from '../../src/apps/realtime.js';
+import type { RealtimeEvent } from '../../src/apps/host/realtime.js';
 import { EventBus } from '../../src/core/events.js';
 import { serveSdk } from '../../src/managers/insights/sdk.js';
 import { InsightsService } from '../../src/managers/insights/service.js';

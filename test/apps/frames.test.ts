@@ -1,7 +1,7 @@
 // Unit tests of the app channel's framing: round trips in any chunking, and refusals that come
 // before the oversize body is kept.
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, FrameDecoder, FrameError } from '../../src/apps/frames.js';
+import { encodeFrame, FrameDecoder, FrameError } from '../../src/apps/wire/frames.js';
 
 const messages = [{ type: 'hello', protocol: 1, pid: 42 }, { text: 'grüße ✓', n: [1, 2, 3] }, null, 'x'.repeat(70_000)];
 const stream = Buffer.concat(messages.map((m) => encodeFrame(m)));

@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pino from 'pino';
-import { type App, AppRuntime } from '../../src/apps/runtime.js';
-import type { SupervisorOptions } from '../../src/apps/supervisor.js';
+import { type App, AppRuntime } from '../../src/apps/host/runtime.js';
+import type { SupervisorOptions } from '../../src/apps/host/supervisor.js';
 import { Store } from '../../src/core/store.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -19,7 +19,7 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 /** The child runs the built bootstrap and SDK: fail with a clear sentence when the build is missing or stale. */
 export function assertBuilt(): void {
   for (const [built, sources] of [
-    ['dist/apps/bootstrap.cjs', 'src/apps'],
+    ['dist/apps/child/bootstrap.cjs', 'src/apps'],
     ['dist/homey/index.cjs', 'src/homey'],
   ] as const) {
     const file = join(ROOT, built);

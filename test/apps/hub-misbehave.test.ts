@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { packApp } from '../../src/apps/pack.js';
+import { packApp } from '../../src/apps/catalogue/pack.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { assertBuilt, homeyApp, listApps, removeAll, serveFolder, writeApp } from './helpers.js';
 

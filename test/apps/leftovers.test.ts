@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTimeOf } from '../../src/apps/leftovers.js';
+import { startTimeOf } from '../../src/apps/host/leftovers.js';
 import { tempDir as hubTempDir, startHub } from '../helpers/hub.js';
 import { homeyApp, removeAll, tempDir, writeApp } from './helpers.js';
 

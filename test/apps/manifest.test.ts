@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AppManifest, loadManifest, parseManifest } from '../../src/apps/manifest.js';
+import { type AppManifest, loadManifest, parseManifest } from '../../src/apps/manifest/manifest.js';
 import { removeAll, tempDir } from './helpers.js';
 
 const base = { id: 'com.example.app', version: '1.2.3', sdk: 3, name: { en: 'Example' } };

@@ -11,8 +11,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { extract } from '../../src/apps/package-extract.js';
-import { installFromStore } from '../../src/apps/store-install.js';
+import { installFromCatalogue } from '../../src/apps/catalogue/install-from-catalogue.js';
+import { extract } from '../../src/apps/catalogue/package-extract.js';
 import { assertBuilt, listApps, listDir, removeAll, startRuntime, type TestRuntime, tempDir } from './helpers.js';
 
 let appsDir: string;
@@ -79,7 +79,7 @@ describe('package limits', () => {
     await bomb(file, 'com.test.bomb', 300 * 1024 * 1024);
     await publish('com.test.bomb', file);
     expect((await readFile(file)).length).toBeLessThan(2 * 1024 * 1024);
-    await expect(installFromStore(t.rt, storeDir, 'com.test.bomb')).rejects.toMatchObject({
+    await expect(installFromCatalogue(t.rt, storeDir, 'com.test.bomb')).rejects.toMatchObject({
       code: 'insufficient_storage',
       status: 507,
       message: 'the app package unpacks to more than 256 MiB, the most a package may',
@@ -130,7 +130,7 @@ describe('a local catalogue reads only its own folder', () => {
         join(storeDir, 'index.json'),
         JSON.stringify({ apps: { 'com.test.peek': { channels: { stable: { version: '1.0.0', url, sha256: '0'.repeat(64) } } } } }),
       );
-      const err = (await installFromStore(t.rt, storeDir, 'com.test.peek').catch((e: unknown) => e)) as { code: string; message: string };
+      const err = (await installFromCatalogue(t.rt, storeDir, 'com.test.peek').catch((e: unknown) => e)) as { code: string; message: string };
       expect(err.code, url).toBe('bad_gateway');
       expect(err.message, url).toMatch(/^the app store lists a package outside its own folder/);
     }
@@ -145,7 +145,7 @@ describe('a local catalogue reads only its own folder', () => {
       JSON.stringify({ apps: { 'com.test.sum': { channels: { stable: { version: '1.0.0', url: 'com.test.sum.tar.gz', sha256: '1'.repeat(64) } } } } }),
     );
     const actual = createHash('sha256').update('not the listed package').digest('hex');
-    const err = (await installFromStore(t.rt, storeDir, 'com.test.sum').catch((e: unknown) => e)) as Error;
+    const err = (await installFromCatalogue(t.rt, storeDir, 'com.test.sum').catch((e: unknown) => e)) as Error;
     expect(err.message).toContain('failed its checksum');
     expect(err.message).not.toContain(actual);
   });

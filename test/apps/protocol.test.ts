@@ -4,9 +4,9 @@
  * permissions, arguments and results.
  */
 import { describe, expect, it } from 'vitest';
-import { HubMessage } from '../../src/apps/protocol.js';
-import { type CallerApp, SdkRouter } from '../../src/apps/router.js';
-import { answerOf, type CallMessage, isHubMessage, RpcError, RpcPeer } from '../../src/apps/wire.js';
+import { type CallerApp, SdkRouter } from '../../src/apps/host/router.js';
+import { HubMessage } from '../../src/apps/wire/protocol.js';
+import { answerOf, type CallMessage, isHubMessage, RpcError, RpcPeer } from '../../src/apps/wire/wire.js';
 import { HearthError } from '../../src/core/errors.js';
 
 const state = {

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LogRing } from '../../src/apps/ring.js';
+import { LogRing } from '../../src/apps/host/ring.js';
 import { removeAll, tempDir } from './helpers.js';
 
 let dir: string;

@@ -8,15 +8,15 @@
 import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PackResult, packApp } from '../../src/apps/pack.js';
-import { AppView, StoreCatalogue } from '../../src/managers/apps/views.js';
+import { type PackResult, packApp } from '../../src/apps/catalogue/pack.js';
+import { AppView, CatalogueView } from '../../src/managers/apps/views.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { writeHomeyApp } from '../homey/apps.js';
 
 const APP_JS = "const Homey = require('homey');\nmodule.exports = class extends Homey.App { async onInit() { this.log('up'); } };\n";
 
-/** The words hearth answers for the permissions these tests use (src/apps/permissions.ts). */
+/** The words hearth answers for the permissions these tests use (src/apps/manifest/permissions.ts). */
 const SPEECH = { id: 'homey:manager:speech-output', granted: true, sentence: 'speak through the hub (this.homey.speechOutput.say)' };
 const NETWORK = {
   id: 'hearth:network:access',
@@ -76,11 +76,11 @@ async function repackUnderSameEntry(id: string, version: string, permissions: st
   }
 }
 
-async function catalogue(): Promise<StoreCatalogue> {
-  const res = await hub.call<StoreCatalogue>('GET', '/api/manager/apps/store/');
+async function catalogue(): Promise<CatalogueView> {
+  const res = await hub.call<CatalogueView>('GET', '/api/manager/apps/store/');
   expect(res.status).toBe(200);
   // The answer is what the declared schema says: nothing missing, nothing it would strip.
-  expect(StoreCatalogue.parse(res.body)).toEqual(res.body);
+  expect(CatalogueView.parse(res.body)).toEqual(res.body);
   return res.body;
 }
 

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { checkForUpdates, compareVersions } from '../../src/apps/autoupdate.js';
-import { packApp } from '../../src/apps/pack.js';
-import { readCatalogue } from '../../src/apps/store.js';
-import { installFromStore } from '../../src/apps/store-install.js';
+import { checkForUpdates, compareVersions } from '../../src/apps/catalogue/autoupdate.js';
+import { readCatalogue } from '../../src/apps/catalogue/catalogue.js';
+import { installFromCatalogue } from '../../src/apps/catalogue/install-from-catalogue.js';
+import { packApp } from '../../src/apps/catalogue/pack.js';
 import { assertBuilt, homeyApp, listApps, listDir, removeAll, startRuntime, type TestRuntime, tempDir, writeApp } from './helpers.js';
 
 let appsDir: string;
@@ -117,7 +117,7 @@ describe('pack and install', () => {
       },
     });
 
-    const app = await installFromStore(t.rt, storeDir, 'com.test.store');
+    const app = await installFromCatalogue(t.rt, storeDir, 'com.test.store');
     expect(app).toMatchObject({ id: 'com.test.store', version: '1.0.0', origin: 'appstore', channel: 'stable', state: 'running', ready: true });
     expect(t.events.some((e) => e.kind === 'create' && e.app.id === 'com.test.store')).toBe(true);
     await expectClean(['com.test.store']);
@@ -127,12 +127,12 @@ describe('pack and install', () => {
     const folder = await writeApp(srcDir, 'com.test.store', { code: CODE });
     await packApp(folder, storeDir);
     const url = await serveStore();
-    await installFromStore(t.rt, url, 'com.test.store');
+    await installFromCatalogue(t.rt, url, 'com.test.store');
     await t.rt.settings.set('com.test.store', 'colour', 'green');
 
     await writeFile(join(folder, 'app.json'), JSON.stringify({ id: 'com.test.store', version: '1.1.0', sdk: 3, name: { en: 'Store v2' } }));
     await packApp(folder, storeDir, 'beta');
-    const app = await installFromStore(t.rt, `${url}index.json`, 'com.test.store', 'beta');
+    const app = await installFromCatalogue(t.rt, `${url}index.json`, 'com.test.store', 'beta');
     expect(app).toMatchObject({ version: '1.1.0', name: 'Store v2', channel: 'beta', state: 'running' });
     expect(t.rt.settings.get('com.test.store', 'colour')).toBe('green');
     expect((await t.rt.crashLog('com.test.store')).stdout).toContain('store app 1.1.0');
@@ -145,7 +145,7 @@ describe('pack and install', () => {
       { name: 'app.js', body: CODE, mode: 0o4777 },
     ]);
     await publishRaw('com.test.modes', tarball);
-    await installFromStore(t.rt, storeDir, 'com.test.modes');
+    await installFromCatalogue(t.rt, storeDir, 'com.test.modes');
     const { mode } = await stat(join(appsDir, 'com.test.modes', 'app.js'));
     expect(mode & 0o7777).toBe(0o755);
   });
@@ -158,7 +158,7 @@ describe('refusals leave nothing behind', () => {
     const index = JSON.parse(await readFile(join(storeDir, 'index.json'), 'utf8'));
     index.apps['com.test.store'].channels.stable.sha256 = 'f'.repeat(64);
     await writeFile(join(storeDir, 'index.json'), JSON.stringify(index));
-    await expect(installFromStore(t.rt, storeDir, 'com.test.store')).rejects.toMatchObject({
+    await expect(installFromCatalogue(t.rt, storeDir, 'com.test.store')).rejects.toMatchObject({
       code: 'bad_gateway',
       message: expect.stringContaining('failed its checksum'),
     });
@@ -174,7 +174,7 @@ describe('refusals leave nothing behind', () => {
         { name: '../../evil.txt', body: 'pwned' },
       ]),
     );
-    await expect(installFromStore(t.rt, storeDir, 'com.test.evil')).rejects.toMatchObject({
+    await expect(installFromCatalogue(t.rt, storeDir, 'com.test.evil')).rejects.toMatchObject({
       code: 'bad_gateway',
       message: expect.stringContaining("entry '../../evil.txt' climbs out of the package"),
     });
@@ -190,7 +190,7 @@ describe('refusals leave nothing behind', () => {
         { name: 'passwd', type: '2', link: '/etc/passwd' },
       ]),
     );
-    await expect(installFromStore(t.rt, storeDir, 'com.test.link')).rejects.toMatchObject({
+    await expect(installFromCatalogue(t.rt, storeDir, 'com.test.link')).rejects.toMatchObject({
       message: expect.stringContaining('only files and folders are allowed'),
     });
     await publishRaw(
@@ -200,21 +200,21 @@ describe('refusals leave nothing behind', () => {
         { name: '/tmp/abs-evil', body: 'x' },
       ]),
     );
-    await expect(installFromStore(t.rt, storeDir, 'com.test.abs')).rejects.toMatchObject({ message: expect.stringContaining('absolute path') });
+    await expect(installFromCatalogue(t.rt, storeDir, 'com.test.abs')).rejects.toMatchObject({ message: expect.stringContaining('absolute path') });
     await expectClean();
   });
 
   it('refuses a package whose manifest names another app', async () => {
     await publishRaw('com.test.want', rawTarGz([{ name: 'app.json', body: manifestOf('com.test.other') }]));
-    await expect(installFromStore(t.rt, storeDir, 'com.test.want')).rejects.toMatchObject({
+    await expect(installFromCatalogue(t.rt, storeDir, 'com.test.want')).rejects.toMatchObject({
       message: "the app store served 'com.test.other' when asked for 'com.test.want'",
     });
     await expectClean();
   });
 
   it('refuses an id that is not an app id before touching the disk', async () => {
-    await expect(installFromStore(t.rt, storeDir, '../../escape')).rejects.toMatchObject({ code: 'invalid_parameter' });
-    await expect(installFromStore(t.rt, storeDir, 'com.test.x', '../beta')).rejects.toMatchObject({ code: 'invalid_parameter' });
+    await expect(installFromCatalogue(t.rt, storeDir, '../../escape')).rejects.toMatchObject({ code: 'invalid_parameter' });
+    await expect(installFromCatalogue(t.rt, storeDir, 'com.test.x', '../beta')).rejects.toMatchObject({ code: 'invalid_parameter' });
     await expectClean();
     expect(await listDir(join(appsDir, '..'))).not.toContain('escape');
   });
@@ -222,8 +222,8 @@ describe('refusals leave nothing behind', () => {
   it('answers 404s for a missing app or channel and 502 for an unreachable store', async () => {
     const folder = await writeApp(srcDir, 'com.test.store', { code: CODE });
     await packApp(folder, storeDir);
-    await expect(installFromStore(t.rt, storeDir, 'com.test.absent')).rejects.toMatchObject({ code: 'not_found' });
-    await expect(installFromStore(t.rt, storeDir, 'com.test.store', 'nightly')).rejects.toMatchObject({
+    await expect(installFromCatalogue(t.rt, storeDir, 'com.test.absent')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(installFromCatalogue(t.rt, storeDir, 'com.test.store', 'nightly')).rejects.toMatchObject({
       code: 'not_found',
       message: "app 'com.test.store' has no 'nightly' channel in the app store; channels: stable",
     });
@@ -231,7 +231,7 @@ describe('refusals leave nothing behind', () => {
     server!.close();
     await once(server!, 'close');
     server = undefined;
-    await expect(installFromStore(t.rt, url, 'com.test.store')).rejects.toMatchObject({
+    await expect(installFromCatalogue(t.rt, url, 'com.test.store')).rejects.toMatchObject({
       code: 'bad_gateway',
       message: expect.stringContaining('is unreachable'),
     });
@@ -254,7 +254,7 @@ describe('automatic updates', () => {
   });
 
   it('refuses versions that are not semver, in a manifest and in a catalogue', async () => {
-    const { parseManifest } = await import('../../src/apps/manifest.js');
+    const { parseManifest } = await import('../../src/apps/manifest/manifest.js');
     const base = { id: 'com.test.v', sdk: 3, name: { en: 'V' } };
     for (const version of ['1.0', 'v1.0.0', '01.0.0', '1.0.0-', 'latest']) {
       const r = parseManifest({ ...base, version });
@@ -269,8 +269,8 @@ describe('automatic updates', () => {
     const b = await writeApp(srcDir, 'com.test.manual', { code: CODE });
     await packApp(a, storeDir);
     await packApp(b, storeDir);
-    await installFromStore(t.rt, storeDir, 'com.test.auto');
-    await installFromStore(t.rt, storeDir, 'com.test.manual');
+    await installFromCatalogue(t.rt, storeDir, 'com.test.auto');
+    await installFromCatalogue(t.rt, storeDir, 'com.test.manual');
     await t.rt.setAutoupdate('com.test.manual', false);
     for (const folder of [a, b]) {
       const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8'));

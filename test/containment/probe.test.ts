@@ -8,7 +8,7 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { probeSandbox } from '../../src/apps/sandbox.js';
+import { probeSandbox } from '../../src/apps/host/sandbox.js';
 import { homeyApp, removeAll, writeApp } from '../apps/helpers.js';
 import { startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';

@@ -6,7 +6,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packApp } from '../../src/apps/pack.js';
+import { packApp } from '../../src/apps/catalogue/pack.js';
 import { type EventClient, type EventFrame, openEvents } from '../helpers/events.js';
 import { tempDir } from '../helpers/hub.js';
 import { BASE, body, CLOCK, copyFixture, type DashboardView, NOTE, OWNER, startWithApp, type TestHub, waitAppRunning, widgetIds } from './helpers.js';

@@ -9,7 +9,7 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packApp } from '../../src/apps/pack.js';
+import { packApp } from '../../src/apps/catalogue/pack.js';
 import { ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { appJson, writeHomeyApp } from './apps.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CallerApp, SdkRouter } from '../../src/apps/router.js';
+import { type CallerApp, SdkRouter } from '../../src/apps/host/router.js';
 import { HearthError } from '../../src/core/errors.js';
 import { EventBus, type HubEvent } from '../../src/core/events.js';
 import { serveSdk } from '../../src/managers/insights/sdk.js';

@@ -7,7 +7,7 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { packApp } from '../../src/apps/pack.js';
+import { packApp } from '../../src/apps/catalogue/pack.js';
 import { OWNER, ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { ARTIFACTS, type Browser, type BrowserGlobals, screenshot, screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
 

@@ -6,7 +6,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { packApp } from '../../src/apps/pack.js';
+import { packApp } from '../../src/apps/catalogue/pack.js';
 import { OWNER } from '../helpers/hub.js';
 import { screenshots, signedIn, startWebHub, type WebHub, widgetsListed } from './browser.js';
 

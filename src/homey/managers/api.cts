@@ -1,7 +1,7 @@
 /**
  * `this.homey.api`: `realtime(event, data)` reaches the app's widgets and settings page (their
  * `Homey.on(event, fn)`); `get/post/put/delete` reach the hub's Web API (with the permission
- * `homey:manager:api`, read-only, through the hub: src/apps/hub-api.ts). Other apps are not offered.
+ * `homey:manager:api`, read-only, through the hub: src/apps/host/hub-api.ts). Other apps are not offered.
  */
 import { type HomeyContext, hasPermission } from '../context.cjs';
 import { HomeyError, needsPermission, notAvailable } from '../errors.cjs';

@@ -5,7 +5,7 @@
  * the hub would refuse (too large, too many, not what app.json declares) throws here, where the
  * app made the call. These are the settings the Web API's getAppSettings/setAppSetting show.
  */
-import { capProblem, type DeclaredSetting, keyProblem, MAX_SETTING_BYTES, settingProblem } from '../../apps/setting-rules.cjs';
+import { capProblem, type DeclaredSetting, keyProblem, MAX_SETTING_BYTES, settingProblem } from '../../apps/wire/setting-rules.cjs';
 import type { HomeyContext } from '../context.cjs';
 import { HomeyError } from '../errors.cjs';
 import { Manager } from '../simple-class.cjs';

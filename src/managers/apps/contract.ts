@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineContract } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { safeRecord } from '../../core/records.js';
-import { AppsState, AppView, CrashLog, Heap, Notification, StoreCatalogue } from './views.js';
+import { AppsState, AppView, CatalogueView, CrashLog, Heap, Notification } from './views.js';
 
 const Id = z.object({ id: z.string().min(1).max(128) });
 const IdName = z.object({ id: z.string().min(1).max(128), name: z.string().min(1).max(256) });
@@ -149,7 +149,7 @@ export const appsContract = defineContract({
       extension: true,
       summary:
         "The app store's catalogue: each app with its channels' versions, the permissions each asks for (with what they mean on hearth, and whether it uses the network), and what of it is installed",
-      output: StoreCatalogue,
+      output: CatalogueView,
     },
     installFromAppStore: {
       method: 'POST',

@@ -5,17 +5,18 @@
  * the HTTP layer its gateway: the apps' Web APIs, realtime events and pages.
  */
 import { randomUUID } from 'node:crypto';
-import { checkForUpdates } from '../../apps/autoupdate.js';
-import { StoredCatalogueMemory } from '../../apps/catalogue-memory.js';
-import type { AppGateway } from '../../apps/gateway.js';
-import { type HubApi, serveHubApi } from '../../apps/hub-api.js';
-import { RealtimeHub } from '../../apps/realtime.js';
-import type { SdkRouter } from '../../apps/router.js';
-import { type App, type AppEventKind, AppRuntime, type Locale } from '../../apps/runtime.js';
-import type { SupervisorOptions } from '../../apps/supervisor.js';
+import { checkForUpdates } from '../../apps/catalogue/autoupdate.js';
+import { StoredCatalogueMemory } from '../../apps/catalogue/memory.js';
+import type { AppGateway } from '../../apps/host/gateway.js';
+import { type HubApi, serveHubApi } from '../../apps/host/hub-api.js';
+import { RealtimeHub } from '../../apps/host/realtime.js';
+import type { SdkRouter } from '../../apps/host/router.js';
+import { type App, type AppEventKind, AppRuntime, type Locale } from '../../apps/host/runtime.js';
+import type { SupervisorOptions } from '../../apps/host/supervisor.js';
 import { diff } from '../../core/diff.js';
-import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
 import { appsContract } from './contract.js';
 import { appsOperations } from './operations.js';
 import { AppsService } from './service.js';
@@ -24,7 +25,7 @@ import { AppsService } from './service.js';
 const AUTOUPDATE = { firstMs: 5 * 60_000, everyMs: 24 * 60 * 60_000 };
 
 export interface AppsManagerOptions {
-  /** Supervisor tuning (tests shorten backoff); defaults in src/apps/supervisor.ts. */
+  /** Supervisor tuning (tests shorten backoff); defaults in src/apps/host/supervisor.ts. */
   readonly supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
   /**
    * The hub's other managers. At start, each that has `serveSdk(router)` registers the SDK calls

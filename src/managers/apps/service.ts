@@ -5,19 +5,19 @@
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { automaticUpdates, type CatalogueSource } from '../../apps/catalogue-key.js';
-import { removeApp } from '../../apps/install.js';
-import { textOf } from '../../apps/manifest.js';
-import { permissionDetails, usesNetwork } from '../../apps/permissions.js';
-import type { App, AppRuntime } from '../../apps/runtime.js';
-import { type ChannelEntry, INDEX_FILE, readCatalogue } from '../../apps/store.js';
-import { installFromStore } from '../../apps/store-install.js';
+import { type ChannelEntry, INDEX_FILE, readCatalogue } from '../../apps/catalogue/catalogue.js';
+import { removeApp } from '../../apps/catalogue/install.js';
+import { installFromCatalogue } from '../../apps/catalogue/install-from-catalogue.js';
+import { automaticUpdates, type CatalogueSource } from '../../apps/catalogue/key.js';
+import type { App, AppRuntime } from '../../apps/host/runtime.js';
+import { textOf } from '../../apps/manifest/manifest.js';
+import { permissionDetails, usesNetwork } from '../../apps/manifest/permissions.js';
 import { invalid, notFound } from '../../core/errors.js';
 import { toNullRecord } from '../../core/records.js';
-import type { AppsState, StoreApp, StoreCatalogue, StoreRelease } from './views.js';
+import type { AppsState, CatalogueApp, CatalogueRelease, CatalogueView } from './views.js';
 
 /** A catalogue release as the store answer shows it: what it asks for, before anyone installs it. */
-function releaseOf(e: ChannelEntry): StoreRelease {
+function releaseOf(e: ChannelEntry): CatalogueRelease {
   if (!e.permissions) return { version: e.version, permissions: null, network: null };
   return { version: e.version, permissions: permissionDetails(e.permissions), network: usesNetwork(e.permissions) };
 }
@@ -90,11 +90,11 @@ export class AppsService {
   }
 
   /** The store's catalogue with what of it is installed (502 when the store cannot be read). */
-  async catalogue(): Promise<StoreCatalogue> {
+  async catalogue(): Promise<CatalogueView> {
     const { catalogue } = await readCatalogue(this.store);
     const language = this.runtime.locale().language;
     const installed = this.runtime.list();
-    const apps: Record<string, StoreApp> = {};
+    const apps: Record<string, CatalogueApp> = {};
     for (const id of Object.keys(catalogue.apps).sort()) {
       const entry = catalogue.apps[id]!;
       const app = installed[id];
@@ -113,6 +113,6 @@ export class AppsService {
   }
 
   install(id: string, channel = 'stable', version?: string): Promise<App> {
-    return installFromStore(this.runtime, this.store, id, channel, version === undefined ? {} : { version });
+    return installFromCatalogue(this.runtime, this.store, id, channel, version === undefined ? {} : { version });
   }
 }

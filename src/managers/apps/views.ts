@@ -13,7 +13,7 @@ const RunOutcome = {
   exitSignal: z.string().nullable(),
   exitCount: z.number(),
 };
-/** One permission with what it means on hearth (src/apps/permissions.ts `permissionDetails`). */
+/** One permission with what it means on hearth (src/apps/manifest/permissions.ts `permissionDetails`). */
 export const PermissionDetail = z.object({
   id: z.string().describe('the permission as app.json lists it, e.g. homey:manager:speech-output'),
   granted: z.boolean().describe('whether hearth gives what it asks for'),
@@ -60,7 +60,7 @@ export const CrashLog = z.object({
 export type AppView = z.infer<typeof AppView>;
 export type CrashLog = z.infer<typeof CrashLog>;
 
-export const StoreRelease = z.object({
+export const CatalogueRelease = z.object({
   version: z.string(),
   // null rather than []: an older catalogue that lists nothing must not read as "asks for nothing".
   permissions: z
@@ -76,9 +76,9 @@ export const StoreRelease = z.object({
       'whether the release asks for hearth:network:access (in namespaces, an app without it has only a loopback of its own); null when the catalogue does not list permissions',
     ),
 });
-export type StoreRelease = z.infer<typeof StoreRelease>;
+export type CatalogueRelease = z.infer<typeof CatalogueRelease>;
 
-export const StoreApp = z.object({
+export const CatalogueApp = z.object({
   id: z.string(),
   /** In the hub's language; the id when the catalogue has no name. */
   name: z.string(),
@@ -87,19 +87,19 @@ export const StoreApp = z.object({
   icon: z.string().nullable(),
   brandColor: z.string().nullable(),
   /** Channel -> the release it offers, with what that release asks for. */
-  channels: z.record(z.string(), StoreRelease),
+  channels: z.record(z.string(), CatalogueRelease),
   /** The installed version and channel, or null. */
   installed: z.object({ version: z.string().nullable(), channel: z.string().nullable() }).nullable(),
 });
-export type StoreApp = z.infer<typeof StoreApp>;
-export const StoreCatalogue = z.object({
+export type CatalogueApp = z.infer<typeof CatalogueApp>;
+export const CatalogueView = z.object({
   location: z.string().describe('the store folder or URL the hub installs from'),
   signed: z.boolean().describe('true when a store key is pinned: the catalogue was checked against it'),
   automaticUpdates: z.boolean().describe('whether store apps with autoupdate on are upgraded daily'),
   automaticUpdatesOff: z.string().nullable().describe('why automatic updates are off (plain http without a pinned key), or null'),
-  apps: z.record(z.string(), StoreApp),
+  apps: z.record(z.string(), CatalogueApp),
 });
-export type StoreCatalogue = z.infer<typeof StoreCatalogue>;
+export type CatalogueView = z.infer<typeof CatalogueView>;
 
 export const AppsState = z.object({
   containment: z

@@ -14,9 +14,9 @@ import { BackupArchiveError, restoreBackup, type VerifiedArchive, verifyArchive 
 import { planFiles, type RestoreRights } from '../../backup/restore-rights.js';
 import { fsyncDir, writeFileDurable } from '../../core/durable-file.js';
 import { conflict, type HearthError, invalid, notFound, unavailable } from '../../core/errors.js';
-import type { ManagerContext } from '../../core/managers.js';
 import { RawResult } from '../../core/operation.js';
 import type { TokenInfo } from '../../core/tokens.js';
+import type { ManagerContext } from '../context.js';
 import { writeRestoreRecord } from './restore-record.js';
 import type { ArchiveSummary } from './views.js';
 

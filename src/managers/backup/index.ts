@@ -2,8 +2,9 @@
  * Backup: scheduled and on-demand verified archives of the hub's data and apps, and the offline
  * `hearth backup` / `hearth restore` the CLI runs.
  */
-import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
 import { BackupArchives, type Restart } from './archives.js';
 import { backupContract } from './contract.js';
 import { backupOperations } from './operations.js';

@@ -4,7 +4,7 @@
  * uninstalls and language changes into appwidget.create/update/delete events.
  */
 
-import { type AppManifest, type SettingDefinition, textOf, type WidgetDefinition } from '../../apps/manifest.js';
+import { type AppManifest, type SettingDefinition, textOf, type WidgetDefinition } from '../../apps/manifest/manifest.js';
 import { diff } from '../../core/diff.js';
 import type { UpdateInfo } from '../../core/events.js';
 import type { AppWidget } from './schema.js';

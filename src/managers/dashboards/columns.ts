@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { SettingDefinition } from '../../apps/manifest.js';
-import { settingProblem } from '../../apps/setting-rules.cjs';
+import type { SettingDefinition } from '../../apps/manifest/manifest.js';
+import { settingProblem } from '../../apps/wire/setting-rules.cjs';
 import { invalid } from '../../core/errors.js';
 import { type Column, type ColumnsInput, type Dashboard, LIMITS, type Widget } from './schema.js';
 

@@ -4,9 +4,10 @@
  * The apps manager hands this manager its runtime and says when it has read
  * the installed apps; app changes arrive as app.* events on the bus.
  */
-import type { AppRuntime } from '../../apps/runtime.js';
-import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { AppRuntime } from '../../apps/host/runtime.js';
+import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
 import { AppWidgetCatalog } from './app-widgets.js';
 import { dashboardsContract } from './contract.js';
 import { dashboardsOperations } from './operations.js';

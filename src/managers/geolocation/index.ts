@@ -1,8 +1,9 @@
 /**
  * Geolocation: where the hub is (coordinates) and its postal address. Options only.
  */
-import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
 import { type Address, geolocationContract, type Location } from './contract.js';
 
 export { Address, Location } from './contract.js';

@@ -2,8 +2,9 @@
  * The voice-assistant integration: a PIN that the assistant asks for before sensitive actions.
  * The PIN is secret: never in events, state or logs; readable only through its own GET.
  */
-import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
 import { googleAssistantContract } from './contract.js';
 
 export class GoogleAssistantManager implements Manager {

@@ -1,8 +1,9 @@
 /**
  * i18n: the hub's language and units. Options only, plus a state with the supported languages.
  */
-import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
 import { i18nContract, type Units } from './contract.js';
 import { LANGUAGES, type Language } from './languages.js';
 

@@ -2,9 +2,10 @@
  * insights: time-series logs in SQLite (<data-dir>/insights.db) with rollups and retention.
  * The hub registers this manager; the apps manager hands it its SDK router and app list.
  */
-import type { SdkRouter } from '../../apps/router.js';
-import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { SdkRouter } from '../../apps/host/router.js';
+import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
 import { insightsContract } from './contract.js';
 import { type AppUsageSource, HubLogs } from './hub-logs.js';
 import { insightsOperations } from './operations.js';

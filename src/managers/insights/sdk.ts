@@ -3,7 +3,7 @@
  * `getLogs`, `getLog`, `deleteLog`), served for the apps runtime's call router. The router has already checked the
  * permission and the argument schema; an app only ever reaches logs it owns (its own uri).
  */
-import type { SdkRouter } from '../../apps/router.js';
+import type { SdkRouter } from '../../apps/host/router.js';
 import type { InsightsService } from './service.js';
 
 /** Registers the handlers; returns a function that removes them (for stop()). */

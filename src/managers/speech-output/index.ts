@@ -2,9 +2,10 @@
  * The speech-output manager: OS text-to-speech (espeak-ng or festival through `say`), voices,
  * speed and voice options, and the say queue. `service.say()` is what the apps SDK calls.
  */
-import type { SdkRouter } from '../../apps/router.js';
-import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { SdkRouter } from '../../apps/host/router.js';
+import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
 import { speechOutputContract } from './contract.js';
 import { voiceOperations } from './operations.js';
 import { SpeechService } from './service.js';

@@ -3,9 +3,10 @@
  * monitors and discovery, and whether the hub still needs its first-run setup (the web app walks
  * a new owner through language and units, location and a first dashboard).
  */
-import type { Manager, ManagerContext } from '../../core/managers.js';
+import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import { VERSION } from '../../version.js';
+import type { ManagerContext } from '../context.js';
 import { OPTION_SETUP_DONE, systemContract } from './contract.js';
 
 export class SystemManager implements Manager {

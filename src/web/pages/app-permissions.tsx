@@ -2,10 +2,10 @@
  * What an app may do, shown before it is installed or upgraded (a store release) and on its
  * card once it is: each permission with the hub's sentence for it, a mark when it uses the
  * network, and how apps are contained on this hub. The sentences come from the hub
- * (src/apps/permissions.ts); this module only lays them out.
+ * (src/apps/manifest/permissions.ts); this module only lays them out.
  */
 import type { JSX } from 'preact';
-import type { AppsState, PermissionDetail, StoreRelease } from '../types.js';
+import type { AppsState, CatalogueRelease, PermissionDetail } from '../types.js';
 
 type Containment = AppsState['containment'];
 
@@ -75,7 +75,7 @@ export function ReleasePermissions({
   installed,
   containment,
 }: {
-  release: StoreRelease;
+  release: CatalogueRelease;
   installed: string[] | null;
   containment: Containment | undefined;
 }): JSX.Element {

@@ -1,0 +1,76 @@
+/**
+ * What one start of an app is made of (the child's spec): where it lives, what it may read and
+ * write, how it is contained and limited, and the init message with the state it copies. Built
+ * anew at every start, so a new location or language, or a changed limit, applies at once.
+ */
+import { join } from 'node:path';
+import type { AppFolder } from '../manifest/compose.js';
+import type { AppManifest } from '../manifest/manifest.js';
+import { permissionReadFiles, usesNetwork } from '../manifest/permissions.js';
+import { type HubState, initialState } from './app-state.js';
+import type { ChildSpec } from './child.js';
+import type { Sandbox } from './sandbox.js';
+
+/** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */
+export interface AppLimitDefaults {
+  memoryMb: number;
+  memoryMaxMb: number;
+  diskMb: number;
+  diskMaxMb: number;
+  /** Free space of the data filesystem below which an app that writes is stopped. */
+  diskFloorMb: number;
+}
+
+export const DEFAULT_LIMITS: AppLimitDefaults = { memoryMb: 128, memoryMaxMb: 512, diskMb: 64, diskMaxMb: 1024, diskFloorMb: 256 };
+/** Open files and processes (threads count) an app may have; its private /tmp. */
+const OPEN_FILES = 1024;
+const PROCESSES = 64;
+const TMP_MB = 16;
+
+/** The app's memory and disk, MiB: what app.json asks for, within the hub's maximum. */
+export function limitsOf(manifest: AppManifest, d: AppLimitDefaults): { memoryMb: number; diskMb: number } {
+  return {
+    memoryMb: Math.min(manifest.hearth?.memoryMb ?? d.memoryMb, Math.max(d.memoryMaxMb, d.memoryMb)),
+    diskMb: Math.min(manifest.hearth?.diskMb ?? d.diskMb, Math.max(d.diskMaxMb, d.diskMb)),
+  };
+}
+
+/** What the runtime knows that every app's spec needs. */
+export interface SpecContext {
+  readonly appsDir: string;
+  /** The SDK link in the apps folder, and the folder holding it. */
+  readonly sdk: { readonly link: string; readonly modules: string };
+  readonly sandbox: Sandbox;
+  readonly limits: AppLimitDefaults;
+  readonly hub: HubState;
+}
+
+export function childSpec(
+  ctx: SpecContext,
+  app: { id: string; dir: string; folder: AppFolder; userdata: string; saved: () => Record<string, unknown> },
+): ChildSpec {
+  const { manifest } = app.folder;
+  const limits = limitsOf(manifest, ctx.limits);
+  return {
+    id: app.id,
+    version: manifest.version,
+    dir: app.dir,
+    userdata: app.userdata,
+    readPaths: [ctx.sdk.modules, ...permissionReadFiles(manifest.permissions)],
+    sandbox: ctx.sandbox,
+    network: usesNetwork(manifest.permissions),
+    // No one file may be larger than the whole quota: the kernel refuses the write (EFBIG), even
+    // to a file the app deleted and keeps open, which no walk of its folder can see.
+    limits: { memoryMb: limits.memoryMb, openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB, fileMb: limits.diskMb },
+    diskMb: limits.diskMb,
+    diskFloorMb: ctx.limits.diskFloorMb,
+    appsPackage: join(ctx.appsDir, 'package.json'),
+    sdkLink: ctx.sdk.link,
+    init: () => ({
+      app: { id: app.id, version: manifest.version, dir: app.dir, main: manifest.main, userdata: app.userdata },
+      manifest: manifest.raw,
+      permissions: manifest.permissions,
+      state: initialState(app.folder, app.saved(), ctx.hub),
+    }),
+  };
+}

@@ -1,0 +1,14 @@
+/** Turns a failed call into an app (gc, autocomplete) into the HTTP-facing error it means. */
+import { HearthError } from '../../core/errors.js';
+import { RpcError } from '../wire/wire.js';
+
+/** An app-side failure as an HTTP-facing error. */
+export function rethrowAppError(err: unknown): never {
+  if (err instanceof RpcError) {
+    if (err.code === 'not_running') throw new HearthError('conflict', `${err.message}; enable or restart it first`);
+    if (err.code === 'timeout') throw new HearthError('timeout', err.message);
+    if (err.code === 'not_found') throw new HearthError('not_found', err.message);
+    throw new HearthError('bad_gateway', `the app failed: ${err.message}`);
+  }
+  throw err;
+}

@@ -1,0 +1,47 @@
+/**
+ * What the machine must be before any app starts: the apps folder with the SDK linked in, the
+ * containment this hub can give (probed, and logged with its reason when it is less than
+ * namespaces), no app processes left behind by a killed hub, no half-done install, and the data
+ * dir's apps folder.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { recoverInterrupted } from '../catalogue/install.js';
+import { probeSandbox, type Sandbox, type SandboxChoice } from './sandbox.js';
+import { prepareAppsFolder } from './sdk-link.js';
+
+export interface PreparedHost {
+  /** The SDK link in the apps folder, and that folder (apps may read both). */
+  sdk: { link: string; modules: string };
+  sandbox: Sandbox;
+}
+
+/**
+ * The sandbox probe, begun before the host is prepared (AppRuntime.prepare()): it spawns
+ * bubblewrap, which should not hold up the hub's start. prepareHost() awaits it and reports its
+ * failure; until then a rejection is held, so a hub that never gets there stays quiet.
+ */
+export function beginSandboxProbe(choice: SandboxChoice): Promise<Sandbox> {
+  const probe = probeSandbox(choice);
+  probe.catch(() => undefined);
+  return probe;
+}
+
+/** `probed`: what beginSandboxProbe() began. */
+export async function prepareHost(opts: { appsDir: string; dataDir: string; log: Logger; probed: Promise<Sandbox> }): Promise<PreparedHost> {
+  await mkdir(opts.appsDir, { recursive: true });
+  const sdk = await prepareAppsFolder(opts.appsDir);
+  const sandbox = await opts.probed;
+  if (sandbox.reason) opts.log.warn({ containment: sandbox.containment, reason: sandbox.reason }, 'apps run with the permission model only');
+  else opts.log.info({ containment: sandbox.containment }, 'apps run in namespaces of their own');
+  if (sandbox.note) {
+    opts.log.warn(
+      { bubblewrap: sandbox.note },
+      'bubblewrap cannot keep apps from making user namespaces here; the permission model (no native code, no child processes) keeps them from trying',
+    );
+  }
+  await recoverInterrupted(opts.appsDir);
+  await mkdir(join(opts.dataDir, 'apps'), { recursive: true });
+  return { sdk, sandbox };
+}

@@ -1,0 +1,60 @@
+/**
+ * An app's calls into the hub's own Web API (`this.homey.api.get/post/put/delete`, with the
+ * permission `homey:manager:api`). They never leave the hub: an app in namespaces has no network
+ * to reach the API with, and holds no token. The hub makes each request on the app's behalf
+ * through its own HTTP layer with a token it keeps to itself, whose scopes let apps read the hub
+ * and change nothing: every check of a client's request applies.
+ */
+import { invalid, unavailable } from '../../core/errors.js';
+import type { GrantedScope } from '../../core/scopes.js';
+import type { SdkRouter } from './router.js';
+
+/** What apps may do through the Web API: read. (They speak, log and keep settings through the SDK.) */
+export const APP_WEB_API_SCOPES: GrantedScope[] = [
+  'service.dashboard.readonly',
+  'service.app.readonly',
+  'service.insights.readonly',
+  'service.geolocation.readonly',
+  'service.system.readonly',
+  'SYSTEM_READONLY',
+];
+
+/** The origin of in-process requests (never resolved: the request goes to the app's fetch). */
+const ORIGIN = 'http://hearth.internal';
+
+export interface HubApi {
+  /** The hub's HTTP application. */
+  fetch(req: Request): Response | Promise<Response>;
+  /** The hub's own token for apps' requests (TokenService.issueInternal with APP_WEB_API_SCOPES). */
+  token: string;
+}
+
+/**
+ * Serves `api.request` through the hub's HTTP application, once the hub has one (`hubApi()` is
+ * null while it starts: apps start before the HTTP layer); returns the unregister function.
+ */
+export function serveHubApi(router: SdkRouter, hubApi: () => HubApi | null): () => void {
+  return router.handle('api.request', async (_app, { method, path, body }) => {
+    const api = hubApi();
+    if (!api) throw unavailable("the hub's Web API is not up yet; try again in a moment");
+    const { fetch, token } = api;
+    const sendsBody = (method === 'POST' || method === 'PUT') && body !== undefined;
+    const req = new Request(`${ORIGIN}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(sendsBody ? { 'content-type': 'application/json' } : {}) },
+      ...(sendsBody ? { body: JSON.stringify(body) } : {}),
+    });
+    // The path as the router will see it, resolved and normalised, is what is checked (the
+    // protocol already refused dot segments; this holds whatever a URL parser does next).
+    if (!new URL(req.url).pathname.startsWith('/api/manager/')) throw invalid("an app may call the managers' API only: a path such as /manager/i18n/state");
+    const res = await fetch(req);
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = text;
+    }
+    return { status: res.status, body: parsed };
+  });
+}

@@ -1,0 +1,53 @@
+/**
+ * What the hub remembers about each app in the store (db.json section `apps`): whether it is
+ * enabled, where it came from, its settings values, and its last crash and crash reports.
+ * The app's files live in the apps folder; its logs and userdata under <data-dir>/apps/<id>/.
+ */
+import { z } from 'zod';
+import { nullRecord, safeRecord } from '../../core/records.js';
+
+export const CrashReportSchema = z.object({
+  at: z.string(),
+  message: z.string(),
+  exitCode: z.number().nullable(),
+  exitSignal: z.string().nullable(),
+});
+
+export const AppRecord = z.object({
+  enabled: z.boolean(),
+  autoupdate: z.boolean(),
+  origin: z.enum(['local', 'appstore']),
+  channel: z.string().nullable(),
+  settings: safeRecord(z.string(), z.unknown()),
+  lastCrash: CrashReportSchema.nullable().default(null),
+  /** When the app crashed lately (ms since the epoch, newest last): its backoff survives a hub restart. */
+  crashes: z.array(z.number()).max(20).default([]),
+  /** Abnormal hub deaths in a row while the app ran (a reboot does not count); two disable it. */
+  hubDeaths: z.number().int().nonnegative().default(0),
+  /** Why the hub disabled the app itself (not a person), shown until it is enabled again. */
+  disabledReason: z.string().nullable().default(null),
+  /** Messages people attached when they fetched the crash log (getAppStd), newest last. */
+  reports: z.array(z.object({ at: z.string(), message: z.string(), crash: CrashReportSchema.nullable() })).default([]),
+});
+export type AppRecord = z.infer<typeof AppRecord>;
+
+export const AppsSection = safeRecord(z.string(), AppRecord);
+export type AppsSection = z.infer<typeof AppsSection>;
+
+export const STORE_SECTION = 'apps';
+export const MAX_REPORTS = 20;
+
+export function newRecord(origin: AppRecord['origin'], channel: string | null = null): AppRecord {
+  return {
+    enabled: true,
+    autoupdate: true,
+    origin,
+    channel,
+    settings: nullRecord(),
+    lastCrash: null,
+    crashes: [],
+    hubDeaths: 0,
+    disabledReason: null,
+    reports: [],
+  };
+}

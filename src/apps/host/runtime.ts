@@ -1,0 +1,449 @@
+/**
+ * All installed apps: finds them in the apps folder (at start, and again whenever the folder
+ * changes or the apps are listed), keeps their records in the store, runs the compatible,
+ * enabled ones under a supervisor each, and presents each as an App object whose every change
+ * is reported through `onEvent` (the apps manager publishes it as app.create/update/delete).
+ * Serves the SDK calls the apps manager owns (settings, realtime, notifications).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { HearthError, notFound } from '../../core/errors.js';
+import type { Section } from '../../core/store.js';
+import { systemZone } from '../../core/system-zone.js';
+import { type AppFolder, type Locales, loadAppFolder } from '../manifest/compose.js';
+import { APP_ID, type AppManifest } from '../manifest/manifest.js';
+import type { ApiAnswer, ApiCall } from '../wire/protocol.js';
+import { type AppLimitDefaults, childSpec, DEFAULT_LIMITS, type SpecContext } from './app-spec.js';
+import { type HubState, type Locale, localeEvent, locationEvent } from './app-state.js';
+import { type App, viewOf } from './app-view.js';
+import { type CrashLog, crashLogOf, withReport } from './crash-log.js';
+import { rethrowAppError } from './errors.js';
+import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
+import { beginSandboxProbe, type PreparedHost, prepareHost } from './host-prep.js';
+import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
+import { killRecorded } from './leftovers.js';
+import { NOTIFICATIONS, PushBudget, REALTIME } from './push-budget.js';
+import type { RealtimeEvent } from './realtime.js';
+import { type AppRecord, AppsSection, newRecord, STORE_SECTION } from './records.js';
+import { type CallerApp, SdkRouter } from './router.js';
+import type { RuntimeOptions } from './runtime-options.js';
+import type { Sandbox } from './sandbox.js';
+import { AppSettings } from './settings.js';
+import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } from './supervisor.js';
+
+export { type AppLimitDefaults, DEFAULT_LIMITS } from './app-spec.js';
+export type { Locale } from './app-state.js';
+export type { App } from './app-view.js';
+export type { CrashLog } from './crash-log.js';
+export type { RuntimeOptions };
+
+/** A hub up this long has broken any row of deaths: its next death counts as the first. */
+const STABLE_AFTER_MS = 10 * 60_000;
+
+export type AppEventKind = 'create' | 'update' | 'delete';
+
+interface Entry {
+  id: string;
+  dir: string;
+  folder: AppFolder | null;
+  /** Why the app cannot start: its folder is unusable, or it needs what hearth has not. */
+  problem: string | null;
+  supervisor: AppSupervisor;
+}
+
+export class AppRuntime {
+  readonly router = new SdkRouter();
+  /** Set by the owner before start(); receives every App change. */
+  onEvent: (kind: AppEventKind, app: App) => void = () => undefined;
+  /** Set by the owner before start(); receives what apps send their pages. */
+  onRealtime: (event: RealtimeEvent) => void = () => undefined;
+  /** Set by the owner before start(); receives app notifications (`homey.notifications`). */
+  onNotification: (appId: string, excerpt: string) => void = () => undefined;
+  private readonly entries = new Map<string, Entry>();
+  /** What each app may push to the home's browsers (push-budget.ts). */
+  private readonly notificationBudget = new PushBudget(NOTIFICATIONS);
+  private readonly realtimeBudget = new PushBudget(REALTIME);
+  /** Ids an install or uninstall is working on: a rescan leaves their folders alone. */
+  private readonly claimed = new Set<string>();
+  private section!: Section<AppsSection>;
+  private readonly supervisorOptions: SupervisorOptions;
+  private unregister: Array<() => void> = [];
+  private sdk: PreparedHost['sdk'] = { link: '', modules: '' };
+  private sandbox: Sandbox = { containment: 'permission-model-only', reason: 'not started yet', nestedUserns: 'not-forbidden', note: null, hold: null };
+  private readonly limitDefaults: AppLimitDefaults;
+  private readonly watch: FolderWatch;
+  private readonly hub: HubState;
+  private readonly running: RunningApps;
+  private stableTimer: NodeJS.Timeout | undefined;
+  private probing: Promise<Sandbox> | undefined;
+  readonly settings = new AppSettings({
+    section: () => this.section,
+    app: (id) => {
+      const e = this.mustGet(id);
+      return {
+        manifest: e.folder?.manifest ?? null,
+        changed: (event, fromApp) => {
+          if (!fromApp) e.supervisor.notify(event);
+          this.onRealtime({ appId: id, event: event.name, data: event.key });
+        },
+      };
+    },
+  });
+
+  constructor(private readonly opts: RuntimeOptions) {
+    this.probing = opts.sandboxProbe;
+    this.supervisorOptions = { ...DEFAULT_SUPERVISOR_OPTIONS, ...opts.supervisor, heapMb: opts.heapMb };
+    this.limitDefaults = { ...DEFAULT_LIMITS, ...opts.limits };
+    this.watch = new FolderWatch(opts.appsDir, () => this.rescan(), opts.log);
+    this.running = new RunningApps(join(opts.dataDir, 'apps'));
+    this.hub = {
+      locale: () => this.locale(),
+      location: () => opts.location?.() ?? null,
+      timeZone: opts.timeZone ?? systemZone(),
+    };
+  }
+
+  get appsDir(): string {
+    return this.opts.appsDir;
+  }
+
+  locale(): Locale {
+    return this.opts.locale?.() ?? { language: 'en', units: 'metric' };
+  }
+
+  /** `<data-dir>/apps/<id>`: the runtime's own area for an app (logs + userdata). */
+  dataDirOf(id: string): string {
+    return join(this.opts.dataDir, 'apps', id);
+  }
+
+  async start(): Promise<void> {
+    this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
+    this.registerOwnCalls();
+    const probed = this.probing ?? beginSandboxProbe(this.opts.sandbox ?? 'auto');
+    this.probing = undefined;
+    ({ sdk: this.sdk, sandbox: this.sandbox } = await prepareHost({ ...this.opts, probed }));
+    const previous = await this.running.open();
+    const ended = killRecorded(previous.processes);
+    if (ended.length > 0) this.opts.log.warn({ pids: ended }, 'ended app processes left behind by a previous hub');
+    await countHubDeaths(this.section, previous.suspects, this.opts.log);
+    this.stableTimer = setTimeout(() => void forgiveHubDeaths(this.section, this.opts.log), this.opts.stableAfterMs ?? STABLE_AFTER_MS);
+    this.stableTimer.unref();
+    for (const id of await appFolderNames(this.opts.appsDir)) await this.add(id, 'local', null, false);
+    // Apps start side by side, and the hub does not wait for them: an onInit that hangs for its
+    // whole start timeout must not delay the hub's own API. `initialStart` settles when all did.
+    // An app that crashed lately waits out its backoff, as if the hub had not restarted.
+    this.initialStart = Promise.all(
+      [...this.entries.values()].map((e) => (this.unstartable(e) || !this.record(e.id).enabled ? undefined : e.supervisor.resume(this.record(e.id).crashes))),
+    ).then(
+      () => undefined,
+      () => undefined,
+    );
+    this.watch.start();
+  }
+
+  /** Settles once every app enabled at start() has started or failed to. */
+  initialStart: Promise<void> = Promise.resolve();
+
+  /** Stops every app in parallel, with short deadlines: the hub's own stop must stay quick. */
+  async stop(): Promise<void> {
+    this.watch.stop();
+    await Promise.all([...this.entries.values()].map((e) => e.supervisor.stop({ uninitMs: 2_000, graceMs: 500 })));
+    for (const u of this.unregister) u();
+    this.unregister = [];
+    clearTimeout(this.stableTimer);
+    await forgiveHubDeaths(this.section, this.opts.log);
+    await this.running.close().catch(() => undefined);
+  }
+
+  /**
+   * Picks up app folders placed by hand since the last look, and starts them. A folder still
+   * being copied (no app.json or .homeycompose/ yet) is left for the next look.
+   */
+  async rescan(): Promise<void> {
+    for (const id of await newAppFolders(this.opts.appsDir, (id) => this.entries.has(id) || this.claimed.has(id))) {
+      if (this.entries.has(id) || this.claimed.has(id)) continue; // added meanwhile
+      const entry = await this.add(id, this.section.value[id]?.origin ?? 'local', null, true);
+      this.opts.log.info({ app: id }, 'found a new app in the apps folder');
+      this.startIfEnabled(entry).catch(() => undefined);
+    }
+  }
+
+  private registerOwnCalls(): void {
+    const r = this.router;
+    this.unregister.push(
+      ...this.settings.register(r),
+      r.handle('api.realtime', (app, { event, data }) => {
+        this.realtimeBudget.take(app.id);
+        this.onRealtime({ appId: app.id, event, data });
+        return null;
+      }),
+      r.handle('notifications.create', (app, { excerpt }) => {
+        this.notificationBudget.take(app.id);
+        this.entries.get(app.id)?.supervisor.stdout.push(`${new Date().toISOString()} [notification] ${excerpt}\n`);
+        this.onNotification(app.id, excerpt);
+        return null;
+      }),
+    );
+  }
+
+  /** Creates (or refreshes after an install) the entry of the app in folder `<appsDir>/<id>`. */
+  async add(id: string, origin: AppRecord['origin'], channel: string | null, announce: boolean): Promise<Entry> {
+    const dir = join(this.opts.appsDir, id);
+    const loaded = APP_ID.test(id) ? await loadAppFolder(dir) : { ok: false as const, message: `folder name '${id}' is not a reverse-domain app id` };
+    const existing = this.entries.get(id);
+    if (!this.section.value[id] || announce) {
+      await this.section.update((d) => {
+        const prev = d[id];
+        d[id] = prev ? { ...prev, origin, channel: channel ?? prev.channel } : newRecord(origin, channel);
+      });
+    }
+    const entry: Entry = existing ?? { id, dir, folder: null, problem: null, supervisor: await this.newSupervisor(id) };
+    entry.folder = loaded.ok ? loaded.folder : null;
+    entry.problem = loaded.ok ? null : loaded.message;
+    this.entries.set(id, entry);
+    const record = this.record(id);
+    if (entry.problem) {
+      this.opts.log.warn({ app: id, problem: entry.problem }, 'app has an unusable manifest');
+      entry.supervisor.hold(entry.problem);
+    } else if (!record.enabled && record.disabledReason) {
+      entry.supervisor.hold(record.disabledReason);
+    } else if (this.sandbox.hold && !entry.folder?.manifest.incompatible) {
+      entry.supervisor.hold(this.sandbox.hold);
+    } else if (entry.folder?.manifest.incompatible) {
+      this.opts.log.info({ app: id, reason: entry.folder.manifest.incompatible }, 'app is not compatible with hearth; not starting it');
+    }
+    if (announce) this.onEvent(existing ? 'update' : 'create', this.view(entry));
+    return entry;
+  }
+
+  private async newSupervisor(id: string): Promise<AppSupervisor> {
+    const base = this.dataDirOf(id);
+    await mkdir(join(base, 'userdata'), { recursive: true, mode: 0o700 });
+    const sup = new AppSupervisor(id, base, this.supervisorOptions, {
+      spawned: (pid) => this.running.spawned(id, pid),
+      onChange: (state) => {
+        this.running.set(id, state.state === 'running' || state.state === 'starting');
+        const e = this.entries.get(id);
+        if (e) this.onEvent('update', this.view(e));
+      },
+      onCrash: (report, crashes) => {
+        this.opts.log.warn({ app: id, crash: report }, 'app crashed');
+        this.section
+          .update((d) => {
+            if (!d[id]) return;
+            d[id].lastCrash = report;
+            d[id].crashes = crashes.slice(-20);
+          })
+          .catch((err: unknown) => this.opts.log.error({ err, app: id }, 'could not record the crash'));
+      },
+      dispatch: (method, args) => this.dispatch(id, method, args),
+      spec: () => {
+        const e = this.mustGet(id);
+        return childSpec(this.specContext(), { id, dir: e.dir, folder: e.folder!, userdata: join(base, 'userdata'), saved: () => this.record(id).settings });
+      },
+    });
+    await sup.load();
+    return sup;
+  }
+
+  private specContext(): SpecContext {
+    return { appsDir: this.opts.appsDir, sdk: this.sdk, sandbox: this.sandbox, limits: this.limitDefaults, hub: this.hub };
+  }
+
+  /** How apps are contained on this hub (for the apps manager's state). */
+  get containment(): Sandbox {
+    return this.sandbox;
+  }
+
+  /** The limits apps get: the defaults, and the most an app.json may ask for. */
+  get limits(): Readonly<AppLimitDefaults> {
+    return this.limitDefaults;
+  }
+
+  private dispatch(id: string, method: string, args: unknown): Promise<unknown> {
+    const e = this.mustGet(id);
+    const m = e.folder?.manifest;
+    const caller: CallerApp = { id, uri: `hearth:app:${id}`, version: m?.version ?? '0.0.0', permissions: m?.permissions ?? [] };
+    return this.router.dispatch(caller, method, args);
+  }
+
+  /** Why the app cannot start now (a broken folder, or it needs what hearth has not), or null. */
+  private unstartable(e: Entry): string | null {
+    return e.problem ?? e.folder?.manifest.incompatible ?? this.sandbox.hold;
+  }
+
+  private async startIfEnabled(e: Entry): Promise<void> {
+    if (this.unstartable(e) || !this.record(e.id).enabled) return;
+    await e.supervisor.start();
+  }
+
+  private mustGet(id: string): Entry {
+    const e = this.entries.get(id);
+    if (!e) throw notFound(`app '${id}' is not installed`);
+    return e;
+  }
+
+  private record(id: string): AppRecord {
+    const r = this.section.value[id];
+    if (!r) throw notFound(`app '${id}' is not installed`);
+    return r;
+  }
+
+  private view(e: Entry): App {
+    return viewOf(e, this.section.value[e.id] ?? newRecord('local'), this.locale().language);
+  }
+
+  list(): Record<string, App> {
+    return Object.fromEntries([...this.entries.values()].map((e) => [e.id, this.view(e)]));
+  }
+
+  get(id: string): App {
+    return this.view(this.mustGet(id));
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
+  }
+
+  /** The manifest of an installed, valid app (dashboards reads widgets from it). */
+  manifest(id: string): AppManifest | null {
+    return this.entries.get(id)?.folder?.manifest ?? null;
+  }
+
+  supervisor(id: string): AppSupervisor {
+    return this.mustGet(id).supervisor;
+  }
+
+  async setEnabled(id: string, enabled: boolean): Promise<App> {
+    const e = this.mustGet(id);
+    await this.section.update((d) => {
+      d[id]!.enabled = enabled;
+      // A person decided: what the hub decided on its own (and why) is over.
+      d[id]!.disabledReason = null;
+      d[id]!.hubDeaths = 0;
+      if (enabled) d[id]!.crashes = [];
+    });
+    if (!enabled) await e.supervisor.stop();
+    else {
+      // Re-read the folder: enabling is how a person says "I fixed it, try again".
+      await this.add(id, this.record(id).origin, this.record(id).channel, false);
+      if (!this.unstartable(e)) await e.supervisor.restart();
+    }
+    const app = this.get(id);
+    this.onEvent('update', app);
+    return app;
+  }
+
+  async restart(id: string): Promise<App> {
+    const e = this.mustGet(id);
+    const why = this.unstartable(e);
+    if (why) throw new HearthError('conflict', `app '${id}' cannot start: ${why}`);
+    if (!this.record(id).enabled) throw new HearthError('conflict', `app '${id}' is disabled; enable it instead`);
+    await this.section.update((d) => {
+      d[id]!.crashes = [];
+    });
+    await e.supervisor.restart();
+    return this.get(id);
+  }
+
+  async setAutoupdate(id: string, autoupdate: boolean): Promise<App> {
+    this.mustGet(id);
+    await this.section.update((d) => {
+      d[id]!.autoupdate = autoupdate;
+    });
+    const app = this.get(id);
+    this.onEvent('update', app);
+    return app;
+  }
+
+  /** Runs gc in the app; 409 when it is not running. */
+  async gc(id: string): Promise<{ before: { heapUsed: number; heapTotal: number; rss: number }; after: { heapUsed: number; heapTotal: number; rss: number } }> {
+    return this.mustGet(id).supervisor.call('gc', {}).catch(rethrowAppError);
+  }
+
+  /**
+   * Asks the app's autocomplete listener (dashboards' getAppWidgetAutocomplete). Errors map to
+   * 409 not running, 404 no listener, 504 timeout, 502 the listener threw.
+   */
+  async autocomplete(
+    id: string,
+    call: { widgetId: string; settingId: string; query: string; settings: Record<string, unknown> },
+    timeoutMs = 5_000,
+  ): Promise<Array<{ name: string; [field: string]: unknown }>> {
+    return this.mustGet(id).supervisor.call('autocomplete', call, timeoutMs).catch(rethrowAppError);
+  }
+
+  /** Runs one route of the app's (or a widget's) api.js in the app; errors as for autocomplete. */
+  async callApi(id: string, call: ApiCall, timeoutMs = 30_000): Promise<ApiAnswer> {
+    const e = this.mustGet(id);
+    if (!e.supervisor.state.ready) throw new HearthError('unavailable', `app '${id}' is not running; its Web API answers once it runs`);
+    return e.supervisor.call('api', call, timeoutMs).catch(rethrowAppError);
+  }
+
+  /** locales/<lang>.json of the app (composed when the app uses compose), keyed by language. */
+  locales(id: string): Locales {
+    return this.mustGet(id).folder?.locales ?? {};
+  }
+
+  /** Tails of stdout/stderr plus the crash fields; records `message` with the crash report. */
+  async crashLog(id: string, message?: string): Promise<CrashLog> {
+    const e = this.mustGet(id);
+    if (message) {
+      await this.section.update((d) => {
+        d[id]!.reports = withReport(d[id]!, message);
+      });
+    }
+    return crashLogOf(e.supervisor, this.record(id));
+  }
+
+  /** Sends the hub's new language/units (and the app's strings in it) to every app. */
+  localeChanged(): void {
+    const locale = this.locale();
+    for (const e of this.entries.values()) if (e.folder) e.supervisor.notify(localeEvent(e.folder, locale));
+  }
+
+  /** Sends the hub's new location to every app with the geolocation permission. */
+  locationChanged(): void {
+    for (const e of this.entries.values()) {
+      const event = e.folder && locationEvent(e.folder, this.hub);
+      if (event) e.supervisor.notify(event);
+    }
+  }
+
+  /**
+   * Stops the app, removes its folder with `removeFolder` (while no rescan can pick it up) and
+   * forgets its entry.
+   */
+  async remove(id: string, purgeSettings: boolean, removeFolder: () => Promise<void>): Promise<App> {
+    const e = this.mustGet(id);
+    this.claimed.add(id);
+    try {
+      await e.supervisor.stop();
+      const app = this.view(e);
+      await removeFolder();
+      this.entries.delete(id);
+      for (const budget of [this.notificationBudget, this.realtimeBudget]) budget.forget(id);
+      if (purgeSettings) {
+        await this.section.update((d) => {
+          delete d[id];
+        });
+      }
+      this.onEvent('delete', app);
+      return app;
+    } finally {
+      this.claimed.delete(id);
+    }
+  }
+
+  /** Stops an app for an upgrade of its folder (a first install too); `resume` after the swap. */
+  async pause(id: string): Promise<void> {
+    this.claimed.add(id);
+    await this.entries.get(id)?.supervisor.stop();
+  }
+
+  async resume(id: string): Promise<void> {
+    this.claimed.delete(id);
+    const e = this.entries.get(id);
+    if (e) await this.startIfEnabled(e);
+  }
+}

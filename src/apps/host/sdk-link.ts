@@ -1,0 +1,57 @@
+/**
+ * Prepares the apps folder so every app in it runs the same wherever the folder is:
+ * - `node_modules/homey` links to hearth's SDK (dist/homey): `require('homey')` and
+ *   `import Homey from 'homey'` resolve to it in every app folder, CommonJS and ES modules alike,
+ *   with or without a package.json of the app's own. Node loads it by its real path, so the app
+ *   gets the very module instance the bootstrap built its Homey from.
+ * - `package.json` (no "type"): an app without a package.json of its own is CommonJS, as on
+ *   Homey, even when the apps folder sits inside a project whose package.json says "module"
+ *   (the checkout's own ./apps does): Node stops looking at the nearest package.json.
+ * Both are made again at every start (a release upgrade moves dist).
+ */
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { appRuntimeDirs } from '../../layout.js';
+
+/** The apps folder's folder that holds the link: the hub's own, never an app's (nor backed up). */
+export const SDK_MODULES_DIR = 'node_modules';
+
+/** dist/homey: the SDK beside the bootstrap. */
+export const sdkDir = (): string => appRuntimeDirs().sdk;
+
+const FOLDER_PACKAGE = `${JSON.stringify(
+  {
+    private: true,
+    description: "hearth's apps folder: apps without a package.json of their own are CommonJS here; node_modules/homey is hearth's Homey SDK",
+  },
+  null,
+  2,
+)}\n`;
+
+/**
+ * Makes the SDK link (replaced in one rename) and the folder's package.json. Resolves with the
+ * link and the folder holding it, which apps may read: Node's CommonJS loader looks for
+ * `homey.js`, `homey.json`, ... beside the link before it takes the folder, and before Node 20.20
+ * a look the permission model refused there failed `require('homey')` (Debian 13's Node 20.19
+ * found no SDK for CommonJS apps).
+ */
+export async function prepareAppsFolder(appsDir: string): Promise<{ link: string; modules: string }> {
+  const modules = join(appsDir, SDK_MODULES_DIR);
+  await mkdir(modules, { recursive: true });
+  await writeFile(join(appsDir, 'package.json'), FOLDER_PACKAGE);
+  const link = join(modules, 'homey');
+  const temp = join(modules, `.homey-${process.pid}-${Date.now()}`);
+  await rm(temp, { force: true });
+  await symlink(sdkDir(), temp, 'dir');
+  try {
+    await rename(temp, link);
+  } catch (err) {
+    // A real folder of that name (someone put one there) cannot be replaced by a rename.
+    await rm(temp, { force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'ENOTEMPTY') throw err;
+    await rm(link, { recursive: true, force: true });
+    await symlink(sdkDir(), link, 'dir');
+  }
+  return { link, modules };
+}

@@ -1,0 +1,312 @@
+/**
+ * The app manifest: Homey's `app.json`, accepted as Homey apps ship it. The fields hearth uses are
+ * checked and normalised (a setting's `title` is its label, its `value` its default); every other
+ * Homey field is kept in `raw` (the app reads it as `this.homey.manifest`) and never an error.
+ * Loading a folder gives a manifest or a sentence saying what is wrong: a broken app is listed,
+ * never fatal. A folder with `.homeycompose/` and no app.json is composed first (compose.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, isAbsolute, join, normalize } from 'node:path';
+import semver from 'semver';
+import { z } from 'zod';
+import { nullRecord, safeRecord } from '../../core/records.js';
+import { describeIssues } from '../../core/zod-issues.js';
+import { permissionProblem } from './permissions.js';
+
+/** Reverse-domain id: at least two dot-separated segments, e.g. `com.hearth.sysmon`. */
+export const APP_ID = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$/i;
+const LOCAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A semantic version exactly as semver.org writes it (`1.0.0`, `2.1.0-beta.3`; not `v1.0`). */
+export const Version = z
+  .string()
+  .max(256)
+  // semver itself tolerates a leading 'v' or '=' and spaces; a manifest must be exact.
+  .refine((v) => /^\d/.test(v) && v.trim() === v && semver.valid(v) !== null, 'must be a semantic version such as 1.0.0');
+
+export const AppId = z.string().max(128).regex(APP_ID, 'must be a reverse-domain id such as com.example.myapp');
+
+/** A text per language; English is required so every hub can show something. */
+export const Localized = z.object({ en: z.string().min(1, 'needs an English text') }).catchall(z.string());
+const Label = z.union([z.string().min(1), Localized]);
+
+/**
+ * Homey writes a setting's label as `title` (widgets) or `label` (older apps), its default as
+ * `value`, and a dropdown option's label as `title` or `label`: one shape from here on.
+ */
+function homeySetting(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const s = { ...(input as Record<string, unknown>) };
+  if (s.label === undefined && s.title !== undefined) s.label = s.title;
+  if (s.default === undefined && s.value !== undefined) s.default = s.value;
+  if (Array.isArray(s.values)) {
+    s.values = s.values.map((v: unknown) =>
+      typeof v === 'object' && v !== null && (v as { label?: unknown }).label === undefined ? { ...v, label: (v as { title?: unknown }).title } : v,
+    );
+  }
+  return s;
+}
+
+const settingBase = {
+  id: z.string().regex(LOCAL_ID, 'must be 1-64 letters, digits, _ or -'),
+  label: Label,
+  hint: Label.optional(),
+};
+const TextDefault = z.string().nullable().optional();
+
+export const SettingDefinition = z.preprocess(
+  homeySetting,
+  z.discriminatedUnion(
+    'type',
+    [
+      z.object({ ...settingBase, type: z.literal('text'), default: TextDefault, placeholder: Label.optional(), pattern: z.string().max(500).optional() }),
+      z.object({ ...settingBase, type: z.literal('textarea'), default: TextDefault, placeholder: Label.optional(), pattern: z.string().max(500).optional() }),
+      z.object({
+        ...settingBase,
+        type: z.literal('number'),
+        default: z.number().nullable().optional(),
+        min: z.number().optional(),
+        max: z.number().optional(),
+        step: z.number().positive().optional(),
+        units: Label.optional(),
+      }),
+      z.object({ ...settingBase, type: z.literal('checkbox'), default: z.boolean().nullable().optional() }),
+      z.object({
+        ...settingBase,
+        type: z.literal('dropdown'),
+        default: z.string().nullable().optional(),
+        values: z.array(z.object({ id: z.string().min(1), label: Label })).min(1),
+      }),
+      z.object({ ...settingBase, type: z.literal('autocomplete'), default: z.unknown().optional() }),
+    ],
+    { error: 'type must be one of text, textarea, number, checkbox, dropdown, autocomplete' },
+  ),
+);
+export type SettingDefinition = z.infer<typeof SettingDefinition>;
+
+const Settings = z.array(SettingDefinition).superRefine((defs, ctx) => {
+  const seen = new Set<string>();
+  for (const [i, d] of defs.entries()) {
+    if (seen.has(d.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `setting id '${d.id}' is used twice` });
+    seen.add(d.id);
+    if (d.type === 'dropdown' && typeof d.default === 'string' && !d.values.some((v) => v.id === d.default)) {
+      ctx.addIssue({ code: 'custom', path: [i, 'default'], message: `default '${d.default}' is not one of the values` });
+    }
+  }
+});
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+const Method = z
+  .string()
+  .transform((m) => m.toUpperCase())
+  .pipe(z.enum(HTTP_METHODS, { error: 'method must be GET, POST, PUT or DELETE' }));
+/** `/`, `/things`, `/things/:id`: literal segments and `:name` parameters, nothing else. */
+const RoutePath = z
+  .string()
+  .max(256)
+  .regex(/^\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*)?(\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*))*\/?$/, 'must be a path such as / or /things/:id');
+
+/** One Web API route of an app or widget: `api.js` exports a function named after its key. */
+export const ApiRoute = z
+  .object({
+    method: z.union([Method, z.array(Method).min(1)]),
+    path: RoutePath,
+    public: z.boolean().optional(),
+  })
+  .transform((r) => ({ methods: Array.isArray(r.method) ? r.method : [r.method], path: r.path, public: r.public === true }));
+export type ApiRoute = z.output<typeof ApiRoute>;
+
+const ApiRoutes = safeRecord(z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/, 'must be the name of a function in api.js'), ApiRoute);
+
+export const WidgetDefinition = z.object({
+  name: Localized,
+  settings: z.preprocess((s) => s ?? [], Settings),
+  /** Pixels, or a percentage of the width ('75%'). */
+  height: z.union([z.number().int().positive().max(4000), z.string().regex(/^\d{1,3}%$/)]).optional(),
+  transparent: z.boolean().optional(),
+  deprecated: z.boolean().optional(),
+  api: ApiRoutes.default(() => nullRecord<ApiRoute>()),
+});
+export type WidgetDefinition = z.infer<typeof WidgetDefinition>;
+
+const RelativeFile = z
+  .string()
+  .min(1)
+  .refine((p) => !isAbsolute(p) && !normalize(p).startsWith('..'), 'must be a path inside the app folder');
+
+/**
+ * An image Homey's app.json names (`"/assets/images/small.png"`): a picture file inside the app
+ * folder, the leading slash Homey writes dropped. A bad one is left out, never a reason to refuse
+ * the app: images are decoration.
+ */
+const ImagePath = z
+  .string()
+  .max(256)
+  .transform((p) => p.replace(/^\/+/, ''))
+  .pipe(RelativeFile.refine((p) => /\.(png|jpe?g|svg|webp)$/i.test(p), 'must be a png, jpg, svg or webp file'))
+  .optional()
+  .catch(undefined);
+export const IMAGE_KINDS = ['small', 'large', 'xlarge', 'icon'] as const;
+export type ImageKind = (typeof IMAGE_KINDS)[number];
+
+const permission = z.string().superRefine((p, ctx) => {
+  const problem = permissionProblem(p);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+/** An entry of a list Homey keys by `id` (flow cards, drivers): only the id matters here. */
+const Declared = z.array(z.looseObject({ id: z.string().min(1).max(128) })).optional();
+
+const Schema = z.object({
+  id: AppId,
+  version: Version,
+  sdk: z.literal(3, 'must be 3 (the SDK version this hub runs)'),
+  name: Localized,
+  description: Localized.optional(),
+  /** Homey's app pictures (small 250x175, large 500x350, xlarge 1000x700) and its icon (SVG). */
+  images: z.object({ small: ImagePath, large: ImagePath, xlarge: ImagePath }).optional().catch(undefined),
+  icon: ImagePath,
+  brandColor: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .optional()
+    .catch(undefined),
+  /** hearth's extension: the main module; Homey's is app.js (app.mjs with `"esm": true`). */
+  main: RelativeFile.optional(),
+  esm: z.boolean().optional(),
+  runtime: z.string().optional(),
+  platforms: z.array(z.string()).optional(),
+  permissions: z
+    .array(permission)
+    .default([])
+    .transform((p) => [...new Set(p)]),
+  /** hearth's extension: declared app settings with their defaults (Homey has none). */
+  settings: Settings.default([]),
+  api: ApiRoutes.default(() => nullRecord<ApiRoute>()),
+  widgets: safeRecord(z.string(), WidgetDefinition)
+    .superRefine((widgets, ctx) => {
+      for (const id of Object.keys(widgets)) {
+        if (!LOCAL_ID.test(id)) ctx.addIssue({ code: 'custom', path: [id], message: `widget id '${id}' must be 1-64 letters, digits, _ or -` });
+      }
+    })
+    .default(() => nullRecord<z.output<typeof WidgetDefinition>>()),
+  flow: z.looseObject({ triggers: Declared, conditions: Declared, actions: Declared }).optional(),
+  drivers: Declared,
+  /** hearth's extension: what the app needs beyond the hub's defaults (up to the hub's maximum). */
+  hearth: z
+    .object({
+      memoryMb: z.number().int().positive().optional(),
+      diskMb: z.number().int().positive().optional(),
+    })
+    .optional(),
+});
+
+/** Flow card kinds as app.json lists them, and as `homey.flow.get<Kind>Card` finds them. */
+export const FLOW_KINDS = ['triggers', 'conditions', 'actions'] as const;
+export type FlowKind = (typeof FLOW_KINDS)[number];
+
+/** Homey features that need what hearth has not: their app.json keys, and why. */
+const UNRUN_FEATURES: ReadonlyArray<readonly [string, string]> = [
+  ['capabilities', 'custom capabilities (hearth has no devices)'],
+  ['discovery', 'discovery strategies (hearth has no devices)'],
+  ['signals', 'RF signals (hearth has no radios)'],
+  ['screensavers', 'LED ring screensavers (hearth has no LED ring)'],
+];
+
+export interface AppManifest extends Omit<z.output<typeof Schema>, 'flow' | 'drivers' | 'main'> {
+  /** The main module, relative to the app folder. */
+  main: string;
+  /** The ids of the flow cards the app declares, per kind (hearth runs none of them). */
+  flow: Record<FlowKind, string[]>;
+  /** Why hearth cannot run the app at all (it declares drivers), or null. */
+  incompatible: string | null;
+  /** What the app declares that hearth does not run, one sentence each. */
+  unrun: string[];
+  /** app.json as the app wrote it (or as compose made it): `this.homey.manifest`. */
+  raw: Record<string, unknown>;
+}
+
+export const MANIFEST_FILE = 'app.json';
+const MAX_MANIFEST_BYTES = 256 * 1024;
+
+export type ManifestResult = { ok: true; manifest: AppManifest } | { ok: false; message: string };
+
+function describeUnrun(m: z.output<typeof Schema>, raw: Record<string, unknown>): { flow: Record<FlowKind, string[]>; unrun: string[] } {
+  const flow = { triggers: [], conditions: [], actions: [] } as Record<FlowKind, string[]>;
+  for (const kind of FLOW_KINDS) flow[kind] = (m.flow?.[kind] ?? []).map((c) => c.id);
+  const unrun: string[] = [];
+  const cards = FLOW_KINDS.filter((k) => flow[k].length > 0).map((k) => `${flow[k].length} ${k}`);
+  if (cards.length) unrun.push(`flow cards (${cards.join(', ')}): hearth has no flow engine, so they never run`);
+  for (const [key, what] of UNRUN_FEATURES) if (raw[key] !== undefined) unrun.push(what);
+  return { flow, unrun };
+}
+
+/** Why hearth cannot run this app at all, or null. */
+function incompatibility(m: z.output<typeof Schema>): string | null {
+  if (m.drivers?.length) {
+    return `it declares drivers (${m.drivers
+      .map((d) => d.id)
+      .slice(0, 5)
+      .join(', ')}): hearth has no devices, so apps with drivers do not run`;
+  }
+  if (m.runtime !== undefined && m.runtime !== 'nodejs') return `it needs the ${m.runtime} runtime; hearth runs Node.js apps`;
+  if (m.platforms && !m.platforms.includes('local')) return `it runs on ${m.platforms.join(', ')} only, not on a local hub`;
+  return null;
+}
+
+/** Validates a parsed app.json; `folderName`, when given, must equal the id. */
+export function parseManifest(raw: unknown, folderName?: string): ManifestResult {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'app.json must hold a JSON object' };
+  const parsed = Schema.safeParse(raw);
+  if (!parsed.success) return { ok: false, message: describeIssues(parsed.error, MANIFEST_FILE) };
+  const m = parsed.data;
+  if (folderName !== undefined && m.id !== folderName) {
+    return { ok: false, message: `app.json id '${m.id}' does not match its folder name '${folderName}'` };
+  }
+  const rawObject = raw as Record<string, unknown>;
+  const { flow, unrun } = describeUnrun(m, rawObject);
+  const { drivers: _drivers, flow: _flow, main, ...rest } = m;
+  return {
+    ok: true,
+    manifest: { ...rest, main: main ?? (m.esm ? 'app.mjs' : 'app.js'), flow, incompatible: incompatibility(m), unrun, raw: rawObject },
+  };
+}
+
+/** app.json of `dir` as text, or why it cannot be read (ENOENT: no app.json). */
+export async function readManifestText(dir: string): Promise<{ text: string } | { code: string | undefined }> {
+  try {
+    return { text: await readFile(join(dir, MANIFEST_FILE), 'utf8') };
+  } catch (err) {
+    return { code: (err as NodeJS.ErrnoException).code };
+  }
+}
+
+/** Parses app.json text into a manifest or a sentence. */
+export function manifestFromText(text: string, folderName?: string): ManifestResult {
+  if (text.length > MAX_MANIFEST_BYTES) return { ok: false, message: 'app.json is larger than 256 KiB' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    return { ok: false, message: `app.json is not valid JSON: ${(err as Error).message}` };
+  }
+  return parseManifest(raw, folderName);
+}
+
+/**
+ * Reads and validates `<dir>/app.json`. Never throws for a bad app: the result says what is
+ * wrong in a sentence that ends up as the app's `crashedMessage`. (App folders go through
+ * loadAppFolder in compose.ts, which composes a folder that has no app.json.)
+ */
+export async function loadManifest(dir: string, opts: { checkFolderName?: boolean } = {}): Promise<ManifestResult> {
+  const read = await readManifestText(dir);
+  if ('code' in read) return { ok: false, message: read.code === 'ENOENT' ? 'app.json is missing' : `app.json cannot be read (${read.code})` };
+  return manifestFromText(read.text, opts.checkFolderName === false ? undefined : basename(dir));
+}
+
+/** The English (or first) text of a localized value, for logs and fallbacks. */
+export function textOf(value: string | Record<string, string>, language = 'en'): string {
+  if (typeof value === 'string') return value;
+  return value[language] ?? value.en ?? Object.values(value)[0] ?? '';
+}
