@@ -3,7 +3,7 @@
  * order and stops them in reverse. A manager that fails to start is logged and its operations
  * answer 503; the others run on.
  */
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -17,6 +17,7 @@ import { acquireDataLock } from './core/data-lock.js';
 import { writeFileDurable } from './core/durable-file.js';
 import { checkEvents } from './core/event-check.js';
 import { EventBus } from './core/events.js';
+import { exists } from './core/files.js';
 import { closeInheritedDescriptors } from './core/inherited-fds.js';
 import type { Manager } from './core/managers.js';
 import { OptionService } from './core/options.js';
@@ -197,17 +198,14 @@ export class Hub {
       return;
     }
     const file = join(dataDir, OWNER_TOKEN_FILE);
-    const exists = await access(file).then(
-      () => true,
-      () => false,
-    );
-    if (exists && tokens.broken) {
+    const present = await exists(file);
+    if (present && tokens.broken) {
       // The owner's token stays the one in the file: the hub must not replace it while it
       // cannot store tokens, or the owner would be locked out once the section is repaired.
       await tokens.setOwner((await readFile(file, 'utf8')).trim());
       return;
     }
-    if (exists) {
+    if (present) {
       // The file is the owner's token. After a restore the store's owner hash is the backup's,
       // which may be of an owner token replaced since: the file wins, or the owner is locked out.
       const secret = (await readFile(file, 'utf8')).trim();

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SDK_MODULES_DIR } from '../apps/host/sdk-link.js';
 import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
+import { exists } from '../core/files.js';
 import {
   APPS_PREFIX,
   archiveName,
@@ -69,13 +70,6 @@ export interface BackupResult extends BackupRecord {
   readonly deleted: readonly string[];
   /** Files named like archives that retention left alone (unverified, dated ahead), with why. */
   readonly leftAlone: readonly string[];
-}
-
-async function exists(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => true,
-    () => false,
-  );
 }
 
 async function listDirs(dir: string): Promise<string[]> {

@@ -12,8 +12,9 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { LOCK_FILE } from '../core/data-lock.js';
 import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
+import { exists } from '../core/files.js';
 import { DB_FILE } from '../core/store.js';
-import { exists, move, previousName, type SwapMode } from './swap.js';
+import { move, previousName, type SwapMode } from './swap.js';
 
 const INSIGHTS_FILES = ['insights.db', 'insights.db-wal', 'insights.db-shm', 'insights.db-journal'];
 

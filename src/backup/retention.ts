@@ -1,13 +1,8 @@
-/**
- * The backup folder as a collection: listing finished archives, keeping the newest N, and
- * removing what a crashed or killed backup left behind. Only names this module recognises are
- * ever deleted, so a backup folder shared with other files (a NAS share) is safe.
- */
-import { createHash } from 'node:crypto';
-import { createReadStream, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { lstat, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isProcessAlive } from '../core/data-lock.js';
+import { sha256File } from '../core/files.js';
 import { PARTIAL_RE, parseArchiveName, SIDECAR_SUFFIX } from './format.js';
 import { verifyArchive } from './verify.js';
 
@@ -34,12 +29,6 @@ export async function archiveNames(dir: string): Promise<string[]> {
     .filter((n) => parseArchiveName(n) !== null)
     .sort()
     .reverse();
-}
-
-async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
 }
 
 /** Reads the `sha256sum`-format sidecar written beside an archive; null when absent or unreadable. */

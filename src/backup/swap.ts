@@ -10,14 +10,9 @@
 import { access, constants, cp, lchown, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from '../core/data-lock.js';
+import { exists } from '../core/files.js';
 
 export type SwapMode = 'beside' | 'inside';
-
-export const exists = (p: string): Promise<boolean> =>
-  stat(p).then(
-    () => true,
-    () => false,
-  );
 
 /** How `target` can be replaced (see the module comment). */
 export async function swapMode(target: string): Promise<SwapMode> {

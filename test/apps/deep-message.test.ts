@@ -4,6 +4,7 @@
  */
 import { afterEach, beforeAll, expect, it } from 'vitest';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
 import { assertBuilt, removeAll, writeApp } from './helpers.js';
 
 const dirs: string[] = [];
@@ -33,14 +34,15 @@ it('stops an app that sends a message nested deeper than 32 levels, naming why',
   const appsDir = await tempDir('hearth-apps-');
   dirs.push(appsDir);
   await writeApp(appsDir, 'com.test.deep', { code: APP_CODE });
-  hub = await startHub({ appsDir });
-  let log: { stderr: string } | undefined;
-  for (let i = 0; i < 1200; i++) {
-    log = (await hub.call<{ stderr: string }>('POST', '/api/manager/apps/app/com.test.deep/crashlog')).body;
-    if (log.stderr.includes('nested deeper')) break;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  expect(log?.stderr).toContain('hearth: stopped the app: it sent a message nested deeper than 32 levels');
+  const h = await startHub({ appsDir });
+  hub = h;
+  const log = await poll(
+    async () => (await h.call<{ stderr: string }>('POST', '/api/manager/apps/app/com.test.deep/crashlog')).body,
+    (l) => l.stderr.includes('nested deeper'),
+    'the crash log naming the deep message',
+    1200,
+  );
+  expect(log.stderr).toContain('hearth: stopped the app: it sent a message nested deeper than 32 levels');
   expect((await hub.call('GET', '/api/manager/apps/app/com.test.deep/setting/deep')).status).toBe(404);
   expect((await hub.call('GET', '/api/manager/system/ping', { token: null })).status).toBe(200);
 }, 120_000);

@@ -13,6 +13,7 @@ import pino from 'pino';
 import { type App, AppRuntime } from '../../src/apps/host/runtime.js';
 import type { SupervisorOptions } from '../../src/apps/host/supervisor.js';
 import { Store } from '../../src/core/store.js';
+import { poll } from '../helpers/poll.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -165,13 +166,7 @@ export async function startRuntime(opts: {
       });
     },
     async setting(id, key, ok = (v) => v !== null) {
-      let value: unknown = null;
-      for (let i = 0; i < 1000; i++) {
-        value = rt.settings.get(id, key);
-        if (ok(value)) return value;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error(`setting '${key}' of app ${id} never became what the test waits for; now ${JSON.stringify(value)}`);
+      return poll(() => rt.settings.get(id, key), ok, `setting '${key}' of app ${id} becoming what the test waits for`, 1000, 20);
     },
     async close() {
       await rt.stop();

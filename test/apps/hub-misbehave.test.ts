@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/catalogue/pack.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll, waitUntil } from '../helpers/poll.js';
 import { assertBuilt, homeyApp, listApps, removeAll, serveFolder, writeApp } from './helpers.js';
 
 type App = { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null; exitCount: number; exitSignal: string | null };
@@ -35,13 +36,7 @@ async function hubWith(opts: Parameters<typeof startHub>[0]): Promise<RunningHub
 }
 
 async function until(hub: RunningHub, id: string, ok: (a: App) => boolean, what: string, tries = 600): Promise<App> {
-  let last: App | undefined;
-  for (let i = 0; i < tries; i++) {
-    last = (await hub.call<App>('GET', `/api/manager/apps/app/${id}`)).body;
-    if (ok(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${id} never became ${what}: ${JSON.stringify(last)}`);
+  return poll(async () => (await hub.call<App>('GET', `/api/manager/apps/app/${id}`)).body, ok, `${id} becoming ${what}`, tries);
 }
 
 describe('misbehaving apps under a real hub', () => {
@@ -85,14 +80,17 @@ describe('misbehaving apps under a real hub', () => {
       } };`,
     });
     const hub = await hubWith({ appsDir });
-    let log: { stderr: string } | undefined;
-    for (let i = 0; i < 600; i++) {
-      expect((await hub.call('GET', '/api/manager/system/ping', { token: null })).status).toBe(200);
-      log = (await hub.call<{ stderr: string }>('POST', '/api/manager/apps/app/com.test.garbage/crashlog')).body;
-      if (log.stderr.includes('stopped the app')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(log?.stderr).toContain(
+    const log = await poll(
+      async () => {
+        // The hub answers all along, while the app floods it.
+        expect((await hub.call('GET', '/api/manager/system/ping', { token: null })).status).toBe(200);
+        return (await hub.call<{ stderr: string }>('POST', '/api/manager/apps/app/com.test.garbage/crashlog')).body;
+      },
+      (l) => l.stderr.includes('stopped the app'),
+      'the crash log saying the app was stopped',
+      600,
+    );
+    expect(log.stderr).toContain(
       "hearth: stopped the app: it sent more than 100 messages the hub's protocol refuses within 60 s (the first: a malformed message",
     );
     // Only the first few refusals are written out, not one line per message.
@@ -182,16 +180,16 @@ describe('orphans', () => {
     const pid = Number(await readFile(join(dataDir, 'apps/com.test.orphan/userdata/pid'), 'utf8'));
     expect(() => process.kill(pid, 0)).not.toThrow();
     await hub.kill('SIGKILL');
-    let alive = true;
-    for (let i = 0; i < 200 && alive; i++) {
+    const alive = (): boolean => {
       try {
         process.kill(pid, 0);
-        await new Promise((r) => setTimeout(r, 50));
+        return true;
       } catch {
-        alive = false;
+        return false;
       }
-    }
-    expect(alive).toBe(false);
+    };
+    await waitUntil(() => !alive(), 'the orphan gone with the hub', 200);
+    expect(alive()).toBe(false);
   });
 });
 

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTimeOf } from '../../src/apps/host/leftovers.js';
 import { tempDir as hubTempDir, startHub } from '../helpers/hub.js';
+import { pause, poll, waitUntil } from '../helpers/poll.js';
 import { homeyApp, removeAll, tempDir, writeApp } from './helpers.js';
 
 const dirs: string[] = [];
@@ -36,18 +37,19 @@ describe('app processes left behind by a killed hub', () => {
     });
     const first = await startHub({ appsDir, args: ['--app-sandbox', 'off'] });
     dirs.push(first.dataDir);
-    let pid: number | undefined;
-    for (let i = 0; i < 300 && pid === undefined; i++) {
-      const app = (await first.call<{ ready: boolean; usage: { cpu: number } }>('GET', '/api/manager/apps/app/com.test.spin')).body;
-      // Its command line is 'bash' now: the hub's record of what it spawned names it.
-      if (app.ready) pid = await recordedPid(first.dataDir, 'com.test.spin');
-      if (pid === undefined) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(pid).toBeDefined();
-    await new Promise((r) => setTimeout(r, 300)); // surely inside its loop now
+    // Its command line is 'bash' now: the hub's record of what it spawned names it.
+    const pid = await poll(
+      async () => {
+        const app = (await first.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.spin')).body;
+        return app.ready ? await recordedPid(first.dataDir, 'com.test.spin') : undefined;
+      },
+      (p) => p !== undefined,
+      'the spinner ready and recorded',
+    );
+    await pause(300, 'the app inside its endless loop (it starts 100 ms after onInit)');
     expect((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[0]).toBe('bash');
     await first.kill('SIGKILL');
-    for (let i = 0; i < 100 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => !alive(pid!), 'the spinner gone with the hub', 100);
     expect(alive(pid!)).toBe(false);
   });
 
@@ -62,7 +64,11 @@ describe('app processes left behind by a killed hub', () => {
     const [recorded, lookalike, reused] = [sleeper(), sleeper(), sleeper()];
     const kids = [recorded, lookalike, reused];
     try {
-      await new Promise((r) => setTimeout(r, 200));
+      // Once each has exec'd node, its command line carries the marker the hub looks for.
+      await waitUntil(
+        async () => (await Promise.all(kids.map((k) => readFile(`/proc/${k.pid}/cmdline`, 'utf8')))).every((c) => c.includes(marker)),
+        'the three sleepers running node',
+      );
       for (const k of kids) expect(alive(k.pid!)).toBe(true);
       const boot = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
       await mkdir(join(dataDir, 'apps'), { recursive: true });
@@ -78,7 +84,7 @@ describe('app processes left behind by a killed hub', () => {
       await writeFile(join(dataDir, 'apps', 'running.json'), JSON.stringify(record));
       const hub = await startHub({ dataDir, appsDir, args: ['--app-sandbox', 'off'] });
       try {
-        for (let i = 0; i < 100 && alive(recorded.pid!); i++) await new Promise((r) => setTimeout(r, 50));
+        await waitUntil(() => !alive(recorded.pid!), 'the recorded leftover ended', 100);
         expect(alive(recorded.pid!)).toBe(false);
         expect(alive(lookalike.pid!)).toBe(true);
         expect(alive(reused.pid!)).toBe(true);
@@ -99,16 +105,17 @@ describe('app processes left behind by a killed hub', () => {
     });
     const hub = await startHub({ appsDir, args: ['--app-sandbox', 'bwrap'] });
     dirs.push(hub.dataDir);
-    let pid: number | undefined;
-    for (let i = 0; i < 300 && pid === undefined; i++) {
-      const app = (await hub.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.spin')).body;
-      if (app.ready) pid = await spinnerPid(hub.process.pid!);
-      if (pid === undefined) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(pid).toBeDefined();
-    await new Promise((r) => setTimeout(r, 300));
+    const pid = await poll(
+      async () => {
+        const app = (await hub.call<{ ready: boolean }>('GET', '/api/manager/apps/app/com.test.spin')).body;
+        return app.ready ? await spinnerPid(hub.process.pid!) : undefined;
+      },
+      (p) => p !== undefined,
+      'the spinner ready in its sandbox',
+    );
+    await pause(300, 'the spinner inside its loop, not starting up');
     await hub.kill('SIGKILL');
-    for (let i = 0; i < 100 && alive(pid!); i++) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(() => !alive(pid!), 'the spinner gone with the hub', 100);
     expect(alive(pid!)).toBe(false);
   });
 });

@@ -14,7 +14,7 @@ import { Store } from '../../src/core/store.js';
 import { AppsManager } from '../../src/managers/apps/index.js';
 import type { ManagerContext } from '../../src/managers/context.js';
 import { I18nManager } from '../../src/managers/i18n/index.js';
-import { poll } from '../helpers/poll.js';
+import { pause, poll } from '../helpers/poll.js';
 import { assertBuilt, FAST, homeyApp, tempDir, writeApp } from './helpers.js';
 
 const CODE = homeyApp(`async onInit() { this.log('up', this.homey.manifest.version); }`);
@@ -84,7 +84,7 @@ describe('apps manager', () => {
   it('does not check before its first delay', async () => {
     const h = await harness({ firstMs: 60_000, everyMs: 60_000 });
     await installThenOffer(h, 'com.test.later', '2.0.0');
-    await new Promise((r) => setTimeout(r, 500));
+    await pause(500, 'time in which a check without its first delay would have upgraded the app');
     expect(h.apps.runtime.get('com.test.later').version).toBe('1.0.0');
   });
 });

@@ -94,7 +94,12 @@ describe('RpcPeer', () => {
     const peer = new RpcPeer(() => undefined, 20);
     const p = peer.call('gc', {});
     await expect(p).rejects.toMatchObject({ code: 'timeout' });
-    expect(() => peer.settle({ type: 'result', id: 1, result: 1 })).not.toThrow();
+    expect(peer.inFlight).toBe(0);
+    // The late answer finds no call: it is dropped (settle says so), not given to a later call with that id.
+    expect(peer.settle({ type: 'result', id: 1, result: 1 })).toBe(false);
+    const next = peer.call('gc', {});
+    expect(peer.settle({ type: 'result', id: 2, result: 'second' })).toBe(true);
+    await expect(next).resolves.toBe('second');
   });
 
   it('fails every outstanding call when the other side goes away', async () => {

@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pause } from '../helpers/poll.js';
 import { assertBuilt, homeyApp, removeAll, startRuntime, type TestRuntime, tempDir, writeApp } from './helpers.js';
 
 let appsDir: string;
@@ -123,11 +124,19 @@ describe('app lifecycle', () => {
   });
 
   it('samples cpu and RSS of a running app', async () => {
-    await writeApp(appsDir, 'com.test.hello', { code: HELLO });
+    // Busy half of every 100 ms: about half a core, which the sample must see (an idle app's 0 proves nothing).
+    const busy = homeyApp(`
+  async onInit() {
+    this.homey.setInterval(() => { const end = Date.now() + 50; while (Date.now() < end); }, 100);
+  }`);
+    await writeApp(appsDir, 'com.test.busy', { code: busy });
     t = await startRuntime({ appsDir, dataDir });
-    const app = await t.until('com.test.hello', (a) => a.usage.mem > 0, 'sampled');
+    const app = await t.until('com.test.busy', (a) => a.usage.mem > 0 && a.usage.cpu > 10, 'sampled busy');
     expect(app.usage.mem).toBeGreaterThan(10 * 1024 * 1024);
-    expect(app.usage.cpu).toBeGreaterThanOrEqual(0);
+    expect(app.usage.mem).toBeLessThan(512 * 1024 * 1024);
+    // A percentage of one core: one thread spinning half the time cannot pass a whole core.
+    expect(app.usage.cpu).toBeGreaterThan(10);
+    expect(app.usage.cpu).toBeLessThanOrEqual(100);
   });
 
   it('runs a ready app at nice 10 so a busy app yields the CPU to the hub', async () => {
@@ -218,8 +227,7 @@ describe('crashes', () => {
     const states = t.events.filter((e) => e.app.id === 'com.test.crasher').map((e) => e.app.state);
     const readies = states.filter((s, i) => s === 'running' && states[i - 1] !== 'running').length;
     expect(readies).toBe(3);
-    // Held: no fourth start follows.
-    await new Promise((r) => setTimeout(r, 600));
+    await pause(600, 'longer than the backoff: held, no fourth start follows');
     expect(t.rt.get('com.test.crasher')).toMatchObject({ state: 'stopped', crashed: true, exitCount: 3 });
   });
 

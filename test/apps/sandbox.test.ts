@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { pause, waitUntil } from '../helpers/poll.js';
 import { assertBuilt, homeyApp, ROOT, removeAll, startRuntime, type TestRuntime, tempDir, writeApp } from './helpers.js';
 
 let appsDir: string;
@@ -220,7 +221,7 @@ describe('misbehaving apps', () => {
       return Number(f[11]) + Number(f[12]);
     };
     const start = await ticks();
-    while ((await ticks()) - start < 20) await new Promise((r) => setTimeout(r, 50));
+    await waitUntil(async () => (await ticks()) - start >= 20, 'the spinner using 20 ticks of CPU', 600);
     const app = await t.rt.restart('com.test.spin');
     expect(app).toMatchObject({ state: 'running', ready: true, exitSignal: 'SIGKILL' });
     expect(runsOf('com.test.spin')).toBe(2);
@@ -304,7 +305,7 @@ describe('misbehaving apps', () => {
     });
     t = await startRuntime({ appsDir, dataDir });
     await t.until('com.test.deaf', (a) => a.ready, 'ready');
-    await new Promise((r) => setTimeout(r, 200)); // spinning now: nothing reads its channel
+    await pause(200, 'the app spinning: nothing reads its channel');
     // Each change is sent to the app: 60 KB at a time, 18 MB in all, past the 16 MiB it may leave unread.
     for (let i = 0; i < 300 && t.rt.supervisor('com.test.deaf').state.exitCount === 0; i++) {
       await t.rt.settings.set('com.test.deaf', 'blob', `${i}`.padEnd(60_000, 'x'));

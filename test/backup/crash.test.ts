@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBackup, listBackups, verifyArchive } from '../../src/backup/index.js';
+import { poll } from '../helpers/poll.js';
 import { type Fixture, makeFixture } from './fixtures.js';
 
 const repo = resolve(import.meta.dirname, '..', '..');
@@ -50,13 +51,19 @@ afterAll(async () => {
 });
 
 async function waitForPartial(dir: string, child: ReturnType<typeof spawn>): Promise<string> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`backup child exited (${child.exitCode}) before it could be killed`);
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const partial = names.find((n) => n.endsWith('.partial'));
-    if (partial && (await stat(join(dir, partial)).catch(() => null))?.size) return partial;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  const partial = await poll(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`backup child exited (${child.exitCode}) before it could be killed`);
+      const names = await readdir(dir).catch(() => [] as string[]);
+      const name = names.find((n) => n.endsWith('.partial'));
+      return name && (await stat(join(dir, name)).catch(() => null))?.size ? name : undefined;
+    },
+    (name) => name !== undefined,
+    'a partial archive with bytes in it',
+    6000,
+    10,
+  );
+  return partial!;
 }
 
 it('SIGKILL mid-backup leaves no complete-looking archive; the next run cleans up and succeeds', async () => {

@@ -153,11 +153,13 @@ describe('backup manager', () => {
     await ev.next((f) => ev.frames.filter((x) => x.event === 'backup.update').length >= 3 && f.event === 'backup.update', 20_000);
     // Stop the schedule before reading, so nothing is written while we look.
     expect((await h.call('PUT', `${B}/option/automaticBackupsEnabled`, { body: { value: false } })).status).toBe(200);
-    for (;;) {
-      const s = (await h.call<State>('GET', `${B}/state`)).body;
-      if (!s.running) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await poll(
+      async () => (await h.call<State>('GET', `${B}/state`)).body,
+      (s) => !s.running,
+      'the running backup to end',
+      600,
+      100,
+    );
     const state = (await h.call<State>('GET', `${B}/state`)).body;
     expect(state.schedule).toBe('*/2 * * * * *');
     expect(state.keep).toBe(2);

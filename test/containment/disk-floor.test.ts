@@ -7,7 +7,7 @@
 import { statfs } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
-import { poll } from '../helpers/poll.js';
+import { pause, poll } from '../helpers/poll.js';
 import { writeHomeyApp } from '../homey/apps.js';
 
 interface App {
@@ -66,8 +66,7 @@ describe('the free-space floor of the data filesystem', { timeout: 60_000 }, () 
     expect(stopped.crashedMessage).toMatch(
       /the data disk has \d+ MiB free, below the floor of \d+ MiB the hub keeps for its own data, and the app went on writing \(its userdata grew to \d+ MiB\)/,
     );
-    // Held, not restarted into the same full disk.
-    await new Promise((r) => setTimeout(r, 1500));
+    await pause(1500, 'longer than a restart backoff: held, not restarted into the same full disk');
     expect((await hub.call<App>('GET', '/api/manager/apps/app/com.test.writer')).body.state).toBe('stopped');
     expect((await hub.call('GET', '/api/manager/system/ping')).status).toBe(200);
   });

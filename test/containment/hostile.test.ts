@@ -12,7 +12,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
-import { poll } from '../helpers/poll.js';
+import { pause, poll } from '../helpers/poll.js';
 import { HOSTILE_IDS, writeHostileApps } from './hostile-apps.js';
 
 interface App {
@@ -166,8 +166,7 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
       600,
     );
     expect(stopped.crashedMessage).toMatch(/its userdata holds 3 MiB, over its quota of 2 MiB/);
-    // It is held, not restarted into the same full folder.
-    await new Promise((r) => setTimeout(r, 1500));
+    await pause(1500, 'longer than a restart backoff: a restart would have come by now');
     expect((await app('com.hostile.disk')).state).toBe('stopped');
     await hubAndBystanderFine();
   });
@@ -202,7 +201,7 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
 
   it("is stopped when it stops reading its channel, before the hub's messages pile up", async () => {
     const sleep = ask('com.hostile.deaf', 'POST', 'sleep');
-    await new Promise((r) => setTimeout(r, 300)); // asleep now: nothing reads its channel
+    await pause(300, 'the app asleep: nothing reads its channel');
     // Each change is sent to the app: 60 KB at a time, up to 18 MB, past the 16 MiB it may leave unread.
     for (let i = 0; i < 300 && (await app('com.hostile.deaf')).exitCount === 0; i++) {
       expect((await setting('com.hostile.deaf', 'blob', `${i}`.padEnd(60_000, 'x'))).status).toBe(200);

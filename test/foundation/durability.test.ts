@@ -7,6 +7,7 @@ import { mkdir, readFile, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startHub } from '../helpers/hub.js';
+import { pause, waitUntil } from '../helpers/poll.js';
 
 describe('durability under SIGKILL', () => {
   for (const round of [1, 2, 3]) {
@@ -40,8 +41,8 @@ describe('durability under SIGKILL', () => {
         })();
         // Let writes pile up (counted, not timed: the machine may be slow), then kill without
         // warning at a point that differs per round: no flush, no handlers.
-        while (acked.length < 20 * round) await new Promise((r) => setTimeout(r, 5));
-        await new Promise((r) => setTimeout(r, round * 7));
+        await waitUntil(() => acked.length >= 20 * round, `${20 * round} writes acknowledged`, 60_000, 5);
+        await pause(round * 7, 'a kill point that differs per round');
         await hub.kill('SIGKILL');
         stop = true;
         await Promise.all([...creators, counter]);

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, OWNER, type RunningHub, startHub } from '../helpers/hub.js';
+import { pause } from '../helpers/poll.js';
 import { decode, modulesOfBlocks } from '../helpers/qr.js';
 
 const exec = promisify(execFile);
@@ -78,7 +79,7 @@ describe('one-time sign-in links', { timeout: 30_000 }, () => {
     const short = await hub.call<{ code: string; expiresAt: string }>('POST', `${T}/login`, { body: { scopes: ['service.speech'], ttlSeconds: 1 } });
     expect(short.status).toBe(201);
     expect(Date.parse(short.body.expiresAt) - Date.now()).toBeLessThanOrEqual(1000);
-    await new Promise((r) => setTimeout(r, 1100));
+    await pause(1100, 'the 1 s code expired (redeeming it to see would use it up)');
     const late = await redeem(short.body.code);
     expect(late.status).toBe(401);
     expect(late.body.error_description).toMatch(/expired/);

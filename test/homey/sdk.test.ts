@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents } from '../helpers/events.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
-import { poll } from '../helpers/poll.js';
+import { pause, poll } from '../helpers/poll.js';
 import { silentWav, writeHomeyApp } from './apps.js';
 
 let hub: RunningHub;
@@ -468,7 +468,7 @@ describe('notifications (ManagerNotifications)', () => {
     expect(r.refused).toBe(500 - r.delivered);
     expect(r.why).toBe('an app may send notifications at most 10 a minute (10 at once); this one was dropped');
     await hub.call('GET', '/api/manager/system/ping'); // the events of the burst are out by now
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await pause(200, 'time for any notification beyond the budget to arrive (none may)');
     expect(events.frames.filter((f) => f.event === 'notification.create')).toHaveLength(r.delivered);
     events.close();
   });

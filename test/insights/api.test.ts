@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOLUTIONS } from '../../src/managers/insights/resolutions.js';
 import { openEvents } from '../helpers/events.js';
 import { type RunningHub, startHub } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
 import { SPEC } from '../helpers/spec.js';
 
 const P = '/api/manager/insights';
@@ -44,11 +45,13 @@ beforeAll(async () => {
   writer = await token(['service.insights']);
   system = await token(['service.system.readonly']);
   // The first sample is taken at start and committed within a second: wait for it.
-  for (let i = 0; i < 50; i++) {
-    const rss = await hub.call<Log>('GET', `${P}/log/${RSS}`, { token: reader });
-    if (rss.status === 200 && rss.body.lastValue !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await poll(
+    () => hub.call<Log>('GET', `${P}/log/${RSS}`, { token: reader }),
+    (rss) => rss.status === 200 && rss.body.lastValue !== null,
+    "the hub's first RSS sample",
+    50,
+    100,
+  );
 });
 afterAll(() => hub.cleanup());
 

@@ -109,11 +109,7 @@ describe('an app writing insights through the SDK', () => {
     type Entries = { values: Array<{ t: string; v: number | null }>; step: number; lastValue: number; max: number };
     const read = async (): Promise<Entries> => (await hub.call<Entries>('GET', `${P}/log/hearth:app:com.test.meter/power/entry?resolution=lastHour`)).body;
     // Entries are committed within 2 s of being written: wait for the burst's last one to land.
-    let entries = await read();
-    for (let tries = 0; entries.lastValue !== 1499 && tries < 50; tries++) {
-      await new Promise((r) => setTimeout(r, 200));
-      entries = await read();
-    }
+    const entries = await poll(read, (e) => e.lastValue === 1499, "the burst's last entry committed", 50, 200);
     expect(entries.step).toBe(15_000);
     const filled = entries.values.filter((v) => v.v !== null);
     // 60 backfilled minutes land in 59-60 of the 15 s buckets of the last hour, plus the burst.

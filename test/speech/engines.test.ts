@@ -2,7 +2,7 @@
  * The two engines against the real espeak-ng and festival: voice catalogues, WAV synthesis
  * (checked with sox), speed, unknown voices.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanText, UnknownVoiceError } from '../../src/managers/speech-output/engines/engine.js';
@@ -83,8 +83,22 @@ describe('espeak-ng engine', () => {
     await expect(engine.speak('hi', 'en-us; touch /tmp/x', 1)).rejects.toBeInstanceOf(UnknownVoiceError);
   });
 
-  it('speak() runs espeak-ng to the sound card and resolves', async () => {
-    await expect(engine.speak('ok', 'en-us', 1)).resolves.toBeUndefined();
+  it('speak() hands espeak-ng the text on stdin with the voice and the rate, and waits for it to finish', async () => {
+    await engine.listVoices(); // the real list, read before espeak-ng is replaced below
+    // An espeak-ng that writes down how it was run (this machine may have no sound card).
+    const dir = await tempDir('hearth-espeak-');
+    const calls = join(dir, 'calls');
+    await writeFile(join(dir, 'espeak-ng'), `#!/bin/sh\nsleep 0.2\necho "$@" > ${calls}.args\ncat > ${calls}.in\n`, { mode: 0o755 });
+    const path = process.env.PATH;
+    process.env.PATH = `${dir}:${path}`;
+    try {
+      await engine.speak('ok -- $(touch x)', 'en-us', 2);
+    } finally {
+      process.env.PATH = path;
+    }
+    // Finished when speak() resolved: both files are there, whole.
+    expect((await readFile(`${calls}.args`, 'utf8')).trim()).toBe('-v gmw/en-US -s 350 --stdin'); // the voice's engine name, twice the base rate
+    expect(await readFile(`${calls}.in`, 'utf8')).toBe(cleanText('ok -- $(touch x)'));
   });
 
   it('stops synthesizing when aborted', async () => {

@@ -5,10 +5,10 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EventClient, openEvents } from '../helpers/events.js';
 import { OWNER, type RunningHub, startHub } from '../helpers/hub.js';
+import { pause, waitUntil } from '../helpers/poll.js';
 import { fakeCardPath, soxi, tempDir } from './tools.js';
 
 const API = '/api/manager/speech-output';
@@ -164,9 +164,9 @@ describe('queue over HTTP with a sound card', () => {
     const say = (body: object) => cardHub.call<ErrorBody & { voice: string }>('POST', `${API}/say`, { body });
     const busy = say({ text: 'This first announcement keeps the sound card busy for quite a while, several seconds.' });
     // Requests on separate connections can overtake each other: send each once the last is queued.
-    while ((await readdir(card)).length === 0) await sleep(50);
+    await waitUntil(async () => (await readdir(card)).length > 0, 'the first utterance on the card');
     const replaced = say({ text: 'old news', session: 'news' });
-    await sleep(300);
+    await pause(300, 'the replaced utterance queued before the fresh one is sent');
     const fresh = say({ text: 'fresh news', session: 'news' });
     const late = say({ text: 'I will never make it in one second', timeout: 1 });
     const [r1, r2, r3, r4] = await Promise.all([busy, replaced, late, fresh]);

@@ -18,6 +18,7 @@ import type { ManagerContext } from '../../src/managers/context.js';
 import { I18nManager } from '../../src/managers/i18n/index.js';
 import { SpeechOutputManager } from '../../src/managers/speech-output/index.js';
 import { wavInfo } from '../../src/managers/speech-output/wav.js';
+import { waitUntil } from '../helpers/poll.js';
 import { fakeCardPath, payloads, soxi, tempDir } from './tools.js';
 
 interface Harness {
@@ -69,15 +70,18 @@ const failure = async (p: Promise<unknown>): Promise<HearthError> => {
 
 /** True once `pid` no longer exists (polled: the kill is immediate, reaping is not). */
 async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 50; i++) {
+  const exists = (): boolean => {
     try {
       process.kill(pid, 0);
-    } catch {
       return true;
+    } catch {
+      return false;
     }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
+  };
+  return waitUntil(() => !exists(), `process ${pid} gone`, 50, 100).then(
+    () => true,
+    () => false,
+  );
 }
 
 const wavs = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.endsWith('.wav')).sort();

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Frame, type Page } from 'playwright-core';
 import { ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ARTIFACTS = join(ROOT, 'test/artifacts');
@@ -132,10 +133,11 @@ export async function startWebHub(fixtures: string[], options: { firstRun?: bool
 
 /** Waits until the hub lists these app widgets (their apps have started), so a dashboard may use them. */
 export async function widgetsListed(hub: RunningHub, ids: string[]): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const listed = (await hub.call<Record<string, unknown>>('GET', '/api/manager/dashboards/appwidget')).body;
-    if (ids.every((id) => Object.hasOwn(listed, id))) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the hub never listed the widgets ${ids.join(', ')}`);
+  await poll(
+    async () => (await hub.call<Record<string, unknown>>('GET', '/api/manager/dashboards/appwidget')).body,
+    (listed) => ids.every((id) => Object.hasOwn(listed, id)),
+    `the hub listing the widgets ${ids.join(', ')}`,
+    300,
+    100,
+  );
 }

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CLI, OWNER, tempDir } from '../helpers/hub.js';
+import { pause } from '../helpers/poll.js';
 import { type BrowserGlobals, screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
 
 const exec = promisify(execFile);
@@ -75,7 +76,7 @@ describe('sign-in by one-time link in Chromium', { timeout: 120_000 }, () => {
   test('an expired link says so', async () => {
     const { hub } = web;
     const made = await hub.call<{ code: string }>('POST', '/api/manager/tokens/login', { body: { scopes: ['service.dashboard.readonly'], ttlSeconds: 1 } });
-    await new Promise((r) => setTimeout(r, 1200));
+    await pause(1200, 'the 1 s code expired (redeeming it to see would use it up)');
     // Pasted into a tab that is already open at the sign-in form: a hash change, not a load.
     const page = await openSignedOut(`${hub.url}/#/`);
     await page.locator('input[name=token]').waitFor();

@@ -5,15 +5,10 @@
  * an interrupted install (`.install-*`, `.old-*`, `.trash-*`) are cleaned up at the next start.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir } from '../../core/durable-file.js';
-
-const exists = (p: string): Promise<boolean> =>
-  stat(p).then(
-    () => true,
-    () => false,
-  );
+import { exists } from '../../core/files.js';
 
 /** A fresh, empty staging folder inside the apps folder (hidden: the runtime skips dot-folders). */
 export function makeStaging(appsDir: string, id: string): Promise<string> {

@@ -5,14 +5,13 @@
  * `homey app build` does), and the main module must load as the hub will load it.
  */
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import * as tar from 'tar';
 import { writeFileDurable } from '../../core/durable-file.js';
 import { invalid } from '../../core/errors.js';
+import { sha256File } from '../../core/files.js';
 import { runtimeDir } from '../host/child.js';
 import { prepareAppsFolder } from '../host/sdk-link.js';
 import { type AppFolder, loadAppFolder } from '../manifest/compose.js';
@@ -83,12 +82,6 @@ async function writeComposed(appDir: string, folder: AppFolder): Promise<void> {
   }
 }
 
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 const ICON_TYPES: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp' };
 
 /** The app's icon as a data URL for the catalogue, or null (none, unreadable, or over ICON_MAX_BYTES). */
@@ -136,7 +129,7 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
-  const sha256 = await sha256Of(file);
+  const sha256 = await sha256File(file);
   const { size } = await stat(file);
   const { catalogue } = await readCatalogue(store);
   // Each change makes a newer catalogue: hubs refuse one older than they have seen (store.ts).

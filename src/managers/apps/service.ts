@@ -2,7 +2,7 @@
  * The apps service: the runtime plus what the HTTP operations need on top of it (updateApp's
  * field rules, uninstall with its folders, install from the configured store).
  */
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { type ChannelEntry, INDEX_FILE, readCatalogue } from '../../apps/catalogue/catalogue.js';
@@ -13,6 +13,7 @@ import type { App, AppRuntime } from '../../apps/host/runtime.js';
 import { textOf } from '../../apps/manifest/manifest.js';
 import { permissionDetails, usesNetwork } from '../../apps/manifest/permissions.js';
 import { invalid, notFound } from '../../core/errors.js';
+import { exists } from '../../core/files.js';
 import { toNullRecord } from '../../core/records.js';
 import type { AppsState, CatalogueApp, CatalogueRelease, CatalogueView } from './views.js';
 
@@ -40,11 +41,7 @@ export class AppsService {
     if (/^https?:\/\//i.test(this.storeLocation)) return;
     await mkdir(this.storeLocation, { recursive: true });
     const index = join(this.storeLocation, INDEX_FILE);
-    const exists = await stat(index).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) await writeFile(index, '{"apps": {}}\n', { flag: 'wx' }).catch(() => undefined);
+    if (!(await exists(index))) await writeFile(index, '{"apps": {}}\n', { flag: 'wx' }).catch(() => undefined);
   }
 
   state(): AppsState {
