@@ -1,5 +1,6 @@
 // Bundles the app bootstrap (dist/apps/child/bootstrap.js as tsc emitted it, and the modules it
-// imports) into one CommonJS file, dist/apps/child/bootstrap.cjs, which every app process runs. Why
+// imports) into one CommonJS file, dist/apps/bootstrap.cjs, which every app process runs (in
+// dist/apps, not dist/apps/child: src/layout.ts appRuntimeDirs says why). Why
 // (docs/performance.md, "Where an app's memory goes"): an ES module entry makes Node 20 load its
 // ES module loader, and import() of a CommonJS app runs the CommonJS export lexer (a WebAssembly
 // module) as well: together about 0.5 MiB of private memory in each app process, and 2 MiB of
@@ -12,7 +13,7 @@ import { build } from 'esbuild';
 const root = resolve(import.meta.dirname, '..');
 const result = await build({
   entryPoints: [join(root, 'dist/apps/child/bootstrap.js')],
-  outfile: join(root, 'dist/apps/child/bootstrap.cjs'),
+  outfile: join(root, 'dist/apps/bootstrap.cjs'),
   bundle: true,
   format: 'cjs',
   platform: 'node',

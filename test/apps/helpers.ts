@@ -20,7 +20,7 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 /** The child runs the built bootstrap and SDK: fail with a clear sentence when the build is missing or stale. */
 export function assertBuilt(): void {
   for (const [built, sources] of [
-    ['dist/apps/child/bootstrap.cjs', 'src/apps'],
+    ['dist/apps/bootstrap.cjs', 'src/apps'],
     ['dist/homey/index.cjs', 'src/homey'],
   ] as const) {
     const file = join(ROOT, built);

@@ -35,7 +35,7 @@ it('packs everything a device runs under hearth-<version>/, and nothing else', a
     'package.json',
     'package-lock.json',
     'dist/cli.js',
-    'dist/apps/child/bootstrap.cjs',
+    'dist/apps/bootstrap.cjs',
     // The app SDK an app's require('homey') reaches: without its package.json no app starts.
     'dist/homey/package.json',
     'dist/homey/index.cjs',

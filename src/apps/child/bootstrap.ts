@@ -28,13 +28,14 @@ if (!process.env.HEARTH_APP_ID) {
   process.exit(1);
 }
 
-// The SDK is CommonJS (apps require() it); loaded by its real path, it is the very module
-// instance an app's `require('homey')` reaches through the hub's link (sdk-link.ts).
 /** When the start is over, in ms after onInit: see settleHeap. */
 const SETTLE_GC_MS = [5_000, 10_000];
+// The SDK is CommonJS (apps require() it); loaded by its real path, it is the very module
+// instance an app's `require('homey')` reaches through the hub's link (sdk-link.ts). The paths
+// are from where this runs, the bundle dist/apps/bootstrap.cjs (layout.ts says why it is there).
 const require = createRequire(import.meta.url);
-const { constructing, App } = require('../../homey/app.cjs') as typeof import('../../homey/app.cjs');
-const { Homey: HomeyInstance } = require('../../homey/homey.cjs') as typeof import('../../homey/homey.cjs');
+const { constructing, App } = require('../homey/app.cjs') as typeof import('../../homey/app.cjs');
+const { Homey: HomeyInstance } = require('../homey/homey.cjs') as typeof import('../../homey/homey.cjs');
 
 const channel = new Socket({ fd: CHANNEL_FD, readable: true, writable: true });
 let connected = true;

@@ -36,10 +36,10 @@ export function throttled(stream: Readable | null, sink: (chunk: Buffer) => void
   });
 }
 
-/** The compiled bootstrap's folder (dist/apps/child): from the build's layout, which a bundle keeps. */
+/** The compiled app-side code (dist/apps/child): from the build's layout, which a bundle keeps. */
 export { runtimeDir };
 
-/** The folders an app process reads of hearth (the bootstrap's, the shared protocol's, the SDK's). */
+/** What an app process reads of hearth: the bootstrap bundle, the shared protocol's folder, the SDK's. */
 function runtimeReads(): string[] {
   const { bootstrap, wire, sdk } = appRuntimeDirs();
   return [bootstrap, wire, sdk];
@@ -70,7 +70,7 @@ export function childExecArgv(
   runtime: readonly string[] = runtimeReads(),
 ): string[] {
   // One flag per path: Node 20 does not split comma-separated lists reliably. The runtime is
-  // the bootstrap (dist/apps/child), the shared protocol (dist/apps/wire) and the SDK (dist/homey).
+  // the bootstrap bundle (dist/apps/bootstrap.cjs), the shared protocol (dist/apps/wire) and the SDK (dist/homey).
   const writes = [spec.userdata, ...(spec.sandbox?.containment === 'namespaces' ? [HOMEY_USERDATA] : [])];
   // Above the bootstrap and the app, only the package.json files the module loader looks for.
   const scopes = new Set([...runtime.flatMap(scopeFilesAbove), ...scopeFilesAbove(spec.dir)]);
@@ -100,7 +100,7 @@ export function childCommand(spec: ChildSpec, heapMb: number): { file: string; a
   const dirs = appRuntimeDirs();
   const runtime = runtimeReads();
   return sandboxCommand(spec.sandbox, {
-    node: [process.execPath, ...childExecArgv(spec, heapMb, runtime), join(dirs.bootstrap, 'bootstrap.cjs')],
+    node: [process.execPath, ...childExecArgv(spec, heapMb, runtime), dirs.bootstrap],
     runtime,
     sdk: dirs.sdk,
     appDir: spec.dir,
