@@ -10,7 +10,7 @@ import { nullRecord } from '../../core/records.js';
 import type { Section } from '../../core/store.js';
 import type { AppManifest } from '../manifest/manifest.js';
 import type { AppEvent } from '../wire/protocol.js';
-import { capProblem, keyProblem, MAX_SETTING_BYTES, settingProblem } from '../wire/setting-rules.cjs';
+import { capProblem, keyProblem, settingProblem, storedValue } from '../wire/setting-rules.cjs';
 import type { AppRecord, AppsSection } from './records.js';
 import type { SdkRouter } from './router.js';
 
@@ -68,10 +68,9 @@ export class AppSettings {
     const app = this.host.app(id);
     const badKey = keyProblem(key);
     if (badKey) throw invalid(badKey);
-    const json = JSON.stringify(value);
-    if (json === undefined) throw invalid(`setting '${key}' needs a JSON value`);
-    if (Buffer.byteLength(json) > MAX_SETTING_BYTES) throw invalid(`setting '${key}' is larger than 64 KiB as JSON`);
-    const stored: unknown = JSON.parse(json);
+    const as = storedValue(key, value);
+    if (!as.ok) throw invalid(as.problem);
+    const stored = as.value;
     const declared = app.manifest?.settings.find((d) => d.id === key);
     const problem = declared ? settingProblem(declared, stored) : null;
     if (problem) throw invalid(problem);

@@ -20,6 +20,18 @@ export function keyProblem(key: unknown): string | null {
   return null;
 }
 
+/**
+ * `value` as a setting keeps it (its JSON, read back), or why it cannot be one: it has no JSON
+ * form (a function, undefined), or its JSON is over MAX_SETTING_BYTES. The key is checked apart
+ * (keyProblem).
+ */
+export function storedValue(key: string, value: unknown): { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string } {
+  const json = JSON.stringify(value);
+  if (json === undefined) return { ok: false, problem: `setting '${key}' needs a JSON value (not a function or undefined)` };
+  if (Buffer.byteLength(json) > MAX_SETTING_BYTES) return { ok: false, problem: `setting '${key}' is larger than 64 KiB as JSON` };
+  return { ok: true, value: JSON.parse(json) as unknown };
+}
+
 /** What one setting adds to the app's settings as JSON: `"key":value,`. */
 export function entryBytes(key: string, value: unknown): number {
   return Buffer.byteLength(JSON.stringify(key)) + Buffer.byteLength(JSON.stringify(value) ?? 'null') + 2;

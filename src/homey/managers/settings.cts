@@ -5,7 +5,7 @@
  * the hub would refuse (too large, too many, not what app.json declares) throws here, where the
  * app made the call. These are the settings the Web API's getAppSettings/setAppSetting show.
  */
-import { capProblem, type DeclaredSetting, keyProblem, MAX_SETTING_BYTES, settingProblem } from '../../apps/wire/setting-rules.cjs';
+import { capProblem, type DeclaredSetting, keyProblem, settingProblem, storedValue } from '../../apps/wire/setting-rules.cjs';
 import type { HomeyContext } from '../context.cjs';
 import { HomeyError } from '../errors.cjs';
 import { Manager } from '../simple-class.cjs';
@@ -34,10 +34,9 @@ export class ManagerSettings extends Manager {
 
   set(key: string, value: unknown): void {
     checkKey(key);
-    const json = JSON.stringify(value);
-    if (json === undefined) throw new HomeyError(`setting '${key}' needs a JSON value (not a function or undefined)`, 'invalid_args');
-    if (Buffer.byteLength(json) > MAX_SETTING_BYTES) throw new HomeyError(`setting '${key}' is larger than 64 KiB as JSON`, 'invalid_args');
-    const stored: unknown = JSON.parse(json);
+    const as = storedValue(key, value);
+    if (!as.ok) throw new HomeyError(as.problem, 'invalid_args');
+    const stored = as.value;
     const declared = this.declared(key);
     const problem = (declared && settingProblem(declared, stored)) || capProblem(this.ctx.app.id, this.saved, key, stored);
     if (problem) throw new HomeyError(problem, 'invalid_args');

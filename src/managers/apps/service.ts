@@ -57,10 +57,25 @@ export class AppsService {
     };
   }
 
+  /** Every setting's value: saved ones, and the declared default of each one not saved. */
+  settings(id: string): Record<string, unknown> {
+    return this.runtime.settings.all(id);
+  }
+
   getSetting(id: string, name: string): unknown {
     const settings = this.runtime.settings.all(id);
     if (!Object.hasOwn(settings, name)) throw notFound(`app '${id}' has no setting '${name}'`);
     return settings[name];
+  }
+
+  /** Stores a setting and tells the app and its pages; answers the value as stored. */
+  setSetting(id: string, name: string, value: unknown): Promise<unknown> {
+    return this.runtime.settings.set(id, name, value);
+  }
+
+  /** Removes a saved setting (its declared default applies again); 404 when it is neither saved nor declared. */
+  unsetSetting(id: string, name: string): Promise<void> {
+    return this.runtime.settings.unset(id, name, { mustExist: true });
   }
 
   /**
