@@ -3,12 +3,12 @@
  * the next backup cleans up what it left. The backup runs in a real child process, compiled
  * from src/ with tsc (Node 20 cannot run TypeScript), so the kill is a real one.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createBackup, listBackups, verifyArchive } from '../../src/backup/index.js';
+import { compileSources } from '../helpers/compile.js';
 import { poll } from '../helpers/poll.js';
 import { type Fixture, makeFixture } from './fixtures.js';
 
@@ -18,30 +18,7 @@ const build = join(repo, 'node_modules', '.cache', `hearth-backup-test-${process
 let f: Fixture;
 
 beforeAll(async () => {
-  await promisify(execFile)(
-    process.execPath,
-    [
-      join(repo, 'node_modules', 'typescript', 'bin', 'tsc'),
-      '--outDir',
-      build,
-      '--rootDir',
-      join(repo, 'src'),
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      // Strict, as the build compiles it: narrowing the code relies on needs it.
-      '--strict',
-      '--skipLibCheck',
-      '--esModuleInterop',
-      '--types',
-      'node',
-      join(repo, 'src', 'backup', 'index.ts'),
-    ],
-    { cwd: repo },
-  );
+  await compileSources(build, 'src', ['src/backup/index.ts']);
   f = await makeFixture({ insightRows: 100, bigFileMb: 48 });
 }, 120_000);
 

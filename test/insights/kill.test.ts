@@ -3,7 +3,7 @@
  * is killed with -9 mid-stream, and the database must open clean with everything that was
  * reported committed, and rollups that agree with the raw points (commits are atomic).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,38 +11,17 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEVELS } from '../../src/managers/insights/levels.js';
 import { InsightsStorage } from '../../src/managers/insights/storage.js';
+import { compileSources } from '../helpers/compile.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 let work: string;
 let build: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'hearth-insights-kill-'));
   build = join(work, 'build');
   // Compile just the storage modules (tests run from source; the child needs JavaScript).
-  execFileSync(
-    process.execPath,
-    [
-      join(ROOT, 'node_modules/typescript/bin/tsc'),
-      '--outDir',
-      build,
-      '--rootDir',
-      join(ROOT, 'src/managers/insights'),
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--strict',
-      '--skipLibCheck',
-      '--types',
-      'node',
-      join(ROOT, 'src/managers/insights/writer.ts'),
-      join(ROOT, 'src/managers/insights/storage.ts'),
-    ],
-    { cwd: ROOT, stdio: 'pipe' },
-  );
+  await compileSources(build, 'src/managers/insights', ['src/managers/insights/writer.ts', 'src/managers/insights/storage.ts']);
   // Bare imports (better-sqlite3) resolve through a node_modules beside the build.
   symlinkSync(join(ROOT, 'node_modules'), join(work, 'node_modules'));
 }, 120_000);
