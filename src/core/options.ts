@@ -141,17 +141,16 @@ export class OptionService {
   }
 
   private operations(manager: ManagerName, def: OptionContract): Operation[] {
-    const cap = def.name[0]!.toUpperCase() + def.name.slice(1);
-    // The ids are made from the name, so the contract is a map and the handlers untyped (each is one line).
-    const handlers: Record<string, Operation['handler']> = {
-      [`getOption${cap}`]: () => {
+    // One operation per method; their ids and paths are the contract's (optionOperations).
+    const handlers: Partial<Record<string, Operation['handler']>> = {
+      GET: () => {
         this.mustSection();
         return { value: this.get(manager, def.name) };
       },
-      [`setOption${cap}`]: async ({ body }) => ({ value: await this.set(manager, def.name, (body as { value: unknown }).value) }),
-      [`unsetOption${cap}`]: () => this.unset(manager, def.name),
+      PUT: async ({ body }) => ({ value: await this.set(manager, def.name, (body as { value: unknown }).value) }),
+      DELETE: () => this.unset(manager, def.name),
     };
-    return Object.entries(optionOperations(def)).map(([id, op]) => ({ ...op, id, handler: handlers[id]! }));
+    return Object.entries(optionOperations(def)).map(([id, op]) => ({ ...op, id, handler: handlers[op.method]! }));
   }
 }
 
