@@ -23,3 +23,13 @@ export interface HomeyContext {
 
 /** True when app.json asks for `permission` (hearth's own hub checks again on every call). */
 export const hasPermission = (ctx: HomeyContext, permission: string): boolean => ctx.permissions.includes(permission);
+
+let thisApp: HomeyContext | undefined;
+
+/** Records the app this process runs (one per process): the Homey instance does, at init. */
+export function runningApp(ctx: HomeyContext): void {
+  thisApp = ctx;
+}
+
+/** The app this process runs; undefined before init (the app's own code never runs before it). */
+export const currentApp = (): HomeyContext | undefined => thisApp;

@@ -5,7 +5,7 @@
  */
 import type { AppEvent } from '../apps/wire/protocol.js' with { 'resolution-mode': 'import' };
 import type { App } from './app.cjs';
-import { type HomeyContext, hasPermission } from './context.cjs';
+import { type HomeyContext, hasPermission, runningApp } from './context.cjs';
 import { ManagerApi } from './managers/api.cjs';
 import { ManagerAudio } from './managers/audio.cjs';
 import { ManagerClock } from './managers/clock.cjs';
@@ -110,6 +110,7 @@ export class Homey extends SimpleClass {
 
   constructor(private readonly ctx: HomeyContext) {
     super();
+    runningApp(ctx);
     this.dir = ctx.app.dir;
     this.tmpdir = ctx.app.userdata;
     this.version = ctx.state.homeyVersion;

@@ -5,6 +5,7 @@
  * an app with drivers does not start (hearth has no devices).
  */
 import { App } from './app.cjs';
+import { currentApp } from './context.cjs';
 import { HomeyError, notAvailable } from './errors.cjs';
 import { Homey } from './homey.cjs';
 import { Widget } from './managers/dashboards.cjs';
@@ -44,3 +45,13 @@ export {
   SimpleClass,
   Widget,
 };
+
+// Homey's SDK declares these on the module (`require('homey').manifest.id` is read at load). An
+// app's code loads this module after init, so they are the running app's; {} outside an app.
+export const manifest: Record<string, unknown> = currentApp()?.manifest ?? {};
+export const env: Record<string, unknown> = currentApp()?.env ?? {};
+
+// TypeScript compiles `import Homey from 'homey'` to `__importDefault(require('homey')).default`,
+// and __importDefault keeps a module marked __esModule (as this one is) as it is: its `default`
+// must be the module itself. Not enumerable, so listing the module's exports shows no cycle.
+Object.defineProperty(exports, 'default', { enumerable: false, value: exports });

@@ -1,0 +1,153 @@
+/**
+ * Homey apps written the way real ones are, in a real hub: TypeScript compiled by tsc as `homey
+ * app build` compiles it (the CLI's tsconfig: node16 modules, esModuleInterop, the SDK's types
+ * as `@types/homey`), so `import Homey from 'homey'` becomes `__importDefault(require('homey'))
+ * .default`, in the app and in a helper package of its own; an ES module app with api.mjs; and
+ * the module-level `Homey.manifest` and `Homey.env` the SDK declares, read at load.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
+import { writeHomeyApp } from './apps.js';
+
+let hub: RunningHub;
+
+const running = (id: string) =>
+  poll(
+    () => hub.call<{ state: string; crashedMessage: string | null }>('GET', `/api/manager/apps/app/${id}`),
+    (r) => r.body.state === 'running',
+    `${id} running`,
+  );
+const stdout = async (id: string): Promise<string> =>
+  (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${id}/crashlog`, { body: {} })).body.stdout;
+
+/** tsconfig.json as `homey app create` writes it for TypeScript (@tsconfig/node16, spelled out). */
+const TSCONFIG = {
+  compilerOptions: {
+    lib: ['es2021'],
+    module: 'node16',
+    target: 'es2021',
+    strict: true,
+    esModuleInterop: true,
+    skipLibCheck: true,
+    forceConsistentCasingInFileNames: true,
+    moduleResolution: 'node16',
+    allowJs: true,
+    outDir: '.homeybuild/',
+    types: ['homey', 'node'],
+  },
+  include: ['*.ts', 'lib/**/*.ts'],
+};
+
+/** Compiles a TypeScript app's sources with tsc, as `homey app build` does, into `.homeybuild/`. */
+async function buildTypeScriptApp(dir: string): Promise<string> {
+  // The SDK's types where Homey's TypeScript template puts them: devDependency @types/homey.
+  await mkdir(join(dir, 'node_modules/@types'), { recursive: true });
+  await symlink(join(ROOT, 'node_modules/homey-apps-sdk-v3-types'), join(dir, 'node_modules/@types/homey'));
+  await symlink(join(ROOT, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'));
+  await writeFile(join(dir, 'tsconfig.json'), JSON.stringify(TSCONFIG));
+  await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir], { cwd: dir });
+  return join(dir, '.homeybuild');
+}
+
+beforeAll(async () => {
+  const appsDir = await tempDir('hearth-homey-wild-');
+  const sources = await tempDir('hearth-homey-wild-src-');
+
+  // A TypeScript app as Homey's template writes it, with a helper of its own that imports the SDK
+  // the same way (as shared helper packages do), an api.ts and env.json.
+  const tsId = 'com.example.typescript';
+  const tsDir = await writeHomeyApp(sources, tsId, {
+    json: { api: { getInfo: { method: 'GET', path: '/info' } } },
+    files: {
+      'app.ts': `import Homey from 'homey';
+import { describe } from './lib/describe';
+
+class MyApp extends Homey.App {
+  async onInit(): Promise<void> {
+    this.log(describe(this.homey), 'module manifest', Homey.manifest.id, 'env', Homey.env.GREETING);
+  }
+}
+
+module.exports = MyApp;
+`,
+      'lib/describe.ts': `import Homey from 'homey';
+
+export function describe(homey: Homey.App['homey']): string {
+  return \`\${homey.manifest.id} on SDK \${Homey.manifest.sdk}\`;
+}
+`,
+      'api.ts': `import Homey from 'homey';
+
+module.exports = {
+  async getInfo({ homey }: { homey: Homey.App['homey'] }) {
+    return { id: homey.manifest.id, fromModule: Homey.manifest.version, hasApp: typeof Homey.App === 'function' };
+  },
+};
+`,
+      'env.json': { GREETING: 'hi' },
+    },
+  });
+  const built = await buildTypeScriptApp(tsDir);
+  // What `homey app build` leaves: the compiled JavaScript beside app.json, env.json and assets.
+  const out = join(appsDir, tsId);
+  await cp(built, out, { recursive: true });
+  for (const f of ['app.json', 'env.json']) await cp(join(tsDir, f), join(out, f));
+
+  await writeHomeyApp(appsDir, 'com.example.esm', {
+    json: { esm: true, api: { getInfo: { method: 'GET', path: '/info' } } },
+    files: {
+      'app.mjs': `import Homey, { manifest } from 'homey';
+
+export default class EsmApp extends Homey.App {
+  async onInit() {
+    this.log('esm', manifest.id, Homey.manifest.version, Homey.default === Homey);
+  }
+}
+`,
+      'api.mjs': `import Homey from 'homey';
+
+export async function getInfo({ homey }) {
+  return { id: homey.app.manifest.id, fromModule: Homey.manifest.id };
+}
+`,
+    },
+  });
+
+  hub = await startHub({ appsDir });
+}, 120_000);
+
+afterAll(async () => {
+  await hub?.stop();
+});
+
+describe('apps written as real ones are', () => {
+  it('a TypeScript app compiled by tsc (import Homey from "homey") runs, with Homey.manifest and Homey.env', async () => {
+    expect(await readdir(join(hub.appsDir, 'com.example.typescript'))).toContain('app.js');
+    await running('com.example.typescript');
+    await poll(
+      () => stdout('com.example.typescript'),
+      (s) => s.includes('com.example.typescript on SDK 3 module manifest com.example.typescript env hi'),
+      'the TypeScript app logs its manifest and env',
+    );
+    const info = await hub.call('GET', '/api/app/com.example.typescript/info');
+    expect(info.status).toBe(200);
+    expect(info.body).toEqual({ id: 'com.example.typescript', fromModule: '1.0.0', hasApp: true });
+  });
+
+  it('an ES module app (app.mjs, api.mjs) imports the SDK by default and by name', async () => {
+    await running('com.example.esm');
+    await poll(
+      () => stdout('com.example.esm'),
+      (s) => s.includes('esm com.example.esm 1.0.0 true'),
+      'the ES module app logs its manifest',
+    );
+    const info = await hub.call('GET', '/api/app/com.example.esm/info');
+    expect(info.status).toBe(200);
+    expect(info.body).toEqual({ id: 'com.example.esm', fromModule: 'com.example.esm' });
+  });
+});
