@@ -18,6 +18,7 @@ import { writeFileDurable } from './core/durable-file.js';
 import { checkEvents } from './core/event-check.js';
 import { EventBus } from './core/events.js';
 import { exists } from './core/files.js';
+import { loadHubId } from './core/hub-id.js';
 import { closeInheritedDescriptors } from './core/inherited-fds.js';
 import type { Manager } from './core/managers.js';
 import { OptionService } from './core/options.js';
@@ -136,6 +137,7 @@ export class Hub {
         completedAtStart: true,
       });
     }
+    const hubId = await loadHubId(config.dataDir);
     const store = await Store.open(config.dataDir);
     this.store = store;
     const tokens = new TokenService(store);
@@ -147,7 +149,7 @@ export class Hub {
     const options = new OptionService(store, this.bus);
     options.onListenerError = (err, manager, name) => log.error({ err, manager, option: name }, 'option change listener failed; the change is stored');
     if (options.broken) log.error({ reason: options.broken }, 'the options section is unusable: managers run on defaults and option operations answer 503');
-    const managers = createManagers({ config, store, bus: this.bus, log, options, probes }, tokens, this.options);
+    const managers = createManagers({ config, store, bus: this.bus, log, hubId, options, probes }, tokens, this.options);
     // Before any manager starts: the events of their start are checked too.
     if (config.checkAnswers === 'on') this.uncheck = checkEvents(this.bus, managers.all, log);
 
@@ -174,7 +176,10 @@ export class Hub {
     });
     if (config.checkAnswers === 'on')
       log.info('every answer is checked against its operation schema, and every event against its contract (--check-answers on)');
-    tokens.onRevoke = (id) => this.http?.sockets.closeToken(id);
+    tokens.onRevoke = (id) => {
+      this.http?.sockets.closeToken(id);
+      this.http?.realtime.closeToken(id);
+    };
     // Apps' this.homey.api calls go through the HTTP layer too, with the hub's own read-only token.
     const http = this.http;
     for (const m of managers.all)
@@ -225,6 +230,7 @@ export class Hub {
   async stop(): Promise<void> {
     this.uncheck?.();
     this.http?.sockets.close();
+    await this.http?.realtime.close();
     await new Promise<void>((resolve) => {
       if (!this.server) return resolve();
       this.server.close(() => resolve());
@@ -247,7 +253,7 @@ function listen(http: HttpApp, host: string, port: number): Promise<ServerType> 
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: http.fetch, hostname: host, port }, () => resolve(server));
     server.once('error', reject);
-    http.ws.injectWebSocket(server);
+    server.on('upgrade', http.upgrade);
     const s = server as Server;
     s.headersTimeout = 10_000;
     s.requestTimeout = 30_000;

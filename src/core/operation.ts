@@ -38,8 +38,8 @@ export class RawResult {
  */
 export class JsonBytes<T> extends RawResult {
   declare private readonly answers?: T;
-  constructor(bytes: Uint8Array) {
-    super('application/json', bytes);
+  constructor(bytes: Uint8Array, headers: Readonly<Record<string, string>> = {}) {
+    super('application/json', bytes, 200, headers);
   }
 }
 

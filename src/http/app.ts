@@ -4,6 +4,10 @@
  * OpenAPI document, and the JSON error mapping. Nothing here knows any particular manager.
  */
 
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { createNodeWebSocket, type NodeWebSocket } from '@hono/node-ws';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -21,6 +25,7 @@ import { EventSockets } from './event-sockets.js';
 import { invalidInput } from './input.js';
 import { type MountedOperation, mountOperation, pathPattern } from './mount.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { HomeyRealtime, REALTIME_PATH } from './realtime/homey-realtime.js';
 import { mountStatic } from './static.js';
 
 export interface HttpAppOptions {
@@ -41,8 +46,12 @@ export interface HttpApp {
   readonly app: Hono;
   readonly ws: NodeWebSocket;
   readonly sockets: EventSockets;
+  /** Homey's realtime protocol (socket.io) for Homey's clients, loaded when first used. */
+  readonly realtime: HomeyRealtime;
   /** The request handler to serve: the app's, refusing paths with dot segments first. */
   readonly fetch: Hono['fetch'];
+  /** The server's `upgrade` listener: Homey's realtime, or the event and app WebSockets. */
+  readonly upgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }
 
 export function createHttpApp(options: HttpAppOptions): HttpApp {
@@ -75,6 +84,15 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     mountAppApi(app, gateway, { auth, bodyLimit: options.bodyLimit });
     sockets.mountApps(app, gateway, ws.upgradeWebSocket, auth);
   }
+
+  const fetch = refuseDotSegments(app.fetch);
+  const realtime = new HomeyRealtime({ bus, auth, managers, log: log.child({ module: 'realtime' }), fetch, ...(gateway ? { gateway } : {}) });
+  // Engine.IO's long-polling requests, answered on the raw response (WebSocket is by upgrade).
+  app.all(`${REALTIME_PATH}*`, async (c) => {
+    const env = c.env as { incoming: IncomingMessage; outgoing: ServerResponse };
+    await realtime.request(env.incoming, env.outgoing);
+    return RESPONSE_ALREADY_SENT;
+  });
 
   let openApi: Promise<object> | undefined;
   app.get('/api/openapi.json', async (c) =>
@@ -109,7 +127,16 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     return errorResponse(new HearthError('internal_error', 'the hub failed to handle this request; the details are in its log'));
   });
 
-  return { app, ws, sockets, fetch: refuseDotSegments(app.fetch) };
+  return { app, ws, sockets, realtime, fetch, upgrade: upgradeListener(ws, realtime) };
+}
+
+/** One listener for the server's upgrades: node-ws's (the WebSockets Hono routes) or socket.io's. */
+function upgradeListener(ws: NodeWebSocket, realtime: HomeyRealtime): HttpApp['upgrade'] {
+  // node-ws only offers to register its listener on a server: take it from a stand-in.
+  const standIn = new EventEmitter();
+  ws.injectWebSocket(standIn as never);
+  const honoUpgrade = standIn.listeners('upgrade')[0] as HttpApp['upgrade'];
+  return (req, socket, head) => (HomeyRealtime.handles(req.url) ? realtime.upgrade(req, socket, head) : honoUpgrade(req, socket, head));
 }
 
 /** Each namespace's event contract, option.update included where the manager has options. */

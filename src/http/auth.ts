@@ -33,6 +33,14 @@ export class Authenticator {
         'WWW-Authenticate': 'Bearer',
       });
     }
+    return this.authenticateSecret(secret, remoteAddress(c));
+  }
+
+  /**
+   * The token of `secret` presented from `address` (a request's, or a realtime handshake's), or
+   * a 401/429 HearthError: failures count towards the address's limit either way.
+   */
+  authenticateSecret(secret: string, address: string): TokenInfo {
     // A valid token always authenticates, whatever its address did before: the limit exists to
     // stop guessing, and locking out by address would let one local script (or an app) lock
     // out every client behind 127.0.0.1: the CLI, the web app through a reverse proxy. Letting a
@@ -40,7 +48,6 @@ export class Authenticator {
     // random bits, so the limit only has to make guessing slow, not reveal nothing.
     const token = this.tokens.verify(secret);
     if (token) return token;
-    const address = remoteAddress(c);
     const now = Date.now();
     const window = this.windows.get(address);
     if (window && window.resetAt > now && window.failures >= this.failureLimit) {

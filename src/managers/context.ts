@@ -21,6 +21,8 @@ export interface ManagerContext {
   readonly store: Store;
   readonly bus: EventBus;
   readonly log: Logger;
+  /** The hub's id, as Homey's clients know a Homey by it (core/hub-id.ts). */
+  readonly hubId: string;
   /** Shared option helper: managers declare options here and get their operations back. */
   readonly options: OptionService;
   /** The machine's probes, begun when the hub started (host-probes.ts); without them, made in start(). */

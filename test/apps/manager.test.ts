@@ -45,7 +45,7 @@ async function harness(autoupdate: { firstMs: number; everyMs: number }): Promis
   const bus = new EventBus();
   const events: HubEvent[] = [];
   bus.subscribe((e) => events.push(e));
-  const ctx: ManagerContext = { config, store, bus, log: pino({ level: 'silent' }), options: new OptionService(store, bus) };
+  const ctx: ManagerContext = { config, store, bus, log: pino({ level: 'silent' }), hubId: '0123456789abcdef01234567', options: new OptionService(store, bus) };
   await new I18nManager(ctx).start();
   const apps = new AppsManager(ctx, { supervisor: FAST, autoupdate });
   await apps.start();

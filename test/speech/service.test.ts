@@ -48,7 +48,7 @@ async function harness(opts: { engine?: string; audioOut?: string; language?: st
   const events: HubEvent[] = [];
   bus.subscribe((e) => events.push(e));
   const options = new OptionService(store, bus);
-  const ctx: ManagerContext = { config, store, bus, log: pino({ level: 'silent' }), options };
+  const ctx: ManagerContext = { config, store, bus, log: pino({ level: 'silent' }), hubId: '0123456789abcdef01234567', options };
   const i18n = new I18nManager(ctx);
   if (opts.language) await options.set('i18n', 'language', opts.language);
   const manager = new SpeechOutputManager(ctx);

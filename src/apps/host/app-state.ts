@@ -2,11 +2,9 @@
  * What an app copies into its process (Homey's settings, i18n, geolocation and clock getters are
  * synchronous): the snapshot sent with init, and the events that keep the copy current.
  */
+import { HOMEY_VERSION } from '../../version.js';
 import type { AppFolder } from '../manifest/compose.js';
 import type { AppEvent, AppState } from '../wire/protocol.js';
-
-/** The Homey version whose SDK hearth offers (`this.homey.version`): widgets came with 12.3.0. */
-export const HOMEY_VERSION = '12.3.0';
 
 export const GEOLOCATION_PERMISSION = 'homey:manager:geolocation';
 

@@ -4,8 +4,8 @@
  * a new owner through language and units, location and a first dashboard).
  */
 import type { Manager } from '../../core/managers.js';
-import { implement, type Operation } from '../../core/operation.js';
-import { VERSION } from '../../version.js';
+import { implement, JsonBytes, type Operation } from '../../core/operation.js';
+import { HOMEY_VERSION, VERSION } from '../../version.js';
 import type { ManagerContext } from '../context.js';
 import { OPTION_SETUP_DONE, systemContract } from './contract.js';
 
@@ -13,12 +13,14 @@ export class SystemManager implements Manager {
   readonly name = systemContract.name;
   readonly contract = systemContract;
   readonly operations: readonly Operation[];
+  private readonly pingBody = new TextEncoder().encode(JSON.stringify({ ok: true, version: VERSION }));
 
   constructor(private readonly ctx: ManagerContext) {
     this.operations = [
       ...ctx.options.register(this.name, systemContract.options),
       ...implement(systemContract.operations, {
-        ping: () => ({ ok: true as const, version: VERSION }),
+        // Homey's headers too: Homey's client (homey-api's createLocalAPI) knows a Homey by them.
+        ping: () => new JsonBytes<{ ok: true; version: string }>(this.pingBody, { 'x-homey-id': ctx.hubId, 'x-homey-version': HOMEY_VERSION }),
         getSystemState: () => ({ version: VERSION, firstRun: this.firstRun() }),
       }),
     ];

@@ -1,0 +1,290 @@
+/**
+ * Homey's realtime protocol, for Homey's own client (npm homey-api, V2 and V3 local) and anything
+ * else that speaks it: socket.io at `/socket.io/` (Engine.IO 3 for socket.io 2 clients, which
+ * homey-api is, and 4 for newer ones; WebSocket and long-polling).
+ * - The client emits `handshakeClient {token, homeyId}` on the root namespace and is answered
+ *   `{namespace: '/api'}`; the token is checked as a request's is (a failure counts towards the
+ *   address's limit). A connection that has not handshaken within 10 s is closed.
+ * - On `/api` it emits `subscribe(uri)` / `unsubscribe(uri)` for `homey:manager:<name>` (the
+ *   manager's event scope, as its plain WebSocket asks) and `homey:app:<appId>` (an app's
+ *   realtime events: `service.app.readonly` or `service.dashboard.readonly`); events arrive as
+ *   `(event, ...args)` on the URI, the same events the plain WebSockets carry (event-sockets.ts).
+ * - `api {uri, operation, args}` runs an operation as the HTTP request it stands for
+ *   (api-over-socket.ts) and answers `(error, result)` with the HTTP answer's body.
+ * The plain WebSockets stay the web app's (no socket.io client in its bundle); socket.io is loaded
+ * on the first request to `/socket.io/`, so a hub no Homey client talks to does not carry it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Server as EngineServer } from 'engine.io';
+import type { Logger } from 'pino';
+import type { Namespace, Socket, Server as SocketServer } from 'socket.io';
+import type { AppGateway } from '../../apps/host/gateway.js';
+import { APP_ID } from '../../apps/manifest/manifest.js';
+import { HearthError } from '../../core/errors.js';
+import type { EventBus } from '../../core/events.js';
+import type { Manager } from '../../core/managers.js';
+import { grants } from '../../core/scopes.js';
+import type { TokenInfo } from '../../core/tokens.js';
+import type { Authenticator } from '../auth.js';
+import { MAX_BUFFERED_BYTES, MAX_SOCKETS, MAX_SOCKETS_PER_TOKEN } from '../event-sockets.js';
+import { managerUri, SocketApi } from './api-over-socket.js';
+
+export const REALTIME_PATH = '/socket.io/';
+/** The namespace every handshake names (Homey's is `/api` too). */
+export const HOMEY_NAMESPACE = '/api';
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+/** An api call's body may be larger than an event socket's frames: a dashboard with its columns. */
+const MAX_PACKET_BYTES = 1024 * 1024;
+
+export interface RealtimeDeps {
+  readonly bus: EventBus;
+  readonly auth: Authenticator;
+  readonly managers: readonly Manager[];
+  readonly gateway?: AppGateway;
+  /** The hub's request handler, which runs `api` calls. */
+  readonly fetch: (req: Request, env: object) => Response | Promise<Response>;
+  readonly log: Logger;
+}
+
+/** A connection that handshook: whose token it is (the secret runs its `api` calls). */
+interface Session {
+  readonly token: TokenInfo;
+  readonly secret: string;
+  readonly address: string;
+  readonly close: () => void;
+}
+
+type Connection = Socket['conn'];
+
+interface Loaded {
+  readonly engine: EngineServer;
+  readonly io: SocketServer;
+  readonly nsp: Namespace;
+}
+
+/**
+ * An error as the socket carries it: the HTTP error body, with `message` too (homey-api rejects a
+ * refused subscription with the object as it came, so its callers read `message`).
+ */
+const errorBody = (err: unknown): object => {
+  const body = err instanceof HearthError ? err.toBody() : { error: 'internal_error', error_description: 'the hub failed to handle this call', statusCode: 500 };
+  return { ...body, message: body.error_description };
+};
+
+export class HomeyRealtime {
+  private loading: Promise<Loaded> | undefined;
+  /** Handshaken connections, by their Engine.IO connection (shared by its namespaces' sockets). */
+  private readonly sessions = new Map<Connection, Session>();
+  private readonly perToken = new Map<string, number>();
+  private readonly api: SocketApi;
+  private unsubscribe: Array<() => void> = [];
+  private closed = false;
+
+  constructor(private readonly deps: RealtimeDeps) {
+    this.api = new SocketApi(deps.managers);
+  }
+
+  /** Whether a request or upgrade is this protocol's. */
+  static handles(url: string | undefined): boolean {
+    return url !== undefined && (url.startsWith(REALTIME_PATH) || url === REALTIME_PATH.slice(0, -1) || url.startsWith('/socket.io?'));
+  }
+
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.load().then(
+      ({ engine }) => engine.handleUpgrade(req, socket, head),
+      (err: unknown) => {
+        this.deps.log.error({ err }, 'the realtime server failed to load');
+        socket.destroy();
+      },
+    );
+  }
+
+  /** A long-polling request: answered by Engine.IO on the raw response. */
+  async request(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const { engine } = await this.load();
+    engine.handleRequest(req, res);
+  }
+
+  private load(): Promise<Loaded> {
+    if (this.closed) return Promise.reject(new Error('the hub is stopping'));
+    this.loading ??= this.start();
+    return this.loading;
+  }
+
+  private async start(): Promise<Loaded> {
+    const [{ Server: Engine }, { Server: Io }] = await Promise.all([import('engine.io'), import('socket.io')]);
+    const engine = new Engine({
+      allowEIO3: true,
+      cookie: false,
+      maxHttpBufferSize: MAX_PACKET_BYTES,
+      // Connections before their handshake are capped by the hub's total, like event sockets.
+      allowRequest: (_req, fn) =>
+        fn(engine.clientsCount >= MAX_SOCKETS ? 'the hub holds its most realtime connections' : null, engine.clientsCount < MAX_SOCKETS),
+    });
+    const io = new Io({ serveClient: false, allowEIO3: true });
+    io.bind(engine);
+    io.of('/').on('connection', (socket) => this.onRoot(socket));
+    const nsp = io.of(HOMEY_NAMESPACE);
+    nsp.use((socket, next) => {
+      const session = this.sessions.get(socket.conn);
+      if (session) next();
+      else next(new Error(`emit handshakeClient {token} first, then open ${HOMEY_NAMESPACE}`));
+    });
+    nsp.on('connection', (socket) => this.onHomey(socket));
+    this.unsubscribe.push(this.deps.bus.subscribe((e) => this.emit(nsp, managerUri(e.manager), e.event, e.args)));
+    const { gateway } = this.deps;
+    if (gateway) this.unsubscribe.push(gateway.realtime.subscribe((e) => this.emit(nsp, appUri(e.appId), e.event, [e.data])));
+    this.deps.log.info('realtime (socket.io, for Homey clients) loaded');
+    return { engine, io, nsp };
+  }
+
+  private onRoot(socket: Socket): void {
+    const { conn } = socket;
+    const timer = setTimeout(() => {
+      if (!this.sessions.has(conn)) socket.conn.close();
+    }, HANDSHAKE_TIMEOUT_MS);
+    timer.unref();
+    socket.conn.once('close', () => {
+      clearTimeout(timer);
+      this.forget(conn);
+    });
+    socket.on('handshakeClient', (payload: unknown, ack: unknown) => {
+      if (typeof ack !== 'function') return;
+      try {
+        ack(null, this.handshake(socket, payload));
+      } catch (err) {
+        ack(errorBody(err));
+      }
+    });
+  }
+
+  private handshake(socket: Socket, payload: unknown): { namespace: string } {
+    const secret = (payload as { token?: unknown } | null)?.token;
+    if (typeof secret !== 'string' || secret === '') throw new HearthError('unauthorized', 'handshakeClient needs {token}: a token of this hub');
+    const address = socket.conn.remoteAddress || socket.handshake.address || 'unknown';
+    const token = this.deps.auth.authenticateSecret(secret, address);
+    const { conn } = socket;
+    if (this.sessions.has(conn)) return { namespace: HOMEY_NAMESPACE };
+    if ((this.perToken.get(token.id) ?? 0) >= MAX_SOCKETS_PER_TOKEN) {
+      throw new HearthError('rate_limited', `this token holds ${MAX_SOCKETS_PER_TOKEN} realtime connections, its most; close some first`);
+    }
+    this.sessions.set(conn, { token, secret, address, close: () => socket.conn.close() });
+    this.perToken.set(token.id, (this.perToken.get(token.id) ?? 0) + 1);
+    return { namespace: HOMEY_NAMESPACE };
+  }
+
+  private forget(conn: Connection): void {
+    const session = this.sessions.get(conn);
+    if (!session) return;
+    this.sessions.delete(conn);
+    const left = (this.perToken.get(session.token.id) ?? 1) - 1;
+    if (left > 0) this.perToken.set(session.token.id, left);
+    else this.perToken.delete(session.token.id);
+  }
+
+  private onHomey(socket: Socket): void {
+    const session = this.sessions.get(socket.conn);
+    if (!session) {
+      socket.disconnect(true);
+      return;
+    }
+    socket.on('subscribe', (uri: unknown, ack: unknown) => {
+      const answer = typeof ack === 'function' ? (ack as (err: unknown) => void) : () => {};
+      try {
+        const room = this.subscription(session, uri);
+        void socket.join(room);
+        answer(null);
+      } catch (err) {
+        answer(errorBody(err));
+      }
+    });
+    socket.on('unsubscribe', (uri: unknown, ack: unknown) => {
+      if (typeof uri === 'string') void socket.leave(uri);
+      if (typeof ack === 'function') ack(null);
+    });
+    socket.on('api', (payload: unknown, ack: unknown) => {
+      if (typeof ack !== 'function') return;
+      this.call(session, payload).then(
+        (answer) => (answer.ok ? ack(null, answer.result) : ack(answer.error)),
+        (err: unknown) => ack(errorBody(err)),
+      );
+    });
+  }
+
+  /** The room of `uri` when the session's token may hear it; else a HearthError saying why. */
+  private subscription(session: Session, uri: unknown): string {
+    if (typeof uri !== 'string') throw new HearthError('invalid_parameter', 'subscribe takes a URI: homey:manager:<name> or homey:app:<appId>');
+    const [kind, id] = [uri.slice(0, uri.lastIndexOf(':')), uri.slice(uri.lastIndexOf(':') + 1)];
+    if (kind === 'homey:manager') {
+      const manager = this.deps.managers.find((m) => m.name === id);
+      const scope = manager?.contract.eventScope;
+      if (!manager || !scope) throw new HearthError('not_found', `no manager of this hub publishes events at '${uri}'`);
+      if (!grants(session.token.scopes, scope)) throw new HearthError('missing_scope', `receiving ${manager.name} events needs the scope '${scope}'`);
+      return uri;
+    }
+    if (kind === 'homey:app') {
+      const { gateway } = this.deps;
+      if (!grants(session.token.scopes, 'service.app.readonly') && !grants(session.token.scopes, 'service.dashboard.readonly')) {
+        throw new HearthError('missing_scope', "receiving an app's events needs the scope 'service.app.readonly' or 'service.dashboard.readonly'");
+      }
+      if (!gateway || !APP_ID.test(id) || !gateway.installed(id)) throw new HearthError('not_found', `app '${id}' is not installed`);
+      return uri;
+    }
+    throw new HearthError('not_found', `hearth publishes no events at '${uri}': subscribe to homey:manager:<name> or homey:app:<appId>`);
+  }
+
+  /** The HTTP answer of an api call: its body, or its error body (the hub's sentence) when it failed. */
+  private async call(session: Session, payload: unknown): Promise<{ ok: true; result: unknown } | { ok: false; error: unknown }> {
+    const request = this.api.request(this.api.parse(payload), 'http://hearth.internal', `Bearer ${session.secret}`);
+    // The env stands for the socket's connection: its address and the session's token.
+    const res = await this.deps.fetch(request, {
+      incoming: { socket: { remoteAddress: session.address }, headers: { authorization: `Bearer ${session.secret}` } },
+    });
+    const text = await res.text();
+    const type = res.headers.get('content-type') ?? '';
+    const body: unknown = text === '' ? undefined : type.includes('json') ? JSON.parse(text) : text;
+    if (res.status < 400) return { ok: true, result: body };
+    const error = body as { error_description?: unknown };
+    return { ok: false, error: { ...error, message: error.error_description } };
+  }
+
+  /** Sends an event to a URI's subscribers, dropping those too slow to keep up. */
+  private emit(nsp: Namespace, uri: string, event: string, args: readonly unknown[]): void {
+    const members = nsp.adapter.rooms.get(uri);
+    if (!members || members.size === 0) return;
+    for (const id of members) {
+      const socket = nsp.sockets.get(id);
+      if (socket && pendingBytes(socket) > MAX_BUFFERED_BYTES) {
+        this.deps.log.warn({ uri, token: this.sessions.get(socket.conn)?.token.id }, 'dropping a slow realtime client');
+        socket.conn.close();
+      }
+    }
+    // One encoding for the whole room.
+    nsp.to(uri).emit(uri, event, ...args);
+  }
+
+  /** Closes every connection that handshook with a token that was just revoked. */
+  closeToken(tokenId: string): void {
+    for (const session of [...this.sessions.values()]) if (session.token.id === tokenId) session.close();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+    const loaded = await this.loading?.catch(() => undefined);
+    if (!loaded) return;
+    for (const session of [...this.sessions.values()]) session.close();
+    loaded.engine.close();
+  }
+}
+
+/** Homey's URI of an app's realtime events. */
+const appUri = (appId: string): string => `homey:app:${appId}`;
+
+/** What a connection has not yet sent: Engine.IO's queue, and its WebSocket's buffer. */
+function pendingBytes(socket: Socket): number {
+  const conn = socket.conn as unknown as { writeBuffer?: unknown[]; transport?: { socket?: { bufferedAmount?: number } } };
+  return (conn.transport?.socket?.bufferedAmount ?? 0) + (conn.writeBuffer?.length ?? 0) * 1024;
+}
