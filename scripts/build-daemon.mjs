@@ -47,9 +47,10 @@ await build({
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  // A native addon, the pretty printer loaded only on a terminal, and tar, which only backups and
-  // installs load (when they run): all three stay packages.
-  external: ['better-sqlite3', 'pino-pretty', 'tar'],
+  // A native addon, the pretty printer loaded only on a terminal, tar, which only backups and
+  // installs load (when they run), and socket.io with engine.io, which only Homey's clients load
+  // (at their first request): they stay packages, out of the bundle's source the hub keeps.
+  external: ['better-sqlite3', 'pino-pretty', 'tar', 'socket.io', 'engine.io'],
   // Every import() becomes a require(): V8 forgets a script's dynamic-import callback in the
   // functions it takes from the code cache ("A dynamic import callback was not specified"), and
   // the packages left outside all have a CommonJS entry. What the CLI and the daemon import()
