@@ -1,20 +1,11 @@
 /**
- * Homey's own Web API client (npm `homey-api`), to hold hearth to what Homey's users and apps run.
- * Its licence is not an open-source one, so it is no dependency of hearth's: a test installs a
- * pinned version into `node_modules/.cache/hearth-homey-api/` (outside the repository, gone with
- * `npm ci`) the first time it is needed, and loads it from there.
+ * Homey's own Web API client (npm `homey-api`), typed as far as the tests use it. Installed on
+ * first use outside the repository (scripts/homey-api.mjs says why).
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { installHomeyApi } from '../../scripts/homey-api.mjs';
 import { ROOT } from './hub.js';
 
-export const HOMEY_API_VERSION = '3.20.0';
-const CACHE = join(ROOT, 'node_modules/.cache/hearth-homey-api');
-const INSTALLED = join(CACHE, HOMEY_API_VERSION);
+export { HOMEY_API_VERSION } from '../../scripts/homey-api.mjs';
 
 /** What the tests use of a homey-api client (V2 and V3 local alike). */
 export interface HomeyApiClient {
@@ -49,26 +40,8 @@ export interface HomeyApiModule {
   HomeyAPIV3Local: new (props: ClientProps) => HomeyApiClient;
 }
 
-/** Installs the pinned homey-api once (into a temp folder, then renamed) and loads it. */
 export async function loadHomeyApi(): Promise<HomeyApiModule> {
-  if (!existsSync(join(INSTALLED, 'node_modules/homey-api/package.json'))) {
-    await mkdir(CACHE, { recursive: true });
-    const staging = await mkdtemp(join(CACHE, '.staging-'));
-    try {
-      await writeFile(join(staging, 'package.json'), JSON.stringify({ private: true }));
-      await promisify(execFile)('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', `homey-api@${HOMEY_API_VERSION}`], {
-        cwd: staging,
-        timeout: 180_000,
-      }).catch((err: Error) => {
-        throw new Error(`could not install homey-api@${HOMEY_API_VERSION} from the npm registry for this test: ${err.message}`);
-      });
-      // Another test may have installed it meanwhile: the first rename wins.
-      await rename(staging, INSTALLED).catch(() => undefined);
-    } finally {
-      await rm(staging, { recursive: true, force: true });
-    }
-  }
-  return createRequire(join(INSTALLED, 'package.json'))('homey-api') as HomeyApiModule;
+  return (await installHomeyApi(ROOT)).homeyApi() as HomeyApiModule;
 }
 
 /** A socket.io 2 client socket (the one homey-api brings), as far as the tests use it. */
@@ -81,6 +54,5 @@ export interface SocketIo2 {
 
 /** homey-api's own socket.io client (version 2), for talking the protocol by hand. */
 export async function loadSocketIo2(): Promise<(url: string, options: object) => SocketIo2> {
-  await loadHomeyApi();
-  return createRequire(join(INSTALLED, 'node_modules/homey-api/package.json'))('socket.io-client') as (url: string, options: object) => SocketIo2;
+  return (await installHomeyApi(ROOT)).socketIo2() as (url: string, options: object) => SocketIo2;
 }

@@ -1,0 +1,2 @@
+export const HOMEY_API_VERSION: string;
+export function installHomeyApi(root: string): Promise<{ homeyApi(): unknown; socketIo2(): unknown }>;
