@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type AppManifest, loadManifest, parseManifest } from '../../src/apps/manifest/manifest.js';
+import { type AppManifest, loadManifest, manifestFromText, parseManifest } from '../../src/apps/manifest/manifest.js';
 import { removeAll, tempDir } from './helpers.js';
 
 const base = { id: 'com.example.app', version: '1.2.3', sdk: 3, name: { en: 'Example' } };
@@ -31,6 +31,7 @@ describe('manifest', () => {
         incompatible: null,
         unrun: [],
         raw: base,
+        warnings: [],
       },
     });
   });
@@ -196,14 +197,63 @@ describe('manifest', () => {
       },
       "setting id 'x' is used twice",
     ],
-    [{ settings: [{ id: 'd', type: 'dropdown', label: 'D', default: 'z', values: [{ id: 'a', label: 'A' }] }] }, "default 'z' is not one of the values"],
-    [{ settings: [{ id: 'd', type: 'dropdown', title: 'D', value: 'z', values: [{ id: 'a', title: 'A' }] }] }, "default 'z' is not one of the values"],
+    [{ runtime: 'python' }, null],
     [{ widgets: { 'bad id': { name: { en: 'W' } } } }, "widget id 'bad id' must be 1-64 letters"],
     [{ drivers: [{ name: 'no id' }] }, 'app.json drivers.0.id'],
   ])('refuses %j with a sentence naming the field', (patch, message) => {
     const r = parseManifest({ ...base, ...patch });
+    if (message === null) {
+      // Refused to run, not to be listed: the record says why.
+      expect(r.ok && r.manifest.incompatible).toBe('it needs the python runtime; hearth runs Node.js apps');
+      return;
+    }
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.message).toContain(message);
+  });
+
+  it("lets pass what Homey's tools let pass, with a warning naming the field", () => {
+    const m = parsed({
+      ...base,
+      runtime: 'node',
+      settings: [
+        { id: 'd', type: 'dropdown', label: 'D', default: 'z', values: [{ id: 'a', label: 'A' }] },
+        {
+          id: 'e',
+          type: 'dropdown',
+          title: 'E',
+          value: '',
+          values: [
+            { id: '', title: 'None' },
+            { id: 'b', title: 'B' },
+          ],
+        },
+      ],
+      widgets: { w: { name: { en: 'W' }, settings: [{ id: 'mode', type: 'dropdown', title: 'Mode', value: 'dusk', values: [{ id: 'day', title: 'Day' }] }] } },
+      images: { small: '/assets/images/small.gif', large: '/assets/images/large.png' },
+      brandColor: 'blue',
+    });
+    expect(m.incompatible).toBeNull();
+    expect(m.warnings).toEqual([
+      "settings[0] (d): the default 'z' is not one of its values, so the setting starts unset",
+      'settings[1] (e): an option has an empty id',
+      "widgets.w.settings[0] (mode): the default 'dusk' is not one of its values, so the setting starts unset",
+      'images.small: not a png, jpg, svg or webp file inside the app folder; left out',
+      'brandColor: not a colour such as #00aaff; left out',
+    ]);
+    const [d, e] = m.settings;
+    expect(d?.default).toBeNull();
+    expect(e?.default).toBe('');
+    expect(m.images?.large).toBe('assets/images/large.png');
+  });
+
+  it('reads an app.json of 1 MiB (an app with hundreds of flow cards), refuses one over 4 MiB', () => {
+    const card = (i: number) => ({ id: `card_${i}`, title: { en: `Card number ${i} with a long title` }, hint: { en: 'x'.repeat(1000) } });
+    const big = JSON.stringify({ ...base, flow: { actions: Array.from({ length: 1000 }, (_, i) => card(i)) } });
+    expect(big.length).toBeGreaterThan(1024 * 1024);
+    const r = manifestFromText(big);
+    expect(r.ok && r.manifest.flow.actions.length).toBe(1000);
+    const huge = manifestFromText(JSON.stringify({ ...base, padding: 'x'.repeat(4 * 1024 * 1024) }));
+    expect(huge).toEqual({ ok: false, message: 'app.json is larger than 4 MiB' });
   });
 
   it('loads from a folder and reports missing and malformed files', async () => {

@@ -115,6 +115,8 @@ export async function getInfo({ homey }) {
   return { id: homey.app.manifest.id, fromModule: Homey.manifest.id };
 }
 `,
+      // Homey's convention: the icon is assets/icon.svg, which app.json does not name.
+      'assets/icon.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4"/></svg>',
     },
   });
 
@@ -149,5 +151,16 @@ describe('apps written as real ones are', () => {
     const info = await hub.call('GET', '/api/app/com.example.esm/info');
     expect(info.status).toBe(200);
     expect(info.body).toEqual({ id: 'com.example.esm', fromModule: 'com.example.esm' });
+  });
+
+  it("shows the icon at Homey's conventional assets/icon.svg, which app.json does not name", async () => {
+    const app = await hub.call<{ icon: string | null }>('GET', '/api/manager/apps/app/com.example.esm');
+    expect(app.body.icon).toBe('/app/com.example.esm/image/icon');
+    const icon = await fetch(`${hub.url}${app.body.icon}`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toContain('image/svg+xml');
+    expect(await icon.text()).toContain('<circle');
+    // The TypeScript app has no icon file: no icon is claimed.
+    expect((await hub.call<{ icon: string | null }>('GET', '/api/manager/apps/app/com.example.typescript')).body.icon).toBeNull();
   });
 });

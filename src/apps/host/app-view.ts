@@ -20,6 +20,8 @@ export interface App extends RunState {
   incompatibleReason: string | null;
   /** What the app declares that hearth does not run (flow cards, permissions it cannot give). */
   unsupported: string[];
+  /** What Homey's tools would warn about in app.json and hearth let pass. */
+  warnings: string[];
   permissions: string[];
   /** `permissions` with what each means on hearth, as the store showed them before install. */
   permissionDetails: PermissionDetail[];
@@ -48,6 +50,7 @@ export function viewOf(e: { id: string; folder: AppFolder | null; supervisor: Ap
     compatible: !m?.incompatible,
     incompatibleReason: m?.incompatible ?? null,
     unsupported: m ? [...m.unrun, ...notGranted(m.permissions)] : [],
+    warnings: m?.warnings ?? [],
     permissions: m?.permissions ?? [],
     permissionDetails: permissionDetails(m?.permissions ?? []),
     settings: m?.settings ?? [],

@@ -201,6 +201,10 @@ export class AppRuntime {
     entry.folder = loaded.ok ? loaded.folder : null;
     entry.problem = loaded.ok ? null : loaded.message;
     this.entries.set(id, entry);
+    for (const warning of loaded.ok ? loaded.folder.manifest.warnings : []) {
+      this.opts.log.warn({ app: id, warning }, 'app.json has what Homey would warn about');
+      entry.supervisor.stdout.push(`${new Date().toISOString()} [hearth] app.json: ${warning}\n`);
+    }
     const record = this.record(id);
     if (entry.problem) {
       this.opts.log.warn({ app: id, problem: entry.problem }, 'app has an unusable manifest');

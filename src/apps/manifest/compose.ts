@@ -16,7 +16,7 @@
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { nullRecord } from '../../core/records.js';
-import { type AppManifest, FLOW_KINDS, manifestFromText, parseManifest, readManifestText } from './manifest.js';
+import { type AppManifest, FLOW_KINDS, MAX_MANIFEST_BYTES, MAX_MANIFEST_TEXT, manifestFromText, parseManifest, readManifestText } from './manifest.js';
 
 export type Locales = Record<string, Record<string, unknown>>;
 
@@ -214,6 +214,16 @@ async function linkOut(dir: string): Promise<string | null> {
 
 const hasSettingsPage = async (dir: string): Promise<boolean> => (await lstat(join(dir, SETTINGS_PAGE)).catch(() => null))?.isFile() === true;
 
+/** Where Homey's convention puts an app's icon when app.json names none. */
+export const CONVENTIONAL_ICON = 'assets/icon.svg';
+
+/** The manifest with `icon` set to assets/icon.svg when app.json names none and the file is there. */
+async function withConventionalIcon(dir: string, manifest: AppManifest): Promise<AppManifest> {
+  if (manifest.icon !== undefined) return manifest;
+  const info = await lstat(join(dir, CONVENTIONAL_ICON)).catch(() => null);
+  return info?.isFile() ? { ...manifest, icon: CONVENTIONAL_ICON } : manifest;
+}
+
 /**
  * The manifest and locales of the app folder `dir`, or a sentence saying why it cannot run. With
  * `checkFolderName` (the default) the folder must be named after the app id.
@@ -225,17 +235,18 @@ export async function loadAppFolder(dir: string, opts: { checkFolderName?: boole
   const read = await readManifestText(dir);
   if ('text' in read) {
     const result = manifestFromText(read.text, folderName);
-    return result.ok ? { ok: true, folder: { manifest: result.manifest, locales: await readLocales(dir), settingsPage: await hasSettingsPage(dir) } } : result;
+    if (!result.ok) return result;
+    return { ok: true, folder: { manifest: await withConventionalIcon(dir, result.manifest), locales: await readLocales(dir), settingsPage: await hasSettingsPage(dir) } };
   }
   if (read.code !== 'ENOENT') return { ok: false, message: `app.json cannot be read (${read.code})` };
   const composeInfo = await lstat(join(dir, COMPOSE_DIR)).catch(() => null);
   if (!composeInfo?.isDirectory()) return { ok: false, message: 'app.json is missing (and there is no .homeycompose/ folder to compose it from)' };
   try {
     const { raw, locales } = await compose(dir);
-    if (JSON.stringify(raw).length > MAX_FILE_BYTES) return { ok: false, message: 'the composed app.json is larger than 256 KiB' };
+    if (JSON.stringify(raw).length > MAX_MANIFEST_BYTES) return { ok: false, message: `the composed app.json is larger than ${MAX_MANIFEST_TEXT}` };
     const result = parseManifest(JSON.parse(JSON.stringify(raw)), folderName);
     return result.ok
-      ? { ok: true, folder: { manifest: result.manifest, locales, settingsPage: await hasSettingsPage(dir) } }
+      ? { ok: true, folder: { manifest: await withConventionalIcon(dir, result.manifest), locales, settingsPage: await hasSettingsPage(dir) } }
       : { ok: false, message: `${result.message} (composed from ${COMPOSE_DIR}/)` };
   } catch (err) {
     if (err instanceof ComposeError) return { ok: false, message: `the app cannot be composed from ${COMPOSE_DIR}/: ${err.message}` };

@@ -75,7 +75,7 @@ export const SettingDefinition = z.preprocess(
         ...settingBase,
         type: z.literal('dropdown'),
         default: z.string().nullable().optional(),
-        values: z.array(z.object({ id: z.string().min(1), label: Label })).min(1),
+        values: z.array(z.object({ id: z.string().max(256), label: Label })).min(1),
       }),
       z.object({ ...settingBase, type: z.literal('autocomplete'), default: z.unknown().optional() }),
     ],
@@ -84,16 +84,32 @@ export const SettingDefinition = z.preprocess(
 );
 export type SettingDefinition = z.infer<typeof SettingDefinition>;
 
+// A dropdown default that is not among its values is a warning (settingWarnings), as for Homey.
 const Settings = z.array(SettingDefinition).superRefine((defs, ctx) => {
   const seen = new Set<string>();
   for (const [i, d] of defs.entries()) {
     if (seen.has(d.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `setting id '${d.id}' is used twice` });
     seen.add(d.id);
-    if (d.type === 'dropdown' && typeof d.default === 'string' && !d.values.some((v) => v.id === d.default)) {
-      ctx.addIssue({ code: 'custom', path: [i, 'default'], message: `default '${d.default}' is not one of the values` });
-    }
   }
 });
+
+/**
+ * What Homey's tools let pass with a warning in a list of settings: a dropdown whose default is
+ * not among its values (the default is dropped: the setting starts unset), an option with an
+ * empty id. One sentence each, naming the field; `where` says whose settings they are.
+ */
+function settingWarnings(settings: SettingDefinition[], where: string): string[] {
+  const out: string[] = [];
+  for (const [i, d] of settings.entries()) {
+    if (d.type !== 'dropdown') continue;
+    if (typeof d.default === 'string' && !d.values.some((v) => v.id === d.default)) {
+      out.push(`${where}[${i}] (${d.id}): the default '${d.default}' is not one of its values, so the setting starts unset`);
+      d.default = null;
+    }
+    if (d.values.some((v) => v.id === '')) out.push(`${where}[${i}] (${d.id}): an option has an empty id`);
+  }
+  return out;
+}
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -225,10 +241,18 @@ export interface AppManifest extends Omit<z.output<typeof Schema>, 'flow' | 'dri
   unrun: string[];
   /** app.json as the app wrote it (or as compose made it): `this.homey.manifest`. */
   raw: Record<string, unknown>;
+  /** What Homey's tools would warn about and hearth let pass, one sentence each naming the field. */
+  warnings: string[];
 }
 
 export const MANIFEST_FILE = 'app.json';
-const MAX_MANIFEST_BYTES = 256 * 1024;
+/**
+ * The largest app.json (written or composed) the hub reads: it keeps each app's manifest in
+ * memory and sends it to the app. Homey sets no such limit we know of; an app with 124 flow
+ * cards already passes 256 KiB, and the largest in our corpus of real apps is far below this.
+ */
+export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+export const MAX_MANIFEST_TEXT = '4 MiB';
 
 export type ManifestResult = { ok: true; manifest: AppManifest } | { ok: false; message: string };
 
@@ -242,6 +266,9 @@ function describeUnrun(m: z.output<typeof Schema>, raw: Record<string, unknown>)
   return { flow, unrun };
 }
 
+/** How app.json names Node.js as the runtime (Homey's own apps write both). */
+const NODE_RUNTIMES = ['nodejs', 'node'];
+
 /** Why hearth cannot run this app at all, or null. */
 function incompatibility(m: z.output<typeof Schema>): string | null {
   if (m.drivers?.length) {
@@ -250,9 +277,21 @@ function incompatibility(m: z.output<typeof Schema>): string | null {
       .slice(0, 5)
       .join(', ')}): hearth has no devices, so apps with drivers do not run`;
   }
-  if (m.runtime !== undefined && m.runtime !== 'nodejs') return `it needs the ${m.runtime} runtime; hearth runs Node.js apps`;
+  if (m.runtime !== undefined && !NODE_RUNTIMES.includes(m.runtime)) return `it needs the ${m.runtime} runtime; hearth runs Node.js apps`;
   if (m.platforms && !m.platforms.includes('local')) return `it runs on ${m.platforms.join(', ')} only, not on a local hub`;
   return null;
+}
+
+/** Images and the brand colour app.json names but hearth left out (they are decoration, never a refusal). */
+function droppedDecoration(m: z.output<typeof Schema>, raw: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const images = (typeof raw.images === 'object' && raw.images !== null ? raw.images : {}) as Record<string, unknown>;
+  for (const kind of ['small', 'large', 'xlarge'] as const) {
+    if (images[kind] !== undefined && m.images?.[kind] === undefined) out.push(`images.${kind}: not a png, jpg, svg or webp file inside the app folder; left out`);
+  }
+  if (raw.icon !== undefined && m.icon === undefined) out.push('icon: not a png, jpg, svg or webp file inside the app folder; left out');
+  if (raw.brandColor !== undefined && m.brandColor === undefined) out.push('brandColor: not a colour such as #00aaff; left out');
+  return out;
 }
 
 /** Validates a parsed app.json; `folderName`, when given, must equal the id. */
@@ -266,10 +305,15 @@ export function parseManifest(raw: unknown, folderName?: string): ManifestResult
   }
   const rawObject = raw as Record<string, unknown>;
   const { flow, unrun } = describeUnrun(m, rawObject);
+  const warnings = [
+    ...settingWarnings(m.settings, 'settings'),
+    ...Object.entries(m.widgets).flatMap(([id, w]) => settingWarnings(w.settings, `widgets.${id}.settings`)),
+    ...droppedDecoration(m, rawObject),
+  ];
   const { drivers: _drivers, flow: _flow, main, ...rest } = m;
   return {
     ok: true,
-    manifest: { ...rest, main: main ?? (m.esm ? 'app.mjs' : 'app.js'), flow, incompatible: incompatibility(m), unrun, raw: rawObject },
+    manifest: { ...rest, main: main ?? (m.esm ? 'app.mjs' : 'app.js'), flow, incompatible: incompatibility(m), unrun, raw: rawObject, warnings },
   };
 }
 
@@ -284,7 +328,7 @@ export async function readManifestText(dir: string): Promise<{ text: string } | 
 
 /** Parses app.json text into a manifest or a sentence. */
 export function manifestFromText(text: string, folderName?: string): ManifestResult {
-  if (text.length > MAX_MANIFEST_BYTES) return { ok: false, message: 'app.json is larger than 256 KiB' };
+  if (text.length > MAX_MANIFEST_BYTES) return { ok: false, message: `app.json is larger than ${MAX_MANIFEST_TEXT}` };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

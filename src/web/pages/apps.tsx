@@ -157,6 +157,16 @@ function AppCard({ app }: { app: App }): JSX.Element {
           </ul>
         </details>
       ) : null}
+      {app.warnings.length > 0 ? (
+        <details data-testid="app-warnings">
+          <summary class="muted">Warnings about its app.json ({app.warnings.length})</summary>
+          <ul>
+            {app.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
       {app.crashed || app.crashedMessage ? <p class="err">{app.crashedMessage ?? 'crashed'}</p> : null}
       <div data-testid="app-permissions">
         <h4>Permissions</h4>
