@@ -236,7 +236,10 @@ export async function loadAppFolder(dir: string, opts: { checkFolderName?: boole
   if ('text' in read) {
     const result = manifestFromText(read.text, folderName);
     if (!result.ok) return result;
-    return { ok: true, folder: { manifest: await withConventionalIcon(dir, result.manifest), locales: await readLocales(dir), settingsPage: await hasSettingsPage(dir) } };
+    return {
+      ok: true,
+      folder: { manifest: await withConventionalIcon(dir, result.manifest), locales: await readLocales(dir), settingsPage: await hasSettingsPage(dir) },
+    };
   }
   if (read.code !== 'ENOENT') return { ok: false, message: `app.json cannot be read (${read.code})` };
   const composeInfo = await lstat(join(dir, COMPOSE_DIR)).catch(() => null);

@@ -287,7 +287,8 @@ function droppedDecoration(m: z.output<typeof Schema>, raw: Record<string, unkno
   const out: string[] = [];
   const images = (typeof raw.images === 'object' && raw.images !== null ? raw.images : {}) as Record<string, unknown>;
   for (const kind of ['small', 'large', 'xlarge'] as const) {
-    if (images[kind] !== undefined && m.images?.[kind] === undefined) out.push(`images.${kind}: not a png, jpg, svg or webp file inside the app folder; left out`);
+    if (images[kind] !== undefined && m.images?.[kind] === undefined)
+      out.push(`images.${kind}: not a png, jpg, svg or webp file inside the app folder; left out`);
   }
   if (raw.icon !== undefined && m.icon === undefined) out.push('icon: not a png, jpg, svg or webp file inside the app folder; left out');
   if (raw.brandColor !== undefined && m.brandColor === undefined) out.push('brandColor: not a colour such as #00aaff; left out');

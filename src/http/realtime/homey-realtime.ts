@@ -68,7 +68,8 @@ interface Loaded {
  * refused subscription with the object as it came, so its callers read `message`).
  */
 const errorBody = (err: unknown): object => {
-  const body = err instanceof HearthError ? err.toBody() : { error: 'internal_error', error_description: 'the hub failed to handle this call', statusCode: 500 };
+  const body =
+    err instanceof HearthError ? err.toBody() : { error: 'internal_error', error_description: 'the hub failed to handle this call', statusCode: 500 };
   return { ...body, message: body.error_description };
 };
 
