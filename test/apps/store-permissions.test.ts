@@ -145,6 +145,26 @@ describe('permissions before install', () => {
     expect(app.permissions).toEqual(['homey:manager:speech-output', 'hearth:network:access', 'homey:wireless:zwave']);
     expect(app.permissionDetails).toEqual([SPEECH, NETWORK, ZWAVE]);
     expect(app.permissionDetails).toEqual((await catalogue()).apps['com.test.talker']!.channels.stable!.permissions);
+    // It asked for the network in app.json, which the owner saw before installing.
+    expect(app.network).toBe(true);
+  });
+
+  it('gives a store app the network only when the owner grants it (at install or later), and an upgrade keeps the grant', async () => {
+    await pack('com.test.quiet', '1.0.0', []);
+    expect((await hub.call('POST', '/api/manager/apps/store/', { body: { id: 'com.test.quiet' } })).status).toBe(200);
+    expect((await installed('com.test.quiet')).network).toBe(false);
+    const granted = await hub.call<AppView>('PUT', '/api/manager/apps/app/com.test.quiet', { body: { network: true } });
+    expect(granted.body.network).toBe(true);
+    await pack('com.test.quiet', '1.1.0', []);
+    expect((await hub.call('POST', '/api/manager/apps/store/', { body: { id: 'com.test.quiet' } })).status).toBe(200);
+    const upgraded = await installed('com.test.quiet');
+    expect([upgraded.version, upgraded.network]).toEqual(['1.1.0', true]);
+    const bad = await hub.call<Err>('PUT', '/api/manager/apps/app/com.test.quiet', { body: { network: 'yes' } });
+    expect([bad.status, bad.body.error_description]).toEqual([400, 'network must be true or false']);
+
+    await pack('com.test.online', '1.0.0', []);
+    const online = await hub.call<AppView>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.online', network: true } });
+    expect(online.body.network).toBe(true);
   });
 });
 

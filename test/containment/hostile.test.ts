@@ -79,6 +79,8 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
       args: ['--app-sandbox', mode === 'missing' ? 'off' : 'bwrap', '--app-memory-mb', '96', '--app-cpu-budget-s', '3'],
       ...(noBwrap ? { env: { PATH: noBwrap } } : {}),
     });
+    // A local app has the network until the owner says otherwise: this one is denied it.
+    expect((await hub.call('PUT', '/api/manager/apps/app/com.hostile.net', { body: { network: false } })).status).toBe(200);
     for (const id of HOSTILE_IDS) {
       await poll(
         () => app(id),
@@ -272,12 +274,27 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
     await hubAndBystanderFine();
   });
 
-  it("reaches neither the hub's API nor the outside without hearth:network:access, and both with it", async () => {
-    const denied = await ask<{ hub: string; outside: string }>('com.hostile.net', 'GET', 'connect');
+  it("reaches neither the hub's API nor the outside until the owner grants it the network, then both; revoked, neither again", async () => {
+    const connect = () => ask<{ hub: string; outside: string }>('com.hostile.net', 'GET', 'connect');
+    const grant = async (network: boolean) => {
+      const changed = await hub.call<{ network: boolean }>('PUT', '/api/manager/apps/app/com.hostile.net', { body: { network } });
+      expect(changed.body.network).toBe(network);
+      await poll(
+        () => app('com.hostile.net'),
+        (a) => a.state === 'running',
+        'com.hostile.net running again',
+      );
+    };
+    const denied = await connect();
     expect(denied.body.hub).not.toBe('ok');
     expect(denied.body.outside).not.toBe('ok');
-    const allowed = await ask<{ hub: string; outside: string }>('com.hostile.netok', 'GET', 'connect');
-    expect(allowed.body).toEqual({ hub: 'ok', outside: 'ok' });
+    // An app that asks for it in app.json (hearth:network:access) has it as a local app anyway.
+    expect((await ask<{ hub: string; outside: string }>('com.hostile.netok', 'GET', 'connect')).body).toEqual({ hub: 'ok', outside: 'ok' });
+    await grant(true);
+    expect((await connect()).body).toEqual({ hub: 'ok', outside: 'ok' });
+    await grant(false);
+    const again = await connect();
+    expect([again.body.hub, again.body.outside]).not.toContain('ok');
     await hubAndBystanderFine();
   });
 }

@@ -25,7 +25,8 @@ export async function installFromCatalogue(
   from: string | CatalogueSource,
   id: string,
   channel = 'stable',
-  opts: { version?: string } = {},
+  /** `network`: the owner's grant of network access (records.ts); an upgrade keeps the app's without it. */
+  opts: { version?: string; network?: boolean } = {},
 ): Promise<App> {
   // Checked before anything touches the disk: the id becomes part of folder names.
   if (!APP_ID.test(id) || id.length > 128) throw invalid(`'${id}' is not an app id: use the reverse-domain id from the store, e.g. com.example.app`);
@@ -54,7 +55,7 @@ export async function installFromCatalogue(
       await rt.resume(id); // the old version is back in place: run it again
       throw err;
     }
-    await rt.add(id, 'appstore', channel, true);
+    await rt.add(id, 'appstore', channel, true, opts.network);
     await rt.resume(id);
     return rt.get(id);
   } finally {

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { AppFolder } from '../manifest/compose.js';
 import type { AppManifest } from '../manifest/manifest.js';
-import { permissionReadFiles, usesNetwork } from '../manifest/permissions.js';
+import { permissionReadFiles } from '../manifest/permissions.js';
 import { type HubState, initialState } from './app-state.js';
 import type { ChildSpec } from './child.js';
 import type { Sandbox } from './sandbox.js';
@@ -47,7 +47,7 @@ export interface SpecContext {
 
 export function childSpec(
   ctx: SpecContext,
-  app: { id: string; dir: string; folder: AppFolder; userdata: string; saved: () => Record<string, unknown> },
+  app: { id: string; dir: string; folder: AppFolder; userdata: string; saved: () => Record<string, unknown>; network: boolean },
 ): ChildSpec {
   const { manifest } = app.folder;
   const limits = limitsOf(manifest, ctx.limits);
@@ -58,7 +58,7 @@ export function childSpec(
     userdata: app.userdata,
     readPaths: [ctx.sdk.modules, ...permissionReadFiles(manifest.permissions)],
     sandbox: ctx.sandbox,
-    network: usesNetwork(manifest.permissions),
+    network: app.network,
     // No one file may be larger than the whole quota: the kernel refuses the write (EFBIG), even
     // to a file the app deleted and keeps open, which no walk of its folder can see.
     limits: { memoryMb: limits.memoryMb, openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB, fileMb: limits.diskMb },

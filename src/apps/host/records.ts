@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { nullRecord, safeRecord } from '../../core/records.js';
+import { usesNetwork } from '../manifest/permissions.js';
 
 export const CrashReportSchema = z.object({
   at: z.string(),
@@ -26,6 +27,11 @@ export const AppRecord = z.object({
   hubDeaths: z.number().int().nonnegative().default(0),
   /** Why the hub disabled the app itself (not a person), shown until it is enabled again. */
   disabledReason: z.string().nullable().default(null),
+  /**
+   * Whether the owner lets the app use the network (the LAN and the internet). null: nobody
+   * decided, and the app's kind decides (networkGranted).
+   */
+  network: z.boolean().nullable().default(null),
   /** Messages people attached when they fetched the crash log (getAppStd), newest last. */
   reports: z.array(z.object({ at: z.string(), message: z.string(), crash: CrashReportSchema.nullable() })).default([]),
 });
@@ -48,6 +54,18 @@ export function newRecord(origin: AppRecord['origin'], channel: string | null = 
     crashes: [],
     hubDeaths: 0,
     disabledReason: null,
+    network: null,
     reports: [],
   };
+}
+
+/**
+ * Whether the app may use the network: the owner's grant, or when nobody decided, its kind's
+ * default. A local app (a folder someone with the hub's files put in the apps folder, as a
+ * developer runs an app on Homey) has it; a store app has it when its release asks for
+ * hearth:network:access, which the owner saw before installing. Homey gives every app the
+ * network and no Homey app asks for it, so the owner grants it at install or later.
+ */
+export function networkGranted(record: Pick<AppRecord, 'network' | 'origin'>, permissions: readonly string[]): boolean {
+  return record.network ?? (record.origin === 'local' || usesNetwork(permissions));
 }

@@ -24,7 +24,7 @@ import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
 import { killRecorded } from './leftovers.js';
 import { NOTIFICATIONS, PushBudget, REALTIME } from './push-budget.js';
 import type { RealtimeEvent } from './realtime.js';
-import { type AppRecord, AppsSection, newRecord, STORE_SECTION } from './records.js';
+import { type AppRecord, AppsSection, networkGranted, newRecord, STORE_SECTION } from './records.js';
 import { type CallerApp, SdkRouter } from './router.js';
 import type { RuntimeOptions } from './runtime-options.js';
 import type { Sandbox } from './sandbox.js';
@@ -187,7 +187,7 @@ export class AppRuntime {
   }
 
   /** Creates (or refreshes after an install) the entry of the app in folder `<appsDir>/<id>`. */
-  async add(id: string, origin: AppRecord['origin'], channel: string | null, announce: boolean): Promise<Entry> {
+  async add(id: string, origin: AppRecord['origin'], channel: string | null, announce: boolean, network?: boolean): Promise<Entry> {
     const dir = join(this.opts.appsDir, id);
     const loaded = APP_ID.test(id) ? await loadAppFolder(dir) : { ok: false as const, message: `folder name '${id}' is not a reverse-domain app id` };
     const existing = this.entries.get(id);
@@ -195,6 +195,7 @@ export class AppRuntime {
       await this.section.update((d) => {
         const prev = d[id];
         d[id] = prev ? { ...prev, origin, channel: channel ?? prev.channel } : newRecord(origin, channel);
+        if (network !== undefined) d[id].network = network;
       });
     }
     const entry: Entry = existing ?? { id, dir, folder: null, problem: null, supervisor: await this.newSupervisor(id) };
@@ -243,7 +244,15 @@ export class AppRuntime {
       dispatch: (method, args) => this.dispatch(id, method, args),
       spec: () => {
         const e = this.mustGet(id);
-        return childSpec(this.specContext(), { id, dir: e.dir, folder: e.folder!, userdata: join(base, 'userdata'), saved: () => this.record(id).settings });
+        const network = networkGranted(this.record(id), e.folder!.manifest.permissions);
+        return childSpec(this.specContext(), {
+          id,
+          dir: e.dir,
+          folder: e.folder!,
+          userdata: join(base, 'userdata'),
+          saved: () => this.record(id).settings,
+          network,
+        });
       },
     });
     await sup.load();
@@ -350,11 +359,18 @@ export class AppRuntime {
     return this.get(id);
   }
 
-  async setAutoupdate(id: string, autoupdate: boolean): Promise<App> {
-    this.mustGet(id);
+  /**
+   * Sets what the owner decides of an app: automatic updates, network access. A running app
+   * whose network access changed is restarted: its namespaces are made when it starts.
+   */
+  async configure(id: string, patch: { autoupdate?: boolean; network?: boolean }): Promise<App> {
+    const e = this.mustGet(id);
+    const hadNetwork = this.view(e).network;
     await this.section.update((d) => {
-      d[id]!.autoupdate = autoupdate;
+      if (patch.autoupdate !== undefined) d[id]!.autoupdate = patch.autoupdate;
+      if (patch.network !== undefined) d[id]!.network = patch.network;
     });
+    if (this.view(e).network !== hadNetwork && e.supervisor.state.state !== 'stopped') await e.supervisor.restart();
     const app = this.get(id);
     this.onEvent('update', app);
     return app;

@@ -45,7 +45,8 @@ export const appsContract = defineContract({
       method: 'PUT',
       path: '/app/:id',
       scope: 'service.app',
-      summary: 'Change an app; only `autoupdate` is writable (other fields may be sent unchanged)',
+      summary:
+        "Change an app; only `autoupdate` and `network` (the owner's grant of network access; a running app restarts) are writable (other fields may be sent unchanged)",
       params: Id,
       body: safeRecord(z.string(), z.unknown(), { error: 'the body must be an App object such as {"autoupdate": false}' }),
       bodyRoot: 'app',
@@ -161,6 +162,12 @@ export const appsContract = defineContract({
         id: z.string({ error: 'id is required: the app id in the store' }).min(1).max(128),
         channel: z.string().min(1).max(32).optional(),
         version: z.string().min(1).max(64).optional(),
+        network: z
+          .boolean()
+          .optional()
+          .describe(
+            'grant the app the network (the LAN and the internet); without it a new install has it only when its release asks for hearth:network:access, and an upgrade keeps what the app had',
+          ),
       }),
       output: AppView,
     },

@@ -27,6 +27,9 @@ export function appsOperations(service: AppsService): Operation[] {
     unsetAppSetting: ({ params }) => service.unsetSetting(params.id, params.name),
     getAppStd: ({ params, body }) => service.runtime.crashLog(params.id, body.message),
     getAppStore: () => service.catalogue(),
-    installFromAppStore: ({ body }) => service.install(body.id, body.channel, body.version),
+    installFromAppStore: ({ body }) => {
+      const { id, ...opts } = body;
+      return service.install(id, opts);
+    },
   });
 }

@@ -23,8 +23,8 @@ function releaseOf(e: ChannelEntry): CatalogueRelease {
   return { version: e.version, permissions: permissionDetails(e.permissions), network: usesNetwork(e.permissions) };
 }
 
-/** App fields a client may change through updateApp. */
-const WRITABLE = new Set(['autoupdate']);
+/** App fields a client may change through updateApp: what the owner decides of an app. */
+const WRITABLE = new Set(['autoupdate', 'network']);
 
 export class AppsService {
   constructor(
@@ -86,13 +86,16 @@ export class AppsService {
     const current = this.runtime.get(id) as unknown as Record<string, unknown>;
     const refused = Object.keys(patch).filter((k) => !WRITABLE.has(k) && (!Object.hasOwn(current, k) || !isDeepStrictEqual(current[k], patch[k])));
     if (refused.length) {
-      throw invalid(`only autoupdate can be changed; read-only or unknown field${refused.length > 1 ? 's' : ''}: ${refused.join(', ')}`);
+      throw invalid(`only autoupdate and network can be changed; read-only or unknown field${refused.length > 1 ? 's' : ''}: ${refused.join(', ')}`);
     }
-    if ('autoupdate' in patch) {
-      if (typeof patch.autoupdate !== 'boolean') throw invalid('autoupdate must be true or false');
-      return this.runtime.setAutoupdate(id, patch.autoupdate);
+    const grants: { autoupdate?: boolean; network?: boolean } = {};
+    for (const key of ['autoupdate', 'network'] as const) {
+      if (!(key in patch)) continue;
+      const value = patch[key];
+      if (typeof value !== 'boolean') throw invalid(`${key} must be true or false`);
+      grants[key] = value;
     }
-    return this.runtime.get(id);
+    return Object.keys(grants).length > 0 ? this.runtime.configure(id, grants) : this.runtime.get(id);
   }
 
   async uninstall(id: string, purgeSettings: boolean): Promise<void> {
@@ -124,7 +127,7 @@ export class AppsService {
     return { location: this.storeLocation, signed: this.store.key !== null, automaticUpdates: updates.on, automaticUpdatesOff: updates.why, apps };
   }
 
-  install(id: string, channel = 'stable', version?: string): Promise<App> {
-    return installFromCatalogue(this.runtime, this.store, id, channel, version === undefined ? {} : { version });
+  install(id: string, opts: { channel?: string; version?: string; network?: boolean } = {}): Promise<App> {
+    return installFromCatalogue(this.runtime, this.store, id, opts.channel ?? 'stable', opts);
   }
 }

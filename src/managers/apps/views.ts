@@ -37,6 +37,9 @@ export const AppView = z.object({
   compatible: z.boolean().describe('false when hearth cannot run the app at all (it declares drivers)'),
   incompatibleReason: z.string().nullable(),
   unsupported: z.array(z.string()).describe('what the app declares that hearth does not run: flow cards, permissions hearth cannot give'),
+  network: z
+    .boolean()
+    .describe('whether the app may use the network (the LAN and the internet): the owner grants it (updateApp {network}), a local app has it until then'),
   warnings: z.array(z.string()).describe("what Homey's tools would warn about in app.json and hearth let pass, one sentence each naming the field"),
   permissions: z.array(z.string()),
   permissionDetails: z.array(PermissionDetail).describe('`permissions` in order, each with what it means on hearth'),

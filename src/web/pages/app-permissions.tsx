@@ -2,10 +2,13 @@
  * What an app may do, shown before it is installed or upgraded (a store release) and on its
  * card once it is: each permission with the hub's sentence for it, a mark when it uses the
  * network, and how apps are contained on this hub. The sentences come from the hub
- * (src/apps/manifest/permissions.ts); this module only lays them out.
+ * (src/apps/manifest/permissions.ts); this module only lays them out, and asks the owner for
+ * the one grant that is theirs to give: network access.
  */
 import type { JSX } from 'preact';
+import { call } from '../client.js';
 import type { AppsState, CatalogueRelease, PermissionDetail } from '../types.js';
+import { Err, useAction } from '../ui.js';
 
 type Containment = AppsState['containment'];
 
@@ -130,5 +133,34 @@ export function ContainmentLine({ state }: { state: AppsState }): JSX.Element {
       Apps run under Node's permission model only ({state.containmentReason ?? 'no namespaces here'}), as the owner chose: nothing keeps an app off the network
       or from signalling the hub, whatever it asks for; {limits}.
     </p>
+  );
+}
+
+/** The sentence beside the owner's network grant, wherever it is asked (install, the app's card). */
+export const NETWORK_SENTENCE = 'Network access: the LAN and the internet (apps that reach devices or web services need it)';
+
+/**
+ * The owner's grant of network access to an installed app, changed at once (the app restarts
+ * if it runs: its namespaces are made when it starts).
+ */
+export function NetworkGrant({ appId, granted }: { appId: string; granted: boolean }): JSX.Element {
+  const a = useAction();
+  return (
+    <div data-testid="network-grant">
+      <label class="inline">
+        <input
+          type="checkbox"
+          checked={granted}
+          disabled={a.busy}
+          onChange={(e) => {
+            const network = (e.target as HTMLInputElement).checked;
+            // The card follows from the app.update event the change publishes.
+            void a.run(() => call('apps', 'updateApp', { params: { id: appId }, body: { network } }));
+          }}
+        />{' '}
+        {NETWORK_SENTENCE}
+      </label>
+      <Err msg={a.error} />
+    </div>
   );
 }

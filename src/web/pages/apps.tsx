@@ -12,7 +12,7 @@ import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import type { App, AppsState } from '../types.js';
 import { ActionButton, Card, Err, formatBytes, label, Ok, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
-import { ContainmentLine, PermissionList, ReleasePermissions } from './app-permissions.js';
+import { ContainmentLine, NETWORK_SENTENCE, NetworkGrant, PermissionList, ReleasePermissions } from './app-permissions.js';
 import { AppSettingsPage, settingsRoute, settingsRouteApp } from './app-settings-page.js';
 
 const of = (id: string) => ({ params: { id } });
@@ -170,6 +170,7 @@ function AppCard({ app }: { app: App }): JSX.Element {
       {app.crashed || app.crashedMessage ? <p class="err">{app.crashedMessage ?? 'crashed'}</p> : null}
       <div data-testid="app-permissions">
         <h4>Permissions</h4>
+        <NetworkGrant appId={app.id} granted={app.network} />
         <PermissionList details={app.permissionDetails} />
       </div>
       <p class="muted small">
@@ -288,11 +289,13 @@ function Store({
                         .join(', ')}
                 </span>
                 {action ? (
-                  <ActionButton
-                    label={action}
-                    busyLabel="Installing… (download, verify, start)"
-                    kind="primary"
-                    onRun={() => call('apps', 'installFromAppStore', { body: app.channels[channel] ? { id: app.id, channel } : { id: app.id } })}
+                  <InstallRelease
+                    appId={app.id}
+                    channel={app.channels[channel] ? channel : undefined}
+                    action={action}
+                    // A new install asks for the network grant (what the release asks for is ticked);
+                    // an upgrade keeps what the owner gave the app.
+                    askNetwork={app.installed ? null : (offered?.network ?? false)}
                   />
                 ) : null}
               </div>
@@ -300,6 +303,30 @@ function Store({
           );
         })}
       </ul>
+    </>
+  );
+}
+
+/** The Install (or Upgrade) button of a store release, with the network grant for a new install. */
+function InstallRelease(p: { appId: string; channel: string | undefined; action: string; askNetwork: boolean | null }): JSX.Element {
+  const [network, setNetwork] = useState(p.askNetwork ?? false);
+  return (
+    <>
+      {p.askNetwork !== null ? (
+        <label class="inline" data-testid="install-network">
+          <input type="checkbox" checked={network} onChange={(e) => setNetwork((e.target as HTMLInputElement).checked)} /> {NETWORK_SENTENCE}
+        </label>
+      ) : null}
+      <ActionButton
+        label={p.action}
+        busyLabel="Installing… (download, verify, start)"
+        kind="primary"
+        onRun={() =>
+          call('apps', 'installFromAppStore', {
+            body: { id: p.appId, ...(p.channel ? { channel: p.channel } : {}), ...(p.askNetwork !== null ? { network } : {}) },
+          })
+        }
+      />
     </>
   );
 }
