@@ -1,2 +1,2 @@
 export const HOMEY_API_VERSION: string;
-export function installHomeyApi(root: string): Promise<{ homeyApi(): unknown; socketIo2(): unknown }>;
+export function installHomeyApi(root: string): Promise<{ dir: string; homeyApi(): unknown; socketIo2(): unknown }>;

@@ -33,6 +33,8 @@ export async function installHomeyApi(root) {
     }
   }
   return {
+    // Its folder: node_modules/ holds homey-api and everything it needs (a test app copies it).
+    dir: installed,
     homeyApi: () => createRequire(join(installed, 'package.json'))('homey-api'),
     // homey-api's own socket.io client (version 2), for talking the protocol by hand.
     socketIo2: () => createRequire(join(installed, 'node_modules/homey-api/package.json'))('socket.io-client'),

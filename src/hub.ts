@@ -7,7 +7,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { type ServerType, serve } from '@hono/node-server';
+import { getRequestListener, type ServerType, serve } from '@hono/node-server';
 import type { Logger } from 'pino';
 import type { AppGateway } from './apps/host/gateway.js';
 import { APP_WEB_API_SCOPES } from './apps/host/hub-api.js';
@@ -183,7 +183,17 @@ export class Hub {
     // Apps' this.homey.api calls go through the HTTP layer too, with the hub's own read-only token.
     const http = this.http;
     for (const m of managers.all)
-      if (m instanceof AppsManager) m.attachHubApi({ fetch: (req) => http.app.fetch(req), token: tokens.issueInternal('apps', APP_WEB_API_SCOPES) });
+      if (m instanceof AppsManager)
+        m.attachHubApi({
+          fetch: (req) => http.app.fetch(req),
+          token: tokens.issueInternal('apps', APP_WEB_API_SCOPES),
+          serve: {
+            request: getRequestListener(http.fetch),
+            upgrade: http.upgrade,
+            issueToken: (name) => tokens.issueInternal(name, APP_WEB_API_SCOPES),
+            dropToken: (name) => tokens.dropInternal(name),
+          },
+        });
     const server = await listen(this.http, config.host, config.port);
     this.server = server;
     const port = (server.address() as AddressInfo).port;

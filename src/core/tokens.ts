@@ -155,6 +155,11 @@ export class TokenService {
     return secret;
   }
 
+  /** Forgets the internal tokens issued to `name` (an app that was removed). */
+  dropInternal(name: string): void {
+    for (const [digest, entry] of this.internal) if (entry.info.name === name) this.internal.delete(digest);
+  }
+
   list(): TokenInfo[] {
     return Object.values(this.records).map((r) => this.info(r));
   }

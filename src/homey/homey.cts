@@ -69,13 +69,7 @@ export class Homey extends SimpleClass {
   readonly apps = unavailableManager<ManagerAppsDecl>('ManagerApps', 'hearth lets apps call no other app', { getInstalled: 'async', getVersion: 'async' });
   readonly arp = unavailableManager<ManagerArpDecl>('ManagerArp', 'hearth gives apps no view of the network neighbours', { getMAC: 'async' });
   readonly ble = unavailableManager<ManagerBLEDecl>('ManagerBLE', 'hearth gives apps no Bluetooth', { discover: 'async', find: 'async' });
-  readonly cloud = unavailableManager<ManagerCloudDecl>('ManagerCloud', 'hearth has no Athom cloud account', {
-    createOAuth2Callback: 'async',
-    createWebhook: 'async',
-    unregisterWebhook: 'async',
-    getLocalAddress: 'async',
-    getHomeyId: 'async',
-  });
+  readonly cloud: ManagerCloudDecl;
   readonly discovery = unavailableManager<ManagerDiscoveryDecl>('ManagerDiscovery', 'hearth has no devices to discover', { getStrategy: 'sync' });
   readonly images = unavailableManager<ManagerImagesDecl>('ManagerImages', 'hearth has no flow or device images', {
     getImage: 'sync',
@@ -127,6 +121,7 @@ export class Homey extends SimpleClass {
     this.notifications = new ManagerNotifications(ctx);
     this.audio = new ManagerAudio(ctx);
     this.flow = new ManagerFlow(ctx);
+    this.cloud = cloudManager(ctx);
   }
 
   /**
@@ -198,4 +193,14 @@ export class Homey extends SimpleClass {
         break;
     }
   }
+}
+
+/** ManagerCloud: the hub's id (homey-api's createAppAPI asks for it); the rest needs Athom's cloud. */
+function cloudManager(ctx: HomeyContext): ManagerCloudDecl {
+  return unavailableManager<ManagerCloudDecl>(
+    'ManagerCloud',
+    'hearth has no Athom cloud account',
+    { createOAuth2Callback: 'async', createWebhook: 'async', unregisterWebhook: 'async', getLocalAddress: 'async', getHomeyId: 'async' },
+    { getHomeyId: async () => ctx.state.hubId },
+  );
 }

@@ -208,7 +208,7 @@ describe('apps operations on a real hub', () => {
     expect(r.body.reports.map((x) => x.message)).toEqual(['looks fine to me']);
   });
 
-  it('updates autoupdate only, naming read-only fields', async () => {
+  it('updates autoupdate and network only, naming read-only fields', async () => {
     const current = await app('com.test.echo');
     const ok = await hub.call<App>('PUT', '/api/manager/apps/app/com.test.echo', { body: { ...current, autoupdate: false } });
     expect(ok).toMatchObject({ status: 200, body: { autoupdate: false } });
@@ -216,7 +216,7 @@ describe('apps operations on a real hub', () => {
     expect(wrapped.body).toMatchObject({ autoupdate: true });
     const bad = await hub.call<{ error_description: string }>('PUT', '/api/manager/apps/app/com.test.echo', { body: { name: 'Mine', version: '9.9.9' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.error_description).toBe('only autoupdate can be changed; read-only or unknown fields: name, version');
+    expect(bad.body.error_description).toBe('only autoupdate and network can be changed; read-only or unknown fields: name, version');
   });
 
   it('installs from the default local store, then uninstalls with purge', async () => {

@@ -40,6 +40,11 @@ export interface HomeyApiModule {
   HomeyAPIV3Local: new (props: ClientProps) => HomeyApiClient;
 }
 
+/** The folder whose node_modules/ holds homey-api and its dependencies (a test app copies it). */
+export async function homeyApiModules(): Promise<string> {
+  return `${(await installHomeyApi(ROOT)).dir}/node_modules`;
+}
+
 export async function loadHomeyApi(): Promise<HomeyApiModule> {
   return (await installHomeyApi(ROOT)).homeyApi() as HomeyApiModule;
 }

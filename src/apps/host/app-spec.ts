@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import type { AppFolder } from '../manifest/compose.js';
 import type { AppManifest } from '../manifest/manifest.js';
-import { permissionReadFiles } from '../manifest/permissions.js';
+import { API_PERMISSION, permissionReadFiles } from '../manifest/permissions.js';
+import { apiSocketDir } from './api-socket.js';
 import { type HubState, initialState } from './app-state.js';
 import type { ChildSpec } from './child.js';
 import type { Sandbox } from './sandbox.js';
@@ -38,6 +39,8 @@ export function limitsOf(manifest: AppManifest, d: AppLimitDefaults): { memoryMb
 /** What the runtime knows that every app's spec needs. */
 export interface SpecContext {
   readonly appsDir: string;
+  /** `<data-dir>/run`: the folders of the apps' API sockets (api-socket.ts). */
+  readonly runDir: string;
   /** The SDK link in the apps folder, and the folder holding it. */
   readonly sdk: { readonly link: string; readonly modules: string };
   readonly sandbox: Sandbox;
@@ -56,7 +59,12 @@ export function childSpec(
     version: manifest.version,
     dir: app.dir,
     userdata: app.userdata,
-    readPaths: [ctx.sdk.modules, ...permissionReadFiles(manifest.permissions)],
+    readPaths: [
+      ctx.sdk.modules,
+      ...permissionReadFiles(manifest.permissions),
+      // The folder of its socket to the hub's Web API (made now: bound before the socket exists).
+      ...(manifest.permissions.includes(API_PERMISSION) ? [apiSocketDir(ctx.runDir, app.id)] : []),
+    ],
     sandbox: ctx.sandbox,
     network: app.network,
     // No one file may be larger than the whole quota: the kernel refuses the write (EFBIG), even

@@ -24,6 +24,7 @@ export interface HubState {
   locale(): Locale;
   location(): Location | null;
   readonly timeZone: string;
+  readonly hubId: string;
 }
 
 type Strings = Record<string, unknown>;
@@ -55,6 +56,7 @@ export function initialState(folder: AppFolder, saved: Record<string, unknown>, 
     location: locationFor(folder, hub),
     timezone: hub.timeZone,
     homeyVersion: HOMEY_VERSION,
+    hubId: hub.hubId,
   };
 }
 

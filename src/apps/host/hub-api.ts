@@ -7,6 +7,7 @@
  */
 import { invalid, unavailable } from '../../core/errors.js';
 import type { GrantedScope } from '../../core/scopes.js';
+import type { HubServe } from './api-socket.js';
 import type { SdkRouter } from './router.js';
 
 /** What apps may do through the Web API: read. (They speak, log and keep settings through the SDK.) */
@@ -27,6 +28,8 @@ export interface HubApi {
   fetch(req: Request): Response | Promise<Response>;
   /** The hub's own token for apps' requests (TokenService.issueInternal with APP_WEB_API_SCOPES). */
   token: string;
+  /** The HTTP application as a server runs it, for the apps' own sockets (api-socket.ts). */
+  serve: HubServe;
 }
 
 /**

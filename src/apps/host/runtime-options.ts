@@ -18,6 +18,8 @@ export interface RuntimeOptions {
   location?: () => Location | null;
   /** The hub's IANA time zone; default the system's. */
   timeZone?: string;
+  /** The hub's id (core/hub-id.ts); tests without a hub leave it out. */
+  hubId?: string;
   /** How apps are contained (`--app-sandbox`); default: namespaces where bubblewrap works. */
   sandbox?: SandboxChoice;
   /** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */

@@ -100,6 +100,7 @@ export class AppRuntime {
       locale: () => this.locale(),
       location: () => opts.location?.() ?? null,
       timeZone: opts.timeZone ?? systemZone(),
+      hubId: opts.hubId ?? '000000000000000000000000',
     };
   }
 
@@ -260,7 +261,14 @@ export class AppRuntime {
   }
 
   private specContext(): SpecContext {
-    return { appsDir: this.opts.appsDir, sdk: this.sdk, sandbox: this.sandbox, limits: this.limitDefaults, hub: this.hub };
+    return {
+      appsDir: this.opts.appsDir,
+      runDir: join(this.opts.dataDir, 'run'),
+      sdk: this.sdk,
+      sandbox: this.sandbox,
+      limits: this.limitDefaults,
+      hub: this.hub,
+    };
   }
 
   /** How apps are contained on this hub (for the apps manager's state). */

@@ -24,6 +24,8 @@ export const HEARTH_PERMISSIONS = {
 } as const;
 
 export const NETWORK_PERMISSION = 'hearth:network:access';
+/** The hub's Web API: `this.homey.api.get`, and Homey's client inside the app (api-socket.ts). */
+export const API_PERMISSION = 'homey:manager:api';
 
 /** Homey permissions hearth cannot give, and why: the sentence an app gets when it uses one. */
 export const NOT_GRANTED: Readonly<Record<string, string>> = {

@@ -69,6 +69,8 @@ export const AppState = z.object({
   timezone: z.string(),
   /** The Homey version whose SDK this hub offers (`this.homey.version`). */
   homeyVersion: z.string(),
+  /** The hub's id (`this.homey.cloud.getHomeyId()`, X-Homey-ID). */
+  hubId: z.string(),
 });
 export type AppState = z.infer<typeof AppState>;
 
@@ -116,6 +118,12 @@ export const HUB_CALLS = {
     z.object({ status: z.number().int(), body: z.unknown() }),
     'homey:manager:api',
   ),
+  /**
+   * How the app reaches the hub's Web API itself, for Homey's client inside it (homey-api's
+   * createAppAPI): a token of its own with the read-only scopes of api.request, and the Unix
+   * socket the hub serves its Web API on for this app alone (bound into its namespace).
+   */
+  'api.connection': call(z.object({}), z.object({ token: z.string(), socket: z.string() }), 'homey:manager:api'),
 } as const;
 
 /** One call of an app's or widget's Web API (app.json `api`), run by its api.js in the app. */

@@ -6,6 +6,7 @@
 import { type HomeyContext, hasPermission } from '../context.cjs';
 import { HomeyError, needsPermission, notAvailable } from '../errors.cjs';
 import { Manager } from '../simple-class.cjs';
+import { proxyToSocket } from './api-proxy.cjs';
 
 export const API_PERMISSION = 'homey:manager:api';
 
@@ -73,13 +74,34 @@ export class ManagerApi extends Manager {
 
   unregisterApi(_api: unknown): void {}
 
-  getOwnerApiToken(): Promise<string> {
-    if (!hasPermission(this.ctx, API_PERMISSION)) return Promise.reject(needsPermission('api.getOwnerApiToken', API_PERMISSION));
-    return Promise.reject(notAvailable('api.getOwnerApiToken', "hearth never gives an app the owner's token"));
+  /**
+   * A token for the hub's Web API (Homey's client inside the app uses it: homey-api's
+   * createAppAPI). Not the owner's: the app's own, with the read-only scopes of `get`.
+   */
+  async getOwnerApiToken(): Promise<string> {
+    if (!hasPermission(this.ctx, API_PERMISSION)) throw needsPermission('api.getOwnerApiToken', API_PERMISSION);
+    return (await this.connection()).token;
   }
 
-  getLocalUrl(): Promise<string> {
-    if (!hasPermission(this.ctx, API_PERMISSION)) return Promise.reject(needsPermission('api.getLocalUrl', API_PERMISSION));
-    return Promise.reject(notAvailable('api.getLocalUrl', "apps reach the hub's Web API through this.homey.api.get/post/put/delete, not over the network"));
+  /** A URL of the hub's Web API that this app can reach, with or without the network. */
+  async getLocalUrl(): Promise<string> {
+    if (!hasPermission(this.ctx, API_PERMISSION)) throw needsPermission('api.getLocalUrl', API_PERMISSION);
+    this.url ??= this.connection().then(({ socket }) => proxyToSocket(socket).then((p) => p.url));
+    // A failed start is not kept: the next ask tries again.
+    return this.url.catch((err: unknown) => {
+      this.url = undefined;
+      throw err;
+    });
+  }
+
+  private url: Promise<string> | undefined;
+  private link: Promise<{ token: string; socket: string }> | undefined;
+
+  private connection(): Promise<{ token: string; socket: string }> {
+    this.link ??= this.ctx.transport.call('api.connection', {}).then((r) => r as { token: string; socket: string });
+    return this.link.catch((err: unknown) => {
+      this.link = undefined;
+      throw err;
+    });
   }
 }

@@ -13,10 +13,11 @@ export type Kind = 'sync' | 'async';
 export type MethodsOf<M> = Exclude<{ [K in keyof M]: M[K] extends (...args: never[]) => unknown ? K : never }[keyof M], keyof EventEmitter | 'log' | 'error'>;
 
 /**
- * A manager named `name` whose every method fails with `why`. `M` is Homey's declaration of the
- * manager: the type checker makes `methods` list exactly the methods it declares, sync or async.
+ * A manager named `name` whose every method fails with `why`, but those hearth has (`working`).
+ * `M` is Homey's declaration of the manager: the type checker makes `methods` list exactly the
+ * methods it declares, sync or async.
  */
-export function unavailableManager<M>(name: string, why: string, methods: Readonly<Record<MethodsOf<M>, Kind>>): M {
+export function unavailableManager<M>(name: string, why: string, methods: Readonly<Record<MethodsOf<M>, Kind>>, working: Partial<M> = {}): M {
   // A class of its own, so a line the manager logs names it.
   const Named = class extends Manager {};
   Object.defineProperty(Named, 'name', { value: name });
@@ -25,8 +26,9 @@ export function unavailableManager<M>(name: string, why: string, methods: Readon
     const fail = (): never => {
       throw notAvailable(`${name}.${method}`, why);
     };
+    const own = (working as Record<string, unknown>)[method];
     Object.defineProperty(manager, method, {
-      value: kind === 'async' ? () => Promise.reject(notAvailable(`${name}.${method}`, why)) : fail,
+      value: own ?? (kind === 'async' ? () => Promise.reject(notAvailable(`${name}.${method}`, why)) : fail),
       enumerable: false,
     });
   }

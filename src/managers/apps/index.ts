@@ -5,8 +5,10 @@
  * the HTTP layer its gateway: the apps' Web APIs, realtime events and pages.
  */
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { checkForUpdates } from '../../apps/catalogue/autoupdate.js';
 import { StoredCatalogueMemory } from '../../apps/catalogue/memory.js';
+import { AppApiSockets } from '../../apps/host/api-socket.js';
 import type { AppGateway } from '../../apps/host/gateway.js';
 import { type HubApi, serveHubApi } from '../../apps/host/hub-api.js';
 import { RealtimeHub } from '../../apps/host/realtime.js';
@@ -56,6 +58,7 @@ export class AppsManager implements Manager {
   readonly appGateway: AppGateway;
   private off: Array<() => void> = [];
   private hubApi: HubApi | null = null;
+  private readonly apiSockets: AppApiSockets;
   private updateTimer: ReturnType<typeof setTimeout> | undefined;
   /** Each app as clients last heard of it, so app.update carries the shared diff. */
   private readonly published = new Map<string, App>();
@@ -73,6 +76,7 @@ export class AppsManager implements Manager {
       locale: () => this.locale(),
       location: () => ctx.options.get<{ latitude: number; longitude: number; accuracy?: number } | null>('geolocation', 'location') ?? null,
       timeZone: ctx.config.zone,
+      hubId: ctx.hubId,
       sandbox: ctx.config.appSandbox,
       ...(ctx.probes ? { sandboxProbe: ctx.probes.sandbox } : {}),
       limits: {
@@ -84,6 +88,7 @@ export class AppsManager implements Manager {
       },
       supervisor: { cpuBudgetMs: ctx.config.appCpuBudgetS * 1000, ...options.supervisor },
     });
+    this.apiSockets = new AppApiSockets(join(ctx.config.dataDir, 'run'), ctx.log);
     const realtime = new RealtimeHub();
     this.runtime.onRealtime = (e) => realtime.publish(e);
     const runtime = this.runtime;
@@ -107,6 +112,7 @@ export class AppsManager implements Manager {
   /** The hub's HTTP application and its token for apps, once it has them (after the managers start). */
   attachHubApi(api: HubApi): void {
     this.hubApi = api;
+    this.apiSockets.attach(api.serve);
   }
 
   /** Where other managers register the SDK calls they serve (before start()). */
@@ -134,6 +140,7 @@ export class AppsManager implements Manager {
       });
     this.off.push(
       serveHubApi(this.router, () => this.hubApi),
+      this.router.handle('api.connection', (app) => this.apiSockets.connection(app.id)),
       options.onChange('i18n', () => this.runtime.localeChanged()),
       options.onChange('geolocation', (name) => {
         if (name === 'location') this.runtime.locationChanged();
@@ -184,7 +191,10 @@ export class AppsManager implements Manager {
       return;
     }
     if (kind === 'create') this.published.set(app.id, app);
-    else this.published.delete(app.id);
+    else {
+      this.published.delete(app.id);
+      this.apiSockets.close(app.id).catch((err: unknown) => this.ctx.log.warn({ err, app: app.id }, "could not close the app's API socket"));
+    }
     bus.publish('apps', `app.${kind}`, app);
   }
 
@@ -192,6 +202,7 @@ export class AppsManager implements Manager {
     clearTimeout(this.updateTimer);
     this.updateTimer = undefined;
     await this.runtime.stop();
+    await this.apiSockets.closeAll();
     for (const f of this.off) f();
     this.off = [];
   }

@@ -1,0 +1,127 @@
+/**
+ * Homey's own client inside an app: an app with `homey:manager:api` and `homey-api` among its own
+ * dependencies (in its folder, as `npm install homey-api` leaves it) calls
+ * `HomeyAPI.createAppAPI({ homey: this.homey })` exactly as Homey's docs show, without the
+ * network: it reads the hub's managers, hears their events through `connect()`, and is refused
+ * what its read-only token does not allow. An app without the permission is refused the token.
+ */
+import { cp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homeyApiModules } from '../helpers/homey-api.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
+import { writeHomeyApp } from './apps.js';
+
+let hub: RunningHub;
+const APP = 'com.example.homeyapi';
+const PLAIN = 'com.example.noapi';
+
+const running = (id: string) =>
+  poll(
+    () => hub.call<{ state: string; network: boolean }>('GET', `/api/manager/apps/app/${id}`),
+    (r) => r.body.state === 'running',
+    `${id} running`,
+  );
+
+beforeAll(async () => {
+  const appsDir = await tempDir('hearth-homey-appapi-');
+  // The pattern of Homey's Web API docs for apps (apps.developer.homey.app: "Homey Web API").
+  const dir = await writeHomeyApp(appsDir, APP, {
+    json: { permissions: ['homey:manager:api'], api: { check: { method: 'GET', path: '/check' }, heard: { method: 'GET', path: '/heard' } } },
+    files: {
+      'app.js': `'use strict';
+const Homey = require('homey');
+const { HomeyAPI } = require('homey-api');
+
+module.exports = class MyApp extends Homey.App {
+  async onInit() {
+    this.heard = [];
+    this.api = await HomeyAPI.createAppAPI({ homey: this.homey });
+    this.api.dashboards.on('dashboard.create', (dashboard) => this.heard.push(dashboard.name));
+    await this.api.dashboards.connect();
+    this.log('connected', this.api.isConnected());
+  }
+};
+`,
+      'api.js': `'use strict';
+module.exports = {
+  async check({ homey }) {
+    const api = homey.app.api;
+    const dashboards = await api.dashboards.getDashboards();
+    let refused = null;
+    try {
+      await api.dashboards.createDashboard({ dashboard: { name: 'From an app', columns: [] } });
+    } catch (err) {
+      refused = err.message;
+    }
+    return { homeyId: await homey.cloud.getHomeyId(), dashboards: Object.keys(dashboards).length, refused, url: await homey.api.getLocalUrl() };
+  },
+  async heard({ homey }) {
+    return homey.app.heard;
+  },
+};
+`,
+    },
+  });
+  // homey-api as the app's own dependency, in its folder.
+  await cp(await homeyApiModules(), join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+  await writeHomeyApp(appsDir, PLAIN, {
+    json: { api: { token: { method: 'GET', path: '/token' } } },
+    files: {
+      'app.js': "module.exports = class extends require('homey').App {};\n",
+      'api.js': `module.exports = {
+  async token({ homey }) {
+    try {
+      await homey.api.getOwnerApiToken();
+      return 'given';
+    } catch (err) {
+      return err.message;
+    }
+  },
+};
+`,
+    },
+  });
+  hub = await startHub({ appsDir });
+  // Without the network: the hub's API is reached through the app's own socket only.
+  await running(APP);
+  expect((await hub.call<{ network: boolean }>('PUT', `/api/manager/apps/app/${APP}`, { body: { network: false } })).body.network).toBe(false);
+  await running(APP);
+  await running(PLAIN);
+}, 240_000);
+
+afterAll(async () => {
+  await hub?.cleanup();
+});
+
+describe("Homey's client inside an app (HomeyAPI.createAppAPI)", () => {
+  it('reads the managers with a read-only token of its own, and is refused a change', async () => {
+    await hub.call('POST', '/api/manager/dashboards/dashboard', { body: { name: 'Hall', columns: [] } });
+    const check = await poll(
+      () => hub.call<{ homeyId: string; dashboards: number; refused: string | null; url: string }>('GET', `/api/app/${APP}/check`),
+      (r) => r.status === 200,
+      'the app answers',
+    );
+    const ping = await fetch(`${hub.url}/api/manager/system/ping`);
+    expect(check.body.homeyId).toBe(ping.headers.get('x-homey-id'));
+    expect(check.body.dashboards).toBe(1);
+    expect(check.body.refused).toContain("needs the scope 'service.dashboard'");
+    expect(check.body.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('hears dashboard.create through connect(), over its socket', async () => {
+    await hub.call('POST', '/api/manager/dashboards/dashboard', { body: { name: 'Kitchen', columns: [] } });
+    const heard = await poll(
+      () => hub.call<string[]>('GET', `/api/app/${APP}/heard`),
+      (r) => r.status === 200 && r.body.includes('Kitchen'),
+      'the app hears the new dashboard',
+    );
+    expect(heard.body).toContain('Kitchen');
+  });
+
+  it('gives no token to an app without homey:manager:api', async () => {
+    const answer = await hub.call<string>('GET', `/api/app/${PLAIN}/token`);
+    expect(answer.body).toContain('homey:manager:api');
+  });
+});
