@@ -3,7 +3,7 @@
  * events on the apps namespace, store install, the SDK reaching other managers, and the
  * crash/heap/sandbox behaviour seen from the API.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/catalogue/pack.js';
@@ -252,5 +252,27 @@ describe('apps operations on a real hub', () => {
     await expect(stat(join(hub.dataDir, 'apps/com.test.shop'))).rejects.toMatchObject({ code: 'ENOENT' });
     const db = JSON.parse(await readFile(join(hub.dataDir, 'db.json'), 'utf8')) as { apps: Record<string, unknown> };
     expect(db.apps['com.test.shop']).toBeUndefined();
+  });
+
+  it("refuses a store install over a local app, and an uninstall keeps a local app's folder aside", async () => {
+    const folder = await writeApp(srcDir, 'com.test.mine', { code: homeyApp(`async onInit() { this.log('mine'); }`) });
+    await packApp(folder, join(hub.dataDir, 'store'));
+    await cp(folder, join(appsDir, 'com.test.mine'), { recursive: true });
+    await poll(
+      () => hub.call<App>('GET', '/api/manager/apps/app/com.test.mine'),
+      (r) => r.status === 200 && r.body.state === 'running',
+      'the local app running',
+    );
+    await writeFile(join(appsDir, 'com.test.mine', 'NOTES.md'), 'work in progress\n');
+    const refused = await hub.call<{ error: string; error_description: string }>('POST', '/api/manager/apps/store/', { body: { id: 'com.test.mine' } });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error_description).toContain("'com.test.mine' is a local app");
+    expect(await readFile(join(appsDir, 'com.test.mine', 'NOTES.md'), 'utf8')).toBe('work in progress\n');
+
+    expect((await hub.call('DELETE', '/api/manager/apps/app/com.test.mine')).status).toBe(204);
+    await expect(stat(join(appsDir, 'com.test.mine'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const kept = (await readdir(join(hub.dataDir, 'removed-apps'))).filter((n) => n.startsWith('com.test.mine-'));
+    expect(kept).toHaveLength(1);
+    expect(await readFile(join(hub.dataDir, 'removed-apps', kept[0]!, 'NOTES.md'), 'utf8')).toBe('work in progress\n');
   });
 });

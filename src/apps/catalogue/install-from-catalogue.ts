@@ -4,6 +4,7 @@
  * version. Settings live in the store, not in the folder, so an upgrade keeps them.
  */
 import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import semver from 'semver';
 import { conflict, invalid } from '../../core/errors.js';
 import type { App, AppRuntime } from '../host/runtime.js';
@@ -32,6 +33,11 @@ export async function installFromCatalogue(
   if (!APP_ID.test(id) || id.length > 128) throw invalid(`'${id}' is not an app id: use the reverse-domain id from the store, e.g. com.example.app`);
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(channel)) throw invalid(`channel '${channel}' must be 1-32 letters, digits, _ or -`);
   if (installing.has(id)) throw conflict(`app '${id}' is being installed already`);
+  if (rt.has(id) && rt.get(id).origin === 'local') {
+    throw conflict(
+      `'${id}' is a local app (its folder ${join(rt.appsDir, id)} is the app): installing it from the app store would replace that folder. Uninstall it first (its folder is kept aside), or move the folder out of the apps folder; nothing was changed`,
+    );
+  }
   installing.add(id);
   const staging = await makeStaging(rt.appsDir, id).catch((err: unknown) => {
     installing.delete(id);

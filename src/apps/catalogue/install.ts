@@ -5,7 +5,7 @@
  * an interrupted install (`.install-*`, `.old-*`, `.trash-*`) are cleaned up at the next start.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir } from '../../core/durable-file.js';
 import { exists } from '../../core/files.js';
@@ -40,6 +40,28 @@ export async function removeApp(appsDir: string, id: string): Promise<void> {
   await rename(target, aside);
   await fsyncDir(appsDir);
   await rm(aside, { recursive: true, force: true });
+}
+
+/**
+ * Takes a local app's folder out of the apps folder without losing it: moved to `keepDir`
+ * (`<data-dir>/removed-apps/<id>-<time>`), since a local app's folder may be the only copy of a
+ * developer's work. Resolves with where it went.
+ */
+export async function keepAppAside(appsDir: string, id: string, keepDir: string): Promise<string | null> {
+  const target = join(appsDir, id);
+  if (!(await exists(target))) return null;
+  const kept = join(keepDir, `${id}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  await mkdir(keepDir, { recursive: true });
+  try {
+    await rename(target, kept);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EXDEV') throw err;
+    // Another file system: copy, then remove the original the way removeApp does.
+    await cp(target, kept, { recursive: true, verbatimSymlinks: true });
+    await removeApp(appsDir, id);
+  }
+  await fsyncDir(appsDir);
+  return kept;
 }
 
 /**

@@ -108,6 +108,10 @@ export class AppRuntime {
     return this.opts.appsDir;
   }
 
+  get dataDir(): string {
+    return this.opts.dataDir;
+  }
+
   locale(): Locale {
     return this.opts.locale?.() ?? { language: 'en', units: 'metric' };
   }

@@ -105,7 +105,7 @@ export class AppsManager implements Manager {
       },
     };
     this.catalogues = new StoredCatalogueMemory(ctx.store);
-    this.service = new AppsService(this.runtime, { location: ctx.config.storeLocation, key: ctx.config.storeKey, seen: this.catalogues });
+    this.service = new AppsService(this.runtime, { location: ctx.config.storeLocation, key: ctx.config.storeKey, seen: this.catalogues }, ctx.log);
     this.operations = appsOperations(this.service);
   }
 

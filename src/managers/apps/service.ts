@@ -5,8 +5,9 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import type { Logger } from 'pino';
 import { type ChannelEntry, INDEX_FILE, readCatalogue } from '../../apps/catalogue/catalogue.js';
-import { removeApp } from '../../apps/catalogue/install.js';
+import { keepAppAside, removeApp } from '../../apps/catalogue/install.js';
 import { installFromCatalogue } from '../../apps/catalogue/install-from-catalogue.js';
 import { automaticUpdates, type CatalogueSource } from '../../apps/catalogue/key.js';
 import type { App, AppRuntime } from '../../apps/host/runtime.js';
@@ -23,6 +24,9 @@ function releaseOf(e: ChannelEntry): CatalogueRelease {
   return { version: e.version, permissions: permissionDetails(e.permissions), network: usesNetwork(e.permissions) };
 }
 
+/** Where uninstalled local apps' folders are kept, in the data dir. */
+export const REMOVED_APPS_DIR = 'removed-apps';
+
 /** App fields a client may change through updateApp: what the owner decides of an app. */
 const WRITABLE = new Set(['autoupdate', 'network']);
 
@@ -30,6 +34,7 @@ export class AppsService {
   constructor(
     readonly runtime: AppRuntime,
     private readonly store: CatalogueSource,
+    private readonly log: Logger,
   ) {}
 
   private get storeLocation(): string {
@@ -98,8 +103,18 @@ export class AppsService {
     return Object.keys(grants).length > 0 ? this.runtime.configure(id, grants) : this.runtime.get(id);
   }
 
+  /**
+   * Removes an app. A store app's folder is deleted (the store has the package); a local app's
+   * is moved to `<data-dir>/removed-apps/` (it may be a developer's only copy), and the log says where.
+   */
   async uninstall(id: string, purgeSettings: boolean): Promise<void> {
-    await this.runtime.remove(id, purgeSettings, () => removeApp(this.runtime.appsDir, id));
+    const local = this.runtime.has(id) && this.runtime.get(id).origin === 'local';
+    const keepDir = join(this.runtime.dataDir, REMOVED_APPS_DIR);
+    await this.runtime.remove(id, purgeSettings, async () => {
+      if (!local) return removeApp(this.runtime.appsDir, id);
+      const kept = await keepAppAside(this.runtime.appsDir, id, keepDir);
+      if (kept) this.log.info({ app: id, kept }, 'uninstalled a local app; its folder is kept');
+    });
     // Logs and userdata are the app's data: they go with its settings, or stay for a reinstall.
     if (purgeSettings) await rm(this.runtime.dataDirOf(id), { recursive: true, force: true });
   }

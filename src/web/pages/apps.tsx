@@ -206,7 +206,11 @@ function AppCard({ app }: { app: App }): JSX.Element {
           label="Uninstall"
           busyLabel="Uninstalling…"
           kind="danger"
-          confirm={`Uninstall ${app.name}? Its settings are kept unless you remove them later.`}
+          confirm={
+            app.origin === 'local'
+              ? `Uninstall ${app.name}? It is a local app: its folder is moved out of the apps folder into the hub's data folder (removed-apps), not deleted. Its settings are kept.`
+              : `Uninstall ${app.name}? Its settings are kept unless you remove them later.`
+          }
           onRun={() => call('apps', 'uninstallApp', of(app.id))}
         />
       </div>

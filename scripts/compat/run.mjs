@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// `npm run compat -- <snapshots-dir> [--only <id>,<id>]`: runs real open-source Homey apps on a
+// hub, unchanged, and says which held. The apps are listed in scripts/compat/corpus.json (their
+// repository and the commit they are pinned at; never their code: most are GPL or unlicensed, so
+// they stay out of this repository). Each is taken from `<snapshots-dir>/<owner>+<name>` (a git
+// repository, bare or not), cloned there from GitHub when missing, exported at its commit, and
+// built as `homey app build` builds it: its dependencies installed (without install scripts: they
+// would run outside any sandbox), TypeScript compiled with the app's own tsconfig into
+// .homeybuild/ over a copy of the folder. Then all of them go into one hub's apps folder (a temp
+// data dir, the built hub in dist/), and after they have had time to start (and to crash), each
+// app's state is read through the Web API. The figures go to stdout as a Markdown table and to
+// `<snapshots-dir>/compat-results.json`; docs/apps.md records them.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, '../..');
+const OWNER = 'hth_compat-owner-token-0123456789abcdef0123456789abcdef';
+/** How long apps get to start (and to crash), and how long after that they are read again. */
+const SETTLE_MS = 30_000;
+const AGAIN_MS = 10_000;
+
+const args = process.argv.slice(2);
+const snapshots = args.find((a) => !a.startsWith('--'));
+if (!snapshots) {
+  process.stderr.write('usage: npm run compat -- <snapshots-dir> [--only <id>,<id>]\n');
+  process.exit(2);
+}
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? new Set(args[onlyAt + 1].split(',')) : null;
+const log = (msg) => process.stderr.write(`${msg}\n`);
+
+const corpus = JSON.parse(await readFile(join(import.meta.dirname, 'corpus.json'), 'utf8')).apps.filter((a) => !only || only.has(a.id));
+
+/** The git directory of `repo` under the snapshots folder, cloned when it is not there. */
+async function gitDir(repo) {
+  const dir = join(resolve(snapshots), repo.replace('/', '+'));
+  if (!existsSync(dir)) {
+    log(`  cloning ${repo}`);
+    await run('git', ['clone', '--bare', '--quiet', `https://github.com/${repo}.git`, dir], { timeout: 300_000 });
+  }
+  // A snapshot may hold the repository one level down.
+  const candidates = [dir, join(dir, '.git'), ...(await readdir(dir)).map((n) => join(dir, n))];
+  for (const c of candidates) if (existsSync(join(c, 'HEAD')) && existsSync(join(c, 'objects'))) return c;
+  throw new Error(`${dir} holds no git repository`);
+}
+
+/** Exports `app` at its commit into `into`; resolves with the app's folder there. */
+async function exportApp(app, into) {
+  const git = await gitDir(app.repo);
+  const tar = spawn('git', ['--git-dir', git, 'archive', '--format=tar', app.commit, ...(app.path ? [app.path] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const untar = spawn('tar', ['-x', '-C', into], { stdio: ['pipe', 'ignore', 'pipe'] });
+  tar.stdout.pipe(untar.stdin);
+  const failed = (child, what) => new Promise((ok, no) => child.once('exit', (code) => (code === 0 ? ok() : no(new Error(`${what} exited ${code}`)))));
+  await Promise.all([failed(tar, `git archive of ${app.repo}@${app.commit}`), failed(untar, 'tar')]);
+  return join(into, app.path ?? '');
+}
+
+const quiet = { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 };
+
+/** Builds the app in `src` as `homey app build` would, into `out`. */
+async function build(app, src, out) {
+  if (existsSync(join(src, 'package.json'))) {
+    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: src, ...quiet });
+  }
+  await cp(src, out, {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (p) => !relative(src, p).startsWith('.homeybuild') && !/(^|\/)\.git(\/|$)/.test(relative(src, p)),
+  });
+  if (app.language !== 'ts') return;
+  const local = join(src, 'node_modules/typescript/bin/tsc');
+  const tsc = existsSync(local) ? local : join(root, 'node_modules/typescript/bin/tsc');
+  const config = JSON.parse((await readFile(join(src, 'tsconfig.json'), 'utf8')).replace(/^\s*\/\/.*$/gm, ''));
+  const outDir = config.compilerOptions?.outDir ?? '.homeybuild';
+  // Type errors do not stop `homey app build` from emitting JavaScript (noEmitOnError is off): the same here.
+  await run(process.execPath, [tsc, '-p', src, '--outDir', join(src, outDir)], { cwd: src, ...quiet }).catch((err) => {
+    if (!existsSync(join(src, outDir))) throw new Error(`tsc emitted nothing: ${String(err.stdout ?? err.message).slice(0, 400)}`);
+  });
+  await cp(join(src, outDir), out, { recursive: true, force: true });
+}
+
+/** Starts the built hub on `appsDir`; resolves with its URL and a stop function. */
+function startHub(appsDir, dataDir) {
+  const child = spawn(
+    process.execPath,
+    [join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--apps-dir', appsDir],
+    {
+      env: { ...process.env, HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  return new Promise((resolveHub, reject) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      try {
+        const e = JSON.parse(line);
+        if (e.msg === 'listening') {
+          resolveHub({
+            url: `http://127.0.0.1:${e.port}`,
+            stop: () =>
+              new Promise((done) => {
+                child.once('exit', done);
+                child.kill('SIGTERM');
+              }),
+          });
+        }
+      } catch {}
+    });
+    child.once('exit', (code) => reject(new Error(`the hub exited ${code} before listening`)));
+  });
+}
+
+const call = async (hub, method, path, body) => {
+  const res = await fetch(`${hub.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${OWNER}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return res.json();
+};
+
+const work = await mkdtemp(join(tmpdir(), 'hearth-compat-'));
+const appsDir = join(work, 'apps');
+await mkdir(appsDir);
+const results = [];
+for (const app of corpus) {
+  log(`${app.id} (${app.repo}@${app.commit.slice(0, 10)})`);
+  const result = { id: app.id, repo: app.repo, commit: app.commit, language: app.language, drivers: app.drivers, note: app.note, build: 'ok' };
+  results.push(result);
+  try {
+    const exported = await mkdtemp(join(work, 'src-'));
+    const src = await exportApp(app, exported);
+    await build(app, src, join(appsDir, app.id));
+  } catch (err) {
+    result.build = String(err.message).split('\n')[0].slice(0, 300);
+    log(`  build failed: ${result.build}`);
+  }
+}
+
+const dataDir = join(work, 'data');
+const hub = await startHub(appsDir, dataDir);
+try {
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  await call(hub, 'GET', '/api/manager/apps/app');
+  await new Promise((r) => setTimeout(r, AGAIN_MS));
+  const apps = await call(hub, 'GET', '/api/manager/apps/app');
+  for (const result of results) {
+    const a = apps[result.id];
+    if (!a) {
+      result.outcome = result.build === 'ok' ? 'not listed' : 'build failed';
+      continue;
+    }
+    const held = a.state === 'running' && a.ready && !a.crashed;
+    result.outcome = held ? 'held' : !a.compatible ? 'incompatible' : 'failed';
+    result.reason = held ? null : (a.incompatibleReason ?? a.crashedMessage ?? `state ${a.state}`);
+    result.warnings = a.warnings;
+    result.unsupported = a.unsupported;
+    if (!held && a.compatible) {
+      const std = await call(hub, 'POST', `/api/manager/apps/app/${result.id}/crashlog`, {});
+      result.log = `${std.stdout ?? ''}${std.stderr ?? ''}`.split('\n').filter(Boolean).slice(-6);
+    }
+  }
+} finally {
+  await hub.stop();
+}
+
+const count = (o) => results.filter((r) => r.outcome === o).length;
+const driverless = results.filter((r) => !r.drivers);
+console.log(`\n| app | repository@commit | kind | outcome | why |\n|---|---|---|---|---|`);
+for (const r of results) {
+  const why = (r.outcome === 'held' ? '' : (r.reason ?? r.build)).replace(/\|/g, '\\|').slice(0, 160);
+  console.log(`| ${r.id} | ${r.repo}@${r.commit.slice(0, 10)} | ${r.language}${r.drivers ? ', drivers' : ''} | ${r.outcome} | ${why} |`);
+}
+console.log(
+  `\n${count('held')} of ${results.length} held; driverless: ${driverless.filter((r) => r.outcome === 'held').length} of ${driverless.length}; ` +
+    `incompatible (drivers): ${count('incompatible')}; failed: ${count('failed')}; build failed: ${count('build failed')}`,
+);
+await writeFile(join(resolve(snapshots), 'compat-results.json'), `${JSON.stringify({ at: new Date().toISOString(), results }, null, 2)}\n`);
+await rm(work, { recursive: true, force: true });
