@@ -66,7 +66,15 @@ const quiet = { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 };
 /** Builds the app in `src` as `homey app build` would, into `out`. */
 async function build(app, src, out) {
   if (existsSync(join(src, 'package.json'))) {
-    await run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: src, ...quiet });
+    const install = (extra) => run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...extra], { cwd: src, ...quiet });
+    // A JavaScript app needs only what it runs with; a TypeScript app also its compiler and types,
+    // unless a development dependency cannot be had (one from GitHub, say): then hearth's compiler.
+    await (app.language === 'ts' ? install([]).catch(() => install(['--omit=dev'])) : install(['--omit=dev'])).catch((err) => {
+      const why = String(err.stderr ?? '')
+        .split('\n')
+        .find((l) => /npm error (code|404|network|notarget)/.test(l));
+      throw new Error(`npm install failed: ${why ?? String(err.message).split('\n')[0]}`);
+    });
   }
   await cp(src, out, {
     recursive: true,
@@ -74,6 +82,11 @@ async function build(app, src, out) {
     filter: (p) => !relative(src, p).startsWith('.homeybuild') && !/(^|\/)\.git(\/|$)/.test(relative(src, p)),
   });
   if (app.language !== 'ts') return;
+  const types = join(src, 'node_modules/@types/homey');
+  if (!existsSync(types)) {
+    await mkdir(join(src, 'node_modules/@types'), { recursive: true });
+    await cp(join(root, 'node_modules/homey-apps-sdk-v3-types'), types, { recursive: true });
+  }
   const local = join(src, 'node_modules/typescript/bin/tsc');
   const tsc = existsSync(local) ? local : join(root, 'node_modules/typescript/bin/tsc');
   const config = JSON.parse((await readFile(join(src, 'tsconfig.json'), 'utf8')).replace(/^\s*\/\/.*$/gm, ''));
