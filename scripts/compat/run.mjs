@@ -50,10 +50,31 @@ async function gitDir(repo) {
   throw new Error(`${dir} holds no git repository`);
 }
 
+/**
+ * Files of the commit whose blobs the snapshot lacks (a snapshot may leave its largest files out:
+ * pictures of a documentation site, say), as pathspecs that leave them out of the export.
+ */
+async function missingBlobs(git, commit) {
+  const { stdout: tree } = await run('git', ['--git-dir', git, 'ls-tree', '-r', '--format=%(objectname) %(path)', commit], quiet);
+  const entries = tree
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => [l.slice(0, l.indexOf(' ')), l.slice(l.indexOf(' ') + 1)]);
+  const check = spawn('git', ['--git-dir', git, 'cat-file', '--batch-check'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const answers = [];
+  createInterface({ input: check.stdout }).on('line', (l) => answers.push(l));
+  check.stdin.end(entries.map(([sha]) => `${sha}\n`).join(''));
+  await new Promise((r) => check.once('exit', r));
+  return entries.filter((_, i) => answers[i]?.endsWith(' missing')).map(([, path]) => `:(exclude,literal)${path}`);
+}
+
 /** Exports `app` at its commit into `into`; resolves with the app's folder there. */
 async function exportApp(app, into) {
   const git = await gitDir(app.repo);
-  const tar = spawn('git', ['--git-dir', git, 'archive', '--format=tar', app.commit, ...(app.path ? [app.path] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const missing = await missingBlobs(git, app.commit);
+  if (missing.length > 0) log(`  the snapshot lacks ${missing.length} file(s); exported without them`);
+  const paths = missing.length > 0 ? ['--', app.path || '.', ...missing] : app.path ? [app.path] : [];
+  const tar = spawn('git', ['--git-dir', git, 'archive', '--format=tar', app.commit, ...paths], { stdio: ['ignore', 'pipe', 'pipe'] });
   const untar = spawn('tar', ['-x', '-C', into], { stdio: ['pipe', 'ignore', 'pipe'] });
   tar.stdout.pipe(untar.stdin);
   const failed = (child, what) => new Promise((ok, no) => child.once('exit', (code) => (code === 0 ? ok() : no(new Error(`${what} exited ${code}`)))));

@@ -22,6 +22,7 @@ import { VERSION } from '../version.js';
 import { mountAppApi } from './app-api.js';
 import type { Authenticator } from './auth.js';
 import { EventSockets } from './event-sockets.js';
+import { mountHomeyAssets } from './homey-assets.js';
 import { invalidInput } from './input.js';
 import { type MountedOperation, mountOperation, pathPattern } from './mount.js';
 import { buildOpenApiDocument } from './openapi.js';
@@ -100,6 +101,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   );
 
   // The web app at /, app pages under /app/: after the API, so /api paths stay JSON.
+  mountHomeyAssets(app);
   const webRoot = mountStatic(app, gateway);
 
   const patterns = mounted.map((m) => ({ re: pathPattern(m.fullPath), method: m.op.method }));

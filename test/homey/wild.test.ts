@@ -163,4 +163,22 @@ describe('apps written as real ones are', () => {
     // The TypeScript app has no icon file: no icon is claimed.
     expect((await hub.call<{ icon: string | null }>('GET', '/api/manager/apps/app/com.example.typescript')).body.icon).toBeNull();
   });
+
+  it("serves Homey's shared page assets at Homey's paths, and says why AngularJS is not among them", async () => {
+    const jquery = await fetch(`${hub.url}/manager/webserver/assets/js/jquery.js`);
+    expect(jquery.status).toBe(200);
+    expect(jquery.headers.get('content-type')).toContain('text/javascript');
+    expect(await jquery.text()).toMatch(/jQuery v3\.\d+\.\d+/);
+    for (const [path, same] of [
+      ['/manager/webserver/assets/js/homey.js', '/homey.js'],
+      ['/manager/webserver/assets/css/homey.css', '/homey.css'],
+    ] as const) {
+      const asset = await fetch(`${hub.url}${path}`);
+      expect(asset.status).toBe(200);
+      expect(await asset.text()).toBe(await (await fetch(`${hub.url}${same}`)).text());
+    }
+    const angular = await fetch(`${hub.url}/manager/webserver/assets/js/angular.js`);
+    expect(angular.status).toBe(404);
+    expect(((await angular.json()) as { error_description: string }).error_description).toContain('AngularJS');
+  });
 });

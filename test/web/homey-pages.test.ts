@@ -315,13 +315,15 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     await page.close();
   });
 
-  test('a settings page that loads /homey.js itself gets onHomeyReady once; Homey.get without a key answers all settings', async () => {
+  test("a settings page that loads /homey.js and Homey's shared assets itself gets onHomeyReady once; Homey.get without a key answers all settings", async () => {
     await hub.call('PUT', '/api/manager/apps/app/com.test.panel/setting/colour', { body: { value: 'teal' } });
     const page = await signedIn(browser.context, hub.url, OWNER, '#/apps/com.test.panel/settings');
     const settings = page.frameLocator('[data-testid=settings-page]');
     await expect
       .poll(async () => JSON.parse((await settings.locator('#all').textContent()) || 'null') as unknown, { timeout: 15_000 })
       .toEqual({ colour: 'teal' });
+    // The page wrote that with jQuery, loaded from Homey's shared assets' path.
+    expect(await settings.locator('#jquery').textContent()).toMatch(/^jQuery 3\.\d+\.\d+$/);
     const frame = await frameAt(page, '/app/com.test.panel/settings/');
     const seen = await frame.evaluate(async () => {
       const g = globalThis as unknown as InPage;
