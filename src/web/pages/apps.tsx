@@ -9,11 +9,11 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../client.js';
-import { Icon } from '../icons.js';
-import type { App, AppsState } from '../types.js';
-import { ActionButton, Card, Err, formatBytes, label, Ok, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
-import { ContainmentLine, NETWORK_SENTENCE, NetworkGrant, PermissionList, ReleasePermissions } from './app-permissions.js';
+import type { App } from '../types.js';
+import { ActionButton, Card, Err, formatBytes, label, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
+import { ContainmentLine, NetworkGrant, PermissionList } from './app-permissions.js';
 import { AppSettingsPage, settingsRoute, settingsRouteApp } from './app-settings-page.js';
+import { AppIcon, Install, Store } from './app-store.js';
 
 const of = (id: string) => ({ params: { id } });
 
@@ -105,17 +105,6 @@ function Logs({ app }: { app: App }): JSX.Element {
       <h4>stderr</h4>
       <pre>{log.data.stderr.split('\n').slice(-40).join('\n') || '(empty)'}</pre>
     </div>
-  );
-}
-
-/** The app's icon, or a tile in its brand colour when it ships none (decorative: the name is beside it). */
-function AppIcon({ app }: { app: Pick<App, 'icon' | 'brandColor'> }): JSX.Element {
-  return app.icon ? (
-    <img class="app-icon" src={app.icon} alt="" width={32} height={32} data-testid="app-icon" />
-  ) : (
-    <span class="app-icon tile" style={{ background: app.brandColor ?? 'var(--accent)' }} aria-hidden="true">
-      <Icon name="apps" size={18} />
-    </span>
   );
 }
 
@@ -229,133 +218,6 @@ function AppCard({ app }: { app: App }): JSX.Element {
         {advanced ? <Logs app={app} /> : null}
       </details>
     </section>
-  );
-}
-
-/**
- * The catalogue; re-read when the installed apps change, so its buttons follow them. Each
- * release shows what it asks for before its button: the person approves what they see, and the
- * hub refuses a package that asks for anything else.
- */
-function Store({
-  installed,
-  apps: installedApps,
-  containment,
-}: {
-  installed: string;
-  apps: Record<string, App> | undefined;
-  containment: AppsState['containment'] | undefined;
-}): JSX.Element {
-  const store = useLoad(() => call('apps', 'getAppStore'), [installed]);
-  if (store.error) return <Err msg={store.error} />;
-  if (!store.data) return <p class="muted">Loading the catalogue…</p>;
-  const apps = Object.values(store.data.apps);
-  // Why store apps are not kept up to date (a plain-http store without a pinned key), if so.
-  const updatesOff = store.data.automaticUpdatesOff ? (
-    <p class="notice" data-updates-off>
-      {store.data.automaticUpdatesOff}.
-    </p>
-  ) : null;
-  if (apps.length === 0) {
-    return (
-      <>
-        {updatesOff}
-        <p class="muted">The app store at {store.data.location} lists no apps yet (add one with hearth app pack).</p>
-      </>
-    );
-  }
-  return (
-    <>
-      {updatesOff}
-      <ul class="store">
-        {apps.map((app) => {
-          const channel = app.installed?.channel ?? 'stable';
-          const offered = app.channels[channel] ?? app.channels.stable ?? Object.values(app.channels)[0];
-          const current = app.installed?.version;
-          const upgradeTo = app.installed && offered && offered.version !== current ? offered.version : null;
-          const action = !app.installed ? 'Install' : upgradeTo ? `Upgrade to ${upgradeTo}` : null;
-          // An upgrade compares with what the installed version asks for, to mark what is new.
-          const installedPermissions = upgradeTo ? (installedApps?.[app.id]?.permissions ?? null) : null;
-          return (
-            <li key={app.id} data-store-app={app.id}>
-              <div class="inline">
-                <AppIcon app={app} />
-                <strong>{app.name}</strong> <span class="muted">{app.id}</span>
-              </div>
-              {app.description ? <div class="muted">{app.description}</div> : null}
-              {offered ? <ReleasePermissions release={offered} installed={installedPermissions} containment={containment} /> : null}
-              <div class="inline wrap">
-                <span>
-                  {current
-                    ? `installed ${current}`
-                    : Object.entries(app.channels)
-                        .map(([c, e]) => `${c} ${e.version}`)
-                        .join(', ')}
-                </span>
-                {action ? (
-                  <InstallRelease
-                    appId={app.id}
-                    channel={app.channels[channel] ? channel : undefined}
-                    action={action}
-                    // A new install asks for the network grant (what the release asks for is ticked);
-                    // an upgrade keeps what the owner gave the app.
-                    askNetwork={app.installed ? null : (offered?.network ?? false)}
-                  />
-                ) : null}
-              </div>
-            </li>
-          );
-        })}
-      </ul>
-    </>
-  );
-}
-
-/** The Install (or Upgrade) button of a store release, with the network grant for a new install. */
-function InstallRelease(p: { appId: string; channel: string | undefined; action: string; askNetwork: boolean | null }): JSX.Element {
-  const [network, setNetwork] = useState(p.askNetwork ?? false);
-  return (
-    <>
-      {p.askNetwork !== null ? (
-        <label class="inline" data-testid="install-network">
-          <input type="checkbox" checked={network} onChange={(e) => setNetwork((e.target as HTMLInputElement).checked)} /> {NETWORK_SENTENCE}
-        </label>
-      ) : null}
-      <ActionButton
-        label={p.action}
-        busyLabel="Installing… (download, verify, start)"
-        kind="primary"
-        onRun={() =>
-          call('apps', 'installFromAppStore', {
-            body: { id: p.appId, ...(p.channel ? { channel: p.channel } : {}), ...(p.askNetwork !== null ? { network } : {}) },
-          })
-        }
-      />
-    </>
-  );
-}
-
-function Install(): JSX.Element {
-  const [id, setId] = useState('');
-  const [channel, setChannel] = useState('');
-  const a = useAction();
-  return (
-    <form
-      class="inline wrap"
-      onSubmit={a.submit(async () => {
-        const app = await call('apps', 'installFromAppStore', { body: channel ? { id, channel } : { id } });
-        return `installed ${app.name} ${app.version}`;
-      })}
-    >
-      <input class="grow" placeholder="app id, e.g. com.example.clock" value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
-      <input placeholder="channel" value={channel} size={8} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} />
-      <button type="submit" class="primary" disabled={a.busy || !id}>
-        {a.busy ? 'Installing… (download, verify, start)' : 'Install'}
-      </button>
-      {a.busy ? <progress /> : null}
-      <Err msg={a.error} />
-      <Ok msg={a.done} />
-    </form>
   );
 }
 
