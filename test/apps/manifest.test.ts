@@ -186,8 +186,6 @@ describe('manifest', () => {
     [{ permissions: ['hearth:manager:speech-output'] }, "unknown permission 'hearth:manager:speech-output'; hearth's own are: hearth:system:sensors"],
     [{ permissions: ['speech-output'] }, "'speech-output' is not a permission; they are Homey names such as homey:manager:speech-output"],
     [{ permissions: ['other:manager:x'] }, "'other:manager:x' is not a permission"],
-    [{ settings: [{ id: 'x', type: 'slider', label: 'X' }] }, 'app.json settings.0.type'],
-    [{ settings: [{ id: 'x', type: 'text' }] }, 'app.json settings.0.label'],
     [
       {
         settings: [
@@ -244,6 +242,27 @@ describe('manifest', () => {
     expect(d?.default).toBeNull();
     expect(e?.default).toBe('');
     expect(m.images?.large).toBe('assets/images/large.png');
+  });
+
+  it('leaves out a setting it cannot read (a kind it does not know, no label), with a warning naming it', () => {
+    const m = parsed({
+      ...base,
+      settings: [
+        { id: 'user', type: 'text', label: 'User' },
+        { id: 'secret', type: 'password', label: 'Password' },
+        { id: 'x', type: 'text' },
+      ],
+      widgets: { w: { name: { en: 'W' }, settings: [{ id: 'tint', type: 'color', title: 'Tint' }] } },
+    });
+    expect(m.settings.map((d) => d.id)).toEqual(['user']);
+    expect(m.widgets.w?.settings).toEqual([]);
+    expect(m.warnings).toEqual([
+      'settings[1] (secret): type: type must be one of text, textarea, number, checkbox, dropdown, autocomplete; left out',
+      'settings[2] (x): label: Invalid input; left out',
+      'widgets.w.settings[0] (tint): type: type must be one of text, textarea, number, checkbox, dropdown, autocomplete; left out',
+    ]);
+    // this.homey.manifest is app.json as written.
+    expect((m.raw.settings as unknown[]).length).toBe(3);
   });
 
   it('reads an app.json of 1 MiB (an app with hundreds of flow cards), refuses one over 4 MiB', () => {

@@ -96,6 +96,11 @@ module.exports = {
   // What `homey app build` leaves: the compiled JavaScript beside app.json, env.json and assets.
   const out = join(appsDir, tsId);
   await cp(built, out, { recursive: true });
+  // Some apps list Athom's `homey` npm package (the CLI) among their dependencies: their own
+  // node_modules/homey must not shadow the SDK (a decoy that fails if it is ever loaded).
+  await mkdir(join(out, 'node_modules/homey'), { recursive: true });
+  await writeFile(join(out, 'node_modules/homey/package.json'), JSON.stringify({ name: 'homey', version: '4.2.0', main: 'index.js' }));
+  await writeFile(join(out, 'node_modules/homey/index.js'), "throw new Error('the app loaded its own homey package, not the SDK');\n");
   for (const f of ['app.json', 'env.json']) await cp(join(tsDir, f), join(out, f));
 
   await writeHomeyApp(appsDir, 'com.example.esm', {
@@ -106,6 +111,9 @@ module.exports = {
 export default class EsmApp extends Homey.App {
   async onInit() {
     this.log('esm', manifest.id, Homey.manifest.version, Homey.default === Homey);
+    // Another app's API (made in onInit, asked later): never installed on hearth.
+    const other = this.homey.api.getApiApp('com.example.other');
+    this.log('other app', this.homey.api.hasApiApp('com.example.other'), await other.getInstalled());
   }
 }
 `,
@@ -145,7 +153,7 @@ describe('apps written as real ones are', () => {
     await running('com.example.esm');
     await poll(
       () => stdout('com.example.esm'),
-      (s) => s.includes('esm com.example.esm 1.0.0 true'),
+      (s) => s.includes('esm com.example.esm 1.0.0 true') && s.includes('other app true false'),
       'the ES module app logs its manifest',
     );
     const info = await hub.call('GET', '/api/app/com.example.esm/info');

@@ -17,6 +17,7 @@ import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES, MAX_HUB_FRA
 import type { AppCallArgs, AppCallMethod, HubMessage } from '../wire/protocol.js';
 import { answerOf, type CallMessage, isHubMessage, PROTOCOL_VERSION, RpcError, RpcPeer } from '../wire/wire.js';
 import { loadAppClass, NotAnApp } from './app-class.js';
+import { resolveHomeyTo } from './homey-module.js';
 import { WebApiHandlers } from './web-api-child.js';
 
 /** How long an app's own calls to the hub may wait (speech waits for the utterance). */
@@ -36,6 +37,7 @@ const SETTLE_GC_MS = [5_000, 10_000];
 const require = createRequire(import.meta.url);
 const { constructing, App } = require('../homey/app.cjs') as typeof import('../../homey/app.cjs');
 const { Homey: HomeyInstance } = require('../homey/homey.cjs') as typeof import('../../homey/homey.cjs');
+resolveHomeyTo(require.resolve('../homey/index.cjs'));
 
 const channel = new Socket({ fd: CHANNEL_FD, readable: true, writable: true });
 let connected = true;

@@ -295,10 +295,42 @@ function droppedDecoration(m: z.output<typeof Schema>, raw: Record<string, unkno
   return out;
 }
 
+/**
+ * app.json with each setting hearth cannot read left out (an app's `settings` and each widget's),
+ * and a warning naming it: a setting of a kind hearth does not know (`password`, say) is no
+ * reason to refuse an app, whose own page may well handle it.
+ */
+function withReadableSettings(raw: Record<string, unknown>): { cleaned: Record<string, unknown>; warnings: string[] } {
+  const warnings: string[] = [];
+  const keep = (list: unknown, where: string): unknown => {
+    if (!Array.isArray(list)) return list;
+    return list.filter((entry, i) => {
+      const parsed = SettingDefinition.safeParse(entry);
+      if (parsed.success) return true;
+      const id = typeof (entry as { id?: unknown } | null)?.id === 'string' ? ` (${(entry as { id: string }).id})` : '';
+      warnings.push(`${where}[${i}]${id}: ${describeIssues(parsed.error, '', 1).replace(/^: /, '')}; left out`);
+      return false;
+    });
+  };
+  const cleaned: Record<string, unknown> = { ...raw, settings: keep(raw.settings, 'settings') };
+  if (raw.settings === undefined) delete cleaned.settings;
+  if (typeof raw.widgets === 'object' && raw.widgets !== null && !Array.isArray(raw.widgets)) {
+    cleaned.widgets = Object.fromEntries(
+      Object.entries(raw.widgets as Record<string, unknown>).map(([id, w]) =>
+        typeof w === 'object' && w !== null && !Array.isArray(w) && (w as { settings?: unknown }).settings !== undefined
+          ? [id, { ...(w as Record<string, unknown>), settings: keep((w as { settings?: unknown }).settings, `widgets.${id}.settings`) }]
+          : [id, w],
+      ),
+    );
+  }
+  return { cleaned, warnings };
+}
+
 /** Validates a parsed app.json; `folderName`, when given, must equal the id. */
 export function parseManifest(raw: unknown, folderName?: string): ManifestResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'app.json must hold a JSON object' };
-  const parsed = Schema.safeParse(raw);
+  const { cleaned, warnings: unreadable } = withReadableSettings(raw as Record<string, unknown>);
+  const parsed = Schema.safeParse(cleaned);
   if (!parsed.success) return { ok: false, message: describeIssues(parsed.error, MANIFEST_FILE) };
   const m = parsed.data;
   if (folderName !== undefined && m.id !== folderName) {
@@ -307,6 +339,7 @@ export function parseManifest(raw: unknown, folderName?: string): ManifestResult
   const rawObject = raw as Record<string, unknown>;
   const { flow, unrun } = describeUnrun(m, rawObject);
   const warnings = [
+    ...unreadable,
     ...settingWarnings(m.settings, 'settings'),
     ...Object.entries(m.widgets).flatMap(([id, w]) => settingWarnings(w.settings, `widgets.${id}.settings`)),
     ...droppedDecoration(m, rawObject),

@@ -6,6 +6,7 @@
 import { type HomeyContext, hasPermission } from '../context.cjs';
 import { HomeyError, needsPermission, notAvailable } from '../errors.cjs';
 import { Manager } from '../simple-class.cjs';
+import { UnreachableApp } from './api-app.cjs';
 import { proxyToSocket } from './api-proxy.cjs';
 
 export const API_PERMISSION = 'homey:manager:api';
@@ -64,15 +65,27 @@ export class ManagerApi extends Manager {
     return false;
   }
 
-  getApiApp(appId: string): never {
-    throw notAvailable(`api.getApiApp('${appId}')`, 'hearth lets apps call no other app');
+  /** Another app's Web API: on hearth never installed (api-app.cts). */
+  getApiApp(appId: string): UnreachableApp {
+    const id = String(appId);
+    let app = this.apiApps.get(id);
+    if (!app) {
+      app = new UnreachableApp(id, () => this.apiApps.delete(id));
+      this.apiApps.set(id, app);
+    }
+    return app;
   }
 
-  hasApiApp(_appId: unknown): boolean {
-    return false;
+  /** Whether getApiApp made that app's object, as on Homey. */
+  hasApiApp(appId: unknown): boolean {
+    return this.apiApps.has(String(appId));
   }
 
-  unregisterApi(_api: unknown): void {}
+  private readonly apiApps = new Map<string, UnreachableApp>();
+
+  unregisterApi(api: unknown): void {
+    if (api instanceof UnreachableApp) api.unregister();
+  }
 
   /**
    * A token for the hub's Web API (Homey's client inside the app uses it: homey-api's
