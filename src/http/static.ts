@@ -243,6 +243,16 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
     // An SVG is app content that could hold script: sandboxed like the app's pages if opened alone.
     return send(c, found, { cache: 'no-cache', headers: { 'Content-Security-Policy': 'sandbox', 'X-Content-Type-Options': 'nosniff' } });
   });
+  // A widget's preview pictures, as the manifest found them (compose.ts), for the add-widget picker.
+  app.on(['GET', 'HEAD'], '/app/:appId/widget-preview/:widgetId/:theme', async (c, next) => {
+    const { appId, widgetId, theme } = c.req.param();
+    const manifest = gateway && APP_ID.test(appId) ? gateway.manifest(appId) : null;
+    const rel = theme === 'light' || theme === 'dark' ? manifest?.widgetPreviews?.[widgetId]?.[theme] : undefined;
+    const segments = rel ? safeSegments(`/${rel}`) : null;
+    const found = segments && gateway ? await findFile(join(gateway.appsDir, appId), segments) : null;
+    if (!found) return next();
+    return send(c, found, { cache: 'no-cache', headers: { 'X-Content-Type-Options': 'nosniff' } });
+  });
   app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId', page('widget'));
   app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId/*', page('widget'));
   app.on(['GET', 'HEAD'], '/app/:appId/settings', page('settings'));

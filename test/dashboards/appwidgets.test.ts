@@ -60,8 +60,21 @@ describe('getAppWidgets / getAppWidget', () => {
       height: '50%',
       transparent: true,
       deprecated: false,
+      preview: { light: null, dark: null },
     });
     expect(r.body[CLOCK]).toMatchObject({ name: 'Clock', height: 120, transparent: false, deprecated: false });
+    // Homey's convention: widgets/<id>/preview-light.png (and -dark) beside the widget, for the picker.
+    expect(r.body[CLOCK]!.preview).toEqual({ light: '/app/com.test.widgets/widget-preview/clock/light', dark: null });
+    const picture = await fetch(`${t.hub.url}/app/com.test.widgets/widget-preview/clock/light`);
+    expect([picture.status, picture.headers.get('content-type')]).toEqual([200, 'image/png']);
+    expect(
+      Buffer.from(await picture.arrayBuffer())
+        .subarray(1, 4)
+        .toString('latin1'),
+    ).toBe('PNG');
+    for (const missing of ['clock/dark', 'note/light', 'clock/other']) {
+      expect((await fetch(`${t.hub.url}/app/com.test.widgets/widget-preview/${missing}`)).status).toBe(404);
+    }
     expect(r.body[CLOCK]!.settings).toEqual(SETTINGS(['city', 'slow', 'broken', 'crash', 'many', 'unheard', 'malformed', 'seconds']));
     expect((r.body[CLOCK]!.settings as Array<Record<string, unknown>>)[7]).toEqual({
       id: 'seconds',

@@ -217,11 +217,24 @@ const hasSettingsPage = async (dir: string): Promise<boolean> => (await lstat(jo
 /** Where Homey's convention puts an app's icon when app.json names none. */
 export const CONVENTIONAL_ICON = 'assets/icon.svg';
 
-/** The manifest with `icon` set to assets/icon.svg when app.json names none and the file is there. */
-async function withConventionalIcon(dir: string, manifest: AppManifest): Promise<AppManifest> {
-  if (manifest.icon !== undefined) return manifest;
-  const info = await lstat(join(dir, CONVENTIONAL_ICON)).catch(() => null);
-  return info?.isFile() ? { ...manifest, icon: CONVENTIONAL_ICON } : manifest;
+const isFile = async (path: string): Promise<boolean> => (await lstat(path).catch(() => null))?.isFile() === true;
+
+/**
+ * The manifest with what Homey finds by convention rather than in app.json: the icon at
+ * assets/icon.svg (when app.json names none), and each widget's preview pictures.
+ */
+async function withConventionalFiles(dir: string, manifest: AppManifest): Promise<AppManifest> {
+  const icon = manifest.icon === undefined && (await isFile(join(dir, CONVENTIONAL_ICON))) ? CONVENTIONAL_ICON : manifest.icon;
+  const widgetPreviews: Record<string, { light?: string; dark?: string }> = {};
+  for (const id of Object.keys(manifest.widgets)) {
+    const found: { light?: string; dark?: string } = {};
+    for (const theme of ['light', 'dark'] as const) {
+      const rel = `widgets/${id}/preview-${theme}.png`;
+      if (await isFile(join(dir, rel))) found[theme] = rel;
+    }
+    if (found.light || found.dark) widgetPreviews[id] = found;
+  }
+  return { ...manifest, ...(icon !== undefined ? { icon } : {}), widgetPreviews };
 }
 
 /**
@@ -238,7 +251,7 @@ export async function loadAppFolder(dir: string, opts: { checkFolderName?: boole
     if (!result.ok) return result;
     return {
       ok: true,
-      folder: { manifest: await withConventionalIcon(dir, result.manifest), locales: await readLocales(dir), settingsPage: await hasSettingsPage(dir) },
+      folder: { manifest: await withConventionalFiles(dir, result.manifest), locales: await readLocales(dir), settingsPage: await hasSettingsPage(dir) },
     };
   }
   if (read.code !== 'ENOENT') return { ok: false, message: `app.json cannot be read (${read.code})` };
@@ -249,7 +262,7 @@ export async function loadAppFolder(dir: string, opts: { checkFolderName?: boole
     if (JSON.stringify(raw).length > MAX_MANIFEST_BYTES) return { ok: false, message: `the composed app.json is larger than ${MAX_MANIFEST_TEXT}` };
     const result = parseManifest(JSON.parse(JSON.stringify(raw)), folderName);
     return result.ok
-      ? { ok: true, folder: { manifest: await withConventionalIcon(dir, result.manifest), locales, settingsPage: await hasSettingsPage(dir) } }
+      ? { ok: true, folder: { manifest: await withConventionalFiles(dir, result.manifest), locales, settingsPage: await hasSettingsPage(dir) } }
       : { ok: false, message: `${result.message} (composed from ${COMPOSE_DIR}/)` };
   } catch (err) {
     if (err instanceof ComposeError) return { ok: false, message: `the app cannot be composed from ${COMPOSE_DIR}/: ${err.message}` };

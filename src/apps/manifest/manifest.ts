@@ -243,6 +243,11 @@ export interface AppManifest extends Omit<z.output<typeof Schema>, 'flow' | 'dri
   raw: Record<string, unknown>;
   /** What Homey's tools would warn about and hearth let pass, one sentence each naming the field. */
   warnings: string[];
+  /**
+   * Each widget's preview pictures found in its folder (`widgets/<id>/preview-light.png`,
+   * `preview-dark.png`, as Homey's add-widget picker shows them), relative to the app folder.
+   */
+  widgetPreviews?: Record<string, { light?: string; dark?: string }>;
 }
 
 export const MANIFEST_FILE = 'app.json';

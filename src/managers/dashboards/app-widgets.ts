@@ -36,6 +36,10 @@ function widgetOf(appId: string, manifest: AppManifest, widgetId: string, def: W
     height: def.height ?? null,
     transparent: def.transparent ?? false,
     deprecated: def.deprecated ?? false,
+    preview: {
+      light: manifest.widgetPreviews?.[widgetId]?.light ? `/app/${appId}/widget-preview/${widgetId}/light` : null,
+      dark: manifest.widgetPreviews?.[widgetId]?.dark ? `/app/${appId}/widget-preview/${widgetId}/dark` : null,
+    },
   };
 }
 

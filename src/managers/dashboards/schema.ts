@@ -101,6 +101,11 @@ export const AppWidgetView = z.object({
   height: Height.nullable(),
   transparent: z.boolean(),
   deprecated: z.boolean(),
+  preview: z
+    .object({ light: z.string().nullable(), dark: z.string().nullable() })
+    .describe(
+      "the widget's preview pictures (preview-light.png, preview-dark.png in its folder) at /app/<appId>/widget-preview/<widgetId>/<theme>; null where it has none",
+    ),
 });
 export type AppWidget = z.infer<typeof AppWidgetView>;
 

@@ -201,6 +201,7 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
                   </option>
                 ))}
               </select>
+              <WidgetPreview widget={widgets[adding[ci] ?? first]} />
               <button
                 type="button"
                 data-testid={`add-widget-${ci}`}
@@ -280,5 +281,17 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
         Space or Enter picks the widget up; then the arrow keys move it, Space or Enter puts it down, Escape puts it back.
       </p>
     </div>
+  );
+}
+
+/** The chosen widget's preview picture, as Homey's picker shows it (its dark one in a dark theme). */
+function WidgetPreview({ widget }: { widget: AppWidget | undefined }): JSX.Element | null {
+  const { light, dark } = widget?.preview ?? { light: null, dark: null };
+  if (!light && !dark) return null;
+  return (
+    <picture class="widget-preview" data-testid="widget-preview">
+      {dark ? <source media="(prefers-color-scheme: dark)" srcset={dark} /> : null}
+      <img src={light ?? dark ?? ''} alt="" width={120} />
+    </picture>
   );
 }
