@@ -134,6 +134,7 @@ describe('app install, upgrade and uninstall', () => {
       height: null,
       transparent: false,
       deprecated: true,
+      preview: { light: null, dark: null },
     });
     const list = (await t.hub.call<Record<string, unknown>>('GET', `${BASE}/appwidget`)).body;
     expect(Object.keys(list).sort()).toEqual([GAUGE, METER, CLOCK, NOTE].sort());
