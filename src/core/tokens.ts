@@ -9,6 +9,15 @@ import { nullRecord, safeRecord } from './records.js';
 import { type GrantedScope, SCOPES } from './scopes.js';
 import { type Section, type Store, StoreSectionError } from './store.js';
 
+/**
+ * The name prefix of the tokens the hub gives apps (`app:<appId>`, for Homey's client inside an
+ * app: apps/host/api-socket.ts). They reach the managers' API only: apps cannot call each other,
+ * so an app's token opens no app's Web API and no app's realtime channel.
+ */
+export const APP_TOKEN_NAME = 'app:';
+export const isAppToken = (t: TokenInfo): boolean => t.id.startsWith(`internal:${APP_TOKEN_NAME}`);
+export const APP_TOKEN_REFUSED = "an app's token reaches the managers' API only: apps cannot call each other";
+
 export interface TokenInfo {
   readonly id: string;
   readonly name: string;

@@ -15,6 +15,7 @@ import type { ApiAnswer } from '../apps/wire/protocol.js';
 import { ERROR_STATUS, type ErrorCode, HearthError } from '../core/errors.js';
 import { nullRecord } from '../core/records.js';
 import { grants, type Scope } from '../core/scopes.js';
+import { APP_TOKEN_REFUSED, isAppToken } from '../core/tokens.js';
 import { VERSION } from '../version.js';
 import type { Authenticator } from './auth.js';
 import { readBody, readJsonBody } from './input.js';
@@ -81,6 +82,7 @@ export function appApiHandler(gateway: AppGateway, options: AppApiOptions): (c: 
     const route = found.match;
     if (!route.public) {
       const token = options.auth.authenticate(c, false);
+      if (isAppToken(token)) throw new HearthError('missing_scope', APP_TOKEN_REFUSED);
       const scope = route.widgetId === null ? APP_ROUTE_SCOPE : WIDGET_ROUTE_SCOPE;
       if (!grants(token.scopes, scope)) throw new HearthError('missing_scope', `this app API route needs the scope '${scope}', which the token does not hold`);
     }

@@ -18,6 +18,7 @@ import { HearthError } from '../core/errors.js';
 import type { EventBus } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
 import { grants } from '../core/scopes.js';
+import { APP_TOKEN_REFUSED, isAppToken } from '../core/tokens.js';
 import { APP_API_PREFIX } from './app-api.js';
 import type { Authenticator } from './auth.js';
 
@@ -100,6 +101,7 @@ export class EventSockets {
       async (c, next) => {
         const appId = c.req.param('appId');
         const token = auth.authenticate(c, true);
+        if (isAppToken(token)) throw new HearthError('missing_scope', APP_TOKEN_REFUSED);
         if (!grants(token.scopes, 'service.app.readonly') && !grants(token.scopes, 'service.dashboard.readonly')) {
           throw new HearthError('missing_scope', "receiving an app's events needs the scope 'service.app.readonly' or 'service.dashboard.readonly'");
         }

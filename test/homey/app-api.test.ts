@@ -28,7 +28,10 @@ beforeAll(async () => {
   const appsDir = await tempDir('hearth-homey-appapi-');
   // The pattern of Homey's Web API docs for apps (apps.developer.homey.app: "Homey Web API").
   const dir = await writeHomeyApp(appsDir, APP, {
-    json: { permissions: ['homey:manager:api'], api: { check: { method: 'GET', path: '/check' }, heard: { method: 'GET', path: '/heard' } } },
+    json: {
+      permissions: ['homey:manager:api'],
+      api: { check: { method: 'GET', path: '/check' }, heard: { method: 'GET', path: '/heard' }, other: { method: 'GET', path: '/other' } },
+    },
     files: {
       'app.js': `'use strict';
 const Homey = require('homey');
@@ -59,6 +62,21 @@ module.exports = {
   },
   async heard({ homey }) {
     return homey.app.heard;
+  },
+  // Another app's Web API and realtime channel, with this app's own token: refused.
+  async other({ homey }) {
+    const url = await homey.api.getLocalUrl();
+    const token = await homey.api.getOwnerApiToken();
+    const res = await fetch(url + '/api/app/com.example.noapi/token', { headers: { authorization: 'Bearer ' + token } });
+    const answer = await res.json();
+    let realtime = null;
+    try {
+      await homey.app.api.subscribe('homey:app:com.example.noapi', { onEvent() {} });
+      realtime = 'subscribed';
+    } catch (err) {
+      realtime = err.message;
+    }
+    return { status: res.status, message: answer.error_description, realtime };
   },
 };
 `,
@@ -118,6 +136,15 @@ describe("Homey's client inside an app (HomeyAPI.createAppAPI)", () => {
       'the app hears the new dashboard',
     );
     expect(heard.body).toContain('Kitchen');
+  });
+
+  it("cannot reach another app's Web API or realtime channel with its token", async () => {
+    const other = await hub.call<{ status: number; message: string; realtime: string }>('GET', `/api/app/${APP}/other`);
+    expect(other.body).toEqual({
+      status: 403,
+      message: "an app's token reaches the managers' API only: apps cannot call each other",
+      realtime: expect.stringContaining('apps cannot call each other'),
+    });
   });
 
   it('gives no token to an app without homey:manager:api', async () => {

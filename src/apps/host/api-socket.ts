@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { unavailable } from '../../core/errors.js';
+import { APP_TOKEN_NAME } from '../../core/tokens.js';
 
 export const API_SOCKET_FILE = 'api.sock';
 
@@ -87,7 +88,7 @@ export class AppApiSockets {
       server.close();
       return { token: again.token, socket: again.path };
     }
-    const token = serve.issueToken(`app:${id}`);
+    const token = serve.issueToken(`${APP_TOKEN_NAME}${id}`);
     this.open.set(id, { server, path, token, sockets });
     return { token, socket: path };
   }
@@ -97,7 +98,7 @@ export class AppApiSockets {
     const known = this.open.get(id);
     if (!known) return;
     this.open.delete(id);
-    this.serve?.dropToken(`app:${id}`);
+    this.serve?.dropToken(`${APP_TOKEN_NAME}${id}`);
     const closed = new Promise<void>((resolve) => known.server.close(() => resolve()));
     for (const socket of known.sockets) socket.destroy();
     await closed;

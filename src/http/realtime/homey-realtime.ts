@@ -25,7 +25,7 @@ import { HearthError } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { grants } from '../../core/scopes.js';
-import type { TokenInfo } from '../../core/tokens.js';
+import { APP_TOKEN_REFUSED, isAppToken, type TokenInfo } from '../../core/tokens.js';
 import type { Authenticator } from '../auth.js';
 import { MAX_BUFFERED_BYTES, MAX_SOCKETS, MAX_SOCKETS_PER_TOKEN } from '../event-sockets.js';
 import { managerUri, SocketApi } from './api-over-socket.js';
@@ -226,6 +226,7 @@ export class HomeyRealtime {
     }
     if (kind === 'homey:app') {
       const { gateway } = this.deps;
+      if (isAppToken(session.token)) throw new HearthError('missing_scope', APP_TOKEN_REFUSED);
       if (!grants(session.token.scopes, 'service.app.readonly') && !grants(session.token.scopes, 'service.dashboard.readonly')) {
         throw new HearthError('missing_scope', "receiving an app's events needs the scope 'service.app.readonly' or 'service.dashboard.readonly'");
       }
