@@ -93,12 +93,12 @@ export default async function bench({ root, log }) {
     const now = Date.now();
     const svc = new InsightsService({ dataDir: dir, zone: 'UTC', bus: new EventBus(), log: pino({ level: 'silent' }) });
     svc.start();
-    for (let i = 0; i < N_LOGS; i++) svc.createLog('hearth:app:bench', `l${i}`, { title: `l${i}`, decimals: 2 });
+    for (let i = 0; i < N_LOGS; i++) svc.createLog('homey:app:bench', `l${i}`, { title: `l${i}`, decimals: 2 });
     const ingestMs = time(() => {
       // Live-like: every log gets one point per second of simulated time, interleaved.
       for (let k = 0; k < PER_LOG; k++) {
         const t = new Date(now - 2 * DAY + k * 1000);
-        for (let i = 0; i < N_LOGS; i++) svc.createEntry(`hearth:app:bench:l${i}`, ((k * 7 + i) % 1000) / 10, t);
+        for (let i = 0; i < N_LOGS; i++) svc.createEntry(`homey:app:bench:l${i}`, ((k * 7 + i) % 1000) / 10, t);
       }
       svc.flush();
     });
@@ -106,7 +106,7 @@ export default async function bench({ root, log }) {
 
     const router = new SdkRouter();
     serveSdk(router, svc);
-    const app = { id: 'bench', uri: 'hearth:app:bench', version: '1.0.0', permissions: [] };
+    const app = { id: 'bench', uri: 'homey:app:bench', version: '1.0.0', permissions: [] };
     const ROUTER_N = 100_000;
     const t0 = process.hrtime.bigint();
     for (let k = 0; k < ROUTER_N; k++) {
@@ -178,7 +178,7 @@ export default async function bench({ root, log }) {
     // --- 2. getLogEntries on 2 years of 1-minute data (~1M points) ---------------------------
     const storage = InsightsStorage.open(join(dir, 'big.db'));
     const logRow = storage.insertLog({
-      uri: 'hearth:app:bench',
+      uri: 'homey:app:bench',
       id: 'big',
       title: 'big',
       type: 'number',
@@ -186,7 +186,7 @@ export default async function bench({ root, log }) {
       decimals: 1,
       titleTrue: null,
       titleFalse: null,
-      ownerUri: 'hearth:app:bench',
+      ownerUri: 'homey:app:bench',
     });
     const end = Math.floor(now / MIN) * MIN;
     const start = end - 731 * DAY;

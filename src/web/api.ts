@@ -104,7 +104,7 @@ async function answer<T>(res: Response, options: CallOptions = {}): Promise<T> {
   return data as T;
 }
 
-/** Path segment escaping for ids such as `hearth:app:x` or `com.example:clock`. */
+/** Path segment escaping for ids such as `homey:app:x` or `com.example:clock`. */
 /**
  * One path segment from a name. `.` and `..` cannot be one (every URL parser climbs them, and
  * encodeURIComponent keeps dots): such a name is refused here, before any request is made.

@@ -115,10 +115,10 @@ describe('apps operations on a real hub', () => {
     // Insights batches entries (committed within 2 s): wait for the app's entry to land.
     const logs = await poll(
       () => hub.call<Record<string, { lastValue: unknown }>>('GET', '/api/manager/insights/log'),
-      (r) => r.body['hearth:app:com.test.echo:counter']?.lastValue === 7,
+      (r) => r.body['homey:app:com.test.echo:counter']?.lastValue === 7,
       'the entry written through the SDK',
     );
-    expect(logs.body['hearth:app:com.test.echo:counter']).toMatchObject({ lastValue: 7, uri: 'hearth:app:com.test.echo' });
+    expect(logs.body['homey:app:com.test.echo:counter']).toMatchObject({ lastValue: 7, uri: 'homey:app:com.test.echo' });
     const geo = () => hub.call('GET', '/api/manager/apps/app/com.test.echo/setting/geo');
     expect((await poll(geo, (r) => r.status === 200, 'geo written at start')).body).toEqual({ latitude: null, longitude: null });
     // The running app hears of the new location; a restarted one starts with it.

@@ -50,7 +50,7 @@ describe('example apps on a real hub', () => {
     const before = loadavg()[0]! / cpus().length;
     const value = await poll(
       async () =>
-        (await hub.call<Record<string, { lastValue: unknown }>>('GET', '/api/manager/insights/log')).body['hearth:app:com.hearth.sysmon:cpu-load']?.lastValue,
+        (await hub.call<Record<string, { lastValue: unknown }>>('GET', '/api/manager/insights/log')).body['homey:app:com.hearth.sysmon:cpu-load']?.lastValue,
       (v) => typeof v === 'number',
       'a cpu-load value in insights',
     );
@@ -118,7 +118,7 @@ describe('greeter through the runtime', () => {
     expect(greeting).toMatch(/^Good (morning|afternoon|evening), Ada\.$/);
     // Counted in its insights log, and sent to its open widgets.
     const log = await poll(
-      async () => insights.getLog('hearth:app:com.hearth.greeter:greetings'),
+      async () => insights.getLog('homey:app:com.hearth.greeter:greetings'),
       (l) => typeof l.lastValue === 'number' && l.lastValue >= 1,
       'the greeting counted',
     );

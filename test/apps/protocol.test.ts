@@ -125,14 +125,14 @@ describe('RpcPeer', () => {
 });
 
 describe('SdkRouter', () => {
-  const app = (permissions: CallerApp['permissions'] = []): CallerApp => ({ id: 'com.x.y', uri: 'hearth:app:com.x.y', version: '1.0.0', permissions });
+  const app = (permissions: CallerApp['permissions'] = []): CallerApp => ({ id: 'com.x.y', uri: 'homey:app:com.x.y', version: '1.0.0', permissions });
 
   it('passes validated arguments and the calling app to the handler', async () => {
     const router = new SdkRouter();
     router.handle('insights.createLog', (caller, args) => ({ id: args.id, uri: caller.uri, title: args.options.title, type: args.options.type }));
     // Insights needs no permission; the log type defaults to number.
     const result = await router.dispatch(app(), 'insights.createLog', { id: 'temp', options: { title: 'T' } });
-    expect(result).toEqual({ id: 'temp', uri: 'hearth:app:com.x.y', title: 'T', type: 'number' });
+    expect(result).toEqual({ id: 'temp', uri: 'homey:app:com.x.y', title: 'T', type: 'number' });
   });
 
   it('refuses a call whose permission is missing before the handler runs', async () => {

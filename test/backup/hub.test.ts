@@ -40,7 +40,7 @@ interface State {
 }
 
 const B = '/api/manager/backup';
-const COUNTER = 'hearth:app:com.test.keeper:counter';
+const COUNTER = 'homey:app:com.test.keeper:counter';
 /** Writes one insights entry at start (7), through the SDK like any app. */
 const KEEPER = homeyApp(`
   async onInit() {
@@ -223,7 +223,7 @@ describe('backup manager', () => {
     // The entry is back in the restored database itself, before any app runs again.
     const db = new Database(join(h.dataDir, 'insights.db'), { readonly: true, fileMustExist: true });
     try {
-      const rows = db.prepare("SELECT r.v AS v FROM raw r JOIN logs l ON l.row = r.log WHERE l.uri = 'hearth:app:com.test.keeper' AND l.id = 'counter'").all();
+      const rows = db.prepare("SELECT r.v AS v FROM raw r JOIN logs l ON l.row = r.log WHERE l.uri = 'homey:app:com.test.keeper' AND l.id = 'counter'").all();
       expect(rows).toEqual([{ v: 7 }]);
     } finally {
       db.close();

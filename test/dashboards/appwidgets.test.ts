@@ -53,7 +53,7 @@ describe('getAppWidgets / getAppWidget', () => {
     expect(r.body[NOTE]).toEqual({
       id: NOTE,
       ownerId: 'com.test.widgets',
-      ownerUri: 'hearth:app:com.test.widgets',
+      ownerUri: 'homey:app:com.test.widgets',
       ownerName: 'Widget test app',
       name: 'Note',
       settings: [],
@@ -127,7 +127,7 @@ describe('app install, upgrade and uninstall', () => {
     expect(appWidgetFrames().at(-1)!.args[0]).toEqual({
       id: METER,
       ownerId: EXTRA,
-      ownerUri: `hearth:app:${EXTRA}`,
+      ownerUri: `homey:app:${EXTRA}`,
       ownerName: 'Extra',
       name: 'Meter',
       settings: [],
@@ -174,7 +174,7 @@ describe('app install, upgrade and uninstall', () => {
       [CLOCK, false],
     ]);
     const [gaugeWidget] = widgetIds(d);
-    expect((await t.hub.call('GET', `${BASE}/widgetstore/${gaugeWidget}`)).body).toEqual({ id: gaugeWidget, ownerUri: `hearth:app:${EXTRA}`, state: {} });
+    expect((await t.hub.call('GET', `${BASE}/widgetstore/${gaugeWidget}`)).body).toEqual({ id: gaugeWidget, ownerUri: `homey:app:${EXTRA}`, state: {} });
     expect((await t.hub.call('GET', `${BASE}/state`)).body).toMatchObject({ missingWidgets: 2, appWidgets: 2 });
   });
 
@@ -196,6 +196,6 @@ describe('app install, upgrade and uninstall', () => {
     expect(swapped.status).toBe(200);
     expect(swapped.body.columns[0]!.widgets.map((w) => w.missing ?? false)).toEqual([false, true, false]);
     // The widget now belongs to another app: its store was replaced by a fresh one of that app.
-    expect((await t.hub.call('GET', `${BASE}/widgetstore/${gauge!.id}`)).body).toEqual({ id: gauge!.id, ownerUri: 'hearth:app:com.test.widgets', state: {} });
+    expect((await t.hub.call('GET', `${BASE}/widgetstore/${gauge!.id}`)).body).toEqual({ id: gauge!.id, ownerUri: 'homey:app:com.test.widgets', state: {} });
   });
 });

@@ -80,7 +80,7 @@ describe('createDashboard', () => {
     const frames = framesAbout([r.body.id, w1!, w2!]);
     expect(frames.map((f) => f.event)).toEqual(['dashboard.create', 'widgetstore.create', 'widgetstore.create']);
     expect(frames[0]!.args).toEqual([r.body]);
-    expect(frames[1]!.args).toEqual([{ id: w1, ownerUri: 'hearth:app:com.test.widgets', state: {} }]);
+    expect(frames[1]!.args).toEqual([{ id: w1, ownerUri: 'homey:app:com.test.widgets', state: {} }]);
   });
 
   it('refuses bad dashboards with a 400 naming the problem', async () => {
@@ -167,7 +167,7 @@ describe('concurrent writes', () => {
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 400)).toHaveLength(9);
     const stores = (await t.hub.call<Record<string, unknown>>('GET', `${BASE}/widgetstore`)).body;
-    expect(stores.contested).toEqual({ id: 'contested', ownerUri: 'hearth:app:com.test.widgets', state: {} });
+    expect(stores.contested).toEqual({ id: 'contested', ownerUri: 'homey:app:com.test.widgets', state: {} });
   });
 });
 

@@ -30,8 +30,8 @@ describe('widget stores over HTTP', () => {
   it('lists the stores keyed by widget id, each owned by its app with an empty state', async () => {
     const all = await t.hub.call<Record<string, unknown>>('GET', `${BASE}/widgetstore/`);
     expect(all.status).toBe(200);
-    expect(all.body[storeA]).toEqual({ id: storeA, ownerUri: 'hearth:app:com.test.widgets', state: {} });
-    expect((await t.hub.call('GET', `${BASE}/widgetstore/${storeB}`)).body).toEqual({ id: storeB, ownerUri: 'hearth:app:com.test.widgets', state: {} });
+    expect(all.body[storeA]).toEqual({ id: storeA, ownerUri: 'homey:app:com.test.widgets', state: {} });
+    expect((await t.hub.call('GET', `${BASE}/widgetstore/${storeB}`)).body).toEqual({ id: storeB, ownerUri: 'homey:app:com.test.widgets', state: {} });
     expect(await getState(storeA)).toEqual({});
     for (const path of ['/widgetstore/nope', '/widgetstore/nope/state']) {
       const r = await t.hub.call<ErrorBody>('GET', `${BASE}${path}`);
@@ -52,7 +52,7 @@ describe('widget stores over HTTP', () => {
     const updates = events.frames.filter((f) => f.event === 'widgetstore.update' && (f.args[0] as { id: string }).id === storeA);
     expect(updates).toHaveLength(2);
     expect(updates[1]!.args).toEqual([
-      { id: storeA, ownerUri: 'hearth:app:com.test.widgets', state: second.body },
+      { id: storeA, ownerUri: 'homey:app:com.test.widgets', state: second.body },
       { changedKeys: ['state'], oldValues: { state: first.body }, newValues: { state: second.body } },
     ]);
   });

@@ -92,7 +92,7 @@ function stateOf(path: string, res: CallResult): unknown {
   const records = typeof res.body === 'object' && res.body !== null ? Object.values(res.body as Record<string, Record<string, unknown>>) : null;
   if (path === '/api/manager/apps/app' && records) return records.map((a) => [a.id, a.enabled, a.autoupdate, a.version, a.origin, a.channel]);
   if (path === '/api/manager/insights/log' && records) {
-    return records.filter((l) => !String(l.uri).startsWith('hearth:manager:')).map(({ lastValue: _v, lastUpdated: _u, ...log }) => log);
+    return records.filter((l) => !String(l.uri).startsWith('homey:manager:')).map(({ lastValue: _v, lastUpdated: _u, ...log }) => log);
   }
   return [res.status, res.text];
 }

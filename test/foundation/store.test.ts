@@ -76,6 +76,25 @@ describe('Store', () => {
     expect(store.section('counter', Counter, () => ({ n: 0, items: [] })).value).toEqual({ n: 1, items: ['a'] });
   });
 
+  it("moves a version 1 document's widget store owners to Homey's form (homey:app:<id>)", async () => {
+    const old = {
+      schemaVersion: 1,
+      dashboards: {
+        dashboards: {},
+        widgetStores: { w1: { id: 'w1', ownerUri: 'hearth:app:com.example.x', state: { a: 1 } }, w2: { id: 'w2', ownerUri: 'homey:app:y', state: {} } },
+      },
+    };
+    await writeFile(join(dir, 'db.json'), JSON.stringify(old));
+    await Store.open(dir);
+    const doc = (await readDoc()) as unknown as typeof old;
+    expect(doc.schemaVersion).toBe(SCHEMA_VERSION);
+    expect(doc.dashboards.widgetStores).toEqual({
+      w1: { id: 'w1', ownerUri: 'homey:app:com.example.x', state: { a: 1 } },
+      w2: { id: 'w2', ownerUri: 'homey:app:y', state: {} },
+    });
+    expect(JSON.parse(await readFile(join(dir, 'db.json.v1.bak'), 'utf8'))).toEqual(old);
+  });
+
   it('gives a snapshot of what is on disk: a change is in it once its write is', async () => {
     const store = await Store.open(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));

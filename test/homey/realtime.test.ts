@@ -180,21 +180,21 @@ describe.each(['V3 local', 'V2'] as const)('homey-api %s', (flavour) => {
     const logCreated = next(api.insights, 'log.create', (d) => String(d.id).endsWith(logId));
     await hub.call('PUT', `/api/manager/apps/app/${LOGGER}/setting/log`, { body: { value: logId } });
     const log = await logCreated;
-    expect(log).toMatchObject({ title: 'Made on request', type: 'number', ownerUri: `hearth:app:${LOGGER}` });
+    expect(log).toMatchObject({ title: 'Made on request', type: 'number', ownerUri: `homey:app:${LOGGER}` });
 
     // Connected, the client calls over the socket (homey-api's `api` request): same answers as HTTP.
     const logs = async () => Object.keys((await hub.call<Record<string, unknown>>('GET', '/api/manager/insights/log')).body).sort();
     const overSocket = await (api.insights.getLogs as () => Promise<Record<string, unknown>>)();
     expect(Object.keys(overSocket).length).toBe((await logs()).length);
-    expect(await logs()).toContain(`hearth:app:${LOGGER}:${logId}`);
+    expect(await logs()).toContain(`homey:app:${LOGGER}:${logId}`);
     expect(debug).toContain('[ManagerInsights] IO getLogs');
     // A refusal over the socket is the HTTP one: its status and sentence.
     const missing = (api.dashboards.getDashboard as (a: object) => Promise<unknown>)({ id: 'no-such-dashboard' });
     await expect(missing).rejects.toMatchObject({ statusCode: 404, message: expect.stringContaining('no-such-dashboard') });
     const logDeleted = next(api.insights, 'log.delete', (d) => String(d.id).endsWith(logId));
-    await (api.insights.deleteLog as (a: object) => Promise<void>)({ uri: `hearth:app:${LOGGER}`, id: logId });
+    await (api.insights.deleteLog as (a: object) => Promise<void>)({ uri: `homey:app:${LOGGER}`, id: logId });
     await logDeleted;
-    expect(await logs()).not.toContain(`hearth:app:${LOGGER}:${logId}`);
+    expect(await logs()).not.toContain(`homey:app:${LOGGER}:${logId}`);
   });
 
   it('refuses the subscription of a token without the read scope, and the handshake of an unknown token', async () => {

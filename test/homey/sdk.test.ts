@@ -349,7 +349,7 @@ describe('an ES module app without a package.json', () => {
     });
     const log = await hub.call<{ lastValue: number; units: string; title: string }>(
       'GET',
-      `/api/manager/insights/log/${encodeURIComponent('hearth:app:com.example.esm:temperature')}`,
+      `/api/manager/insights/log/${encodeURIComponent('homey:app:com.example.esm:temperature')}`,
     );
     expect(log.body).toMatchObject({ lastValue: 21.5, units: '°C', title: 'Temperature' });
   });
@@ -452,7 +452,7 @@ describe('notifications (ManagerNotifications)', () => {
     );
     await appApi('com.example.notify', 'POST', '/notify', { excerpt: 'The **washing** is done' });
     const frame = await events.next((f) => f.event === 'notification.create');
-    expect(frame.args[0]).toMatchObject({ ownerUri: 'hearth:app:com.example.notify', ownerId: 'com.example.notify', excerpt: 'The **washing** is done' });
+    expect(frame.args[0]).toMatchObject({ ownerUri: 'homey:app:com.example.notify', ownerId: 'com.example.notify', excerpt: 'The **washing** is done' });
     events.close();
     const log = await hub.call<{ stdout: string }>('POST', '/api/manager/apps/app/com.example.notify/crashlog', { body: {} });
     expect(log.body.stdout).toContain('[notification] The **washing** is done');

@@ -11,7 +11,7 @@ import { poll } from '../helpers/poll.js';
 import { SPEC } from '../helpers/spec.js';
 
 const P = '/api/manager/insights';
-const RSS = 'hearth:manager:system:rss';
+const RSS = 'homey:manager:system:rss';
 
 interface Log {
   id: string;
@@ -78,30 +78,30 @@ describe('insights over HTTP', () => {
     const res = await hub.call<Record<string, Log>>('GET', `${P}/log`, { token: reader });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(
-      expect.arrayContaining([RSS, 'hearth:manager:system:eventLoopLag', 'hearth:manager:system:cpu', 'hearth:manager:system:load']),
+      expect.arrayContaining([RSS, 'homey:manager:system:eventLoopLag', 'homey:manager:system:cpu', 'homey:manager:system:load']),
     );
-    expect(res.body[RSS]).toMatchObject({ id: 'rss', uri: 'hearth:manager:system', type: 'number', units: 'MB', ownerUri: 'hearth:manager:system' });
+    expect(res.body[RSS]).toMatchObject({ id: 'rss', uri: 'homey:manager:system', type: 'number', units: 'MB', ownerUri: 'homey:manager:system' });
     expect(res.body[RSS]!.lastValue).toBeGreaterThan(10);
   });
 
   it('answers one log by key and by uri/id, and a JSON 404 for an unknown one', async () => {
     const byKey = await hub.call<Log>('GET', `${P}/log/${RSS}`, { token: reader });
-    const byPath = await hub.call<Log>('GET', `${P}/log/hearth:manager:system/rss`, { token: reader });
+    const byPath = await hub.call<Log>('GET', `${P}/log/homey:manager:system/rss`, { token: reader });
     expect(byKey.status).toBe(200);
     expect(byPath.body).toEqual(byKey.body);
-    const missing = await hub.call<{ error: string; statusCode: number }>('GET', `${P}/log/hearth:app:x:nothing`, { token: reader });
+    const missing = await hub.call<{ error: string; statusCode: number }>('GET', `${P}/log/homey:app:x:nothing`, { token: reader });
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ error: 'not_found', statusCode: 404 });
   });
 
   it('answers getLogEntries for every resolution, last24Hours by default', async () => {
-    const def = await hub.call<Entries>('GET', `${P}/log/hearth:manager:system/rss/entry`, { token: reader });
+    const def = await hub.call<Entries>('GET', `${P}/log/homey:manager:system/rss/entry`, { token: reader });
     expect(def.status).toBe(200);
-    expect(def.body).toMatchObject({ id: 'rss', uri: 'hearth:manager:system', step: 300_000 });
+    expect(def.body).toMatchObject({ id: 'rss', uri: 'homey:manager:system', step: 300_000 });
     expect(def.body.values).toHaveLength(288);
     expect(def.body.values.at(-1)!.v).toBeGreaterThan(10);
     for (const resolution of RESOLUTIONS) {
-      const res = await hub.call<Entries>('GET', `${P}/log/hearth:manager:system/rss/entry?resolution=${resolution}`, { token: reader });
+      const res = await hub.call<Entries>('GET', `${P}/log/homey:manager:system/rss/entry?resolution=${resolution}`, { token: reader });
       expect(res.status, resolution).toBe(200);
       expect(res.body.values.length).toBeLessThanOrEqual(300);
       expect(res.body.values.length).toBe(
@@ -112,7 +112,7 @@ describe('insights over HTTP', () => {
         resolution,
       ).toBe(!['yesterday', 'lastWeek', 'lastMonth', 'lastYear'].includes(resolution));
     }
-    const bad = await hub.call<{ error: string; error_description: string }>('GET', `${P}/log/hearth:manager:system/rss/entry?resolution=lastDecade`, {
+    const bad = await hub.call<{ error: string; error_description: string }>('GET', `${P}/log/homey:manager:system/rss/entry?resolution=lastDecade`, {
       token: reader,
     });
     expect(bad.status).toBe(400);
@@ -121,8 +121,8 @@ describe('insights over HTTP', () => {
   });
 
   it('needs service.insights to delete and service.system.readonly for the state', async () => {
-    expect((await hub.call('DELETE', `${P}/log/hearth:manager:system/cpu/entry`, { token: reader })).status).toBe(403);
-    expect((await hub.call('DELETE', `${P}/log/hearth:manager:system/cpu`, { token: reader })).status).toBe(403);
+    expect((await hub.call('DELETE', `${P}/log/homey:manager:system/cpu/entry`, { token: reader })).status).toBe(403);
+    expect((await hub.call('DELETE', `${P}/log/homey:manager:system/cpu`, { token: reader })).status).toBe(403);
     expect((await hub.call('GET', `${P}/state`, { token: reader })).status).toBe(403);
     expect((await hub.call('GET', `${P}/log`, { token: system })).status).toBe(403);
     expect((await hub.call('GET', `${P}/log`, { token: writer })).status).toBe(200);
@@ -143,21 +143,21 @@ describe('insights over HTTP', () => {
   it('clears entries and deletes logs with their events; the hub brings its own logs back', async () => {
     const events = await openEvents(hub.wsUrl, 'insights', reader);
     try {
-      const cleared = await hub.call<Log>('DELETE', `${P}/log/hearth:manager:system/load/entry`, { token: writer });
+      const cleared = await hub.call<Log>('DELETE', `${P}/log/homey:manager:system/load/entry`, { token: writer });
       expect(cleared.status).toBe(200);
       expect(cleared.body).toMatchObject({ id: 'load', lastValue: null, lastUpdated: null });
       const update = await events.next((f) => f.event === 'log.update' && (f.args[0] as Log).id === 'load' && (f.args[0] as Log).lastValue === null);
       expect(update.args[1]).toMatchObject({ changedKeys: expect.arrayContaining(['lastValue', 'lastUpdated']) });
 
-      const deleted = await hub.call('DELETE', `${P}/log/hearth:manager:system/cpu`, { token: writer });
+      const deleted = await hub.call('DELETE', `${P}/log/homey:manager:system/cpu`, { token: writer });
       expect(deleted.status).toBe(204);
       expect(deleted.text).toBe('');
       const gone = await events.next((f) => f.event === 'log.delete');
-      expect(gone.args[0]).toMatchObject({ id: 'cpu', uri: 'hearth:manager:system' });
-      expect((await hub.call('GET', `${P}/log/hearth:manager:system:cpu`, { token: reader })).status).toBe(404);
+      expect(gone.args[0]).toMatchObject({ id: 'cpu', uri: 'homey:manager:system' });
+      expect((await hub.call('GET', `${P}/log/homey:manager:system:cpu`, { token: reader })).status).toBe(404);
       // The next sample (every 10 s) creates it again.
       const back = await events.next((f) => f.event === 'log.create' && (f.args[0] as Log).id === 'cpu', 25_000);
-      expect(back.args[0]).toMatchObject({ id: 'cpu', uri: 'hearth:manager:system', lastValue: null });
+      expect(back.args[0]).toMatchObject({ id: 'cpu', uri: 'homey:manager:system', lastValue: null });
     } finally {
       events.close();
     }

@@ -23,7 +23,7 @@ export function openTemp(): { storage: InsightsStorage; dir: string; cleanup: ()
 }
 
 export const meta = (id: string, type: 'number' | 'boolean' = 'number', decimals: number | null = 2): LogMeta => ({
-  uri: 'hearth:app:com.example.test',
+  uri: 'homey:app:com.example.test',
   id,
   title: `Log ${id}`,
   type,
@@ -31,7 +31,7 @@ export const meta = (id: string, type: 'number' | 'boolean' = 'number', decimals
   decimals,
   titleTrue: type === 'boolean' ? 'On' : null,
   titleFalse: type === 'boolean' ? 'Off' : null,
-  ownerUri: 'hearth:app:com.example.test',
+  ownerUri: 'homey:app:com.example.test',
 });
 
 /** A deterministic PRNG so failures reproduce. */

@@ -41,11 +41,11 @@ it('refuses the 101st log of an app with a sentence, and makes room after a dele
     refused: {
       at: 100,
       code: 'invalid_parameter',
-      message: "'hearth:app:com.test.hoarder' has 100 insights logs, the most one owner may; delete one before creating 'log100'",
+      message: "'homey:app:com.test.hoarder' has 100 insights logs, the most one owner may; delete one before creating 'log100'",
     },
     again: true,
     count: 100,
   });
   const logs = (await hub.call<Record<string, { uri: string }>>('GET', '/api/manager/insights/log')).body;
-  expect(Object.values(logs).filter((l) => l.uri === 'hearth:app:com.test.hoarder')).toHaveLength(100);
+  expect(Object.values(logs).filter((l) => l.uri === 'homey:app:com.test.hoarder')).toHaveLength(100);
 }, 60_000);

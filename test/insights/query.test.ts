@@ -115,7 +115,7 @@ describe('getLogEntries answer', () => {
   it('has the shape the API documents', () => {
     const now = NOWS[2]!;
     const a = queryEntries(storage, num, 'last24Hours', now, 'UTC');
-    expect(a).toMatchObject({ id: 'n', uri: 'hearth:app:com.example.test', step: 300_000, lastValue: roundTo(num.lastValue!, 1) });
+    expect(a).toMatchObject({ id: 'n', uri: 'homey:app:com.example.test', step: 300_000, lastValue: roundTo(num.lastValue!, 1) });
     expect(a.values).toHaveLength(288);
     expect(a.updatesIn).toBe(Math.ceil(now / 300_000) * 300_000 - now);
     expect(a.values.filter((v) => v.v !== null).length).toBeGreaterThan(250);

@@ -84,21 +84,21 @@ describe('an app writing insights through the SDK', () => {
   it('creates the logs under the app own uri, and answers them over HTTP', async () => {
     expect(result).toMatchObject({
       logs: ['door', 'power'],
-      uri: 'hearth:app:com.test.meter',
+      uri: 'homey:app:com.test.meter',
       again: { name: 'power', units: 'W', isLog: true },
       missing: 'not_found',
     });
     const logs = (await hub.call<Record<string, Json>>('GET', `${P}/log`)).body;
-    expect(logs['hearth:app:com.test.meter:power']).toMatchObject({
+    expect(logs['homey:app:com.test.meter:power']).toMatchObject({
       id: 'power',
-      uri: 'hearth:app:com.test.meter',
+      uri: 'homey:app:com.test.meter',
       title: 'Power',
       units: 'W',
       decimals: 1,
       type: 'number',
     });
-    expect(logs['hearth:app:com.test.meter:door']).toMatchObject({ type: 'boolean', titleTrue: 'Open', titleFalse: 'Closed', lastValue: false });
-    expect(logs['hearth:app:com.test.meter:scratch']).toBeUndefined();
+    expect(logs['homey:app:com.test.meter:door']).toMatchObject({ type: 'boolean', titleTrue: 'Open', titleFalse: 'Closed', lastValue: false });
+    expect(logs['homey:app:com.test.meter:scratch']).toBeUndefined();
   });
 
   it('refuses a number for a boolean log with a sentence the app can act on', () => {
@@ -107,7 +107,7 @@ describe('an app writing insights through the SDK', () => {
 
   it('coalesces the burst to at most one point per 100 ms slot and keeps the backfill', async () => {
     type Entries = { values: Array<{ t: string; v: number | null }>; step: number; lastValue: number; max: number };
-    const read = async (): Promise<Entries> => (await hub.call<Entries>('GET', `${P}/log/hearth:app:com.test.meter/power/entry?resolution=lastHour`)).body;
+    const read = async (): Promise<Entries> => (await hub.call<Entries>('GET', `${P}/log/homey:app:com.test.meter/power/entry?resolution=lastHour`)).body;
     // Entries are committed within 2 s of being written: wait for the burst's last one to land.
     const entries = await poll(read, (e) => e.lastValue === 1499, "the burst's last entry committed", 50, 200);
     expect(entries.step).toBe(15_000);
@@ -120,7 +120,7 @@ describe('an app writing insights through the SDK', () => {
     // per 100 ms slot at most, whatever the burst's speed, each holding the slot's last write.
     const db = new Database(join(hub.dataDir, 'insights.db'), { readonly: true });
     try {
-      const power = "(SELECT row FROM logs WHERE uri = 'hearth:app:com.test.meter' AND id = 'power')";
+      const power = "(SELECT row FROM logs WHERE uri = 'homey:app:com.test.meter' AND id = 'power')";
       const points = db.prepare<[number], { t: number; v: number }>(`SELECT t, v FROM raw WHERE log = ${power} AND t >= ? ORDER BY t`).all(result.burstStart);
       const slots = points.map((p) => Math.floor(p.t / 100));
       expect(new Set(slots).size).toBe(points.length);
@@ -136,16 +136,16 @@ describe('an app writing insights through the SDK', () => {
     }
   });
 
-  it('logs the cpu and memory of the running app under hearth:manager:apps', async () => {
+  it('logs the cpu and memory of the running app under homey:manager:apps', async () => {
     // Sampled every 10 s: wait for the log of the app's memory to appear.
     const created = await events.next((f) => f.event === 'log.create' && (f.args[0] as Json).id === 'com.test.meter.mem', 25_000);
-    expect(created.args[0]).toMatchObject({ uri: 'hearth:manager:apps', units: 'MB' });
+    expect(created.args[0]).toMatchObject({ uri: 'homey:manager:apps', units: 'MB' });
     const update = await events.next((f) => f.event === 'log.update' && (f.args[0] as Json).id === 'com.test.meter.mem', 5_000);
     expect((update.args[0] as Json).lastValue).toBeGreaterThan(5);
   }, 40_000);
 
   it('published log and logentryboolean events for what the app did', async () => {
     const created = await events.next((f) => f.event === 'logentryboolean.create' && (f.args[0] as Json).v === false, 10_000);
-    expect(created.args[0]).toMatchObject({ log: 'hearth:app:com.test.meter:door', uri: 'hearth:app:com.test.meter' });
+    expect(created.args[0]).toMatchObject({ log: 'homey:app:com.test.meter:door', uri: 'homey:app:com.test.meter' });
   });
 });

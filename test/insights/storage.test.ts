@@ -159,4 +159,23 @@ describe('insights storage', () => {
     expect(copy.db.pragma('integrity_check', { simple: true })).toBe('ok');
     copy.close();
   });
+
+  it("moves a version 1 file's owners to Homey's form when it opens it (an older hub's, or a restored backup's)", async () => {
+    storage.insertLog({ ...meta('a'), uri: 'hearth:app:com.example.old', ownerUri: 'hearth:app:com.example.old' });
+    storage.insertLog({ ...meta('rss'), uri: 'hearth:manager:system', ownerUri: 'hearth:manager:system' });
+    storage.insertLog(meta('b'));
+    storage.db.pragma('user_version = 1');
+    const { dir } = openTemp();
+    const dest = `${dir}/old.db`;
+    await storage.backup(dest);
+    const { InsightsStorage } = await import('../../src/managers/insights/storage.js');
+    const opened = InsightsStorage.open(dest);
+    expect(opened.listLogs().map((l) => [l.uri, l.id, l.ownerUri])).toEqual([
+      ['homey:app:com.example.old', 'a', 'homey:app:com.example.old'],
+      ['homey:manager:system', 'rss', 'homey:manager:system'],
+      ['homey:app:com.example.test', 'b', 'homey:app:com.example.test'],
+    ]);
+    expect(opened.db.pragma('user_version', { simple: true })).toBe(2);
+    opened.close();
+  });
 });

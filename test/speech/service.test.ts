@@ -342,7 +342,7 @@ describe('apps SDK', () => {
     const h = await harness({ audioOut: out });
     const router = new SdkRouter();
     h.manager.serveSdk(router);
-    const app = { id: 'com.example.door', uri: 'hearth:app:com.example.door', version: '1.0.0' };
+    const app = { id: 'com.example.door', uri: 'homey:app:com.example.door', version: '1.0.0' };
     const allowed = { ...app, permissions: ['homey:manager:speech-output'] };
     expect(await router.dispatch(allowed, 'speech.say', { text: 'The door is open' })).toBeNull();
     expect(await wavs(out)).toHaveLength(1);
@@ -357,7 +357,7 @@ describe('apps SDK', () => {
     const h = await harness({ audioOut: out });
     const router = new SdkRouter();
     h.manager.serveSdk(router);
-    const app = { id: 'com.example.door', uri: 'hearth:app:com.example.door', version: '1.0.0', permissions: [] };
+    const app = { id: 'com.example.door', uri: 'homey:app:com.example.door', version: '1.0.0', permissions: [] };
     const wav = await h.manager.service.synthesize('ding');
     expect(await router.dispatch(app, 'audio.play', { format: 'wav', sample: Buffer.from(wav).toString('base64') })).toBeNull();
     expect(await wavs(out)).toHaveLength(1);

@@ -182,19 +182,19 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     const page = await signedIn(browser.context, hub.url, OWNER, '#/insights');
     // The hub samples its own CPU every 10 s: wait until the log has its first value.
     await expect
-      .poll(async () => (await hub.call<{ lastValue: number | null }>('GET', '/api/manager/insights/log/hearth:manager:system:cpu')).body.lastValue, {
+      .poll(async () => (await hub.call<{ lastValue: number | null }>('GET', '/api/manager/insights/log/homey:manager:system:cpu')).body.lastValue, {
         timeout: 30_000,
       })
       .not.toBeNull();
     await page.reload();
-    await page.getByTestId('log-hearth:manager:system:cpu').check();
-    await page.getByTestId('log-hearth:manager:system:rss').check();
+    await page.getByTestId('log-homey:manager:system:cpu').check();
+    await page.getByTestId('log-homey:manager:system:rss').check();
     const chart = page.getByTestId('chart');
     await expect.poll(() => chart.getAttribute('data-points'), { timeout: 15_000 }).toMatch(/^[1-9]\d*$/);
     expect(await chart.locator('canvas').count()).toBe(1);
     expect(await page.locator('.u-legend').textContent()).toContain('Hub CPU use');
     // The list follows the insights namespace: the hub's next sample moves the time without a reload.
-    const stamp = page.getByTestId('updated-hearth:manager:system:cpu');
+    const stamp = page.getByTestId('updated-homey:manager:system:cpu');
     const shown = await stamp.textContent();
     await expect.poll(() => stamp.textContent(), { timeout: 30_000 }).not.toBe(shown);
     await screenshots(page, 'insights');
@@ -204,13 +204,13 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
   }, 90_000);
 
   test('charts a boolean log as bands beside a number log', async () => {
-    const door = 'hearth:app:com.test.door:front-door';
+    const door = 'homey:app:com.test.door:front-door';
     await expect
       .poll(async () => (await hub.call<{ lastValue: boolean | null }>('GET', `/api/manager/insights/log/${door}`)).body.lastValue, { timeout: 30_000 })
       .toBe(true);
     const page = await signedIn(browser.context, hub.url, OWNER, '#/insights');
     await page.getByTestId(`log-${door}`).check();
-    await page.getByTestId('log-hearth:app:com.test.door:hall-temperature').check();
+    await page.getByTestId('log-homey:app:com.test.door:hall-temperature').check();
     const chart = page.getByTestId('chart');
     // 11 temperatures in their own buckets; the door's state carries over into every later bucket.
     await expect.poll(async () => Number(await chart.getAttribute('data-points')), { timeout: 15_000 }).toBeGreaterThan(22);

@@ -88,7 +88,7 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     await expect.poll(async () => (await load.locator('#value').textContent()) === (await reading()), { timeout: 15_000 }).toBe(true);
 
     // POST: "Say it" makes the app greet: it speaks (a WAV) and counts the greeting in insights.
-    const log = '/api/manager/insights/log/hearth:app:com.hearth.greeter:greetings';
+    const log = '/api/manager/insights/log/homey:app:com.hearth.greeter:greetings';
     const countBefore = (await hub.call<{ lastValue: number | null }>('GET', log)).body.lastValue ?? 0;
     const wavsBefore = await wavs();
     await greeter.locator('#say').click();

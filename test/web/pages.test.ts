@@ -46,7 +46,7 @@ const VISITS: Visit[] = [
     name: 'insights',
     hash: '#/insights',
     ready: async (p) => {
-      await p.getByTestId('log-hearth:manager:system:cpu').check();
+      await p.getByTestId('log-homey:manager:system:cpu').check();
       await p.locator('[data-testid=chart][data-points]').waitFor();
     },
   },

@@ -121,10 +121,10 @@ describe('web app polish in Chromium', { timeout: 120_000 }, () => {
     expect(options.slice(0, 3)).toEqual(['Last hour', 'Last 6 hours', 'Last 24 hours']);
     await expect
       .poll(async () => (await hub.call<Record<string, unknown>>('GET', '/api/manager/insights/log')).body, { timeout: 60_000 })
-      .toHaveProperty(['hearth:app:com.hearth.sysmon:cpu-load']);
+      .toHaveProperty(['homey:app:com.hearth.sysmon:cpu-load']);
     await page.reload();
-    await expect.poll(() => page.getByTestId('owner-hearth:app:com.hearth.sysmon:cpu-load').textContent()).toBe('System monitor');
-    expect(await page.getByTestId('owner-hearth:manager:system:cpu').textContent()).toBe('the hub');
+    await expect.poll(() => page.getByTestId('owner-homey:app:com.hearth.sysmon:cpu-load').textContent()).toBe('System monitor');
+    expect(await page.getByTestId('owner-homey:manager:system:cpu').textContent()).toBe('the hub');
     await page.close();
   });
 });

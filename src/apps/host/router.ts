@@ -16,7 +16,7 @@ import { RpcError } from '../wire/wire.js';
 /** The app making a call, as handlers see it. */
 export interface CallerApp {
   readonly id: string;
-  /** `hearth:app:<id>`: the owner uri of what the app creates (insights logs, widget stores). */
+  /** `homey:app:<id>`: the owner uri of what the app creates (insights logs, widget stores). */
   readonly uri: string;
   readonly version: string;
   readonly permissions: readonly Permission[];

@@ -8,6 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { HearthError, notFound } from '../../core/errors.js';
+import { appOwnerUri } from '../../core/owners.js';
 import type { Section } from '../../core/store.js';
 import { systemZone } from '../../core/system-zone.js';
 import { type AppFolder, type Locales, loadAppFolder } from '../manifest/compose.js';
@@ -288,7 +289,7 @@ export class AppRuntime {
   private dispatch(id: string, method: string, args: unknown): Promise<unknown> {
     const e = this.mustGet(id);
     const m = e.folder?.manifest;
-    const caller: CallerApp = { id, uri: `hearth:app:${id}`, version: m?.version ?? '0.0.0', permissions: m?.permissions ?? [] };
+    const caller: CallerApp = { id, uri: appOwnerUri(id), version: m?.version ?? '0.0.0', permissions: m?.permissions ?? [] };
     return this.router.dispatch(caller, method, args);
   }
 

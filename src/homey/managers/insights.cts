@@ -1,6 +1,6 @@
 /**
  * `this.homey.insights`: the app's own insights logs, in the hub's SQLite insights (the Web
- * API's insights manager shows them as `hearth:app:<appId>:<logId>`). An app sees only its own.
+ * API's insights manager shows them as `homey:app:<appId>:<logId>`). An app sees only its own.
  */
 import type { HomeyContext } from '../context.cjs';
 import { HomeyError } from '../errors.cjs';

@@ -24,6 +24,7 @@ import { APP_ID } from '../../apps/manifest/manifest.js';
 import { HearthError } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
+import { appOwnerUri as appUri } from '../../core/owners.js';
 import { grants } from '../../core/scopes.js';
 import { APP_TOKEN_REFUSED, isAppToken, type TokenInfo } from '../../core/tokens.js';
 import type { Authenticator } from '../auth.js';
@@ -281,9 +282,6 @@ export class HomeyRealtime {
     loaded.engine.close();
   }
 }
-
-/** Homey's URI of an app's realtime events. */
-const appUri = (appId: string): string => `homey:app:${appId}`;
 
 /** What a connection has not yet sent: Engine.IO's queue, and its WebSocket's buffer. */
 function pendingBytes(socket: Socket): number {

@@ -18,6 +18,7 @@ import type { SupervisorOptions } from '../../apps/host/supervisor.js';
 import { diff } from '../../core/diff.js';
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import { appOwnerUri } from '../../core/owners.js';
 import type { ManagerContext } from '../context.js';
 import { appsContract } from './contract.js';
 import { appsOperations } from './operations.js';
@@ -133,7 +134,7 @@ export class AppsManager implements Manager {
     this.runtime.onNotification = (appId, excerpt) =>
       this.ctx.bus.publish('apps', 'notification.create', {
         id: randomUUID(),
-        ownerUri: `hearth:app:${appId}`,
+        ownerUri: appOwnerUri(appId),
         ownerId: appId,
         excerpt,
         dateCreated: new Date().toISOString(),

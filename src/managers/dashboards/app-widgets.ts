@@ -7,6 +7,7 @@
 import { type AppManifest, type SettingDefinition, textOf, type WidgetDefinition } from '../../apps/manifest/manifest.js';
 import { diff } from '../../core/diff.js';
 import type { UpdateInfo } from '../../core/events.js';
+import { appOwnerUri } from '../../core/owners.js';
 import type { AppWidget } from './schema.js';
 
 /** What the catalog needs from the apps runtime (AppRuntime fits). */
@@ -17,7 +18,7 @@ export interface AppSource {
 
 export type WidgetChange = { kind: 'create' | 'delete'; widget: AppWidget } | { kind: 'update'; widget: AppWidget; info: UpdateInfo };
 
-export const appUri = (appId: string): string => `hearth:app:${appId}`;
+export const appUri = appOwnerUri;
 
 /** `com.example.app:clock` -> `com.example.app` (app ids hold no colon). */
 export function appIdOf(appWidgetId: string): string {

@@ -94,7 +94,7 @@ export const SettingView = JsonObject.describe("one setting definition from the 
 export const AppWidgetView = z.object({
   id: z.string().describe('<appId>:<widgetId>'),
   ownerId: z.string(),
-  ownerUri: z.string().describe('hearth:app:<appId>'),
+  ownerUri: z.string().describe('homey:app:<appId>'),
   ownerName: z.string(),
   name: z.string().describe("in the hub's language"),
   settings: z.array(SettingView),

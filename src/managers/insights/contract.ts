@@ -10,7 +10,7 @@ import { EntriesSchema, LogEntryBooleanSchema, LogSchema } from './views.js';
 
 const Segment = z.string().min(1).max(300);
 const ByKey = z.object({ id: Segment.describe('the log key, `<uri>:<id>`') });
-const ByUriId = z.object({ uri: Segment.describe('the owner, e.g. hearth:app:<appId>'), id: Segment });
+const ByUriId = z.object({ uri: Segment.describe('the owner, e.g. homey:app:<appId>'), id: Segment });
 const EntriesQuery = z.object({
   resolution: z
     .string()

@@ -6,12 +6,13 @@
 import { loadavg } from 'node:os';
 import type { Logger } from 'pino';
 import { LoopLag } from '../../core/loop-lag.js';
+import { managerOwnerUri } from '../../core/owners.js';
 import type { InsightsService } from './service.js';
 
 /** The owner of the hub's logs. */
-export const HUB_URI = 'hearth:manager:system';
+export const HUB_URI = managerOwnerUri('system');
 /** The owner of the per-app usage logs. */
-export const APPS_URI = 'hearth:manager:apps';
+export const APPS_URI = managerOwnerUri('apps');
 
 /** What the sampler needs from the apps runtime (AppRuntime.list() fits). */
 export interface AppUsageSource {

@@ -4,7 +4,14 @@
  */
 import { LEVELS } from './levels.js';
 
-export const SCHEMA_VERSION = 1;
+/** 2: owners in Homey's form (`homey:app:<id>`, was `hearth:app:<id>`; see MIGRATE_FROM). */
+export const SCHEMA_VERSION = 2;
+
+/** The steps from each older version to the next, run in one transaction at open. */
+export const MIGRATE_FROM: Readonly<Record<number, string>> = {
+  1: `UPDATE logs SET uri = 'homey:' || substr(uri, 8) WHERE uri LIKE 'hearth:app:%' OR uri LIKE 'hearth:manager:%';
+      UPDATE logs SET owner_uri = 'homey:' || substr(owner_uri, 8) WHERE owner_uri LIKE 'hearth:app:%' OR owner_uri LIKE 'hearth:manager:%';`,
+};
 
 const rollupTable = (table: string): string => `
 CREATE TABLE IF NOT EXISTS ${table} (

@@ -173,7 +173,7 @@ export class InsightsService {
     return toLog(this.row(key));
   }
 
-  /** The logs one owner (`hearth:app:<id>`) created. */
+  /** The logs one owner (`homey:app:<id>`) created. */
   getLogsOf(ownerUri: string): Log[] {
     return [...this.logs.values()].filter((r) => r.uri === ownerUri).map(toLog);
   }

@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { LEVELS, RAW_KEEP_MS, type RollupLevel } from './levels.js';
-import { SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
+import { MIGRATE_FROM, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 import { prepareStatements, type Statements, toLog } from './statements.js';
 
 export type LogType = 'number' | 'boolean';
@@ -100,7 +100,11 @@ export class InsightsStorage {
       throw new Error(`${file} has schema version ${version}, newer than this hub understands (${SCHEMA_VERSION}); upgrade hearth`);
     }
     db.exec(SCHEMA_SQL);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    // A file of an older hub (or restored from an older backup) is brought up to date at once.
+    db.transaction(() => {
+      for (let v = version; v > 0 && v < SCHEMA_VERSION; v++) db.exec(MIGRATE_FROM[v] ?? '');
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
     return new InsightsStorage(db, file);
   }
 

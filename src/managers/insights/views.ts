@@ -7,7 +7,7 @@ import { z } from 'zod';
 
 export const LogSchema = z.object({
   id: z.string(),
-  uri: z.string().describe('the owner: hearth:app:<appId> or hearth:manager:<name>'),
+  uri: z.string().describe('the owner: homey:app:<appId> or homey:manager:<name>'),
   title: z.string(),
   type: z.enum(['number', 'boolean']),
   units: z.string().nullable(),

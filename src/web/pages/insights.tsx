@@ -34,7 +34,7 @@ const RESOLUTIONS: ReadonlyArray<[string, string]> = [
   ['lastYear', 'Last year'],
 ];
 
-/** `hearth:app:com.hearth.sysmon` -> the app's name when the page may read the apps; else the uri. */
+/** `homey:app:com.hearth.sysmon` -> the app's name when the page may read the apps; else the uri. */
 function ownerOf(uri: string, apps: Record<string, App> | undefined): string {
   const m = /^(?:hearth|homey):app:(.+)$/.exec(uri);
   if (!m) return /^(?:hearth|homey):manager:/.test(uri) ? 'the hub' : uri;
