@@ -127,17 +127,22 @@ function InstallRelease(p: { appId: string; channel: string | undefined; action:
 export function Install(): JSX.Element {
   const [id, setId] = useState('');
   const [channel, setChannel] = useState('');
+  const [network, setNetwork] = useState(false);
   const a = useAction();
   return (
     <form
       class="inline wrap"
       onSubmit={a.submit(async () => {
-        const app = await call('apps', 'installFromAppStore', { body: channel ? { id, channel } : { id } });
+        // An upgrade keeps the grant the app has; the box only gives one (a new install's).
+        const app = await call('apps', 'installFromAppStore', { body: { id, ...(channel ? { channel } : {}), ...(network ? { network } : {}) } });
         return `installed ${app.name} ${app.version}`;
       })}
     >
       <input class="grow" placeholder="app id, e.g. com.example.clock" value={id} onInput={(e) => setId((e.target as HTMLInputElement).value)} />
       <input placeholder="channel" value={channel} size={8} onInput={(e) => setChannel((e.target as HTMLInputElement).value)} />
+      <label class="inline">
+        <input type="checkbox" checked={network} onChange={(e) => setNetwork((e.target as HTMLInputElement).checked)} /> {NETWORK_SENTENCE}
+      </label>
       <button type="submit" class="primary" disabled={a.busy || !id}>
         {a.busy ? 'Installing… (download, verify, start)' : 'Install'}
       </button>
