@@ -3,7 +3,7 @@
  * changes or the apps are listed), keeps their records in the store, runs the compatible,
  * enabled ones under a supervisor each, and presents each as an App object whose every change
  * is reported through `onEvent` (the apps manager publishes it as app.create/update/delete).
- * Serves the SDK calls the apps manager owns (settings, realtime, notifications).
+ * Serves the SDK calls the apps manager owns: settings (settings.ts), realtime and notifications (pushes.ts).
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
 import { beginSandboxProbe, type PreparedHost, prepareHost } from './host-prep.js';
 import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
 import { killRecorded } from './leftovers.js';
-import { NOTIFICATIONS, PushBudget, REALTIME } from './push-budget.js';
+import { AppPushes } from './pushes.js';
 import type { RealtimeEvent } from './realtime.js';
 import { type AppRecord, AppsSection, networkGranted, newRecord, STORE_SECTION } from './records.js';
 import { type CallerApp, SdkRouter } from './router.js';
@@ -61,9 +61,12 @@ export class AppRuntime {
   /** Set by the owner before start(); receives app notifications (`homey.notifications`). */
   onNotification: (appId: string, excerpt: string) => void = () => undefined;
   private readonly entries = new Map<string, Entry>();
-  /** What each app may push to the home's browsers (push-budget.ts). */
-  private readonly notificationBudget = new PushBudget(NOTIFICATIONS);
-  private readonly realtimeBudget = new PushBudget(REALTIME);
+  /** What apps push to the home's pages and people, within their budgets (pushes.ts). */
+  private readonly pushes = new AppPushes({
+    realtime: (e) => this.onRealtime(e),
+    notification: (appId, excerpt) => this.onNotification(appId, excerpt),
+    log: (appId, line) => this.entries.get(appId)?.supervisor.stdout.push(line),
+  });
   /** Ids an install or uninstall is working on: a rescan leaves their folders alone. */
   private readonly claimed = new Set<string>();
   private section!: Section<AppsSection>;
@@ -124,7 +127,7 @@ export class AppRuntime {
 
   async start(): Promise<void> {
     this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
-    this.registerOwnCalls();
+    this.unregister.push(...this.settings.register(this.router), ...this.pushes.register(this.router));
     const probed = this.probing ?? beginSandboxProbe(this.opts.sandbox ?? 'auto');
     this.probing = undefined;
     ({ sdk: this.sdk, sandbox: this.sandbox } = await prepareHost({ ...this.opts, probed }));
@@ -172,24 +175,6 @@ export class AppRuntime {
       this.opts.log.info({ app: id }, 'found a new app in the apps folder');
       this.startIfEnabled(entry).catch(() => undefined);
     }
-  }
-
-  private registerOwnCalls(): void {
-    const r = this.router;
-    this.unregister.push(
-      ...this.settings.register(r),
-      r.handle('api.realtime', (app, { event, data }) => {
-        this.realtimeBudget.take(app.id);
-        this.onRealtime({ appId: app.id, event, data });
-        return null;
-      }),
-      r.handle('notifications.create', (app, { excerpt }) => {
-        this.notificationBudget.take(app.id);
-        this.entries.get(app.id)?.supervisor.stdout.push(`${new Date().toISOString()} [notification] ${excerpt}\n`);
-        this.onNotification(app.id, excerpt);
-        return null;
-      }),
-    );
   }
 
   /** Creates (or refreshes after an install) the entry of the app in folder `<appsDir>/<id>`. */
@@ -455,7 +440,7 @@ export class AppRuntime {
       const app = this.view(e);
       await removeFolder();
       this.entries.delete(id);
-      for (const budget of [this.notificationBudget, this.realtimeBudget]) budget.forget(id);
+      this.pushes.forget(id);
       if (purgeSettings) {
         await this.section.update((d) => {
           delete d[id];
