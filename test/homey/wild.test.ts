@@ -7,6 +7,8 @@
  */
 import { execFile } from 'node:child_process';
 import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,11 +17,14 @@ import { poll } from '../helpers/poll.js';
 import { writeHomeyApp } from './apps.js';
 
 let hub: RunningHub;
+/** A web service on this machine's LAN address: what an app reaches only with the network. */
+let lan: Server;
+let lanUrl: string;
 
 const running = (id: string) =>
   poll(
-    () => hub.call<{ state: string; crashedMessage: string | null }>('GET', `/api/manager/apps/app/${id}`),
-    (r) => r.body.state === 'running',
+    () => hub.call<{ state: string; ready: boolean; crashedMessage: string | null }>('GET', `/api/manager/apps/app/${id}`),
+    (r) => r.body.state === 'running' && r.body.ready,
     `${id} running`,
   );
 const stdout = async (id: string): Promise<string> =>
@@ -128,11 +133,39 @@ export async function getInfo({ homey }) {
     },
   });
 
+  // An unmodified Homey app that fetches a web service (Homey gives every app the network; no
+  // Homey app asks for it).
+  await writeHomeyApp(appsDir, 'com.example.fetcher', {
+    json: { api: { fetch: { method: 'GET', path: '/fetch' } } },
+    files: {
+      'app.js': "module.exports = class extends require('homey').App {};\n",
+      'api.js': `module.exports = {
+  async fetch({ query }) {
+    try {
+      const res = await fetch(query.url, { signal: AbortSignal.timeout(3000) });
+      return { ok: true, text: await res.text() };
+    } catch (err) {
+      return { ok: false, error: String(err.cause?.code ?? err.message) };
+    }
+  },
+};
+`,
+    },
+  });
+  const address = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a?.family === 'IPv4' && !a.internal)?.address;
+  if (!address) throw new Error('this machine has no non-loopback IPv4 address to play the LAN');
+  lan = createServer((_req, res) => res.end('hello from the LAN'));
+  await new Promise<void>((r) => lan.listen(0, '0.0.0.0', r));
+  lanUrl = `http://${address}:${(lan.address() as { port: number }).port}/`;
+
   hub = await startHub({ appsDir });
 }, 120_000);
 
 afterAll(async () => {
   await hub?.stop();
+  lan?.close();
 });
 
 describe('apps written as real ones are', () => {
@@ -188,5 +221,21 @@ describe('apps written as real ones are', () => {
     const angular = await fetch(`${hub.url}/manager/webserver/assets/js/angular.js`);
     expect(angular.status).toBe(404);
     expect(((await angular.json()) as { error_description: string }).error_description).toContain('AngularJS');
+  });
+
+  it('an app fetches a web service on the LAN only while the owner grants it the network', async () => {
+    const fetchVia = async () =>
+      (await hub.call<{ ok: boolean; text?: string; error?: string }>('GET', `/api/app/com.example.fetcher/fetch?url=${encodeURIComponent(lanUrl)}`)).body;
+    const grant = async (network: boolean) => {
+      expect((await hub.call<{ network: boolean }>('PUT', '/api/manager/apps/app/com.example.fetcher', { body: { network } })).body.network).toBe(network);
+      await running('com.example.fetcher');
+    };
+    await running('com.example.fetcher');
+    // A local app has it until the owner revokes it.
+    expect(await fetchVia()).toEqual({ ok: true, text: 'hello from the LAN' });
+    await grant(false);
+    expect((await fetchVia()).ok).toBe(false);
+    await grant(true);
+    expect(await fetchVia()).toEqual({ ok: true, text: 'hello from the LAN' });
   });
 });
