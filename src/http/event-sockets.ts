@@ -17,8 +17,8 @@ import { APP_ID } from '../apps/manifest/manifest.js';
 import { HearthError } from '../core/errors.js';
 import type { EventBus } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
-import { grants } from '../core/scopes.js';
-import { APP_TOKEN_REFUSED, isAppToken } from '../core/tokens.js';
+import { grants, type Scope } from '../core/scopes.js';
+import { APP_TOKEN_REFUSED, isAppToken, type TokenInfo } from '../core/tokens.js';
 import { APP_API_PREFIX } from './app-api.js';
 import type { Authenticator } from './auth.js';
 
@@ -43,6 +43,23 @@ interface Client {
   alive: boolean;
   /** Counted in the caps until it is forgotten (once, however it ends). */
   counted: boolean;
+}
+
+/**
+ * Whether `token` may hear `manager`'s events: throws the HearthError saying why not. The one rule
+ * of both protocols (these WebSockets and Homey's realtime, realtime/homey-realtime.ts).
+ */
+export function checkManagerChannel(token: TokenInfo, manager: Manager, scope: Scope): void {
+  if (!grants(token.scopes, scope)) throw new HearthError('missing_scope', `receiving ${manager.name} events needs the scope '${scope}'`);
+}
+
+/** Whether `token` may hear app `appId`'s realtime events (not with an app's token: apps cannot call each other). */
+export function checkAppChannel(token: TokenInfo, appId: string, gateway: AppGateway | undefined): void {
+  if (isAppToken(token)) throw new HearthError('missing_scope', APP_TOKEN_REFUSED);
+  if (!grants(token.scopes, 'service.app.readonly') && !grants(token.scopes, 'service.dashboard.readonly')) {
+    throw new HearthError('missing_scope', "receiving an app's events needs the scope 'service.app.readonly' or 'service.dashboard.readonly'");
+  }
+  if (!gateway || !APP_ID.test(appId) || !gateway.installed(appId)) throw new HearthError('not_found', `app '${appId}' is not installed`);
 }
 
 /** The channel of an app's realtime events. */
@@ -79,9 +96,7 @@ export class EventSockets {
             throw new HearthError('invalid_parameter', `${path} is the ${manager.name} event namespace: open it with a WebSocket client`);
           }
           const token = auth.authenticate(c, true);
-          if (!grants(token.scopes, scope)) {
-            throw new HearthError('missing_scope', `receiving ${manager.name} events needs the scope '${scope}'`);
-          }
+          checkManagerChannel(token, manager, scope);
           c.set('tokenId' as never, token.id as never);
           await next();
         },
@@ -101,11 +116,7 @@ export class EventSockets {
       async (c, next) => {
         const appId = c.req.param('appId');
         const token = auth.authenticate(c, true);
-        if (isAppToken(token)) throw new HearthError('missing_scope', APP_TOKEN_REFUSED);
-        if (!grants(token.scopes, 'service.app.readonly') && !grants(token.scopes, 'service.dashboard.readonly')) {
-          throw new HearthError('missing_scope', "receiving an app's events needs the scope 'service.app.readonly' or 'service.dashboard.readonly'");
-        }
-        if (!APP_ID.test(appId) || !gateway.installed(appId)) throw new HearthError('not_found', `app '${appId}' is not installed`);
+        checkAppChannel(token, appId, gateway);
         c.set('tokenId' as never, token.id as never);
         await next();
       },

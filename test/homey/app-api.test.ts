@@ -8,6 +8,7 @@
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitAppRunning } from '../dashboards/helpers.js';
 import { homeyApiModules } from '../helpers/homey-api.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
@@ -17,12 +18,7 @@ let hub: RunningHub;
 const APP = 'com.example.homeyapi';
 const PLAIN = 'com.example.noapi';
 
-const running = (id: string) =>
-  poll(
-    () => hub.call<{ state: string; network: boolean }>('GET', `/api/manager/apps/app/${id}`),
-    (r) => r.body.state === 'running',
-    `${id} running`,
-  );
+const running = (id: string) => waitAppRunning(hub, id);
 
 beforeAll(async () => {
   const appsDir = await tempDir('hearth-homey-appapi-');

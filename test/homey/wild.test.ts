@@ -12,6 +12,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitAppRunning } from '../dashboards/helpers.js';
 import { ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { writeHomeyApp } from './apps.js';
@@ -21,12 +22,7 @@ let hub: RunningHub;
 let lan: Server;
 let lanUrl: string;
 
-const running = (id: string) =>
-  poll(
-    () => hub.call<{ state: string; ready: boolean; crashedMessage: string | null }>('GET', `/api/manager/apps/app/${id}`),
-    (r) => r.body.state === 'running' && r.body.ready,
-    `${id} running`,
-  );
+const running = (id: string) => waitAppRunning(hub, id);
 const stdout = async (id: string): Promise<string> =>
   (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${id}/crashlog`, { body: {} })).body.stdout;
 

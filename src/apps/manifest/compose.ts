@@ -212,12 +212,11 @@ async function linkOut(dir: string): Promise<string | null> {
   return null;
 }
 
-const hasSettingsPage = async (dir: string): Promise<boolean> => (await lstat(join(dir, SETTINGS_PAGE)).catch(() => null))?.isFile() === true;
-
 /** Where Homey's convention puts an app's icon when app.json names none. */
 export const CONVENTIONAL_ICON = 'assets/icon.svg';
 
 const isFile = async (path: string): Promise<boolean> => (await lstat(path).catch(() => null))?.isFile() === true;
+const hasSettingsPage = (dir: string): Promise<boolean> => isFile(join(dir, SETTINGS_PAGE));
 
 /**
  * The manifest with what Homey finds by convention rather than in app.json: the icon at

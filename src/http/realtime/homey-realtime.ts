@@ -20,15 +20,13 @@ import type { Server as EngineServer } from 'engine.io';
 import type { Logger } from 'pino';
 import type { Namespace, Socket, Server as SocketServer } from 'socket.io';
 import type { AppGateway } from '../../apps/host/gateway.js';
-import { APP_ID } from '../../apps/manifest/manifest.js';
 import { HearthError } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { appOwnerUri as appUri } from '../../core/owners.js';
-import { grants } from '../../core/scopes.js';
-import { APP_TOKEN_REFUSED, isAppToken, type TokenInfo } from '../../core/tokens.js';
+import type { TokenInfo } from '../../core/tokens.js';
 import type { Authenticator } from '../auth.js';
-import { MAX_BUFFERED_BYTES, MAX_SOCKETS, MAX_SOCKETS_PER_TOKEN } from '../event-sockets.js';
+import { checkAppChannel, checkManagerChannel, MAX_BUFFERED_BYTES, MAX_SOCKETS, MAX_SOCKETS_PER_TOKEN } from '../event-sockets.js';
 import { managerUri, SocketApi } from './api-over-socket.js';
 
 export const REALTIME_PATH = '/socket.io/';
@@ -68,24 +66,23 @@ interface Loaded {
  * An error as the socket carries it: the HTTP error body, with `message` too (homey-api rejects a
  * refused subscription with the object as it came, so its callers read `message`).
  */
-const errorBody = (err: unknown): object => {
-  const body =
-    err instanceof HearthError ? err.toBody() : { error: 'internal_error', error_description: 'the hub failed to handle this call', statusCode: 500 };
-  return { ...body, message: body.error_description };
-};
+const withMessage = (body: { error_description?: unknown; [field: string]: unknown }): object => ({ ...body, message: body.error_description });
+const errorBody = (err: unknown): object =>
+  withMessage(
+    err instanceof HearthError ? err.toBody() : { error: 'internal_error', error_description: 'the hub failed to handle this call', statusCode: 500 },
+  );
 
 export class HomeyRealtime {
   private loading: Promise<Loaded> | undefined;
   /** Handshaken connections, by their Engine.IO connection (shared by its namespaces' sockets). */
   private readonly sessions = new Map<Connection, Session>();
   private readonly perToken = new Map<string, number>();
-  private readonly api: SocketApi;
+  /** The operations by URI, made with the first api call (nothing at the hub's start). */
+  private api: SocketApi | undefined;
   private unsubscribe: Array<() => void> = [];
   private closed = false;
 
-  constructor(private readonly deps: RealtimeDeps) {
-    this.api = new SocketApi(deps.managers);
-  }
+  constructor(private readonly deps: RealtimeDeps) {}
 
   /** Whether a request or upgrade is this protocol's. */
   static handles(url: string | undefined): boolean {
@@ -222,16 +219,11 @@ export class HomeyRealtime {
       const manager = this.deps.managers.find((m) => m.name === id);
       const scope = manager?.contract.eventScope;
       if (!manager || !scope) throw new HearthError('not_found', `no manager of this hub publishes events at '${uri}'`);
-      if (!grants(session.token.scopes, scope)) throw new HearthError('missing_scope', `receiving ${manager.name} events needs the scope '${scope}'`);
+      checkManagerChannel(session.token, manager, scope);
       return uri;
     }
     if (kind === 'homey:app') {
-      const { gateway } = this.deps;
-      if (isAppToken(session.token)) throw new HearthError('missing_scope', APP_TOKEN_REFUSED);
-      if (!grants(session.token.scopes, 'service.app.readonly') && !grants(session.token.scopes, 'service.dashboard.readonly')) {
-        throw new HearthError('missing_scope', "receiving an app's events needs the scope 'service.app.readonly' or 'service.dashboard.readonly'");
-      }
-      if (!gateway || !APP_ID.test(id) || !gateway.installed(id)) throw new HearthError('not_found', `app '${id}' is not installed`);
+      checkAppChannel(session.token, id, this.deps.gateway);
       return uri;
     }
     throw new HearthError('not_found', `hearth publishes no events at '${uri}': subscribe to homey:manager:<name> or homey:app:<appId>`);
@@ -239,6 +231,7 @@ export class HomeyRealtime {
 
   /** The HTTP answer of an api call: its body, or its error body (the hub's sentence) when it failed. */
   private async call(session: Session, payload: unknown): Promise<{ ok: true; result: unknown } | { ok: false; error: unknown }> {
+    this.api ??= new SocketApi(this.deps.managers);
     const request = this.api.request(this.api.parse(payload), 'http://hearth.internal', `Bearer ${session.secret}`);
     // The env stands for the socket's connection: its address and the session's token.
     const res = await this.deps.fetch(request, {
@@ -248,8 +241,7 @@ export class HomeyRealtime {
     const type = res.headers.get('content-type') ?? '';
     const body: unknown = text === '' ? undefined : type.includes('json') ? JSON.parse(text) : text;
     if (res.status < 400) return { ok: true, result: body };
-    const error = body as { error_description?: unknown };
-    return { ok: false, error: { ...error, message: error.error_description } };
+    return { ok: false, error: withMessage(body as { error_description?: unknown }) };
   }
 
   /** Sends an event to a URI's subscribers, dropping those too slow to keep up. */

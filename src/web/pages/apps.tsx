@@ -108,6 +108,23 @@ function Logs({ app }: { app: App }): JSX.Element {
   );
 }
 
+/** A folded list of the hub's sentences about an app (nothing when there are none). */
+function Sentences({ testId, title, lines }: { testId: string; title: string; lines: string[] }): JSX.Element | null {
+  if (lines.length === 0) return null;
+  return (
+    <details data-testid={testId}>
+      <summary class="muted">
+        {title} ({lines.length})
+      </summary>
+      <ul>
+        {lines.map((l) => (
+          <li key={l}>{l}</li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 function AppCard({ app }: { app: App }): JSX.Element {
   const [open, setOpen] = useState<'' | 'settings'>('');
   const [advanced, setAdvanced] = useState(false);
@@ -136,26 +153,8 @@ function AppCard({ app }: { app: App }): JSX.Element {
           hearth cannot run this app: {app.incompatibleReason ?? 'it needs what this hub lacks'}.
         </p>
       ) : null}
-      {app.unsupported.length > 0 ? (
-        <details data-testid="app-unsupported">
-          <summary class="muted">What hearth does not run of this app ({app.unsupported.length})</summary>
-          <ul>
-            {app.unsupported.map((u) => (
-              <li key={u}>{u}</li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-      {app.warnings.length > 0 ? (
-        <details data-testid="app-warnings">
-          <summary class="muted">Warnings about its app.json ({app.warnings.length})</summary>
-          <ul>
-            {app.warnings.map((w) => (
-              <li key={w}>{w}</li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
+      <Sentences testId="app-unsupported" title="What hearth does not run of this app" lines={app.unsupported} />
+      <Sentences testId="app-warnings" title="Warnings about its app.json" lines={app.warnings} />
       {app.crashed || app.crashedMessage ? <p class="err">{app.crashedMessage ?? 'crashed'}</p> : null}
       <div data-testid="app-permissions">
         <h4>Permissions</h4>
