@@ -102,9 +102,9 @@ describe('greeter through the runtime', () => {
 
   it('answers autocomplete for its widget setting', async () => {
     await t.until('com.hearth.greeter', (a) => a.ready, 'ready');
-    const r = await t.rt.autocomplete('com.hearth.greeter', { widgetId: 'greeting', settingId: 'person', query: 'gr', settings: {} });
+    const r = await t.rt.calls.autocomplete('com.hearth.greeter', { widgetId: 'greeting', settingId: 'person', query: 'gr', settings: {} });
     expect(r).toEqual([{ id: 'grace', name: 'Grace', description: 'Hopper' }]);
-    await expect(t.rt.autocomplete('com.hearth.greeter', { widgetId: 'greeting', settingId: 'nope', query: '', settings: {} })).rejects.toMatchObject({
+    await expect(t.rt.calls.autocomplete('com.hearth.greeter', { widgetId: 'greeting', settingId: 'nope', query: '', settings: {} })).rejects.toMatchObject({
       code: 'not_found',
     });
   });

@@ -117,7 +117,7 @@ describe('app lifecycle', () => {
     await writeApp(appsDir, 'com.test.hello', { code: HELLO });
     t = await startRuntime({ appsDir, dataDir });
     await t.until('com.test.hello', (a) => a.ready, 'ready');
-    const r = await t.rt.gc('com.test.hello');
+    const r = await t.rt.calls.gc('com.test.hello');
     expect(r.before.heapUsed).toBeGreaterThan(0);
     expect(r.after.heapUsed).toBeGreaterThan(0);
     expect(r.after.rss).toBeGreaterThan(1024 * 1024);
@@ -153,7 +153,7 @@ describe('app lifecycle', () => {
     await writeApp(appsDir, 'com.test.hello', { code: HELLO });
     t = await startRuntime({ appsDir, dataDir });
     await t.until('com.test.hello', (a) => a.ready, 'ready');
-    const app = await t.rt.setEnabled('com.test.hello', false);
+    const app = await t.rt.decisions.setEnabled('com.test.hello', false);
     expect(app).toMatchObject({ enabled: false, state: 'stopped', ready: false, crashed: false, exitCode: 0 });
     expect((await t.rt.crashLog('com.test.hello')).stdout).toContain('uninit called');
   });
@@ -235,7 +235,7 @@ describe('crashes', () => {
     await writeApp(appsDir, 'com.test.crasher', { code: CRASHER });
     t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 1 } });
     await t.until('com.test.crasher', (a) => a.crashed && a.state === 'stopped', 'crashed');
-    await t.rt.setEnabled('com.test.crasher', false);
+    await t.rt.decisions.setEnabled('com.test.crasher', false);
     await t.close();
     const onDisk = await readFile(join(dataDir, 'apps/com.test.crasher/stderr.log'), 'utf8');
     expect(onDisk).toContain('boom-marker-7f3a');
@@ -255,7 +255,7 @@ describe('crashes', () => {
     t = await startRuntime({ appsDir, dataDir, supervisor: { crashLimit: 1 } });
     await t.until('com.test.crasher', (a) => a.crashed && a.state === 'stopped', 'held');
     const before = t.events.length;
-    await t.rt.restart('com.test.crasher');
+    await t.rt.decisions.restart('com.test.crasher');
     const after = t.events.slice(before).map((e) => e.app.state);
     expect(after).toContain('starting');
     expect(after).toContain('running');

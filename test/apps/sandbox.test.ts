@@ -222,7 +222,7 @@ describe('misbehaving apps', () => {
     };
     const start = await ticks();
     await waitUntil(async () => (await ticks()) - start >= 20, 'the spinner using 20 ticks of CPU', 600);
-    const app = await t.rt.restart('com.test.spin');
+    const app = await t.rt.decisions.restart('com.test.spin');
     expect(app).toMatchObject({ state: 'running', ready: true, exitSignal: 'SIGKILL' });
     expect(runsOf('com.test.spin')).toBe(2);
   });

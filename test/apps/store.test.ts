@@ -271,7 +271,7 @@ describe('automatic updates', () => {
     await packApp(b, storeDir);
     await installFromCatalogue(t.rt, storeDir, 'com.test.auto');
     await installFromCatalogue(t.rt, storeDir, 'com.test.manual');
-    await t.rt.configure('com.test.manual', { autoupdate: false });
+    await t.rt.decisions.configure('com.test.manual', { autoupdate: false });
     for (const folder of [a, b]) {
       const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8'));
       await writeFile(join(folder, 'app.json'), JSON.stringify({ ...manifest, version: '1.2.0' }));

@@ -9,7 +9,7 @@ import type { AppManifest } from '../manifest/manifest.js';
 import { API_PERMISSION, permissionReadFiles } from '../manifest/permissions.js';
 import { apiSocketDir } from './api-socket.js';
 import { type HubState, initialState } from './app-state.js';
-import type { ChildSpec } from './child.js';
+import type { ChildSpec } from './child-spec.js';
 import type { Sandbox } from './sandbox.js';
 
 /** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */

@@ -6,7 +6,7 @@
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { appRuntimeDirs, runtimeDir } from '../../layout.js';
-import type { ChildSpec } from './child.js';
+import type { ChildSpec } from './child-spec.js';
 import { HOMEY_USERDATA, sandboxCommand } from './sandbox.js';
 
 /** Output an app may write per stream per second before its writes block (the ring keeps 64 KiB). */

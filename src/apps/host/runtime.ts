@@ -7,18 +7,18 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { HearthError, notFound } from '../../core/errors.js';
+import { notFound } from '../../core/errors.js';
 import { appOwnerUri } from '../../core/owners.js';
 import type { Section } from '../../core/store.js';
 import { systemZone } from '../../core/system-zone.js';
 import { type AppFolder, type Locales, loadAppFolder } from '../manifest/compose.js';
 import { APP_ID, type AppManifest } from '../manifest/manifest.js';
-import type { ApiAnswer, ApiCall } from '../wire/protocol.js';
+import { AppCalls } from './app-calls.js';
 import { type AppLimitDefaults, childSpec, DEFAULT_LIMITS, type SpecContext } from './app-spec.js';
 import { type HubState, type Locale, localeEvent, locationEvent } from './app-state.js';
 import { type App, viewOf } from './app-view.js';
 import { type CrashLog, crashLogOf, withReport } from './crash-log.js';
-import { rethrowAppError } from './errors.js';
+import { OwnerDecisions } from './decisions.js';
 import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
 import { beginSandboxProbe, type PreparedHost, prepareHost } from './host-prep.js';
 import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
@@ -80,6 +80,20 @@ export class AppRuntime {
   private readonly running: RunningApps;
   private stableTimer: NodeJS.Timeout | undefined;
   private probing: Promise<Sandbox> | undefined;
+  /** The owner's decisions of an app (enable, restart, network). */
+  readonly decisions = new OwnerDecisions({
+    supervisor: (id) => this.mustGet(id).supervisor,
+    record: (id) => this.record(id),
+    update: (change) => this.section.update(change),
+    reread: async (id) => {
+      await this.add(id, this.record(id).origin, this.record(id).channel, false);
+    },
+    unstartable: (id) => this.unstartable(this.mustGet(id)),
+    app: (id) => this.get(id),
+    announce: (app) => this.onEvent('update', app),
+  });
+  /** The hub's calls into a running app (gc, autocomplete, its Web API). */
+  readonly calls = new AppCalls((id) => this.mustGet(id).supervisor);
   readonly settings = new AppSettings({
     section: () => this.section,
     app: (id) => {
@@ -323,79 +337,6 @@ export class AppRuntime {
 
   supervisor(id: string): AppSupervisor {
     return this.mustGet(id).supervisor;
-  }
-
-  async setEnabled(id: string, enabled: boolean): Promise<App> {
-    const e = this.mustGet(id);
-    await this.section.update((d) => {
-      d[id]!.enabled = enabled;
-      // A person decided: what the hub decided on its own (and why) is over.
-      d[id]!.disabledReason = null;
-      d[id]!.hubDeaths = 0;
-      if (enabled) d[id]!.crashes = [];
-    });
-    if (!enabled) await e.supervisor.stop();
-    else {
-      // Re-read the folder: enabling is how a person says "I fixed it, try again".
-      await this.add(id, this.record(id).origin, this.record(id).channel, false);
-      if (!this.unstartable(e)) await e.supervisor.restart();
-    }
-    const app = this.get(id);
-    this.onEvent('update', app);
-    return app;
-  }
-
-  async restart(id: string): Promise<App> {
-    const e = this.mustGet(id);
-    const why = this.unstartable(e);
-    if (why) throw new HearthError('conflict', `app '${id}' cannot start: ${why}`);
-    if (!this.record(id).enabled) throw new HearthError('conflict', `app '${id}' is disabled; enable it instead`);
-    await this.section.update((d) => {
-      d[id]!.crashes = [];
-    });
-    await e.supervisor.restart();
-    return this.get(id);
-  }
-
-  /**
-   * Sets what the owner decides of an app: automatic updates, network access. A running app
-   * whose network access changed is restarted: its namespaces are made when it starts.
-   */
-  async configure(id: string, patch: { autoupdate?: boolean; network?: boolean }): Promise<App> {
-    const e = this.mustGet(id);
-    const hadNetwork = this.view(e).network;
-    await this.section.update((d) => {
-      if (patch.autoupdate !== undefined) d[id]!.autoupdate = patch.autoupdate;
-      if (patch.network !== undefined) d[id]!.network = patch.network;
-    });
-    if (this.view(e).network !== hadNetwork && e.supervisor.state.state !== 'stopped') await e.supervisor.restart();
-    const app = this.get(id);
-    this.onEvent('update', app);
-    return app;
-  }
-
-  /** Runs gc in the app; 409 when it is not running. */
-  async gc(id: string): Promise<{ before: { heapUsed: number; heapTotal: number; rss: number }; after: { heapUsed: number; heapTotal: number; rss: number } }> {
-    return this.mustGet(id).supervisor.call('gc', {}).catch(rethrowAppError);
-  }
-
-  /**
-   * Asks the app's autocomplete listener (dashboards' getAppWidgetAutocomplete). Errors map to
-   * 409 not running, 404 no listener, 504 timeout, 502 the listener threw.
-   */
-  async autocomplete(
-    id: string,
-    call: { widgetId: string; settingId: string; query: string; settings: Record<string, unknown> },
-    timeoutMs = 5_000,
-  ): Promise<Array<{ name: string; [field: string]: unknown }>> {
-    return this.mustGet(id).supervisor.call('autocomplete', call, timeoutMs).catch(rethrowAppError);
-  }
-
-  /** Runs one route of the app's (or a widget's) api.js in the app; errors as for autocomplete. */
-  async callApi(id: string, call: ApiCall, timeoutMs = 30_000): Promise<ApiAnswer> {
-    const e = this.mustGet(id);
-    if (!e.supervisor.state.ready) throw new HearthError('unavailable', `app '${id}' is not running; its Web API answers once it runs`);
-    return e.supervisor.call('api', call, timeoutMs).catch(rethrowAppError);
   }
 
   /** locales/<lang>.json of the app (composed when the app uses compose), keyed by language. */

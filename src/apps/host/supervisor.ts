@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { AppCallArgs, AppCallMethod, AppCallResult, AppEvent } from '../wire/protocol.js';
 import { RpcError } from '../wire/wire.js';
 import { AppWatch, diskProblem } from './app-watch.js';
-import { AppChild, type ChildExit, type ChildOptions, type ChildSpec, StartError } from './child.js';
+import { AppChild } from './child.js';
+import { type ChildExit, type ChildOptions, type ChildSpec, StartError } from './child-spec.js';
 import { LogRing } from './ring.js';
 import type { Usage } from './usage.js';
 

@@ -98,7 +98,7 @@ export class AppsManager implements Manager {
       realtime,
       installed: (id) => runtime.has(id),
       manifest: (id) => runtime.manifest(id),
-      callApi: (id, call) => runtime.callApi(id, call),
+      callApi: (id, call) => runtime.calls.callApi(id, call),
       strings: (id) => {
         const language = this.locale().language;
         const locales = runtime.locales(id);

@@ -100,7 +100,7 @@ export class AppsService {
       if (typeof value !== 'boolean') throw invalid(`${key} must be true or false`);
       grants[key] = value;
     }
-    return Object.keys(grants).length > 0 ? this.runtime.configure(id, grants) : this.runtime.get(id);
+    return Object.keys(grants).length > 0 ? this.runtime.decisions.configure(id, grants) : this.runtime.get(id);
   }
 
   /**

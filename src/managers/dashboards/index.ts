@@ -25,7 +25,7 @@ export class DashboardsManager implements Manager {
   constructor(private readonly ctx: ManagerContext) {
     this.catalog = new AppWidgetCatalog(() => ctx.options.get<string>('i18n', 'language') ?? 'en');
     this.service = new DashboardsService(ctx.store, ctx.bus, this.catalog);
-    this.operations = dashboardsOperations(this.service, () => this.runtime);
+    this.operations = dashboardsOperations(this.service, () => this.runtime?.calls ?? null);
   }
 
   /** App widgets are read from the runtime's manifests; autocomplete goes through it. */
