@@ -90,8 +90,8 @@ describe('greeter through the runtime', () => {
           said.push(text);
           return null;
         });
-        rt.onRealtime = (event) => realtime.push(event);
       },
+      realtime: (event) => realtime.push(event),
     });
   });
   afterAll(async () => {

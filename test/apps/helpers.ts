@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import pino from 'pino';
-import { type App, AppRuntime } from '../../src/apps/host/runtime.js';
+import { type App, AppRuntime, type RuntimeHooks } from '../../src/apps/host/runtime.js';
 import type { SupervisorOptions } from '../../src/apps/host/supervisor.js';
 import { Store } from '../../src/core/store.js';
 import { poll } from '../helpers/poll.js';
@@ -116,10 +116,20 @@ export async function startRuntime(opts: {
   supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
   stableAfterMs?: number;
   setup?: (rt: AppRuntime) => void;
+  realtime?: RuntimeHooks['realtime'];
 }): Promise<TestRuntime> {
   await mkdir(opts.dataDir, { recursive: true });
   const store = await Store.open(opts.dataDir);
+  const events: TestRuntime['events'] = [];
+  const waiters = new Set<() => void>();
   const rt = new AppRuntime({
+    hooks: {
+      event: (kind, app) => {
+        events.push({ kind, app });
+        for (const w of [...waiters]) w();
+      },
+      ...(opts.realtime ? { realtime: opts.realtime } : {}),
+    },
     appsDir: opts.appsDir,
     dataDir: opts.dataDir,
     store,
@@ -128,12 +138,6 @@ export async function startRuntime(opts: {
     supervisor: { ...FAST, ...opts.supervisor },
     ...(opts.stableAfterMs !== undefined ? { stableAfterMs: opts.stableAfterMs } : {}),
   });
-  const events: TestRuntime['events'] = [];
-  const waiters = new Set<() => void>();
-  rt.onEvent = (kind, app) => {
-    events.push({ kind, app });
-    for (const w of [...waiters]) w();
-  };
   opts.setup?.(rt);
   await rt.start();
   return {

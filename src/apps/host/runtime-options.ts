@@ -3,10 +3,25 @@ import type { Logger } from 'pino';
 import type { Store } from '../../core/store.js';
 import type { AppLimitDefaults } from './app-spec.js';
 import type { Locale, Location } from './app-state.js';
+import type { App } from './app-view.js';
+import type { RealtimeEvent } from './realtime.js';
 import type { Sandbox, SandboxChoice } from './sandbox.js';
 import type { SupervisorOptions } from './supervisor.js';
 
+export type AppEventKind = 'create' | 'update' | 'delete';
+
+/** What the runtime reports to its owner; each defaults to nothing. */
+export interface RuntimeHooks {
+  /** Every change of an App object (the apps manager publishes app.create/update/delete). */
+  event?(kind: AppEventKind, app: App): void;
+  /** What apps send their pages (`homey.api.realtime`). */
+  realtime?(event: RealtimeEvent): void;
+  /** App notifications (`homey.notifications`). */
+  notification?(appId: string, excerpt: string): void;
+}
+
 export interface RuntimeOptions {
+  hooks?: RuntimeHooks;
   appsDir: string;
   dataDir: string;
   store: Store;

@@ -2,7 +2,7 @@
  * All installed apps: finds them in the apps folder (at start, and again whenever the folder
  * changes or the apps are listed), keeps their records in the store, runs the compatible,
  * enabled ones under a supervisor each, and presents each as an App object whose every change
- * is reported through `onEvent` (the apps manager publishes it as app.create/update/delete).
+ * is reported through its hooks (the apps manager publishes it as app.create/update/delete).
  * Serves the SDK calls the apps manager owns: settings (settings.ts), realtime and notifications (pushes.ts).
  */
 import { mkdir } from 'node:fs/promises';
@@ -24,10 +24,9 @@ import { beginSandboxProbe, type PreparedHost, prepareHost } from './host-prep.j
 import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
 import { killRecorded } from './leftovers.js';
 import { AppPushes } from './pushes.js';
-import type { RealtimeEvent } from './realtime.js';
 import { type AppRecord, AppsSection, networkGranted, newRecord, STORE_SECTION } from './records.js';
 import { type CallerApp, SdkRouter } from './router.js';
-import type { RuntimeOptions } from './runtime-options.js';
+import type { AppEventKind, RuntimeHooks, RuntimeOptions } from './runtime-options.js';
 import type { Sandbox } from './sandbox.js';
 import { AppSettings } from './settings.js';
 import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } from './supervisor.js';
@@ -36,12 +35,10 @@ export { type AppLimitDefaults, DEFAULT_LIMITS } from './app-spec.js';
 export type { Locale } from './app-state.js';
 export type { App } from './app-view.js';
 export type { CrashLog } from './crash-log.js';
-export type { RuntimeOptions };
+export type { AppEventKind, RuntimeHooks, RuntimeOptions };
 
 /** A hub up this long has broken any row of deaths: its next death counts as the first. */
 const STABLE_AFTER_MS = 10 * 60_000;
-
-export type AppEventKind = 'create' | 'update' | 'delete';
 
 interface Entry {
   id: string;
@@ -54,17 +51,11 @@ interface Entry {
 
 export class AppRuntime {
   readonly router = new SdkRouter();
-  /** Set by the owner before start(); receives every App change. */
-  onEvent: (kind: AppEventKind, app: App) => void = () => undefined;
-  /** Set by the owner before start(); receives what apps send their pages. */
-  onRealtime: (event: RealtimeEvent) => void = () => undefined;
-  /** Set by the owner before start(); receives app notifications (`homey.notifications`). */
-  onNotification: (appId: string, excerpt: string) => void = () => undefined;
   private readonly entries = new Map<string, Entry>();
   /** What apps push to the home's pages and people, within their budgets (pushes.ts). */
   private readonly pushes = new AppPushes({
-    realtime: (e) => this.onRealtime(e),
-    notification: (appId, excerpt) => this.onNotification(appId, excerpt),
+    realtime: (e) => this.opts.hooks?.realtime?.(e),
+    notification: (appId, excerpt) => this.opts.hooks?.notification?.(appId, excerpt),
     log: (appId, line) => this.entries.get(appId)?.supervisor.stdout.push(line),
   });
   /** Ids an install or uninstall is working on: a rescan leaves their folders alone. */
@@ -102,11 +93,15 @@ export class AppRuntime {
         manifest: e.folder?.manifest ?? null,
         changed: (event, fromApp) => {
           if (!fromApp) e.supervisor.notify(event);
-          this.onRealtime({ appId: id, event: event.name, data: event.key });
+          this.opts.hooks?.realtime?.({ appId: id, event: event.name, data: event.key });
         },
       };
     },
   });
+
+  private onEvent(kind: AppEventKind, app: App): void {
+    this.opts.hooks?.event?.(kind, app);
+  }
 
   constructor(private readonly opts: RuntimeOptions) {
     this.probing = opts.sandboxProbe;

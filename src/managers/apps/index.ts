@@ -68,7 +68,20 @@ export class AppsManager implements Manager {
     private readonly ctx: ManagerContext,
     private readonly options: AppsManagerOptions = {},
   ) {
+    const realtime = new RealtimeHub();
     this.runtime = new AppRuntime({
+      hooks: {
+        event: (kind, app) => this.publish(kind, app),
+        realtime: (e) => realtime.publish(e),
+        notification: (appId, excerpt) =>
+          this.ctx.bus.publish('apps', 'notification.create', {
+            id: randomUUID(),
+            ownerUri: appOwnerUri(appId),
+            ownerId: appId,
+            excerpt,
+            dateCreated: new Date().toISOString(),
+          }),
+      },
       appsDir: ctx.config.appsDir,
       dataDir: ctx.config.dataDir,
       store: ctx.store,
@@ -90,8 +103,6 @@ export class AppsManager implements Manager {
       supervisor: { cpuBudgetMs: ctx.config.appCpuBudgetS * 1000, ...options.supervisor },
     });
     this.apiSockets = new AppApiSockets(join(ctx.config.dataDir, 'run'), ctx.log);
-    const realtime = new RealtimeHub();
-    this.runtime.onRealtime = (e) => realtime.publish(e);
     const runtime = this.runtime;
     this.appGateway = {
       appsDir: ctx.config.appsDir,
@@ -130,15 +141,6 @@ export class AppsManager implements Manager {
 
   async start(): Promise<void> {
     const { options } = this.ctx;
-    this.runtime.onEvent = (kind, app) => this.publish(kind, app);
-    this.runtime.onNotification = (appId, excerpt) =>
-      this.ctx.bus.publish('apps', 'notification.create', {
-        id: randomUUID(),
-        ownerUri: appOwnerUri(appId),
-        ownerId: appId,
-        excerpt,
-        dateCreated: new Date().toISOString(),
-      });
     this.off.push(
       serveHubApi(this.router, () => this.hubApi),
       this.router.handle('api.connection', (app) => this.apiSockets.connection(app.id)),
