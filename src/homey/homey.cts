@@ -10,6 +10,7 @@ import { ManagerApi } from './managers/api.cjs';
 import { ManagerAudio } from './managers/audio.cjs';
 import { ManagerClock } from './managers/clock.cjs';
 import { ManagerDashboards } from './managers/dashboards.cjs';
+import { ManagerDrivers } from './managers/drivers.cjs';
 import { ManagerFlow } from './managers/flow.cjs';
 import { ManagerGeolocation } from './managers/geolocation.cjs';
 import { ManagerI18n } from './managers/i18n.cjs';
@@ -21,7 +22,6 @@ import { unavailableManager } from './managers/unavailable.cjs';
 import { SimpleClass } from './simple-class.cjs';
 
 // Homey's declarations of the managers hearth cannot back (types only: nothing is loaded).
-import type ManagerDriversDecl = require('homey-apps-sdk-v3-types/manager/drivers');
 import type ManagerAppsDecl = require('homey-apps-sdk-v3-types/manager/apps');
 import type ManagerArpDecl = require('homey-apps-sdk-v3-types/manager/arp');
 import type ManagerBLEDecl = require('homey-apps-sdk-v3-types/manager/ble');
@@ -62,15 +62,14 @@ export class Homey extends SimpleClass {
   readonly notifications: ManagerNotifications;
   readonly audio: ManagerAudio;
   readonly flow: ManagerFlow;
-  readonly drivers = unavailableManager<ManagerDriversDecl>('ManagerDrivers', 'hearth has no devices, so apps run no drivers', {
-    getDriver: 'sync',
-    getDrivers: 'sync',
-  });
+  readonly drivers: ManagerDrivers;
   readonly apps = unavailableManager<ManagerAppsDecl>('ManagerApps', 'hearth lets apps call no other app', { getInstalled: 'async', getVersion: 'async' });
   readonly arp = unavailableManager<ManagerArpDecl>('ManagerArp', 'hearth gives apps no view of the network neighbours', { getMAC: 'async' });
   readonly ble = unavailableManager<ManagerBLEDecl>('ManagerBLE', 'hearth gives apps no Bluetooth', { discover: 'async', find: 'async' });
   readonly cloud: ManagerCloudDecl;
-  readonly discovery = unavailableManager<ManagerDiscoveryDecl>('ManagerDiscovery', 'hearth has no devices to discover', { getStrategy: 'sync' });
+  readonly discovery = unavailableManager<ManagerDiscoveryDecl>('ManagerDiscovery', 'hearth does not run discovery yet: devices are added by hand', {
+    getStrategy: 'sync',
+  });
   readonly images = unavailableManager<ManagerImagesDecl>('ManagerImages', 'hearth has no flow or device images', {
     getImage: 'sync',
     createImage: 'async',
@@ -121,6 +120,7 @@ export class Homey extends SimpleClass {
     this.notifications = new ManagerNotifications(ctx);
     this.audio = new ManagerAudio(ctx);
     this.flow = new ManagerFlow(ctx);
+    this.drivers = new ManagerDrivers(ctx);
     this.cloud = cloudManager(ctx);
   }
 

@@ -47,7 +47,10 @@ describe('apps operations on a real hub', () => {
       files: { 'locales/en.json': '{"hello": "Hello"}', 'locales/nl.json': '{"hello": "Hallo"}' },
     });
     await writeApp(appsDir, 'com.test.broken', { code: '', manifest: { sdk: 1 } });
-    await writeApp(appsDir, 'com.test.driver', { code: homeyApp(''), manifest: { drivers: [{ id: 'socket', name: { en: 'Socket' } }] } });
+    await writeApp(appsDir, 'com.test.driver', {
+      code: homeyApp(''),
+      manifest: { drivers: [{ id: 'socket', name: { en: 'Socket' }, connectivity: ['zigbee'] }] },
+    });
     await writeApp(appsDir, 'com.test.flowy', {
       code: homeyApp(''),
       manifest: { flow: { actions: [{ id: 'ring', title: { en: 'Ring' } }] }, permissions: ['homey:manager:ledring'] },
@@ -101,7 +104,7 @@ describe('apps operations on a real hub', () => {
       ready: false,
       crashed: false,
       compatible: false,
-      incompatibleReason: 'it declares drivers (socket): hearth has no devices, so apps with drivers do not run',
+      incompatibleReason: 'every driver it declares needs a radio (zigbee), and hearth has none',
     });
     expect(r.body['com.test.flowy']).toMatchObject({
       state: 'running',
@@ -187,7 +190,7 @@ describe('apps operations on a real hub', () => {
     const driver = await hub.call<{ error: string; error_description: string }>('POST', '/api/manager/apps/app/com.test.driver/restart');
     expect(driver).toMatchObject({
       status: 409,
-      body: { error: 'conflict', error_description: expect.stringContaining('cannot start: it declares drivers (socket)') },
+      body: { error: 'conflict', error_description: expect.stringContaining('cannot start: every driver it declares needs a radio (zigbee)') },
     });
   });
 

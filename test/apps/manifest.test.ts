@@ -145,9 +145,17 @@ describe('manifest', () => {
     ]);
   });
 
-  it('lists an app with drivers as incompatible, saying why', () => {
-    const m = parsed({ ...base, drivers: [{ id: 'socket', name: { en: 'Socket' }, class: 'socket', capabilities: ['onoff'] }, { id: 'bulb' }] });
-    expect(m.incompatible).toBe('it declares drivers (socket, bulb): hearth has no devices, so apps with drivers do not run');
+  it('lists an app whose every driver needs a radio as incompatible, saying why; one LAN driver is enough to run', () => {
+    const socket = { id: 'socket', name: { en: 'Socket' }, class: 'socket', capabilities: ['onoff'], zigbee: { manufacturerName: ['x'] } };
+    const bulb = { id: 'bulb', connectivity: ['zwave'] };
+    expect(parsed({ ...base, drivers: [socket, bulb] }).incompatible).toBe('every driver it declares needs a radio (zigbee, zwave), and hearth has none');
+    const lan = parsed({ ...base, drivers: [socket, { id: 'lan', connectivity: ['lan'] }] });
+    expect(lan.incompatible).toBeNull();
+    expect(lan.unrun).toEqual(['driver socket: it needs a zigbee radio, which hearth has not; its devices cannot be added']);
+    expect(lan.drivers.map((d) => [d.id, d.class, d.capabilities])).toEqual([
+      ['socket', 'socket', ['onoff']],
+      ['lan', 'other', []],
+    ]);
     expect(parsed({ ...base, runtime: 'python' }).incompatible).toBe('it needs the python runtime; hearth runs Node.js apps');
     expect(parsed({ ...base, platforms: ['cloud'] }).incompatible).toBe('it runs on cloud only, not on a local hub');
   });
@@ -163,16 +171,13 @@ describe('manifest', () => {
           { id: 'mute', title: { en: 'Mute' } },
         ],
       },
-      capabilities: { volume_custom: { type: 'number' } },
+      capabilities: { volume_custom: { type: 'number', title: { en: 'Volume' }, setable: true, min: 0, max: 11 } },
       signals: { '433': {} },
     });
     expect(m.incompatible).toBeNull();
     expect(m.flow).toEqual({ triggers: ['rang'], conditions: [], actions: ['ring', 'mute'] });
-    expect(m.unrun).toEqual([
-      'flow cards (1 triggers, 2 actions): hearth has no flow engine, so they never run',
-      'custom capabilities (hearth has no devices)',
-      'RF signals (hearth has no radios)',
-    ]);
+    expect(m.unrun).toEqual(['flow cards (1 triggers, 2 actions): hearth has no flow engine, so they never run', 'RF signals (hearth has no radios)']);
+    expect(m.capabilities.volume_custom).toMatchObject({ type: 'number', title: 'Volume', setable: true, getable: true, min: 0, max: 11 });
   });
 
   it.each([

@@ -58,7 +58,7 @@ beforeAll(async () => {
 
   await writeHomeyApp(appsDir, 'com.example.lights', {
     json: {
-      drivers: [{ id: 'bulb', name: { en: 'Bulb' }, class: 'light', capabilities: ['onoff', 'dim'] }],
+      drivers: [{ id: 'bulb', name: { en: 'Bulb' }, class: 'light', capabilities: ['onoff', 'dim'], connectivity: ['zigbee'] }],
       capabilities: { my_capability: { type: 'number', title: { en: 'Mine' } } },
     },
     files: { 'app.js': logger('lights started'), 'drivers/bulb/driver.js': "module.exports = class extends require('homey').Driver {};" },
@@ -192,16 +192,16 @@ afterAll(async () => {
 });
 
 describe('apps hearth cannot run in full', () => {
-  it('lists an app with drivers as incompatible, with the reason, and never starts it', async () => {
+  it('lists an app whose drivers all need a radio as incompatible, with the reason, and never starts it', async () => {
     await running('com.example.flows'); // the others have had their start by now
     const lights = await app('com.example.lights');
     expect(lights).toMatchObject({ state: 'stopped', compatible: false, crashed: false });
-    expect(lights.incompatibleReason).toBe('it declares drivers (bulb): hearth has no devices, so apps with drivers do not run');
-    expect(lights.unsupported).toContain('custom capabilities (hearth has no devices)');
+    expect(lights.incompatibleReason).toBe('every driver it declares needs a radio (zigbee), and hearth has none');
+    expect(lights.unsupported).toContain('driver bulb: it needs a zigbee radio, which hearth has not; its devices cannot be added');
     expect(await stdout('com.example.lights')).not.toContain('lights started');
     const restart = await hub.call<{ error_description: string }>('POST', '/api/manager/apps/app/com.example.lights/restart');
     expect(restart.status).toBe(409);
-    expect(restart.body.error_description).toContain('it declares drivers');
+    expect(restart.body.error_description).toContain('every driver it declares needs a radio');
   });
 
   it('runs an app with flow cards: listeners are taken, triggers resolve, and the record says nothing runs them', async () => {

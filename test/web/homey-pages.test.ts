@@ -349,12 +349,15 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
   test("the Apps page shows each app's description, why hearth cannot run an app, and what it does not run", async () => {
     const page = await signedIn(browser.context, hub.url, OWNER, '#/apps');
     const radio = page.getByTestId('app-com.test.radio');
-    expect(await radio.getByTestId('app-description').textContent()).toBe('Test fixture: an app with a driver, which hearth cannot run.');
+    expect(await radio.getByTestId('app-description').textContent()).toBe('Test fixture: an app with a 433 MHz driver, which hearth cannot run.');
     expect(await radio.getByTestId('app-incompatible').textContent()).toBe(
-      'hearth cannot run this app: it declares drivers (socket): hearth has no devices, so apps with drivers do not run.',
+      'hearth cannot run this app: every driver it declares needs a radio (rf433), and hearth has none.',
     );
     await radio.getByTestId('app-unsupported').locator('summary').click();
-    expect(await radio.getByTestId('app-unsupported').locator('li').allTextContents()).toEqual(['permission homey:wireless:433: hearth has no 433 MHz radio']);
+    expect(await radio.getByTestId('app-unsupported').locator('li').allTextContents()).toEqual([
+      'driver socket: it needs a rf433 radio, which hearth has not; its devices cannot be added',
+      'permission homey:wireless:433: hearth has no 433 MHz radio',
+    ]);
     const panel = page.getByTestId('app-com.test.panel');
     expect(await panel.getByTestId('app-incompatible').count()).toBe(0);
     await panel.getByTestId('app-unsupported').locator('summary').click();

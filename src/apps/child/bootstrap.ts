@@ -6,7 +6,7 @@
  * onInit, then answers the hub's calls (uninit, gc, autocomplete, api, ping) until told to stop.
  * Exits on its own when the hub is gone, so an app never outlives the hub.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Socket } from 'node:net';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import type { AppCallArgs, AppCallMethod, HubMessage } from '../wire/protocol.js
 import { answerOf, type CallMessage, isHubMessage, PROTOCOL_VERSION, RpcError, RpcPeer } from '../wire/wire.js';
 import { loadAppClass, NotAnApp } from './app-class.js';
 import { resolveHomeyTo } from './homey-module.js';
+import { loadModule } from './load-module.js';
 import { WebApiHandlers } from './web-api-child.js';
 
 /** How long an app's own calls to the hub may wait (speech waits for the utterance). */
@@ -126,7 +127,16 @@ async function init(a: AppCallArgs<'init'>): Promise<void> {
   instance.app = app;
   running = { homey: instance, app, api: new WebApiHandlers(a.app.dir, instance) };
   await app.onInit();
+  await instance.drivers.start(instance, a.devices ?? [], loadIfThere);
   settleHeap();
+}
+
+/** A module of the app by its path without extension (`drivers/<id>/driver`), or null when there is none. */
+async function loadIfThere(base: string): Promise<unknown> {
+  for (const ext of ['.js', '.mjs', '.cjs']) {
+    if (existsSync(base + ext)) return loadModule(base + ext);
+  }
+  return null;
 }
 
 /**
@@ -155,6 +165,7 @@ async function handle(method: AppCallMethod, args: unknown): Promise<unknown> {
     case 'uninit':
       if (running) {
         running.homey.emit('unload');
+        await running.homey.drivers.stop();
         await running.app.onUninit();
         running.homey.destroy();
       }
@@ -179,6 +190,7 @@ async function handle(method: AppCallMethod, args: unknown): Promise<unknown> {
     case 'ping':
       return null;
     default:
+      if (method.startsWith('device.') || method.startsWith('pair.')) return ready().homey.drivers.handle(method, args);
       throw new RpcError('not_available', `unknown call '${String(method)}'`);
   }
 }

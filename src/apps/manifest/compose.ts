@@ -37,6 +37,7 @@ const COMPOSE_DIR = '.homeycompose';
 const MAX_FILE_BYTES = 256 * 1024;
 /** Files of one kind read at most (flow cards, widgets, locales). */
 const MAX_FILES = 500;
+const LOCAL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const LOCALE_FILE = /^[a-z]{2,3}(-[A-Za-z0-9]+)?\.json$/;
 const COMPOSE_LOCALE_FILE = /^([a-z]{2,3}(?:-[A-Za-z0-9]+)?)((?:\.[A-Za-z0-9_-]+)*)\.json$/;
 
@@ -45,17 +46,22 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 
 class ComposeError extends Error {}
 
-/** The JSON object in `file`, or null when it is absent. A symlink counts as absent. */
-async function readJson(file: string): Promise<Json | null> {
+/** The JSON value in `file`, or undefined when it is absent. A symlink counts as absent. */
+async function readJsonValue(file: string): Promise<unknown> {
   const info = await lstat(file).catch(() => null);
-  if (!info?.isFile()) return null;
+  if (!info?.isFile()) return undefined;
   if (info.size > MAX_FILE_BYTES) throw new ComposeError(`${file} is larger than 256 KiB`);
-  let value: unknown;
   try {
-    value = JSON.parse(await readFile(file, 'utf8'));
+    return JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
     throw new ComposeError(`${file} is not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/** The JSON object in `file`, or null when it is absent. */
+async function readJson(file: string): Promise<Json | null> {
+  const value = await readJsonValue(file);
+  if (value === undefined) return null;
   if (!isObject(value)) throw new ComposeError(`${file} must hold a JSON object`);
   return value;
 }
@@ -137,11 +143,7 @@ async function compose(dir: string): Promise<{ raw: Json; locales: Locales }> {
       ((flow[kind] as unknown[] | undefined) ??= []).push(card);
     }
   }
-  delete app.drivers;
-  for (const id of await names(join(dir, 'drivers'), 'dir')) {
-    const driver = await readJson(join(dir, 'drivers', id, 'driver.compose.json'));
-    if (driver) ((app.drivers as unknown[] | undefined) ??= []).push({ ...driver, id });
-  }
+  await composeDrivers(dir, base, app);
   // Widgets written in app.json itself stay; each widget folder adds (or replaces) one.
   const widgets = merge(app.widgets, {});
   for (const id of await names(join(dir, 'widgets'), 'dir')) {
@@ -180,6 +182,68 @@ async function compose(dir: string): Promise<{ raw: Json; locales: Locales }> {
     locales[language] = withoutDollarKeys(locales[language]) as Json;
   }
   return { raw: withoutDollarKeys(app) as Json, locales };
+}
+
+/** A compose template's `$extends`: one id or a list of them. */
+function extendsOf(item: Json): string[] {
+  const ext = item.$extends;
+  return typeof ext === 'string' ? [ext] : Array.isArray(ext) ? ext.filter((e): e is string => typeof e === 'string') : [];
+}
+
+/** `item` on top of the templates it extends, read from `folder/<id>.json`. */
+async function extended(item: Json, folder: string): Promise<Json> {
+  let out: Json = {};
+  for (const id of extendsOf(item)) {
+    if (!LOCAL_NAME.test(id)) throw new ComposeError(`'$extends' names '${id}', which is not a template id`);
+    const template = await readJson(join(folder, `${id}.json`));
+    if (!template) throw new ComposeError(`'$extends' names '${id}', but there is no ${id}.json in ${folder}`);
+    out = { ...out, ...template, ...(template.$id === undefined && template.id === undefined ? { id } : {}) };
+  }
+  return { ...out, ...item };
+}
+
+/** Replaces Homey compose's driver placeholders in every string of `value`. */
+function withPlaceholders(value: unknown, vars: Record<string, string>): unknown {
+  if (typeof value === 'string') return value.replace(/\{\{(\w+)\}\}/g, (all, name: string) => vars[name] ?? all);
+  if (Array.isArray(value)) return value.map((v) => withPlaceholders(v, vars));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPlaceholders(v, vars)]));
+  return value;
+}
+
+/**
+ * drivers/<id>/driver.compose.json (on top of `.homeycompose/drivers/templates/` it extends), its
+ * driver.settings.compose.json (entries extending `.homeycompose/drivers/settings/`) and its
+ * driver.flow.compose.json: device cards, each given a first `device` argument for this driver's
+ * devices and added to the app's flow cards, as the Homey CLI builds them.
+ */
+async function composeDrivers(dir: string, base: string, app: Json): Promise<void> {
+  delete app.drivers;
+  for (const id of await names(join(dir, 'drivers'), 'dir')) {
+    const folder = join(dir, 'drivers', id);
+    const own = await readJson(join(folder, 'driver.compose.json'));
+    if (!own) continue;
+    const vars = { driverId: id, driverPath: `/drivers/${id}`, driverAssetsPath: `/drivers/${id}/assets` };
+    const driver = (withPlaceholders(await extended(own, join(base, 'drivers', 'templates')), vars) as Json) ?? {};
+    const settings = await readJsonValue(join(folder, 'driver.settings.compose.json'));
+    if (Array.isArray(settings)) {
+      driver.settings = await Promise.all(settings.map((s) => (isObject(s) ? extended(s, join(base, 'drivers', 'settings')) : s)));
+    }
+    ((app.drivers as unknown[] | undefined) ??= []).push({ ...driver, id });
+    const cards = await readJson(join(folder, 'driver.flow.compose.json'));
+    for (const kind of FLOW_KINDS) {
+      const list = cards?.[kind];
+      if (!Array.isArray(list)) continue;
+      for (const raw of list.filter(isObject)) {
+        const card = withPlaceholders(await extended(raw, join(base, 'drivers', 'flow', kind)), vars) as Json;
+        const filter = [`driver_id=${id}`, typeof card.$filter === 'string' ? card.$filter : ''].filter(Boolean).join('&');
+        const args = Array.isArray(card.args) ? card.args : [];
+        card.args = [{ type: 'device', name: 'device', filter }, ...args];
+        card.id = card.$id ?? card.id;
+        const flow = isObject(app.flow) ? app.flow : (app.flow = {});
+        ((flow[kind] as unknown[] | undefined) ??= []).push(card);
+      }
+    }
+  }
 }
 
 /** Entries of an app folder looked at for links at most (as many as a package may hold). */

@@ -9,9 +9,12 @@ import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, normalize } from 'node:path';
 import semver from 'semver';
 import { z } from 'zod';
+import type { Capability } from '../../core/capability.js';
 import { nullRecord, safeRecord } from '../../core/records.js';
 import { describeIssues } from '../../core/zod-issues.js';
+import { CustomCapabilities, DriverList } from './drivers.js';
 import { permissionProblem } from './permissions.js';
+import { describeUnrun, incompatibility } from './support.js';
 
 /** Reverse-domain id: at least two dot-separated segments, e.g. `com.hearth.sysmon`. */
 export const APP_ID = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$/i;
@@ -174,7 +177,7 @@ const permission = z.string().superRefine((p, ctx) => {
 /** An entry of a list Homey keys by `id` (flow cards, drivers): only the id matters here. */
 const Declared = z.array(z.looseObject({ id: z.string().min(1).max(128) })).optional();
 
-const Schema = z.object({
+export const Schema = z.object({
   id: AppId,
   version: Version,
   sdk: z.literal(3, 'must be 3 (the SDK version this hub runs)'),
@@ -208,7 +211,9 @@ const Schema = z.object({
     })
     .default(() => nullRecord<z.output<typeof WidgetDefinition>>()),
   flow: z.looseObject({ triggers: Declared, conditions: Declared, actions: Declared }).optional(),
-  drivers: Declared,
+  drivers: DriverList.default([]),
+  /** The app's own capabilities, as hearth's capability facts. */
+  capabilities: CustomCapabilities.default(() => nullRecord<Capability>()),
   /** hearth's extension: what the app needs beyond the hub's defaults (up to the hub's maximum). */
   hearth: z
     .object({
@@ -222,20 +227,12 @@ const Schema = z.object({
 export const FLOW_KINDS = ['triggers', 'conditions', 'actions'] as const;
 export type FlowKind = (typeof FLOW_KINDS)[number];
 
-/** Homey features that need what hearth has not: their app.json keys, and why. */
-const UNRUN_FEATURES: ReadonlyArray<readonly [string, string]> = [
-  ['capabilities', 'custom capabilities (hearth has no devices)'],
-  ['discovery', 'discovery strategies (hearth has no devices)'],
-  ['signals', 'RF signals (hearth has no radios)'],
-  ['screensavers', 'LED ring screensavers (hearth has no LED ring)'],
-];
-
-export interface AppManifest extends Omit<z.output<typeof Schema>, 'flow' | 'drivers' | 'main'> {
+export interface AppManifest extends Omit<z.output<typeof Schema>, 'flow' | 'main'> {
   /** The main module, relative to the app folder. */
   main: string;
   /** The ids of the flow cards the app declares, per kind (hearth runs none of them). */
   flow: Record<FlowKind, string[]>;
-  /** Why hearth cannot run the app at all (it declares drivers), or null. */
+  /** Why hearth cannot run the app at all (every driver needs a radio, another runtime), or null. */
   incompatible: string | null;
   /** What the app declares that hearth does not run, one sentence each. */
   unrun: string[];
@@ -260,32 +257,6 @@ export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 export const MAX_MANIFEST_TEXT = '4 MiB';
 
 export type ManifestResult = { ok: true; manifest: AppManifest } | { ok: false; message: string };
-
-function describeUnrun(m: z.output<typeof Schema>, raw: Record<string, unknown>): { flow: Record<FlowKind, string[]>; unrun: string[] } {
-  const flow = { triggers: [], conditions: [], actions: [] } as Record<FlowKind, string[]>;
-  for (const kind of FLOW_KINDS) flow[kind] = (m.flow?.[kind] ?? []).map((c) => c.id);
-  const unrun: string[] = [];
-  const cards = FLOW_KINDS.filter((k) => flow[k].length > 0).map((k) => `${flow[k].length} ${k}`);
-  if (cards.length) unrun.push(`flow cards (${cards.join(', ')}): hearth has no flow engine, so they never run`);
-  for (const [key, what] of UNRUN_FEATURES) if (raw[key] !== undefined) unrun.push(what);
-  return { flow, unrun };
-}
-
-/** How app.json names Node.js as the runtime (Homey's own apps write both). */
-const NODE_RUNTIMES = ['nodejs', 'node'];
-
-/** Why hearth cannot run this app at all, or null. */
-function incompatibility(m: z.output<typeof Schema>): string | null {
-  if (m.drivers?.length) {
-    return `it declares drivers (${m.drivers
-      .map((d) => d.id)
-      .slice(0, 5)
-      .join(', ')}): hearth has no devices, so apps with drivers do not run`;
-  }
-  if (m.runtime !== undefined && !NODE_RUNTIMES.includes(m.runtime)) return `it needs the ${m.runtime} runtime; hearth runs Node.js apps`;
-  if (m.platforms && !m.platforms.includes('local')) return `it runs on ${m.platforms.join(', ')} only, not on a local hub`;
-  return null;
-}
 
 /** Images and the brand colour app.json names but hearth left out (they are decoration, never a refusal). */
 function droppedDecoration(m: z.output<typeof Schema>, raw: Record<string, unknown>): string[] {
@@ -349,7 +320,7 @@ export function parseManifest(raw: unknown, folderName?: string): ManifestResult
     ...Object.entries(m.widgets).flatMap(([id, w]) => settingWarnings(w.settings, `widgets.${id}.settings`)),
     ...droppedDecoration(m, rawObject),
   ];
-  const { drivers: _drivers, flow: _flow, main, ...rest } = m;
+  const { flow: _flow, main, ...rest } = m;
   return {
     ok: true,
     manifest: { ...rest, main: main ?? (m.esm ? 'app.mjs' : 'app.js'), flow, incompatible: incompatibility(m), unrun, raw: rawObject, warnings },

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { safeRecord } from '../../core/records.js';
 import type { Permission } from '../manifest/permissions.js';
+import { DEVICE_APP_CALLS, DEVICE_HUB_CALLS, DeviceState } from './device-calls.js';
 import { hasDotSegment } from './segments.cjs';
 import { keyProblem } from './setting-rules.cjs';
 
@@ -124,6 +125,7 @@ export const HUB_CALLS = {
    * socket the hub serves its Web API on for this app alone (bound into its namespace).
    */
   'api.connection': call(z.object({}), z.object({ token: z.string(), socket: z.string() }), 'homey:manager:api'),
+  ...DEVICE_HUB_CALLS,
 } as const;
 
 /** One call of an app's or widget's Web API (app.json `api`), run by its api.js in the app. */
@@ -155,6 +157,8 @@ export const APP_CALLS = {
       manifest: JsonObject,
       permissions: z.array(z.string()),
       state: AppState,
+      /** The app's devices, each made a Device instance of its driver after the app's onInit. */
+      devices: z.array(DeviceState).default([]),
     }),
     z.null(),
   ),
@@ -163,6 +167,7 @@ export const APP_CALLS = {
   autocomplete: call(z.object({ widgetId: z.string(), settingId: z.string(), query: z.string(), settings: JsonObject }), z.array(AutocompleteItem).max(200)),
   api: call(ApiCall, ApiAnswer),
   ping: call(z.object({}), z.null()),
+  ...DEVICE_APP_CALLS,
 } as const;
 
 export type HubCalls = typeof HUB_CALLS;

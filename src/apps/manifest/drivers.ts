@@ -1,0 +1,147 @@
+/**
+ * The drivers an app declares in app.json (Homey's `drivers` array) and its own capabilities
+ * (app.json `capabilities`), read the way Homey's docs describe them. A driver is lenient where
+ * Homey's tools are (unknown keys stay in the raw manifest the app reads); what the hub acts on
+ * (its id, class, capabilities, settings, pairing views, discovery) is checked here.
+ *
+ * Radios: a driver that needs Zigbee, Z-Wave, 433/868 MHz, infrared, Bluetooth or Matter cannot
+ * pair on hearth; `radioOf` names what it needs.
+ */
+import { z } from 'zod';
+import type { Capability, CapabilityUi } from '../../core/capability.js';
+import { nullRecord, safeRecord } from '../../core/records.js';
+
+export { radioOf } from '../wire/radios.cjs';
+
+const LOCAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** A capability id, or a sub-capability `measure_temperature.inside`. */
+export const CAPABILITY_ID = /^[a-z0-9_]{1,64}(\.[A-Za-z0-9_-]{1,64})?$/;
+const Text = z.union([z.string(), safeRecord(z.string(), z.string())]);
+
+/** One view of a pairing (or repair) sequence: a system template or the app's own html. */
+const PairView = z.looseObject({
+  id: z.string().regex(LOCAL_ID, 'must be 1-64 letters, digits, _ or -'),
+  template: z.string().max(64).optional(),
+  navigation: z.looseObject({ prev: z.string().optional(), next: z.string().optional() }).optional(),
+  options: z.looseObject({}).optional(),
+});
+
+/** A device setting as Homey writes it: flat, or a group with `children`. */
+export interface DeviceSettingDef {
+  id: string;
+  type: string;
+  label: string | Record<string, string>;
+  default: unknown;
+  min?: number;
+  max?: number;
+  values?: Array<{ id: string; label: unknown }>;
+}
+
+const SettingEntry = z.looseObject({
+  id: z.string().regex(LOCAL_ID).optional(),
+  type: z.string().max(32),
+  label: Text.optional(),
+  title: Text.optional(),
+  value: z.unknown().optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  values: z.array(z.looseObject({ id: z.string() })).optional(),
+  children: z.array(z.unknown()).optional(),
+});
+
+/** Device settings flattened out of their groups; labels (`label` or `type: label`) are not settings. */
+function flattenSettings(list: unknown[], out: DeviceSettingDef[] = [], depth = 0): DeviceSettingDef[] {
+  for (const item of list) {
+    const s = SettingEntry.safeParse(item);
+    if (!s.success) continue;
+    if (s.data.type === 'group') {
+      if (depth < 3) flattenSettings(s.data.children ?? [], out, depth + 1);
+      continue;
+    }
+    if (!s.data.id || s.data.type === 'label') continue;
+    out.push({
+      id: s.data.id,
+      type: s.data.type,
+      label: s.data.label ?? s.data.title ?? s.data.id,
+      default: s.data.value ?? null,
+      ...(s.data.min !== undefined ? { min: s.data.min } : {}),
+      ...(s.data.max !== undefined ? { max: s.data.max } : {}),
+      ...(s.data.values ? { values: s.data.values.map((v) => ({ id: v.id, label: v.label ?? v.title ?? v.id })) } : {}),
+    });
+  }
+  return out;
+}
+
+export const DriverDefinition = z
+  .looseObject({
+    id: z.string().regex(LOCAL_ID, 'must be 1-64 letters, digits, _ or -'),
+    name: Text.optional(),
+    class: z.string().max(64).default('other'),
+    capabilities: z.array(z.string().regex(CAPABILITY_ID, 'must be a capability id such as onoff or measure_temperature.inside')).default([]),
+    capabilitiesOptions: safeRecord(z.string(), z.looseObject({})).default(() => nullRecord<Record<string, unknown>>()),
+    settings: z.array(z.unknown()).default([]),
+    pair: z.array(PairView).optional(),
+    repair: z.array(PairView).optional(),
+    discovery: z.string().max(128).optional(),
+    connectivity: z.array(z.string()).optional(),
+    platforms: z.array(z.string()).optional(),
+    energy: z.looseObject({}).optional(),
+    images: z.looseObject({}).optional(),
+    icon: z.string().optional(),
+    deprecated: z.boolean().optional(),
+  })
+  .transform((d) => ({ ...d, deviceSettings: flattenSettings(d.settings) }));
+export type DriverDefinition = z.output<typeof DriverDefinition>;
+
+export const DriverList = z.array(DriverDefinition).superRefine((drivers, ctx) => {
+  const seen = new Set<string>();
+  for (const [i, d] of drivers.entries()) {
+    if (seen.has(d.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `driver '${d.id}' is declared twice` });
+    seen.add(d.id);
+  }
+});
+
+const UI_KINDS = ['toggle', 'slider', 'sensor', 'thermostat', 'media', 'color', 'battery', 'picker', 'ternary', 'button'] as const;
+
+/** An app's own capability as app.json (or `.homeycompose/capabilities/<id>.json`) writes it. */
+const CustomCapability = z.looseObject({
+  type: z.enum(['boolean', 'number', 'string', 'enum']),
+  title: Text,
+  getable: z.boolean().default(true),
+  setable: z.boolean().default(false),
+  units: Text.optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  step: z.number().positive().optional(),
+  decimals: z.number().int().min(0).max(10).optional(),
+  values: z.array(z.looseObject({ id: z.string().min(1).max(64), title: Text.optional() })).optional(),
+  uiComponent: z.string().nullable().optional(),
+  insights: z.boolean().default(false),
+});
+
+const english = (t: z.output<typeof Text> | undefined): string | null =>
+  t === undefined ? null : typeof t === 'string' ? t : (t.en ?? Object.values(t)[0] ?? null);
+
+export const CustomCapabilities = safeRecord(z.string().regex(/^[a-z0-9_]{1,64}$/, 'must be 1-64 lowercase letters, digits or _'), CustomCapability).transform(
+  (caps) => {
+    const out = nullRecord<Capability>();
+    for (const [id, c] of Object.entries(caps)) {
+      const ui = (UI_KINDS as readonly string[]).includes(c.uiComponent ?? '') ? (c.uiComponent as CapabilityUi) : null;
+      out[id] = {
+        type: c.type,
+        title: english(c.title) ?? id,
+        getable: c.getable,
+        setable: c.setable,
+        units: english(c.units),
+        min: c.min ?? null,
+        max: c.max ?? null,
+        step: c.step ?? null,
+        decimals: c.decimals ?? null,
+        values: c.values ? c.values.map((v) => ({ id: v.id, title: english(v.title) ?? v.id })) : null,
+        ui,
+        insights: c.insights,
+      };
+    }
+    return out;
+  },
+);

@@ -1,0 +1,101 @@
+/**
+ * The part of the protocol that carries devices (protocol.ts holds the rest): a device as its
+ * app sees it, the calls an app's Driver and Device classes make to the hub, and the calls the
+ * hub makes into them (capability listeners, settings, pairing). The hub is the keeper of every
+ * device record; the app holds a copy, sent with init and with each device it gains.
+ */
+import { z } from 'zod';
+import { safeRecord } from '../../core/records.js';
+
+const JsonObject = safeRecord(z.string(), z.unknown());
+const DeviceId = z.string().min(1).max(64);
+const CapabilityId = z.string().regex(/^[a-z0-9_]{1,64}(\.[A-Za-z0-9_-]{1,64})?$/, 'must be a capability id such as onoff or measure_temperature.inside');
+const StoreKey = z.string().min(1).max(256);
+/** A capability's value: null is "not known". */
+export const CapabilityValue = z.union([z.boolean(), z.number(), z.string().max(4096), z.null()]);
+const Message = z.string().max(1000).nullable();
+const SessionId = z.string().min(1).max(64);
+
+/** A device as its app's Device instance sees it. */
+export const DeviceState = z.object({
+  id: DeviceId,
+  /** The driver's id in app.json (not Homey's `homey:app:<appId>:<driverId>`). */
+  driverId: z.string(),
+  name: z.string(),
+  class: z.string(),
+  data: JsonObject,
+  store: JsonObject,
+  settings: JsonObject,
+  capabilities: z.array(z.string()),
+  capabilitiesOptions: safeRecord(z.string(), JsonObject),
+  values: safeRecord(z.string(), CapabilityValue),
+  available: z.boolean(),
+  unavailableMessage: Message,
+  warningMessage: Message,
+  energy: JsonObject.nullable(),
+});
+export type DeviceState = z.infer<typeof DeviceState>;
+
+/** A device a pairing offers (Homey's onPairListDevices entries); the hub fills in the driver's defaults. */
+export const PairDevice = z.looseObject({
+  name: z.string().min(1).max(200),
+  data: JsonObject,
+  store: JsonObject.optional(),
+  settings: JsonObject.optional(),
+  capabilities: z.array(CapabilityId).max(256).optional(),
+  capabilitiesOptions: safeRecord(z.string(), JsonObject).optional(),
+  class: z.string().max(64).optional(),
+  icon: z.string().max(512).optional(),
+  energy: JsonObject.optional(),
+});
+export type PairDevice = z.infer<typeof PairDevice>;
+
+interface Def {
+  readonly args: z.ZodType;
+  readonly result: z.ZodType;
+  readonly permission: null;
+}
+const call = <A extends z.ZodType, R extends z.ZodType>(args: A, result: R) => ({ args, result, permission: null }) satisfies Def;
+
+/** Calls an app's Driver and Device instances make to the hub (about their own devices only). */
+export const DEVICE_HUB_CALLS = {
+  'device.setCapabilityValue': call(z.object({ id: DeviceId, capabilityId: CapabilityId, value: CapabilityValue }), z.null()),
+  'device.setStoreValue': call(z.object({ id: DeviceId, key: StoreKey, value: z.unknown() }), z.null()),
+  'device.unsetStoreValue': call(z.object({ id: DeviceId, key: StoreKey }), z.null()),
+  'device.setSettings': call(z.object({ id: DeviceId, settings: JsonObject }), z.null()),
+  'device.setAvailable': call(z.object({ id: DeviceId, available: z.boolean(), message: Message }), z.null()),
+  'device.setWarning': call(z.object({ id: DeviceId, message: Message }), z.null()),
+  'device.addCapability': call(z.object({ id: DeviceId, capabilityId: CapabilityId }), z.null()),
+  'device.removeCapability': call(z.object({ id: DeviceId, capabilityId: CapabilityId }), z.null()),
+  'device.setCapabilityOptions': call(z.object({ id: DeviceId, capabilityId: CapabilityId, options: JsonObject }), z.null()),
+  'device.setClass': call(z.object({ id: DeviceId, class: z.string().min(1).max(64) }), z.null()),
+  'device.setEnergy': call(z.object({ id: DeviceId, energy: JsonObject }), z.null()),
+  /** The driver's pairing code talks to the pairing view (its emit, showView, nextView, ..., done). */
+  'pair.toView': call(
+    z.object({
+      session: SessionId,
+      kind: z.enum(['emit', 'showView', 'nextView', 'prevView', 'done']),
+      event: z.string().max(128).optional(),
+      data: z.unknown(),
+    }),
+    z.unknown(),
+  ),
+} as const;
+
+/** Calls the hub makes into an app's drivers and devices. */
+export const DEVICE_APP_CALLS = {
+  /** A device was paired: the app makes its Device instance (onInit, then onAdded). */
+  'device.added': call(z.object({ device: DeviceState }), z.null()),
+  /** A device was deleted by a person: onDeleted, then the instance is gone. */
+  'device.deleted': call(z.object({ id: DeviceId }), z.null()),
+  'device.renamed': call(z.object({ id: DeviceId, name: z.string() }), z.null()),
+  /** A person changes settings: onSettings may refuse (it throws) and nothing is stored. */
+  'device.settings': call(z.object({ id: DeviceId, oldSettings: JsonObject, newSettings: JsonObject, changedKeys: z.array(z.string()) }), z.null()),
+  /** A person (or a flow) sets capabilities: the app's capability listeners run. */
+  'device.capability': call(z.object({ id: DeviceId, values: safeRecord(z.string(), CapabilityValue), opts: JsonObject }), z.null()),
+  /** A pairing (or repair) session starts: the driver's onPair / onRepair. */
+  'pair.start': call(z.object({ session: SessionId, driverId: z.string(), type: z.enum(['pair', 'repair']), deviceId: DeviceId.optional() }), z.null()),
+  /** The view emits an event to the session: the handler's answer. */
+  'pair.emit': call(z.object({ session: SessionId, event: z.string().min(1).max(128), data: z.unknown() }), z.unknown()),
+  'pair.end': call(z.object({ session: SessionId }), z.null()),
+} as const;
