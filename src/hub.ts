@@ -32,6 +32,8 @@ import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
 import type { ManagerContext } from './managers/context.js';
 import { DashboardsManager } from './managers/dashboards/index.js';
+import { DevicesManager } from './managers/devices/index.js';
+import { DriversManager } from './managers/drivers/index.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
 import { I18nManager } from './managers/i18n/index.js';
@@ -39,6 +41,7 @@ import { InsightsManager } from './managers/insights/index.js';
 import { SpeechOutputManager } from './managers/speech-output/index.js';
 import { SystemManager } from './managers/system/index.js';
 import { TokensManager } from './managers/tokens/index.js';
+import { ZonesManager } from './managers/zones/index.js';
 
 /** The managers that make up a hub, in start order. Built once per hub. */
 export interface HubManagers {
@@ -62,6 +65,8 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
   const i18n = new I18nManager({ ...ctx, log: ctx.log.child({ module: 'i18n' }) });
   const geolocation = new GeolocationManager({ ...ctx, log: ctx.log.child({ module: 'geolocation' }) });
   const insights = new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) });
+  const zones = new ZonesManager({ ...ctx, log: ctx.log.child({ module: 'zones' }) });
+  const devices = new DevicesManager({ ...ctx, log: ctx.log.child({ module: 'devices' }) }, zones.service);
   // --- manager registration: one line per manager, in start order ---
   const all: Manager[] = [
     new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }),
@@ -76,6 +81,9 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
       { copyInsights: (dest) => insights.backup(dest), ...(options.restart ? { restart: options.restart } : {}) },
     ),
     new DashboardsManager({ ...ctx, log: ctx.log.child({ module: 'dashboards' }) }),
+    zones,
+    devices,
+    new DriversManager({ ...ctx, log: ctx.log.child({ module: 'drivers' }) }, devices.service),
     // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
     new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
   ];

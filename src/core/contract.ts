@@ -20,6 +20,9 @@ export const MANAGER_NAMES = [
   'google-assistant',
   'tokens',
   'system',
+  'zones',
+  'devices',
+  'drivers',
 ] as const;
 export type ManagerName = (typeof MANAGER_NAMES)[number];
 

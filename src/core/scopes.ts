@@ -17,6 +17,11 @@ export const SCOPES = [
   'service.geolocation.readonly',
   'service.system',
   'service.system.readonly',
+  'service.device',
+  'service.device.readonly',
+  'service.device.control',
+  'service.zone',
+  'service.zone.readonly',
   'SYSTEM',
   'SYSTEM_READONLY',
 ] as const;
@@ -40,6 +45,11 @@ export const SCOPE_INFO: { readonly [S in Scope]: { readonly label: string; read
   'service.geolocation.readonly': { label: 'View location', sentence: "See the hub's location." },
   'service.system': { label: 'Hub settings', sentence: 'Change language, units, voices and other hub settings, and start backups.' },
   'service.system.readonly': { label: 'View hub settings', sentence: "See the hub's settings and state." },
+  'service.device': { label: 'Devices', sentence: 'Add, rename, move, configure and delete devices, and control them.' },
+  'service.device.readonly': { label: 'View devices', sentence: 'See the devices and their state, without changing or controlling them.' },
+  'service.device.control': { label: 'Control devices', sentence: 'Switch, dim and otherwise control devices (seeing them needs View devices).' },
+  'service.zone': { label: 'Zones', sentence: 'Create, rename, move and delete the zones of the home.' },
+  'service.zone.readonly': { label: 'View zones', sentence: 'See the zones of the home.' },
   SYSTEM: { label: 'Administration', sentence: 'Manage tokens and sign-in links, and download, upload and restore backups: everything short of owner.' },
   SYSTEM_READONLY: { label: 'View administration', sentence: 'See backups and the hub’s administrative state, without changing it.' },
 };
@@ -49,18 +59,22 @@ export type GrantedScope = Scope | '*';
 const scopeSet: ReadonlySet<string> = new Set(SCOPES);
 export const isScope = (s: string): s is Scope => scopeSet.has(s);
 
-/** The scope that a granted scope implies besides itself, if any. */
-function impliedBy(granted: Scope): Scope | undefined {
-  if (granted === 'SYSTEM') return 'SYSTEM_READONLY';
-  const readonly = `${granted}.readonly`;
-  return isScope(readonly) ? readonly : undefined;
+/**
+ * What a granted scope implies besides itself: its `.readonly`; and the devices scope also
+ * controls devices (changing a device is more than switching it). `service.app` does not imply
+ * `service.app.control`: the seed's scopes keep them apart.
+ */
+function implies(granted: Scope, needed: Scope): boolean {
+  if (granted === 'SYSTEM') return needed === 'SYSTEM_READONLY';
+  if (needed === `${granted}.readonly`) return true;
+  return granted === 'service.device' && needed === 'service.device.control';
 }
 
 /** True when a token holding `granted` may perform an operation that needs `needed`. */
 export function grants(granted: readonly GrantedScope[], needed: Scope): boolean {
   for (const g of granted) {
     if (g === '*' || g === needed) return true;
-    if (impliedBy(g) === needed) return true;
+    if (implies(g, needed)) return true;
   }
   return false;
 }

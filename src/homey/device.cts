@@ -262,7 +262,9 @@ export class Device extends SimpleClass {
   /** Called when a person renamed the device. */
   async onRenamed(_name: string): Promise<void> {}
   /** Called when a person changes settings: throw to refuse them (the message is shown). */
-  async onSettings(_change: { oldSettings: object; newSettings: object; changedKeys: string[] }): Promise<string | undefined | void> {}
+  async onSettings(_change: { oldSettings: object; newSettings: object; changedKeys: string[] }): Promise<string | undefined> {
+    return undefined;
+  }
   /** Called before the app stops. */
   async onUninit(): Promise<void> {}
   onDiscoveryResult(_result: unknown): boolean {

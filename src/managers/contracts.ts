@@ -6,6 +6,8 @@
 import { appsContract } from './apps/contract.js';
 import { backupContract } from './backup/contract.js';
 import { dashboardsContract } from './dashboards/contract.js';
+import { devicesContract } from './devices/contract.js';
+import { driversContract } from './drivers/contract.js';
 import { geolocationContract } from './geolocation/contract.js';
 import { googleAssistantContract } from './google-assistant/contract.js';
 import { i18nContract } from './i18n/contract.js';
@@ -13,6 +15,7 @@ import { insightsContract } from './insights/contract.js';
 import { speechOutputContract } from './speech-output/contract.js';
 import { systemContract } from './system/contract.js';
 import { tokensContract } from './tokens/contract.js';
+import { zonesContract } from './zones/contract.js';
 
 export const CONTRACTS = {
   dashboards: dashboardsContract,
@@ -25,6 +28,9 @@ export const CONTRACTS = {
   'google-assistant': googleAssistantContract,
   tokens: tokensContract,
   system: systemContract,
+  zones: zonesContract,
+  devices: devicesContract,
+  drivers: driversContract,
 } as const;
 
 export type Contracts = typeof CONTRACTS;

@@ -127,7 +127,7 @@ async function init(a: AppCallArgs<'init'>): Promise<void> {
   instance.app = app;
   running = { homey: instance, app, api: new WebApiHandlers(a.app.dir, instance) };
   await app.onInit();
-  await instance.drivers.start(instance, a.devices ?? [], loadIfThere);
+  await instance.drivers.start(instance, loadIfThere);
   settleHeap();
 }
 

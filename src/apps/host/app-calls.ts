@@ -4,7 +4,8 @@
  * the hub's errors (rethrowAppError): 409 not running, 404 no listener, 504 timeout, 502 threw.
  */
 import { HearthError } from '../../core/errors.js';
-import type { ApiAnswer, ApiCall } from '../wire/protocol.js';
+import type { DEVICE_APP_CALLS } from '../wire/device-calls.js';
+import type { ApiAnswer, ApiCall, AppCallArgs, AppCallResult } from '../wire/protocol.js';
 import { rethrowAppError } from './errors.js';
 import type { AppSupervisor } from './supervisor.js';
 
@@ -33,5 +34,15 @@ export class AppCalls {
     const supervisor = this.supervisor(id);
     if (!supervisor.state.ready) throw new HearthError('unavailable', `app '${id}' is not running; its Web API answers once it runs`);
     return supervisor.call('api', call, timeoutMs).catch(rethrowAppError);
+  }
+
+  /**
+   * Calls an app's drivers or devices (a capability's listener, a pairing's handler). A device
+   * whose app is not running cannot be reached: 503 with a sentence saying so.
+   */
+  async device<M extends keyof typeof DEVICE_APP_CALLS>(id: string, method: M, args: AppCallArgs<M>, timeoutMs: number): Promise<AppCallResult<M>> {
+    const supervisor = this.supervisor(id);
+    if (!supervisor.state.ready) throw new HearthError('unavailable', `app '${id}' is not running, so its devices cannot be reached`);
+    return supervisor.call(method, args, timeoutMs).catch(rethrowAppError);
   }
 }

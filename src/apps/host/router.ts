@@ -32,6 +32,9 @@ const SERVED_BY: Record<string, string> = {
   settings: 'apps',
   api: 'apps',
   notifications: 'apps',
+  device: 'devices',
+  pair: 'drivers',
+  drivers: 'devices',
 };
 
 export class SdkRouter {

@@ -59,6 +59,8 @@ const call = <A extends z.ZodType, R extends z.ZodType>(args: A, result: R) => (
 
 /** Calls an app's Driver and Device instances make to the hub (about their own devices only). */
 export const DEVICE_HUB_CALLS = {
+  /** The app's devices, asked once its drivers are made (each becomes a Device instance). */
+  'drivers.devices': call(z.object({}), z.array(DeviceState)),
   'device.setCapabilityValue': call(z.object({ id: DeviceId, capabilityId: CapabilityId, value: CapabilityValue }), z.null()),
   'device.setStoreValue': call(z.object({ id: DeviceId, key: StoreKey, value: z.unknown() }), z.null()),
   'device.unsetStoreValue': call(z.object({ id: DeviceId, key: StoreKey }), z.null()),

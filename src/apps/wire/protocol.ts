@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { safeRecord } from '../../core/records.js';
 import type { Permission } from '../manifest/permissions.js';
-import { DEVICE_APP_CALLS, DEVICE_HUB_CALLS, DeviceState } from './device-calls.js';
+import { DEVICE_APP_CALLS, DEVICE_HUB_CALLS } from './device-calls.js';
 import { hasDotSegment } from './segments.cjs';
 import { keyProblem } from './setting-rules.cjs';
 
@@ -157,8 +157,6 @@ export const APP_CALLS = {
       manifest: JsonObject,
       permissions: z.array(z.string()),
       state: AppState,
-      /** The app's devices, each made a Device instance of its driver after the app's onInit. */
-      devices: z.array(DeviceState).default([]),
     }),
     z.null(),
   ),

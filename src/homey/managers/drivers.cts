@@ -67,11 +67,13 @@ export class ManagerDrivers extends Manager {
   }
 
   /** Makes every driver and its devices (called once, after the app's onInit). */
-  async start(homey: Homey, devices: DeviceState[], load: ClassLoader): Promise<void> {
+  async start(homey: Homey, load: ClassLoader): Promise<void> {
     this.homey = homey;
     this.load = load;
-    for (const entry of this.declared()) {
-      if (radioOf(entry)) continue;
+    const drivers = this.declared().filter((d) => !radioOf(d));
+    if (drivers.length === 0) return;
+    const devices = (await this.ctx.transport.call('drivers.devices', {})) as DeviceState[];
+    for (const entry of drivers) {
       const file = `${this.ctx.app.dir}/drivers/${entry.id}/driver`;
       const DriverClass = exportedClass(await load(file), Driver, `drivers/${entry.id}/driver.js`) ?? Driver;
       const driver = constructingDriver({ homey, id: entry.id, manifest: entry }, () => new DriverClass());

@@ -1,0 +1,82 @@
+/**
+ * The devices contract, at Homey's paths as Homey's client (`homey-api`) calls them: the devices
+ * with their capabilities and values, a device's settings, renaming, moving and deleting it, and
+ * setting a capability (run by the device's app). Events: device.create/update/delete, and
+ * capability.update for each new value (Homey's clients hear it as `capability` on
+ * `homey:device:<id>`).
+ */
+import { z } from 'zod';
+import { defineContract, stateOperation } from '../../core/contract.js';
+import { resourceEvents } from '../../core/events.js';
+import { DeviceView } from './views.js';
+
+const Id = z.object({ id: z.string().min(1).max(64) });
+const CapabilityParams = z.object({ deviceId: z.string().min(1).max(64), capabilityId: z.string().min(1).max(130) });
+const Value = z.union([z.boolean(), z.number(), z.string().max(4096), z.null()]);
+
+export const CapabilityEvent = z.object({
+  deviceId: z.string(),
+  capabilityId: z.string(),
+  value: Value,
+  /** The caller's id of the set that made it (homey-api's), or null. */
+  transactionId: z.string().nullable(),
+  transactionTime: z.string().nullable(),
+});
+
+export const devicesContract = defineContract({
+  name: 'devices',
+  eventScope: 'service.device.readonly',
+  events: { ...resourceEvents('device', DeviceView), 'capability.update': [CapabilityEvent] },
+  operations: {
+    getState: stateOperation({
+      summary: 'How many devices there are, and how many are unavailable',
+      output: z.object({ devices: z.number().int(), unavailable: z.number().int() }),
+    }),
+    getDevices: {
+      method: 'GET',
+      path: '/device',
+      scope: 'service.device.readonly',
+      summary: 'Every device by id, with its capabilities and their values',
+      output: z.record(z.string(), DeviceView),
+    },
+    getDevice: { method: 'GET', path: '/device/:id', scope: 'service.device.readonly', summary: 'One device', params: Id, output: DeviceView },
+    updateDevice: {
+      method: 'PUT',
+      path: '/device/:id',
+      scope: 'service.device',
+      summary: 'Rename a device, move it to another zone, change its note or hide it',
+      params: Id,
+      body: z.strictObject({
+        name: z.string().trim().min(1, 'a device needs a name').max(200).optional(),
+        zone: z.string().min(1).max(64).optional(),
+        note: z.string().max(2000).nullable().optional(),
+        hidden: z.boolean().optional(),
+        virtualClass: z.string().max(64).nullable().optional(),
+      }),
+      bodyRoot: 'device',
+      output: DeviceView,
+    },
+    deleteDevice: { method: 'DELETE', path: '/device/:id', scope: 'service.device', summary: 'Delete a device (its app hears it)', params: Id, status: 204 },
+    getCapabilityValue: {
+      method: 'GET',
+      path: '/device/:deviceId/capability/:capabilityId',
+      scope: 'service.device.readonly',
+      summary: "A capability's value",
+      params: CapabilityParams,
+      output: Value,
+    },
+    setCapabilityValue: {
+      method: 'PUT',
+      path: '/device/:deviceId/capability/:capabilityId',
+      scope: 'service.device.control',
+      summary: "Set a capability `{value, opts?, transactionId?}`: the device's app acts on it, then it is the device's value",
+      params: CapabilityParams,
+      body: z.strictObject({
+        value: Value,
+        opts: z.record(z.string(), z.unknown()).optional(),
+        transactionId: z.string().max(128).optional(),
+      }),
+      output: z.null(),
+    },
+  },
+});

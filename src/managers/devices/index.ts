@@ -1,0 +1,96 @@
+/**
+ * Devices: the devices the home's apps paired, their capabilities and values (service.ts), the
+ * SDK calls their apps make (app-side.ts). The apps manager hands it the runtime (attachApps) and
+ * its router (serveSdk); app.* events say when an app starts, stops or goes.
+ */
+
+import type { SdkRouter } from '../../apps/host/router.js';
+import type { AppRuntime } from '../../apps/host/runtime.js';
+import type { Manager } from '../../core/managers.js';
+import { implement, type Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
+import type { ZonesService } from '../zones/service.js';
+import { serveDevices } from './app-side.js';
+import { devicesContract } from './contract.js';
+import { DevicesService } from './service.js';
+
+export class DevicesManager implements Manager {
+  readonly name = devicesContract.name;
+  readonly contract = devicesContract;
+  readonly operations: readonly Operation[];
+  readonly service: DevicesService;
+  private off: Array<() => void> = [];
+  /** Whether each app ran when its devices were last published. */
+  private readonly running = new Map<string, boolean>();
+
+  constructor(
+    private readonly ctx: ManagerContext,
+    zones: ZonesService,
+  ) {
+    const service = (this.service = new DevicesService(ctx.store, ctx.bus, zones, ctx.log));
+    this.operations = implement(devicesContract.operations, {
+      getState: () => {
+        const all = Object.values(service.list());
+        return { devices: all.length, unavailable: all.filter((d) => !d.available).length };
+      },
+      getDevices: () => service.list(),
+      getDevice: ({ params }) => service.get(params.id),
+      updateDevice: ({ params, body }) => service.update(params.id, body),
+      deleteDevice: async ({ params }) => {
+        await service.remove(params.id);
+      },
+      getCapabilityValue: ({ params }) => service.getCapabilityValue(params.deviceId, params.capabilityId),
+      setCapabilityValue: async ({ params, body }) => {
+        await service.setCapabilityValue(params.deviceId, params.capabilityId, body.value, body.opts, body.transactionId);
+        return null;
+      },
+    });
+  }
+
+  serveSdk(router: SdkRouter): void {
+    this.off.push(...serveDevices(router, this.service));
+  }
+
+  attachApps(runtime: AppRuntime): void {
+    this.service.attach({
+      manifest: (appId) => runtime.manifest(appId),
+      down: (appId) => {
+        if (!runtime.has(appId)) return `its app '${appId}' is not installed`;
+        const state = runtime.supervisor(appId).state;
+        return state.ready ? null : `its app '${appId}' is not running`;
+      },
+      call: (appId, method, args, timeoutMs) => runtime.calls.device(appId, method, args, timeoutMs),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.service.start();
+    this.off.push(
+      // An app that starts, stops or crashes makes its devices available or not; an uninstalled
+      // app takes its devices with it.
+      this.ctx.bus.subscribe((e) => {
+        if (e.manager !== 'apps' || !e.event.startsWith('app.')) return;
+        const app = e.args[0] as { id?: unknown; state?: unknown } | undefined;
+        if (typeof app?.id !== 'string') return;
+        const appId = app.id;
+        if (e.event === 'app.delete') {
+          this.running.delete(appId);
+          void this.service
+            .removeApp(appId)
+            .catch((err: unknown) => this.ctx.log.error({ err, app: appId }, 'could not remove the devices of an uninstalled app'));
+          return;
+        }
+        const running = app.state === 'running';
+        if (this.running.get(appId) === running) return;
+        this.running.set(appId, running);
+        this.service.appChanged(appId, running ? `its app '${appId}' is not running` : null);
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    for (const f of this.off) f();
+    this.off = [];
+    await this.service.stop();
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * How devices are kept in the data file: each device's record in the `devices` section (written
+ * at once: a paired device, a changed setting or store value survives a power cut), and the last
+ * value of each capability in `device-values` (written at most every few seconds: a sensor may
+ * report every second, and a value lost in a power cut is reported again by its device).
+ */
+import { z } from 'zod';
+import { safeRecord } from '../../core/records.js';
+
+const JsonObject = safeRecord(z.string(), z.unknown());
+
+export const DeviceRecord = z.object({
+  id: z.string(),
+  appId: z.string(),
+  /** The driver's id in its app's app.json. */
+  driverId: z.string(),
+  name: z.string(),
+  zone: z.string(),
+  class: z.string(),
+  virtualClass: z.string().nullable(),
+  data: JsonObject,
+  store: JsonObject,
+  settings: JsonObject,
+  capabilities: z.array(z.string()),
+  capabilitiesOptions: safeRecord(z.string(), JsonObject),
+  /** What the app said (setAvailable/setUnavailable); a device whose app is not running is unavailable too. */
+  available: z.boolean(),
+  unavailableMessage: z.string().nullable(),
+  warningMessage: z.string().nullable(),
+  energy: JsonObject.nullable(),
+  icon: z.string().nullable(),
+  note: z.string().nullable(),
+  hidden: z.boolean(),
+  created: z.string(),
+});
+export type DeviceRecord = z.infer<typeof DeviceRecord>;
+
+export const DEVICES_SECTION = 'devices';
+export const DevicesSection = safeRecord(z.string(), DeviceRecord);
+export type DevicesSection = z.infer<typeof DevicesSection>;
+
+export const StoredValue = z.object({ value: z.union([z.boolean(), z.number(), z.string(), z.null()]), lastUpdated: z.string().nullable() });
+export type StoredValue = z.infer<typeof StoredValue>;
+export const VALUES_SECTION = 'device-values';
+export const ValuesSection = safeRecord(z.string(), safeRecord(z.string(), StoredValue));
+export type ValuesSection = z.infer<typeof ValuesSection>;
+
+/** Devices a hub keeps at most, and the size of what an app may keep per device. */
+export const LIMITS = {
+  devices: 1000,
+  /** JSON of one device's data, store or settings. */
+  objectBytes: 256 * 1024,
+  capabilities: 256,
+};

@@ -1,0 +1,310 @@
+/**
+ * The devices of the home: their records (the `devices` section), their capability values
+ * (values.ts), and every change to them, whoever makes it: a person through the Web API (rename,
+ * move, settings, a capability set, delete), the pairing (create), or the device's own app
+ * (app-side.ts). Every change is published: device.create/update/delete with the Device view, and
+ * capability.update for each value. A capability set by a person goes through the app's
+ * listener first and is the device's value only once the app took it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { AppManifest } from '../../apps/manifest/manifest.js';
+import type { DEVICE_APP_CALLS, DeviceState, PairDevice } from '../../apps/wire/device-calls.js';
+import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
+import { type Capability, valueProblem } from '../../core/capability.js';
+import { diff } from '../../core/diff.js';
+import { conflict, HearthError, notFound } from '../../core/errors.js';
+import type { EventBus } from '../../core/events.js';
+import { nullRecord } from '../../core/records.js';
+import type { Section, Store } from '../../core/store.js';
+import type { ZonesService } from '../zones/service.js';
+import { DEVICES_SECTION, type DeviceRecord, DevicesSection, LIMITS, type StoredValue } from './records.js';
+import { CapabilityValues } from './values.js';
+import { type DeviceView, deviceView, factsOf } from './views.js';
+
+/** How long an app's capability listener or onSettings may take. */
+export const LISTENER_TIMEOUT_MS = 10_000;
+/** How long a new device's onInit and onAdded may take before the pairing hears of it. */
+const ADDED_TIMEOUT_MS = 30_000;
+
+type DeviceAppMethod = keyof typeof DEVICE_APP_CALLS;
+
+/** The apps runtime as the devices see it. */
+export interface DeviceApps {
+  manifest(appId: string): AppManifest | null;
+  /** Null when the app runs; else why its devices cannot be reached. */
+  down(appId: string): string | null;
+  call<M extends DeviceAppMethod>(appId: string, method: M, args: AppCallArgs<M>, timeoutMs: number): Promise<AppCallResult<M>>;
+}
+
+export type DevicePatch = {
+  name?: string | undefined;
+  zone?: string | undefined;
+  note?: string | null | undefined;
+  hidden?: boolean | undefined;
+  virtualClass?: string | null | undefined;
+};
+
+const bytes = (v: unknown): number => JSON.stringify(v ?? null).length;
+
+export class DevicesService {
+  private section!: Section<DevicesSection>;
+  readonly values: CapabilityValues;
+  private apps: DeviceApps | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+    private readonly zones: ZonesService,
+    private readonly log: Logger,
+  ) {
+    this.values = new CapabilityValues(store, log);
+  }
+
+  attach(apps: DeviceApps): void {
+    this.apps = apps;
+  }
+
+  start(): void {
+    this.section = this.store.section(DEVICES_SECTION, DevicesSection, () => nullRecord());
+    this.values.open();
+    this.zones.hasDevices = (zone) => Object.values(this.section.value).some((d) => d.zone === zone);
+  }
+
+  stop(): Promise<void> {
+    return this.values.flush();
+  }
+
+  private custom(appId: string): Readonly<Record<string, Capability>> {
+    return this.apps?.manifest(appId)?.capabilities ?? {};
+  }
+
+  private down(appId: string): string | null {
+    return this.apps ? this.apps.down(appId) : 'the apps are not loaded yet';
+  }
+
+  has(id: string): boolean {
+    return Object.hasOwn(this.section.value, id);
+  }
+
+  record(id: string): DeviceRecord {
+    const r = Object.hasOwn(this.section.value, id) ? this.section.value[id] : undefined;
+    if (!r) throw notFound(`device '${id}' does not exist`);
+    return r;
+  }
+
+  private viewOf(record: DeviceRecord): DeviceView {
+    return deviceView({ record, values: this.values.of(record.id), custom: this.custom(record.appId), appDown: this.down(record.appId) });
+  }
+
+  list(): Record<string, DeviceView> {
+    const out = nullRecord<DeviceView>();
+    for (const r of Object.values(this.section.value)) out[r.id] = this.viewOf(r);
+    return out;
+  }
+
+  get(id: string): DeviceView {
+    return this.viewOf(this.record(id));
+  }
+
+  ofApp(appId: string): DeviceRecord[] {
+    return Object.values(this.section.value).filter((d) => d.appId === appId);
+  }
+
+  /** A device as its app's Device instance starts from. */
+  stateOf(r: DeviceRecord): DeviceState {
+    const values = nullRecord<StoredValue['value']>();
+    for (const c of r.capabilities) values[c] = this.values.of(r.id)?.[c]?.value ?? null;
+    return {
+      id: r.id,
+      driverId: r.driverId,
+      name: r.name,
+      class: r.class,
+      data: r.data,
+      store: r.store,
+      settings: r.settings,
+      capabilities: r.capabilities,
+      capabilitiesOptions: r.capabilitiesOptions,
+      values,
+      available: r.available,
+      unavailableMessage: r.unavailableMessage,
+      warningMessage: r.warningMessage,
+      energy: r.energy,
+    };
+  }
+
+  private mustApps(): DeviceApps {
+    if (!this.apps) throw new HearthError('unavailable', 'the apps are not loaded yet');
+    return this.apps;
+  }
+
+  /** Changes a record and publishes device.update with what changed in its view. */
+  async change(id: string, mutate: (r: DeviceRecord) => void): Promise<DeviceView> {
+    const before = this.get(id);
+    await this.section.update((d) => {
+      const r = d[id];
+      if (!r) throw notFound(`device '${id}' does not exist`);
+      mutate(r);
+      for (const part of [r.data, r.store, r.settings]) {
+        if (bytes(part) > LIMITS.objectBytes)
+          throw new HearthError('payload_too_large', `a device's data, store and settings hold ${LIMITS.objectBytes / 1024} KiB each at most`);
+      }
+    });
+    const after = this.get(id);
+    const changes = diff(before, after);
+    if (changes.changedKeys.length > 0) this.bus.publish('devices', 'device.update', after, changes);
+    return after;
+  }
+
+  /** Republishes the devices of an app whose running state changed: `wasDown` is why they could not be reached before, or null. */
+  appChanged(appId: string, wasDown: string | null): void {
+    for (const record of this.ofApp(appId)) {
+      const before = deviceView({ record, values: this.values.of(record.id), custom: this.custom(appId), appDown: wasDown });
+      const now = this.viewOf(record);
+      const changes = diff(before, now);
+      if (changes.changedKeys.length > 0) this.bus.publish('devices', 'device.update', now, changes);
+    }
+  }
+
+  /** A paired device: the driver's defaults with what the pairing gave, told to its app. */
+  async create(appId: string, driverId: string, given: PairDevice, zone?: string): Promise<DeviceView> {
+    const apps = this.mustApps();
+    const driver = apps.manifest(appId)?.drivers.find((d) => d.id === driverId);
+    if (!driver) throw notFound(`app '${appId}' has no driver '${driverId}'`);
+    if (zone !== undefined && !this.zones.has(zone)) throw new HearthError('invalid_parameter', `zone '${zone}' does not exist`);
+    if (Object.keys(this.section.value).length >= LIMITS.devices) throw conflict(`a hub keeps ${LIMITS.devices} devices at most`);
+    if (this.ofApp(appId).some((d) => d.driverId === driverId && JSON.stringify(d.data) === JSON.stringify(given.data))) {
+      throw conflict(`this device (${given.name}) is added already`);
+    }
+    const settings = nullRecord<unknown>();
+    for (const s of driver.deviceSettings) settings[s.id] = s.default;
+    Object.assign(settings, given.settings ?? {});
+    const capabilities = [...new Set(given.capabilities ?? driver.capabilities)].slice(0, LIMITS.capabilities);
+    const record: DeviceRecord = {
+      id: randomUUID(),
+      appId,
+      driverId,
+      name: given.name,
+      zone: zone ?? this.zones.root,
+      class: given.class ?? driver.class,
+      virtualClass: null,
+      data: given.data,
+      store: given.store ?? nullRecord(),
+      settings,
+      capabilities,
+      capabilitiesOptions: { ...(driver.capabilitiesOptions as DeviceRecord['capabilitiesOptions']), ...(given.capabilitiesOptions ?? {}) },
+      available: true,
+      unavailableMessage: null,
+      warningMessage: null,
+      energy: given.energy ?? (driver.energy as DeviceRecord['energy']) ?? null,
+      icon: given.icon ?? null,
+      note: null,
+      hidden: false,
+      created: new Date().toISOString(),
+    };
+    for (const part of [record.data, record.store, record.settings]) {
+      if (bytes(part) > LIMITS.objectBytes)
+        throw new HearthError('payload_too_large', `a device's data, store and settings hold ${LIMITS.objectBytes / 1024} KiB each at most`);
+    }
+    await this.section.update((d) => {
+      d[record.id] = record;
+    });
+    const view = this.get(record.id);
+    this.bus.publish('devices', 'device.create', view);
+    await apps.call(appId, 'device.added', { device: this.stateOf(record) }, ADDED_TIMEOUT_MS).catch((err: unknown) => {
+      this.log.warn({ err, device: record.id, app: appId }, 'the app did not take its new device');
+    });
+    return this.get(record.id);
+  }
+
+  async update(id: string, patch: DevicePatch): Promise<DeviceView> {
+    const before = this.record(id);
+    if (patch.zone !== undefined && !this.zones.has(patch.zone)) throw new HearthError('invalid_parameter', `zone '${patch.zone}' does not exist`);
+    const view = await this.change(id, (r) => {
+      if (patch.name !== undefined) r.name = patch.name;
+      if (patch.zone !== undefined) r.zone = patch.zone;
+      if (patch.note !== undefined) r.note = patch.note;
+      if (patch.hidden !== undefined) r.hidden = patch.hidden;
+      if (patch.virtualClass !== undefined) r.virtualClass = patch.virtualClass;
+    });
+    if (patch.name !== undefined && patch.name !== before.name && !this.down(before.appId)) {
+      await this.mustApps()
+        .call(before.appId, 'device.renamed', { id, name: patch.name }, LISTENER_TIMEOUT_MS)
+        .catch((err: unknown) => this.log.warn({ err, device: id }, 'the app failed to hear of the rename'));
+    }
+    return view;
+  }
+
+  /** Deletes a device: its app hears it first (onDeleted), but a failing or stopped app does not keep it. */
+  async remove(id: string): Promise<DeviceView> {
+    const record = this.record(id);
+    const view = this.get(id);
+    if (!this.down(record.appId)) {
+      await this.mustApps()
+        .call(record.appId, 'device.deleted', { id }, LISTENER_TIMEOUT_MS)
+        .catch((err: unknown) => this.log.warn({ err, device: id }, 'the app failed to hear of the delete'));
+    }
+    await this.section.update((d) => {
+      delete d[id];
+    });
+    this.values.forget(id);
+    this.bus.publish('devices', 'device.delete', view);
+    return view;
+  }
+
+  /** Every device of an uninstalled app goes with it. */
+  async removeApp(appId: string): Promise<void> {
+    const gone = this.ofApp(appId).map((r) => this.get(r.id));
+    if (gone.length === 0) return;
+    await this.section.update((d) => {
+      for (const v of gone) delete d[v.id];
+    });
+    for (const v of gone) {
+      this.values.forget(v.id);
+      this.bus.publish('devices', 'device.delete', v);
+    }
+  }
+
+  /** The facts of a capability the device has, or 404. */
+  facts(record: DeviceRecord, capabilityId: string): Capability {
+    if (!record.capabilities.includes(capabilityId)) throw notFound(`device '${record.name}' has no capability '${capabilityId}'`);
+    const facts = factsOf(record, capabilityId, this.custom(record.appId));
+    if (!facts) throw new HearthError('invalid_parameter', `capability '${capabilityId}' is neither Homey's nor declared in the app's app.json`);
+    return facts;
+  }
+
+  getCapabilityValue(id: string, capabilityId: string): StoredValue['value'] {
+    const record = this.record(id);
+    this.facts(record, capabilityId);
+    return this.values.of(id)?.[capabilityId]?.value ?? null;
+  }
+
+  /** A person (or a flow) sets a capability: checked, run by the app's listener, then stored and published. */
+  async setCapabilityValue(id: string, capabilityId: string, value: unknown, opts: Record<string, unknown> = {}, transactionId?: string): Promise<void> {
+    const record = this.record(id);
+    const facts = this.facts(record, capabilityId);
+    if (!facts.setable) throw new HearthError('invalid_parameter', `${facts.title} of '${record.name}' cannot be set`);
+    const problem = valueProblem(facts, value);
+    if (problem) throw new HearthError('invalid_parameter', problem);
+    const down = this.down(record.appId);
+    if (down) throw new HearthError('unavailable', `'${record.name}' cannot be reached: ${down}`);
+    if (!record.available)
+      throw new HearthError('unavailable', `'${record.name}' is unavailable${record.unavailableMessage ? `: ${record.unavailableMessage}` : ''}`);
+    const v = value as StoredValue['value'];
+    await this.mustApps().call(record.appId, 'device.capability', { id, values: { [capabilityId]: v }, opts: { [capabilityId]: opts } }, LISTENER_TIMEOUT_MS);
+    if (facts.getable) this.report(record, capabilityId, v, transactionId);
+  }
+
+  /** Stores a value and publishes it (capability.update); returns it as stored. */
+  report(record: DeviceRecord, capabilityId: string, value: StoredValue['value'], transactionId?: string): StoredValue {
+    const stored = this.values.set(record.id, capabilityId, value);
+    this.bus.publish('devices', 'capability.update', {
+      deviceId: record.id,
+      capabilityId,
+      value,
+      transactionId: transactionId ?? null,
+      transactionTime: stored.lastUpdated,
+    });
+    return stored;
+  }
+}

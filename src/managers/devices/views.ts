@@ -1,0 +1,140 @@
+/**
+ * A device as the Web API shows it (Homey's Device: `homey-api` reads these fields), made from
+ * its record, its capability values, its capabilities' facts and whether its app runs.
+ */
+import { z } from 'zod';
+import { type Capability, capabilityOf } from '../../core/capability.js';
+import { appOwnerUri } from '../../core/owners.js';
+import type { DeviceRecord, StoredValue } from './records.js';
+
+const CapabilityView = z.object({
+  id: z.string(),
+  type: z.enum(['boolean', 'number', 'string', 'enum']),
+  title: z.string(),
+  getable: z.boolean(),
+  setable: z.boolean(),
+  units: z.string().nullable(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  step: z.number().nullable(),
+  decimals: z.number().nullable(),
+  values: z.array(z.object({ id: z.string(), title: z.string() })).nullable(),
+  uiComponent: z.string().nullable(),
+  insights: z.boolean(),
+  value: z.union([z.boolean(), z.number(), z.string(), z.null()]),
+  lastUpdated: z.string().nullable(),
+  options: z.record(z.string(), z.unknown()),
+});
+
+export const DeviceView = z.object({
+  id: z.string(),
+  uri: z.string(),
+  name: z.string(),
+  /** `homey:app:<appId>:<driverId>`, as Homey's Web API names drivers. */
+  driverId: z.string(),
+  ownerUri: z.string(),
+  zone: z.string(),
+  class: z.string(),
+  virtualClass: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()),
+  capabilities: z.array(z.string()),
+  capabilitiesObj: z.record(z.string(), CapabilityView),
+  settings: z.record(z.string(), z.unknown()),
+  available: z.boolean(),
+  unavailableMessage: z.string().nullable(),
+  warningMessage: z.string().nullable(),
+  ready: z.boolean(),
+  energy: z.record(z.string(), z.unknown()).nullable(),
+  icon: z.string().nullable(),
+  note: z.string().nullable(),
+  hidden: z.boolean(),
+  flags: z.array(z.string()),
+  /** The capability a tile's tap sets (onoff where there is one), or null. */
+  ui: z.object({ quickAction: z.string().nullable() }),
+});
+export type DeviceView = z.infer<typeof DeviceView>;
+
+/** Homey's id of a driver: `homey:app:<appId>:<driverId>`. */
+export const driverUri = (appId: string, driverId: string): string => `${appOwnerUri(appId)}:${driverId}`;
+
+/** What hearth does not know (an app's capability its app.json does not declare) is shown as a text readout. */
+const UNKNOWN: Capability = {
+  type: 'string',
+  title: '',
+  getable: true,
+  setable: false,
+  units: null,
+  min: null,
+  max: null,
+  step: null,
+  decimals: null,
+  values: null,
+  ui: 'sensor',
+  insights: false,
+};
+
+export interface ViewInput {
+  record: DeviceRecord;
+  values: Readonly<Record<string, StoredValue>> | undefined;
+  /** The app's own capabilities (its app.json). */
+  custom: Readonly<Record<string, Capability>>;
+  /** Null when the app runs; else why its devices cannot be reached. */
+  appDown: string | null;
+}
+
+export function factsOf(record: DeviceRecord, capabilityId: string, custom: Readonly<Record<string, Capability>>): Capability | null {
+  return capabilityOf(capabilityId, custom, record.capabilitiesOptions[capabilityId] ?? {});
+}
+
+export function deviceView({ record, values, custom, appDown }: ViewInput): DeviceView {
+  const capabilitiesObj: DeviceView['capabilitiesObj'] = {};
+  for (const id of record.capabilities) {
+    const facts = factsOf(record, id, custom) ?? { ...UNKNOWN, title: id };
+    const stored = values?.[id];
+    capabilitiesObj[id] = {
+      id,
+      type: facts.type,
+      title: facts.title,
+      getable: facts.getable,
+      setable: facts.setable,
+      units: facts.units,
+      min: facts.min,
+      max: facts.max,
+      step: facts.step,
+      decimals: facts.decimals,
+      values: facts.values ? facts.values.map((v) => ({ ...v })) : null,
+      uiComponent: facts.ui,
+      insights: facts.insights,
+      value: stored?.value ?? null,
+      lastUpdated: stored?.lastUpdated ?? null,
+      options: record.capabilitiesOptions[id] ?? {},
+    };
+  }
+  const quickAction = record.capabilities.includes('onoff')
+    ? 'onoff'
+    : (record.capabilities.find((c) => capabilitiesObj[c]?.type === 'boolean' && capabilitiesObj[c]?.setable) ?? null);
+  return {
+    id: record.id,
+    uri: `homey:device:${record.id}`,
+    name: record.name,
+    driverId: driverUri(record.appId, record.driverId),
+    ownerUri: appOwnerUri(record.appId),
+    zone: record.zone,
+    class: record.class,
+    virtualClass: record.virtualClass,
+    data: record.data,
+    capabilities: [...record.capabilities],
+    capabilitiesObj,
+    settings: record.settings,
+    available: record.available && appDown === null,
+    unavailableMessage: appDown ?? (record.available ? null : record.unavailableMessage),
+    warningMessage: record.warningMessage,
+    ready: appDown === null,
+    energy: record.energy,
+    icon: record.icon,
+    note: record.note,
+    hidden: record.hidden,
+    flags: [],
+    ui: { quickAction },
+  };
+}

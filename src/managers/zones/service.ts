@@ -1,0 +1,123 @@
+/**
+ * The zones of the home, kept in the data file's `zones` section: a tree with one root, made on
+ * the first start ("Home"). Devices name their zone; `hasDevices` asks the devices manager
+ * whether a zone still holds any before it is deleted.
+ */
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { diff } from '../../core/diff.js';
+import { conflict, HearthError, notFound } from '../../core/errors.js';
+import type { EventBus } from '../../core/events.js';
+import { nullRecord, safeRecord } from '../../core/records.js';
+import type { Section, Store } from '../../core/store.js';
+import type { ZoneView } from './contract.js';
+
+const ZoneRecord = z.object({ id: z.string(), name: z.string(), parent: z.string().nullable(), icon: z.string() });
+type ZoneRecord = z.infer<typeof ZoneRecord>;
+const ZonesSection = z.object({ root: z.string(), zones: safeRecord(z.string(), ZoneRecord) });
+type ZonesSection = z.infer<typeof ZonesSection>;
+
+/** Zones a home may have: far more than any house has rooms. */
+const MAX_ZONES = 500;
+
+function initial(): ZonesSection {
+  const root = randomUUID();
+  const zones = nullRecord<ZoneRecord>();
+  zones[root] = { id: root, name: 'Home', parent: null, icon: 'home' };
+  return { root, zones };
+}
+
+export class ZonesService {
+  private section!: Section<ZonesSection>;
+  /** Set by the devices manager: whether any device is in the zone. */
+  hasDevices: (zoneId: string) => boolean = () => false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+  ) {}
+
+  async start(): Promise<void> {
+    this.section = this.store.section('zones', ZonesSection, initial);
+    // Written at every start, so the root made on the first one keeps its id from then on.
+    await this.section.update(() => undefined);
+  }
+
+  get root(): string {
+    return this.section.value.root;
+  }
+
+  private view(z: ZoneRecord): ZoneView {
+    return { ...z, active: false, activeLastUpdated: null };
+  }
+
+  list(): Record<string, ZoneView> {
+    const out = nullRecord<ZoneView>();
+    for (const z of Object.values(this.section.value.zones)) out[z.id] = this.view(z);
+    return out;
+  }
+
+  has(id: string): boolean {
+    return Object.hasOwn(this.section.value.zones, id);
+  }
+
+  get(id: string): ZoneView {
+    if (!this.has(id)) throw notFound(`zone '${id}' does not exist`);
+    return this.view(this.section.value.zones[id]!);
+  }
+
+  /** Whether `id` is `ancestor` or inside it. */
+  private within(id: string, ancestor: string): boolean {
+    const zones = this.section.value.zones;
+    for (let at: string | null = id, hops = 0; at !== null && hops <= MAX_ZONES; at = zones[at]?.parent ?? null, hops++) {
+      if (at === ancestor) return true;
+    }
+    return false;
+  }
+
+  async create(body: { name: string; parent: string; icon?: string | undefined }): Promise<ZoneView> {
+    if (!this.has(body.parent)) throw new HearthError('invalid_parameter', `parent zone '${body.parent}' does not exist`);
+    if (Object.keys(this.section.value.zones).length >= MAX_ZONES) throw conflict(`a home has at most ${MAX_ZONES} zones`);
+    const zone: ZoneRecord = { id: randomUUID(), name: body.name, parent: body.parent, icon: body.icon ?? 'other' };
+    await this.section.update((d) => {
+      d.zones = { ...d.zones, [zone.id]: zone };
+    });
+    const view = this.view(zone);
+    this.bus.publish('zones', 'zone.create', view);
+    return view;
+  }
+
+  async update(id: string, patch: { name?: string | undefined; parent?: string | undefined; icon?: string | undefined }): Promise<ZoneView> {
+    const before = this.get(id);
+    if (patch.parent !== undefined) {
+      if (id === this.root) throw conflict('the root zone cannot be moved');
+      if (!this.has(patch.parent)) throw new HearthError('invalid_parameter', `parent zone '${patch.parent}' does not exist`);
+      if (this.within(patch.parent, id)) throw conflict('a zone cannot be moved into itself or a zone inside it');
+    }
+    const next: ZoneRecord = {
+      id,
+      name: patch.name ?? before.name,
+      parent: patch.parent ?? before.parent,
+      icon: patch.icon ?? before.icon,
+    };
+    await this.section.update((d) => {
+      d.zones = { ...d.zones, [id]: next };
+    });
+    const view = this.view(next);
+    this.bus.publish('zones', 'zone.update', view, diff(before, view));
+    return view;
+  }
+
+  async remove(id: string): Promise<void> {
+    const zone = this.get(id);
+    if (id === this.root) throw conflict('the root zone cannot be deleted');
+    if (Object.values(this.section.value.zones).some((z) => z.parent === id)) throw conflict(`zone '${zone.name}' has zones in it; move or delete them first`);
+    if (this.hasDevices(id)) throw conflict(`zone '${zone.name}' has devices in it; move or delete them first`);
+    await this.section.update((d) => {
+      const zones = { ...d.zones };
+      delete zones[id];
+      d.zones = zones;
+    });
+    this.bus.publish('zones', 'zone.delete', zone);
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * A driver app written from Homey's public docs (Drivers & Devices, Capabilities, Pairing: the
+ * default list_devices pairing, registerCapabilityListener, registerMultipleCapabilityListener,
+ * setCapabilityValue, store values, device settings, an app's own capability), run unchanged on a
+ * real hub: paired headless through the drivers Web API, controlled through the devices Web API,
+ * kept across a restart of its app, deleted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitAppRunning } from '../dashboards/helpers.js';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
+import { writeHomeyApp } from '../homey/apps.js';
+
+const APP = 'com.example.virtual';
+const DRIVER = `homey:app:${APP}:lamp`;
+
+const DRIVER_JS = `'use strict';
+const Homey = require('homey');
+
+class LampDriver extends Homey.Driver {
+  async onInit() {
+    this.log('LampDriver has been initialized');
+  }
+
+  async onPairListDevices() {
+    return [
+      { name: 'Lamp 1', data: { id: 'lamp-1' }, store: { address: '10.0.0.7' } },
+      { name: 'Lamp 2', data: { id: 'lamp-2' } },
+    ];
+  }
+}
+
+module.exports = LampDriver;
+`;
+
+const DEVICE_JS = `'use strict';
+const Homey = require('homey');
+
+class LampDevice extends Homey.Device {
+  async onInit() {
+    this.log('device init', this.getName(), JSON.stringify(this.getData()), this.getStoreValue('address'), this.getSetting('ip'));
+    this.registerCapabilityListener('onoff', async (value) => {
+      this.log('onoff ->', value);
+      await this.setCapabilityValue('measure_temperature', value ? 21.5 : 18);
+    });
+    this.registerMultipleCapabilityListener(['dim', 'my_level'], async (values) => {
+      this.log('multiple ->', JSON.stringify(values));
+    }, 300);
+  }
+
+  async onAdded() {
+    this.log('added', this.getName());
+    await this.setStoreValue('pairedAt', 'today');
+  }
+
+  async onRenamed(name) {
+    this.log('renamed to', name);
+  }
+
+  async onDeleted() {
+    this.log('deleted', this.getName());
+  }
+}
+
+module.exports = LampDevice;
+`;
+
+let hub: RunningHub;
+const stdout = async (): Promise<string> => (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${APP}/crashlog`, { body: {} })).body.stdout;
+const waitLog = (text: string) => poll(stdout, (s) => s.includes(text), `the app to log '${text}'`);
+
+interface Device {
+  id: string;
+  name: string;
+  zone: string;
+  driverId: string;
+  available: boolean;
+  unavailableMessage: string | null;
+  capabilities: string[];
+  capabilitiesObj: Record<string, { value: unknown; setable: boolean; title: string; units: string | null; max: number | null }>;
+  settings: Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  const appsDir = await tempDir('hearth-devices-apps-');
+  await writeHomeyApp(appsDir, APP, {
+    json: {
+      capabilities: {
+        my_level: { type: 'number', title: { en: 'My level' }, getable: true, setable: true, min: 0, max: 10, units: { en: 'lv' } },
+      },
+      drivers: [
+        {
+          id: 'lamp',
+          name: { en: 'Lamp' },
+          class: 'light',
+          capabilities: ['onoff', 'dim', 'measure_temperature', 'my_level'],
+          platforms: ['local'],
+          connectivity: ['lan'],
+          settings: [
+            {
+              type: 'group',
+              label: { en: 'Connection' },
+              children: [{ id: 'ip', type: 'text', label: { en: 'IP address' }, value: '0.0.0.0' }],
+            },
+          ],
+        },
+      ],
+    },
+    files: {
+      'app.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.App { async onInit() { this.log('app init'); } };\n",
+      'drivers/lamp/driver.js': DRIVER_JS,
+      'drivers/lamp/device.js': DEVICE_JS,
+    },
+  });
+  hub = await startHub({ appsDir });
+  await waitAppRunning(hub, APP);
+  await waitLog('LampDriver has been initialized');
+});
+
+afterAll(async () => {
+  await hub?.cleanup();
+});
+
+let device: Device;
+
+describe('a driver app from the docs', () => {
+  it('lists its driver, and pairs a device headless: list_devices, then add it', async () => {
+    const drivers = await hub.call<Record<string, { name: string; unpairable: string | null; pair: Array<{ id: string }> }>>(
+      'GET',
+      '/api/manager/drivers/driver',
+    );
+    expect(drivers.status).toBe(200);
+    expect(drivers.body[DRIVER]).toMatchObject({ name: 'Lamp', unpairable: null, pair: [{ id: 'list_devices' }, { id: 'add_devices' }] });
+
+    const session = await hub.call<{ id: string; view: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: DRIVER } });
+    expect(session.status).toBe(201);
+    expect(session.body.view).toBe('list_devices');
+    const listed = await hub.call<Array<{ name: string; data: unknown }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, {
+      body: { event: 'list_devices' },
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((d) => d.name)).toEqual(['Lamp 1', 'Lamp 2']);
+
+    const added = await hub.call<Device>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] });
+    expect(added.status).toBe(201);
+    device = added.body;
+    expect(device).toMatchObject({ name: 'Lamp 1', driverId: DRIVER, available: true, capabilities: ['onoff', 'dim', 'measure_temperature', 'my_level'] });
+    expect(device.settings).toEqual({ ip: '0.0.0.0' });
+    expect(device.capabilitiesObj.my_level).toMatchObject({ title: 'My level', units: 'lv', max: 10, setable: true, value: null });
+    expect(await waitLog('added Lamp 1')).toContain('device init Lamp 1 {"id":"lamp-1"} 10.0.0.7 0.0.0.0');
+    const again = await hub.call<{ error_description: string }>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] });
+    expect(again.status).toBe(409);
+    expect(again.body.error_description).toBe('this device (Lamp 1) is added already');
+    expect((await hub.call('DELETE', `/api/manager/drivers/pairsession/${session.body.id}`)).status).toBe(204);
+
+    const zones = await hub.call<Record<string, { parent: string | null }>>('GET', '/api/manager/zones/zone');
+    const root = Object.entries(zones.body).find(([, z]) => z.parent === null)?.[0];
+    expect(device.zone).toBe(root);
+  });
+
+  it("sets a capability through the app's listener, which reports another one", async () => {
+    const set = await hub.call('PUT', `/api/manager/devices/device/${device.id}/capability/onoff`, { body: { value: true } });
+    expect(set.status).toBe(200);
+    expect(await stdout()).toContain('onoff -> true');
+    const got = await hub.call<Device>('GET', `/api/manager/devices/device/${device.id}`);
+    expect(got.body.capabilitiesObj.onoff?.value).toBe(true);
+    expect(got.body.capabilitiesObj.measure_temperature?.value).toBe(21.5);
+    expect((await hub.call('GET', `/api/manager/devices/device/${device.id}/capability/measure_temperature`)).body).toBe(21.5);
+  });
+
+  it('runs a multiple capability listener once for values set together', async () => {
+    const [a, b] = await Promise.all([
+      hub.call('PUT', `/api/manager/devices/device/${device.id}/capability/dim`, { body: { value: 0.5 } }),
+      hub.call('PUT', `/api/manager/devices/device/${device.id}/capability/my_level`, { body: { value: 7 } }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(await stdout()).toContain('multiple -> {"dim":0.5,"my_level":7}');
+  });
+
+  it.each([
+    ['measure_temperature', 30, 400, "Temperature of 'Lamp 1' cannot be set"],
+    ['dim', 2, 400, 'takes 1 at most (got 2)'],
+    ['onoff', 'yes', 400, 'takes true or false'],
+    ['my_level', 11, 400, 'My level takes 10 at most (got 11)'],
+    ['alarm_smoke', true, 404, "device 'Lamp 1' has no capability 'alarm_smoke'"],
+  ])('refuses %s = %j with %i and a sentence', async (capability, value, status, sentence) => {
+    const r = await hub.call<{ error_description: string }>('PUT', `/api/manager/devices/device/${device.id}/capability/${capability}`, { body: { value } });
+    expect(r.status).toBe(status);
+    expect(r.body.error_description).toContain(sentence);
+  });
+
+  it('keeps the device across a restart of its app, unavailable while the app is down', async () => {
+    const stop = await hub.call('PUT', `/api/manager/apps/app/${APP}/disable`);
+    expect(stop.status).toBe(200);
+    const down = await hub.call<Device>('GET', `/api/manager/devices/device/${device.id}`);
+    expect(down.body).toMatchObject({ available: false, unavailableMessage: `its app '${APP}' is not running` });
+    const refused = await hub.call<{ error_description: string }>('PUT', `/api/manager/devices/device/${device.id}/capability/onoff`, {
+      body: { value: false },
+    });
+    expect(refused.status).toBe(503);
+    expect((await hub.call('PUT', `/api/manager/apps/app/${APP}/enable`)).status).toBe(200);
+    await waitAppRunning(hub, APP);
+    // The log keeps earlier runs: this run's part starts at its last 'starting' line.
+    const run = await poll(
+      async () => (await stdout()).split('starting').pop() ?? '',
+      (s) => s.includes('device init Lamp 1'),
+      'the device to be made again',
+    );
+    expect(run).not.toContain('added Lamp 1');
+    const up = await hub.call<Device & { capabilitiesObj: Record<string, { value: unknown }> }>('GET', `/api/manager/devices/device/${device.id}`);
+    expect(up.body).toMatchObject({ available: true, unavailableMessage: null });
+    expect(up.body.capabilitiesObj.onoff?.value).toBe(true);
+  });
+
+  it('renames and deletes the device, and the app hears both', async () => {
+    const renamed = await hub.call<Device>('PUT', `/api/manager/devices/device/${device.id}`, { body: { name: 'Hall lamp' } });
+    expect(renamed.body.name).toBe('Hall lamp');
+    await waitLog('renamed to Hall lamp');
+    expect((await hub.call('DELETE', `/api/manager/devices/device/${device.id}`)).status).toBe(204);
+    await waitLog('deleted Hall lamp');
+    expect((await hub.call('GET', `/api/manager/devices/device/${device.id}`)).status).toBe(404);
+  });
+});
