@@ -27,6 +27,8 @@ describe('manifest', () => {
         settings: [],
         api: {},
         widgets: {},
+        drivers: [],
+        capabilities: {},
         flow: { triggers: [], conditions: [], actions: [] },
         incompatible: null,
         unrun: [],

@@ -226,7 +226,7 @@ describe('apps hearth cannot run in full', () => {
       'the zwave app to finish onInit',
     );
     expect(log).toContain('zwave: not_available ManagerZwave.getNode is not available: hearth has no Z-Wave radio');
-    expect(log).toContain('drivers: ManagerDrivers.getDriver is not available: hearth has no devices, so apps run no drivers');
+    expect(log).toContain("drivers: the app declares no driver 'bulb' in app.json");
     expect((await app('com.example.zwave')).unsupported).toEqual([
       'permission homey:wireless:zwave: hearth has no Z-Wave radio',
       'permission homey:manager:ledring: hearth has no LED ring',

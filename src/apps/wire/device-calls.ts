@@ -15,6 +15,8 @@ const StoreKey = z.string().min(1).max(256);
 export const CapabilityValue = z.union([z.boolean(), z.number(), z.string().max(4096), z.null()]);
 const Message = z.string().max(1000).nullable();
 const SessionId = z.string().min(1).max(64);
+/** What a pairing handler answers: any JSON value. */
+export const HandlerAnswer = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), safeRecord(z.string(), z.unknown())]);
 
 /** A device as its app's Device instance sees it. */
 export const DeviceState = z.object({
@@ -98,6 +100,6 @@ export const DEVICE_APP_CALLS = {
   /** A pairing (or repair) session starts: the driver's onPair / onRepair. */
   'pair.start': call(z.object({ session: SessionId, driverId: z.string(), type: z.enum(['pair', 'repair']), deviceId: DeviceId.optional() }), z.null()),
   /** The view emits an event to the session: the handler's answer. */
-  'pair.emit': call(z.object({ session: SessionId, event: z.string().min(1).max(128), data: z.unknown() }), z.unknown()),
+  'pair.emit': call(z.object({ session: SessionId, event: z.string().min(1).max(128), data: z.unknown() }), HandlerAnswer),
   'pair.end': call(z.object({ session: SessionId }), z.null()),
 } as const;

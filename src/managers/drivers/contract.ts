@@ -6,6 +6,7 @@
  * session (`toView`) and published as pairsession.update.
  */
 import { z } from 'zod';
+import { HandlerAnswer } from '../../apps/wire/device-calls.js';
 import { defineContract, stateOperation } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { DeviceView } from '../devices/views.js';
@@ -102,7 +103,7 @@ export const driversContract = defineContract({
       summary: "Emit a view's event `{event, data?}` to the driver; the answer is its handler's",
       params: Id,
       body: z.strictObject({ event: z.string().min(1).max(128), data: z.unknown().optional() }),
-      output: z.unknown(),
+      output: HandlerAnswer.describe("the driver's handler's answer, as JSON"),
     },
     createPairSessionDevice: {
       method: 'POST',

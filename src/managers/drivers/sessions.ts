@@ -99,7 +99,7 @@ export class PairSessions {
     return view;
   }
 
-  async emit(id: string, event: string, data: unknown): Promise<unknown> {
+  async emit(id: string, event: string, data: unknown) {
     const s = this.must(id);
     return this.drivers.call(s.appId, 'pair.emit', { session: id, event, data: data ?? null }, HANDLER_TIMEOUT_MS);
   }
