@@ -1,117 +1,21 @@
 /**
- * A driver app written from Homey's public docs (Drivers & Devices, Capabilities, Pairing: the
- * default list_devices pairing, registerCapabilityListener, registerMultipleCapabilityListener,
- * setCapabilityValue, store values, device settings, an app's own capability), run unchanged on a
- * real hub: paired headless through the drivers Web API, controlled through the devices Web API,
- * kept across a restart of its app, deleted.
+ * The lamp app (lamp-app.ts, written from Homey's docs) run unchanged on a real hub: paired
+ * headless through the drivers Web API, controlled through the devices Web API, kept across a
+ * restart of its app, renamed and deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
-import { writeHomeyApp } from '../homey/apps.js';
-
-const APP = 'com.example.virtual';
-const DRIVER = `homey:app:${APP}:lamp`;
-
-const DRIVER_JS = `'use strict';
-const Homey = require('homey');
-
-class LampDriver extends Homey.Driver {
-  async onInit() {
-    this.log('LampDriver has been initialized');
-  }
-
-  async onPairListDevices() {
-    return [
-      { name: 'Lamp 1', data: { id: 'lamp-1' }, store: { address: '10.0.0.7' } },
-      { name: 'Lamp 2', data: { id: 'lamp-2' } },
-    ];
-  }
-}
-
-module.exports = LampDriver;
-`;
-
-const DEVICE_JS = `'use strict';
-const Homey = require('homey');
-
-class LampDevice extends Homey.Device {
-  async onInit() {
-    this.log('device init', this.getName(), JSON.stringify(this.getData()), this.getStoreValue('address'), this.getSetting('ip'));
-    this.registerCapabilityListener('onoff', async (value) => {
-      this.log('onoff ->', value);
-      await this.setCapabilityValue('measure_temperature', value ? 21.5 : 18);
-    });
-    this.registerMultipleCapabilityListener(['dim', 'my_level'], async (values) => {
-      this.log('multiple ->', JSON.stringify(values));
-    }, 300);
-  }
-
-  async onAdded() {
-    this.log('added', this.getName());
-    await this.setStoreValue('pairedAt', 'today');
-  }
-
-  async onRenamed(name) {
-    this.log('renamed to', name);
-  }
-
-  async onDeleted() {
-    this.log('deleted', this.getName());
-  }
-}
-
-module.exports = LampDevice;
-`;
+import { APP, type Device, DRIVER, writeLampApp } from './lamp-app.js';
 
 let hub: RunningHub;
 const stdout = async (): Promise<string> => (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${APP}/crashlog`, { body: {} })).body.stdout;
 const waitLog = (text: string) => poll(stdout, (s) => s.includes(text), `the app to log '${text}'`);
 
-interface Device {
-  id: string;
-  name: string;
-  zone: string;
-  driverId: string;
-  available: boolean;
-  unavailableMessage: string | null;
-  capabilities: string[];
-  capabilitiesObj: Record<string, { value: unknown; setable: boolean; title: string; units: string | null; max: number | null }>;
-  settings: Record<string, unknown>;
-}
-
 beforeAll(async () => {
   const appsDir = await tempDir('hearth-devices-apps-');
-  await writeHomeyApp(appsDir, APP, {
-    json: {
-      capabilities: {
-        my_level: { type: 'number', title: { en: 'My level' }, getable: true, setable: true, min: 0, max: 10, units: { en: 'lv' } },
-      },
-      drivers: [
-        {
-          id: 'lamp',
-          name: { en: 'Lamp' },
-          class: 'light',
-          capabilities: ['onoff', 'dim', 'measure_temperature', 'my_level'],
-          platforms: ['local'],
-          connectivity: ['lan'],
-          settings: [
-            {
-              type: 'group',
-              label: { en: 'Connection' },
-              children: [{ id: 'ip', type: 'text', label: { en: 'IP address' }, value: '0.0.0.0' }],
-            },
-          ],
-        },
-      ],
-    },
-    files: {
-      'app.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.App { async onInit() { this.log('app init'); } };\n",
-      'drivers/lamp/driver.js': DRIVER_JS,
-      'drivers/lamp/device.js': DEVICE_JS,
-    },
-  });
+  await writeLampApp(appsDir);
   hub = await startHub({ appsDir });
   await waitAppRunning(hub, APP);
   await waitLog('LampDriver has been initialized');

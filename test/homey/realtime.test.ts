@@ -106,7 +106,7 @@ describe('Homey realtime by hand (socket.io 2 over long-polling)', () => {
       expect(answer).toEqual({ namespace: '/api' });
       const api = (root as unknown as { io: { socket(nsp: string): SocketIo2 } }).io.socket('/api');
       await new Promise<void>((resolve) => api.once('connect', () => resolve()));
-      expect(await ask(api, 'subscribe', 'homey:device:lamp')).toEqual([expect.objectContaining({ error: 'not_found' })]);
+      expect(await ask(api, 'subscribe', 'homey:flow:lamp')).toEqual([expect.objectContaining({ error: 'not_found' })]);
       expect(await ask(api, 'subscribe', 'homey:manager:dashboards')).toEqual([null]);
       const heard = new Promise<unknown[]>((resolve) => api.on('homey:manager:dashboards', (...args: unknown[]) => resolve(args)));
       const made = await hub.call<DashboardView>('POST', `${BASE}/dashboard`, { body: body('Polled', []) });

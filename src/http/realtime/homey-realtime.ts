@@ -6,9 +6,10 @@
  *   `{namespace: '/api'}`; the token is checked as a request's is (a failure counts towards the
  *   address's limit). A connection that has not handshaken within 10 s is closed.
  * - On `/api` it emits `subscribe(uri)` / `unsubscribe(uri)` for `homey:manager:<name>` (the
- *   manager's event scope, as its plain WebSocket asks) and `homey:app:<appId>` (an app's
- *   realtime events: `service.app.readonly` or `service.dashboard.readonly`); events arrive as
- *   `(event, ...args)` on the URI, the same events the plain WebSockets carry (event-sockets.ts).
+ *   manager's event scope, as its plain WebSocket asks), `homey:app:<appId>` (an app's
+ *   realtime events: `service.app.readonly` or `service.dashboard.readonly`) and
+ *   `homey:device:<id>` (item-events.ts); events arrive as `(event, ...args)` on the URI, the
+ *   same events the plain WebSockets carry (event-sockets.ts).
  * - `api {uri, operation, args}` runs an operation as the HTTP request it stands for
  *   (api-over-socket.ts) and answers `(error, result)` with the HTTP answer's body.
  * The plain WebSockets stay the web app's (no socket.io client in its bundle); socket.io is loaded
@@ -28,6 +29,7 @@ import type { TokenInfo } from '../../core/tokens.js';
 import type { Authenticator } from '../auth.js';
 import { checkAppChannel, checkManagerChannel, MAX_BUFFERED_BYTES, MAX_SOCKETS, MAX_SOCKETS_PER_TOKEN } from '../event-sockets.js';
 import { managerUri, SocketApi } from './api-over-socket.js';
+import { ITEM_MANAGERS, itemEvent } from './item-events.js';
 
 export const REALTIME_PATH = '/socket.io/';
 /** The namespace every handshake names (Homey's is `/api` too). */
@@ -131,7 +133,13 @@ export class HomeyRealtime {
       else next(new Error(`emit handshakeClient {token} first, then open ${HOMEY_NAMESPACE}`));
     });
     nsp.on('connection', (socket) => this.onHomey(socket));
-    this.unsubscribe.push(this.deps.bus.subscribe((e) => this.emit(nsp, managerUri(e.manager), e.event, e.args)));
+    this.unsubscribe.push(
+      this.deps.bus.subscribe((e) => {
+        this.emit(nsp, managerUri(e.manager), e.event, e.args);
+        const item = itemEvent(e);
+        if (item) this.emit(nsp, item.uri, item.event, item.args);
+      }),
+    );
     const { gateway } = this.deps;
     if (gateway) this.unsubscribe.push(gateway.realtime.subscribe((e) => this.emit(nsp, appUri(e.appId), e.event, [e.data])));
     this.deps.log.info('realtime (socket.io, for Homey clients) loaded');
@@ -226,7 +234,13 @@ export class HomeyRealtime {
       checkAppChannel(session.token, id, this.deps.gateway);
       return uri;
     }
-    throw new HearthError('not_found', `hearth publishes no events at '${uri}': subscribe to homey:manager:<name> or homey:app:<appId>`);
+    const itemManager = ITEM_MANAGERS[kind.replace(/^homey:/, '')];
+    const manager = itemManager ? this.deps.managers.find((m) => m.name === itemManager) : undefined;
+    if (manager?.contract.eventScope && id !== '') {
+      checkManagerChannel(session.token, manager, manager.contract.eventScope);
+      return uri;
+    }
+    throw new HearthError('not_found', `hearth publishes no events at '${uri}': subscribe to homey:manager:<name>, homey:app:<appId> or homey:device:<id>`);
   }
 
   /** The HTTP answer of an api call: its body, or its error body (the hub's sentence) when it failed. */

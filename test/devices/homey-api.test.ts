@@ -1,0 +1,117 @@
+/**
+ * Homey's own client (npm homey-api, V3 local and V2) with the hub's devices: it lists them,
+ * sets a capability (run by the lamp app's listener), and hears a value the app reports through
+ * `device.makeCapabilityInstance`, as a dashboard built on homey-api would.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitAppRunning } from '../dashboards/helpers.js';
+import { type HomeyApiClient, type HomeyApiModule, loadHomeyApi } from '../helpers/homey-api.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
+import { APP, type Device, pairLamp, writeLampApp } from './lamp-app.js';
+
+interface ApiDevice {
+  id: string;
+  name: string;
+  capabilitiesObj: Record<string, { value: unknown }>;
+  makeCapabilityInstance(
+    capabilityId: string,
+    listener: (value: unknown) => void,
+  ): { setValue(value: unknown): Promise<void>; value: unknown; destroy(): void };
+}
+interface DevicesManager {
+  getDevices(): Promise<Record<string, ApiDevice>>;
+  getDevice(opts: { id: string }): Promise<ApiDevice>;
+  setCapabilityValue(opts: { deviceId: string; capabilityId: string; value: unknown }): Promise<unknown>;
+}
+
+let hub: RunningHub;
+let homeyApi: HomeyApiModule;
+let lamp: Device;
+const clients: HomeyApiClient[] = [];
+const stdout = async (): Promise<string> => (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${APP}/crashlog`, { body: {} })).body.stdout;
+
+beforeAll(async () => {
+  homeyApi = await loadHomeyApi();
+  const appsDir = await tempDir('hearth-devices-homey-api-');
+  await writeLampApp(appsDir);
+  hub = await startHub({ appsDir });
+  await waitAppRunning(hub, APP);
+  await poll(stdout, (s) => s.includes('LampDriver has been initialized'), 'the driver to start');
+  lamp = await pairLamp(hub);
+}, 240_000);
+
+afterAll(async () => {
+  for (const c of clients) c.destroy();
+  await hub?.cleanup();
+});
+
+async function devicesOf(flavour: 'V3 local' | 'V2'): Promise<DevicesManager> {
+  let client: HomeyApiClient;
+  if (flavour === 'V3 local') client = await homeyApi.HomeyAPI.createLocalAPI({ address: hub.url, token: OWNER });
+  else {
+    const homeyId = (await fetch(`${hub.url}/api/manager/system/ping`)).headers.get('x-homey-id') ?? '';
+    client = new homeyApi.HomeyAPIV2({ token: OWNER, baseUrl: hub.url, strategy: [], properties: { id: homeyId, softwareVersion: '12.3.0' } });
+  }
+  clients.push(client);
+  return client.devices as unknown as DevicesManager;
+}
+
+describe.each(['V3 local', 'V2'] as const)('homey-api %s', (flavour) => {
+  it('lists the devices with their capability values, and sets a capability through the app', async () => {
+    const devices = await devicesOf(flavour);
+    const all = await devices.getDevices();
+    expect(Object.values(all).map((d) => d.name)).toEqual(['Lamp 1']);
+    const value = flavour === 'V2';
+    await devices.setCapabilityValue({ deviceId: lamp.id, capabilityId: 'onoff', value });
+    expect(await stdout()).toContain(`onoff -> ${value}`);
+    const device = await devices.getDevice({ id: lamp.id });
+    expect(device.capabilitiesObj.onoff?.value).toBe(value);
+    expect(device.capabilitiesObj.measure_temperature?.value).toBe(value ? 21.5 : 18);
+  });
+});
+
+describe('a capability instance (homey-api V3 local)', () => {
+  it('hears the value the app reports after another client switched the lamp', async () => {
+    const devices = await devicesOf('V3 local');
+    const device = await devices.getDevice({ id: lamp.id });
+    const heard: unknown[] = [];
+    const temperature = device.makeCapabilityInstance('measure_temperature', (v) => heard.push(v));
+    // The instance subscribes to homey:device:<id> on its own; a value set before it listens is lost.
+    await poll(
+      async () => {
+        await hub.call('PUT', `/api/manager/devices/device/${lamp.id}/capability/onoff`, { body: { value: heard.length % 2 === 0 } });
+        return heard;
+      },
+      (h) => h.length > 0,
+      'the capability instance to hear a value',
+      100,
+      100,
+    );
+    expect([21.5, 18]).toContain(heard[0]);
+    temperature.destroy();
+  });
+
+  it('sets a value through its instance, and its own set is not echoed back to it', async () => {
+    const devices = await devicesOf('V3 local');
+    const device = await devices.getDevice({ id: lamp.id });
+    const heard: unknown[] = [];
+    const onoff = device.makeCapabilityInstance('onoff', (v) => heard.push(v));
+    await onoff.setValue(true);
+    expect(onoff.value).toBe(true);
+    expect((await hub.call('GET', `/api/manager/devices/device/${lamp.id}/capability/onoff`)).body).toBe(true);
+    // Another client's set is heard.
+    await poll(
+      async () => {
+        await hub.call('PUT', `/api/manager/devices/device/${lamp.id}/capability/onoff`, { body: { value: false } });
+        return heard;
+      },
+      (h) => h.includes(false),
+      'the instance to hear another client',
+      100,
+      100,
+    );
+    expect(heard).not.toContain(true);
+    onoff.destroy();
+  });
+});
