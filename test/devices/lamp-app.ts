@@ -49,6 +49,11 @@ class LampDevice extends Homey.Device {
     await this.setStoreValue('pairedAt', 'today');
   }
 
+  async onSettings({ oldSettings, newSettings, changedKeys }) {
+    if (newSettings.ip === 'bad') throw new Error('That is not an IP address');
+    this.log('settings', JSON.stringify(changedKeys), oldSettings.ip, '->', newSettings.ip);
+  }
+
   async onRenamed(name) {
     this.log('renamed to', name);
   }

@@ -93,6 +93,20 @@ describe('a driver app from the docs', () => {
     expect(r.body.error_description).toContain(sentence);
   });
 
+  it("changes settings through the app's onSettings, which may refuse them with its own sentence", async () => {
+    const set = await hub.call<Device>('PUT', `/api/manager/devices/device/${device.id}/settings`, { body: { ip: '10.0.0.9' } });
+    expect(set.status).toBe(200);
+    expect(set.body.settings).toEqual({ ip: '10.0.0.9' });
+    expect(await stdout()).toContain('settings ["ip"] 0.0.0.0 -> 10.0.0.9');
+    const refused = await hub.call<{ error_description: string }>('PUT', `/api/manager/devices/device/${device.id}/settings`, { body: { ip: 'bad' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error_description).toBe("'Lamp 1' refused the settings: That is not an IP address");
+    const unknown = await hub.call<{ error_description: string }>('PUT', `/api/manager/devices/device/${device.id}/settings`, { body: { port: 80 } });
+    expect(unknown.body.error_description).toBe("'Lamp 1' has no setting 'port'");
+    const obj = await hub.call<Array<{ id: string; value: unknown }>>('GET', `/api/manager/devices/device/${device.id}/settings_obj`);
+    expect(obj.body).toEqual([expect.objectContaining({ id: 'ip', type: 'text', value: '10.0.0.9', default: '0.0.0.0' })]);
+  });
+
   it('keeps the device across a restart of its app, unavailable while the app is down', async () => {
     const stop = await hub.call('PUT', `/api/manager/apps/app/${APP}/disable`);
     expect(stop.status).toBe(200);

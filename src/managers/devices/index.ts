@@ -36,6 +36,8 @@ export class DevicesManager implements Manager {
       getDevices: () => service.list(),
       getDevice: ({ params }) => service.get(params.id),
       updateDevice: ({ params, body }) => service.update(params.id, body),
+      getDeviceSettingsObj: ({ params }) => service.settingsObj(params.id),
+      setDeviceSettings: ({ params, body }) => service.setSettings(params.id, body),
       deleteDevice: async ({ params }) => {
         await service.remove(params.id);
       },

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { DeviceSettingDef, DriverDefinition } from '../../apps/manifest/drivers.js';
 import type { AppManifest } from '../../apps/manifest/manifest.js';
 import type { DEVICE_APP_CALLS, DeviceState, PairDevice } from '../../apps/wire/device-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
@@ -46,6 +47,24 @@ export type DevicePatch = {
 };
 
 const bytes = (v: unknown): number => JSON.stringify(v ?? null).length;
+
+/** Why `value` cannot be the value of a device setting, or null. */
+function settingProblem(def: DeviceSettingDef, value: unknown): string | null {
+  switch (def.type) {
+    case 'checkbox':
+      return typeof value === 'boolean' ? null : 'takes true or false';
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) return 'takes a number';
+      if (def.min !== undefined && value < def.min) return `takes ${def.min} at least`;
+      if (def.max !== undefined && value > def.max) return `takes ${def.max} at most`;
+      return null;
+    case 'dropdown':
+    case 'radio':
+      return def.values?.some((v) => v.id === value) ? null : `takes one of: ${(def.values ?? []).map((v) => v.id).join(', ')}`;
+    default:
+      return typeof value === 'string' && value.length <= 10_000 ? null : 'takes a text';
+  }
+}
 
 export class DevicesService {
   private section!: Section<DevicesSection>;
@@ -263,6 +282,48 @@ export class DevicesService {
       this.values.forget(v.id);
       this.bus.publish('devices', 'device.delete', v);
     }
+  }
+
+  /** The device's settings as its driver declares them, each with its value (Homey's settings object). */
+  settingsObj(id: string): Array<DeviceSettingDef & { value: unknown }> {
+    const record = this.record(id);
+    return this.driverOf(record).deviceSettings.map((def) => ({ ...def, value: record.settings[def.id] ?? def.default }));
+  }
+
+  private driverOf(record: DeviceRecord): DriverDefinition {
+    const driver = this.apps?.manifest(record.appId)?.drivers.find((d) => d.id === record.driverId);
+    if (!driver) throw new HearthError('unavailable', `the driver of '${record.name}' is not loaded (its app '${record.appId}' is missing or broken)`);
+    return driver;
+  }
+
+  /**
+   * A person changes settings: each is checked against the driver's declaration, the app's
+   * onSettings hears them (and may refuse them: its message is the answer), then they are kept.
+   */
+  async setSettings(id: string, patch: Record<string, unknown>): Promise<DeviceView> {
+    const record = this.record(id);
+    const defs = this.driverOf(record).deviceSettings;
+    for (const [key, value] of Object.entries(patch)) {
+      const def = defs.find((d) => d.id === key);
+      if (!def) throw new HearthError('invalid_parameter', `'${record.name}' has no setting '${key}'`);
+      const problem = settingProblem(def, value);
+      if (problem) throw new HearthError('invalid_parameter', `setting '${key}': ${problem}`);
+    }
+    const newSettings = { ...record.settings, ...patch };
+    const changedKeys = Object.keys(patch).filter((k) => JSON.stringify(record.settings[k]) !== JSON.stringify(patch[k]));
+    if (changedKeys.length === 0) return this.get(id);
+    const down = this.down(record.appId);
+    if (down) throw new HearthError('unavailable', `'${record.name}' cannot be reached: ${down}`);
+    try {
+      await this.mustApps().call(record.appId, 'device.settings', { id, oldSettings: record.settings, newSettings, changedKeys }, LISTENER_TIMEOUT_MS);
+    } catch (err) {
+      if (err instanceof HearthError && err.code === 'bad_gateway')
+        throw new HearthError('invalid_parameter', `'${record.name}' refused the settings: ${err.message.replace(/^the app failed: /, '')}`);
+      throw err;
+    }
+    return this.change(id, (r) => {
+      r.settings = { ...r.settings, ...patch };
+    });
   }
 
   /** The facts of a capability the device has, or 404. */
