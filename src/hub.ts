@@ -66,7 +66,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
   const geolocation = new GeolocationManager({ ...ctx, log: ctx.log.child({ module: 'geolocation' }) });
   const insights = new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) });
   const zones = new ZonesManager({ ...ctx, log: ctx.log.child({ module: 'zones' }) });
-  const devices = new DevicesManager({ ...ctx, log: ctx.log.child({ module: 'devices' }) }, zones.service);
+  const devices = new DevicesManager({ ...ctx, log: ctx.log.child({ module: 'devices' }) }, zones.service, insights.service);
   // --- manager registration: one line per manager, in start order ---
   const all: Manager[] = [
     new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }),

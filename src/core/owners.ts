@@ -6,6 +6,7 @@
  */
 export const appOwnerUri = (appId: string): string => `homey:app:${appId}`;
 export const managerOwnerUri = (name: string): string => `homey:manager:${name}`;
+export const deviceOwnerUri = (deviceId: string): string => `homey:device:${deviceId}`;
 
 /** The owner URI a resource written before the move carried, in Homey's form. */
 export const homeyForm = (uri: string): string =>

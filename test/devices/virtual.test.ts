@@ -72,6 +72,20 @@ describe('a driver app from the docs', () => {
     expect((await hub.call('GET', `/api/manager/devices/device/${device.id}/capability/measure_temperature`)).body).toBe(21.5);
   });
 
+  it('logs the capabilities with insights: a log per capability, owned by the device', async () => {
+    const logs = await hub.call<Record<string, { title: string; type: string; units: string | null; lastValue: unknown }>>('GET', '/api/manager/insights/log');
+    const owner = `homey:device:${device.id}`;
+    expect(logs.body[`${owner}:onoff`]).toMatchObject({ type: 'boolean', lastValue: true });
+    expect(logs.body[`${owner}:measure_temperature`]).toMatchObject({ type: 'number', units: '°C', lastValue: 21.5 });
+    expect(logs.body[`${owner}:my_level`]).toBeUndefined(); // no value yet, and the app's capability asks for none
+    const entries = await poll(
+      () => hub.call<{ values: Array<{ v: unknown }> }>('GET', `/api/manager/insights/log/${owner}/measure_temperature/entry`),
+      (r) => r.status === 200 && r.body.values.length > 0,
+      'the temperature entry to be committed',
+    );
+    expect(entries.body.values.at(-1)?.v).toBe(21.5);
+  });
+
   it('runs a multiple capability listener once for values set together', async () => {
     const [a, b] = await Promise.all([
       hub.call('PUT', `/api/manager/devices/device/${device.id}/capability/dim`, { body: { value: 0.5 } }),
@@ -137,5 +151,7 @@ describe('a driver app from the docs', () => {
     expect((await hub.call('DELETE', `/api/manager/devices/device/${device.id}`)).status).toBe(204);
     await waitLog('deleted Hall lamp');
     expect((await hub.call('GET', `/api/manager/devices/device/${device.id}`)).status).toBe(404);
+    const logs = await hub.call<Record<string, unknown>>('GET', '/api/manager/insights/log');
+    expect(Object.keys(logs.body).filter((k) => k.startsWith(`homey:device:${device.id}`))).toEqual([]);
   });
 });

@@ -24,9 +24,10 @@ export function serveDevices(router: SdkRouter, devices: DevicesService): Array<
     router.handle('drivers.devices', (app) => devices.ofApp(app.id).map((r) => devices.stateOf(r))),
     router.handle('device.setCapabilityValue', (app, { id, capabilityId, value }) => {
       const record = own(app, id);
-      const problem = valueProblem(devices.facts(record, capabilityId), value);
+      const facts = devices.facts(record, capabilityId);
+      const problem = valueProblem(facts, value);
       if (problem) throw new HearthError('invalid_parameter', `${capabilityId} of '${record.name}': ${problem}`);
-      devices.report(record, capabilityId, value);
+      devices.report(record, capabilityId, value, facts);
       return null;
     }),
     router.handle('device.setStoreValue', (app, { id, key, value }) =>

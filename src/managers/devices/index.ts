@@ -9,9 +9,11 @@ import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
+import type { InsightsService } from '../insights/service.js';
 import type { ZonesService } from '../zones/service.js';
 import { serveDevices } from './app-side.js';
 import { devicesContract } from './contract.js';
+import { DeviceLogs } from './device-logs.js';
 import { DevicesService } from './service.js';
 
 export class DevicesManager implements Manager {
@@ -26,8 +28,10 @@ export class DevicesManager implements Manager {
   constructor(
     private readonly ctx: ManagerContext,
     zones: ZonesService,
+    insights: InsightsService | null = null,
   ) {
-    const service = (this.service = new DevicesService(ctx.store, ctx.bus, zones, ctx.log));
+    const logs = insights ? new DeviceLogs(insights, ctx.log) : null;
+    const service = (this.service = new DevicesService(ctx.store, ctx.bus, zones, ctx.log, logs));
     this.operations = implement(devicesContract.operations, {
       getState: () => {
         const all = Object.values(service.list());

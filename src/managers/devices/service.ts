@@ -19,6 +19,7 @@ import type { EventBus } from '../../core/events.js';
 import { nullRecord } from '../../core/records.js';
 import type { Section, Store } from '../../core/store.js';
 import type { ZonesService } from '../zones/service.js';
+import type { DeviceLogs } from './device-logs.js';
 import { DEVICES_SECTION, type DeviceRecord, DevicesSection, LIMITS, type StoredValue } from './records.js';
 import { CapabilityValues } from './values.js';
 import { type DeviceView, deviceView, factsOf } from './views.js';
@@ -76,6 +77,7 @@ export class DevicesService {
     private readonly bus: EventBus,
     private readonly zones: ZonesService,
     private readonly log: Logger,
+    private readonly logs: DeviceLogs | null = null,
   ) {
     this.values = new CapabilityValues(store, log);
   }
@@ -267,6 +269,7 @@ export class DevicesService {
       delete d[id];
     });
     this.values.forget(id);
+    this.logs?.forget(id);
     this.bus.publish('devices', 'device.delete', view);
     return view;
   }
@@ -280,6 +283,7 @@ export class DevicesService {
     });
     for (const v of gone) {
       this.values.forget(v.id);
+      this.logs?.forget(v.id);
       this.bus.publish('devices', 'device.delete', v);
     }
   }
@@ -353,12 +357,13 @@ export class DevicesService {
       throw new HearthError('unavailable', `'${record.name}' is unavailable${record.unavailableMessage ? `: ${record.unavailableMessage}` : ''}`);
     const v = value as StoredValue['value'];
     await this.mustApps().call(record.appId, 'device.capability', { id, values: { [capabilityId]: v }, opts: { [capabilityId]: opts } }, LISTENER_TIMEOUT_MS);
-    if (facts.getable) this.report(record, capabilityId, v, transactionId);
+    if (facts.getable) this.report(record, capabilityId, v, facts, transactionId);
   }
 
   /** Stores a value and publishes it (capability.update); returns it as stored. */
-  report(record: DeviceRecord, capabilityId: string, value: StoredValue['value'], transactionId?: string): StoredValue {
+  report(record: DeviceRecord, capabilityId: string, value: StoredValue['value'], facts: Capability, transactionId?: string): StoredValue {
     const stored = this.values.set(record.id, capabilityId, value);
+    this.logs?.record(record.id, capabilityId, facts, value);
     this.bus.publish('devices', 'capability.update', {
       deviceId: record.id,
       capabilityId,
