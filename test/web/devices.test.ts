@@ -1,0 +1,72 @@
+/**
+ * The Devices page in Chromium against a real hub running the lamp app (test/devices/lamp-app.ts,
+ * written from Homey's docs): add a device by listing what the driver finds, switch it from its
+ * tile and see the value its app reports, see another client's change live, and see the device
+ * go unavailable when its app stops.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { waitAppRunning } from '../dashboards/helpers.js';
+import { APP, type Device, writeLampApp } from '../devices/lamp-app.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
+import { type Browser, launch, screenshots, signedIn } from './browser.js';
+
+let hub: RunningHub;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  const appsDir = await tempDir('hearth-web-devices-');
+  await writeLampApp(appsDir);
+  hub = await startHub({ appsDir });
+  await waitAppRunning(hub, APP);
+  browser = await launch();
+  page = await signedIn(browser.context, hub.url, OWNER, '#/devices');
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await hub?.cleanup();
+});
+
+const lamp = async (): Promise<Device> => Object.values((await hub.call<Record<string, Device>>('GET', '/api/manager/devices/device')).body)[0]!;
+
+describe('the Devices page', () => {
+  test('adds a device the driver lists, into the zone chosen', async () => {
+    await page.getByTestId('no-devices').waitFor();
+    await page.getByTestId('add-device').click();
+    await page.getByTestId('pair-driver').selectOption({ label: `Lamp (${APP})` });
+    await page.getByTestId('pair-start').click();
+    await page.getByTestId('pair-device-Lamp 2').uncheck();
+    await page.getByTestId('pair-add').click();
+    expect(await page.getByTestId('pair-done').textContent()).toBe('Added Lamp 1.');
+    await page.getByTestId('add-device-close').click();
+    await page.getByTestId('zone-Home').getByTestId('device-Lamp 1').waitFor();
+    const devices = await hub.call<Record<string, Device>>('GET', '/api/manager/devices/device');
+    expect(Object.values(devices.body).map((d) => d.name)).toEqual(['Lamp 1']);
+    const sessions = await hub.call<{ pairSessions: number }>('GET', '/api/manager/drivers/state');
+    expect(sessions.body.pairSessions).toBe(0);
+  });
+
+  test("switches the lamp from its tile and shows the temperature its app reports, and another client's change", async () => {
+    const tile = page.getByTestId('device-Lamp 1');
+    await tile.getByRole('switch', { name: 'Turned on of Lamp 1' }).check();
+    await poll(lamp, (d) => d.capabilitiesObj.onoff?.value === true, 'the lamp to be on');
+    await expect.poll(() => tile.getByTestId('readout-measure_temperature').textContent()).toContain('21.5 °C');
+    const id = (await lamp()).id;
+    expect((await hub.call('PUT', `/api/manager/devices/device/${id}/capability/onoff`, { body: { value: false } })).status).toBe(200);
+    await expect.poll(() => tile.getByRole('switch', { name: 'Turned on of Lamp 1' }).isChecked()).toBe(false);
+    await expect.poll(() => tile.getByTestId('readout-measure_temperature').textContent()).toContain('18 °C');
+    await screenshots(page, 'devices');
+  });
+
+  test('shows the lamp unavailable, with the reason, while its app is stopped', async () => {
+    expect((await hub.call('PUT', `/api/manager/apps/app/${APP}/disable`)).status).toBe(200);
+    const badge = page.getByTestId('device-Lamp 1').getByTestId('device-unavailable');
+    await expect.poll(() => badge.textContent()).toBe(`unavailable: its app '${APP}' is not running`);
+    expect(await page.getByTestId('device-Lamp 1').getByRole('switch').isDisabled()).toBe(true);
+    expect((await hub.call('PUT', `/api/manager/apps/app/${APP}/enable`)).status).toBe(200);
+    await expect.poll(() => badge.count()).toBe(0);
+  });
+});
