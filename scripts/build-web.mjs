@@ -55,6 +55,7 @@ const app = await build({
 const pageApi = { ...common, format: 'iife', tsconfig: join(root, 'src/web/tsconfig.json') };
 await build({ ...pageApi, entryPoints: [join(root, 'src/web/homey-widget.ts')], outfile: join(out, 'homey-widget.js') });
 await build({ ...pageApi, entryPoints: [join(root, 'src/web/homey-settings.ts')], outfile: join(out, 'homey.js') });
+await build({ ...pageApi, entryPoints: [join(root, 'src/web/homey-pair.ts')], outfile: join(out, 'homey-pair.js') });
 await build({ ...common, entryPoints: [join(root, 'src/web/homey.css')], outfile: join(out, 'homey.css') });
 
 const outputs = Object.entries(app.metafile.outputs);

@@ -1,11 +1,13 @@
 /**
  * Static files: the built web app (dist/web) at `/`, each app's widget pages at
  * `/app/<appId>/widgets/<widgetId>/<path>` from `<apps-dir>/<appId>/widgets/<widgetId>/public/`,
- * and each app's settings page at `/app/<appId>/settings/<path>` from `<apps-dir>/<appId>/settings/`.
+ * each app's settings page at `/app/<appId>/settings/<path>` from `<apps-dir>/<appId>/settings/`,
+ * and each driver's pairing views at `/app/<appId>/drivers/<driverId>/pair/<path>` from
+ * `<apps-dir>/<appId>/drivers/<driverId>/pair/`.
  * No token is needed: the files hold no secrets (the page signs in with a pasted token kept in
  * the browser). App pages are app code, so they are served with a CSP sandbox: even opened on
  * their own they run in an opaque origin and cannot read the web app's stored token. Into each
- * of their HTML files the hub puts Homey's page API first (`/homey-widget.js` or `/homey.js`,
+ * of their HTML files the hub puts Homey's page API first (`/homey-widget.js`, `/homey.js` or `/homey-pair.js`,
  * which call the page's `onHomeyReady(Homey)`), Homey's stylesheet, and the app's strings.
  */
 import { hash } from 'node:crypto';
@@ -46,8 +48,8 @@ const contentType = (file: string): string => TYPES[extname(file).toLowerCase()]
 /** Built assets carry a content hash in their name (app-3F2A9C1B.js): cache them for a year. */
 const HASHED = /-[A-Z0-9]{8}\.(js|css)$/;
 const WIDGET_ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** The page API of each kind of app page (src/web/homey-widget.ts, src/web/homey-settings.ts). */
-const PAGE_SCRIPT = { widget: '/homey-widget.js', settings: '/homey.js' } as const;
+/** The page API of each kind of app page (src/web/homey-widget.ts, homey-settings.ts, homey-pair.ts). */
+const PAGE_SCRIPT = { widget: '/homey-widget.js', settings: '/homey.js', pair: '/homey-pair.js' } as const;
 type PageKind = keyof typeof PAGE_SCRIPT;
 const APP_PAGE_CSP = "sandbox allow-scripts allow-forms allow-popups allow-modals; frame-ancestors 'self'";
 /** An app page is read whole to put the page API in: bound what one GET may make the hub read. */
@@ -191,7 +193,8 @@ export type WebRootHandler = (c: Context) => Promise<Response | null>;
 
 /** Where each kind of app page lives in the app's folder, below the URL `/app/<appId>/<...>`. */
 function pageFolder(appsDir: string, appId: string, kind: PageKind, widgetId: string | undefined): string {
-  return kind === 'widget' ? join(appsDir, appId, 'widgets', widgetId!, 'public') : join(appsDir, appId, 'settings');
+  if (kind === 'widget') return join(appsDir, appId, 'widgets', widgetId!, 'public');
+  return kind === 'pair' ? join(appsDir, appId, 'drivers', widgetId!, 'pair') : join(appsDir, appId, 'settings');
 }
 
 /**
@@ -204,8 +207,9 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
     (kind: PageKind): MiddlewareHandler =>
     async (c, next) => {
       const { appId, widgetId } = c.req.param() as { appId: string; widgetId?: string };
-      if (!gateway || !APP_ID.test(appId) || (kind === 'widget' && !WIDGET_ID.test(widgetId ?? ''))) return next();
-      const prefix = kind === 'widget' ? `/app/${appId}/widgets/${widgetId}` : `/app/${appId}/settings`;
+      if (!gateway || !APP_ID.test(appId) || (kind !== 'settings' && !WIDGET_ID.test(widgetId ?? ''))) return next();
+      const prefix =
+        kind === 'widget' ? `/app/${appId}/widgets/${widgetId}` : kind === 'pair' ? `/app/${appId}/drivers/${widgetId}/pair` : `/app/${appId}/settings`;
       // The raw path: with strict: false Hono's c.req.path drops the trailing slash.
       const path = new URL(c.req.url).pathname;
       // The page's relative URLs need the trailing slash: redirect the bare folder path.
@@ -257,6 +261,9 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
   app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId/*', page('widget'));
   app.on(['GET', 'HEAD'], '/app/:appId/settings', page('settings'));
   app.on(['GET', 'HEAD'], '/app/:appId/settings/*', page('settings'));
+  // A driver's own pairing views (`drivers/<id>/pair/<view>.html`) and their files.
+  app.on(['GET', 'HEAD'], '/app/:appId/drivers/:widgetId/pair', page('pair'));
+  app.on(['GET', 'HEAD'], '/app/:appId/drivers/:widgetId/pair/*', page('pair'));
 
   return async (c) => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;

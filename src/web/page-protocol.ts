@@ -26,7 +26,15 @@ export type PageCall =
   | { op: 'settings.unset'; key: string }
   | { op: 'alert'; message: string }
   | { op: 'confirm'; message: string }
-  | { op: 'open'; url: string };
+  | { op: 'open'; url: string }
+  /** Pairing views only (homey-pair.ts): an event to the driver, a move, a device, what the view is given. */
+  | { op: 'pair.emit'; event: string; data?: unknown }
+  | { op: 'pair.view'; kind: 'showView' | 'nextView' | 'prevView' | 'done'; view?: string }
+  | { op: 'pair.createDevice'; device: unknown }
+  | { op: 'pair.options'; view?: string }
+  | { op: 'pair.zone' }
+  | { op: 'pair.title'; title: string }
+  | { op: 'pair.loading'; shown: boolean };
 
 /** What a page tells its host without waiting for an answer. */
 export type PageNotice =
@@ -94,6 +102,32 @@ function callOf(v: unknown): PageCall | null {
       return isText(v.message) ? { op: v.op, message: v.message } : null;
     case 'open':
       return isText(v.url) ? { op: 'open', url: v.url } : null;
+    default:
+      return pairCallOf(v);
+  }
+}
+
+const PAIR_MOVES = ['showView', 'nextView', 'prevView', 'done'] as const;
+
+function pairCallOf(v: Fields): PageCall | null {
+  switch (v.op) {
+    case 'pair.emit':
+      return isKey(v.event) ? { op: 'pair.emit', event: v.event, ...(v.data === undefined ? {} : { data: v.data }) } : null;
+    case 'pair.view': {
+      const kind = PAIR_MOVES.find((k) => k === v.kind);
+      if (!kind || (v.view !== undefined && !isKey(v.view))) return null;
+      return kind === 'showView' && typeof v.view === 'string' ? { op: 'pair.view', kind, view: v.view } : { op: 'pair.view', kind };
+    }
+    case 'pair.createDevice':
+      return isObject(v.device) ? { op: 'pair.createDevice', device: v.device } : null;
+    case 'pair.options':
+      return v.view === undefined ? { op: 'pair.options' } : isKey(v.view) ? { op: 'pair.options', view: v.view } : null;
+    case 'pair.zone':
+      return { op: 'pair.zone' };
+    case 'pair.title':
+      return isText(v.title, 200) ? { op: 'pair.title', title: v.title } : null;
+    case 'pair.loading':
+      return typeof v.shown === 'boolean' ? { op: 'pair.loading', shown: v.shown } : null;
     default:
       return null;
   }

@@ -52,7 +52,7 @@ function answer(call: PageCall, widget: PlacedWidget, appWidget: AppWidget, fram
       openUrl(call.url, frameSrc);
       return Promise.resolve(null);
     default:
-      return Promise.reject(new Error(`a widget cannot use ${call.op}; that is for settings pages`));
+      return Promise.reject(new Error(`a widget cannot use ${call.op}; that is for settings pages and pairing views`));
   }
 }
 

@@ -149,11 +149,16 @@ describe('manifest', () => {
 
   it('lists an app whose every driver needs a radio as incompatible, saying why; one LAN driver is enough to run', () => {
     const socket = { id: 'socket', name: { en: 'Socket' }, class: 'socket', capabilities: ['onoff'], zigbee: { manufacturerName: ['x'] } };
-    const bulb = { id: 'bulb', connectivity: ['zwave'] };
+    const bulb = { id: 'bulb', connectivity: 'zwave' }; // one kind may be a string
     expect(parsed({ ...base, drivers: [socket, bulb] }).incompatible).toBe('every driver it declares needs a radio (zigbee, zwave), and hearth has none');
     const lan = parsed({ ...base, drivers: [socket, { id: 'lan', connectivity: ['lan'] }] });
     expect(lan.incompatible).toBeNull();
     expect(lan.unrun).toEqual(['driver socket: it needs a zigbee radio, which hearth has not; its devices cannot be added']);
+    // Ids as real apps write them: hyphens and capitals in an app's own, a sub-capability after a dot.
+    const ids = ['reader_touch-pass_enabled', 'measure_temperature.inside', 'ip_Address'];
+    expect(parsed({ ...base, drivers: [{ id: 'reader', capabilities: ids }] }).drivers[0]?.capabilities).toEqual(ids);
+    const bad = parseManifest({ ...base, drivers: [{ id: 'reader', capabilities: ['no spaces'] }] });
+    expect(bad.ok ? null : bad.message).toContain('drivers.0.capabilities.0: must be a capability id');
     expect(lan.drivers.map((d) => [d.id, d.class, d.capabilities])).toEqual([
       ['socket', 'socket', ['onoff']],
       ['lan', 'other', []],

@@ -73,8 +73,13 @@ describe('a driver app from the docs', () => {
   });
 
   it('logs the capabilities with insights: a log per capability, owned by the device', async () => {
-    const logs = await hub.call<Record<string, { title: string; type: string; units: string | null; lastValue: unknown }>>('GET', '/api/manager/insights/log');
     const owner = `homey:device:${device.id}`;
+    // Entries are committed within a second of their value.
+    const logs = await poll(
+      () => hub.call<Record<string, { title: string; type: string; units: string | null; lastValue: unknown }>>('GET', '/api/manager/insights/log'),
+      (r) => r.body[`${owner}:onoff`]?.lastValue !== null && r.body[`${owner}:measure_temperature`]?.lastValue !== null,
+      'the values to be committed to insights',
+    );
     expect(logs.body[`${owner}:onoff`]).toMatchObject({ type: 'boolean', lastValue: true });
     expect(logs.body[`${owner}:measure_temperature`]).toMatchObject({ type: 'number', units: '°C', lastValue: 21.5 });
     expect(logs.body[`${owner}:my_level`]).toBeUndefined(); // no value yet, and the app's capability asks for none

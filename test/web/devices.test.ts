@@ -2,11 +2,13 @@
  * The Devices page in Chromium against a real hub running the lamp app (test/devices/lamp-app.ts,
  * written from Homey's docs): add a device by listing what the driver finds, switch it from its
  * tile and see the value its app reports, see another client's change live, and see the device
- * go unavailable when its app stops.
+ * go unavailable when its app stops; pair the cloud app's lamp (test/devices/cloud-app.ts) through
+ * its login and its own pairing view.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { waitAppRunning } from '../dashboards/helpers.js';
+import { CLOUD_APP, writeCloudApp } from '../devices/cloud-app.js';
 import { APP, type Device, writeLampApp } from '../devices/lamp-app.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
@@ -19,8 +21,10 @@ let page: Page;
 beforeAll(async () => {
   const appsDir = await tempDir('hearth-web-devices-');
   await writeLampApp(appsDir);
+  await writeCloudApp(appsDir);
   hub = await startHub({ appsDir });
   await waitAppRunning(hub, APP);
+  await waitAppRunning(hub, CLOUD_APP);
   browser = await launch();
   page = await signedIn(browser.context, hub.url, OWNER, '#/devices');
 }, 90_000);
@@ -30,7 +34,8 @@ afterAll(async () => {
   await hub?.cleanup();
 });
 
-const lamp = async (): Promise<Device> => Object.values((await hub.call<Record<string, Device>>('GET', '/api/manager/devices/device')).body)[0]!;
+const lamp = async (): Promise<Device> =>
+  Object.values((await hub.call<Record<string, Device>>('GET', '/api/manager/devices/device')).body).find((d) => d.name === 'Lamp 1')!;
 
 describe('the Devices page', () => {
   test('adds a device the driver lists, into the zone chosen', async () => {
@@ -68,5 +73,35 @@ describe('the Devices page', () => {
     expect(await page.getByTestId('device-Lamp 1').getByRole('switch').isDisabled()).toBe(true);
     expect((await hub.call('PUT', `/api/manager/apps/app/${APP}/enable`)).status).toBe(200);
     await expect.poll(() => badge.count()).toBe(0);
+  });
+
+  test("pairs the cloud lamp: the driver's login view, then the app's own view, which adds the device", async () => {
+    await page.getByTestId('add-device').click();
+    await page.getByTestId('pair-driver').selectOption({ label: `Cloud lamp (${CLOUD_APP})` });
+    await page.getByTestId('pair-start').click();
+    await page.getByTestId('pair-username').fill('bob');
+    await page.getByTestId('pair-password').fill('wrong');
+    await page.getByTestId('pair-login').click();
+    await expect
+      .poll(() => page.getByTestId('pair-view-login_credentials').getByRole('alert').textContent())
+      .toBe('The app did not accept this username and password.');
+    await page.getByTestId('pair-password').fill('secret');
+    await page.getByTestId('pair-login').click();
+    await page.getByTestId('pair-view-choose').waitFor();
+    await expect.poll(() => page.locator('.pair-flow h3').textContent()).toBe('Pick your lamp');
+    const view = page.frameLocator('[data-testid=pair-frame]');
+    // The driver emitted 'hello' when the view was shown; the view heard it.
+    await expect.poll(() => view.locator('#who').textContent()).toBe('bob');
+    await screenshots(page, 'pair-custom-view');
+    await view.getByRole('button', { name: "bob's lamp" }).click();
+    await expect.poll(() => page.getByTestId('pair-done').textContent()).toBe("Added bob's lamp.");
+    const devices = await hub.call<Record<string, Device>>('GET', '/api/manager/devices/device');
+    expect(
+      Object.values(devices.body)
+        .map((d) => d.name)
+        .sort(),
+    ).toEqual(['Lamp 1', "bob's lamp"]);
+    await page.getByTestId('add-device-close').click();
+    await page.getByTestId("device-bob's lamp").waitFor();
   });
 });

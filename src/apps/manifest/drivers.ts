@@ -14,8 +14,11 @@ import { nullRecord, safeRecord } from '../../core/records.js';
 export { radioOf } from '../wire/radios.cjs';
 
 const LOCAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** A capability id, or a sub-capability `measure_temperature.inside`. */
-export const CAPABILITY_ID = /^[a-z0-9_]{1,64}(\.[A-Za-z0-9_-]{1,64})?$/;
+/**
+ * A capability id, or a sub-capability `measure_temperature.inside`. Apps' own ids have capitals
+ * and hyphens too (`reader_touch-pass_enabled`, in a real app): letters, digits, _ and -.
+ */
+export const CAPABILITY_ID = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64})?$/;
 const Text = z.union([z.string(), safeRecord(z.string(), z.string())]);
 
 /** One view of a pairing (or repair) sequence: a system template or the app's own html. */
@@ -83,7 +86,11 @@ export const DriverDefinition = z
     pair: z.array(PairView).optional(),
     repair: z.array(PairView).optional(),
     discovery: z.string().max(128).optional(),
-    connectivity: z.array(z.string()).optional(),
+    /** Homey writes one kind as a string (`"cloud"`) or several as a list. */
+    connectivity: z
+      .union([z.string(), z.array(z.string())])
+      .transform((c) => (typeof c === 'string' ? [c] : c))
+      .optional(),
     platforms: z.array(z.string()).optional(),
     energy: z.looseObject({}).optional(),
     images: z.looseObject({}).optional(),
@@ -122,7 +129,7 @@ const CustomCapability = z.looseObject({
 const english = (t: z.output<typeof Text> | undefined): string | null =>
   t === undefined ? null : typeof t === 'string' ? t : (t.en ?? Object.values(t)[0] ?? null);
 
-export const CustomCapabilities = safeRecord(z.string().regex(/^[a-z0-9_]{1,64}$/, 'must be 1-64 lowercase letters, digits or _'), CustomCapability).transform(
+export const CustomCapabilities = safeRecord(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'), CustomCapability).transform(
   (caps) => {
     const out = nullRecord<Capability>();
     for (const [id, c] of Object.entries(caps)) {

@@ -9,7 +9,7 @@ import { safeRecord } from '../../core/records.js';
 
 const JsonObject = safeRecord(z.string(), z.unknown());
 const DeviceId = z.string().min(1).max(64);
-const CapabilityId = z.string().regex(/^[a-z0-9_]{1,64}(\.[A-Za-z0-9_-]{1,64})?$/, 'must be a capability id such as onoff or measure_temperature.inside');
+const CapabilityId = z.string().regex(/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64})?$/, 'must be a capability id such as onoff or measure_temperature.inside');
 const StoreKey = z.string().min(1).max(256);
 /** A capability's value: null is "not known". */
 export const CapabilityValue = z.union([z.boolean(), z.number(), z.string().max(4096), z.null()]);

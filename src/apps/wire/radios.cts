@@ -9,7 +9,7 @@ export const RADIOS = ['zigbee', 'zwave', 'rf433', 'rf868', 'infrared', 'ble', '
 
 /** The radio a driver needs (by its `connectivity`, or a radio section such as `zigbee`), or null. */
 export function radioOf(driver: { connectivity?: unknown; [key: string]: unknown }): string | null {
-  const connectivity = Array.isArray(driver.connectivity) ? driver.connectivity : [];
+  const connectivity = Array.isArray(driver.connectivity) ? driver.connectivity : typeof driver.connectivity === 'string' ? [driver.connectivity] : [];
   for (const radio of RADIOS) if (connectivity.includes(radio) || driver[radio] !== undefined) return radio;
   return null;
 }

@@ -178,7 +178,8 @@ export class ManagerDrivers extends Manager {
         const a = args as AppCallArgs<'pair.emit'>;
         const session = this.sessions.get(a.session);
         if (!session) throw new HomeyError(`no pairing session '${a.session}'`, 'not_found');
-        return (await receive(session, a.event, a.data)) ?? null;
+        // Homey tells the driver of each view shown; a driver that sets no handler for it does not mind.
+        return (await receive(session, a.event, a.data, a.event === 'showView')) ?? null;
       }
       case 'pair.end': {
         const a = args as AppCallArgs<'pair.end'>;

@@ -11,7 +11,14 @@ import { defineContract, stateOperation } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { DeviceView } from '../devices/views.js';
 
-const PairViewSchema = z.object({ id: z.string(), template: z.string().nullable(), next: z.string().nullable(), prev: z.string().nullable() });
+const PairViewSchema = z.object({
+  id: z.string(),
+  template: z.string().nullable(),
+  next: z.string().nullable(),
+  prev: z.string().nullable(),
+  /** The view's `options` in app.json (a system view's labels, `singular`, ...). */
+  options: z.record(z.string(), z.unknown()),
+});
 
 export const DriverView = z.object({
   id: z.string(),

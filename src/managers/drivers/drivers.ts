@@ -12,14 +12,25 @@ import { nullRecord } from '../../core/records.js';
 import { driverUri } from '../devices/views.js';
 import type { DriverView } from './contract.js';
 
-type View = { id: string; template?: string | undefined; navigation?: { next?: string | undefined; prev?: string | undefined } | undefined };
+type View = {
+  id: string;
+  template?: string | undefined;
+  navigation?: { next?: string | undefined; prev?: string | undefined } | undefined;
+  options?: Record<string, unknown> | undefined;
+};
 const views = (list: readonly View[] | undefined) =>
-  (list ?? []).map((v) => ({ id: v.id, template: v.template ?? null, next: v.navigation?.next ?? null, prev: v.navigation?.prev ?? null }));
+  (list ?? []).map((v) => ({
+    id: v.id,
+    template: v.template ?? null,
+    next: v.navigation?.next ?? null,
+    prev: v.navigation?.prev ?? null,
+    options: v.options ?? {},
+  }));
 
 /** The default pairing of a driver that declares none: list the devices, then add them. */
 const DEFAULT_PAIR = [
-  { id: 'list_devices', template: 'list_devices', next: 'add_devices', prev: null },
-  { id: 'add_devices', template: 'add_devices', next: null, prev: null },
+  { id: 'list_devices', template: 'list_devices', next: 'add_devices', prev: null, options: {} },
+  { id: 'add_devices', template: 'add_devices', next: null, prev: null, options: {} },
 ];
 
 export interface FoundDriver {

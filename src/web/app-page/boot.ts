@@ -1,5 +1,5 @@
 /**
- * What both page APIs (homey-widget.ts, homey-settings.ts) do alike: run once per page (a
+ * What the page APIs (homey-widget.ts, homey-settings.ts, homey-pair.ts) do alike: run once per page (a
  * settings page loads /homey.js itself besides the copy the hub puts in), read the strings the
  * hub put in and the context the host put in the URL hash, follow the host's light/dark theme,
  * and once the document has loaded fill `data-i18n` and call the page's `onHomeyReady(Homey)`,
@@ -9,7 +9,7 @@ import { type PageContext, parseContext, type Theme } from '../page-protocol.js'
 import { HostChannel } from './channel.js';
 import { applyDataI18n, type PageStrings } from './i18n.js';
 
-export type PageKind = 'widget' | 'settings';
+export type PageKind = 'widget' | 'settings' | 'pair';
 
 export interface Page {
   strings: PageStrings;

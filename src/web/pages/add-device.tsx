@@ -1,35 +1,24 @@
 /**
  * Adding a device: pick one of the installed apps' drivers and a zone; a pairing session starts
- * the driver's onPair; the list_devices view asks the driver for the devices it found and lets
- * the person tick the ones to add. The session ends when this closes, whatever happened.
+ * the driver's onPair, and its views follow (pair-flow.tsx). The session ends when the pairing is
+ * done or this closes, whatever happened.
  */
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { DriverView } from '../../managers/drivers/contract.js';
+import type { DriverView, PairSessionView } from '../../managers/drivers/contract.js';
 import type { ZoneView } from '../../managers/zones/contract.js';
 import { describe } from '../api.js';
 import { call } from '../client.js';
 import { Card, Err, useLoad } from '../ui.js';
+import { PairFlow } from './pair-flow.js';
 
-interface Offered {
-  name: string;
-  data: Record<string, unknown>;
-  [field: string]: unknown;
-}
-
-type Step =
-  | { kind: 'choose' }
-  | { kind: 'listing' }
-  | { kind: 'list'; devices: Offered[] }
-  | { kind: 'unsupported'; sentence: string }
-  | { kind: 'done'; added: string[] };
+type Step = { kind: 'choose' } | { kind: 'starting' } | { kind: 'pairing'; session: PairSessionView; driver: DriverView } | { kind: 'done'; added: string[] };
 
 export function AddDevice({ zones, onClose }: { zones: Array<{ zone: ZoneView; depth: number }>; onClose: () => void }): JSX.Element {
   const drivers = useLoad(() => call('drivers', 'getDrivers'));
   const [driverId, setDriverId] = useState('');
   const [zone, setZone] = useState(zones[0]?.zone.id ?? '');
   const [step, setStep] = useState<Step>({ kind: 'choose' });
-  const [picked, setPicked] = useState<Set<number>>(new Set());
   const [error, setError] = useState<string | null>(null);
   const session = useRef<string | null>(null);
 
@@ -42,66 +31,33 @@ export function AddDevice({ zones, onClose }: { zones: Array<{ zone: ZoneView; d
 
   const start = async (driver: DriverView): Promise<void> => {
     setError(null);
-    setStep({ kind: 'listing' });
+    setStep({ kind: 'starting' });
     try {
       const s = await call('drivers', 'createPairSession', { body: { type: 'pair', driverId: driver.id, zoneId: zone } });
       session.current = s.id;
-      const first = driver.pair[0];
-      if (first?.template !== 'list_devices') {
-        end();
-        setStep({
-          kind: 'unsupported',
-          sentence: `${driver.name} pairs with its own views (${first?.id ?? 'none'}); the web app can pair only drivers that list their devices yet. A script can pair it through the drivers Web API.`,
-        });
-        return;
-      }
-      const listed = await call('drivers', 'emitPairingEvent', { params: { id: s.id }, body: { event: 'list_devices' } });
-      const devices = Array.isArray(listed) ? (listed.filter((d) => typeof (d as Offered)?.name === 'string') as Offered[]) : [];
-      setPicked(new Set(devices.map((_, i) => i)));
-      setStep({ kind: 'list', devices });
+      setStep({ kind: 'pairing', session: s, driver });
     } catch (e) {
-      end();
       setError(describe(e));
       setStep({ kind: 'choose' });
     }
   };
 
-  const add = async (devices: Offered[]): Promise<void> => {
-    const id = session.current;
-    if (!id) return;
-    setError(null);
-    const added: string[] = [];
-    for (const [i, d] of devices.entries()) {
-      if (!picked.has(i)) continue;
-      try {
-        await call('drivers', 'createPairSessionDevice', { params: { id }, body: d });
-        added.push(d.name);
-      } catch (e) {
-        setError(`${d.name}: ${describe(e)}`);
-      }
-    }
-    end();
-    setStep({ kind: 'done', added });
-  };
-
   const pairable = Object.values(drivers.data ?? {}).filter((d) => d.unpairable === null && !d.deprecated);
   const driver = pairable.find((d) => d.id === driverId);
-  return (
-    <Card
-      title="Add a device"
-      actions={
-        <button
-          type="button"
-          onClick={() => {
-            end();
-            onClose();
-          }}
-          data-testid="add-device-close"
-        >
-          Close
-        </button>
-      }
+  const close = (
+    <button
+      type="button"
+      data-testid="add-device-close"
+      onClick={() => {
+        end();
+        onClose();
+      }}
     >
+      Close
+    </button>
+  );
+  return (
+    <Card title="Add a device" actions={close}>
       {step.kind === 'choose' ? (
         <form
           class="stack"
@@ -136,39 +92,22 @@ export function AddDevice({ zones, onClose }: { zones: Array<{ zone: ZoneView; d
             </select>
           </label>
           <button type="submit" class="primary" disabled={!driver} data-testid="pair-start">
-            Search for devices
+            Start
           </button>
         </form>
       ) : null}
-      {step.kind === 'listing' ? <p role="status">Asking the app for devices…</p> : null}
-      {step.kind === 'list' ? (
-        step.devices.length === 0 ? (
-          <p data-testid="pair-none">The app found no devices to add.</p>
-        ) : (
-          <div class="stack">
-            {step.devices.map((d, i) => (
-              <label key={JSON.stringify(d.data)} class="check">
-                <input
-                  type="checkbox"
-                  checked={picked.has(i)}
-                  data-testid={`pair-device-${d.name}`}
-                  onChange={() => {
-                    const next = new Set(picked);
-                    if (next.has(i)) next.delete(i);
-                    else next.add(i);
-                    setPicked(next);
-                  }}
-                />
-                {d.name}
-              </label>
-            ))}
-            <button type="button" class="primary" disabled={picked.size === 0} data-testid="pair-add" onClick={() => void add(step.devices)}>
-              Add {picked.size === 1 ? 'the device' : `${picked.size} devices`}
-            </button>
-          </div>
-        )
+      {step.kind === 'starting' ? <p role="status">Starting the pairing…</p> : null}
+      {step.kind === 'pairing' ? (
+        <PairFlow
+          session={step.session}
+          driver={step.driver}
+          zone={zone}
+          onFinish={(added) => {
+            end();
+            setStep({ kind: 'done', added });
+          }}
+        />
       ) : null}
-      {step.kind === 'unsupported' ? <p data-testid="pair-unsupported">{step.sentence}</p> : null}
       {step.kind === 'done' ? (
         <p role="status" data-testid="pair-done">
           {step.added.length > 0 ? `Added ${step.added.join(', ')}.` : 'Nothing was added.'}

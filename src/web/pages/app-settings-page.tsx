@@ -60,6 +60,8 @@ async function answer(appId: string, call: PageCall, frameSrc: string): Promise<
     case 'open':
       openUrl(call.url, frameSrc);
       return null;
+    default:
+      throw new Error(`a settings page cannot ${call.op}`);
   }
 }
 
