@@ -167,6 +167,12 @@ describe('an MQTT plug through a real broker', () => {
 
   it('switches the plug: the command goes out on the broker, the state and power come back', async () => {
     expect((await hub.call('PUT', `/api/manager/devices/device/${device.id}/capability/onoff`, { body: { value: true } })).status).toBe(200);
+    // The command is on its way once the app's listener has sent it; the plug answers when it arrives.
+    await poll(
+      () => received,
+      (r) => r.length > 0,
+      'the plug to receive the command',
+    );
     expect(received).toEqual(['ON']);
     const on = await poll(
       () => hub.call<Device>('GET', `/api/manager/devices/device/${device.id}`),

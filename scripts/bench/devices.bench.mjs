@@ -1,0 +1,212 @@
+// Devices figures, each next to the nearest thing the hub did before devices, in the same run:
+// - a capability value an app reports, to a client subscribed to the devices events (p99), next
+//   to an app's realtime event to a client of the app's channel: both stamped in the app when it
+//   makes the call, both heard on the hub's plain WebSocket;
+// - setCapabilityValue from the API through the device's listener in the app and back (p99 one
+//   at a time, and req/s under load), next to a GET of the app's own Web API (also a round trip
+//   through the app);
+// - the hub's memory (PSS at rest) with 200 virtual devices paired, next to the same hub and app
+//   before any device was.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import WebSocket from 'ws';
+import { api, median, OWNER, processTree, pssOf, sleep, startHub } from './lib.mjs';
+
+const APP = 'com.bench.devices';
+const DEVICES = 200;
+const CALLS = 300;
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const now = () => performance.timeOrigin + performance.now();
+
+const FILES = {
+  'app.json': {
+    id: APP,
+    version: '1.0.0',
+    sdk: 3,
+    name: { en: 'Bench devices' },
+    platforms: ['local'],
+    api: { ping: { method: 'GET', path: '/ping' }, report: { method: 'POST', path: '/report' } },
+    drivers: [{ id: 'lamp', name: { en: 'Lamp' }, class: 'light', capabilities: ['onoff', 'measure_power'], connectivity: 'lan' }],
+  },
+  'app.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.App {};\n",
+  'api.js': `const now = () => performance.timeOrigin + performance.now();
+module.exports = {
+  async ping() { return 'pong'; },
+  async report({ homey, body }) {
+    if (body.kind === 'realtime') homey.api.realtime('stamp', now());
+    else await homey.drivers.getDriver('lamp').getDevices()[0].setCapabilityValue('measure_power', now());
+    return null;
+  },
+};
+`,
+  'drivers/lamp/driver.js': `const Homey = require('homey');
+module.exports = class extends Homey.Driver {
+  async onPairListDevices() {
+    return Array.from({ length: ${DEVICES} }, (_, i) => ({ name: 'Lamp ' + i, data: { id: 'lamp-' + i } }));
+  }
+};
+`,
+  'drivers/lamp/device.js': `const Homey = require('homey');
+module.exports = class extends Homey.Device {
+  async onInit() {
+    this.registerCapabilityListener('onoff', async () => {});
+  }
+};
+`,
+};
+
+async function writeApp(appsDir) {
+  const dir = join(appsDir, APP);
+  for (const [name, content] of Object.entries(FILES)) {
+    await mkdir(join(dir, name, '..'), { recursive: true });
+    await writeFile(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+}
+
+/** Opens a WebSocket and calls `onEvent(event, args)` for each frame. */
+async function socket(url, onEvent) {
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  ws.on('message', (data) => {
+    const frame = JSON.parse(String(data));
+    onEvent(frame.event, frame.args ?? []);
+  });
+  return ws;
+}
+
+async function until(cond, what) {
+  for (let i = 0; i < 2000; i++) {
+    if (await cond()) return;
+    await sleep(10);
+  }
+  throw new Error(`${what} never happened`);
+}
+
+/** The app's processes (bubblewrap and node): every process below the hub's, which runs this one app. */
+async function appPss(hub) {
+  return pssOf((await processTree(hub.child.pid)).filter((pid) => pid !== hub.child.pid));
+}
+
+const rate = async (opts) => {
+  const r = await autocannon({ duration: 4, connections: 16, pipelining: 1, ...opts });
+  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${opts.url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return r.requests.average;
+};
+
+export default async function bench({ root, log }) {
+  const appsDir = await mkdtemp(join(tmpdir(), 'hearth-bench-devices-'));
+  await writeApp(appsDir);
+  const hub = await startHub(root, { appsDir });
+  const sockets = [];
+  try {
+    await until(async () => (await api(hub, 'GET', `/api/manager/apps/app/${APP}`)).ready, 'the app to run');
+    await sleep(25_000);
+    const hubBefore = await pssOf([hub.child.pid]);
+    const appBefore = await appPss(hub);
+
+    const session = await api(hub, 'POST', '/api/manager/drivers/pairsession', { driverId: `homey:app:${APP}:lamp` });
+    const listed = await api(hub, 'POST', `/api/manager/drivers/pairsession/${session.id}/emit`, { event: 'list_devices' });
+    const ids = [];
+    for (const d of listed) ids.push((await api(hub, 'POST', `/api/manager/drivers/pairsession/${session.id}/device`, d)).id);
+    await api(hub, 'DELETE', `/api/manager/drivers/pairsession/${session.id}`);
+    log(`paired ${ids.length} devices`);
+
+    // App to client: the stamp is the value itself (capability) or the event's data (realtime).
+    const heard = { capability: [], realtime: [] };
+    sockets.push(
+      await socket(`ws://127.0.0.1:${hub.port}/api/manager/devices?token=${OWNER}`, (event, [e]) => {
+        if (event === 'capability.update' && e.capabilityId === 'measure_power') heard.capability.push(now() - e.value);
+      }),
+      await socket(`ws://127.0.0.1:${hub.port}/api/app/${APP}?token=${OWNER}`, (event, [stamp]) => {
+        if (event === 'stamp') heard.realtime.push(now() - stamp);
+      }),
+    );
+    for (const kind of ['capability', 'realtime', 'capability', 'realtime']) {
+      for (let i = 0; i < CALLS / 2; i++) {
+        const before = heard[kind].length;
+        await api(hub, 'POST', `/api/app/${APP}/report`, { kind });
+        await until(() => heard[kind].length > before, `a ${kind} event`);
+      }
+    }
+    const capability = heard.capability.sort((a, b) => a - b);
+    const realtime = heard.realtime.sort((a, b) => a - b);
+
+    // Through the app and back: a capability set next to the app's own Web API.
+    const setOne = `/api/manager/devices/device/${ids[0]}/capability/onoff`;
+    const times = { set: [], ping: [] };
+    for (let i = 0; i < CALLS; i++) {
+      let t = now();
+      await api(hub, 'PUT', setOne, { value: i % 2 === 0 });
+      times.set.push(now() - t);
+      t = now();
+      await api(hub, 'GET', `/api/app/${APP}/ping`);
+      times.ping.push(now() - t);
+    }
+    const set = times.set.sort((a, b) => a - b);
+    const ping = times.ping.sort((a, b) => a - b);
+    const headers = { authorization: `Bearer ${OWNER}`, 'content-type': 'application/json' };
+    const setRps = await rate({ url: `${hub.url}${setOne}`, method: 'PUT', headers, body: JSON.stringify({ value: true }) });
+    const pingRps = await rate({ url: `${hub.url}/api/app/${APP}/ping`, headers });
+
+    await sleep(25_000);
+    const hubAfter = await pssOf([hub.child.pid]);
+    const appAfter = await appPss(hub);
+    log(`capability p50 ${median(capability).toFixed(2)} ms, realtime p50 ${median(realtime).toFixed(2)} ms; set p50 ${median(set).toFixed(2)} ms`);
+    return [
+      {
+        name: 'capability change, app to subscribed client (p99)',
+        value: pct(capability, 99),
+        unit: 'ms',
+        baseline: "an app's realtime event, same path",
+        baselineValue: pct(realtime, 99),
+        ratio: pct(capability, 99) / pct(realtime, 99),
+        target: '<= 2 (ratio)',
+      },
+      {
+        name: 'setCapabilityValue through the app and back (p99)',
+        value: pct(set, 99),
+        unit: 'ms',
+        baseline: "GET of the app's Web API",
+        baselineValue: pct(ping, 99),
+        ratio: pct(set, 99) / pct(ping, 99),
+        target: '<= 2 (ratio)',
+      },
+      {
+        name: 'setCapabilityValue under load',
+        value: setRps,
+        unit: 'req/s',
+        baseline: "GET of the app's Web API",
+        baselineValue: pingRps,
+        ratio: setRps / pingRps,
+        target: '>= 0.5 (ratio)',
+      },
+      {
+        name: `hub PSS at rest with ${DEVICES} virtual devices`,
+        value: hubAfter / 2 ** 20,
+        unit: 'MiB',
+        baseline: 'the same hub with none',
+        baselineValue: hubBefore / 2 ** 20,
+        ratio: hubAfter / hubBefore,
+        target: '<= 1.15 (ratio)',
+      },
+      {
+        name: `the app's PSS with ${DEVICES} devices`,
+        value: appAfter / 2 ** 20,
+        unit: 'MiB',
+        baseline: 'with none',
+        baselineValue: appBefore / 2 ** 20,
+        ratio: appAfter / appBefore,
+        target: 'informative',
+      },
+    ];
+  } finally {
+    for (const s of sockets) s.close();
+    await hub.stop();
+    await rm(appsDir, { recursive: true, force: true });
+  }
+}
