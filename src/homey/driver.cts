@@ -4,8 +4,9 @@
  * the default pairing that lists onPairListDevices) and holds the driver's devices.
  */
 import type { Device } from './device.cjs';
-import { HomeyError, notAvailable } from './errors.cjs';
+import { HomeyError } from './errors.cjs';
 import type { Homey } from './homey.cjs';
+import type { DiscoveryStrategy } from './managers/discovery.cjs';
 import type { PairSession } from './pair-session.cjs';
 import { SimpleClass } from './simple-class.cjs';
 
@@ -75,8 +76,11 @@ export class Driver extends SimpleClass {
     return found;
   }
 
-  getDiscoveryStrategy(): never {
-    throw notAvailable('Driver.getDiscoveryStrategy', 'hearth does not run discovery yet: devices are added by hand');
+  /** The discovery strategy the driver names in app.json (`discovery`). */
+  getDiscoveryStrategy(): DiscoveryStrategy {
+    const id = this.manifest.discovery;
+    if (typeof id !== 'string') throw new HomeyError(`driver '${this.id}' names no discovery strategy in app.json`, 'not_found');
+    return this.homey.discovery.getStrategy(id);
   }
 
   getManifest(): Record<string, unknown> {

@@ -10,6 +10,7 @@ import { ManagerApi } from './managers/api.cjs';
 import { ManagerAudio } from './managers/audio.cjs';
 import { ManagerClock } from './managers/clock.cjs';
 import { ManagerDashboards } from './managers/dashboards.cjs';
+import { ManagerDiscovery } from './managers/discovery.cjs';
 import { ManagerDrivers } from './managers/drivers.cjs';
 import { ManagerFlow } from './managers/flow.cjs';
 import { ManagerGeolocation } from './managers/geolocation.cjs';
@@ -26,7 +27,6 @@ import type ManagerAppsDecl = require('homey-apps-sdk-v3-types/manager/apps');
 import type ManagerArpDecl = require('homey-apps-sdk-v3-types/manager/arp');
 import type ManagerBLEDecl = require('homey-apps-sdk-v3-types/manager/ble');
 import type ManagerCloudDecl = require('homey-apps-sdk-v3-types/manager/cloud');
-import type ManagerDiscoveryDecl = require('homey-apps-sdk-v3-types/manager/discovery');
 import type ManagerImagesDecl = require('homey-apps-sdk-v3-types/manager/images');
 import type ManagerLedringDecl = require('homey-apps-sdk-v3-types/manager/ledring');
 import type ManagerNFCDecl = require('homey-apps-sdk-v3-types/manager/nfc');
@@ -67,9 +67,7 @@ export class Homey extends SimpleClass {
   readonly arp = unavailableManager<ManagerArpDecl>('ManagerArp', 'hearth gives apps no view of the network neighbours', { getMAC: 'async' });
   readonly ble = unavailableManager<ManagerBLEDecl>('ManagerBLE', 'hearth gives apps no Bluetooth', { discover: 'async', find: 'async' });
   readonly cloud: ManagerCloudDecl;
-  readonly discovery = unavailableManager<ManagerDiscoveryDecl>('ManagerDiscovery', 'hearth does not run discovery yet: devices are added by hand', {
-    getStrategy: 'sync',
-  });
+  readonly discovery: ManagerDiscovery;
   readonly images = unavailableManager<ManagerImagesDecl>('ManagerImages', 'hearth has no flow or device images', {
     getImage: 'sync',
     createImage: 'async',
@@ -121,6 +119,7 @@ export class Homey extends SimpleClass {
     this.audio = new ManagerAudio(ctx);
     this.flow = new ManagerFlow(ctx);
     this.drivers = new ManagerDrivers(ctx);
+    this.discovery = new ManagerDiscovery(ctx);
     this.cloud = cloudManager(ctx);
   }
 

@@ -29,6 +29,7 @@ describe('manifest', () => {
         widgets: {},
         drivers: [],
         capabilities: {},
+        discovery: {},
         flow: { triggers: [], conditions: [], actions: [] },
         incompatible: null,
         unrun: [],

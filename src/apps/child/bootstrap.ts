@@ -190,7 +190,7 @@ async function handle(method: AppCallMethod, args: unknown): Promise<unknown> {
     case 'ping':
       return null;
     default:
-      if (method.startsWith('device.') || method.startsWith('pair.')) return ready().homey.drivers.handle(method, args);
+      if (method.startsWith('device.') || method.startsWith('pair.') || method.startsWith('discovery.')) return ready().homey.drivers.handle(method, args);
       throw new RpcError('not_available', `unknown call '${String(method)}'`);
   }
 }

@@ -152,3 +152,43 @@ export const CustomCapabilities = safeRecord(z.string().regex(/^[A-Za-z0-9_-]{1,
     return out;
   },
 );
+
+const Condition = z.looseObject({
+  field: z.string().min(1).max(128),
+  match: z.looseObject({ type: z.enum(['string', 'regex']), value: z.string().max(512) }),
+});
+
+/** An mDNS-SD discovery strategy (app.json `discovery.<id>`), the one kind hearth runs yet. */
+export const MdnsStrategy = z.looseObject({
+  type: z.literal('mdns-sd'),
+  'mdns-sd': z.looseObject({ name: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a service name such as hue'), protocol: z.enum(['tcp', 'udp']) }),
+  /** Which field is a result's id, as a template: `{{txt.id}}`, `{{name}}`; default the full name. */
+  id: z.string().max(256).optional(),
+  /** Groups of conditions: a result counts when every condition of one group holds. */
+  conditions: z.array(z.array(Condition).max(20)).max(20).optional(),
+});
+export type MdnsStrategy = z.output<typeof MdnsStrategy>;
+
+/**
+ * The discovery strategies of app.json: each mdns-sd one checked, and a sentence for each that
+ * hearth does not run (another kind, or one it cannot read) — never a reason to refuse the app.
+ */
+export function readDiscovery(raw: unknown): { strategies: Record<string, MdnsStrategy>; unrun: string[] } {
+  const strategies = nullRecord<MdnsStrategy>();
+  const unrun: string[] = [];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { strategies, unrun };
+  for (const [id, value] of Object.entries(raw)) {
+    const kind = (value as { type?: unknown } | null)?.type;
+    if (kind !== 'mdns-sd') {
+      unrun.push(`discovery strategy ${id} (${typeof kind === 'string' ? kind : 'no type'}): hearth runs mdns-sd discovery only`);
+      continue;
+    }
+    const parsed = MdnsStrategy.safeParse(value);
+    if (parsed.success && LOCAL_ID.test(id)) strategies[id] = parsed.data;
+    else
+      unrun.push(
+        `discovery strategy ${id}: ${parsed.success ? 'its id must be 1-64 letters, digits, _ or -' : (parsed.error.issues[0]?.message ?? 'unreadable')}`,
+      );
+  }
+  return { strategies, unrun };
+}

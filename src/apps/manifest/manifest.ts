@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Capability } from '../../core/capability.js';
 import { nullRecord, safeRecord } from '../../core/records.js';
 import { describeIssues } from '../../core/zod-issues.js';
-import { CustomCapabilities, DriverList } from './drivers.js';
+import { CustomCapabilities, DriverList, type MdnsStrategy, readDiscovery } from './drivers.js';
 import { permissionProblem } from './permissions.js';
 import { describeUnrun, incompatibility } from './support.js';
 
@@ -240,6 +240,8 @@ export interface AppManifest extends Omit<z.output<typeof Schema>, 'flow' | 'mai
   raw: Record<string, unknown>;
   /** What Homey's tools would warn about and hearth let pass, one sentence each naming the field. */
   warnings: string[];
+  /** The discovery strategies hearth runs (app.json `discovery`, mdns-sd ones), by id. */
+  discovery: Record<string, MdnsStrategy>;
   /**
    * Each widget's preview pictures found in its folder (`widgets/<id>/preview-light.png`,
    * `preview-dark.png`, as Homey's add-widget picker shows them), relative to the app folder.
@@ -314,6 +316,8 @@ export function parseManifest(raw: unknown, folderName?: string): ManifestResult
   }
   const rawObject = raw as Record<string, unknown>;
   const { flow, unrun } = describeUnrun(m, rawObject);
+  const discovery = readDiscovery(rawObject.discovery);
+  unrun.push(...discovery.unrun);
   const warnings = [
     ...unreadable,
     ...settingWarnings(m.settings, 'settings'),
@@ -323,7 +327,16 @@ export function parseManifest(raw: unknown, folderName?: string): ManifestResult
   const { flow: _flow, main, ...rest } = m;
   return {
     ok: true,
-    manifest: { ...rest, main: main ?? (m.esm ? 'app.mjs' : 'app.js'), flow, incompatible: incompatibility(m), unrun, raw: rawObject, warnings },
+    manifest: {
+      ...rest,
+      main: main ?? (m.esm ? 'app.mjs' : 'app.js'),
+      flow,
+      incompatible: incompatibility(m),
+      unrun,
+      raw: rawObject,
+      warnings,
+      discovery: discovery.strategies,
+    },
   };
 }
 

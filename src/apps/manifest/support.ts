@@ -11,7 +11,6 @@ type Parsed = z.output<typeof Schema>;
 
 /** Homey features that need what hearth has not: their app.json keys, and why. */
 const UNRUN_FEATURES: ReadonlyArray<readonly [string, string]> = [
-  ['discovery', 'discovery strategies (hearth does not run discovery yet: devices are added by hand)'],
   ['signals', 'RF signals (hearth has no radios)'],
   ['screensavers', 'LED ring screensavers (hearth has no LED ring)'],
 ];

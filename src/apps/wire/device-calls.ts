@@ -52,6 +52,20 @@ export const PairDevice = z.looseObject({
 });
 export type PairDevice = z.infer<typeof PairDevice>;
 
+/** A device found by an mdns-sd strategy, as the hub hands it to the app (Homey's DiscoveryResultMDNSSD). */
+export const DiscoveryResult = z.object({
+  id: z.string().min(1).max(256),
+  lastSeen: z.string(),
+  address: z.string().max(64),
+  port: z.number().int().min(0).max(65535),
+  name: z.string().max(256),
+  fullname: z.string().max(512),
+  host: z.string().max(256),
+  txt: safeRecord(z.string(), z.string()),
+});
+export type DiscoveryResult = z.infer<typeof DiscoveryResult>;
+const StrategyId = z.string().min(1).max(64);
+
 interface Def {
   readonly args: z.ZodType;
   readonly result: z.ZodType;
@@ -63,6 +77,8 @@ const call = <A extends z.ZodType, R extends z.ZodType>(args: A, result: R) => (
 export const DEVICE_HUB_CALLS = {
   /** The app's devices, asked once its drivers are made (each becomes a Device instance). */
   'drivers.devices': call(z.object({}), z.array(DeviceState)),
+  /** What the app's discovery strategies have found so far, by strategy. */
+  'discovery.results': call(z.object({}), safeRecord(z.string(), z.array(DiscoveryResult))),
   'device.setCapabilityValue': call(z.object({ id: DeviceId, capabilityId: CapabilityId, value: CapabilityValue }), z.null()),
   'device.setStoreValue': call(z.object({ id: DeviceId, key: StoreKey, value: z.unknown() }), z.null()),
   'device.unsetStoreValue': call(z.object({ id: DeviceId, key: StoreKey }), z.null()),
@@ -102,4 +118,6 @@ export const DEVICE_APP_CALLS = {
   /** The view emits an event to the session: the handler's answer. */
   'pair.emit': call(z.object({ session: SessionId, event: z.string().min(1).max(128), data: z.unknown() }), HandlerAnswer),
   'pair.end': call(z.object({ session: SessionId }), z.null()),
+  /** A strategy found a device, or saw it again (a new address, or just now). */
+  'discovery.result': call(z.object({ strategy: StrategyId, result: DiscoveryResult }), z.null()),
 } as const;

@@ -6,7 +6,7 @@
  * A driver's or device's failing onInit is logged and the rest go on: one broken device must not
  * take the app's other devices down.
  */
-import type { DeviceState } from '../../apps/wire/device-calls.js' with { 'resolution-mode': 'import' };
+import type { DeviceState, DiscoveryResult } from '../../apps/wire/device-calls.js' with { 'resolution-mode': 'import' };
 import type { AppCallArgs } from '../../apps/wire/protocol.js' with { 'resolution-mode': 'import' };
 import { radioOf } from '../../apps/wire/radios.cjs';
 import type { HomeyContext } from '../context.cjs';
@@ -16,6 +16,7 @@ import { HomeyError } from '../errors.cjs';
 import type { Homey } from '../homey.cjs';
 import { PairSession, receive } from '../pair-session.cjs';
 import { Manager } from '../simple-class.cjs';
+import { type DiscoveryResultMDNSSD, type DiscoveryStrategy, deliver } from './discovery.cjs';
 
 /** Loads a module of the app (`drivers/<id>/driver.js`): its exports, or null when there is no such file. */
 export type ClassLoader = (file: string) => Promise<unknown>;
@@ -73,6 +74,7 @@ export class ManagerDrivers extends Manager {
     const drivers = this.declared().filter((d) => !radioOf(d));
     if (drivers.length === 0) return;
     const devices = (await this.ctx.transport.call('drivers.devices', {})) as DeviceState[];
+    if (drivers.some((d) => typeof d.discovery === 'string')) await this.takeFound();
     for (const entry of drivers) {
       const file = `${this.ctx.app.dir}/drivers/${entry.id}/driver`;
       const DriverClass = exportedClass(await load(file), Driver, `drivers/${entry.id}/driver.js`) ?? Driver;
@@ -84,6 +86,31 @@ export class ManagerDrivers extends Manager {
       markDriverReady(driver);
       for (const state of devices.filter((d) => d.driverId === entry.id)) await this.add(state, false);
     }
+  }
+
+  /** What the hub's discovery found before the app started, into its strategies (devices hear it once made). */
+  private async takeFound(): Promise<void> {
+    const found = (await this.ctx.transport.call('discovery.results', {})) as Record<string, DiscoveryResult[]>;
+    for (const [strategyId, results] of Object.entries(found)) {
+      const strategy = this.strategy(strategyId);
+      for (const r of results) strategy?.take(r);
+    }
+  }
+
+  private strategy(strategyId: string): DiscoveryStrategy | null {
+    try {
+      return this.homey.discovery.getStrategy(strategyId);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Offers a driver's strategy's results to one of its devices. */
+  private async offer(device: Device, driver: Driver, only?: DiscoveryResultMDNSSD): Promise<void> {
+    const id = driver.manifest.discovery;
+    const strategy = typeof id === 'string' ? this.strategy(id) : null;
+    if (!strategy) return;
+    for (const result of only ? [only] : Object.values(strategy.getDiscoveryResults())) await deliver(device, result);
   }
 
   private async deviceClass(driver: Driver, state: DeviceState): Promise<Ctor<Device>> {
@@ -116,6 +143,7 @@ export class ManagerDrivers extends Manager {
       device.error(`onInit of device '${state.name}' failed:`, describe(err));
     }
     markDeviceReady(device);
+    await this.offer(device, driver);
   }
 
   private device(id: string): Device {
@@ -186,6 +214,17 @@ export class ManagerDrivers extends Manager {
         const session = this.sessions.get(a.session);
         this.sessions.delete(a.session);
         if (session) await receive(session, 'disconnect', null, true).catch(() => undefined);
+        return null;
+      }
+      case 'discovery.result': {
+        const a = args as AppCallArgs<'discovery.result'>;
+        const strategy = this.strategy(a.strategy);
+        if (!strategy) return null;
+        const { result } = strategy.take(a.result);
+        for (const driver of this.drivers.values()) {
+          if (driver.manifest.discovery !== a.strategy) continue;
+          for (const device of driverDevices(driver).values()) await this.offer(device, driver, result);
+        }
         return null;
       }
       default:

@@ -1,15 +1,18 @@
 /**
- * Drivers: the installed apps' drivers (drivers.ts) and pairing sessions (sessions.ts), which add
- * devices through the devices manager.
+ * Drivers: the installed apps' drivers (drivers.ts), pairing sessions (sessions.ts), which add
+ * devices through the devices manager, and the mDNS-SD discovery their drivers ask for
+ * (discovery.ts).
  */
 
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
+import type { MdnsStrategy } from '../../apps/manifest/drivers.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import { driversContract } from './contract.js';
+import { Discovery } from './discovery.js';
 import { DriverCatalog } from './drivers.js';
 import { PairSessions } from './sessions.js';
 
@@ -19,13 +22,22 @@ export class DriversManager implements Manager {
   readonly operations: readonly Operation[];
   readonly catalog = new DriverCatalog();
   readonly sessions: PairSessions;
+  readonly discovery: Discovery;
   private off: Array<() => void> = [];
+  private runtime: AppRuntime | null = null;
 
   constructor(
     private readonly ctx: ManagerContext,
     devices: DevicesService,
   ) {
     const sessions = (this.sessions = new PairSessions(this.catalog, devices, ctx.bus));
+    this.discovery = new Discovery(
+      {
+        watched: () => this.watched(),
+        send: (appId, strategy, result) => this.catalog.call(appId, 'discovery.result', { strategy, result }, 10_000),
+      },
+      ctx.log,
+    );
     const language = () => ctx.options.get<string>('i18n', 'language') ?? 'en';
     this.operations = implement(driversContract.operations, {
       getState: () => ({ drivers: Object.keys(this.catalog.list()).length, pairSessions: sessions.count }),
@@ -46,11 +58,29 @@ export class DriversManager implements Manager {
   }
 
   serveSdk(router: SdkRouter): void {
-    this.off.push(router.handle('pair.toView', (app, { session, kind, event, data }) => this.sessions.toView(app.id, session, { kind, event, data })));
+    this.off.push(
+      router.handle('pair.toView', (app, { session, kind, event, data }) => this.sessions.toView(app.id, session, { kind, event, data })),
+      router.handle('discovery.results', (app) => this.discovery.results(app.id)),
+    );
   }
 
   attachApps(runtime: AppRuntime): void {
+    this.runtime = runtime;
     this.catalog.attach(runtime);
+  }
+
+  /** The mdns-sd strategies a driver uses, of every app that runs with the network. */
+  private watched(): Array<{ appId: string; strategyId: string; strategy: MdnsStrategy }> {
+    const rt = this.runtime;
+    if (!rt) return [];
+    return Object.values(rt.list()).flatMap((app) => {
+      const manifest = rt.manifest(app.id);
+      if (!manifest || app.state !== 'running' || !app.network) return [];
+      const used = new Set(manifest.drivers.map((d) => d.discovery).filter((d): d is string => typeof d === 'string'));
+      return Object.entries(manifest.discovery)
+        .filter(([id]) => used.has(id))
+        .map(([strategyId, strategy]) => ({ appId: app.id, strategyId, strategy }));
+    });
   }
 
   async start(): Promise<void> {
@@ -59,6 +89,7 @@ export class DriversManager implements Manager {
         if (e.manager !== 'apps' || !e.event.startsWith('app.')) return;
         const app = e.args[0] as { id?: unknown; state?: unknown } | undefined;
         if (typeof app?.id === 'string' && (e.event === 'app.delete' || app.state !== 'running')) this.sessions.appStopped(app.id);
+        if (typeof app?.id === 'string' && app.state === 'running') this.discovery.refresh();
       }),
     );
   }
@@ -67,5 +98,6 @@ export class DriversManager implements Manager {
     for (const f of this.off) f();
     this.off = [];
     this.sessions.stop();
+    this.discovery.stop();
   }
 }

@@ -1,0 +1,110 @@
+/**
+ * `this.homey.discovery` and a driver's `getDiscoveryStrategy()`: the results of the app's
+ * mdns-sd strategies (app.json `discovery`), found by the hub on the LAN and handed to the app as
+ * they come. A strategy emits `result` for each; devices of the drivers that use it hear theirs
+ * through onDiscoveryResult / onDiscoveryAvailable / onDiscoveryAddressChanged /
+ * onDiscoveryLastSeenChanged (the drivers manager calls `deliver`).
+ */
+import type { DiscoveryResult as WireResult } from '../../apps/wire/device-calls.js' with { 'resolution-mode': 'import' };
+import type { HomeyContext } from '../context.cjs';
+import type { Device } from '../device.cjs';
+import { HomeyError, notAvailable } from '../errors.cjs';
+import { Manager, SimpleClass } from '../simple-class.cjs';
+
+export class DiscoveryResultMDNSSD extends SimpleClass {
+  id: string;
+  lastSeen: Date;
+  address: string;
+  /** A string, as Homey's SDK declares it. */
+  port: string;
+  name: string;
+  fullname: string;
+  host: string;
+  txt: Record<string, string>;
+
+  constructor(r: WireResult) {
+    super();
+    this.id = r.id;
+    this.lastSeen = new Date(r.lastSeen);
+    this.address = r.address;
+    this.port = String(r.port);
+    this.name = r.name;
+    this.fullname = r.fullname;
+    this.host = r.host;
+    this.txt = { ...r.txt };
+  }
+}
+
+export class DiscoveryStrategy extends SimpleClass {
+  readonly type = 'mdns-sd';
+  private readonly results = new Map<string, DiscoveryResultMDNSSD>();
+
+  constructor(readonly id: string) {
+    super();
+  }
+
+  getDiscoveryResults(): Record<string, DiscoveryResultMDNSSD> {
+    return Object.fromEntries(this.results);
+  }
+
+  getDiscoveryResult(id: string): DiscoveryResultMDNSSD {
+    const found = this.results.get(id);
+    if (!found) throw new HomeyError(`discovery strategy '${this.id}' has found no '${id}'`, 'not_found');
+    return found;
+  }
+
+  /** Takes a result from the hub; answers it with what it was before (undefined: new). */
+  take(r: WireResult): { result: DiscoveryResultMDNSSD; before: DiscoveryResultMDNSSD | undefined } {
+    const before = this.results.get(r.id);
+    const result = new DiscoveryResultMDNSSD(r);
+    this.results.set(r.id, result);
+    this.emit('result', result);
+    return { result, before };
+  }
+}
+
+export class ManagerDiscovery extends Manager {
+  static ID = 'discovery';
+  private readonly strategies = new Map<string, DiscoveryStrategy>();
+
+  constructor(private readonly ctx: HomeyContext) {
+    super();
+  }
+
+  getStrategy(strategyId: string): DiscoveryStrategy {
+    const made = this.strategies.get(strategyId);
+    if (made) return made;
+    const declared = (this.ctx.manifest.discovery as Record<string, { type?: unknown }> | undefined)?.[strategyId];
+    if (!declared || !Object.hasOwn(this.ctx.manifest.discovery as object, strategyId)) {
+      throw new HomeyError(`the app declares no discovery strategy '${strategyId}' in app.json`, 'not_found');
+    }
+    if (declared.type !== 'mdns-sd') throw notAvailable(`discovery strategy '${strategyId}' (${String(declared.type)})`, 'hearth runs mdns-sd discovery only');
+    const strategy = new DiscoveryStrategy(strategyId);
+    this.strategies.set(strategyId, strategy);
+    return strategy;
+  }
+}
+
+/** Which result each device took as its own, with the address it had then. */
+const bound = new WeakMap<Device, { id: string; address: string }>();
+
+const describe = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
+
+/**
+ * Offers a result to a device of a driver that uses the strategy: its onDiscoveryResult decides
+ * whether it is the device's; the first time it is, onDiscoveryAvailable; later, a new address
+ * (or port) is onDiscoveryAddressChanged, the same one onDiscoveryLastSeenChanged.
+ */
+export async function deliver(device: Device, result: DiscoveryResultMDNSSD): Promise<void> {
+  try {
+    if (!device.onDiscoveryResult(result)) return;
+    const address = `${result.address}:${result.port}`;
+    const had = bound.get(device);
+    bound.set(device, { id: result.id, address });
+    if (!had) await device.onDiscoveryAvailable(result);
+    else if (had.address !== address) await device.onDiscoveryAddressChanged(result);
+    else await device.onDiscoveryLastSeenChanged(result);
+  } catch (err) {
+    device.error('a discovery listener failed:', describe(err));
+  }
+}
