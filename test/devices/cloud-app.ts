@@ -3,7 +3,8 @@
  * (the driver's `login` handler checks the account), then a custom view of the app's own
  * (`drivers/account/pair/choose.html`) that sets its title, hears an event the driver emits when
  * the view is shown, asks the driver for the account's lamps with `Homey.emit`, and adds the one
- * clicked with `Homey.createDevice` before `Homey.done()`.
+ * clicked with `Homey.createDevice` before `Homey.done()`. Its repair signs in again and renews
+ * the device's stored token (onRepair).
  */
 import type { RunningHub } from '../helpers/hub.js';
 import { writeHomeyApp } from '../homey/apps.js';
@@ -27,6 +28,15 @@ module.exports = class AccountDriver extends Homey.Driver {
     });
     session.setHandler('list_lamps', async () => {
       return [{ name: username + "'s lamp", data: { id: 'cloud-' + username }, store: { token: 'from-the-cloud' } }];
+    });
+  }
+
+  async onRepair(session, device) {
+    session.setHandler('login', async (data) => {
+      if (data.password !== 'secret') return false;
+      await device.setStoreValue('token', 'renewed-for-' + data.username);
+      this.log('repaired', device.getName(), device.getStoreValue('token'));
+      return true;
     });
   }
 };
@@ -73,6 +83,7 @@ export async function writeCloudApp(appsDir: string): Promise<void> {
             { id: 'login_credentials', template: 'login_credentials', navigation: { next: 'choose' } },
             { id: 'choose', navigation: { prev: 'login_credentials' } },
           ],
+          repair: [{ id: 'login_credentials', template: 'login_credentials' }],
         },
       ],
     },

@@ -65,6 +65,22 @@ describe('pairing headless', () => {
     expect((await hub.call('POST', `${at}/emit`, { body: { event: 'showView', data: 'login_credentials' } })).status).toBe(200);
   });
 
+  it("repairs a device: the driver's onRepair gets it, and renews its store", async () => {
+    const devices = await hub.call<Record<string, { id: string; name: string }>>('GET', '/api/manager/devices/device');
+    const bob = Object.values(devices.body).find((d) => d.name === "bob's lamp")!;
+    const session = await hub.call<{ id: string; type: string; view: string }>('POST', '/api/manager/drivers/pairsession', {
+      body: { type: 'repair', driverId: ACCOUNT_DRIVER, deviceId: bob.id },
+    });
+    expect(session.body).toMatchObject({ type: 'repair', view: 'login_credentials' });
+    const at = `/api/manager/drivers/pairsession/${session.body.id}`;
+    expect((await hub.call('POST', `${at}/emit`, { body: { event: 'login', data: { username: 'bob', password: 'secret' } } })).body).toBe(true);
+    const log = (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${CLOUD_APP}/crashlog`, { body: {} })).body.stdout;
+    expect(log).toContain("repaired bob's lamp renewed-for-bob");
+    const added = await hub.call<{ error_description: string }>('POST', `${at}/device`, { body: { name: 'x', data: { id: 'x' } } });
+    expect(added.body.error_description).toBe('a repair session adds no device');
+    await hub.call('DELETE', at);
+  });
+
   it('ends the sessions of an app that stops', async () => {
     const session = await hub.call<Session>('POST', '/api/manager/drivers/pairsession', { body: { driverId: ACCOUNT_DRIVER } });
     expect((await hub.call('PUT', `/api/manager/apps/app/${CLOUD_APP}/disable`)).status).toBe(200);

@@ -104,4 +104,17 @@ describe('the Devices page', () => {
     await page.getByTestId('add-device-close').click();
     await page.getByTestId("device-bob's lamp").waitFor();
   });
+
+  test("repairs the cloud lamp from its tile's menu through the driver's repair view", async () => {
+    const tile = page.getByTestId("device-bob's lamp");
+    await tile.locator('summary').click();
+    await tile.getByTestId('device-repair').click();
+    await tile.getByTestId('pair-username').fill('bob');
+    await tile.getByTestId('pair-password').fill('secret');
+    await tile.getByTestId('pair-login').click();
+    await tile.locator('summary').click();
+    await expect.poll(() => tile.getByText('Repaired.').count()).toBe(1);
+    const log = (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${CLOUD_APP}/crashlog`, { body: {} })).body.stdout;
+    expect(log).toContain("repaired bob's lamp renewed-for-bob");
+  });
 });

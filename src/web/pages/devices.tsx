@@ -1,17 +1,19 @@
 /**
  * Devices: every device of the home by zone (the zones in their tree's order), each a tile with
  * the controls its capabilities call for (device-tile.tsx), live: a value a device reports, or
- * another person sets, shows at once. A tile's menu renames, moves or deletes the device; "Add a
- * device" pairs one (add-device.tsx).
+ * another person sets, shows at once. A tile's menu renames, moves, repairs (through its driver's
+ * repair views) or deletes the device; "Add a device" pairs one (add-device.tsx).
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { DeviceView } from '../../managers/devices/views.js';
+import type { DriverView, PairSessionView } from '../../managers/drivers/contract.js';
 import type { ZoneView } from '../../managers/zones/contract.js';
 import { call, subscribe } from '../client.js';
 import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { AddDevice } from './add-device.js';
 import { DeviceTile } from './device-tile.js';
+import { PairFlow } from './pair-flow.js';
 
 type Dict<T> = Record<string, T>;
 
@@ -30,9 +32,34 @@ function zoneOrder(zones: Dict<ZoneView>): Array<{ zone: ZoneView; depth: number
   return out;
 }
 
-function DeviceMenu({ device, zones }: { device: DeviceView; zones: Array<{ zone: ZoneView; depth: number }> }): JSX.Element {
+function DeviceMenu({
+  device,
+  zones,
+  driver,
+}: {
+  device: DeviceView;
+  zones: Array<{ zone: ZoneView; depth: number }>;
+  driver: DriverView | undefined;
+}): JSX.Element {
   const [name, setName] = useState(device.name);
+  const [repairing, setRepairing] = useState<PairSessionView | null>(null);
+  const [repaired, setRepaired] = useState(false);
   const a = useAction();
+  const end = (id: string): void => void call('drivers', 'deletePairSession', { params: { id } }).catch(() => undefined);
+  if (repairing && driver) {
+    return (
+      <PairFlow
+        session={repairing}
+        driver={driver}
+        zone={device.zone}
+        onFinish={() => {
+          end(repairing.id);
+          setRepairing(null);
+          setRepaired(true);
+        }}
+      />
+    );
+  }
   return (
     <details class="menu">
       <summary aria-label={`More for ${device.name}`}>⋯</summary>
@@ -64,6 +91,17 @@ function DeviceMenu({ device, zones }: { device: DeviceView; zones: Array<{ zone
           ))}
         </select>
       </label>
+      {driver && driver.repair.length > 0 ? (
+        <ActionButton
+          label="Repair"
+          testId="device-repair"
+          onRun={async () => {
+            setRepaired(false);
+            setRepairing(await call('drivers', 'createPairSession', { body: { type: 'repair', driverId: driver.id, deviceId: device.id } }));
+          }}
+        />
+      ) : null}
+      {repaired ? <span role="status">Repaired.</span> : null}
       <ActionButton
         label="Delete"
         kind="danger"
@@ -77,8 +115,10 @@ function DeviceMenu({ device, zones }: { device: DeviceView; zones: Array<{ zone
 }
 
 /** Devices and zones, kept current by the devices and zones events. */
-function useHome(): { devices: Dict<DeviceView> | undefined; zones: Dict<ZoneView> | undefined; error: string | null } {
+function useHome(): { devices: Dict<DeviceView> | undefined; zones: Dict<ZoneView> | undefined; drivers: Dict<DriverView>; error: string | null } {
   const devices = useLoad(() => call('devices', 'getDevices'));
+  // For the repair views of each device's driver; a token that cannot see drivers repairs nothing.
+  const drivers = useLoad(() => call('drivers', 'getDrivers').catch(() => ({})));
   const zones = useLoad(() => call('zones', 'getZones'));
   useLiveCollection('devices', 'device', devices);
   useLiveCollection('zones', 'zone', zones);
@@ -96,11 +136,11 @@ function useHome(): { devices: Dict<DeviceView> | undefined; zones: Dict<ZoneVie
       }),
     [],
   );
-  return { devices: devices.data, zones: zones.data, error: devices.error ?? zones.error };
+  return { devices: devices.data, zones: zones.data, drivers: drivers.data ?? {}, error: devices.error ?? zones.error };
 }
 
 export function DevicesPage(): JSX.Element {
-  const { devices, zones, error } = useHome();
+  const { devices, zones, drivers, error } = useHome();
   const [adding, setAdding] = useState(false);
   if (error) return <Err msg={error} />;
   if (!devices || !zones) return <p class="muted">Loading…</p>;
@@ -128,7 +168,7 @@ export function DevicesPage(): JSX.Element {
             <h2>{zone.name}</h2>
             <div class="tiles">
               {here.map((d) => (
-                <DeviceTile key={d.id} device={d} menu={<DeviceMenu device={d} zones={order} />} />
+                <DeviceTile key={d.id} device={d} menu={<DeviceMenu device={d} zones={order} driver={drivers[d.driverId]} />} />
               ))}
             </div>
           </section>

@@ -24,7 +24,8 @@ interface Props {
 }
 
 export function PairFlow({ session, driver, zone, onFinish }: Props): JSX.Element {
-  const views = driver.pair;
+  // A repair follows the driver's repair views.
+  const views = session.type === 'repair' ? driver.repair : driver.pair;
   const [viewId, setViewId] = useState(session.view ?? views[0]?.id ?? null);
   const [title, setTitle] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
