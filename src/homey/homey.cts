@@ -10,8 +10,8 @@ import { ManagerApi } from './managers/api.cjs';
 import { ManagerAudio } from './managers/audio.cjs';
 import { ManagerClock } from './managers/clock.cjs';
 import { ManagerDashboards } from './managers/dashboards.cjs';
-import { ManagerDiscovery } from './managers/discovery.cjs';
-import { ManagerDrivers } from './managers/drivers.cjs';
+import type { ManagerDiscovery } from './managers/discovery.cjs';
+import type { ManagerDrivers } from './managers/drivers.cjs';
 import { ManagerFlow } from './managers/flow.cjs';
 import { ManagerGeolocation } from './managers/geolocation.cjs';
 import { ManagerI18n } from './managers/i18n.cjs';
@@ -62,12 +62,10 @@ export class Homey extends SimpleClass {
   readonly notifications: ManagerNotifications;
   readonly audio: ManagerAudio;
   readonly flow: ManagerFlow;
-  readonly drivers: ManagerDrivers;
   readonly apps = unavailableManager<ManagerAppsDecl>('ManagerApps', 'hearth lets apps call no other app', { getInstalled: 'async', getVersion: 'async' });
   readonly arp = unavailableManager<ManagerArpDecl>('ManagerArp', 'hearth gives apps no view of the network neighbours', { getMAC: 'async' });
   readonly ble = unavailableManager<ManagerBLEDecl>('ManagerBLE', 'hearth gives apps no Bluetooth', { discover: 'async', find: 'async' });
   readonly cloud: ManagerCloudDecl;
-  readonly discovery: ManagerDiscovery;
   readonly images = unavailableManager<ManagerImagesDecl>('ManagerImages', 'hearth has no flow or device images', {
     getImage: 'sync',
     createImage: 'async',
@@ -118,9 +116,26 @@ export class Homey extends SimpleClass {
     this.notifications = new ManagerNotifications(ctx);
     this.audio = new ManagerAudio(ctx);
     this.flow = new ManagerFlow(ctx);
-    this.drivers = new ManagerDrivers(ctx);
-    this.discovery = new ManagerDiscovery(ctx);
     this.cloud = cloudManager(ctx);
+  }
+
+  private driversManager: ManagerDrivers | undefined;
+  private discoveryManager: ManagerDiscovery | undefined;
+
+  /**
+   * `this.homey.drivers` and `this.homey.discovery`, made (and their modules loaded) on first use:
+   * most apps have no drivers, and each module an app process loads costs it memory.
+   */
+  get drivers(): ManagerDrivers {
+    const { ManagerDrivers: Made } = require('./managers/drivers.cjs') as typeof import('./managers/drivers.cjs');
+    this.driversManager ??= new Made(this.ctx);
+    return this.driversManager;
+  }
+
+  get discovery(): ManagerDiscovery {
+    const { ManagerDiscovery: Made } = require('./managers/discovery.cjs') as typeof import('./managers/discovery.cjs');
+    this.discoveryManager ??= new Made(this.ctx);
+    return this.discoveryManager;
   }
 
   /**

@@ -5,8 +5,8 @@
  */
 import { App } from './app.cjs';
 import { currentApp } from './context.cjs';
-import { Device } from './device.cjs';
-import { Driver } from './driver.cjs';
+import type { Device } from './device.cjs';
+import type { Driver } from './driver.cjs';
 import { HomeyError } from './errors.cjs';
 import { Homey } from './homey.cjs';
 import { Widget } from './managers/dashboards.cjs';
@@ -14,10 +14,9 @@ import { FlowArgument, FlowCard, FlowCardAction, FlowCardCondition, FlowCardTrig
 import { InsightsLog } from './managers/insights.cjs';
 import { Manager, SimpleClass } from './simple-class.cjs';
 
+export type { Device, Driver };
 export {
   App,
-  Device,
-  Driver,
   FlowArgument,
   FlowCard,
   FlowCardAction,
@@ -32,6 +31,11 @@ export {
   SimpleClass,
   Widget,
 };
+
+// Homey.Driver and Homey.Device are loaded when an app first reads them (a driver app's
+// `extends Homey.Device`): most apps have none, and every module an app loads costs it memory.
+Object.defineProperty(exports, 'Driver', { enumerable: true, get: () => (require('./driver.cjs') as typeof import('./driver.cjs')).Driver });
+Object.defineProperty(exports, 'Device', { enumerable: true, get: () => (require('./device.cjs') as typeof import('./device.cjs')).Device });
 
 // Homey's SDK declares these on the module (`require('homey').manifest.id` is read at load). An
 // app's code loads this module after init, so they are the running app's; {} outside an app.

@@ -127,7 +127,8 @@ async function init(a: AppCallArgs<'init'>): Promise<void> {
   instance.app = app;
   running = { homey: instance, app, api: new WebApiHandlers(a.app.dir, instance) };
   await app.onInit();
-  await instance.drivers.start(instance, loadIfThere);
+  // Only a driver app loads the drivers part of the SDK.
+  if (Array.isArray(a.manifest.drivers) && a.manifest.drivers.length > 0) await instance.drivers.start(instance, loadIfThere);
   settleHeap();
 }
 
@@ -165,7 +166,7 @@ async function handle(method: AppCallMethod, args: unknown): Promise<unknown> {
     case 'uninit':
       if (running) {
         running.homey.emit('unload');
-        await running.homey.drivers.stop();
+        if (Array.isArray(running.homey.manifest.drivers)) await running.homey.drivers.stop();
         await running.app.onUninit();
         running.homey.destroy();
       }
