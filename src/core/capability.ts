@@ -35,8 +35,14 @@ export interface Capability {
   insights: boolean;
 }
 
-const english = (v: unknown): string | null =>
-  typeof v === 'string' ? v : typeof v === 'object' && v !== null ? (((v as Record<string, unknown>).en as string | undefined) ?? null) : null;
+/** The English (else the first) text of a title Homey writes as a string or per language (`{en, nl}`), or null. */
+export function english(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (typeof v !== 'object' || v === null) return null;
+  const texts = Object.values(v as Record<string, unknown>).filter((t): t is string => typeof t === 'string');
+  const en = (v as Record<string, unknown>).en;
+  return typeof en === 'string' ? en : (texts[0] ?? null);
+}
 const num = (v: unknown, fallback: number | null): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 
 /**

@@ -93,6 +93,11 @@ export class Store {
    * Opens a section, parsing what is on disk with `schema` (anything read from a file is
    * checked before use). A section absent from the file starts as `initial()`.
    */
+  /** Whether the data file holds section `name` (false before its first write). Ask before opening it. */
+  holds(name: string): boolean {
+    return Object.hasOwn(this.db.data, name);
+  }
+
   section<S extends z.ZodType>(name: string, schema: S, initial: () => z.output<S>): Section<z.output<S>> {
     if (name === 'schemaVersion') throw new StoreSectionError('reserved section name');
     if (this.sections.has(name)) throw new StoreSectionError(`store section '${name}' is opened twice`);

@@ -19,3 +19,6 @@ export const notAvailable = (what: string, why: string): HomeyError => new Homey
 
 export const needsPermission = (what: string, permission: string): HomeyError =>
   new HomeyError(`${what} needs the permission '${permission}'; add it to "permissions" in app.json`, 'permission_denied');
+
+/** An error as a line of the app's log: its stack, or what was thrown. */
+export const describeError = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));

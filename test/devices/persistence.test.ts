@@ -51,6 +51,8 @@ describe('devices across restarts', () => {
     await start();
     const after = await device();
     expect(after).toMatchObject({ name: 'Lamp 1', settings: { ip: '10.1.1.1' }, available: true });
+    // The root zone made on the first start is the same one: the device is still in it.
+    expect((await hub.call<{ root: string }>('GET', '/api/manager/zones/state')).body.root).toBe(lamp.zone);
     expect(after.capabilitiesObj.onoff?.value).toBe(true);
     expect(after.capabilitiesObj.measure_temperature?.value).toBe(21.5);
     // The app's device started from the hub's record: its store holds what onAdded wrote.

@@ -8,7 +8,7 @@
  * pair on hearth; `radioOf` names what it needs.
  */
 import { z } from 'zod';
-import type { Capability, CapabilityUi } from '../../core/capability.js';
+import { type Capability, type CapabilityUi, english } from '../../core/capability.js';
 import { nullRecord, safeRecord } from '../../core/records.js';
 
 export { radioOf } from '../wire/radios.cjs';
@@ -125,9 +125,6 @@ const CustomCapability = z.looseObject({
   uiComponent: z.string().nullable().optional(),
   insights: z.boolean().default(false),
 });
-
-const english = (t: z.output<typeof Text> | undefined): string | null =>
-  t === undefined ? null : typeof t === 'string' ? t : (t.en ?? Object.values(t)[0] ?? null);
 
 export const CustomCapabilities = safeRecord(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'), CustomCapability).transform(
   (caps) => {

@@ -8,7 +8,7 @@
 import type { DiscoveryResult as WireResult } from '../../apps/wire/device-calls.js' with { 'resolution-mode': 'import' };
 import type { HomeyContext } from '../context.cjs';
 import type { Device } from '../device.cjs';
-import { HomeyError, notAvailable } from '../errors.cjs';
+import { describeError, HomeyError, notAvailable } from '../errors.cjs';
 import { Manager, SimpleClass } from '../simple-class.cjs';
 
 export class DiscoveryResultMDNSSD extends SimpleClass {
@@ -88,8 +88,6 @@ export class ManagerDiscovery extends Manager {
 /** Which result each device took as its own, with the address it had then. */
 const bound = new WeakMap<Device, { id: string; address: string }>();
 
-const describe = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
-
 /**
  * Offers a result to a device of a driver that uses the strategy: its onDiscoveryResult decides
  * whether it is the device's; the first time it is, onDiscoveryAvailable; later, a new address
@@ -105,6 +103,6 @@ export async function deliver(device: Device, result: DiscoveryResultMDNSSD): Pr
     else if (had.address !== address) await device.onDiscoveryAddressChanged(result);
     else await device.onDiscoveryLastSeenChanged(result);
   } catch (err) {
-    device.error('a discovery listener failed:', describe(err));
+    device.error('a discovery listener failed:', describeError(err));
   }
 }

@@ -12,7 +12,7 @@ import { radioOf } from '../../apps/wire/radios.cjs';
 import type { HomeyContext } from '../context.cjs';
 import { changeSettings, constructingDevice, Device, deviceState, markDeviceReady, renamed, setCapabilities } from '../device.cjs';
 import { constructingDriver, Driver, driverDevices, markDriverReady } from '../driver.cjs';
-import { HomeyError } from '../errors.cjs';
+import { describeError, HomeyError } from '../errors.cjs';
 import type { Homey } from '../homey.cjs';
 import { PairSession, receive } from '../pair-session.cjs';
 import { Manager } from '../simple-class.cjs';
@@ -22,8 +22,6 @@ import { type DiscoveryResultMDNSSD, type DiscoveryStrategy, deliver } from './d
 export type ClassLoader = (file: string) => Promise<unknown>;
 type DriverEntry = { id: string; [key: string]: unknown };
 type Ctor<T> = new (...args: unknown[]) => T;
-
-const describe = (err: unknown): string => (err instanceof Error ? (err.stack ?? err.message) : String(err));
 
 /** The class a module exports (`module.exports = X`, `export default X`, a transpiled `exports.default`). */
 function exportedClass<T>(mod: unknown, Base: abstract new (...args: never[]) => T, file: string): Ctor<T> | null {
@@ -82,7 +80,7 @@ export class ManagerDrivers extends Manager {
       this.drivers.set(entry.id, driver);
       await Promise.resolve()
         .then(() => driver.onInit())
-        .catch((err: unknown) => driver.error(`onInit of driver '${entry.id}' failed:`, describe(err)));
+        .catch((err: unknown) => driver.error(`onInit of driver '${entry.id}' failed:`, describeError(err)));
       markDriverReady(driver);
       for (const state of devices.filter((d) => d.driverId === entry.id)) await this.add(state, false);
     }
@@ -140,7 +138,7 @@ export class ManagerDrivers extends Manager {
       await device.onInit();
       if (paired) await device.onAdded();
     } catch (err) {
-      device.error(`onInit of device '${state.name}' failed:`, describe(err));
+      device.error(`onInit of device '${state.name}' failed:`, describeError(err));
     }
     markDeviceReady(device);
     await this.offer(device, driver);

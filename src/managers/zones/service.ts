@@ -38,9 +38,10 @@ export class ZonesService {
   ) {}
 
   async start(): Promise<void> {
+    const first = !this.store.holds('zones');
     this.section = this.store.section('zones', ZonesSection, initial);
-    // Written at every start, so the root made on the first one keeps its id from then on.
-    await this.section.update(() => undefined);
+    // The root made on the first start is written then, so it keeps its id from then on.
+    if (first) await this.section.update(() => undefined);
   }
 
   get root(): string {
