@@ -131,6 +131,7 @@ describe('a driver app from the docs', () => {
     expect(stop.status).toBe(200);
     const down = await hub.call<Device>('GET', `/api/manager/devices/device/${device.id}`);
     expect(down.body).toMatchObject({ available: false, unavailableMessage: `its app '${APP}' is not running` });
+    expect((await hub.call('GET', '/api/manager/devices/state')).body).toEqual({ devices: 1, unavailable: 1 });
     const refused = await hub.call<{ error_description: string }>('PUT', `/api/manager/devices/device/${device.id}/capability/onoff`, {
       body: { value: false },
     });
@@ -146,6 +147,7 @@ describe('a driver app from the docs', () => {
     expect(run).not.toContain('added Lamp 1');
     const up = await hub.call<Device & { capabilitiesObj: Record<string, { value: unknown }> }>('GET', `/api/manager/devices/device/${device.id}`);
     expect(up.body).toMatchObject({ available: true, unavailableMessage: null });
+    expect((await hub.call('GET', '/api/manager/devices/state')).body).toEqual({ devices: 1, unavailable: 0 });
     expect(up.body.capabilitiesObj.onoff?.value).toBe(true);
   });
 

@@ -33,10 +33,7 @@ export class DevicesManager implements Manager {
     const logs = insights ? new DeviceLogs(insights, ctx.log) : null;
     const service = (this.service = new DevicesService(ctx.store, ctx.bus, zones, ctx.log, logs));
     this.operations = implement(devicesContract.operations, {
-      getState: () => {
-        const all = Object.values(service.list());
-        return { devices: all.length, unavailable: all.filter((d) => !d.available).length };
-      },
+      getState: () => service.state(),
       getDevices: () => service.list(),
       getDevice: ({ params }) => service.get(params.id),
       updateDevice: ({ params, body }) => service.update(params.id, body),

@@ -118,6 +118,12 @@ export class DevicesService {
     return deviceView({ record, values: this.values.of(record.id), custom: this.custom(record.appId), appDown: this.down(record.appId) });
   }
 
+  /** How many devices there are, and how many cannot be reached (without making their views). */
+  state(): { devices: number; unavailable: number } {
+    const all = Object.values(this.section.value);
+    return { devices: all.length, unavailable: all.filter((r) => !r.available || this.down(r.appId) !== null).length };
+  }
+
   list(): Record<string, DeviceView> {
     const out = nullRecord<DeviceView>();
     for (const r of Object.values(this.section.value)) out[r.id] = this.viewOf(r);
