@@ -4,7 +4,9 @@
  * with work done while it is stopped (a restore from the web app): the daemon stops it, runs the
  * work, and starts a new hub on the same port in the same process, so no supervisor is needed.
  */
+
 import type { Config } from './config.js';
+import { settleHeapWhenIdle } from './core/heap-settle.js';
 import { createLogger } from './core/logger.js';
 import { SystemdNotifier } from './core/sd-notify.js';
 import { Hub, type RestartWork } from './hub.js';
@@ -94,6 +96,11 @@ export async function runDaemon(config: Config): Promise<void> {
   try {
     await starting;
     systemd.ready();
+    const mib = (bytes: number) => Math.round(bytes / 1024) / 1024;
+    settleHeapWhenIdle({
+      collected: (young) => log.debug({ youngMiB: mib(young) }, 'idle after a burst: one full collection, so V8 gives back its young generation'),
+      shrunk: (young) => log.debug({ youngMiB: mib(young) }, 'the young generation is small again'),
+    });
   } catch (err) {
     log.fatal({ err }, 'the hub could not start');
     await hub.stop().catch(() => undefined);

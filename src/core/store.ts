@@ -11,9 +11,10 @@
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { DurableJSONFile } from './durable-file.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { nullRecord, safeRecord } from './records.js';
 import { describeIssues } from './zod-issues.js';
 
 export const DB_FILE = 'db.json';
@@ -29,6 +30,19 @@ export interface Section<T> {
   readonly value: Readonly<T>;
   /** Applies `mutate` to the section and resolves once the result is on disk. */
   update<R>(mutate: (draft: T) => R): Promise<R>;
+}
+
+/**
+ * A section that is a map of records (devices, their values): a change copies only the records
+ * it names, not the whole map, so one device's change costs the same with 1 or 1,000 devices.
+ */
+export interface RecordSection<V> extends Section<Record<string, V>> {
+  /**
+   * Applies `mutate` to copies of the records `ids` (those that exist; absent ones are absent
+   * from the draft) and resolves once the result is on disk. A record the draft no longer holds
+   * is deleted; the draft may hold no other key.
+   */
+  updateSome<R>(ids: readonly string[], mutate: (draft: Record<string, V>) => R): Promise<R>;
 }
 
 export class StoreSectionError extends Error {}
@@ -117,6 +131,37 @@ export class Store {
         const draft = this.load(name, spec, JSON.parse(JSON.stringify(this.db.data[name]))) as z.output<S>;
         const result = mutate(draft); // throws: nothing changed
         this.db.data[name] = draft;
+        await this.persist();
+        return result;
+      },
+    };
+  }
+
+  /** A section that maps ids to records of `record` (see RecordSection). */
+  records<S extends z.ZodType>(name: string, record: S): RecordSection<z.output<S>> {
+    const whole = this.section(name, safeRecord(z.string(), record), () => nullRecord());
+    return {
+      get value() {
+        return whole.value;
+      },
+      update: whole.update,
+      updateSome: async <R>(ids: readonly string[], mutate: (draft: Record<string, z.output<S>>) => R): Promise<R> => {
+        const current = this.db.data[name] as Record<string, z.output<S>>;
+        const draft = nullRecord<z.output<S>>();
+        for (const id of ids) {
+          if (Object.hasOwn(current, id))
+            draft[id] = this.load(`${name}.${id}`, { schema: record, initial: () => undefined }, JSON.parse(JSON.stringify(current[id]))) as z.output<S>;
+        }
+        const result = mutate(draft); // throws: nothing changed
+        const extra = Object.keys(draft).filter((k) => !ids.includes(k));
+        if (extra.length > 0) throw new StoreSectionError(`an update of '${name}' named ${ids.join(', ')} but changed ${extra.join(', ')}`);
+        // The map itself is copied shallowly: the records it shares with what readers see are never mutated.
+        const next = Object.assign(nullRecord<z.output<S>>(), current);
+        for (const id of ids) {
+          if (Object.hasOwn(draft, id)) next[id] = draft[id] as z.output<S>;
+          else delete next[id];
+        }
+        this.db.data[name] = next;
         await this.persist();
         return result;
       },

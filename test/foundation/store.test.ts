@@ -160,6 +160,60 @@ describe('readers see only durable state', () => {
   });
 });
 
+describe('record sections (a change copies only the records it names)', () => {
+  const Device = z.object({ name: z.string(), on: z.boolean() });
+
+  it('adds, changes and deletes the records named, leaves the others the very same objects, and keeps it all on disk', async () => {
+    const store = await Store.open(dir);
+    const devices = store.records('devices', Device);
+    await devices.updateSome(['a', 'b'], (d) => {
+      d.a = { name: 'A', on: false };
+      d.b = { name: 'B', on: false };
+    });
+    const b = devices.value.b;
+    await devices.updateSome(['a'], (d) => void (d.a!.on = true));
+    expect(devices.value.b).toBe(b); // not copied
+    await devices.updateSome(['b', 'c'], (d) => {
+      expect(Object.keys(d)).toEqual(['b']); // a named record that does not exist is absent
+      delete d.b;
+    });
+    expect(devices.value).toEqual({ a: { name: 'A', on: true } });
+    expect(Object.getPrototypeOf(devices.value)).toBe(null);
+    expect((await readDoc()).devices).toEqual({ a: { name: 'A', on: true } });
+    const again = (await Store.open(dir)).records('devices', Device);
+    expect(again.value.a).toEqual({ name: 'A', on: true });
+  });
+
+  it('refuses a change to a record it did not name, and a mutate that throws changes nothing', async () => {
+    const store = await Store.open(dir);
+    const devices = store.records('devices', Device);
+    await devices.updateSome(['a'], (d) => void (d.a = { name: 'A', on: false }));
+    await expect(devices.updateSome(['a'], (d) => void (d.sneaky = { name: 'S', on: true }))).rejects.toThrow(/named a but changed sneaky/);
+    await expect(
+      devices.updateSome(['a'], (d) => {
+        d.a!.on = true;
+        throw new Error('halfway');
+      }),
+    ).rejects.toThrow('halfway');
+    expect(devices.value).toEqual({ a: { name: 'A', on: false } });
+    // The draft was a copy: what readers saw was never touched.
+    expect((await readDoc()).devices).toEqual({ a: { name: 'A', on: false } });
+  });
+
+  it('builds on queued changes, whole-section and per-record alike', async () => {
+    const store = await Store.open(dir);
+    const devices = store.records('devices', Device);
+    const writes = [
+      devices.update((d) => void (d.a = { name: 'A', on: false })),
+      devices.updateSome(['a'], (d) => void (d.a!.on = true)),
+      devices.updateSome(['b'], (d) => void (d.b = { name: 'B', on: true })),
+      devices.update((d) => void (d.a!.name = 'A2')),
+    ];
+    await Promise.all(writes);
+    expect(devices.value).toEqual({ a: { name: 'A2', on: true }, b: { name: 'B', on: true } });
+  });
+});
+
 describe('a write that fails', () => {
   // The durable writer's temp file, made a directory: open() fails as on a full or broken disk.
   const blockWrites = () => mkdir(join(dir, `.db.json.${process.pid}.tmp`));

@@ -36,14 +36,12 @@ export const DeviceRecord = z.object({
 export type DeviceRecord = z.infer<typeof DeviceRecord>;
 
 export const DEVICES_SECTION = 'devices';
-export const DevicesSection = safeRecord(z.string(), DeviceRecord);
-export type DevicesSection = z.infer<typeof DevicesSection>;
 
 export const StoredValue = z.object({ value: z.union([z.boolean(), z.number(), z.string(), z.null()]), lastUpdated: z.string().nullable() });
 export type StoredValue = z.infer<typeof StoredValue>;
 export const VALUES_SECTION = 'device-values';
-export const ValuesSection = safeRecord(z.string(), safeRecord(z.string(), StoredValue));
-export type ValuesSection = z.infer<typeof ValuesSection>;
+/** A device's values, by capability id. */
+export const DeviceValues = safeRecord(z.string(), StoredValue);
 
 /** Devices a hub keeps at most, and the size of what an app may keep per device. */
 export const LIMITS = {

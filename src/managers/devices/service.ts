@@ -17,10 +17,10 @@ import { diff } from '../../core/diff.js';
 import { conflict, HearthError, notFound } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
 import { nullRecord } from '../../core/records.js';
-import type { Section, Store } from '../../core/store.js';
+import type { RecordSection, Store } from '../../core/store.js';
 import type { ZonesService } from '../zones/service.js';
 import type { DeviceLogs } from './device-logs.js';
-import { DEVICES_SECTION, type DeviceRecord, DevicesSection, LIMITS, type StoredValue } from './records.js';
+import { DEVICES_SECTION, DeviceRecord, LIMITS, type StoredValue } from './records.js';
 import { CapabilityValues } from './values.js';
 import { type DeviceView, deviceView, factsOf } from './views.js';
 
@@ -68,7 +68,7 @@ function settingProblem(def: DeviceSettingDef, value: unknown): string | null {
 }
 
 export class DevicesService {
-  private section!: Section<DevicesSection>;
+  private section!: RecordSection<DeviceRecord>;
   readonly values: CapabilityValues;
   private apps: DeviceApps | null = null;
 
@@ -87,7 +87,7 @@ export class DevicesService {
   }
 
   start(): void {
-    this.section = this.store.section(DEVICES_SECTION, DevicesSection, () => nullRecord());
+    this.section = this.store.records(DEVICES_SECTION, DeviceRecord);
     this.values.open();
     this.zones.hasDevices = (zone) => Object.values(this.section.value).some((d) => d.zone === zone);
   }
@@ -168,7 +168,7 @@ export class DevicesService {
   /** Changes a record and publishes device.update with what changed in its view. */
   async change(id: string, mutate: (r: DeviceRecord) => void): Promise<DeviceView> {
     const before = this.get(id);
-    await this.section.update((d) => {
+    await this.section.updateSome([id], (d) => {
       const r = d[id];
       if (!r) throw notFound(`device '${id}' does not exist`);
       mutate(r);
@@ -233,7 +233,7 @@ export class DevicesService {
       if (bytes(part) > LIMITS.objectBytes)
         throw new HearthError('payload_too_large', `a device's data, store and settings hold ${LIMITS.objectBytes / 1024} KiB each at most`);
     }
-    await this.section.update((d) => {
+    await this.section.updateSome([record.id], (d) => {
       d[record.id] = record;
     });
     const view = this.get(record.id);
@@ -271,7 +271,7 @@ export class DevicesService {
         .call(record.appId, 'device.deleted', { id }, LISTENER_TIMEOUT_MS)
         .catch((err: unknown) => this.log.warn({ err, device: id }, 'the app failed to hear of the delete'));
     }
-    await this.section.update((d) => {
+    await this.section.updateSome([id], (d) => {
       delete d[id];
     });
     this.values.forget(id);
@@ -284,9 +284,12 @@ export class DevicesService {
   async removeApp(appId: string): Promise<void> {
     const gone = this.ofApp(appId).map((r) => this.get(r.id));
     if (gone.length === 0) return;
-    await this.section.update((d) => {
-      for (const v of gone) delete d[v.id];
-    });
+    await this.section.updateSome(
+      gone.map((v) => v.id),
+      (d) => {
+        for (const v of gone) delete d[v.id];
+      },
+    );
     for (const v of gone) {
       this.values.forget(v.id);
       this.logs?.forget(v.id);

@@ -7,13 +7,13 @@
  */
 import type { Logger } from 'pino';
 import { nullRecord } from '../../core/records.js';
-import type { Section, Store } from '../../core/store.js';
-import { type StoredValue, VALUES_SECTION, ValuesSection } from './records.js';
+import type { RecordSection, Store } from '../../core/store.js';
+import { DeviceValues, type StoredValue, VALUES_SECTION } from './records.js';
 
 const FLUSH_MS = 5_000;
 
 export class CapabilityValues {
-  private section!: Section<ValuesSection>;
+  private section!: RecordSection<Record<string, StoredValue>>;
   private readonly current = nullRecord<Record<string, StoredValue>>();
   /** Devices whose values changed since the last write (or were deleted: absent from `current`). */
   private readonly dirty = new Set<string>();
@@ -27,7 +27,7 @@ export class CapabilityValues {
   ) {}
 
   open(): void {
-    this.section = this.store.section(VALUES_SECTION, ValuesSection, () => nullRecord());
+    this.section = this.store.records(VALUES_SECTION, DeviceValues);
     for (const [id, values] of Object.entries(this.section.value)) this.current[id] = { ...values };
   }
 
@@ -67,7 +67,7 @@ export class CapabilityValues {
     this.dirty.clear();
     this.writing = this.writing
       .then(() =>
-        this.section.update((d) => {
+        this.section.updateSome(ids, (d) => {
           for (const id of ids) {
             const values = this.current[id];
             if (values) d[id] = { ...values };

@@ -1,0 +1,54 @@
+/**
+ * A hub at rest after a burst of work gives back the young generation the burst grew
+ * (src/core/heap-settle.ts): it makes one full collection once idle, and V8's memory reducer
+ * then shrinks new space. Without it, new space stays at its grown size for as long as the hub runs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningHub, startHub } from '../helpers/hub.js';
+import { pause, waitUntil } from '../helpers/poll.js';
+
+interface Entry {
+  msg?: string;
+  youngMiB?: number;
+}
+
+describe('the heap after a burst', () => {
+  let hub: RunningHub;
+  beforeAll(async () => {
+    hub = await startHub({ env: { HEARTH_LOG_LEVEL: 'debug' } });
+  });
+  afterAll(async () => {
+    await hub.stop();
+    await hub.cleanup();
+  });
+
+  const entries = (msg: string): Entry[] =>
+    hub.output.flatMap((line) => {
+      try {
+        const e = JSON.parse(line) as Entry;
+        return e.msg === msg ? [e] : [];
+      } catch {
+        return [];
+      }
+    });
+  const COLLECTED = 'idle after a burst: one full collection, so V8 gives back its young generation';
+  const SHRUNK = 'the young generation is small again';
+
+  it('is collected once idle, and new space shrinks back', { timeout: 240_000 }, async () => {
+    // Start-up is a burst of its own: let it settle first (it may not need to).
+    await pause(20_000, 'the first look at the heap, 15 s after start');
+    await waitUntil(() => entries(COLLECTED).length === entries(SHRUNK).length, 'the start-up to settle', 180, 500);
+    const before = entries(COLLECTED).length;
+
+    // A burst: thousands of answers, each garbage the moment it is sent.
+    for (let round = 0; round < 40; round++) {
+      await Promise.all(Array.from({ length: 50 }, () => hub.call('GET', '/api/manager/apps/app')));
+    }
+
+    await waitUntil(() => entries(COLLECTED).length > before, 'a collection once idle', 180, 500);
+    const collected = entries(COLLECTED).at(-1)!;
+    expect(collected.youngMiB).toBeGreaterThan(2);
+    await waitUntil(() => entries(SHRUNK).length > before, 'new space to shrink', 180, 500);
+    expect(entries(SHRUNK).at(-1)!.youngMiB).toBeLessThanOrEqual(2);
+  });
+});
