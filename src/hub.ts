@@ -80,7 +80,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
       { ...ctx, log: ctx.log.child({ module: 'backup' }) },
       { copyInsights: (dest) => insights.backup(dest), ...(options.restart ? { restart: options.restart } : {}) },
     ),
-    new DashboardsManager({ ...ctx, log: ctx.log.child({ module: 'dashboards' }) }),
+    new DashboardsManager({ ...ctx, log: ctx.log.child({ module: 'dashboards' }) }, (id) => (devices.service.has(id) ? devices.service.record(id) : null)),
     zones,
     devices,
     new DriversManager({ ...ctx, log: ctx.log.child({ module: 'drivers' }) }, devices.service),

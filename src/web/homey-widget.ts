@@ -12,7 +12,8 @@ import type { ApiMethod, Height } from './page-protocol.js';
 
 startPage(
   'widget',
-  ({ strings, context, channel }): HomeyWidget => {
+  // Homey's docs give widgets getDeviceIds(); homey-apps-sdk-v3-types does not declare it yet.
+  ({ strings, context, channel }): HomeyWidget & { getDeviceIds(): string[] } => {
     const settings = context.settings ?? {};
     // Before the first paint, so a transparent widget never flashes a background.
     if (context.transparent) document.documentElement.dataset.homeyTransparent = '';
@@ -20,6 +21,7 @@ startPage(
       __: (key, tags) => translate(strings, key, tags),
       api: (method: ApiMethod, uri: string, body?: object) => channel.call({ op: 'api', method, path: uri, ...(body === undefined ? {} : { body }) }),
       getSettings: () => settings,
+      getDeviceIds: () => [...(context.devices ?? [])],
       getWidgetInstanceId: () => context.id ?? '',
       // There is no touch motor to drive in a browser.
       hapticFeedback: () => undefined,

@@ -58,6 +58,8 @@ export interface PageContext {
   id?: string;
   /** The placed widget's settings (widgets only). */
   settings?: Record<string, unknown>;
+  /** The devices chosen for the placed widget, those that still exist (widgets with a `devices` picker). */
+  devices?: string[];
   /** The app widget is transparent: its page draws no background of its own (widgets only). */
   transparent?: boolean;
   theme?: Theme;
@@ -182,6 +184,7 @@ export function parseContext(hash: string): PageContext {
   const out: PageContext = {};
   if (isKey(raw.id)) out.id = raw.id;
   if (isObject(raw.settings)) out.settings = raw.settings;
+  if (Array.isArray(raw.devices)) out.devices = raw.devices.filter((d): d is string => isText(d, 100)).slice(0, 100);
   if (raw.transparent === true) out.transparent = true;
   if (THEMES.includes(raw.theme as Theme)) out.theme = raw.theme as Theme;
   return out;

@@ -7,7 +7,10 @@
  */
 import type { JSX } from 'preact';
 import { useRef, useState } from 'preact/hooks';
+import { DEVICE_TILE } from '../core/device-choice.js';
 import { seg } from './api.js';
+import { DeviceWidget } from './device-widget.js';
+import type { DeviceView } from './live-devices.js';
 import { callAppApi, openUrl, useHostedPage, useShownWhenReady } from './page-host.js';
 import { contextHash, type Height, type PageCall } from './page-protocol.js';
 import { currentTheme } from './theme.js';
@@ -20,6 +23,8 @@ export interface PlacedWidget {
   id: string;
   appWidgetId: string;
   settings?: Record<string, unknown>;
+  /** The devices chosen for it (widgets with a devices picker), in order. */
+  devices?: string[];
   height?: number | string | null;
   missing?: boolean;
 }
@@ -56,7 +61,20 @@ function answer(call: PageCall, widget: PlacedWidget, appWidget: AppWidget, fram
   }
 }
 
-export function WidgetFrame({ widget, appWidget }: { widget: PlacedWidget; appWidget: AppWidget | undefined }): JSX.Element {
+export function WidgetFrame(props: { widget: PlacedWidget; appWidget: AppWidget | undefined; devices: Record<string, DeviceView> }): JSX.Element {
+  if (props.widget.appWidgetId === DEVICE_TILE) return <DeviceWidget ids={props.widget.devices} devices={props.devices} />;
+  return <AppWidgetFrame {...props} />;
+}
+
+function AppWidgetFrame({
+  widget,
+  appWidget,
+  devices,
+}: {
+  widget: PlacedWidget;
+  appWidget: AppWidget | undefined;
+  devices: Record<string, DeviceView>;
+}): JSX.Element {
   const frame = useRef<HTMLIFrameElement>(null);
   // The height the page asked for with ready({height}) or setHeight(); null: the manifest's.
   const [asked, setAsked] = useState<Height | null>(null);
@@ -67,6 +85,8 @@ export function WidgetFrame({ widget, appWidget }: { widget: PlacedWidget; appWi
     ? `/app/${seg(appId)}/widgets/${seg(appWidget.id.split(':')[1] ?? '')}/${contextHash({
         id: widget.id,
         settings: settingsOf(widget, appWidget),
+        // Only those that still exist: a device deleted since is no id the page can use.
+        ...(appWidget.devices ? { devices: (widget.devices ?? []).filter((id) => devices[id]) } : {}),
         theme,
         ...(appWidget.transparent ? { transparent: true } : {}),
       })}`

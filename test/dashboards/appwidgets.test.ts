@@ -60,6 +60,7 @@ describe('getAppWidgets / getAppWidget', () => {
       height: '50%',
       transparent: true,
       deprecated: false,
+      devices: null,
       preview: { light: null, dark: null },
     });
     expect(r.body[CLOCK]).toMatchObject({ name: 'Clock', height: 120, transparent: false, deprecated: false });
@@ -134,6 +135,7 @@ describe('app install, upgrade and uninstall', () => {
       height: null,
       transparent: false,
       deprecated: true,
+      devices: null,
       preview: { light: null, dark: null },
     });
     const list = (await t.hub.call<Record<string, unknown>>('GET', `${BASE}/appwidget`)).body;

@@ -20,7 +20,14 @@ const definitions: SettingDefinition[] = [
 ];
 
 function context(previous: Dashboard | null = null): ColumnContext {
-  return { previous, usedElsewhere: new Map(), appWidgetExists: (id) => id === WIDGET, settingDefinitions: (id) => (id === WIDGET ? definitions : []) };
+  return {
+    previous,
+    usedElsewhere: new Map(),
+    appWidgetExists: (id) => id === WIDGET,
+    settingDefinitions: (id) => (id === WIDGET ? definitions : []),
+    deviceChoice: () => null,
+    device: () => null,
+  };
 }
 
 const columns = (settings: Record<string, unknown>) => [{ id: 'c', widgets: [{ id: 'w', appWidgetId: WIDGET, settings }] }];

@@ -12,7 +12,10 @@ import { CLOUD_APP, writeCloudApp } from '../devices/cloud-app.js';
 import { APP, type Device, writeLampApp } from '../devices/lamp-app.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { writeHomeyApp } from '../homey/apps.js';
 import { type Browser, launch, screenshots, signedIn } from './browser.js';
+
+const PANEL = 'com.example.panel';
 
 let hub: RunningHub;
 let browser: Browser;
@@ -22,9 +25,19 @@ beforeAll(async () => {
   const appsDir = await tempDir('hearth-web-devices-');
   await writeLampApp(appsDir);
   await writeCloudApp(appsDir);
+  // A widget from Homey's widget docs that shows the lamps the person picks (its `devices` key).
+  await writeHomeyApp(appsDir, PANEL, {
+    json: { widgets: { lamps: { name: { en: 'Lamps' }, height: 60, devices: { type: 'global', singular: false, filter: { class: 'light' } } } } },
+    files: {
+      'app.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.App {};\n",
+      'widgets/lamps/public/index.html':
+        '<html><body><p id="ids"></p><script>function onHomeyReady(Homey) { document.getElementById("ids").textContent = JSON.stringify(Homey.getDeviceIds()); Homey.ready(); }</script></body></html>',
+    },
+  });
   hub = await startHub({ appsDir });
   await waitAppRunning(hub, APP);
   await waitAppRunning(hub, CLOUD_APP);
+  await waitAppRunning(hub, PANEL);
   browser = await launch();
   page = await signedIn(browser.context, hub.url, OWNER, '#/devices');
 }, 90_000);
@@ -116,5 +129,60 @@ describe('the Devices page', () => {
     await expect.poll(() => tile.getByText('Repaired.').count()).toBe(1);
     const log = (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${CLOUD_APP}/crashlog`, { body: {} })).body.stdout;
     expect(log).toContain("repaired bob's lamp renewed-for-bob");
+  });
+});
+
+describe('devices on dashboards', () => {
+  test("a device tile, and an app's widget given the lamps picked for it", async () => {
+    const lamps = Object.values((await hub.call<Record<string, Device>>('GET', '/api/manager/devices/device')).body).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
+    const lamp1 = lamps.find((d) => d.name === 'Lamp 1')!;
+    const bobs = lamps.find((d) => d.name === "bob's lamp")!;
+    await page.goto(`${hub.url}/#/dashboards`);
+    await page.getByTestId('new-dashboard-name').fill('Hall');
+    const before = page.url();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect.poll(() => page.url()).not.toBe(before);
+    await page.getByTestId('dashboard').getByRole('heading', { name: 'Hall' }).waitFor();
+    await page.getByTestId('arrange').click();
+    await page.getByTestId('add-widget-select-0').selectOption('hearth:device');
+    await page.getByTestId('add-widget-0').click();
+    await page.getByTestId('widget-device').selectOption({ label: 'Lamp 1' });
+    await page.getByTestId('add-widget-select-1').selectOption(`${PANEL}:lamps`);
+    await page.getByTestId('add-widget-1').click();
+    const picker = page.getByTestId('widget-devices');
+    await picker.getByLabel("bob's lamp").check();
+    await picker.getByLabel('Lamp 1').check();
+    await screenshots(page, 'dashboard-devices-arrange');
+    await page.getByTestId('save-dashboard').click();
+    await page.getByTestId('arrange').waitFor();
+
+    const saved = Object.values(
+      (
+        await hub.call<Record<string, { name: string; columns: Array<{ widgets: Array<{ appWidgetId: string; devices?: string[] }> }> }>>(
+          'GET',
+          '/api/manager/dashboards/dashboard',
+        )
+      ).body,
+    ).find((d) => d.name === 'Hall')!;
+    expect(saved.columns.map((c) => c.widgets.map((w) => [w.appWidgetId, w.devices]))).toEqual([
+      [['hearth:device', [lamp1.id]]],
+      [[`${PANEL}:lamps`, [bobs.id, lamp1.id]]],
+    ]);
+
+    // The app's page reads the ids in the order they were ticked.
+    const frame = page.frameLocator('iframe[title="Lamps"]');
+    await expect.poll(() => frame.locator('#ids').textContent(), { timeout: 15_000 }).toBe(JSON.stringify([bobs.id, lamp1.id]));
+
+    // The tile switches the lamp, and follows a change made elsewhere.
+    const tile = page.getByTestId('device-widget-Lamp 1');
+    const onoff = tile.getByRole('switch', { name: 'Turned on of Lamp 1' });
+    const wasOn = await onoff.isChecked();
+    await onoff.setChecked(!wasOn);
+    await poll(lamp, (d) => d.capabilitiesObj.onoff?.value === !wasOn, 'the lamp to switch from its dashboard tile');
+    expect((await hub.call('PUT', `/api/manager/devices/device/${lamp1.id}/capability/onoff`, { body: { value: wasOn } })).status).toBe(200);
+    await expect.poll(() => onoff.isChecked()).toBe(wasOn);
+    await screenshots(page, 'dashboard-devices');
   });
 });

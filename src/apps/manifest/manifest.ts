@@ -138,8 +138,25 @@ export type ApiRoute = z.output<typeof ApiRoute>;
 
 const ApiRoutes = safeRecord(z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/, 'must be the name of a function in api.js'), ApiRoute);
 
+/**
+ * Homey's widget `devices` key: the dashboard offers a device picker, and the page reads the
+ * chosen ids with Homey.getDeviceIds(). Homey requires `type` and `singular`; a widget that
+ * leaves them out gets its own app's devices, as many as the person picks.
+ */
+export const WidgetDevices = z.object({
+  type: z.enum(['app', 'global']).default('app'),
+  singular: z.boolean().default(false),
+  filter: z
+    .object({
+      class: z.string().max(500).optional(),
+      capabilities: z.string().max(2000).optional(),
+    })
+    .optional(),
+});
+
 export const WidgetDefinition = z.object({
   name: Localized,
+  devices: WidgetDevices.optional(),
   settings: z.preprocess((s) => s ?? [], Settings),
   /** Pixels, or a percentage of the width ('75%'). */
   height: z.union([z.number().int().positive().max(4000), z.string().regex(/^\d{1,3}%$/)]).optional(),

@@ -5,6 +5,7 @@
  */
 
 import { type AppManifest, type SettingDefinition, textOf, type WidgetDefinition } from '../../apps/manifest/manifest.js';
+import { DEVICE_TILE, type DeviceChoice } from '../../core/device-choice.js';
 import { diff } from '../../core/diff.js';
 import type { UpdateInfo } from '../../core/events.js';
 import { appOwnerUri } from '../../core/owners.js';
@@ -19,6 +20,11 @@ export interface AppSource {
 export type WidgetChange = { kind: 'create' | 'delete'; widget: AppWidget } | { kind: 'update'; widget: AppWidget; info: UpdateInfo };
 
 export const appUri = appOwnerUri;
+
+/** The hub's own widgets, and the devices each takes. */
+const BUILT_IN: Readonly<Record<string, DeviceChoice>> = { [DEVICE_TILE]: { type: 'global', singular: true } };
+
+export const isBuiltIn = (appWidgetId: string): boolean => Object.hasOwn(BUILT_IN, appWidgetId);
 
 /** `com.example.app:clock` -> `com.example.app` (app ids hold no colon). */
 export function appIdOf(appWidgetId: string): string {
@@ -37,6 +43,7 @@ function widgetOf(appId: string, manifest: AppManifest, widgetId: string, def: W
     height: def.height ?? null,
     transparent: def.transparent ?? false,
     deprecated: def.deprecated ?? false,
+    devices: def.devices ?? null,
     preview: {
       light: manifest.widgetPreviews?.[widgetId]?.light ? `/app/${appId}/widget-preview/${widgetId}/light` : null,
       dark: manifest.widgetPreviews?.[widgetId]?.dark ? `/app/${appId}/widget-preview/${widgetId}/dark` : null,
@@ -82,6 +89,18 @@ export class AppWidgetCatalog {
 
   has(id: string): boolean {
     return this.get(id) !== null;
+  }
+
+  /** Whether a dashboard may place `id`: an installed app's widget, or the hub's own. */
+  placeable(id: string): boolean {
+    return isBuiltIn(id) || this.has(id);
+  }
+
+  /** Which devices widget `id` may be given (null: it takes none, or it is not installed). */
+  deviceChoice(id: string): DeviceChoice | null {
+    if (isBuiltIn(id)) return BUILT_IN[id] ?? null;
+    const appId = appIdOf(id);
+    return this.source?.manifest(appId)?.widgets[id.slice(appId.length + 1)]?.devices ?? null;
   }
 
   /** The settings app widget `id` declares in its app's manifest (none when unknown). */

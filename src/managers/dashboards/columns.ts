@@ -8,7 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { SettingDefinition } from '../../apps/manifest/manifest.js';
 import { settingProblem } from '../../apps/wire/setting-rules.cjs';
+import { type ChoosableDevice, choiceProblem, type DeviceChoice } from '../../core/device-choice.js';
 import { invalid } from '../../core/errors.js';
+import { appIdOf } from './app-widgets.js';
 import { type Column, type ColumnsInput, type Dashboard, LIMITS, type Widget } from './schema.js';
 
 export interface ColumnContext {
@@ -19,6 +21,9 @@ export interface ColumnContext {
   readonly appWidgetExists: (id: string) => boolean;
   /** The settings an app widget declares (none when it is unknown). */
   readonly settingDefinitions: (appWidgetId: string) => readonly SettingDefinition[];
+  /** Which devices an app widget may be given (null: none). */
+  readonly deviceChoice: (appWidgetId: string) => DeviceChoice | null;
+  readonly device: (id: string) => ChoosableDevice | null;
 }
 
 const HINT = 'list the installed ones with GET /api/manager/dashboards/appwidget';
@@ -49,15 +54,38 @@ export function buildColumns(input: ColumnsInput, ctx: ColumnContext): Column[] 
         throw invalid(`body field '${at}.settings' is larger than ${LIMITS.widgetSettingsBytes / 1024} KiB as JSON`);
       }
       if (w.settings) checkSettings(w.settings, kept ? previousWidgets.get(id)?.settings : undefined, ctx.settingDefinitions(w.appWidgetId), at);
+      if (w.devices) checkDevices(w.devices, kept ? previousWidgets.get(id)?.devices : undefined, w.appWidgetId, ctx, at);
       return {
         id,
         appWidgetId: w.appWidgetId,
         ...(w.settings !== undefined ? { settings: w.settings } : {}),
+        ...(w.devices !== undefined ? { devices: w.devices } : {}),
         ...(w.height !== undefined && w.height !== null ? { height: w.height } : {}),
       };
     });
     return { id: columnId, widgets };
   });
+}
+
+/**
+ * The devices given to a widget: only to one that asks for them, each once, one at most for a
+ * singular picker, each existing and fitting the widget's filter. A list the dashboard already
+ * held is left alone (a device deleted since stays listed, and the widget is told only of those
+ * that exist), as are settings.
+ */
+function checkDevices(ids: readonly string[], before: readonly string[] | undefined, appWidgetId: string, ctx: ColumnContext, at: string): void {
+  const choice = ctx.deviceChoice(appWidgetId);
+  if (!choice) throw invalid(`body field '${at}.devices': widget '${appWidgetId}' shows no devices (its widget.compose.json has no 'devices')`);
+  if (new Set(ids).size !== ids.length) throw invalid(`body field '${at}.devices' names a device twice`);
+  if (choice.singular && ids.length > 1) throw invalid(`body field '${at}.devices': widget '${appWidgetId}' shows one device, not ${ids.length}`);
+  if (before && isDeepStrictEqual(before, ids)) return;
+  for (const [i, id] of ids.entries()) {
+    if (before?.includes(id)) continue;
+    const device = ctx.device(id);
+    if (!device) throw invalid(`body field '${at}.devices.${i}': device '${id}' does not exist; list them with GET /api/manager/devices/device`);
+    const problem = choiceProblem(choice, appIdOf(appWidgetId), device);
+    if (problem) throw invalid(`body field '${at}.devices.${i}': ${problem}`);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@
  * the installed apps; app changes arrive as app.* events on the bus.
  */
 import type { AppRuntime } from '../../apps/host/runtime.js';
+import type { ChoosableDevice } from '../../core/device-choice.js';
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
@@ -22,9 +23,13 @@ export class DashboardsManager implements Manager {
   private runtime: AppRuntime | null = null;
   private off: Array<() => void> = [];
 
-  constructor(private readonly ctx: ManagerContext) {
+  constructor(
+    private readonly ctx: ManagerContext,
+    /** The home's devices, for the devices a widget is given. */
+    devices: ((id: string) => ChoosableDevice | null) | null = null,
+  ) {
     this.catalog = new AppWidgetCatalog(() => ctx.options.get<string>('i18n', 'language') ?? 'en');
-    this.service = new DashboardsService(ctx.store, ctx.bus, this.catalog);
+    this.service = new DashboardsService(ctx.store, ctx.bus, this.catalog, devices);
     this.operations = dashboardsOperations(this.service, () => this.runtime?.calls ?? null);
   }
 

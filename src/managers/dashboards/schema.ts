@@ -12,6 +12,8 @@ export const LIMITS = {
   widgetsPerColumn: 100,
   /** Largest widget store state, as JSON text. */
   stateBytes: 64 * 1024,
+  /** Devices one widget instance shows at most (Homey's `devices` picker). */
+  devicesPerWidget: 100,
   /** Largest settings object of one widget instance, as JSON text. */
   widgetSettingsBytes: 16 * 1024,
   /** Autocomplete results returned to a client at most. */
@@ -31,10 +33,14 @@ export const AppWidgetId = z
 const Height = z.union([z.number().int().positive().max(4000), z.string().regex(/^\d{1,3}%$/, "must be pixels or a percentage such as '75%'")]);
 const JsonObject = safeRecord(z.string(), z.unknown());
 
+const DeviceIds = z.array(z.string().min(1).max(100)).max(LIMITS.devicesPerWidget, `a widget shows ${LIMITS.devicesPerWidget} devices at most`);
+
 const WidgetInput = z.strictObject({
   id: LocalId.optional(),
   appWidgetId: AppWidgetId,
   settings: JsonObject.optional(),
+  /** The devices chosen for a widget whose app widget asks for them (its `devices` key), in the order shown. */
+  devices: DeviceIds.optional(),
   height: Height.nullable().optional(),
   /** Answered by the hub; accepted (and ignored) so a client can send back what it got. */
   missing: z.boolean().optional(),
@@ -57,6 +63,7 @@ export const Widget = z.object({
   id: z.string(),
   appWidgetId: z.string(),
   settings: JsonObject.optional(),
+  devices: z.array(z.string()).optional(),
   height: Height.nullable().optional(),
 });
 export type Widget = z.infer<typeof Widget>;
@@ -101,6 +108,14 @@ export const AppWidgetView = z.object({
   height: Height.nullable(),
   transparent: z.boolean(),
   deprecated: z.boolean(),
+  devices: z
+    .object({
+      type: z.enum(['app', 'global']),
+      singular: z.boolean(),
+      filter: z.object({ class: z.string().optional(), capabilities: z.string().optional() }).optional(),
+    })
+    .nullable()
+    .describe("Homey's devices picker: which devices the widget may be given (its page reads them with Homey.getDeviceIds()); null when it takes none"),
   preview: z
     .object({ light: z.string().nullable(), dark: z.string().nullable() })
     .describe(

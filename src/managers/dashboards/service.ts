@@ -4,12 +4,13 @@
  * of all three. App widgets come from the catalog; autocomplete lives in autocomplete.ts.
  */
 import { randomUUID } from 'node:crypto';
+import type { ChoosableDevice } from '../../core/device-choice.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
 import { JsonBytes } from '../../core/operation.js';
 import type { Section, Store } from '../../core/store.js';
-import type { AppWidgetCatalog, WidgetChange } from './app-widgets.js';
+import { type AppWidgetCatalog, isBuiltIn, type WidgetChange } from './app-widgets.js';
 import { buildColumns } from './columns.js';
 import { type ColumnsInput, type Dashboard, DashboardsSection, type DashboardsState, type DashboardView, LIMITS, SECTION, type WidgetStore } from './schema.js';
 import { type StoreChanges, syncStores } from './widget-stores.js';
@@ -30,6 +31,8 @@ export class DashboardsService {
     private readonly store: Store,
     private readonly bus: EventBus,
     readonly catalog: AppWidgetCatalog,
+    /** The home's devices, to check what a widget is given (null: the hub has no devices manager). */
+    private readonly devices: ((id: string) => ChoosableDevice | null) | null = null,
   ) {}
 
   start(): void {
@@ -39,7 +42,7 @@ export class DashboardsService {
   // --- dashboards ---
 
   private view(d: Dashboard, installed: ReadonlySet<string> = this.installed()): DashboardView {
-    const exists = (id: string): boolean => installed.has(id);
+    const exists = (id: string): boolean => installed.has(id) || isBuiltIn(id);
     return {
       id: d.id,
       name: d.name,
@@ -88,8 +91,10 @@ export class DashboardsService {
     return buildColumns(input, {
       previous,
       usedElsewhere: this.instancesElsewhere(all, previous?.id ?? null),
-      appWidgetExists: (id) => this.catalog.has(id),
+      appWidgetExists: (id) => this.catalog.placeable(id),
       settingDefinitions: (id) => this.catalog.settingDefinitions(id),
+      deviceChoice: (id) => this.catalog.deviceChoice(id),
+      device: (id) => this.devices?.(id) ?? null,
     });
   }
 

@@ -7,11 +7,14 @@
  */
 import type { JSX } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { DEVICE_TILE } from '../../core/device-choice.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
+import type { DeviceView } from '../live-devices.js';
 import type { Dashboard } from '../types.js';
 import { Err, useAction } from '../ui.js';
 import type { AppWidget, PlacedWidget } from '../widget-host.js';
+import { DevicePicker } from './device-picker.js';
 import { settingsProblems, WidgetSettings } from './widget-settings.js';
 
 /** A column as the arranger edits it (what one PUT sends back): a new column has no id yet. */
@@ -51,7 +54,17 @@ export function moved(columns: readonly Column[], id: string, to: Place, before?
   return next;
 }
 
-export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; widgets: Dict<AppWidget>; onDone: () => void }): JSX.Element {
+export function Arrange({
+  dashboard,
+  widgets,
+  devices,
+  onDone,
+}: {
+  dashboard: Dashboard;
+  widgets: Dict<AppWidget>;
+  devices: Dict<DeviceView>;
+  onDone: () => void;
+}): JSX.Element {
   const [name, setName] = useState(dashboard.name);
   const [columns, setColumns] = useState<Column[]>(() => structuredClone(dashboard.columns));
   // The app widget chosen in each column's "Add widget" list.
@@ -253,21 +266,33 @@ export function Arrange({ dashboard, widgets, onDone }: { dashboard: Dashboard; 
                       <Icon name="close" />
                     </button>
                   </div>
-                  <label class="inline small">
-                    Height
-                    <input
-                      size={6}
-                      placeholder={aw?.height !== null && aw?.height !== undefined ? String(aw.height) : '150'}
-                      value={w.height === null || w.height === undefined ? '' : String(w.height)}
-                      title="pixels, or a percentage of the width such as 75%; empty: the app's height"
-                      onChange={(e) => {
-                        const v = (e.target as HTMLInputElement).value.trim();
-                        // The hub validates it; a bad value comes back as the sentence beside Save.
-                        update((c) => void (c[ci]!.widgets[wi]!.height = v === '' ? null : /^\d+$/.test(v) ? Number(v) : v));
-                      }}
+                  {/* The device tile is as tall as its controls; an app's page is as tall as it is told. */}
+                  {w.appWidgetId === DEVICE_TILE ? null : (
+                    <label class="inline small">
+                      Height
+                      <input
+                        size={6}
+                        placeholder={aw?.height !== null && aw?.height !== undefined ? String(aw.height) : '150'}
+                        value={w.height === null || w.height === undefined ? '' : String(w.height)}
+                        title="pixels, or a percentage of the width such as 75%; empty: the app's height"
+                        onChange={(e) => {
+                          const v = (e.target as HTMLInputElement).value.trim();
+                          // The hub validates it; a bad value comes back as the sentence beside Save.
+                          update((c) => void (c[ci]!.widgets[wi]!.height = v === '' ? null : /^\d+$/.test(v) ? Number(v) : v));
+                        }}
+                      />
+                      <span class="unit">px or %</span>
+                    </label>
+                  )}
+                  {aw?.devices ? (
+                    <DevicePicker
+                      choice={aw.devices}
+                      ownerAppId={aw.ownerId}
+                      devices={devices}
+                      value={w.devices ?? []}
+                      onChange={(ids) => update((c) => void (c[ci]!.widgets[wi]!.devices = ids))}
                     />
-                    <span class="unit">px or %</span>
-                  </label>
+                  ) : null}
                   {aw ? (
                     <WidgetSettings appWidget={aw} value={w.settings ?? {}} onChange={(s) => update((c) => void (c[ci]!.widgets[wi]!.settings = s))} />
                   ) : null}

@@ -8,6 +8,8 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { seg } from '../api.js';
 import { call } from '../client.js';
+import { DEVICE_TILE_WIDGET } from '../device-widget.js';
+import { type DeviceView, useLiveDevices } from '../live-devices.js';
 import type { Dashboard } from '../types.js';
 import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { type AppWidget, WidgetFrame } from '../widget-host.js';
@@ -15,12 +17,21 @@ import { Arrange } from './arrange.js';
 
 type Dict<T> = Record<string, T>;
 
-function useLive(): { dashboards: Dict<Dashboard> | undefined; widgets: Dict<AppWidget> | undefined; error: string | null } {
+function useLive(): {
+  dashboards: Dict<Dashboard> | undefined;
+  widgets: Dict<AppWidget> | undefined;
+  devices: Dict<DeviceView>;
+  error: string | null;
+} {
   const d = useLoad(() => call('dashboards', 'getDashboards'));
   const w = useLoad(() => call('dashboards', 'getAppWidgets'));
+  // For the device tiles and the widgets' device pickers; a sign-in that cannot read devices sees none.
+  const devices = useLiveDevices(true);
   useLiveCollection('dashboards', 'dashboard', d);
   useLiveCollection('dashboards', 'appwidget', w);
-  return { dashboards: d.data, widgets: w.data, error: d.error ?? w.error };
+  // The hub's own device tile is offered first, beside the apps' widgets.
+  const widgets = w.data ? { [DEVICE_TILE_WIDGET.id]: DEVICE_TILE_WIDGET, ...w.data } : undefined;
+  return { dashboards: d.data, widgets, devices: devices.data ?? {}, error: d.error ?? w.error };
 }
 
 function selectedId(dashboards: Dict<Dashboard>): string | undefined {
@@ -51,7 +62,7 @@ function CreateForm(): JSX.Element {
 }
 
 export function DashboardsPage(): JSX.Element {
-  const { dashboards, widgets, error } = useLive();
+  const { dashboards, widgets, devices, error } = useLive();
   const [, rerender] = useState(0);
   const [arranging, setArranging] = useState(false);
   useEffect(() => {
@@ -102,14 +113,14 @@ export function DashboardsPage(): JSX.Element {
             )}
           </header>
           {arranging ? (
-            <Arrange key={current.id} dashboard={current} widgets={widgets} onDone={() => setArranging(false)} />
+            <Arrange key={current.id} dashboard={current} widgets={widgets} devices={devices} onDone={() => setArranging(false)} />
           ) : (
             <div class="columns">
               {current.columns.length === 0 ? <p class="muted empty">No columns yet: use Arrange to add columns and widgets.</p> : null}
               {current.columns.map((col, ci) => (
                 <div class="column" key={col.id ?? ci}>
                   {col.widgets.map((w) => (
-                    <WidgetFrame key={w.id} widget={w} appWidget={widgets[w.appWidgetId]} />
+                    <WidgetFrame key={w.id} widget={w} appWidget={widgets[w.appWidgetId]} devices={devices} />
                   ))}
                   {col.widgets.length === 0 ? <p class="muted empty">Empty column: use Arrange to add widgets.</p> : null}
                 </div>

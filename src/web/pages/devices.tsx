@@ -5,11 +5,12 @@
  * repair views) or deletes the device; "Add a device" pairs one (add-device.tsx).
  */
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { DeviceView } from '../../managers/devices/views.js';
 import type { DriverView, PairSessionView } from '../../managers/drivers/contract.js';
 import type { ZoneView } from '../../managers/zones/contract.js';
-import { call, subscribe } from '../client.js';
+import { call } from '../client.js';
+import { useLiveDevices } from '../live-devices.js';
 import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { AddDevice } from './add-device.js';
 import { DeviceTile } from './device-tile.js';
@@ -116,26 +117,11 @@ function DeviceMenu({
 
 /** Devices and zones, kept current by the devices and zones events. */
 function useHome(): { devices: Dict<DeviceView> | undefined; zones: Dict<ZoneView> | undefined; drivers: Dict<DriverView>; error: string | null } {
-  const devices = useLoad(() => call('devices', 'getDevices'));
+  const devices = useLiveDevices();
   // For the repair views of each device's driver; a token that cannot see drivers repairs nothing.
   const drivers = useLoad(() => call('drivers', 'getDrivers').catch(() => ({})));
   const zones = useLoad(() => call('zones', 'getZones'));
-  useLiveCollection('devices', 'device', devices);
   useLiveCollection('zones', 'zone', zones);
-  useEffect(
-    () =>
-      subscribe('devices', (e) => {
-        if (e.name !== 'capability.update') return;
-        const { deviceId, capabilityId, value, transactionTime } = e.args[0];
-        devices.set((prev) => {
-          const d = prev?.[deviceId];
-          const cap = d?.capabilitiesObj[capabilityId];
-          if (!prev || !d || !cap) return prev;
-          return { ...prev, [deviceId]: { ...d, capabilitiesObj: { ...d.capabilitiesObj, [capabilityId]: { ...cap, value, lastUpdated: transactionTime } } } };
-        });
-      }),
-    [],
-  );
   return { devices: devices.data, zones: zones.data, drivers: drivers.data ?? {}, error: devices.error ?? zones.error };
 }
 

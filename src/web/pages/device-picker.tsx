@@ -1,0 +1,67 @@
+/**
+ * Homey's devices picker for a placed widget: the devices its app widget may be given (its
+ * `devices` key: its own app's or any, one or several, filtered by class and capabilities), the
+ * same filter the hub checks on save (core/device-choice.ts). One device: a list box; several:
+ * a check box each, in the order they were ticked, which the widget's page gets from
+ * Homey.getDeviceIds(). A chosen device that was deleted since is shown so it can be unticked.
+ */
+import type { JSX } from 'preact';
+import { choiceProblem, type DeviceChoice } from '../../core/device-choice.js';
+import { appOf, type DeviceView } from '../live-devices.js';
+
+export function DevicePicker({
+  choice,
+  ownerAppId,
+  devices,
+  value,
+  onChange,
+}: {
+  choice: DeviceChoice;
+  ownerAppId: string;
+  devices: Record<string, DeviceView>;
+  value: readonly string[];
+  onChange: (ids: string[]) => void;
+}): JSX.Element {
+  const fitting = Object.values(devices)
+    .filter((d) => choiceProblem(choice, ownerAppId, { ...d, appId: appOf(d) }) === null)
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const gone = value.filter((id) => !devices[id]);
+  if (choice.singular) {
+    return (
+      <label class="inline small">
+        Device
+        <select
+          value={value[0] ?? ''}
+          data-testid="widget-device"
+          onChange={(e) => onChange((e.target as HTMLSelectElement).value || null ? [(e.target as HTMLSelectElement).value] : [])}
+        >
+          <option value="">{fitting.length ? 'Choose a device' : 'No device fits this widget'}</option>
+          {fitting.map((d) => (
+            <option key={d.id} value={d.id}>
+              {d.name}
+            </option>
+          ))}
+          {gone.map((id) => (
+            <option key={id} value={id}>
+              (deleted device)
+            </option>
+          ))}
+        </select>
+      </label>
+    );
+  }
+  const toggle = (id: string, on: boolean): void => onChange(on ? [...value.filter((v) => v !== id), id] : value.filter((v) => v !== id));
+  return (
+    <fieldset class="device-picker" data-testid="widget-devices">
+      <legend>Devices</legend>
+      {fitting.length === 0 && gone.length === 0 ? <p class="muted">No device fits this widget.</p> : null}
+      {[...fitting.map((d) => ({ id: d.id, name: d.name })), ...gone.map((id) => ({ id, name: '(deleted device)' }))].map((d) => (
+        <label key={d.id} class="inline small">
+          <input type="checkbox" checked={value.includes(d.id)} onChange={(e) => toggle(d.id, (e.target as HTMLInputElement).checked)} />
+          {d.name}
+          {value.includes(d.id) ? <span class="muted"> #{value.indexOf(d.id) + 1}</span> : null}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
