@@ -130,6 +130,26 @@ describe('the Devices page', () => {
     const log = (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${CLOUD_APP}/crashlog`, { body: {} })).body.stdout;
     expect(log).toContain("repaired bob's lamp renewed-for-bob");
   });
+  test("changes a device's settings from its tile's menu; the app's refusal is shown as it said it", async () => {
+    const tile = page.getByTestId('device-Lamp 1');
+    await tile.locator('summary').click();
+    await tile.getByTestId('device-settings-open').click();
+    const ip = tile.getByTestId('device-setting-ip');
+    await expect.poll(() => ip.inputValue()).toBe('0.0.0.0');
+    await ip.fill('bad');
+    await tile.getByTestId('device-settings-save').click();
+    await expect
+      .poll(() => tile.getByTestId('device-settings').getByRole('alert').textContent())
+      .toBe("'Lamp 1' refused the settings: That is not an IP address");
+    expect((await lamp()).settings.ip).toBe('0.0.0.0');
+    await ip.fill('10.0.0.9');
+    await tile.getByTestId('device-settings-save').click();
+    await expect.poll(() => tile.getByTestId('device-settings').getByRole('status').textContent()).toBe('Saved.');
+    expect((await lamp()).settings.ip).toBe('10.0.0.9');
+    await screenshots(page, 'device-settings');
+    await tile.getByRole('button', { name: 'Close' }).click();
+    await tile.locator('summary').click();
+  });
 });
 
 describe('devices on dashboards', () => {
@@ -179,7 +199,7 @@ describe('devices on dashboards', () => {
     const tile = page.getByTestId('device-widget-Lamp 1');
     const onoff = tile.getByRole('switch', { name: 'Turned on of Lamp 1' });
     const wasOn = await onoff.isChecked();
-    await onoff.setChecked(!wasOn);
+    await onoff.click(); // the switch shows the value the hub publishes back, not the click
     await poll(lamp, (d) => d.capabilitiesObj.onoff?.value === !wasOn, 'the lamp to switch from its dashboard tile');
     expect((await hub.call('PUT', `/api/manager/devices/device/${lamp1.id}/capability/onoff`, { body: { value: wasOn } })).status).toBe(200);
     await expect.poll(() => onoff.isChecked()).toBe(wasOn);

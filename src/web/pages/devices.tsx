@@ -13,6 +13,7 @@ import { call } from '../client.js';
 import { useLiveDevices } from '../live-devices.js';
 import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { AddDevice } from './add-device.js';
+import { DeviceSettings } from './device-settings.js';
 import { DeviceTile } from './device-tile.js';
 import { PairFlow } from './pair-flow.js';
 
@@ -45,6 +46,7 @@ function DeviceMenu({
   const [name, setName] = useState(device.name);
   const [repairing, setRepairing] = useState<PairSessionView | null>(null);
   const [repaired, setRepaired] = useState(false);
+  const [settings, setSettings] = useState(false);
   const a = useAction();
   const end = (id: string): void => void call('drivers', 'deletePairSession', { params: { id } }).catch(() => undefined);
   if (repairing && driver) {
@@ -64,53 +66,62 @@ function DeviceMenu({
   return (
     <details class="menu">
       <summary aria-label={`More for ${device.name}`}>⋯</summary>
-      <form
-        class="inline"
-        onSubmit={a.submit(async () => {
-          await call('devices', 'updateDevice', { params: { id: device.id }, body: { name } });
-        })}
-      >
-        <input aria-label="Name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} data-testid="device-name" />
-        <button type="submit" disabled={a.busy}>
-          Rename
-        </button>
-      </form>
-      <label>
-        Zone{' '}
-        <select
-          value={device.zone}
-          data-testid="device-zone"
-          onChange={(e) =>
-            void a.run(() => call('devices', 'updateDevice', { params: { id: device.id }, body: { zone: (e.target as HTMLSelectElement).value } }))
-          }
+      <div class="menu-body">
+        <form
+          class="inline"
+          onSubmit={a.submit(async () => {
+            await call('devices', 'updateDevice', { params: { id: device.id }, body: { name } });
+          })}
         >
-          {zones.map(({ zone, depth }) => (
-            <option key={zone.id} value={zone.id}>
-              {'  '.repeat(depth)}
-              {zone.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      {driver && driver.repair.length > 0 ? (
+          <input aria-label="Name" value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} data-testid="device-name" />
+          <button type="submit" disabled={a.busy}>
+            Rename
+          </button>
+        </form>
+        <label>
+          Zone{' '}
+          <select
+            value={device.zone}
+            data-testid="device-zone"
+            onChange={(e) =>
+              void a.run(() => call('devices', 'updateDevice', { params: { id: device.id }, body: { zone: (e.target as HTMLSelectElement).value } }))
+            }
+          >
+            {zones.map(({ zone, depth }) => (
+              <option key={zone.id} value={zone.id}>
+                {'  '.repeat(depth)}
+                {zone.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {settings ? (
+          <DeviceSettings device={device} onClose={() => setSettings(false)} />
+        ) : (
+          <button type="button" data-testid="device-settings-open" onClick={() => setSettings(true)}>
+            Settings
+          </button>
+        )}
+        {driver && driver.repair.length > 0 ? (
+          <ActionButton
+            label="Repair"
+            testId="device-repair"
+            onRun={async () => {
+              setRepaired(false);
+              setRepairing(await call('drivers', 'createPairSession', { body: { type: 'repair', driverId: driver.id, deviceId: device.id } }));
+            }}
+          />
+        ) : null}
+        {repaired ? <span role="status">Repaired.</span> : null}
         <ActionButton
-          label="Repair"
-          testId="device-repair"
-          onRun={async () => {
-            setRepaired(false);
-            setRepairing(await call('drivers', 'createPairSession', { body: { type: 'repair', driverId: driver.id, deviceId: device.id } }));
-          }}
+          label="Delete"
+          kind="danger"
+          testId="device-delete"
+          confirm={`Delete ${device.name}? Its app forgets it, and its insights logs go with it.`}
+          onRun={() => call('devices', 'deleteDevice', { params: { id: device.id } })}
         />
-      ) : null}
-      {repaired ? <span role="status">Repaired.</span> : null}
-      <ActionButton
-        label="Delete"
-        kind="danger"
-        testId="device-delete"
-        confirm={`Delete ${device.name}? Its app forgets it, and its insights logs go with it.`}
-        onRun={() => call('devices', 'deleteDevice', { params: { id: device.id } })}
-      />
-      <Err msg={a.error} />
+        <Err msg={a.error} />
+      </div>
     </details>
   );
 }
