@@ -155,32 +155,62 @@ const Condition = z.looseObject({
   match: z.looseObject({ type: z.enum(['string', 'regex']), value: z.string().max(512) }),
 });
 
-/** An mDNS-SD discovery strategy (app.json `discovery.<id>`), the one kind hearth runs yet. */
+const Conditions = z.array(z.array(Condition).max(20)).max(20).optional();
+/** Which field is a result's id, as a template: `{{txt.id}}`, `{{headers.usn}}`; default per kind. */
+const IdTemplate = z.string().max(256).optional();
+
+/** An mDNS-SD discovery strategy (app.json `discovery.<id>`): a service name and protocol. */
 export const MdnsStrategy = z.looseObject({
   type: z.literal('mdns-sd'),
   'mdns-sd': z.looseObject({ name: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a service name such as hue'), protocol: z.enum(['tcp', 'udp']) }),
-  /** Which field is a result's id, as a template: `{{txt.id}}`, `{{name}}`; default the full name. */
-  id: z.string().max(256).optional(),
+  id: IdTemplate,
   /** Groups of conditions: a result counts when every condition of one group holds. */
-  conditions: z.array(z.array(Condition).max(20)).max(20).optional(),
+  conditions: Conditions,
 });
 export type MdnsStrategy = z.output<typeof MdnsStrategy>;
 
+/** An SSDP strategy: the search target of an M-SEARCH (`ssdp:all`, a `urn:...`, `upnp:rootdevice`). */
+export const SsdpStrategy = z.looseObject({
+  type: z.literal('ssdp'),
+  ssdp: z.looseObject({
+    search: z.string().regex(/^[\x21-\x7e]{1,256}$/, 'must be an SSDP search target such as urn:schemas-upnp-org:device:MediaRenderer:1'),
+  }),
+  id: IdTemplate,
+  conditions: Conditions,
+});
+export type SsdpStrategy = z.output<typeof SsdpStrategy>;
+
+/** A MAC strategy: the manufacturers' first three bytes of a MAC address (each a list of three numbers 0-255). */
+export const MacStrategy = z.looseObject({
+  type: z.literal('mac'),
+  mac: z.looseObject({
+    manufacturer: z
+      .array(z.tuple([z.number().int().min(0).max(255), z.number().int().min(0).max(255), z.number().int().min(0).max(255)]))
+      .min(1)
+      .max(64),
+  }),
+});
+export type MacStrategy = z.output<typeof MacStrategy>;
+
+export const DiscoveryStrategy = z.discriminatedUnion('type', [MdnsStrategy, SsdpStrategy, MacStrategy]);
+export type DiscoveryStrategy = z.output<typeof DiscoveryStrategy>;
+const KINDS = ['mdns-sd', 'ssdp', 'mac'];
+
 /**
- * The discovery strategies of app.json: each mdns-sd one checked, and a sentence for each that
- * hearth does not run (another kind, or one it cannot read) — never a reason to refuse the app.
+ * The discovery strategies of app.json: each checked, and a sentence for each that hearth does
+ * not run (another kind, or one it cannot read) — never a reason to refuse the app.
  */
-export function readDiscovery(raw: unknown): { strategies: Record<string, MdnsStrategy>; unrun: string[] } {
-  const strategies = nullRecord<MdnsStrategy>();
+export function readDiscovery(raw: unknown): { strategies: Record<string, DiscoveryStrategy>; unrun: string[] } {
+  const strategies = nullRecord<DiscoveryStrategy>();
   const unrun: string[] = [];
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { strategies, unrun };
   for (const [id, value] of Object.entries(raw)) {
     const kind = (value as { type?: unknown } | null)?.type;
-    if (kind !== 'mdns-sd') {
-      unrun.push(`discovery strategy ${id} (${typeof kind === 'string' ? kind : 'no type'}): hearth runs mdns-sd discovery only`);
+    if (typeof kind !== 'string' || !KINDS.includes(kind)) {
+      unrun.push(`discovery strategy ${id} (${typeof kind === 'string' ? kind : 'no type'}): hearth runs mdns-sd, ssdp and mac discovery`);
       continue;
     }
-    const parsed = MdnsStrategy.safeParse(value);
+    const parsed = DiscoveryStrategy.safeParse(value);
     if (parsed.success && LOCAL_ID.test(id)) strategies[id] = parsed.data;
     else
       unrun.push(

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Capability } from '../../core/capability.js';
 import { nullRecord, safeRecord } from '../../core/records.js';
 import { describeIssues } from '../../core/zod-issues.js';
-import { CustomCapabilities, DriverList, type MdnsStrategy, readDiscovery } from './drivers.js';
+import { CustomCapabilities, type DiscoveryStrategy, DriverList, readDiscovery } from './drivers.js';
 import { permissionProblem } from './permissions.js';
 import { describeUnrun, incompatibility } from './support.js';
 
@@ -257,8 +257,8 @@ export interface AppManifest extends Omit<z.output<typeof Schema>, 'flow' | 'mai
   raw: Record<string, unknown>;
   /** What Homey's tools would warn about and hearth let pass, one sentence each naming the field. */
   warnings: string[];
-  /** The discovery strategies hearth runs (app.json `discovery`, mdns-sd ones), by id. */
-  discovery: Record<string, MdnsStrategy>;
+  /** The discovery strategies hearth runs (app.json `discovery`: mdns-sd, ssdp, mac), by id. */
+  discovery: Record<string, DiscoveryStrategy>;
   /**
    * Each widget's preview pictures found in its folder (`widgets/<id>/preview-light.png`,
    * `preview-dark.png`, as Homey's add-widget picker shows them), relative to the app folder.

@@ -52,17 +52,25 @@ export const PairDevice = z.looseObject({
 });
 export type PairDevice = z.infer<typeof PairDevice>;
 
-/** A device found by an mdns-sd strategy, as the hub hands it to the app (Homey's DiscoveryResultMDNSSD). */
-export const DiscoveryResult = z.object({
-  id: z.string().min(1).max(256),
-  lastSeen: z.string(),
-  address: z.string().max(64),
-  port: z.number().int().min(0).max(65535),
-  name: z.string().max(256),
-  fullname: z.string().max(512),
-  host: z.string().max(256),
-  txt: safeRecord(z.string(), z.string()),
-});
+const Found = { id: z.string().min(1).max(256), lastSeen: z.string(), address: z.string().max(64) };
+/**
+ * A device a discovery strategy found, as the hub hands it to the app: Homey's
+ * DiscoveryResultMDNSSD (txt, name, host), DiscoveryResultSSDP (the response's headers, lowercase
+ * names) or DiscoveryResultMAC (the MAC address, also its id).
+ */
+export const DiscoveryResult = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('mdns-sd'),
+    ...Found,
+    port: z.number().int().min(0).max(65535),
+    name: z.string().max(256),
+    fullname: z.string().max(512),
+    host: z.string().max(256),
+    txt: safeRecord(z.string(), z.string()),
+  }),
+  z.object({ type: z.literal('ssdp'), ...Found, port: z.number().int().min(0).max(65535).nullable(), headers: safeRecord(z.string(), z.string()) }),
+  z.object({ type: z.literal('mac'), ...Found, mac: z.string().regex(/^([0-9a-f]{2}:){5}[0-9a-f]{2}$/) }),
+]);
 export type DiscoveryResult = z.infer<typeof DiscoveryResult>;
 const StrategyId = z.string().min(1).max(64);
 

@@ -1,6 +1,6 @@
 /**
  * `this.homey.discovery` and a driver's `getDiscoveryStrategy()`: the results of the app's
- * mdns-sd strategies (app.json `discovery`), found by the hub on the LAN and handed to the app as
+ * strategies (app.json `discovery`: mdns-sd, ssdp, mac), found by the hub on the LAN and handed to the app as
  * they come. A strategy emits `result` for each; devices of the drivers that use it hear theirs
  * through onDiscoveryResult / onDiscoveryAvailable / onDiscoveryAddressChanged /
  * onDiscoveryLastSeenChanged (the drivers manager calls `deliver`).
@@ -11,10 +11,20 @@ import type { Device } from '../device.cjs';
 import { describeError, HomeyError, notAvailable } from '../errors.cjs';
 import { Manager, SimpleClass } from '../simple-class.cjs';
 
-export class DiscoveryResultMDNSSD extends SimpleClass {
+abstract class DiscoveryResult extends SimpleClass {
   id: string;
   lastSeen: Date;
   address: string;
+
+  constructor(r: WireResult) {
+    super();
+    this.id = r.id;
+    this.lastSeen = new Date(r.lastSeen);
+    this.address = r.address;
+  }
+}
+
+export class DiscoveryResultMDNSSD extends DiscoveryResult {
   /** A string, as Homey's SDK declares it. */
   port: string;
   name: string;
@@ -22,11 +32,8 @@ export class DiscoveryResultMDNSSD extends SimpleClass {
   host: string;
   txt: Record<string, string>;
 
-  constructor(r: WireResult) {
-    super();
-    this.id = r.id;
-    this.lastSeen = new Date(r.lastSeen);
-    this.address = r.address;
+  constructor(r: Extract<WireResult, { type: 'mdns-sd' }>) {
+    super(r);
     this.port = String(r.port);
     this.name = r.name;
     this.fullname = r.fullname;
@@ -35,28 +42,60 @@ export class DiscoveryResultMDNSSD extends SimpleClass {
   }
 }
 
-export class DiscoveryStrategy extends SimpleClass {
-  readonly type = 'mdns-sd';
-  private readonly results = new Map<string, DiscoveryResultMDNSSD>();
+export class DiscoveryResultSSDP extends DiscoveryResult {
+  /** The port of the device's LOCATION, as a string (Homey's SDK); empty when it gave none. */
+  port: string;
+  /** The answer's or announcement's headers, with lowercase names. */
+  headers: Record<string, string>;
 
-  constructor(readonly id: string) {
+  constructor(r: Extract<WireResult, { type: 'ssdp' }>) {
+    super(r);
+    this.port = r.port === null ? '' : String(r.port);
+    this.headers = { ...r.headers };
+  }
+}
+
+export class DiscoveryResultMAC extends DiscoveryResult {
+  mac: string;
+
+  constructor(r: Extract<WireResult, { type: 'mac' }>) {
+    super(r);
+    this.mac = r.mac;
+  }
+}
+
+export type AnyDiscoveryResult = DiscoveryResultMDNSSD | DiscoveryResultSSDP | DiscoveryResultMAC;
+
+function resultOf(r: WireResult): AnyDiscoveryResult {
+  if (r.type === 'ssdp') return new DiscoveryResultSSDP(r);
+  if (r.type === 'mac') return new DiscoveryResultMAC(r);
+  return new DiscoveryResultMDNSSD(r);
+}
+
+export class DiscoveryStrategy extends SimpleClass {
+  private readonly results = new Map<string, AnyDiscoveryResult>();
+
+  constructor(
+    readonly id: string,
+    readonly type: 'mdns-sd' | 'ssdp' | 'mac',
+  ) {
     super();
   }
 
-  getDiscoveryResults(): Record<string, DiscoveryResultMDNSSD> {
+  getDiscoveryResults(): Record<string, AnyDiscoveryResult> {
     return Object.fromEntries(this.results);
   }
 
-  getDiscoveryResult(id: string): DiscoveryResultMDNSSD {
+  getDiscoveryResult(id: string): AnyDiscoveryResult {
     const found = this.results.get(id);
     if (!found) throw new HomeyError(`discovery strategy '${this.id}' has found no '${id}'`, 'not_found');
     return found;
   }
 
   /** Takes a result from the hub; answers it with what it was before (undefined: new). */
-  take(r: WireResult): { result: DiscoveryResultMDNSSD; before: DiscoveryResultMDNSSD | undefined } {
+  take(r: WireResult): { result: AnyDiscoveryResult; before: AnyDiscoveryResult | undefined } {
     const before = this.results.get(r.id);
-    const result = new DiscoveryResultMDNSSD(r);
+    const result = resultOf(r);
     this.results.set(r.id, result);
     this.emit('result', result);
     return { result, before };
@@ -78,8 +117,11 @@ export class ManagerDiscovery extends Manager {
     if (!declared || !Object.hasOwn(this.ctx.manifest.discovery as object, strategyId)) {
       throw new HomeyError(`the app declares no discovery strategy '${strategyId}' in app.json`, 'not_found');
     }
-    if (declared.type !== 'mdns-sd') throw notAvailable(`discovery strategy '${strategyId}' (${String(declared.type)})`, 'hearth runs mdns-sd discovery only');
-    const strategy = new DiscoveryStrategy(strategyId);
+    const type = declared.type;
+    if (type !== 'mdns-sd' && type !== 'ssdp' && type !== 'mac') {
+      throw notAvailable(`discovery strategy '${strategyId}' (${String(type)})`, 'hearth runs mdns-sd, ssdp and mac discovery');
+    }
+    const strategy = new DiscoveryStrategy(strategyId, type);
     this.strategies.set(strategyId, strategy);
     return strategy;
   }
@@ -93,10 +135,10 @@ const bound = new WeakMap<Device, { id: string; address: string }>();
  * whether it is the device's; the first time it is, onDiscoveryAvailable; later, a new address
  * (or port) is onDiscoveryAddressChanged, the same one onDiscoveryLastSeenChanged.
  */
-export async function deliver(device: Device, result: DiscoveryResultMDNSSD): Promise<void> {
+export async function deliver(device: Device, result: AnyDiscoveryResult): Promise<void> {
   try {
-    if (!device.onDiscoveryResult(result)) return;
-    const address = `${result.address}:${result.port}`;
+    if (!device.onDiscoveryResult(result as never)) return;
+    const address = 'port' in result ? `${result.address}:${result.port}` : result.address;
     const had = bound.get(device);
     bound.set(device, { id: result.id, address });
     if (!had) await device.onDiscoveryAvailable(result);

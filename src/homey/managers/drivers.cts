@@ -16,7 +16,7 @@ import { describeError, HomeyError } from '../errors.cjs';
 import type { Homey } from '../homey.cjs';
 import { PairSession, receive } from '../pair-session.cjs';
 import { Manager } from '../simple-class.cjs';
-import { type DiscoveryResultMDNSSD, type DiscoveryStrategy, deliver } from './discovery.cjs';
+import { type AnyDiscoveryResult, type DiscoveryStrategy, deliver } from './discovery.cjs';
 
 /** Loads a module of the app (`drivers/<id>/driver.js`): its exports, or null when there is no such file. */
 export type ClassLoader = (file: string) => Promise<unknown>;
@@ -104,7 +104,7 @@ export class ManagerDrivers extends Manager {
   }
 
   /** Offers a driver's strategy's results to one of its devices. */
-  private async offer(device: Device, driver: Driver, only?: DiscoveryResultMDNSSD): Promise<void> {
+  private async offer(device: Device, driver: Driver, only?: AnyDiscoveryResult): Promise<void> {
     const id = driver.manifest.discovery;
     const strategy = typeof id === 'string' ? this.strategy(id) : null;
     if (!strategy) return;

@@ -6,7 +6,7 @@
 
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
-import type { MdnsStrategy } from '../../apps/manifest/drivers.js';
+import type { DiscoveryStrategy } from '../../apps/manifest/drivers.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
@@ -69,8 +69,8 @@ export class DriversManager implements Manager {
     this.catalog.attach(runtime);
   }
 
-  /** The mdns-sd strategies a driver uses, of every app that runs with the network. */
-  private watched(): Array<{ appId: string; strategyId: string; strategy: MdnsStrategy }> {
+  /** The discovery strategies a driver uses, of every app that runs with the network. */
+  private watched(): Array<{ appId: string; strategyId: string; strategy: DiscoveryStrategy }> {
     const rt = this.runtime;
     if (!rt) return [];
     return Object.values(rt.list()).flatMap((app) => {
