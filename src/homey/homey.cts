@@ -3,12 +3,14 @@
  * identity, env.json, translations and timers that are cleared when the app unloads. Managers
  * hearth backs talk to the hub; the others fail with a sentence naming what hearth lacks.
  */
+
 import type { AppEvent } from '../apps/wire/protocol.js' with { 'resolution-mode': 'import' };
 import type { App } from './app.cjs';
 import { type HomeyContext, hasPermission, runningApp } from './context.cjs';
 import { ManagerApi } from './managers/api.cjs';
 import { ManagerAudio } from './managers/audio.cjs';
 import { ManagerClock } from './managers/clock.cjs';
+import { ManagerCloud } from './managers/cloud.cjs';
 import { ManagerDashboards } from './managers/dashboards.cjs';
 import type { ManagerDiscovery } from './managers/discovery.cjs';
 import type { ManagerDrivers } from './managers/drivers.cjs';
@@ -26,7 +28,6 @@ import { SimpleClass } from './simple-class.cjs';
 import type ManagerAppsDecl = require('homey-apps-sdk-v3-types/manager/apps');
 import type ManagerArpDecl = require('homey-apps-sdk-v3-types/manager/arp');
 import type ManagerBLEDecl = require('homey-apps-sdk-v3-types/manager/ble');
-import type ManagerCloudDecl = require('homey-apps-sdk-v3-types/manager/cloud');
 import type ManagerImagesDecl = require('homey-apps-sdk-v3-types/manager/images');
 import type ManagerLedringDecl = require('homey-apps-sdk-v3-types/manager/ledring');
 import type ManagerNFCDecl = require('homey-apps-sdk-v3-types/manager/nfc');
@@ -65,7 +66,7 @@ export class Homey extends SimpleClass {
   readonly apps = unavailableManager<ManagerAppsDecl>('ManagerApps', 'hearth lets apps call no other app', { getInstalled: 'async', getVersion: 'async' });
   readonly arp = unavailableManager<ManagerArpDecl>('ManagerArp', 'hearth gives apps no view of the network neighbours', { getMAC: 'async' });
   readonly ble = unavailableManager<ManagerBLEDecl>('ManagerBLE', 'hearth gives apps no Bluetooth', { discover: 'async', find: 'async' });
-  readonly cloud: ManagerCloudDecl;
+  readonly cloud: ManagerCloud;
   readonly images = unavailableManager<ManagerImagesDecl>('ManagerImages', 'hearth has no flow or device images', {
     getImage: 'sync',
     createImage: 'async',
@@ -116,7 +117,7 @@ export class Homey extends SimpleClass {
     this.notifications = new ManagerNotifications(ctx);
     this.audio = new ManagerAudio(ctx);
     this.flow = new ManagerFlow(ctx);
-    this.cloud = cloudManager(ctx);
+    this.cloud = new ManagerCloud(ctx);
   }
 
   private driversManager: ManagerDrivers | undefined;
@@ -207,14 +208,4 @@ export class Homey extends SimpleClass {
         break;
     }
   }
-}
-
-/** ManagerCloud: the hub's id (homey-api's createAppAPI asks for it); the rest needs Athom's cloud. */
-function cloudManager(ctx: HomeyContext): ManagerCloudDecl {
-  return unavailableManager<ManagerCloudDecl>(
-    'ManagerCloud',
-    'hearth has no Athom cloud account',
-    { createOAuth2Callback: 'async', createWebhook: 'async', unregisterWebhook: 'async', getLocalAddress: 'async', getHomeyId: 'async' },
-    { getHomeyId: async () => ctx.state.hubId },
-  );
 }

@@ -98,6 +98,8 @@ export const DEVICE_HUB_CALLS = {
   'device.setCapabilityOptions': call(z.object({ id: DeviceId, capabilityId: CapabilityId, options: JsonObject }), z.null()),
   'device.setClass': call(z.object({ id: DeviceId, class: z.string().min(1).max(64) }), z.null()),
   'device.setEnergy': call(z.object({ id: DeviceId, energy: JsonObject }), z.null()),
+  /** `homey.cloud.createOAuth2Callback(url)`: the hub keeps it, to hand it the code a person pastes. */
+  'oauth2.callback': call(z.object({ url: z.string().max(4096) }), z.object({ id: z.string() })),
   /** The driver's pairing code talks to the pairing view (its emit, showView, nextView, ..., done). */
   'pair.toView': call(
     z.object({
@@ -126,6 +128,8 @@ export const DEVICE_APP_CALLS = {
   /** The view emits an event to the session: the handler's answer. */
   'pair.emit': call(z.object({ session: SessionId, event: z.string().min(1).max(128), data: z.unknown() }), HandlerAnswer),
   'pair.end': call(z.object({ session: SessionId }), z.null()),
+  /** The code (or the provider's refusal) of an OAuth2 sign-in, for the app's callback. */
+  'oauth2.code': call(z.object({ id: z.string().max(64), code: z.string().max(4096).nullable(), error: z.string().max(1024).nullable() }), z.null()),
   /** A strategy found a device, or saw it again (a new address, or just now). */
   'discovery.result': call(z.object({ strategy: StrategyId, result: DiscoveryResult }), z.null()),
 } as const;

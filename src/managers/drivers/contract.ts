@@ -112,6 +112,16 @@ export const driversContract = defineContract({
       body: z.strictObject({ event: z.string().min(1).max(128), data: z.unknown().optional() }),
       output: HandlerAnswer.describe("the driver's handler's answer, as JSON"),
     },
+    deliverPairOAuth2: {
+      method: 'POST',
+      path: '/pairsession/:id/oauth2',
+      scope: 'service.device',
+      summary:
+        "hearth's own: the address the browser ended on after signing in at the provider `{url}` (a login_oauth2 view); its code goes to the driver's OAuth2 callback",
+      params: Id,
+      body: z.strictObject({ url: z.string().min(1).max(4096) }),
+      output: z.null(),
+    },
     createPairSessionDevice: {
       method: 'POST',
       path: '/pairsession/:id/device',

@@ -14,6 +14,7 @@ import type { DevicesService } from '../devices/service.js';
 import { driversContract } from './contract.js';
 import { Discovery } from './discovery.js';
 import { DriverCatalog } from './drivers.js';
+import { OAuth2Callbacks } from './oauth2.js';
 import { PairSessions } from './sessions.js';
 
 export class DriversManager implements Manager {
@@ -23,6 +24,7 @@ export class DriversManager implements Manager {
   readonly catalog = new DriverCatalog();
   readonly sessions: PairSessions;
   readonly discovery: Discovery;
+  private readonly oauth2 = new OAuth2Callbacks();
   private off: Array<() => void> = [];
   private runtime: AppRuntime | null = null;
 
@@ -54,6 +56,11 @@ export class DriversManager implements Manager {
       },
       emitPairingEvent: ({ params, body }) => sessions.emit(params.id, body.event, body.data),
       createPairSessionDevice: ({ params, body }) => sessions.addDevice(params.id, body),
+      deliverPairOAuth2: async ({ params, body }) => {
+        const appId = sessions.appOf(params.id);
+        await this.catalog.call(appId, 'oauth2.code', this.oauth2.read(appId, body.url), 10_000);
+        return null;
+      },
     });
   }
 
@@ -61,6 +68,7 @@ export class DriversManager implements Manager {
     this.off.push(
       router.handle('pair.toView', (app, { session, kind, event, data }) => this.sessions.toView(app.id, session, { kind, event, data })),
       router.handle('discovery.results', (app) => this.discovery.results(app.id)),
+      router.handle('oauth2.callback', (app) => this.oauth2.create(app.id)),
     );
   }
 
@@ -88,7 +96,10 @@ export class DriversManager implements Manager {
       this.ctx.bus.subscribe((e) => {
         if (e.manager !== 'apps' || !e.event.startsWith('app.')) return;
         const app = e.args[0] as { id?: unknown; state?: unknown } | undefined;
-        if (typeof app?.id === 'string' && (e.event === 'app.delete' || app.state !== 'running')) this.sessions.appStopped(app.id);
+        if (typeof app?.id === 'string' && (e.event === 'app.delete' || app.state !== 'running')) {
+          this.sessions.appStopped(app.id);
+          this.oauth2.forget(app.id);
+        }
         if (typeof app?.id === 'string' && app.state === 'running') this.discovery.refresh();
       }),
     );

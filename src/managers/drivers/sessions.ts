@@ -55,6 +55,11 @@ export class PairSessions {
     s.timer.unref();
   }
 
+  /** The app whose driver the session pairs with. */
+  appOf(id: string): string {
+    return this.must(id).appId;
+  }
+
   get(id: string): PairSessionView {
     return this.must(id).view;
   }

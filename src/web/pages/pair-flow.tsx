@@ -35,6 +35,15 @@ export function PairFlow({ session, driver, zone, onFinish }: Props): JSX.Elemen
   const finished = useRef(false);
   const frame = useRef<HTMLIFrameElement>(null);
   const seen = useRef(0);
+  // What the driver emitted to the views: the last of each event, and who listens (system views).
+  const lastEmit = useRef(new Map<string, unknown>());
+  const listeners = useRef(new Map<string, Set<(data: unknown) => void>>());
+  const on = (event: string, handler: (data: unknown) => void): (() => void) => {
+    const set = listeners.current.get(event) ?? new Set();
+    listeners.current.set(event, set.add(handler));
+    if (lastEmit.current.has(event)) handler(lastEmit.current.get(event));
+    return () => set.delete(handler);
+  };
   const view = views.find((v) => v.id === viewId) ?? null;
 
   const finish = (): void => {
@@ -62,21 +71,26 @@ export function PairFlow({ session, driver, zone, onFinish }: Props): JSX.Elemen
     if (view?.template) shown(view.id);
   }, [viewId]);
 
-  // What the driver does on its side: moves, the end, and events for the app's own view.
-  useEffect(
-    () =>
-      subscribe('drivers', (e) => {
-        if (e.name !== 'pairsession.update' || e.args[0].id !== session.id) return;
-        const updated = e.args[0];
-        for (const m of updated.toView.filter((m) => m.seq > seen.current)) {
-          seen.current = m.seq;
-          if (m.kind === 'emit' && m.event) frame.current?.contentWindow?.postMessage({ protocol: PROTOCOL, event: m.event, args: [m.data] }, '*');
-          else if (m.kind === 'done') finish();
-          else setViewId(updated.view);
-        }
-      }),
-    [session.id],
-  );
+  // What the driver does on its side: moves, the end, and events for the views; each message once.
+  const take = (updated: PairSessionView): void => {
+    for (const m of updated.toView.filter((m) => m.seq > seen.current)) {
+      seen.current = m.seq;
+      if (m.kind === 'emit' && m.event) {
+        lastEmit.current.set(m.event, m.data);
+        for (const h of listeners.current.get(m.event) ?? []) h(m.data);
+        frame.current?.contentWindow?.postMessage({ protocol: PROTOCOL, event: m.event, args: [m.data] }, '*');
+      } else if (m.kind === 'done') finish();
+      else setViewId(updated.view);
+    }
+  };
+  useEffect(() => {
+    const off = subscribe('drivers', (e) => {
+      if (e.name === 'pairsession.update' && e.args[0].id === session.id) take(e.args[0]);
+    });
+    // What the driver sent before this page listened (its onPair runs as the session is made).
+    call('drivers', 'getPairSession', { params: { id: session.id } }).then(take, () => undefined);
+    return off;
+  }, [session.id]);
 
   if (!view) return <Err msg={`${driver.name} declares no pairing view '${viewId ?? ''}'`} />;
   const System = view.template ? systemView(view.template) : null;
@@ -89,7 +103,18 @@ export function PairFlow({ session, driver, zone, onFinish }: Props): JSX.Elemen
           {driver.name} signs in through {view.template}, which hearth's web app does not show yet. A script can pair it through the drivers Web API.
         </p>
       ) : System ? (
-        <System key={view.id} options={view.options} emit={emit} next={next} picked={picked} setPicked={setPicked} add={add} done={finish} />
+        <System
+          key={view.id}
+          options={view.options}
+          emit={emit}
+          next={next}
+          picked={picked}
+          setPicked={setPicked}
+          add={add}
+          done={finish}
+          on={on}
+          oauth2={(url) => call('drivers', 'deliverPairOAuth2', { params: { id: session.id }, body: { url } })}
+        />
       ) : (
         <CustomView key={view.id} frame={frame} driver={driver} viewId={view.id} answer={(c) => answerCall(c)} loaded={() => shown(view.id)} />
       )}

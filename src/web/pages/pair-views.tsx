@@ -1,13 +1,14 @@
 /**
  * Homey's system pairing views, as the web app draws them: list_devices (tick the devices the
  * driver found), add_devices (add them), login_credentials (a username and password the driver
- * checks), pincode, loading and done. Each talks to the driver through `emit` (the session's
+ * checks), login_oauth2 (pair-oauth2.tsx), pincode, loading and done. Each talks to the driver through `emit` (the session's
  * emitPairingEvent) and moves on through `next`.
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { describe } from '../api.js';
 import { Err } from '../ui.js';
+import { LoginOAuth2 } from './pair-oauth2.js';
 
 export interface Offered {
   name: string;
@@ -24,6 +25,10 @@ export interface SystemViewProps {
   setPicked(devices: Offered[]): void;
   add(device: Offered): Promise<void>;
   done(): void;
+  /** Hears an event the driver emits to the views (the last one of each is heard at once, if it came before). */
+  on(event: string, handler: (data: unknown) => void): () => void;
+  /** Hands the address a sign-in ended on to the driver's OAuth2 callback (login_oauth2). */
+  oauth2(url: string): Promise<unknown>;
 }
 
 function ListDevices(p: SystemViewProps): JSX.Element {
@@ -176,7 +181,7 @@ function Pincode(p: SystemViewProps): JSX.Element {
   );
 }
 
-/** The system view for `template`, or null when hearth does not draw it (oauth2). */
+/** The system view for `template`, or null when hearth does not draw it. */
 export function systemView(template: string): ((p: SystemViewProps) => JSX.Element) | null {
   switch (template) {
     case 'list_devices':
@@ -185,6 +190,8 @@ export function systemView(template: string): ((p: SystemViewProps) => JSX.Eleme
       return AddDevices;
     case 'login_credentials':
       return LoginCredentials;
+    case 'login_oauth2':
+      return LoginOAuth2;
     case 'pincode':
       return Pincode;
     case 'loading':
