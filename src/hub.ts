@@ -37,6 +37,7 @@ import { DriversManager } from './managers/drivers/index.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
 import { I18nManager } from './managers/i18n/index.js';
+import { ImagesManager } from './managers/images/index.js';
 import { InsightsManager } from './managers/insights/index.js';
 import { SpeechOutputManager } from './managers/speech-output/index.js';
 import { SystemManager } from './managers/system/index.js';
@@ -84,6 +85,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
     zones,
     devices,
     new DriversManager({ ...ctx, log: ctx.log.child({ module: 'drivers' }) }, devices.service),
+    new ImagesManager({ ...ctx, log: ctx.log.child({ module: 'images' }) }, devices.service),
     // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
     new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
   ];

@@ -23,6 +23,7 @@ export const MANAGER_NAMES = [
   'zones',
   'devices',
   'drivers',
+  'images',
 ] as const;
 export type ManagerName = (typeof MANAGER_NAMES)[number];
 

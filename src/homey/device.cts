@@ -9,7 +9,7 @@
 import type { DeviceState } from '../apps/wire/device-calls.js' with { 'resolution-mode': 'import' };
 import type { HomeyContext } from './context.cjs';
 import type { Driver } from './driver.cjs';
-import { HomeyError, notAvailable } from './errors.cjs';
+import { HomeyError } from './errors.cjs';
 import type { Homey } from './homey.cjs';
 import { SimpleClass } from './simple-class.cjs';
 
@@ -55,6 +55,11 @@ export function constructingDevice<T>(given: NonNullable<typeof pending>, make: 
 const MULTIPLE_TIMEOUT_MS = 250;
 const own = (d: Device): Internals => internals.get(d)!;
 /** A call about this device (a function, not a method: an app's subclass may have a `call` of its own). */
+function imageId(image: { id: string | null } | null | undefined): string {
+  if (!image || typeof image.id !== 'string') throw new HomeyError('pass an image made with this.homey.images.createImage()', 'invalid_args');
+  return image.id;
+}
+
 function hubCall(d: Device, method: Parameters<HomeyContext['transport']['call']>[0], args: Record<string, unknown>): Promise<unknown> {
   const s = own(d);
   return s.ctx.transport.call(method, { id: s.state.id, ...args } as never);
@@ -245,12 +250,14 @@ export class Device extends SimpleClass {
     return result;
   }
 
-  async setAlbumArtImage(_image: unknown): Promise<never> {
-    throw notAvailable('Device.setAlbumArtImage', 'hearth has no device images yet');
+  /** Shows `image` (from homey.images.createImage()) as the device's album art. */
+  async setAlbumArtImage(image: { id: string | null }): Promise<void> {
+    await hubCall(this, 'device.setImage', { slot: 'albumart', type: 'media', title: null, image: imageId(image) });
   }
 
-  async setCameraImage(_id: string, _title: string, _image: unknown): Promise<never> {
-    throw notAvailable('Device.setCameraImage', 'hearth has no device images yet');
+  /** Shows `image` as one of the device's camera pictures, `id` naming it among them. */
+  async setCameraImage(id: string, title: string, image: { id: string | null }): Promise<void> {
+    await hubCall(this, 'device.setImage', { slot: id, type: 'camera', title: typeof title === 'string' ? title : null, image: imageId(image) });
   }
 
   /** Called when the device is loaded (at the app's start, or once paired). */

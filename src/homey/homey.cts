@@ -10,13 +10,14 @@ import { type HomeyContext, hasPermission, runningApp } from './context.cjs';
 import { ManagerApi } from './managers/api.cjs';
 import { ManagerAudio } from './managers/audio.cjs';
 import { ManagerClock } from './managers/clock.cjs';
-import { ManagerCloud } from './managers/cloud.cjs';
+import type { ManagerCloud } from './managers/cloud.cjs';
 import { ManagerDashboards } from './managers/dashboards.cjs';
 import type { ManagerDiscovery } from './managers/discovery.cjs';
 import type { ManagerDrivers } from './managers/drivers.cjs';
 import { ManagerFlow } from './managers/flow.cjs';
 import { ManagerGeolocation } from './managers/geolocation.cjs';
 import { ManagerI18n } from './managers/i18n.cjs';
+import type { ManagerImages } from './managers/images.cjs';
 import { ManagerInsights } from './managers/insights.cjs';
 import { ManagerNotifications } from './managers/notifications.cjs';
 import { ManagerSettings } from './managers/settings.cjs';
@@ -28,7 +29,6 @@ import { SimpleClass } from './simple-class.cjs';
 import type ManagerAppsDecl = require('homey-apps-sdk-v3-types/manager/apps');
 import type ManagerArpDecl = require('homey-apps-sdk-v3-types/manager/arp');
 import type ManagerBLEDecl = require('homey-apps-sdk-v3-types/manager/ble');
-import type ManagerImagesDecl = require('homey-apps-sdk-v3-types/manager/images');
 import type ManagerLedringDecl = require('homey-apps-sdk-v3-types/manager/ledring');
 import type ManagerNFCDecl = require('homey-apps-sdk-v3-types/manager/nfc');
 import type ManagerRFDecl = require('homey-apps-sdk-v3-types/manager/rf');
@@ -66,12 +66,7 @@ export class Homey extends SimpleClass {
   readonly apps = unavailableManager<ManagerAppsDecl>('ManagerApps', 'hearth lets apps call no other app', { getInstalled: 'async', getVersion: 'async' });
   readonly arp = unavailableManager<ManagerArpDecl>('ManagerArp', 'hearth gives apps no view of the network neighbours', { getMAC: 'async' });
   readonly ble = unavailableManager<ManagerBLEDecl>('ManagerBLE', 'hearth gives apps no Bluetooth', { discover: 'async', find: 'async' });
-  readonly cloud: ManagerCloud;
-  readonly images = unavailableManager<ManagerImagesDecl>('ManagerImages', 'hearth has no flow or device images', {
-    getImage: 'sync',
-    createImage: 'async',
-    unregisterImage: 'async',
-  });
+
   readonly ledring = unavailableManager<ManagerLedringDecl>('ManagerLedring', 'hearth has no LED ring', {
     createAnimation: 'async',
     createSystemAnimation: 'async',
@@ -117,11 +112,12 @@ export class Homey extends SimpleClass {
     this.notifications = new ManagerNotifications(ctx);
     this.audio = new ManagerAudio(ctx);
     this.flow = new ManagerFlow(ctx);
-    this.cloud = new ManagerCloud(ctx);
   }
 
   private driversManager: ManagerDrivers | undefined;
   private discoveryManager: ManagerDiscovery | undefined;
+  private cloudManager: ManagerCloud | undefined;
+  private imagesManager: ManagerImages | undefined;
 
   /**
    * `this.homey.drivers` and `this.homey.discovery`, made (and their modules loaded) on first use:
@@ -131,6 +127,19 @@ export class Homey extends SimpleClass {
     const { ManagerDrivers: Made } = require('./managers/drivers.cjs') as typeof import('./managers/drivers.cjs');
     this.driversManager ??= new Made(this.ctx);
     return this.driversManager;
+  }
+
+  /** `this.homey.cloud` and `this.homey.images`, made on first use too: few apps sign in with OAuth2 or show images. */
+  get cloud(): ManagerCloud {
+    const { ManagerCloud: Made } = require('./managers/cloud.cjs') as typeof import('./managers/cloud.cjs');
+    this.cloudManager ??= new Made(this.ctx);
+    return this.cloudManager;
+  }
+
+  get images(): ManagerImages {
+    const { ManagerImages: Made } = require('./managers/images.cjs') as typeof import('./managers/images.cjs');
+    this.imagesManager ??= new Made(this.ctx);
+    return this.imagesManager;
   }
 
   get discovery(): ManagerDiscovery {

@@ -279,8 +279,9 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
       gzip: true,
       headers: name.endsWith('.html')
         ? {
+            // blob: the pictures devices show, fetched with the token; https: those an app gives by URL.
             'Content-Security-Policy':
-              "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; frame-src 'self'; object-src 'none'; base-uri 'none'",
+              "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; frame-src 'self'; object-src 'none'; base-uri 'none'",
             'X-Frame-Options': 'DENY',
             'Referrer-Policy': 'no-referrer',
           }

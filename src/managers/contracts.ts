@@ -11,6 +11,7 @@ import { driversContract } from './drivers/contract.js';
 import { geolocationContract } from './geolocation/contract.js';
 import { googleAssistantContract } from './google-assistant/contract.js';
 import { i18nContract } from './i18n/contract.js';
+import { imagesContract } from './images/contract.js';
 import { insightsContract } from './insights/contract.js';
 import { speechOutputContract } from './speech-output/contract.js';
 import { systemContract } from './system/contract.js';
@@ -31,6 +32,7 @@ export const CONTRACTS = {
   zones: zonesContract,
   devices: devicesContract,
   drivers: driversContract,
+  images: imagesContract,
 } as const;
 
 export type Contracts = typeof CONTRACTS;

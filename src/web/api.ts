@@ -85,6 +85,14 @@ export async function download(path: string, name: string): Promise<number> {
   return blob.size;
 }
 
+/** An image the hub serves (with the token), as a URL an <img> can show until it is revoked. */
+export async function imageBlob(path: string): Promise<string> {
+  const res = await send('GET', path, {});
+  if (!res.ok) await answer(res);
+  if (!(res.headers.get('content-type') ?? '').startsWith('image/')) throw new Error('not an image');
+  return URL.createObjectURL(await res.blob());
+}
+
 async function answer<T>(res: Response, options: CallOptions = {}): Promise<T> {
   const text = await res.text();
   let data: unknown = null;

@@ -15,6 +15,8 @@ const StoreKey = z.string().min(1).max(256);
 export const CapabilityValue = z.union([z.boolean(), z.number(), z.string().max(4096), z.null()]);
 const Message = z.string().max(1000).nullable();
 const SessionId = z.string().min(1).max(64);
+const ImageId = z.string().regex(/^[0-9a-f-]{36}$/, 'must be a uuid');
+const ImageSlot = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -');
 /** What a pairing handler answers: any JSON value. */
 export const HandlerAnswer = z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), safeRecord(z.string(), z.unknown())]);
 
@@ -98,6 +100,18 @@ export const DEVICE_HUB_CALLS = {
   'device.setCapabilityOptions': call(z.object({ id: DeviceId, capabilityId: CapabilityId, options: JsonObject }), z.null()),
   'device.setClass': call(z.object({ id: DeviceId, class: z.string().min(1).max(64) }), z.null()),
   'device.setEnergy': call(z.object({ id: DeviceId, energy: JsonObject }), z.null()),
+  /** `homey.images.createImage()`: an image of the app's, its id the app's (a uuid). */
+  'image.register': call(z.object({ id: ImageId }), z.null()),
+  /** Where its content comes from: the app (a file or a stream it serves), or an http(s) URL the client fetches. */
+  'image.set': call(z.object({ id: ImageId, source: z.enum(['app', 'url']), url: z.string().max(2048).nullable() }), z.null()),
+  /** `image.update()`: the content changed; clients fetch it again. */
+  'image.update': call(z.object({ id: ImageId }), z.null()),
+  'image.unregister': call(z.object({ id: ImageId }), z.null()),
+  /** `setAlbumArtImage(image)` (slot `albumart`) and `setCameraImage(id, title, image)`: a device shows an image. */
+  'device.setImage': call(
+    z.object({ id: DeviceId, slot: ImageSlot, type: z.enum(['media', 'camera']), title: z.string().max(256).nullable(), image: ImageId }),
+    z.null(),
+  ),
   /** `homey.cloud.createOAuth2Callback(url)`: the hub keeps it, to hand it the code a person pastes. */
   'oauth2.callback': call(z.object({ url: z.string().max(4096) }), z.object({ id: z.string() })),
   /** The driver's pairing code talks to the pairing view (its emit, showView, nextView, ..., done). */
@@ -128,6 +142,8 @@ export const DEVICE_APP_CALLS = {
   /** The view emits an event to the session: the handler's answer. */
   'pair.emit': call(z.object({ session: SessionId, event: z.string().min(1).max(128), data: z.unknown() }), HandlerAnswer),
   'pair.end': call(z.object({ session: SessionId }), z.null()),
+  /** An image's content, from its file or stream (the app reads its own files): at most 4 MiB. The hub tells its type by its bytes. */
+  'image.content': call(z.object({ id: ImageId }), z.object({ base64: z.string().max(6 * 1024 * 1024) })),
   /** The code (or the provider's refusal) of an OAuth2 sign-in, for the app's callback. */
   'oauth2.code': call(z.object({ id: z.string().max(64), code: z.string().max(4096).nullable(), error: z.string().max(1024).nullable() }), z.null()),
   /** A strategy found a device, or saw it again (a new address, or just now). */

@@ -22,7 +22,7 @@ import type { ZonesService } from '../zones/service.js';
 import type { DeviceLogs } from './device-logs.js';
 import { DEVICES_SECTION, DeviceRecord, LIMITS, type StoredValue } from './records.js';
 import { CapabilityValues } from './values.js';
-import { type DeviceView, deviceView, factsOf } from './views.js';
+import { type DeviceImageView, type DeviceView, deviceView, factsOf } from './views.js';
 
 /** How long an app's capability listener or onSettings may take. */
 export const LISTENER_TIMEOUT_MS = 10_000;
@@ -114,8 +114,20 @@ export class DevicesService {
     return r;
   }
 
-  private viewOf(record: DeviceRecord): DeviceView {
-    return deviceView({ record, values: this.values.of(record.id), custom: this.custom(record.appId), appDown: this.down(record.appId) });
+  private viewOf(record: DeviceRecord, images = this.imagesOf(record.id)): DeviceView {
+    return deviceView({ record, values: this.values.of(record.id), custom: this.custom(record.appId), appDown: this.down(record.appId), images });
+  }
+
+  /** The images each device shows (the images manager says; none without one). */
+  imagesOf: (deviceId: string) => readonly DeviceImageView[] = () => [];
+
+  /** The images a device shows changed: device.update with the change, if its view changed. */
+  imagesChanged(deviceId: string, before: readonly DeviceImageView[]): void {
+    if (!this.has(deviceId)) return;
+    const record = this.record(deviceId);
+    const now = this.viewOf(record);
+    const changes = diff(this.viewOf(record, before), now);
+    if (changes.changedKeys.length > 0) this.bus.publish('devices', 'device.update', now, changes);
   }
 
   /** How many devices there are, and how many cannot be reached (without making their views). */
@@ -186,7 +198,7 @@ export class DevicesService {
   /** Republishes the devices of an app whose running state changed: `wasDown` is why they could not be reached before, or null. */
   appChanged(appId: string, wasDown: string | null): void {
     for (const record of this.ofApp(appId)) {
-      const before = deviceView({ record, values: this.values.of(record.id), custom: this.custom(appId), appDown: wasDown });
+      const before = deviceView({ record, values: this.values.of(record.id), custom: this.custom(appId), appDown: wasDown, images: this.imagesOf(record.id) });
       const now = this.viewOf(record);
       const changes = diff(before, now);
       if (changes.changedKeys.length > 0) this.bus.publish('devices', 'device.update', now, changes);

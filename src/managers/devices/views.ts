@@ -26,6 +26,19 @@ const CapabilityView = z.object({
   options: z.record(z.string(), z.unknown()),
 });
 
+/** An image a device shows (album art, a camera picture), as Homey's device objects list them. */
+export const DeviceImageView = z.object({
+  id: z.string().describe("the slot: 'albumart', or the camera's id"),
+  type: z.enum(['media', 'camera']),
+  title: z.string().nullable(),
+  imageObj: z.object({
+    id: z.string(),
+    url: z.string().describe("its content: the hub's path (GET with the token), or the image's own http(s) URL"),
+    lastUpdated: z.string(),
+  }),
+});
+export type DeviceImageView = z.infer<typeof DeviceImageView>;
+
 export const DeviceView = z.object({
   id: z.string(),
   uri: z.string(),
@@ -49,6 +62,7 @@ export const DeviceView = z.object({
   note: z.string().nullable(),
   hidden: z.boolean(),
   flags: z.array(z.string()),
+  images: z.array(DeviceImageView),
   /** The capability a tile's tap sets (onoff where there is one), or null. */
   ui: z.object({ quickAction: z.string().nullable() }),
 });
@@ -75,6 +89,8 @@ const UNKNOWN: Capability = {
 
 export interface ViewInput {
   record: DeviceRecord;
+  /** The images its app shows for it (none when it shows none). */
+  images?: readonly DeviceImageView[];
   values: Readonly<Record<string, StoredValue>> | undefined;
   /** The app's own capabilities (its app.json). */
   custom: Readonly<Record<string, Capability>>;
@@ -86,7 +102,8 @@ export function factsOf(record: DeviceRecord, capabilityId: string, custom: Read
   return capabilityOf(capabilityId, custom, record.capabilitiesOptions[capabilityId] ?? {});
 }
 
-export function deviceView({ record, values, custom, appDown }: ViewInput): DeviceView {
+export function deviceView(input: ViewInput): DeviceView {
+  const { record, values, custom, appDown } = input;
   const capabilitiesObj: DeviceView['capabilitiesObj'] = {};
   for (const id of record.capabilities) {
     const facts = factsOf(record, id, custom) ?? { ...UNKNOWN, title: id };
@@ -135,6 +152,7 @@ export function deviceView({ record, values, custom, appDown }: ViewInput): Devi
     note: record.note,
     hidden: record.hidden,
     flags: [],
+    images: [...(input.images ?? [])],
     ui: { quickAction },
   };
 }

@@ -10,6 +10,7 @@ import { useState } from 'preact/hooks';
 import type { DeviceView } from '../../managers/devices/views.js';
 import { describe } from '../api.js';
 import { call } from '../client.js';
+import { DeviceImages } from '../device-images.js';
 import { Err } from '../ui.js';
 
 type Cap = DeviceView['capabilitiesObj'][string];
@@ -134,6 +135,7 @@ export function DeviceTile({ device, menu }: { device: DeviceView; menu: JSX.Ele
           {device.warningMessage}
         </p>
       ) : null}
+      <DeviceImages device={device} />
       <div class="controls">
         {caps.map((c) => (
           <Control key={c.id} device={device} cap={c} set={set} />

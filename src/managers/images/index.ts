@@ -1,0 +1,72 @@
+/**
+ * Images: what apps show for their devices (album art, camera pictures) through Homey's images
+ * SDK (service.ts), their content served on request. The devices manager lists each device's
+ * images in its view; the apps manager hands this manager its runtime and its SDK router.
+ */
+import type { SdkRouter } from '../../apps/host/router.js';
+import type { AppRuntime } from '../../apps/host/runtime.js';
+import { notFound } from '../../core/errors.js';
+import type { Manager } from '../../core/managers.js';
+import { implement, type Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
+import type { DevicesService } from '../devices/service.js';
+import { imagesContract } from './contract.js';
+import { ImagesService } from './service.js';
+
+export class ImagesManager implements Manager {
+  readonly name = imagesContract.name;
+  readonly contract = imagesContract;
+  readonly operations: readonly Operation[];
+  readonly service = new ImagesService();
+  private off: Array<() => void> = [];
+
+  constructor(
+    private readonly ctx: ManagerContext,
+    private readonly devices: DevicesService,
+  ) {
+    const service = this.service;
+    devices.imagesOf = (id) => service.of(id);
+    service.onDeviceImages = (id, before) => devices.imagesChanged(id, before);
+    this.operations = implement(imagesContract.operations, {
+      getState: () => ({ images: service.count }),
+      getImages: () => service.list(),
+      getImageContent: ({ params }) => service.content(params.id),
+    });
+  }
+
+  attachApps(runtime: AppRuntime): void {
+    this.service.attach({ content: (appId, id, timeoutMs) => runtime.calls.device(appId, 'image.content', { id }, timeoutMs) });
+  }
+
+  serveSdk(router: SdkRouter): void {
+    const s = this.service;
+    this.off.push(
+      router.handle('image.register', (app, { id }) => s.register(app.id, id)),
+      router.handle('image.set', (app, { id, source, url }) => s.set(app.id, id, source, url)),
+      router.handle('image.update', (app, { id }) => s.update(app.id, id)),
+      router.handle('image.unregister', (app, { id }) => s.unregister(app.id, id)),
+      router.handle('device.setImage', (app, { id, slot, type, title, image }) => {
+        const record = this.devices.has(id) ? this.devices.record(id) : null;
+        if (!record || record.appId !== app.id) throw notFound(`the app has no device '${id}'`);
+        return s.show(app.id, id, { slot, type, title, image });
+      }),
+    );
+  }
+
+  async start(): Promise<void> {
+    this.off.push(
+      this.ctx.bus.subscribe((e) => {
+        if (e.manager === 'apps' && e.event.startsWith('app.')) {
+          const app = e.args[0] as { id?: unknown; state?: unknown } | undefined;
+          if (typeof app?.id === 'string' && (e.event === 'app.delete' || app.state !== 'running')) this.service.appGone(app.id);
+        }
+        if (e.manager === 'devices' && e.event === 'device.delete') this.service.deviceGone((e.args[0] as { id: string }).id);
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    for (const f of this.off) f();
+    this.off = [];
+  }
+}
