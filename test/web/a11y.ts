@@ -164,7 +164,13 @@ export async function unreachableByTab(page: Page): Promise<string[]> {
     document.activeElement && document.activeElement.blur();
     return els.length;
   })()`)) as number;
-  for (let i = 0; i < total + 3; i++) await page.keyboard.press('Tab');
+  // Controls a page adds while the walk goes on (a list that finishes loading) lengthen the walk:
+  // go on, up to twice round, until every marked control has had the focus.
+  const left = `[...document.querySelectorAll('[data-tab-check]')].filter((e) => !window.__tabSeen.has(e.getAttribute('data-tab-check'))).length`;
+  for (let i = 0; i < 2 * total + 6; i++) {
+    await page.keyboard.press('Tab');
+    if (i >= total && (await page.evaluate(left)) === 0) break;
+  }
   return (await page.evaluate(
     `[...document.querySelectorAll('[data-tab-check]')].filter((e) => !window.__tabSeen.has(e.getAttribute('data-tab-check'))).map((e) => e.outerHTML.slice(0, 120))`,
   )) as string[];
