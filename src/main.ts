@@ -98,6 +98,7 @@ export async function runDaemon(config: Config): Promise<void> {
     systemd.ready();
     const mib = (bytes: number) => Math.round(bytes / 1024) / 1024;
     settleHeapWhenIdle({
+      grew: (young) => log.debug({ youngMiB: mib(young) }, 'the young generation grew'),
       collected: (young) => log.debug({ youngMiB: mib(young) }, 'idle after a burst: one full collection, so V8 gives back its young generation'),
       shrunk: (young) => log.debug({ youngMiB: mib(young) }, 'the young generation is small again'),
     });

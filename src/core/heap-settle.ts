@@ -41,6 +41,8 @@ function collectOnce(): void {
 }
 
 export interface SettleReports {
+  /** New space has grown past its small size (seen at a look, once per growth). */
+  grew?(youngBytes: number): void;
   /** A full collection was made, with new space this large. */
   collected?(youngBytes: number): void;
   /** New space is back to its small size after a collection. */
@@ -52,6 +54,7 @@ export function settleHeapWhenIdle(reports: SettleReports = {}, everyMs = EVERY_
   let last = cpuUsage();
   /** When the last collection was, while new space has stayed grown since; null once it shrank. */
   let collected: number | null = null;
+  let grown = false;
   const timer = setInterval(() => {
     const used = cpuUsage(last);
     last = cpuUsage();
@@ -59,8 +62,11 @@ export function settleHeapWhenIdle(reports: SettleReports = {}, everyMs = EVERY_
     if (young <= GROWN_BYTES) {
       if (collected !== null) reports.shrunk?.(young);
       collected = null;
+      grown = false;
       return;
     }
+    if (!grown) reports.grew?.(young);
+    grown = true;
     if ((used.user + used.system) / 1000 > everyMs * IDLE_SHARE) return;
     if (collected !== null && performance.now() - collected < AT_MOST_EVERY_MS) return;
     collected = performance.now();
