@@ -55,6 +55,19 @@ export interface HubEvent {
 
 export type EventListener = (event: HubEvent) => void;
 
+/**
+ * An apps event (app.create/update/delete) as the other managers read it: the app's id, whether
+ * its record says it runs, and whether it went (deleted, or not running). Null for any other event.
+ */
+export function appEventOf(e: HubEvent): { id: string; running: boolean; gone: boolean; deleted: boolean } | null {
+  if (e.manager !== 'apps' || !e.event.startsWith('app.')) return null;
+  const app = e.args[0] as { id?: unknown; state?: unknown } | undefined;
+  if (typeof app?.id !== 'string') return null;
+  const running = app.state === 'running';
+  const deleted = e.event === 'app.delete';
+  return { id: app.id, running, deleted, gone: deleted || !running };
+}
+
 export class EventBus {
   private readonly listeners = new Set<EventListener>();
 

@@ -56,8 +56,9 @@ export function settleHeapWhenIdle(reports: SettleReports = {}, everyMs = EVERY_
   let collected: number | null = null;
   let grown = false;
   const timer = setInterval(() => {
-    const used = cpuUsage(last);
-    last = cpuUsage();
+    const now = cpuUsage();
+    const busyMs = (now.user - last.user + now.system - last.system) / 1000;
+    last = now;
     const young = youngBytes();
     if (young <= GROWN_BYTES) {
       if (collected !== null) reports.shrunk?.(young);
@@ -67,7 +68,7 @@ export function settleHeapWhenIdle(reports: SettleReports = {}, everyMs = EVERY_
     }
     if (!grown) reports.grew?.(young);
     grown = true;
-    if ((used.user + used.system) / 1000 > everyMs * IDLE_SHARE) return;
+    if (busyMs > everyMs * IDLE_SHARE) return;
     if (collected !== null && performance.now() - collected < AT_MOST_EVERY_MS) return;
     collected = performance.now();
     collectOnce();

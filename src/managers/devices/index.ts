@@ -6,6 +6,7 @@
 
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
+import { appEventOf } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
@@ -72,18 +73,17 @@ export class DevicesManager implements Manager {
       // An app that starts, stops or crashes makes its devices available or not; an uninstalled
       // app takes its devices with it.
       this.ctx.bus.subscribe((e) => {
-        if (e.manager !== 'apps' || !e.event.startsWith('app.')) return;
-        const app = e.args[0] as { id?: unknown; state?: unknown } | undefined;
-        if (typeof app?.id !== 'string') return;
+        const app = appEventOf(e);
+        if (!app) return;
         const appId = app.id;
-        if (e.event === 'app.delete') {
+        if (app.deleted) {
           this.running.delete(appId);
           void this.service
             .removeApp(appId)
             .catch((err: unknown) => this.ctx.log.error({ err, app: appId }, 'could not remove the devices of an uninstalled app'));
           return;
         }
-        const running = app.state === 'running';
+        const running = app.running;
         if (this.running.get(appId) === running) return;
         this.running.set(appId, running);
         this.service.appChanged(appId, running ? `its app '${appId}' is not running` : null);

@@ -7,6 +7,7 @@
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { DiscoveryStrategy } from '../../apps/manifest/drivers.js';
+import { appEventOf } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
@@ -94,13 +95,12 @@ export class DriversManager implements Manager {
   async start(): Promise<void> {
     this.off.push(
       this.ctx.bus.subscribe((e) => {
-        if (e.manager !== 'apps' || !e.event.startsWith('app.')) return;
-        const app = e.args[0] as { id?: unknown; state?: unknown } | undefined;
-        if (typeof app?.id === 'string' && (e.event === 'app.delete' || app.state !== 'running')) {
+        const app = appEventOf(e);
+        if (app?.gone) {
           this.sessions.appStopped(app.id);
           this.oauth2.forget(app.id);
         }
-        if (typeof app?.id === 'string' && app.state === 'running') this.discovery.refresh();
+        if (app?.running) this.discovery.refresh();
       }),
     );
   }

@@ -6,6 +6,7 @@
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
 import { notFound } from '../../core/errors.js';
+import { appEventOf } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
@@ -56,10 +57,8 @@ export class ImagesManager implements Manager {
   async start(): Promise<void> {
     this.off.push(
       this.ctx.bus.subscribe((e) => {
-        if (e.manager === 'apps' && e.event.startsWith('app.')) {
-          const app = e.args[0] as { id?: unknown; state?: unknown } | undefined;
-          if (typeof app?.id === 'string' && (e.event === 'app.delete' || app.state !== 'running')) this.service.appGone(app.id);
-        }
+        const app = appEventOf(e);
+        if (app?.gone) this.service.appGone(app.id);
         if (e.manager === 'devices' && e.event === 'device.delete') this.service.deviceGone((e.args[0] as { id: string }).id);
       }),
     );
