@@ -34,11 +34,14 @@ import type { ManagerContext } from './managers/context.js';
 import { DashboardsManager } from './managers/dashboards/index.js';
 import { DevicesManager } from './managers/devices/index.js';
 import { DriversManager } from './managers/drivers/index.js';
+import { FlowManager } from './managers/flow/index.js';
+import { FlowTokenManager } from './managers/flowtoken/index.js';
 import { GeolocationManager } from './managers/geolocation/index.js';
 import { GoogleAssistantManager } from './managers/google-assistant/index.js';
 import { I18nManager } from './managers/i18n/index.js';
 import { ImagesManager } from './managers/images/index.js';
 import { InsightsManager } from './managers/insights/index.js';
+import { LogicManager } from './managers/logic/index.js';
 import { SpeechOutputManager } from './managers/speech-output/index.js';
 import { SystemManager } from './managers/system/index.js';
 import { TokensManager } from './managers/tokens/index.js';
@@ -68,6 +71,8 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
   const insights = new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) });
   const zones = new ZonesManager({ ...ctx, log: ctx.log.child({ module: 'zones' }) });
   const devices = new DevicesManager({ ...ctx, log: ctx.log.child({ module: 'devices' }) }, zones.service, insights.service);
+  const logic = new LogicManager({ ...ctx, log: ctx.log.child({ module: 'logic' }) });
+  const flowtoken = new FlowTokenManager({ ...ctx, log: ctx.log.child({ module: 'flowtoken' }) }, logic.service);
   // --- manager registration: one line per manager, in start order ---
   const all: Manager[] = [
     new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }),
@@ -86,6 +91,9 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
     devices,
     new DriversManager({ ...ctx, log: ctx.log.child({ module: 'drivers' }) }, devices.service),
     new ImagesManager({ ...ctx, log: ctx.log.child({ module: 'images' }) }, devices.service),
+    logic,
+    flowtoken,
+    new FlowManager({ ...ctx, log: ctx.log.child({ module: 'flow' }) }, flowtoken.tokens, devices.service),
     // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
     new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
   ];

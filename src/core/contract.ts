@@ -24,6 +24,9 @@ export const MANAGER_NAMES = [
   'devices',
   'drivers',
   'images',
+  'flow',
+  'flowtoken',
+  'logic',
 ] as const;
 export type ManagerName = (typeof MANAGER_NAMES)[number];
 

@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
+  /** What Homey's API has and hearth does not do (advanced flows): a sentence says so. */
+  not_implemented: 501,
   bad_gateway: 502,
   unavailable: 503,
   timeout: 504,

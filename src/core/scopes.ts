@@ -22,6 +22,11 @@ export const SCOPES = [
   'service.device.control',
   'service.zone',
   'service.zone.readonly',
+  'service.flow',
+  'service.flow.readonly',
+  'service.flow.start',
+  'service.logic',
+  'service.logic.readonly',
   'SYSTEM',
   'SYSTEM_READONLY',
 ] as const;
@@ -50,6 +55,11 @@ export const SCOPE_INFO: { readonly [S in Scope]: { readonly label: string; read
   'service.device.control': { label: 'Control devices', sentence: 'Switch, dim and otherwise control devices (seeing them needs View devices).' },
   'service.zone': { label: 'Zones', sentence: 'Create, rename, move and delete the zones of the home.' },
   'service.zone.readonly': { label: 'View zones', sentence: 'See the zones of the home.' },
+  'service.flow': { label: 'Flows', sentence: 'Create, change, run and delete flows and their folders, and run flow cards.' },
+  'service.flow.readonly': { label: 'View flows', sentence: 'See flows, their cards, tokens and run logs, without changing or running them.' },
+  'service.flow.start': { label: 'Start flows', sentence: 'Start flows by hand (seeing them needs View flows).' },
+  'service.logic': { label: 'Variables', sentence: 'Create, change and delete the variables flows use.' },
+  'service.logic.readonly': { label: 'View variables', sentence: 'See the variables flows use and their values.' },
   SYSTEM: { label: 'Administration', sentence: 'Manage tokens and sign-in links, and download, upload and restore backups: everything short of owner.' },
   SYSTEM_READONLY: { label: 'View administration', sentence: 'See backups and the hub’s administrative state, without changing it.' },
 };
@@ -61,13 +71,13 @@ export const isScope = (s: string): s is Scope => scopeSet.has(s);
 
 /**
  * What a granted scope implies besides itself: its `.readonly`; and the devices scope also
- * controls devices (changing a device is more than switching it). `service.app` does not imply
- * `service.app.control`: the seed's scopes keep them apart.
+ * controls devices (changing a device is more than switching it), and the flows scope starts
+ * flows. `service.app` does not imply `service.app.control`: the seed's scopes keep them apart.
  */
 function implies(granted: Scope, needed: Scope): boolean {
   if (granted === 'SYSTEM') return needed === 'SYSTEM_READONLY';
   if (needed === `${granted}.readonly`) return true;
-  return granted === 'service.device' && needed === 'service.device.control';
+  return (granted === 'service.device' && needed === 'service.device.control') || (granted === 'service.flow' && needed === 'service.flow.start');
 }
 
 /** True when a token holding `granted` may perform an operation that needs `needed`. */

@@ -111,7 +111,8 @@ export class Homey extends SimpleClass {
     this.api = new ManagerApi(ctx);
     this.notifications = new ManagerNotifications(ctx);
     this.audio = new ManagerAudio(ctx);
-    this.flow = new ManagerFlow(ctx);
+    // A card's device argument is one of the app's Device instances (the drivers manager's).
+    this.flow = new ManagerFlow(ctx, () => this.drivers);
   }
 
   private driversManager: ManagerDrivers | undefined;

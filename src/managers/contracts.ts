@@ -8,11 +8,14 @@ import { backupContract } from './backup/contract.js';
 import { dashboardsContract } from './dashboards/contract.js';
 import { devicesContract } from './devices/contract.js';
 import { driversContract } from './drivers/contract.js';
+import { flowContract } from './flow/contract.js';
+import { flowtokenContract } from './flowtoken/contract.js';
 import { geolocationContract } from './geolocation/contract.js';
 import { googleAssistantContract } from './google-assistant/contract.js';
 import { i18nContract } from './i18n/contract.js';
 import { imagesContract } from './images/contract.js';
 import { insightsContract } from './insights/contract.js';
+import { logicContract } from './logic/contract.js';
 import { speechOutputContract } from './speech-output/contract.js';
 import { systemContract } from './system/contract.js';
 import { tokensContract } from './tokens/contract.js';
@@ -33,6 +36,9 @@ export const CONTRACTS = {
   devices: devicesContract,
   drivers: driversContract,
   images: imagesContract,
+  flow: flowContract,
+  flowtoken: flowtokenContract,
+  logic: logicContract,
 } as const;
 
 export type Contracts = typeof CONTRACTS;

@@ -109,7 +109,7 @@ describe('apps operations on a real hub', () => {
     expect(r.body['com.test.flowy']).toMatchObject({
       state: 'running',
       compatible: true,
-      unsupported: ['flow cards (1 actions): hearth has no flow engine, so they never run', 'permission homey:manager:ledring: hearth has no LED ring'],
+      unsupported: ['permission homey:manager:ledring: hearth has no LED ring'],
     });
     expect((await hub.call('GET', '/api/manager/apps/app/com.test.nope')).status).toBe(404);
   });

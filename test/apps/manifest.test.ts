@@ -168,7 +168,7 @@ describe('manifest', () => {
     expect(parsed({ ...base, platforms: ['cloud'] }).incompatible).toBe('it runs on cloud only, not on a local hub');
   });
 
-  it('runs an app with flow cards, listing the cards and the features hearth does not run', () => {
+  it('runs an app with flow cards, listing the cards, a card it cannot read and the features hearth does not run', () => {
     const m = parsed({
       ...base,
       flow: {
@@ -177,14 +177,15 @@ describe('manifest', () => {
         actions: [
           { id: 'ring', title: { en: 'Ring' } },
           { id: 'mute', title: { en: 'Mute' } },
+          { id: 'shout', title: { en: 'Shout' }, args: [{ type: 'microphone', name: 'mic' }] },
         ],
       },
       capabilities: { volume_custom: { type: 'number', title: { en: 'Volume' }, setable: true, min: 0, max: 11 } },
       signals: { '433': {} },
     });
     expect(m.incompatible).toBeNull();
-    expect(m.flow).toEqual({ triggers: ['rang'], conditions: [], actions: ['ring', 'mute'] });
-    expect(m.unrun).toEqual(['flow cards (1 triggers, 2 actions): hearth has no flow engine, so they never run', 'RF signals (hearth has no radios)']);
+    expect(m.flow).toEqual({ triggers: ['rang'], conditions: [], actions: ['ring', 'mute', 'shout'] });
+    expect(m.unrun).toEqual([expect.stringMatching(/^flow\.actions\[2\]: args\.0\.type: .*; this card is left out$/), 'RF signals (hearth has no radios)']);
     expect(m.capabilities.volume_custom).toMatchObject({ type: 'number', title: 'Volume', setable: true, getable: true, min: 0, max: 11 });
   });
 

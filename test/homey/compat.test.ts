@@ -1,7 +1,7 @@
 /**
  * What hearth makes of Homey apps that reach beyond it, in a real hub: an app with drivers is
  * listed as incompatible and never started; an app with flow cards runs (its cards take their
- * listeners, nothing runs them) and its record says so; an app touching the Z-Wave radio gets a
+ * listeners; test/flows runs them); an app touching the Z-Wave radio gets a
  * sentence; a Homey Compose folder is composed; apps dropped into the apps folder while the hub
  * runs are picked up; CommonJS apps without a package.json run as CommonJS wherever the apps
  * folder is; the app lifecycle (unload, timers) as the SDK documents it.
@@ -215,7 +215,7 @@ describe('apps hearth cannot run in full', () => {
     expect(log).not.toContain('stopping rain');
     const flows = await app('com.example.flows');
     expect(flows).toMatchObject({ state: 'running', compatible: true });
-    expect(flows.unsupported).toEqual(['flow cards (1 triggers, 1 conditions, 1 actions): hearth has no flow engine, so they never run']);
+    expect(flows.unsupported).toEqual([]);
   });
 
   it('gives an app touching the Z-Wave radio a sentence naming what hearth lacks, and keeps it running', async () => {

@@ -193,6 +193,7 @@ async function handle(method: AppCallMethod, args: unknown): Promise<unknown> {
     default:
       if (method === 'image.content') return ready().homey.images.content((args as AppCallArgs<'image.content'>).id);
       if (method === 'oauth2.code') return ready().homey.cloud.handle(args as AppCallArgs<'oauth2.code'>);
+      if (method.startsWith('flow.')) return ready().homey.flow.handle(method, args);
       if (method.startsWith('device.') || method.startsWith('pair.') || method.startsWith('discovery.')) return ready().homey.drivers.handle(method, args);
       throw new RpcError('not_available', `unknown call '${String(method)}'`);
   }

@@ -5,6 +5,7 @@
  */
 import { HearthError } from '../../core/errors.js';
 import type { DEVICE_APP_CALLS } from '../wire/device-calls.js';
+import type { FLOW_APP_CALLS } from '../wire/flow-calls.js';
 import type { ApiAnswer, ApiCall, AppCallArgs, AppCallResult } from '../wire/protocol.js';
 import { rethrowAppError } from './errors.js';
 import type { AppSupervisor } from './supervisor.js';
@@ -43,6 +44,13 @@ export class AppCalls {
   async device<M extends keyof typeof DEVICE_APP_CALLS>(id: string, method: M, args: AppCallArgs<M>, timeoutMs: number): Promise<AppCallResult<M>> {
     const supervisor = this.supervisor(id);
     if (!supervisor.state.ready) throw new HearthError('unavailable', `app '${id}' is not running, so its devices cannot be reached`);
+    return supervisor.call(method, args, timeoutMs).catch(rethrowAppError);
+  }
+
+  /** Calls an app's flow cards (a trigger's filter, a condition, an action, an autocomplete). */
+  async flow<M extends keyof typeof FLOW_APP_CALLS>(id: string, method: M, args: AppCallArgs<M>, timeoutMs: number): Promise<AppCallResult<M>> {
+    const supervisor = this.supervisor(id);
+    if (!supervisor.state.ready) throw new HearthError('unavailable', `app '${id}' is not running, so its flow cards cannot run`);
     return supervisor.call(method, args, timeoutMs).catch(rethrowAppError);
   }
 }

@@ -247,7 +247,7 @@ export type FlowKind = (typeof FLOW_KINDS)[number];
 export interface AppManifest extends Omit<z.output<typeof Schema>, 'flow' | 'main'> {
   /** The main module, relative to the app folder. */
   main: string;
-  /** The ids of the flow cards the app declares, per kind (hearth runs none of them). */
+  /** The ids of the flow cards the app declares, per kind. */
   flow: Record<FlowKind, string[]>;
   /** Why hearth cannot run the app at all (every driver needs a radio, another runtime), or null. */
   incompatible: string | null;

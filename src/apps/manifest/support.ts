@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import { radioOf } from './drivers.js';
+import { readCards } from './flow-cards.js';
 import { FLOW_KINDS, type FlowKind, type Schema } from './manifest.js';
 
 type Parsed = z.output<typeof Schema>;
@@ -22,8 +23,8 @@ export function describeUnrun(m: Parsed, raw: Record<string, unknown>): { flow: 
   const flow = { triggers: [], conditions: [], actions: [] } as Record<FlowKind, string[]>;
   for (const kind of FLOW_KINDS) flow[kind] = (m.flow?.[kind] ?? []).map((c) => c.id);
   const unrun: string[] = [];
-  const cards = FLOW_KINDS.filter((k) => flow[k].length > 0).map((k) => `${flow[k].length} ${k}`);
-  if (cards.length) unrun.push(`flow cards (${cards.join(', ')}): hearth has no flow engine, so they never run`);
+  // Flow cards run; one hearth cannot read is named (the app's others still run).
+  unrun.push(...readCards(m.id, raw, 'en').unreadable.map((u) => `${u}; this card is left out`));
   for (const [key, what] of UNRUN_FEATURES) if (raw[key] !== undefined) unrun.push(what);
   for (const d of m.drivers) {
     const radio = radioOf(d);

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { safeRecord } from '../../core/records.js';
 import type { Permission } from '../manifest/permissions.js';
 import { DEVICE_APP_CALLS, DEVICE_HUB_CALLS } from './device-calls.js';
+import { FLOW_APP_CALLS, FLOW_HUB_CALLS } from './flow-calls.js';
 import { hasDotSegment } from './segments.cjs';
 import { keyProblem } from './setting-rules.cjs';
 
@@ -126,6 +127,7 @@ export const HUB_CALLS = {
    */
   'api.connection': call(z.object({}), z.object({ token: z.string(), socket: z.string() }), 'homey:manager:api'),
   ...DEVICE_HUB_CALLS,
+  ...FLOW_HUB_CALLS,
 } as const;
 
 /** One call of an app's or widget's Web API (app.json `api`), run by its api.js in the app. */
@@ -166,6 +168,7 @@ export const APP_CALLS = {
   api: call(ApiCall, ApiAnswer),
   ping: call(z.object({}), z.null()),
   ...DEVICE_APP_CALLS,
+  ...FLOW_APP_CALLS,
 } as const;
 
 export type HubCalls = typeof HUB_CALLS;

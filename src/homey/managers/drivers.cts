@@ -144,6 +144,19 @@ export class ManagerDrivers extends Manager {
     await this.offer(device, driver);
   }
 
+  /** For the flow manager (DeviceLookup): one of the app's Device instances by the hub's id. */
+  byId(id: string): Device {
+    return this.device(id);
+  }
+
+  /** For the flow manager (DeviceLookup): the hub's id of one of the app's Device instances. */
+  idOf(device: unknown): string {
+    if (!(device instanceof Device) || this.devices.get(deviceState(device).id) !== device) {
+      throw new HomeyError("pass one of the app's own devices (a Homey.Device instance)", 'invalid_args');
+    }
+    return deviceState(device).id;
+  }
+
   private device(id: string): Device {
     const device = this.devices.get(id);
     if (!device) throw new HomeyError(`the app has no device '${id}'`, 'not_found');

@@ -1,81 +1,162 @@
 /**
- * `this.homey.flow`: hearth has no flow engine. The cards an app declares exist, take their
- * listeners and triggers, and nothing ever runs them: an app written for Homey's flows starts
- * and does the rest of its work. Tokens are kept in the app only. The app's record lists its
- * cards as what hearth does not run.
+ * `this.homey.flow`: the app's flow cards and tokens. The hub's flow engine runs the flows; the
+ * app's cards hold the listeners it calls (a trigger's filter, a condition, an action, an
+ * argument's autocomplete), and `trigger()` tells the hub a trigger fired. A device argument
+ * reaches a listener as the app's Device instance, as on Homey.
+ *
+ * While a listener runs, the run it belongs to is remembered (AsyncLocalStorage): a trigger the
+ * listener fires carries it, so the hub can bound a flow that triggers itself through the app.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AppCallArgs } from '../../apps/wire/protocol.js' with { 'resolution-mode': 'import' };
 import type { HomeyContext } from '../context.cjs';
+import type { Device } from '../device.cjs';
 import { HomeyError } from '../errors.cjs';
 import { Manager, SimpleClass } from '../simple-class.cjs';
 
 type Kind = 'trigger' | 'condition' | 'action';
+type Listener = (args: any, state: any) => unknown;
+type Autocomplete = (query: string, args: any) => unknown;
 const LIST: Record<Kind, string> = { trigger: 'triggers', condition: 'conditions', action: 'actions' };
+const TOKEN_TYPES = ['string', 'number', 'boolean', 'image'];
 
-export class FlowArgument extends SimpleClass {
-  constructor(readonly name: string) {
-    super();
-  }
+/** The run of a flow whose listener is running now (the hub's id for it). */
+const currentRun = new AsyncLocalStorage<string>();
 
-  registerAutocompleteListener(_listener: (query: string, args: any) => unknown): FlowArgument {
-    return this;
-  }
+/** How the flow manager finds the app's devices: the drivers manager, when the app has drivers. */
+export interface DeviceLookup {
+  byId(id: string): Device;
+  idOf(device: unknown): string;
 }
 
-export class FlowCard extends SimpleClass {
-  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: kept for the flow engine to call; cards are inert until then
-  private runListener: ((args: any, state: any) => unknown) | null = null;
-
+export class FlowArgument extends SimpleClass {
   constructor(
-    readonly id: string,
-    readonly type: Kind,
-    readonly manifest: any,
+    private readonly card: FlowCard,
+    readonly name: string,
   ) {
     super();
   }
 
-  /** Kept, never called: hearth runs no flows. */
-  registerRunListener(listener: (args: any, state: any) => unknown): FlowCard {
-    this.runListener = listener;
+  registerAutocompleteListener(listener: Autocomplete): FlowArgument {
+    this.card.registerArgumentAutocompleteListener(this.name, listener);
+    return this;
+  }
+}
+
+const internals = new WeakMap<FlowCard, { ctx: HomeyContext; devices: () => DeviceLookup; run: Listener | null; complete: Map<string, Autocomplete> }>();
+const own = (card: FlowCard) => internals.get(card)!;
+
+export class FlowCard extends SimpleClass {
+  constructor(
+    readonly id: string,
+    readonly type: Kind,
+    readonly manifest: any,
+    ctx: HomeyContext,
+    devices: () => DeviceLookup,
+  ) {
+    super();
+    internals.set(this, { ctx, devices, run: null, complete: new Map() });
+  }
+
+  registerRunListener(listener: Listener): this {
+    if (typeof listener !== 'function') throw new HomeyError('registerRunListener takes a function (args, state)', 'invalid_args');
+    own(this).run = listener;
     return this;
   }
 
-  registerArgumentAutocompleteListener(_name: string, _listener: (query: string, args: any) => unknown): FlowCard {
+  registerArgumentAutocompleteListener(name: string, listener: Autocomplete): this {
+    if (typeof listener !== 'function') throw new HomeyError('registerArgumentAutocompleteListener takes a name and a function (query, args)', 'invalid_args');
+    const args: Array<{ name?: unknown; type?: unknown }> = Array.isArray(this.manifest?.args) ? this.manifest.args : [];
+    if (!args.some((a) => a?.name === name && a?.type === 'autocomplete')) {
+      throw new HomeyError(`flow ${this.type} card '${this.id}' has no autocomplete argument '${name}' in app.json`, 'not_found');
+    }
+    own(this).complete.set(name, listener);
     return this;
   }
 
   getArgument(name: string): FlowArgument {
-    return new FlowArgument(name);
+    return new FlowArgument(this, name);
   }
 
-  async getArgumentValues(_device?: unknown): Promise<any[]> {
-    return [];
+  /** The arguments of every flow that uses this card (for a device card, only those of `device`). */
+  async getArgumentValues(device?: unknown): Promise<any[]> {
+    const s = own(this);
+    const deviceId = device === undefined ? null : s.devices().idOf(device);
+    const list = (await s.ctx.transport.call('flow.argumentValues', { kind: this.type, card: this.id, device: deviceId })) as Record<string, unknown>[];
+    return list.map((args) => withDevice(s.devices, args));
   }
 }
 
+/** Puts the Device instance where the hub sends a device argument's id. */
+function withDevice(devices: () => DeviceLookup, args: Record<string, unknown>): Record<string, unknown> {
+  const arg = args.device as { id?: unknown } | undefined;
+  if (arg && typeof arg === 'object' && typeof arg.id === 'string') return { ...args, device: devices().byId(arg.id) };
+  return args;
+}
+
+const fired = async (card: FlowCard, device: string | null, tokens: unknown, state: unknown): Promise<void> => {
+  if (tokens !== undefined && (typeof tokens !== 'object' || tokens === null || Array.isArray(tokens))) {
+    throw new HomeyError(`trigger of '${card.id}' takes tokens as an object of the card's token names`, 'invalid_args');
+  }
+  const s = own(card);
+  await s.ctx.transport.call('flow.trigger', {
+    card: card.id,
+    device,
+    tokens: (tokens ?? {}) as Record<string, never>,
+    state: (state ?? {}) as Record<string, unknown>,
+    cause: currentRun.getStore() ?? null,
+  });
+};
+
 export class FlowCardTrigger extends FlowCard {
-  /** Resolves at once: no flow listens on hearth. */
-  async trigger(_tokens?: object, _state?: object): Promise<void> {}
+  /** Fires the trigger: every enabled flow on it whose arguments the run listener accepts for `state` runs with `tokens`. */
+  async trigger(tokens?: object, state?: object): Promise<void> {
+    await fired(this, null, tokens, state);
+  }
 }
 export class FlowCardCondition extends FlowCard {}
 export class FlowCardAction extends FlowCard {}
 export class FlowCardTriggerDevice extends FlowCard {
-  async trigger(_device: unknown, _tokens?: object, _state?: object): Promise<void> {}
+  /** Fires the trigger for one of the app's devices: the flows on it for that device run. */
+  async trigger(device: unknown, tokens?: object, state?: object): Promise<void> {
+    await fired(this, own(this).devices().idOf(device), tokens, state);
+  }
 }
 
-export class FlowToken {
-  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: kept for the flow engine to read; tokens are inert until then
-  private value: unknown = null;
+const tokenState = new WeakMap<FlowToken, { ctx: HomeyContext; value: unknown }>();
 
+export class FlowToken {
   constructor(
     readonly id: string,
     readonly opts: { type: string; title: string },
-  ) {}
-
-  async setValue(value: unknown): Promise<void> {
-    this.value = value;
+    ctx: HomeyContext,
+  ) {
+    tokenState.set(this, { ctx, value: null });
   }
 
-  async unregister(): Promise<void> {}
+  async setValue(value: unknown): Promise<void> {
+    const s = tokenState.get(this)!;
+    const v = tokenValue(this.opts.type, value, this.id);
+    await s.ctx.transport.call('flow.token.set', { id: this.id, value: v });
+    s.value = v;
+  }
+
+  async unregister(): Promise<void> {
+    const s = tokenState.get(this)!;
+    await s.ctx.transport.call('flow.token.unregister', { id: this.id });
+  }
+}
+
+/** A token's value as the hub keeps it: of the token's type (an image by its id), or null. */
+function tokenValue(type: string, value: unknown, id: string): string | number | boolean | null {
+  if (value === null || value === undefined) return null;
+  if (type === 'image') {
+    const imageId = (value as { id?: unknown })?.id;
+    if (typeof imageId === 'string') return imageId;
+  } else if (typeof value === type) {
+    return value as string | number | boolean;
+  }
+  throw new HomeyError(`token '${id}' is of type ${type}; it cannot hold ${JSON.stringify(value) ?? typeof value}`, 'invalid_args');
 }
 
 export class ManagerFlow extends Manager {
@@ -83,18 +164,23 @@ export class ManagerFlow extends Manager {
   private readonly cards = new Map<string, FlowCard>();
   private readonly tokens = new Map<string, FlowToken>();
 
-  constructor(private readonly ctx: HomeyContext) {
+  constructor(
+    private readonly ctx: HomeyContext,
+    private readonly devices: () => DeviceLookup = () => {
+      throw new HomeyError('the app has no drivers, so its cards have no devices', 'not_found');
+    },
+  ) {
     super();
   }
 
-  private card<C extends FlowCard>(kind: Kind, id: string, Card: new (id: string, type: Kind, manifest: any) => C): C {
+  private card<C extends FlowCard>(kind: Kind, id: string, Card: new (...args: ConstructorParameters<typeof FlowCard>) => C): C {
     const key = `${kind}:${id}`;
     const made = this.cards.get(key);
     if (made) return made as C;
     const flow = this.ctx.manifest.flow as Record<string, Array<{ id?: unknown }>> | undefined;
     const def = flow?.[LIST[kind]]?.find((c) => c?.id === id);
     if (!def) throw new HomeyError(`the app declares no flow ${kind} card '${id}' in app.json`, 'not_found');
-    const card = new Card(id, kind, def);
+    const card = new Card(id, kind, def, this.ctx, this.devices);
     this.cards.set(key, card);
     return card;
   }
@@ -116,8 +202,13 @@ export class ManagerFlow extends Manager {
   }
 
   async createToken(id: string, opts: { type: string; title: string; value?: unknown }): Promise<FlowToken> {
-    const token = new FlowToken(id, { type: opts?.type, title: opts?.title });
-    if (opts?.value !== undefined) await token.setValue(opts.value);
+    if (typeof id !== 'string' || id.length === 0) throw new HomeyError('createToken takes an id', 'invalid_args');
+    if (!TOKEN_TYPES.includes(opts?.type)) throw new HomeyError(`token '${id}' needs a type: ${TOKEN_TYPES.join(', ')}`, 'invalid_args');
+    if (this.tokens.has(id)) throw new HomeyError(`the app already created a flow token '${id}'`, 'invalid_args');
+    const title = typeof opts.title === 'string' ? opts.title : id;
+    const value = tokenValue(opts.type, opts.value, id);
+    await this.ctx.transport.call('flow.token.create', { id, type: opts.type as 'string', title, value });
+    const token = new FlowToken(id, { type: opts.type, title }, this.ctx);
     this.tokens.set(id, token);
     return token;
   }
@@ -129,6 +220,64 @@ export class ManagerFlow extends Manager {
   }
 
   async unregisterToken(token: FlowToken): Promise<void> {
-    this.tokens.delete(token?.id);
+    if (!(token instanceof FlowToken) || this.tokens.get(token.id) !== token)
+      throw new HomeyError('unregisterToken takes a token the app created', 'invalid_args');
+    this.tokens.delete(token.id);
+    await token.unregister();
+  }
+
+  // ---- The hub's calls ------------------------------------------------------------------------
+
+  private made(kind: Kind, id: string): FlowCard {
+    const card = this.cards.get(`${kind}:${id}`);
+    if (card) return card;
+    // A card the app never asked for has no listener: Homey's default (a trigger lets every flow
+    // go on; a condition or action without a listener is an error the flow's run records).
+    return this.card(kind, id, kind === 'trigger' ? FlowCardTrigger : kind === 'condition' ? FlowCardCondition : FlowCardAction);
+  }
+
+  /** Serves one of the hub's flow calls. */
+  async handle(method: string, args: unknown): Promise<unknown> {
+    switch (method) {
+      case 'flow.filter': {
+        const a = args as AppCallArgs<'flow.filter'>;
+        const card = this.made('trigger', a.card);
+        const listener = own(card).run;
+        if (!listener) return a.args.map(() => true);
+        // Each flow's arguments are asked on their own: one that throws says no for that flow only.
+        return Promise.all(
+          a.args.map(async (flowArgs) => {
+            try {
+              return (await listener.call(card, withDevice(this.devices, flowArgs), a.state)) === true;
+            } catch (err) {
+              card.error(`the run listener of trigger '${card.id}' threw:`, err);
+              return false;
+            }
+          }),
+        );
+      }
+      case 'flow.run': {
+        const a = args as AppCallArgs<'flow.run'>;
+        const card = this.made(a.kind, a.card);
+        const listener = own(card).run;
+        if (!listener) throw new HomeyError(`flow ${a.kind} card '${a.card}' has no run listener (registerRunListener)`, 'not_found');
+        const result = await currentRun.run(a.run, () => listener.call(card, withDevice(this.devices, a.args), a.state));
+        // A condition's answer is taken for its truth, as apps written for Homey expect.
+        if (a.kind === 'condition') return Boolean(result);
+        // An action may answer tokens (Homey's advanced flows use them); plain JSON only.
+        return result === undefined ? null : JSON.parse(JSON.stringify(result));
+      }
+      case 'flow.autocomplete': {
+        const a = args as AppCallArgs<'flow.autocomplete'>;
+        const card = this.made(a.kind, a.card);
+        const listener = own(card).complete.get(a.name);
+        if (!listener) throw new HomeyError(`argument '${a.name}' of '${a.card}' has no autocomplete listener`, 'not_found');
+        const found = await listener.call(card, a.query, withDevice(this.devices, a.args));
+        if (!Array.isArray(found)) throw new HomeyError(`the autocomplete listener of '${a.name}' answered no list`, 'invalid_args');
+        return JSON.parse(JSON.stringify(found));
+      }
+      default:
+        throw new HomeyError(`unknown call '${method}'`, 'not_available');
+    }
   }
 }

@@ -1,0 +1,110 @@
+/**
+ * Every flow card the hub knows, by Homey's id: the cards of each installed app (read from its
+ * manifest when first asked, again when the app changes). The engine finds a flow's cards here;
+ * a card that is not here makes the flow broken.
+ */
+
+import { type Card, type CardKind, readCards } from '../../apps/manifest/flow-cards.js';
+import type { AppManifest } from '../../apps/manifest/manifest.js';
+import { notFound } from '../../core/errors.js';
+import { nullRecord } from '../../core/records.js';
+import type { CardView } from './schema.js';
+
+/** What the registry needs of the installed apps. */
+export interface CardSource {
+  appIds(): string[];
+  manifest(appId: string): AppManifest | null;
+  appName(appId: string): string;
+  language(): string;
+}
+
+const NO_SOURCE: CardSource = { appIds: () => [], manifest: () => null, appName: (id) => id, language: () => 'en' };
+
+export class CardRegistry {
+  private source: CardSource = NO_SOURCE;
+  private byApp: Map<string, Card[]> | null = null;
+  private byId = new Map<string, Card>();
+  private readonly problems = new Map<string, string[]>();
+
+  attach(source: CardSource): void {
+    this.source = source;
+    this.forget();
+  }
+
+  /** An app was installed, changed or removed (or the language changed): its cards are read again when next asked. */
+  forget(): void {
+    this.byApp = null;
+  }
+
+  private index(): Map<string, Card[]> {
+    if (this.byApp) return this.byApp;
+    const byApp = new Map<string, Card[]>();
+    const byId = new Map<string, Card>();
+    this.problems.clear();
+    const language = this.source.language();
+    for (const appId of this.source.appIds()) {
+      const manifest = this.source.manifest(appId);
+      if (!manifest) continue;
+      const { cards, unreadable } = readCards(appId, manifest.raw, language);
+      byApp.set(appId, cards);
+      if (unreadable.length) this.problems.set(appId, unreadable);
+      for (const c of cards) byId.set(`${c.kind}:${c.id}`, c);
+    }
+    this.byApp = byApp;
+    this.byId = byId;
+    return byApp;
+  }
+
+  /** A card by kind and Homey's id, or null. */
+  find(kind: CardKind, id: string): Card | null {
+    this.index();
+    return this.byId.get(`${kind}:${id}`) ?? null;
+  }
+
+  get(kind: CardKind, id: string): Card {
+    const card = this.find(kind, id);
+    if (!card) throw notFound(`there is no ${kind} card '${id}'`);
+    return card;
+  }
+
+  /** A card by Homey's two path parts (`uri`, and the id whole or the card's own). */
+  byPath(kind: CardKind, uri: string, id: string): Card {
+    return this.get(kind, id.startsWith(`${uri}:`) ? id : `${uri}:${id}`);
+  }
+
+  list(kind: CardKind): Card[] {
+    return [...this.index().values()].flat().filter((c) => c.kind === kind);
+  }
+
+  /** The cards of an app hearth could not read, one sentence each. */
+  unreadable(appId: string): string[] {
+    this.index();
+    return this.problems.get(appId) ?? [];
+  }
+
+  view(card: Card): CardView {
+    return {
+      id: card.id,
+      uri: card.ownerUri,
+      ownerUri: card.ownerUri,
+      ownerId: card.appId,
+      ownerName: this.source.appName(card.appId),
+      type: card.kind,
+      title: card.title,
+      titleFormatted: card.titleFormatted,
+      hint: card.hint,
+      args: card.args.map((a) => ({ ...a, values: a.values ? [...a.values] : null })),
+      tokens: card.tokens.map((t) => ({ id: t.name, type: t.type, title: t.title, example: t.example })),
+      droptoken: card.droptoken ? [...card.droptoken] : null,
+      deprecated: card.deprecated,
+      highlight: card.highlight,
+      duration: card.duration,
+    };
+  }
+
+  views(kind: CardKind): Record<string, CardView> {
+    const out = nullRecord<CardView>();
+    for (const c of this.list(kind)) out[c.id] = this.view(c);
+    return out;
+  }
+}

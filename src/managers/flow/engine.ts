@@ -1,0 +1,222 @@
+/**
+ * Runs flows. A trigger fires: the flows on its card (for a device card, on that device) are
+ * asked of the card's app in one call (its run listener filters them by their arguments and the
+ * trigger's state), and each that goes on runs on its own: its conditions by group (all of a
+ * group must hold; any group will do; none is a pass), then the "then" or "else" actions in
+ * order, each after its delay. Every card runs in its app's process with a timeout; a card that
+ * fails (its app is down, threw, or did not answer) fails that run, with the reason in the run's
+ * log, and never the engine or another flow.
+ *
+ * A flow that triggers itself (an action whose app fires the flow's trigger while it runs) is
+ * bounded: each run knows how deep in such a chain it is, and a run past MAX_DEPTH is stopped.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { Card, CardKind } from '../../apps/manifest/flow-cards.js';
+import type { FLOW_APP_CALLS } from '../../apps/wire/flow-calls.js';
+import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
+import type { EventBus } from '../../core/events.js';
+import type { FlowTokens } from '../flowtoken/registry.js';
+import { type TokenLookup, withTokens } from './arg-values.js';
+import type { CardRegistry } from './cards.js';
+import type { RunLog } from './run-log.js';
+import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './schema.js';
+
+/** Runs in a chain of flows starting flows, at most (the first is 0). */
+export const MAX_DEPTH = 10;
+export const CARD_TIMEOUT_MS = 30_000;
+const FILTER_TIMEOUT_MS = 10_000;
+
+type FlowCall = keyof typeof FLOW_APP_CALLS;
+export type AppCaller = <M extends FlowCall>(appId: string, method: M, args: AppCallArgs<M>, timeoutMs: number) => Promise<AppCallResult<M>>;
+export type Tokens = Record<string, string | number | boolean | null>;
+
+export interface EngineDeps {
+  readonly cards: CardRegistry;
+  readonly tokens: FlowTokens;
+  readonly runs: RunLog;
+  readonly bus: EventBus;
+  readonly log: Logger;
+  readonly call: AppCaller;
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const now = (): string => new Date().toISOString();
+
+export class FlowEngine {
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly deps: EngineDeps) {}
+
+  /** Ends every delay that is waiting (the hub stops): those runs end as stopped. */
+  stop(): void {
+    this.stopping.abort();
+  }
+
+  /**
+   * A trigger fired: `flows` are the enabled, unbroken flows on its card. Resolves once the app
+   * has said which go on; their runs go on after that.
+   */
+  async fire(
+    card: Card,
+    flows: readonly FlowRecord[],
+    device: string | null,
+    tokens: Tokens,
+    state: Record<string, unknown>,
+    cause: string | null,
+  ): Promise<void> {
+    const depth = cause === null ? 0 : (this.deps.runs.depthOf(cause) ?? 0) + 1;
+    const deviceArg = card.deviceArg;
+    const on = device === null || !deviceArg ? flows : flows.filter((f) => (f.trigger.args[deviceArg.name] as { id?: unknown } | undefined)?.id === device);
+    if (on.length === 0) return;
+    let go: boolean[];
+    try {
+      go = await this.deps.call(card.appId, 'flow.filter', { card: card.cardId, device, args: on.map((f) => f.trigger.args), state }, FILTER_TIMEOUT_MS);
+    } catch (err) {
+      for (const flow of on) this.record(this.failedAtTrigger(flow, `the trigger's app did not say which flows go on: ${message(err)}`), depth);
+      return;
+    }
+    on.forEach((flow, i) => {
+      if (go[i] === true) void this.run(flow, tokens, state, depth);
+    });
+  }
+
+  private failedAtTrigger(flow: FlowRecord, error: string): RunView {
+    const at = now();
+    return {
+      id: randomUUID(),
+      flow: flow.id,
+      started: at,
+      ended: at,
+      result: 'failed',
+      branch: null,
+      error,
+      steps: [step(flow.trigger.id, 'trigger', 'failed', error)],
+    };
+  }
+
+  /** Runs one flow with its trigger's tokens; resolves with the run when it ended (never rejects). */
+  async run(flow: FlowRecord, tokens: Tokens, state: Record<string, unknown>, depth: number): Promise<RunView> {
+    const run: RunView = { id: randomUUID(), flow: flow.id, started: now(), ended: null, result: 'running', branch: null, error: null, steps: [] };
+    run.steps.push(step(flow.trigger.id, 'trigger', 'done', null));
+    this.deps.runs.begin(run.id, depth);
+    if (depth > MAX_DEPTH) {
+      run.result = 'stopped';
+      run.error = `stopped: it was started by a chain of ${depth} flow runs, each started by the one before (a flow that starts itself); the bound is ${MAX_DEPTH}`;
+      return this.record(run, depth);
+    }
+    try {
+      const pass = await this.conditions(flow.conditions, run, tokens, state);
+      if (pass === null) return this.record(run, depth);
+      run.branch = pass ? 'then' : 'else';
+      await this.actions(
+        flow.actions.filter((a) => a.group === run.branch),
+        run,
+        tokens,
+        state,
+      );
+    } catch (err) {
+      run.result = 'failed';
+      run.error ??= message(err);
+    }
+    return this.record(run, depth);
+  }
+
+  /** Whether the conditions hold; null when one failed (the run says why). */
+  private async conditions(conditions: readonly ConditionRef[], run: RunView, tokens: Tokens, state: Record<string, unknown>): Promise<boolean | null> {
+    if (conditions.length === 0) return true;
+    const groups = new Map<string, ConditionRef[]>();
+    for (const c of conditions) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
+    for (const group of groups.values()) {
+      let holds = true;
+      for (const c of group) {
+        try {
+          const answer = (await this.runCard('condition', c, tokens, state, run.id)) === true;
+          const value = c.inverted ? !answer : answer;
+          run.steps.push(step(c.id, 'condition', value ? 'true' : 'false', null));
+          if (!value) {
+            holds = false;
+            break;
+          }
+        } catch (err) {
+          run.steps.push(step(c.id, 'condition', 'failed', message(err)));
+          run.result = 'failed';
+          run.error = `condition ${c.id} failed: ${message(err)}`;
+          return null;
+        }
+      }
+      if (holds) return true;
+    }
+    return false;
+  }
+
+  /** Runs the branch's actions in order; one that fails is recorded and the next still runs. */
+  private async actions(actions: readonly ActionRef[], run: RunView, tokens: Tokens, state: Record<string, unknown>): Promise<void> {
+    const failed: string[] = [];
+    for (const a of actions) {
+      if (a.delay) {
+        try {
+          await sleep(a.delay * 1000, undefined, { signal: this.stopping.signal });
+        } catch {
+          run.steps.push(step(a.id, 'action', 'skipped', 'the hub stopped while it waited for its delay'));
+          run.result = 'stopped';
+          run.error = 'the hub stopped while an action waited for its delay';
+          return;
+        }
+      }
+      try {
+        await this.runCard('action', a, tokens, state, run.id);
+        run.steps.push(step(a.id, 'action', 'done', null));
+      } catch (err) {
+        run.steps.push(step(a.id, 'action', 'failed', message(err)));
+        failed.push(`action ${a.id} failed: ${message(err)}`);
+      }
+    }
+    run.result = failed.length ? 'failed' : 'ran';
+    run.error = failed.length ? failed.join('; ') : null;
+  }
+
+  /** Runs one card in its app: its arguments with their tokens, its device argument as the device's id. */
+  async runCard(
+    kind: Exclude<CardKind, 'trigger'>,
+    ref: { id: string; args: Record<string, unknown> },
+    tokens: Tokens,
+    state: Record<string, unknown>,
+    runId: string,
+  ): Promise<unknown> {
+    const card = this.deps.cards.find(kind, ref.id);
+    if (!card) throw new Error(`the card no longer exists (its app was uninstalled or changed)`);
+    const args = withTokens(card, ref.args, this.lookup(tokens));
+    const device = card.deviceArg ? ((args[card.deviceArg.name] as { id?: string } | undefined)?.id ?? null) : null;
+    return this.deps.call(card.appId, 'flow.run', { kind, card: card.cardId, device, args, state, run: runId }, CARD_TIMEOUT_MS);
+  }
+
+  /** Finds a token by how an argument names it: the trigger's own, or a global one. */
+  lookup(local: Tokens): TokenLookup {
+    return (ref) => {
+      const bar = ref.indexOf('|');
+      if (bar < 0) {
+        if (!Object.hasOwn(local, ref)) throw new Error(`the trigger brings no token '${ref}'`);
+        return local[ref] ?? null;
+      }
+      const token = this.deps.tokens.find(ref.slice(0, bar), ref.slice(bar + 1));
+      if (!token) throw new Error(`token [[${ref}]] does not exist (now)`);
+      return token.value;
+    };
+  }
+
+  private record(run: RunView, depth: number): RunView {
+    run.ended = now();
+    if (run.result === 'running') run.result = 'ran';
+    this.deps.runs.add(run, depth);
+    if (run.result === 'failed' || run.result === 'stopped')
+      this.deps.log.info({ flow: run.flow, run: run.id, result: run.result, error: run.error }, 'a flow run did not complete');
+    this.deps.bus.publish('flow', 'flowrun.create', run);
+    return run;
+  }
+}
+
+function step(card: string, kind: CardKind, outcome: RunStep['outcome'], error: string | null): RunStep {
+  return { card, kind, outcome, error, at: now() };
+}

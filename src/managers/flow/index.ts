@@ -1,0 +1,199 @@
+/**
+ * Flows: the home's automations (service.ts), the cards apps bring (cards.ts), the engine that
+ * runs them (engine.ts) and the SDK calls of the apps' cards (app-side.ts). The apps manager
+ * hands it the runtime (attachApps: the apps' manifests and their processes) and its router
+ * (serveSdk); app.* events say when an app's cards change.
+ */
+import type { SdkRouter } from '../../apps/host/router.js';
+import type { AppRuntime } from '../../apps/host/runtime.js';
+import type { CardKind } from '../../apps/manifest/flow-cards.js';
+import { HearthError, invalid } from '../../core/errors.js';
+import type { Manager } from '../../core/managers.js';
+import { implement, type Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
+import type { DevicesService } from '../devices/service.js';
+import type { FlowTokens } from '../flowtoken/registry.js';
+import { serveFlows } from './app-side.js';
+import { CardRegistry } from './cards.js';
+import { flowContract } from './contract.js';
+import { type AppCaller, FlowEngine, type Tokens } from './engine.js';
+import { RunLog } from './run-log.js';
+import { FlowsService } from './service.js';
+
+const KIND_OF_PATH: Record<string, CardKind> = { flowcardtrigger: 'trigger', flowcardcondition: 'condition', flowcardaction: 'action' };
+const notHere = (): never => {
+  throw new HearthError(
+    'not_implemented',
+    'advanced flows are not part of hearth: build the flow as a standard flow (a trigger, conditions, then and else actions)',
+  );
+};
+
+export class FlowManager implements Manager {
+  readonly name = flowContract.name;
+  readonly contract = flowContract;
+  readonly operations: readonly Operation[];
+  readonly service: FlowsService;
+  readonly cards = new CardRegistry();
+  readonly engine: FlowEngine;
+  private readonly runs = new RunLog();
+  private off: Array<() => void> = [];
+  private call: AppCaller = async () => {
+    throw new HearthError('unavailable', 'the apps are not running yet');
+  };
+  /** The app versions the cards were read for, to read them again after an upgrade. */
+  private readonly versions = new Map<string, string>();
+
+  constructor(
+    private readonly ctx: ManagerContext,
+    private readonly tokens: FlowTokens,
+    private readonly devices: DevicesService | null = null,
+  ) {
+    const service = (this.service = new FlowsService(ctx.store, ctx.bus, this.cards, tokens));
+    service.world = { hasDevice: (id) => devices?.has(id) ?? false, hasApp: () => false };
+    this.engine = new FlowEngine({ cards: this.cards, tokens, runs: this.runs, bus: ctx.bus, log: ctx.log, call: (...a) => this.call(...a) });
+    const engine = this.engine;
+    this.operations = implement(flowContract.operations, {
+      getState: () => {
+        const flows = Object.values(service.list());
+        return {
+          flows: flows.length,
+          enabled: flows.filter((f) => f.enabled).length,
+          broken: flows.filter((f) => f.broken).length,
+          folders: Object.keys(service.folderList()).length,
+        };
+      },
+      getFlows: () => service.list(),
+      getFlow: ({ params }) => service.get(params.id),
+      createFlow: ({ body }) => service.create(body),
+      updateFlow: ({ params, body }) => service.update(params.id, body),
+      deleteFlow: async ({ params }) => {
+        await service.remove(params.id);
+        this.runs.forget(params.id);
+      },
+      triggerFlow: async ({ params }) => {
+        const flow = service.record(params.id);
+        const view = service.view(flow);
+        if (view.broken) throw new HearthError('conflict', `flow '${flow.name}' is broken: ${view.brokenReason}`);
+        if (!view.triggerable) throw new HearthError('conflict', `flow '${flow.name}' cannot be started by hand: its trigger brings tokens its cards use`);
+        return engine.run(flow, {}, {}, 0);
+      },
+      getFlowLog: ({ params }) => {
+        service.record(params.id);
+        return this.runs.of(params.id);
+      },
+      getFlowFolders: () => service.folderList(),
+      getFlowFolder: ({ params }) => service.folder(params.id),
+      createFlowFolder: ({ body }) => service.createFolder(body),
+      updateFlowFolder: ({ params, body }) => service.updateFolder(params.id, body),
+      deleteFlowFolder: async ({ params }) => {
+        await service.removeFolder(params.id);
+      },
+      getFlowCardTriggers: () => this.cards.views('trigger'),
+      getFlowCardTrigger: ({ params }) => this.cards.view(this.cards.byPath('trigger', params.uri, params.id)),
+      getFlowCardConditions: () => this.cards.views('condition'),
+      getFlowCardCondition: ({ params }) => this.cards.view(this.cards.byPath('condition', params.uri, params.id)),
+      runFlowCardCondition: async ({ params, body }) => {
+        const card = this.cards.byPath('condition', params.uri, params.id);
+        return (await this.runCard('condition', card.id, body)) === true;
+      },
+      getFlowCardActions: () => this.cards.views('action'),
+      getFlowCardAction: ({ params }) => this.cards.view(this.cards.byPath('action', params.uri, params.id)),
+      runFlowCardAction: async ({ params, body }) => {
+        const card = this.cards.byPath('action', params.uri, params.id);
+        const answer = await this.runCard('action', card.id, body);
+        return typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
+      },
+      getFlowCardAutocomplete: async ({ params, query }) => {
+        const kind = KIND_OF_PATH[params.type]!;
+        const card = this.cards.byPath(kind, params.uri, params.id);
+        if (!card.args.some((a) => a.name === query.name && a.type === 'autocomplete'))
+          throw invalid(`card '${card.title}' has no autocomplete argument '${query.name}'`);
+        let args: Record<string, unknown> = {};
+        if (query.args) {
+          try {
+            const parsed: unknown = JSON.parse(query.args);
+            if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+          } catch {
+            throw invalid('args must be the other arguments as a JSON object');
+          }
+        }
+        const device = card.deviceArg ? ((args[card.deviceArg.name] as { id?: string } | undefined)?.id ?? null) : null;
+        return this.call(card.appId, 'flow.autocomplete', { kind, card: card.cardId, device, name: query.name, query: query.query, args }, 5_000);
+      },
+      getAdvancedFlows: notHere,
+      getAdvancedFlow: notHere,
+      createAdvancedFlow: notHere,
+      updateAdvancedFlow: notHere,
+      deleteAdvancedFlow: notHere,
+      triggerAdvancedFlow: notHere,
+    });
+  }
+
+  /** Runs one card by hand (runFlowCardCondition/Action): its arguments checked, its tokens given. */
+  private async runCard(
+    kind: 'condition' | 'action',
+    id: string,
+    body: { args: Record<string, unknown>; tokens: Record<string, unknown>; state: Record<string, unknown> },
+  ): Promise<unknown> {
+    const tokens: Tokens = {};
+    for (const [k, v] of Object.entries(body.tokens)) if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) tokens[k] = v as Tokens[string];
+    try {
+      return await this.engine.runCard(kind, { id, args: body.args }, tokens, body.state, `manual-${Date.now()}`);
+    } catch (err) {
+      if (err instanceof HearthError) throw err;
+      throw invalid((err as Error).message);
+    }
+  }
+
+  serveSdk(router: SdkRouter): void {
+    this.off.push(
+      ...serveFlows(router, {
+        cards: this.cards,
+        flows: this.service,
+        engine: this.engine,
+        tokens: this.tokens,
+        deviceApp: (id) => (this.devices?.has(id) ? this.devices.record(id).appId : null),
+      }),
+    );
+  }
+
+  attachApps(runtime: AppRuntime): void {
+    this.call = (appId, method, args, timeoutMs) => runtime.calls.flow(appId, method, args, timeoutMs);
+    this.service.world = { hasDevice: (id) => this.devices?.has(id) ?? false, hasApp: (id) => runtime.has(id) };
+    this.cards.attach({
+      appIds: () => Object.keys(runtime.list()),
+      manifest: (id) => runtime.manifest(id),
+      appName: (id) => (runtime.has(id) ? runtime.get(id).name : id),
+      language: () => runtime.locale().language,
+    });
+  }
+
+  async start(): Promise<void> {
+    this.service.start();
+    this.off.push(
+      this.ctx.bus.subscribe((e) => {
+        if (e.manager === 'i18n') return this.cards.forget();
+        if (e.manager !== 'apps' || !e.event.startsWith('app.')) return;
+        const app = e.args[0] as { id?: unknown; version?: unknown } | undefined;
+        if (typeof app?.id !== 'string') return;
+        if (e.event === 'app.delete') {
+          this.versions.delete(app.id);
+          this.tokens.removeApp(app.id);
+          this.cards.forget();
+          return;
+        }
+        // An app's cards change only with its manifest: when it is installed or its version changes.
+        const version = typeof app.version === 'string' ? app.version : '';
+        if (this.versions.get(app.id) === version) return;
+        this.versions.set(app.id, version);
+        this.cards.forget();
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    for (const f of this.off) f();
+    this.off = [];
+    this.engine.stop();
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * The home's flows and their folders, kept in the data file (`flows`, `flow-folders`; each
+ * change written at once, part of every backup). A flow is checked when it is saved: its cards
+ * exist and their arguments fit. A flow whose card, device or variable went away later is kept,
+ * marked broken with the reason, and does not run until it is mended or what it needs is back.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CardKind } from '../../apps/manifest/flow-cards.js';
+import { diff } from '../../core/diff.js';
+import { conflict, invalid, notFound } from '../../core/errors.js';
+import type { EventBus } from '../../core/events.js';
+import { nullRecord } from '../../core/records.js';
+import type { RecordSection, Store } from '../../core/store.js';
+import type { FlowTokens } from '../flowtoken/registry.js';
+import { argsProblem, tokensIn } from './arg-values.js';
+import type { CardRegistry } from './cards.js';
+import { FLOW_LIMITS, type FlowCreate, FlowRecord, type FlowUpdate, type FlowView, FolderRecord } from './schema.js';
+
+/** What the service asks of the rest of the hub: whether a device and an app exist. */
+export interface FlowWorld {
+  hasDevice(id: string): boolean;
+  hasApp(appId: string): boolean;
+}
+
+type CardRef = { id: string; args: Record<string, unknown> };
+
+export class FlowsService {
+  private flows!: RecordSection<FlowRecord>;
+  private folders!: RecordSection<FolderRecord>;
+  world: FlowWorld = { hasDevice: () => false, hasApp: () => false };
+
+  constructor(
+    private readonly store: Store,
+    private readonly bus: EventBus,
+    private readonly cards: CardRegistry,
+    private readonly tokens: FlowTokens,
+  ) {}
+
+  start(): void {
+    this.flows = this.store.records('flows', FlowRecord);
+    this.folders = this.store.records('flow-folders', FolderRecord);
+  }
+
+  // ---- flows ----------------------------------------------------------------------------------
+
+  record(id: string): FlowRecord {
+    const f = this.flows.value[id];
+    if (!f) throw notFound(`flow '${id}' does not exist`);
+    return f;
+  }
+
+  records(): FlowRecord[] {
+    return Object.values(this.flows.value);
+  }
+
+  /** The enabled, unbroken flows whose trigger is the card `id`. */
+  onTrigger(id: string): FlowRecord[] {
+    return this.records().filter((f) => f.enabled && f.trigger.id === id && this.brokenReason(f) === null);
+  }
+
+  /** Why a flow cannot run now, or null: the first card, device or variable it names that is gone. */
+  brokenReason(f: FlowRecord): string | null {
+    const refs: Array<[CardKind, CardRef]> = [
+      ['trigger', f.trigger],
+      ...f.conditions.map((c) => ['condition', c] as [CardKind, CardRef]),
+      ...f.actions.map((a) => ['action', a] as [CardKind, CardRef]),
+    ];
+    for (const [kind, ref] of refs) {
+      const card = this.cards.find(kind, ref.id);
+      if (!card) {
+        const appId = ref.id.startsWith('homey:app:') ? ref.id.split(':')[2]! : null;
+        return appId && !this.world.hasApp(appId)
+          ? `its ${kind} card ${ref.id} is gone: app '${appId}' is not installed`
+          : `its ${kind} card ${ref.id} no longer exists`;
+      }
+      const device = card.deviceArg ? (ref.args[card.deviceArg.name] as { id?: unknown } | undefined)?.id : undefined;
+      if (typeof device === 'string' && !this.world.hasDevice(device)) return `the device of its ${kind} card ${ref.id} was deleted`;
+      for (const token of tokensIn(ref.args)) {
+        const bar = token.indexOf('|');
+        if (bar < 0) continue;
+        const uri = token.slice(0, bar);
+        if (uri === 'homey:manager:logic' && !this.tokens.find(uri, token.slice(bar + 1))) return `the variable its ${kind} card ${ref.id} uses was deleted`;
+        if (uri.startsWith('homey:app:') && !this.world.hasApp(uri.slice('homey:app:'.length)))
+          return `the token [[${token}]] is gone: its app is not installed`;
+      }
+    }
+    return null;
+  }
+
+  view(f: FlowRecord): FlowView {
+    const reason = this.brokenReason(f);
+    const uri = (id: string) => id.split(':', 3).join(':');
+    const trigger = this.cards.find('trigger', f.trigger.id);
+    return {
+      id: f.id,
+      name: f.name,
+      folder: f.folder,
+      enabled: f.enabled,
+      triggerable: !trigger || trigger.tokens.length === 0,
+      broken: reason !== null,
+      brokenReason: reason,
+      trigger: { ...f.trigger, uri: uri(f.trigger.id) },
+      conditions: f.conditions.map((c) => ({ ...c, uri: uri(c.id) })),
+      actions: f.actions.map((a) => ({ ...a, uri: uri(a.id) })),
+    };
+  }
+
+  list(): Record<string, FlowView> {
+    const out = nullRecord<FlowView>();
+    for (const f of this.records()) out[f.id] = this.view(f);
+    return out;
+  }
+
+  get(id: string): FlowView {
+    return this.view(this.record(id));
+  }
+
+  /** Checks each card of a flow being saved: it exists, and its arguments fit. */
+  private check(refs: Array<[CardKind, CardRef]>): void {
+    for (const [kind, ref] of refs) {
+      const card = this.cards.find(kind, ref.id);
+      if (!card) throw invalid(`there is no ${kind} card '${ref.id}'`);
+      const problem = argsProblem(card, ref.args);
+      if (problem) throw invalid(problem);
+      const device = card.deviceArg ? (ref.args[card.deviceArg.name] as { id?: unknown } | undefined)?.id : undefined;
+      if (typeof device === 'string' && !this.world.hasDevice(device)) throw invalid(`the device '${device}' of card '${card.title}' does not exist`);
+    }
+  }
+
+  private checkFolder(folder: string | null | undefined): void {
+    if (folder && !Object.hasOwn(this.folders.value, folder)) throw invalid(`flow folder '${folder}' does not exist`);
+  }
+
+  async create(body: FlowCreate): Promise<FlowView> {
+    if (Object.keys(this.flows.value).length >= FLOW_LIMITS.flows) throw conflict(`a home has at most ${FLOW_LIMITS.flows} flows`);
+    this.checkFolder(body.folder);
+    this.check([
+      ['trigger', body.trigger],
+      ...body.conditions.map((c) => ['condition', c] as [CardKind, CardRef]),
+      ...body.actions.map((a) => ['action', a] as [CardKind, CardRef]),
+    ]);
+    const flow: FlowRecord = {
+      id: randomUUID(),
+      name: body.name,
+      folder: body.folder ?? null,
+      enabled: body.enabled,
+      trigger: body.trigger,
+      conditions: body.conditions,
+      actions: body.actions,
+      created: new Date().toISOString(),
+    };
+    await this.flows.updateSome([flow.id], (d) => {
+      d[flow.id] = flow;
+    });
+    const view = this.view(flow);
+    this.bus.publish('flow', 'flow.create', view);
+    return view;
+  }
+
+  async update(id: string, patch: FlowUpdate): Promise<FlowView> {
+    const before = this.record(id);
+    this.checkFolder(patch.folder);
+    // Only the cards given are checked: a flow broken elsewhere can still be renamed or disabled.
+    this.check([
+      ...(patch.trigger ? [['trigger', patch.trigger] as [CardKind, CardRef]] : []),
+      ...(patch.conditions ?? []).map((c) => ['condition', c] as [CardKind, CardRef]),
+      ...(patch.actions ?? []).map((a) => ['action', a] as [CardKind, CardRef]),
+    ]);
+    const next: FlowRecord = {
+      ...before,
+      name: patch.name ?? before.name,
+      folder: patch.folder === undefined ? before.folder : patch.folder,
+      enabled: patch.enabled ?? before.enabled,
+      trigger: patch.trigger ?? before.trigger,
+      conditions: patch.conditions ?? before.conditions,
+      actions: patch.actions ?? before.actions,
+    };
+    await this.flows.updateSome([id], (d) => {
+      d[id] = next;
+    });
+    const oldView = this.view(before);
+    const view = this.view(next);
+    this.bus.publish('flow', 'flow.update', view, diff(oldView, view));
+    return view;
+  }
+
+  async remove(id: string): Promise<void> {
+    const view = this.get(id);
+    await this.flows.updateSome([id], (d) => {
+      delete d[id];
+    });
+    this.bus.publish('flow', 'flow.delete', view);
+  }
+
+  // ---- folders --------------------------------------------------------------------------------
+
+  folderList(): Record<string, FolderRecord> {
+    return Object.assign(nullRecord<FolderRecord>(), this.folders.value);
+  }
+
+  folder(id: string): FolderRecord {
+    const f = this.folders.value[id];
+    if (!f) throw notFound(`flow folder '${id}' does not exist`);
+    return f;
+  }
+
+  /** Whether `id` is `ancestor` or inside it. */
+  private within(id: string, ancestor: string): boolean {
+    const all = this.folders.value;
+    for (let at: string | null = id, hops = 0; at !== null && hops <= FLOW_LIMITS.folders; at = all[at]?.parent ?? null, hops++) {
+      if (at === ancestor) return true;
+    }
+    return false;
+  }
+
+  async createFolder(body: { name: string; parent?: string | null | undefined }): Promise<FolderRecord> {
+    if (Object.keys(this.folders.value).length >= FLOW_LIMITS.folders) throw conflict(`a home has at most ${FLOW_LIMITS.folders} flow folders`);
+    this.checkFolder(body.parent);
+    const folder: FolderRecord = { id: randomUUID(), name: body.name, parent: body.parent ?? null };
+    await this.folders.updateSome([folder.id], (d) => {
+      d[folder.id] = folder;
+    });
+    this.bus.publish('flow', 'flowfolder.create', folder);
+    return folder;
+  }
+
+  async updateFolder(id: string, patch: { name?: string | undefined; parent?: string | null | undefined }): Promise<FolderRecord> {
+    const before = this.folder(id);
+    if (patch.parent) {
+      this.checkFolder(patch.parent);
+      if (this.within(patch.parent, id)) throw conflict('a folder cannot be moved into itself or a folder inside it');
+    }
+    const next: FolderRecord = { ...before, name: patch.name ?? before.name, parent: patch.parent === undefined ? before.parent : patch.parent };
+    await this.folders.updateSome([id], (d) => {
+      d[id] = next;
+    });
+    this.bus.publish('flow', 'flowfolder.update', next, diff(before, next));
+    return next;
+  }
+
+  /** Deletes a folder; what was in it moves to its parent (nothing is deleted with it). */
+  async removeFolder(id: string): Promise<void> {
+    const folder = this.folder(id);
+    const children = Object.values(this.folders.value).filter((f) => f.parent === id);
+    const flows = this.records().filter((f) => f.folder === id);
+    await this.folders.updateSome([id, ...children.map((c) => c.id)], (d) => {
+      delete d[id];
+      for (const c of children) d[c.id] = { ...c, parent: folder.parent };
+    });
+    for (const c of children) this.bus.publish('flow', 'flowfolder.update', { ...c, parent: folder.parent }, diff(c, { ...c, parent: folder.parent }));
+    if (flows.length) {
+      await this.flows.updateSome(
+        flows.map((f) => f.id),
+        (d) => {
+          for (const f of flows) d[f.id] = { ...f, folder: folder.parent };
+        },
+      );
+      for (const f of flows)
+        this.bus.publish('flow', 'flow.update', this.view({ ...f, folder: folder.parent }), diff(this.view(f), this.view({ ...f, folder: folder.parent })));
+    }
+    this.bus.publish('flow', 'flowfolder.delete', folder);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The global tokens: those apps make (kept while the app is installed; an app makes them again
+ * each time it starts, which replaces them) and one per logic variable. Apps' token values live
+ * in memory only: an app sets them again when it runs.
+ */
+import { conflict, invalid, notFound } from '../../core/errors.js';
+import type { EventBus } from '../../core/events.js';
+import { nullRecord } from '../../core/records.js';
+import type { LogicService } from '../logic/service.js';
+import type { FlowTokenView, TokenValue } from './contract.js';
+
+export const LOGIC_URI = 'homey:manager:logic';
+/** Tokens one app may make. */
+const MAX_PER_APP = 500;
+
+/** `<ownerUri>:<id>` split where the owner's uri (three parts: homey:app:<id>) ends. */
+export function splitTokenId(full: string): { uri: string; id: string } | null {
+  const parts = full.split(':');
+  if (parts.length < 4) return null;
+  return { uri: parts.slice(0, 3).join(':'), id: parts.slice(3).join(':') };
+}
+
+export class FlowTokens {
+  /** Apps' tokens by `<ownerUri>:<id>`. */
+  private readonly apps = new Map<string, FlowTokenView>();
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly logic: LogicService,
+    private readonly appName: (appId: string) => string,
+  ) {}
+
+  private variableToken(v: { id: string; name: string; type: 'string' | 'number' | 'boolean'; value: TokenValue }): FlowTokenView {
+    return { id: v.id, uri: LOGIC_URI, ownerUri: LOGIC_URI, ownerId: 'logic', ownerName: 'Logic', type: v.type, title: v.name, example: null, value: v.value };
+  }
+
+  list(): Record<string, FlowTokenView> {
+    const out = nullRecord<FlowTokenView>();
+    for (const [key, t] of this.apps) out[key] = t;
+    for (const v of Object.values(this.logic.list())) out[`${LOGIC_URI}:${v.id}`] = this.variableToken(v);
+    return out;
+  }
+
+  /** A token by `<ownerUri>:<id>`, or null. */
+  find(uri: string, id: string): FlowTokenView | null {
+    if (uri === LOGIC_URI) return this.logic.has(id) ? this.variableToken(this.logic.get(id)) : null;
+    return this.apps.get(`${uri}:${id}`) ?? null;
+  }
+
+  get(full: string): FlowTokenView {
+    const at = splitTokenId(full);
+    const token = at && this.find(at.uri, at.id);
+    if (!token) throw notFound(`flow token '${full}' does not exist`);
+    return token;
+  }
+
+  create(appId: string, def: { id: string; type: FlowTokenView['type']; title: string; value: TokenValue }): void {
+    const uri = `homey:app:${appId}`;
+    const key = `${uri}:${def.id}`;
+    const existed = this.apps.has(key);
+    if (!existed && [...this.apps.values()].filter((t) => t.ownerUri === uri).length >= MAX_PER_APP) {
+      throw conflict(`an app makes at most ${MAX_PER_APP} flow tokens`);
+    }
+    const token: FlowTokenView = {
+      id: def.id,
+      uri,
+      ownerUri: uri,
+      ownerId: appId,
+      ownerName: this.appName(appId),
+      type: def.type,
+      title: def.title,
+      example: null,
+      value: def.value,
+    };
+    this.apps.set(key, token);
+    this.bus.publish(
+      'flowtoken',
+      existed ? 'flowtoken.update' : 'flowtoken.create',
+      ...(existed ? ([token, { newValues: {}, oldValues: {}, changedKeys: [] }] as const) : ([token] as const)),
+    );
+  }
+
+  set(appId: string, id: string, value: TokenValue): void {
+    const key = `homey:app:${appId}:${id}`;
+    const before = this.apps.get(key);
+    if (!before) throw notFound(`the app made no flow token '${id}' (createToken first)`);
+    if (value !== null && before.type !== 'image' && typeof value !== before.type) {
+      throw invalid(`token '${id}' is of type ${before.type}; it cannot hold ${JSON.stringify(value)}`);
+    }
+    const token = { ...before, value };
+    this.apps.set(key, token);
+    this.bus.publish('flowtoken', 'flowtoken.update', token, { newValues: { value }, oldValues: { value: before.value }, changedKeys: ['value'] });
+  }
+
+  unregister(appId: string, id: string): void {
+    const key = `homey:app:${appId}:${id}`;
+    const token = this.apps.get(key);
+    if (!token) return;
+    this.apps.delete(key);
+    this.bus.publish('flowtoken', 'flowtoken.delete', token);
+  }
+
+  /** An uninstalled app's tokens go with it. */
+  removeApp(appId: string): void {
+    for (const t of [...this.apps.values()]) if (t.ownerUri === `homey:app:${appId}`) this.unregister(appId, t.id);
+  }
+}
