@@ -32,6 +32,7 @@ const FLOW = {
         },
       ],
     },
+    { id: 'wind_start', title: { en: 'The wind starts' } },
   ],
   conditions: [
     {
