@@ -73,6 +73,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
   const devices = new DevicesManager({ ...ctx, log: ctx.log.child({ module: 'devices' }) }, zones.service, insights.service);
   const logic = new LogicManager({ ...ctx, log: ctx.log.child({ module: 'logic' }) });
   const flowtoken = new FlowTokenManager({ ...ctx, log: ctx.log.child({ module: 'flowtoken' }) }, logic.service);
+  const speech = new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) });
   // --- manager registration: one line per manager, in start order ---
   const all: Manager[] = [
     new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }),
@@ -81,7 +82,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
     geolocation,
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
     insights,
-    new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }),
+    speech,
     new BackupManager(
       { ...ctx, log: ctx.log.child({ module: 'backup' }) },
       { copyInsights: (dest) => insights.backup(dest), ...(options.restart ? { restart: options.restart } : {}) },
@@ -93,7 +94,18 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
     new ImagesManager({ ...ctx, log: ctx.log.child({ module: 'images' }) }, devices.service),
     logic,
     flowtoken,
-    new FlowManager({ ...ctx, log: ctx.log.child({ module: 'flow' }) }, flowtoken.tokens, devices.service),
+    new FlowManager(
+      { ...ctx, log: ctx.log.child({ module: 'flow' }) },
+      flowtoken.tokens,
+      {
+        logic: logic.service,
+        say: async (text) => {
+          await speech.service.say(text);
+        },
+        location: () => geolocation.location(),
+      },
+      devices.service,
+    ),
     // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
     new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
   ];

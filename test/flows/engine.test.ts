@@ -93,7 +93,11 @@ describe('flow cards from apps', () => {
       ],
     });
     const actions = await hub.call<Record<string, unknown>>('GET', `${F}/flowcardaction`);
-    expect(Object.keys(actions.body).sort()).toEqual([card(CRASHY, 'explode'), card(WEATHER, 'make_it_rain'), card(WEATHER, 'play_artist'), REMEMBER].sort());
+    expect(
+      Object.keys(actions.body)
+        .filter((id) => id.startsWith('homey:app:'))
+        .sort(),
+    ).toEqual([card(CRASHY, 'explode'), card(WEATHER, 'make_it_rain'), card(WEATHER, 'play_artist'), REMEMBER].sort());
     // One card, by Homey's two path parts: V3 sends the whole id, V2 the card's own.
     for (const id of [encodeURIComponent(RAINING), 'is_raining']) {
       const one = await hub.call<{ id: string; args: Array<{ name: string }> }>('GET', `${F}/flowcardcondition/homey:app:${WEATHER}/${id}`);
@@ -313,6 +317,50 @@ describe('flows', () => {
     const adv = await hub.call<{ error_description: string }>('GET', `${F}/advancedflow`);
     expect(adv.status).toBe(501);
     expect(adv.body.error_description).toContain('advanced flows are not part of hearth');
+  });
+
+  it("the hub's own cards: a flow starts another, which compares and sets a variable", async () => {
+    const triggers = (await hub.call<Record<string, { ownerName: string; title: string }>>('GET', `${F}/flowcardtrigger`)).body;
+    expect(triggers['homey:manager:cron:sunset']).toMatchObject({ ownerName: 'Date & time', title: 'At sunset' });
+    const count = (await hub.call<{ id: string; name: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Count', type: 'number', value: 1 } }))
+      .body;
+    const variable = { id: count.id, name: count.name };
+    const found = await hub.call<Array<{ id: string; name: string }>>(
+      'GET',
+      `${F}/flowcardaction/homey:manager:logic/set_variable/autocomplete?name=variable&query=cou`,
+    );
+    expect(found.body).toEqual([{ id: count.id, name: 'Count', description: 'number' }]);
+    const started = await createFlow({
+      name: 'Count up once',
+      trigger: { id: 'homey:manager:flow:programmatic_trigger' },
+      conditions: [{ id: 'homey:manager:logic:compare', args: { variable, operator: 'eq', value: '1' } }],
+      actions: [
+        { id: 'homey:manager:logic:set_variable', args: { variable, value: '[[homey:manager:logic|' + count.id + ']]0' } },
+        { id: REMEMBER, group: 'else', args: { message: 'counted already' } },
+      ],
+    });
+    const starter = await createFlow({
+      name: 'When the wind starts',
+      trigger: { id: card(WEATHER, 'wind_start') },
+      actions: [{ id: 'homey:manager:flow:start_flow', args: { flow: { id: started.id, name: started.name } } }],
+    });
+    expect(starter.triggerable).toBe(true);
+    const run = await hub.call<Run>('POST', `${F}/flow/${starter.id}/trigger`);
+    expect(run.body).toMatchObject({ result: 'ran', branch: 'then' });
+    const [first] = await runs(started.id, 1);
+    expect(first).toMatchObject({ result: 'ran', branch: 'then' });
+    // "1" and "0" made 10: a token inside a text.
+    expect((await hub.call<{ value: number }>('GET', `/api/manager/logic/variable/${count.id}`)).body.value).toBe(10);
+    await hub.call('POST', `${F}/flow/${starter.id}/trigger`);
+    const [second] = await runs(started.id, 2);
+    expect(second).toMatchObject({ result: 'ran', branch: 'else' });
+    expect(await lastMessage()).toBe('counted already');
+    // Deleting the started flow breaks the starter, which names it.
+    await hub.call('DELETE', `${F}/flow/${started.id}`);
+    expect((await hub.call<Flow>('GET', `${F}/flow/${starter.id}`)).body.brokenReason).toBe(
+      'its action card homey:manager:flow:start_flow: the flow it starts was deleted',
+    );
+    await hub.call('DELETE', `${F}/flow/${starter.id}`);
   });
 
   it('keeps a flow whose app was uninstalled, marked broken with the reason', async () => {

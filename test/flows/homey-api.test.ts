@@ -63,7 +63,9 @@ async function clientOf(flavour: 'V3 local' | 'V2'): Promise<HomeyApiClient> {
 
 describe.each(['V3 local', 'V2'] as const)('homey-api %s', (flavour) => {
   it('lists the cards, creates a flow from them, starts it, and reads the variable it used', async () => {
-    const variable = await hub.call<{ id: string }>('POST', '/api/manager/logic/variable', { body: { name: `Who ${flavour}`, type: 'string', value: flavour } });
+    const variable = await hub.call<{ id: string }>('POST', '/api/manager/logic/variable', {
+      body: { name: `Who ${flavour}`, type: 'string', value: flavour },
+    });
     expect(variable.status).toBe(201);
     const client = await clientOf(flavour);
     const flow = (client as unknown as { flow: FlowManager }).flow;

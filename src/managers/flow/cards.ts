@@ -4,11 +4,14 @@
  * a card that is not here makes the flow broken.
  */
 
-import { type Card, type CardKind, readCards } from '../../apps/manifest/flow-cards.js';
+import { type CardKind, readCards } from '../../apps/manifest/flow-cards.js';
 import type { AppManifest } from '../../apps/manifest/manifest.js';
 import { notFound } from '../../core/errors.js';
 import { nullRecord } from '../../core/records.js';
 import type { CardView } from './schema.js';
+import type { HubCard } from './system-cards.js';
+
+type Card = HubCard;
 
 /** What the registry needs of the installed apps. */
 export interface CardSource {
@@ -22,12 +25,19 @@ const NO_SOURCE: CardSource = { appIds: () => [], manifest: () => null, appName:
 
 export class CardRegistry {
   private source: CardSource = NO_SOURCE;
+  /** The hub's own cards (system-cards.ts). */
+  private system: HubCard[] = [];
   private byApp: Map<string, Card[]> | null = null;
   private byId = new Map<string, Card>();
   private readonly problems = new Map<string, string[]>();
 
   attach(source: CardSource): void {
     this.source = source;
+    this.forget();
+  }
+
+  setSystem(cards: HubCard[]): void {
+    this.system = cards;
     this.forget();
   }
 
@@ -41,6 +51,8 @@ export class CardRegistry {
     const byApp = new Map<string, Card[]>();
     const byId = new Map<string, Card>();
     this.problems.clear();
+    byApp.set('', this.system);
+    for (const c of this.system) byId.set(`${c.kind}:${c.id}`, c);
     const language = this.source.language();
     for (const appId of this.source.appIds()) {
       const manifest = this.source.manifest(appId);
@@ -88,7 +100,7 @@ export class CardRegistry {
       uri: card.ownerUri,
       ownerUri: card.ownerUri,
       ownerId: card.appId,
-      ownerName: this.source.appName(card.appId),
+      ownerName: card.ownerName ?? this.source.appName(card.appId),
       type: card.kind,
       title: card.title,
       titleFormatted: card.titleFormatted,

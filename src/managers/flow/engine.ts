@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Card, CardKind } from '../../apps/manifest/flow-cards.js';
+import type { CardKind } from '../../apps/manifest/flow-cards.js';
 import type { FLOW_APP_CALLS } from '../../apps/wire/flow-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
 import type { EventBus } from '../../core/events.js';
@@ -22,6 +22,7 @@ import { type TokenLookup, withTokens } from './arg-values.js';
 import type { CardRegistry } from './cards.js';
 import type { RunLog } from './run-log.js';
 import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './schema.js';
+import type { HubCard } from './system-cards.js';
 
 /** Runs in a chain of flows starting flows, at most (the first is 0). */
 export const MAX_DEPTH = 10;
@@ -59,7 +60,7 @@ export class FlowEngine {
    * has said which go on; their runs go on after that.
    */
   async fire(
-    card: Card,
+    card: HubCard,
     flows: readonly FlowRecord[],
     device: string | null,
     tokens: Tokens,
@@ -72,7 +73,10 @@ export class FlowEngine {
     if (on.length === 0) return;
     let go: boolean[];
     try {
-      go = await this.deps.call(card.appId, 'flow.filter', { card: card.cardId, device, args: on.map((f) => f.trigger.args), state }, FILTER_TIMEOUT_MS);
+      const system = card.system;
+      go = system
+        ? on.map((f) => system.filter?.(f.trigger.args, state, f) ?? true)
+        : await this.deps.call(card.appId, 'flow.filter', { card: card.cardId, device, args: on.map((f) => f.trigger.args), state }, FILTER_TIMEOUT_MS);
     } catch (err) {
       for (const flow of on) this.record(this.failedAtTrigger(flow, `the trigger's app did not say which flows go on: ${message(err)}`), depth);
       return;
@@ -188,6 +192,11 @@ export class FlowEngine {
     const card = this.deps.cards.find(kind, ref.id);
     if (!card) throw new Error(`the card no longer exists (its app was uninstalled or changed)`);
     const args = withTokens(card, ref.args, this.lookup(tokens));
+    if (card.system) {
+      const run = card.system.run;
+      if (!run) throw new Error(`card ${card.id} does nothing when run`);
+      return run(args, runId);
+    }
     const device = card.deviceArg ? ((args[card.deviceArg.name] as { id?: string } | undefined)?.id ?? null) : null;
     return this.deps.call(card.appId, 'flow.run', { kind, card: card.cardId, device, args, state, run: runId }, CARD_TIMEOUT_MS);
   }

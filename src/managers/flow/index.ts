@@ -10,15 +10,26 @@ import type { CardKind } from '../../apps/manifest/flow-cards.js';
 import { HearthError, invalid } from '../../core/errors.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import { clockFor } from '../../core/system-zone.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
+import type { LogicService } from '../logic/service.js';
 import { serveFlows } from './app-side.js';
 import { CardRegistry } from './cards.js';
 import { flowContract } from './contract.js';
 import { type AppCaller, FlowEngine, type Tokens } from './engine.js';
 import { RunLog } from './run-log.js';
 import { FlowsService } from './service.js';
+import { systemCards } from './system-cards.js';
+import { TimeTriggers } from './time-triggers.js';
+
+/** What the hub's own cards need of the other managers. */
+export interface HubSide {
+  readonly logic: LogicService;
+  readonly say: (text: string) => Promise<void>;
+  readonly location: () => { latitude: number; longitude: number } | null;
+}
 
 const KIND_OF_PATH: Record<string, CardKind> = { flowcardtrigger: 'trigger', flowcardcondition: 'condition', flowcardaction: 'action' };
 const notHere = (): never => {
@@ -43,15 +54,31 @@ export class FlowManager implements Manager {
   /** The app versions the cards were read for, to read them again after an upgrade. */
   private readonly versions = new Map<string, string>();
 
+  private readonly time: TimeTriggers;
+
   constructor(
     private readonly ctx: ManagerContext,
     private readonly tokens: FlowTokens,
+    hub: HubSide,
     private readonly devices: DevicesService | null = null,
   ) {
     const service = (this.service = new FlowsService(ctx.store, ctx.bus, this.cards, tokens));
     service.world = { hasDevice: (id) => devices?.has(id) ?? false, hasApp: () => false };
     this.engine = new FlowEngine({ cards: this.cards, tokens, runs: this.runs, bus: ctx.bus, log: ctx.log, call: (...a) => this.call(...a) });
     const engine = this.engine;
+    const clock = clockFor(ctx.config.zone);
+    this.cards.setSystem(
+      systemCards({
+        logic: hub.logic,
+        say: hub.say,
+        flows: () => service.records(),
+        startFlow: (id, cause) => this.fireSystem('homey:manager:flow:programmatic_trigger', { flow: id }, cause),
+        location: hub.location,
+        clock,
+        now: Date.now,
+      }),
+    );
+    this.time = new TimeTriggers({ clock, now: Date.now, location: hub.location, fire: (id, state) => void this.fireSystem(id, state, null) });
     this.operations = implement(flowContract.operations, {
       getState: () => {
         const flows = Object.values(service.list());
@@ -117,6 +144,7 @@ export class FlowManager implements Manager {
             throw invalid('args must be the other arguments as a JSON object');
           }
         }
+        if (card.system) return card.system.autocomplete?.(query.name, query.query) ?? [];
         const device = card.deviceArg ? ((args[card.deviceArg.name] as { id?: string } | undefined)?.id ?? null) : null;
         return this.call(card.appId, 'flow.autocomplete', { kind, card: card.cardId, device, name: query.name, query: query.query, args }, 5_000);
       },
@@ -127,6 +155,14 @@ export class FlowManager implements Manager {
       deleteAdvancedFlow: notHere,
       triggerAdvancedFlow: notHere,
     });
+  }
+
+  /** Fires one of the hub's own triggers; resolves once the flows on it are started. */
+  async fireSystem(cardId: string, state: Record<string, unknown>, cause: string | null): Promise<void> {
+    const card = this.cards.find('trigger', cardId);
+    if (!card) return;
+    const flows = this.service.onTrigger(cardId);
+    if (flows.length > 0) await this.engine.fire(card, flows, null, {}, state, cause);
   }
 
   /** Runs one card by hand (runFlowCardCondition/Action): its arguments checked, its tokens given. */
@@ -170,6 +206,7 @@ export class FlowManager implements Manager {
 
   async start(): Promise<void> {
     this.service.start();
+    this.time.start();
     this.off.push(
       this.ctx.bus.subscribe((e) => {
         if (e.manager === 'i18n') return this.cards.forget();
@@ -194,6 +231,7 @@ export class FlowManager implements Manager {
   async stop(): Promise<void> {
     for (const f of this.off) f();
     this.off = [];
+    this.time.stop();
     this.engine.stop();
   }
 }

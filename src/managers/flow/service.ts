@@ -75,6 +75,8 @@ export class FlowsService {
       }
       const device = card.deviceArg ? (ref.args[card.deviceArg.name] as { id?: unknown } | undefined)?.id : undefined;
       if (typeof device === 'string' && !this.world.hasDevice(device)) return `the device of its ${kind} card ${ref.id} was deleted`;
+      const gone = card.system?.broken?.(ref.args);
+      if (gone) return `its ${kind} card ${ref.id}: ${gone}`;
       for (const token of tokensIn(ref.args)) {
         const bar = token.indexOf('|');
         if (bar < 0) continue;

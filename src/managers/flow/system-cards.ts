@@ -1,0 +1,236 @@
+/**
+ * The hub's own cards, run in the hub: date and time (at a time, every N minutes, at sunrise and
+ * sunset from the geolocation manager's location; time between, weekday, the sun is up), logic
+ * (compare a variable, set a variable), speech ("say") and flows ("this flow is started", "start
+ * a flow"). Their ids are Homey's form, owned by the manager that answers for them:
+ * `homey:manager:cron:sunset`, `homey:manager:logic:set_variable`, ...
+ */
+import type { Arg, Card, CardKind, Token } from '../../apps/manifest/flow-cards.js';
+import type { WallClock } from '../../core/cron.js';
+import { sunTimes } from '../../core/sun.js';
+import type { VariableView } from '../logic/contract.js';
+import type { LogicService } from '../logic/service.js';
+import type { FlowRecord } from './schema.js';
+
+/** How a hub card works: what an app's listeners do for an app's card. */
+export interface SystemImpl {
+  /** A trigger's filter: whether the flow on it goes on (all go on without one). */
+  filter?(args: Record<string, unknown>, state: Record<string, unknown>, flow: FlowRecord): boolean;
+  /** A condition's answer, or an action's work. `runId` is the run it belongs to. */
+  run?(args: Record<string, unknown>, runId: string): Promise<unknown> | unknown;
+  autocomplete?(name: string, query: string): Array<{ name: string; [field: string]: unknown }>;
+  /** Why a flow using the card with `args` cannot run (what it names is gone), or null. */
+  broken?(args: Record<string, unknown>): string | null;
+}
+export type HubCard = Card & { readonly system?: SystemImpl; readonly ownerName?: string };
+
+export interface SystemDeps {
+  readonly logic: LogicService;
+  readonly say: (text: string) => Promise<void>;
+  readonly flows: () => FlowRecord[];
+  /** Starts the flows on "this flow is started" for flow `id`, as a run of `cause`. */
+  readonly startFlow: (id: string, cause: string) => Promise<void>;
+  readonly location: () => { latitude: number; longitude: number } | null;
+  readonly clock: WallClock;
+  readonly now: () => number;
+}
+
+const OWNERS: Record<string, string> = { cron: 'Date & time', logic: 'Logic', 'speech-output': 'Speech', flow: 'Flows' };
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+function arg(name: string, type: Arg['type'], title: string, extra: Partial<Arg> = {}): Arg {
+  return { name, type, title, placeholder: null, values: null, min: null, max: null, step: null, filter: null, required: true, ...extra };
+}
+
+function card(
+  owner: string,
+  cardId: string,
+  kind: CardKind,
+  title: string,
+  args: Arg[],
+  system: SystemImpl,
+  more: { hint?: string; tokens?: Token[] } = {},
+): HubCard {
+  const ownerUri = `homey:manager:${owner}`;
+  return {
+    id: `${ownerUri}:${cardId}`,
+    ownerUri,
+    appId: owner,
+    cardId,
+    kind,
+    title,
+    titleFormatted: null,
+    hint: more.hint ?? null,
+    args,
+    tokens: more.tokens ?? [],
+    droptoken: null,
+    deprecated: false,
+    highlight: false,
+    duration: false,
+    deviceArg: null,
+    system,
+    ownerName: OWNERS[owner] ?? owner,
+  };
+}
+
+const minutesOf = (hhmm: unknown): number => {
+  const [h, m] = String(hhmm).split(':').map(Number);
+  return (h ?? 0) * 60 + (m ?? 0);
+};
+const idOf = (v: unknown): string | null =>
+  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : null;
+
+/** A variable's value from an argument's text: of the variable's type, or a sentence why not. */
+export function variableValue(v: VariableView, raw: unknown): string | number | boolean {
+  if (v.type === 'string') return String(raw ?? '');
+  if (v.type === 'number') {
+    const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+    if (String(raw).trim() === '' || !Number.isFinite(n)) throw new Error(`variable '${v.name}' is a number; ${JSON.stringify(raw)} is not one`);
+    return n;
+  }
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  throw new Error(`variable '${v.name}' is a boolean; ${JSON.stringify(raw)} is neither true nor false`);
+}
+
+export function systemCards(d: SystemDeps): HubCard[] {
+  const wall = () => d.clock.parts(d.now());
+  const minuteOfDay = () => {
+    const p = wall();
+    return p.hour * 60 + p.minute;
+  };
+  const variable = (args: Record<string, unknown>): VariableView => {
+    const id = idOf(args.variable);
+    if (!id || !d.logic.has(id)) throw new Error('its variable was deleted');
+    return d.logic.get(id);
+  };
+  const variableGone = (args: Record<string, unknown>) => {
+    const id = idOf(args.variable);
+    return id && !d.logic.has(id) ? 'the variable it uses was deleted' : null;
+  };
+  const variables = (_name: string, query: string) =>
+    Object.values(d.logic.list())
+      .filter((v) => v.name.toLowerCase().includes(query.toLowerCase()))
+      .map((v) => ({ id: v.id, name: v.name, description: v.type }));
+  const sunUp = (): boolean => {
+    const at = d.location();
+    if (!at) throw new Error("the hub's location is not set (Settings, Location)");
+    const p = wall();
+    const sun = sunTimes(p.year, p.month, p.day, at.latitude, at.longitude);
+    if (sun.sunrise === null || sun.sunset === null) return sun.alwaysUp;
+    const t = d.now();
+    return t >= sun.sunrise && t < sun.sunset;
+  };
+  const time = (name: string, title: string) => arg(name, 'time', title);
+  const dropdown = (name: string, title: string, values: string[][]) =>
+    arg(name, 'dropdown', title, { values: values.map(([id, label]) => ({ id: id!, label: label! })) });
+
+  return [
+    card('cron', 'time_exactly', 'trigger', 'At a time', [time('time', 'Time')], { filter: (args, state) => args.time === state.time }),
+    card('cron', 'every_minutes', 'trigger', 'Every so many minutes', [arg('minutes', 'number', 'Minutes', { min: 1, max: 1440, step: 1 })], {
+      // Counted from midnight, so "every 15 minutes" runs at :00, :15, :30 and :45.
+      filter: (args, state) => Number(state.minuteOfDay) % Math.max(1, Math.round(Number(args.minutes))) === 0,
+    }),
+    card('cron', 'sunrise', 'trigger', 'At sunrise', [], {}, { hint: "At sunrise at the hub's location" }),
+    card('cron', 'sunset', 'trigger', 'At sunset', [], {}, { hint: "At sunset at the hub's location" }),
+    card('cron', 'time_between', 'condition', 'The time is between', [time('from', 'From'), time('to', 'To')], {
+      run: (args) => {
+        const now = minuteOfDay();
+        const from = minutesOf(args.from);
+        const to = minutesOf(args.to);
+        // 22:00 to 06:00 crosses midnight.
+        return from <= to ? now >= from && now < to : now >= from || now < to;
+      },
+    }),
+    card(
+      'cron',
+      'weekday',
+      'condition',
+      'Today is',
+      [
+        dropdown(
+          'day',
+          'Day',
+          WEEKDAYS.map((w) => [w, w[0]!.toUpperCase() + w.slice(1)]),
+        ),
+      ],
+      {
+        run: (args) => WEEKDAYS[wall().weekday] === args.day,
+      },
+    ),
+    card('cron', 'sun_up', 'condition', 'The sun is up', [], { run: () => sunUp() }),
+    card(
+      'logic',
+      'compare',
+      'condition',
+      'A variable compares to a value',
+      [
+        arg('variable', 'autocomplete', 'Variable'),
+        dropdown('operator', 'Is', [
+          ['eq', 'equal to'],
+          ['lt', 'less than'],
+          ['gt', 'greater than'],
+          ['contains', 'containing'],
+        ]),
+        arg('value', 'text', 'Value'),
+      ],
+      {
+        run: (args) => {
+          const v = variable(args);
+          const value = variableValue(v, args.value);
+          switch (args.operator) {
+            case 'lt':
+              return v.value < value;
+            case 'gt':
+              return v.value > value;
+            case 'contains':
+              return String(v.value).includes(String(value));
+            default:
+              return v.value === value;
+          }
+        },
+        autocomplete: variables,
+        broken: variableGone,
+      },
+    ),
+    card(
+      'logic',
+      'set_variable',
+      'action',
+      'Set a variable',
+      [arg('variable', 'autocomplete', 'Variable'), arg('value', 'text', 'Value', { required: false })],
+      {
+        run: async (args) => {
+          const v = variable(args);
+          await d.logic.update(v.id, { value: variableValue(v, args.value) });
+        },
+        autocomplete: variables,
+        broken: variableGone,
+      },
+    ),
+    card('speech-output', 'say', 'action', 'Say something', [arg('text', 'text', 'Text')], {
+      run: async (args) => {
+        await d.say(String(args.text));
+      },
+    }),
+    card('flow', 'programmatic_trigger', 'trigger', 'This flow is started', [], {
+      filter: (_args, state, flow) => state.flow === flow.id,
+    }),
+    card('flow', 'start_flow', 'action', 'Start a flow', [arg('flow', 'autocomplete', 'Flow')], {
+      run: async (args, runId) => {
+        const id = idOf(args.flow);
+        if (!id) throw new Error('no flow chosen');
+        await d.startFlow(id, runId);
+      },
+      autocomplete: (_name, query) =>
+        d
+          .flows()
+          .filter((f) => f.trigger.id === 'homey:manager:flow:programmatic_trigger' && f.name.toLowerCase().includes(query.toLowerCase()))
+          .map((f) => ({ id: f.id, name: f.name })),
+      broken: (args) => {
+        const id = idOf(args.flow);
+        return id && !d.flows().some((f) => f.id === id) ? 'the flow it starts was deleted' : null;
+      },
+    }),
+  ];
+}
