@@ -108,6 +108,11 @@ export class DevicesService {
     return Object.hasOwn(this.section.value, id);
   }
 
+  /** Every device's record. */
+  records(): DeviceRecord[] {
+    return Object.values(this.section.value);
+  }
+
   record(id: string): DeviceRecord {
     const r = Object.hasOwn(this.section.value, id) ? this.section.value[id] : undefined;
     if (!r) throw notFound(`device '${id}' does not exist`);

@@ -27,6 +27,9 @@ export class CardRegistry {
   private source: CardSource = NO_SOURCE;
   /** The hub's own cards (system-cards.ts). */
   private system: HubCard[] = [];
+  /** The devices' cards (device-cards.ts), made per device when first asked. */
+  private devices: { ids(): string[]; cards(id: string): HubCard[] } | null = null;
+  private readonly byDevice = new Map<string, HubCard[]>();
   private byApp: Map<string, Card[]> | null = null;
   private byId = new Map<string, Card>();
   private readonly problems = new Map<string, string[]>();
@@ -34,6 +37,25 @@ export class CardRegistry {
   attach(source: CardSource): void {
     this.source = source;
     this.forget();
+  }
+
+  setDevices(devices: { ids(): string[]; cards(id: string): HubCard[] }): void {
+    this.devices = devices;
+    this.byDevice.clear();
+  }
+
+  /** A device was added, changed or deleted: its cards are made again when next asked. */
+  forgetDevice(id: string): void {
+    this.byDevice.delete(id);
+  }
+
+  private deviceCards(id: string): HubCard[] {
+    let cards = this.byDevice.get(id);
+    if (!cards) {
+      cards = this.devices?.cards(id) ?? [];
+      this.byDevice.set(id, cards);
+    }
+    return cards;
   }
 
   setSystem(cards: HubCard[]): void {
@@ -44,6 +66,8 @@ export class CardRegistry {
   /** An app was installed, changed or removed (or the language changed): its cards are read again when next asked. */
   forget(): void {
     this.byApp = null;
+    // An app's own capabilities make its devices' cards: they are made again too.
+    this.byDevice.clear();
   }
 
   private index(): Map<string, Card[]> {
@@ -69,6 +93,10 @@ export class CardRegistry {
 
   /** A card by kind and Homey's id, or null. */
   find(kind: CardKind, id: string): Card | null {
+    if (id.startsWith('homey:device:')) {
+      const deviceId = id.split(':')[2] ?? '';
+      return this.deviceCards(deviceId).find((c) => c.kind === kind && c.id === id) ?? null;
+    }
     this.index();
     return this.byId.get(`${kind}:${id}`) ?? null;
   }
@@ -85,7 +113,8 @@ export class CardRegistry {
   }
 
   list(kind: CardKind): Card[] {
-    return [...this.index().values()].flat().filter((c) => c.kind === kind);
+    const devices = (this.devices?.ids() ?? []).flatMap((id) => this.deviceCards(id));
+    return [...this.index().values(), devices].flat().filter((c) => c.kind === kind);
   }
 
   /** The cards of an app hearth could not read, one sentence each. */

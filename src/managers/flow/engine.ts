@@ -10,6 +10,7 @@
  * A flow that triggers itself (an action whose app fires the flow's trigger while it runs) is
  * bounded: each run knows how deep in such a chain it is, and a run past MAX_DEPTH is stopped.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -23,6 +24,12 @@ import type { CardRegistry } from './cards.js';
 import type { RunLog } from './run-log.js';
 import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './schema.js';
 import type { HubCard } from './system-cards.js';
+
+/**
+ * The run a hub card belongs to while it runs, so a trigger it causes in the hub (a device it
+ * switches fires that device's card) carries it as its cause, as an app's SDK does for apps.
+ */
+export const hubRun = new AsyncLocalStorage<string>();
 
 /** Runs in a chain of flows starting flows, at most (the first is 0). */
 export const MAX_DEPTH = 10;
@@ -195,7 +202,7 @@ export class FlowEngine {
     if (card.system) {
       const run = card.system.run;
       if (!run) throw new Error(`card ${card.id} does nothing when run`);
-      return run(args, runId);
+      return hubRun.run(runId, () => run(args, runId));
     }
     const device = card.deviceArg ? ((args[card.deviceArg.name] as { id?: string } | undefined)?.id ?? null) : null;
     return this.deps.call(card.appId, 'flow.run', { kind, card: card.cardId, device, args, state, run: runId }, CARD_TIMEOUT_MS);

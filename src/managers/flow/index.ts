@@ -7,6 +7,7 @@
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { CardKind } from '../../apps/manifest/flow-cards.js';
+import type { Capability } from '../../core/capability.js';
 import { HearthError, invalid } from '../../core/errors.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
@@ -18,7 +19,9 @@ import type { LogicService } from '../logic/service.js';
 import { serveFlows } from './app-side.js';
 import { CardRegistry } from './cards.js';
 import { flowContract } from './contract.js';
-import { type AppCaller, FlowEngine, type Tokens } from './engine.js';
+import { deviceCards, triggerIds } from './device-cards.js';
+import { deviceSide } from './devices-side.js';
+import { type AppCaller, FlowEngine, hubRun, type Tokens } from './engine.js';
 import { RunLog } from './run-log.js';
 import { FlowsService } from './service.js';
 import { systemCards } from './system-cards.js';
@@ -51,6 +54,8 @@ export class FlowManager implements Manager {
   private call: AppCaller = async () => {
     throw new HearthError('unavailable', 'the apps are not running yet');
   };
+  /** The last value each device capability had, so its triggers fire on a change only. */
+  private readonly lastValues = new Map<string, unknown>();
   /** The app versions the cards were read for, to read them again after an upgrade. */
   private readonly versions = new Map<string, string>();
 
@@ -78,6 +83,11 @@ export class FlowManager implements Manager {
         now: Date.now,
       }),
     );
+    if (devices) {
+      const side = deviceSide(devices);
+      this.cards.setDevices({ ids: side.ids, cards: (id) => deviceCards(id, side) });
+      tokens.setDevices(side);
+    }
     this.time = new TimeTriggers({ clock, now: Date.now, location: hub.location, fire: (id, state) => void this.fireSystem(id, state, null) });
     this.operations = implement(flowContract.operations, {
       getState: () => {
@@ -158,11 +168,31 @@ export class FlowManager implements Manager {
   }
 
   /** Fires one of the hub's own triggers; resolves once the flows on it are started. */
-  async fireSystem(cardId: string, state: Record<string, unknown>, cause: string | null): Promise<void> {
-    const card = this.cards.find('trigger', cardId);
-    if (!card) return;
+  async fireSystem(cardId: string, state: Record<string, unknown>, cause: string | null, tokens: Tokens = {}): Promise<void> {
     const flows = this.service.onTrigger(cardId);
-    if (flows.length > 0) await this.engine.fire(card, flows, null, {}, state, cause);
+    if (flows.length === 0) return;
+    const card = this.cards.find('trigger', cardId);
+    if (card) await this.engine.fire(card, flows, null, tokens, state, cause);
+  }
+
+  /** A device's capability changed: its card for that change fires, with the value as its token. */
+  private capabilityChanged(deviceId: string, capabilityId: string, value: unknown): void {
+    const key = `${deviceId}\u0000${capabilityId}`;
+    const before = this.lastValues.get(key);
+    this.lastValues.set(key, value);
+    if (before === value || !this.devices?.has(deviceId)) return;
+    let facts: Capability;
+    try {
+      facts = this.devices.facts(this.devices.record(deviceId), capabilityId);
+    } catch {
+      return;
+    }
+    const ids = triggerIds(capabilityId, facts);
+    const cardId = facts.type === 'boolean' ? (value === true ? ids.true : value === false ? ids.false : undefined) : ids.changed;
+    if (!cardId) return;
+    const token = typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string' ? value : null;
+    // The run of a hub card that set it (a flow switching a lamp) is its cause.
+    void this.fireSystem(`homey:device:${deviceId}:${cardId}`, {}, hubRun.getStore() ?? null, facts.type === 'boolean' ? {} : { [capabilityId]: token });
   }
 
   /** Runs one card by hand (runFlowCardCondition/Action): its arguments checked, its tokens given. */
@@ -207,9 +237,28 @@ export class FlowManager implements Manager {
   async start(): Promise<void> {
     this.service.start();
     this.time.start();
+    // What each device's capabilities hold now: a value reported again after a restart is no change.
+    for (const r of this.devices?.records() ?? []) {
+      for (const cap of r.capabilities) {
+        try {
+          this.lastValues.set(`${r.id}\u0000${cap}`, this.devices?.getCapabilityValue(r.id, cap));
+        } catch {
+          // A capability without facts has no cards.
+        }
+      }
+    }
     this.off.push(
       this.ctx.bus.subscribe((e) => {
         if (e.manager === 'i18n') return this.cards.forget();
+        if (e.manager === 'devices') {
+          const arg = e.args[0] as { id?: unknown; deviceId?: unknown; capabilityId?: unknown; value?: unknown } | undefined;
+          if (e.event === 'capability.update' && typeof arg?.deviceId === 'string' && typeof arg.capabilityId === 'string') {
+            this.capabilityChanged(arg.deviceId, arg.capabilityId, arg.value);
+          } else if (typeof arg?.id === 'string') {
+            this.cards.forgetDevice(arg.id);
+          }
+          return;
+        }
         if (e.manager !== 'apps' || !e.event.startsWith('app.')) return;
         const app = e.args[0] as { id?: unknown; version?: unknown } | undefined;
         if (typeof app?.id !== 'string') return;

@@ -68,6 +68,8 @@ export class FlowsService {
     for (const [kind, ref] of refs) {
       const card = this.cards.find(kind, ref.id);
       if (!card) {
+        const deviceId = ref.id.startsWith('homey:device:') ? ref.id.split(':')[2]! : null;
+        if (deviceId && !this.world.hasDevice(deviceId)) return `the device of its ${kind} card ${ref.id} was deleted`;
         const appId = ref.id.startsWith('homey:app:') ? ref.id.split(':')[2]! : null;
         return appId && !this.world.hasApp(appId)
           ? `its ${kind} card ${ref.id} is gone: app '${appId}' is not installed`

@@ -3,6 +3,7 @@
  * each time it starts, which replaces them) and one per logic variable. Apps' token values live
  * in memory only: an app sets them again when it runs.
  */
+import type { Capability } from '../../core/capability.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
 import { nullRecord } from '../../core/records.js';
@@ -20,9 +21,20 @@ export function splitTokenId(full: string): { uri: string; id: string } | null {
   return { uri: parts.slice(0, 3).join(':'), id: parts.slice(3).join(':') };
 }
 
+/** The devices' capability values as tokens (`homey:device:<id>` / capability): what the registry needs of the devices manager. */
+export interface DeviceTokenSource {
+  ids(): string[];
+  has(id: string): boolean;
+  name(id: string): string;
+  capabilities(id: string): string[];
+  facts(id: string, capabilityId: string): Capability | null;
+  value(id: string, capabilityId: string): boolean | number | string | null;
+}
+
 export class FlowTokens {
   /** Apps' tokens by `<ownerUri>:<id>`. */
   private readonly apps = new Map<string, FlowTokenView>();
+  private devices: DeviceTokenSource | null = null;
 
   constructor(
     private readonly bus: EventBus,
@@ -34,16 +46,48 @@ export class FlowTokens {
     return { id: v.id, uri: LOGIC_URI, ownerUri: LOGIC_URI, ownerId: 'logic', ownerName: 'Logic', type: v.type, title: v.name, example: null, value: v.value };
   }
 
+  setDevices(devices: DeviceTokenSource): void {
+    this.devices = devices;
+  }
+
+  /** A device's capability as a token: each one that can be read. */
+  private deviceToken(deviceId: string, capabilityId: string): FlowTokenView | null {
+    const d = this.devices;
+    if (!d?.has(deviceId) || !d.capabilities(deviceId).includes(capabilityId)) return null;
+    const facts = d.facts(deviceId, capabilityId);
+    if (!facts?.getable) return null;
+    const uri = `homey:device:${deviceId}`;
+    const type = facts.type === 'boolean' ? 'boolean' : facts.type === 'number' ? 'number' : 'string';
+    return {
+      id: capabilityId,
+      uri,
+      ownerUri: uri,
+      ownerId: deviceId,
+      ownerName: d.name(deviceId),
+      type,
+      title: facts.title,
+      example: null,
+      value: d.value(deviceId, capabilityId),
+    };
+  }
+
   list(): Record<string, FlowTokenView> {
     const out = nullRecord<FlowTokenView>();
     for (const [key, t] of this.apps) out[key] = t;
     for (const v of Object.values(this.logic.list())) out[`${LOGIC_URI}:${v.id}`] = this.variableToken(v);
+    for (const deviceId of this.devices?.ids() ?? []) {
+      for (const cap of this.devices?.capabilities(deviceId) ?? []) {
+        const t = this.deviceToken(deviceId, cap);
+        if (t) out[`${t.uri}:${cap}`] = t;
+      }
+    }
     return out;
   }
 
   /** A token by `<ownerUri>:<id>`, or null. */
   find(uri: string, id: string): FlowTokenView | null {
     if (uri === LOGIC_URI) return this.logic.has(id) ? this.variableToken(this.logic.get(id)) : null;
+    if (uri.startsWith('homey:device:')) return this.deviceToken(uri.slice('homey:device:'.length), id);
     return this.apps.get(`${uri}:${id}`) ?? null;
   }
 

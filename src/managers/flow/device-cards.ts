@@ -1,0 +1,97 @@
+/**
+ * The cards every device brings from its capabilities, made from hearth's capability table (and
+ * the app's own capabilities): a boolean one is turned on and off, is on, and (when it can be
+ * set) is turned on, off or toggled; a number, enum or text one changed (with its value as the
+ * trigger's token) and, when it can be set, is set. `onoff` keeps Homey's own names (turned_on,
+ * turned_off, on, off, toggle). Ids are Homey's: `homey:device:<deviceId>:<cardId>`; they run in
+ * the hub, through the devices manager (a set goes to the device's app like any other).
+ */
+import type { Arg, CardKind, Token } from '../../apps/manifest/flow-cards.js';
+import type { Capability } from '../../core/capability.js';
+import type { HubCard, SystemImpl } from './system-cards.js';
+
+/** What the device cards need of the devices manager. */
+export interface DeviceSide {
+  has(id: string): boolean;
+  name(id: string): string;
+  capabilities(id: string): string[];
+  facts(id: string, capabilityId: string): Capability | null;
+  value(id: string, capabilityId: string): boolean | number | string | null;
+  set(id: string, capabilityId: string, value: boolean | number | string): Promise<void>;
+}
+
+const ONOFF = { true: 'turned_on', false: 'turned_off', is: 'on', set: { true: 'on', false: 'off', toggle: 'toggle' } };
+
+/** The ids of a capability's triggers, by the kind of change. */
+export function triggerIds(capabilityId: string, facts: Capability): { true?: string; false?: string; changed?: string } {
+  if (facts.type !== 'boolean') return { changed: `${capabilityId}_changed` };
+  if (capabilityId === 'onoff') return { true: ONOFF.true, false: ONOFF.false };
+  return { true: `${capabilityId}_true`, false: `${capabilityId}_false` };
+}
+
+function arg(name: string, type: Arg['type'], title: string, extra: Partial<Arg> = {}): Arg {
+  return { name, type, title, placeholder: null, values: null, min: null, max: null, step: null, filter: null, required: true, ...extra };
+}
+
+export function deviceCards(deviceId: string, side: DeviceSide): HubCard[] {
+  const ownerUri = `homey:device:${deviceId}`;
+  const ownerName = side.name(deviceId);
+  const card = (cardId: string, kind: CardKind, title: string, system: SystemImpl, args: Arg[] = [], tokens: Token[] = []): HubCard => ({
+    id: `${ownerUri}:${cardId}`,
+    ownerUri,
+    appId: deviceId,
+    cardId,
+    kind,
+    title,
+    titleFormatted: null,
+    hint: null,
+    args,
+    tokens,
+    droptoken: null,
+    deprecated: false,
+    highlight: false,
+    duration: false,
+    deviceArg: null,
+    system,
+    ownerName,
+  });
+  const out: HubCard[] = [];
+  for (const cap of side.capabilities(deviceId)) {
+    const f = side.facts(deviceId, cap);
+    if (!f) continue;
+    const title = f.title;
+    const ids = triggerIds(cap, f);
+    const set = (value: boolean | number | string) => side.set(deviceId, cap, value);
+    if (f.type === 'boolean') {
+      const onoff = cap === 'onoff';
+      out.push(card(ids.true!, 'trigger', onoff ? 'Turned on' : `${title} turned on`, {}));
+      out.push(card(ids.false!, 'trigger', onoff ? 'Turned off' : `${title} turned off`, {}));
+      if (f.getable)
+        out.push(card(onoff ? ONOFF.is : cap, 'condition', onoff ? 'Is turned on' : `${title} is on`, { run: () => side.value(deviceId, cap) === true }));
+      if (f.setable) {
+        out.push(card(onoff ? ONOFF.set.true : `${cap}_true`, 'action', onoff ? 'Turn on' : `Turn ${title} on`, { run: () => set(true) }));
+        out.push(card(onoff ? ONOFF.set.false : `${cap}_false`, 'action', onoff ? 'Turn off' : `Turn ${title} off`, { run: () => set(false) }));
+        out.push(
+          card(onoff ? ONOFF.set.toggle : `${cap}_toggle`, 'action', onoff ? 'Toggle on or off' : `Toggle ${title}`, {
+            run: () => set(side.value(deviceId, cap) !== true),
+          }),
+        );
+      }
+      continue;
+    }
+    const tokenType = f.type === 'number' ? 'number' : 'string';
+    if (f.getable) out.push(card(ids.changed!, 'trigger', `${title} changed`, {}, [], [{ name: cap, type: tokenType, title, example: null }]));
+    if (!f.setable) continue;
+    if (f.type === 'number') {
+      const value = arg('value', 'number', f.units ? `${title} (${f.units})` : title, { min: f.min, max: f.max, step: f.step });
+      out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args) => set(Number(args.value)) }, [value]));
+    } else if (f.type === 'enum') {
+      const value = arg('value', 'dropdown', title, { values: (f.values ?? []).map((v) => ({ id: v.id, label: v.title })) });
+      out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args) => set(String(args.value)) }, [value]));
+      out.push(card(`${cap}_is`, 'condition', `${title} is`, { run: (args) => side.value(deviceId, cap) === args.value }, [{ ...value }]));
+    } else {
+      out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args) => set(String(args.value)) }, [arg('value', 'text', title)]));
+    }
+  }
+  return out;
+}

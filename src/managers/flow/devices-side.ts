@@ -1,0 +1,27 @@
+/**
+ * The devices manager as the device cards and the devices' tokens see it: a device's name,
+ * capabilities, their facts and values, and setting one (through the device's app).
+ */
+import type { Capability } from '../../core/capability.js';
+import type { DevicesService } from '../devices/service.js';
+import type { DeviceTokenSource } from '../flowtoken/registry.js';
+import type { DeviceSide } from './device-cards.js';
+
+export function deviceSide(devices: DevicesService): DeviceSide & DeviceTokenSource {
+  const facts = (id: string, capabilityId: string): Capability | null => {
+    try {
+      return devices.facts(devices.record(id), capabilityId);
+    } catch {
+      return null;
+    }
+  };
+  return {
+    ids: () => devices.records().map((r) => r.id),
+    has: (id) => devices.has(id),
+    name: (id) => devices.record(id).name,
+    capabilities: (id) => [...devices.record(id).capabilities],
+    facts,
+    value: (id, capabilityId) => (facts(id, capabilityId) ? devices.getCapabilityValue(id, capabilityId) : null),
+    set: (id, capabilityId, value) => devices.setCapabilityValue(id, capabilityId, value),
+  };
+}
