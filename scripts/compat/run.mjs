@@ -158,6 +158,28 @@ const call = async (hub, method, path, body) => {
   return res.json();
 };
 
+/**
+ * An app's flow cards on the hub: how many it declares (its built app.json), how many the hub
+ * lists, and each condition or action without arguments run once through the Web API (its run
+ * listener answering, or why not). Cards with arguments need values only a person can choose.
+ */
+async function cardsOf(hub, id, appsDir) {
+  const manifest = JSON.parse(await readFile(join(appsDir, id, 'app.json'), 'utf8'));
+  const declared = ['triggers', 'conditions', 'actions'].reduce((n, k) => n + (manifest.flow?.[k]?.length ?? 0), 0);
+  const out = { declared, listed: 0, ran: [], failed: [] };
+  for (const kind of ['trigger', 'condition', 'action']) {
+    const cards = Object.values(await call(hub, 'GET', `/api/manager/flow/flowcard${kind}`)).filter((c) => c.ownerId === id);
+    out.listed += cards.length;
+    if (kind === 'trigger') continue;
+    for (const c of cards.filter((c) => c.args.length === 0)) {
+      const answer = await call(hub, 'POST', `/api/manager/flow/flowcard${kind}/${encodeURIComponent(c.ownerUri)}/${encodeURIComponent(c.id)}/run`, {});
+      if (answer && typeof answer === 'object' && 'error' in answer) out.failed.push(`${c.id}: ${answer.error_description}`);
+      else out.ran.push(c.id);
+    }
+  }
+  return out;
+}
+
 const work = await mkdtemp(join(tmpdir(), 'hearth-compat-'));
 const appsDir = join(work, 'apps');
 await mkdir(appsDir);
@@ -198,6 +220,7 @@ try {
       const std = await call(hub, 'POST', `/api/manager/apps/app/${result.id}/crashlog`, {});
       result.log = `${std.stdout ?? ''}${std.stderr ?? ''}`.split('\n').filter(Boolean).slice(-6);
     }
+    if (held) result.cards = await cardsOf(hub, result.id, appsDir);
   }
 } finally {
   await hub.stop();
@@ -210,6 +233,9 @@ for (const r of results) {
   const why = (r.outcome === 'held' ? '' : (r.reason ?? r.build)).replace(/\|/g, '\\|').slice(0, 160);
   console.log(`| ${r.id} | ${r.repo}@${r.commit.slice(0, 10)} | ${r.language}${r.drivers ? ', drivers' : ''} | ${r.outcome} | ${why} |`);
 }
+const withCards = results.filter((r) => r.cards?.declared > 0);
+console.log(`\n| app with flow cards | declared | listed | ran without arguments | failed |\n|---|---|---|---|---|`);
+for (const r of withCards) console.log(`| ${r.id} | ${r.cards.declared} | ${r.cards.listed} | ${r.cards.ran.length} | ${r.cards.failed.length} |`);
 console.log(
   `\n${count('held')} of ${results.length} held; driverless: ${driverless.filter((r) => r.outcome === 'held').length} of ${driverless.length}; ` +
     `incompatible (drivers): ${count('incompatible')}; failed: ${count('failed')}; build failed: ${count('build failed')}`,

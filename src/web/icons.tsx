@@ -11,6 +11,7 @@ const PATHS = {
   apps: 'M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 14h6v6h-6z',
   devices: 'M9 18h6M10 21h4M12 3a6 6 0 0 0-3.5 10.9V16h7v-2.1A6 6 0 0 0 12 3z',
   insights: 'M3 20h18M5 16l4-5 4 3 6-8',
+  flows: 'M4 6h6v4H4zM14 14h6v4h-6zM7 10v6h7M17 14V8h-7',
   system: 'M12 8a4 4 0 1 0 0 8a4 4 0 1 0 0-8zM12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M4.9 19.1L7 17M17 7l2.1-2.1',
   download: 'M12 3v12M7 10l5 5 5-5M4 20h16',
   upload: 'M12 16V4M7 9l5-5 5 5M4 20h16',

@@ -1,6 +1,6 @@
 /**
  * The web app's shell: sign-in (signin.tsx: a one-time link, or a pasted token), a hash router
- * (#/dashboards, #/devices, #/apps, #/insights, #/system) so the hub serves one static page, and the
+ * (#/dashboards, #/devices, #/flows, #/apps, #/insights, #/system) so the hub serves one static page, and the
  * navigation. Each page lives in pages/.
  */
 import { type JSX, render } from 'preact';
@@ -13,6 +13,7 @@ import { Notifications } from './notifications.js';
 import { AppsPage } from './pages/apps.js';
 import { DashboardsPage } from './pages/dashboards.js';
 import { DevicesPage } from './pages/devices.js';
+import { FlowsPage } from './pages/flows.js';
 import { InsightsPage } from './pages/insights.js';
 import { SystemPage } from './pages/system.js';
 import { loginCode, redeemLogin, SignIn } from './signin.js';
@@ -21,6 +22,7 @@ import './styles.css';
 const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: () => JSX.Element }> = [
   { id: 'dashboards', title: 'Dashboards', icon: 'dashboard', view: DashboardsPage },
   { id: 'devices', title: 'Devices', icon: 'devices', view: DevicesPage },
+  { id: 'flows', title: 'Flows', icon: 'flows', view: FlowsPage },
   { id: 'apps', title: 'Apps', icon: 'apps', view: AppsPage },
   { id: 'insights', title: 'Insights', icon: 'insights', view: InsightsPage },
   { id: 'system', title: 'System', icon: 'system', view: SystemPage },

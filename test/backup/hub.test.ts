@@ -172,7 +172,7 @@ describe('backup manager', () => {
     expect(state.backups.map((b) => b.file)).toEqual(newest);
   });
 
-  it('round trip: options, tokens, an app with settings, userdata and insights come back after restore', async () => {
+  it('round trip: options, tokens, an app with settings, userdata, insights, flows and variables come back after restore', async () => {
     const appsDir = await tempDir('hearth-backup-apps-');
     cleanups.push(() => rm(appsDir, { recursive: true, force: true }));
     await writeApp(appsDir, 'com.test.keeper', {
@@ -196,6 +196,19 @@ describe('backup manager', () => {
     await writeFile(join(h.dataDir, 'apps', 'com.test.keeper', 'userdata.json'), '{"n":1}');
     expect((await h.call('PUT', '/api/manager/i18n/option/language', { body: { value: 'nl' } })).status).toBe(200);
     const token = (await h.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'kept', scopes: ['SYSTEM_READONLY'] } })).body.token;
+    const variable = (
+      await h.call<{ id: string; name: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Mood', type: 'string', value: 'calm' } })
+    ).body;
+    const folder = (await h.call<{ id: string }>('POST', '/api/manager/flow/flowfolder', { body: { name: 'Evening' } })).body;
+    const flow = await h.call<{ id: string }>('POST', '/api/manager/flow/flow', {
+      body: {
+        name: 'Cheer up',
+        folder: folder.id,
+        trigger: { id: 'homey:manager:flow:programmatic_trigger' },
+        actions: [{ id: 'homey:manager:logic:set_variable', args: { variable: { id: variable.id, name: variable.name }, value: 'cheerful' } }],
+      },
+    });
+    expect(flow.status).toBe(201);
 
     const ev = await events(h);
     const answer = await h.call<Job>('POST', `${B}/backup/`);
@@ -242,5 +255,14 @@ describe('backup manager', () => {
     );
     const state = (await h2.call<State>('GET', `${B}/state`)).body;
     expect(state.backups.map((b) => b.file)).toEqual([done.file]);
+    // The flow, its folder and the variable it sets are back, and it runs.
+    expect((await h2.call<{ name: string; folder: string; broken: boolean }>('GET', `/api/manager/flow/flow/${flow.body.id}`)).body).toMatchObject({
+      name: 'Cheer up',
+      folder: folder.id,
+      broken: false,
+    });
+    expect((await h2.call<{ name: string }>('GET', `/api/manager/flow/flowfolder/${folder.id}`)).body.name).toBe('Evening');
+    expect((await h2.call<{ result: string }>('POST', `/api/manager/flow/flow/${flow.body.id}/trigger`)).body.result).toBe('ran');
+    expect((await h2.call<{ value: string }>('GET', `/api/manager/logic/variable/${variable.id}`)).body.value).toBe('cheerful');
   });
 });

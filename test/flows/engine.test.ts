@@ -308,8 +308,18 @@ describe('flows', () => {
       actions: [{ id: REMEMBER, args: { message: 'started by hand' } }],
     });
     expect(flow.triggerable).toBe(false);
-    // A trigger with no tokens the flow uses... this one has a token: started by hand it is refused.
+    // Its trigger brings a token: started by hand it is refused; tested with the token given, it runs.
     expect((await hub.call('POST', `${F}/flow/${flow.id}/trigger`)).status).toBe(409);
+    const tested = await hub.call<Run>('POST', `${F}/flow/test`, {
+      body: {
+        flow: { trigger: { id: RAIN, args: { location: 'home' } }, actions: [{ id: REMEMBER, args: { message: 'tested with [[mm_per_hour]] mm' } }] },
+        tokens: { mm_per_hour: 7 },
+        sessionId: 'editor',
+      },
+    });
+    expect(tested.body).toMatchObject({ flow: 'test', result: 'ran', branch: 'then' });
+    expect(await lastMessage()).toBe('tested with 7 mm');
+    expect((await hub.call('POST', `${F}/flow/test`, { body: { flow: { trigger: { id: RAIN, args: { location: 'mars' } } }, tokens: {} } })).status).toBe(400);
     await hub.call('DELETE', `${F}/flow/${flow.id}`);
     // Deleting a folder moves what was in it up.
     expect((await hub.call('DELETE', `${F}/flowfolder/${folder.body.id}`)).status).toBe(204);

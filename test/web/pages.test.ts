@@ -50,6 +50,18 @@ const VISITS: Visit[] = [
       await p.locator('[data-testid=chart][data-points]').waitFor();
     },
   },
+  {
+    name: 'flows-editor',
+    hash: '#/flows',
+    ready: async (p) => {
+      await p.getByTestId('new-flow').click();
+      await p.getByTestId('find-trigger').fill('panel');
+      await p.getByTestId('card-option').first().click();
+      await p.getByTestId('find-action').first().fill('say');
+      await p.getByTestId('card-option').first().click();
+      await p.getByTestId('arg-text').waitFor();
+    },
+  },
   { name: 'system', hash: '#/system', ready: async (p) => void (await p.locator('[data-testid=backups]').waitFor()) },
 ];
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defineContract, stateOperation } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { safeRecord } from '../../core/records.js';
-import { CardView, FlowCreate, FlowUpdate, FlowView, FolderView, RunView } from './schema.js';
+import { ActionInput, CardView, ConditionInput, FLOW_LIMITS, FlowCreate, FlowUpdate, FlowView, FolderView, RunView, TriggerInput } from './schema.js';
 
 const Id = z.object({ id: z.string().min(1).max(64) });
 /** A card by Homey's two path parts: its owner's uri and its id (whole, as V3 sends it, or its own, as V2 does). */
@@ -76,6 +76,23 @@ export const flowContract = defineContract({
       summary: 'Start a flow now, as if its trigger fired (its conditions still decide the branch); answers when the run ended',
       params: Id,
       body: z.object({}).loose().optional(),
+      output: RunView,
+    },
+    testFlow: {
+      method: 'POST',
+      path: '/flow/test',
+      scope: 'service.flow',
+      summary:
+        'Run a flow that is not saved `{flow: {trigger, conditions, actions}, tokens}` as if its trigger fired with those tokens; answers the run (kept in no log)',
+      body: z.object({
+        flow: z.object({
+          trigger: TriggerInput,
+          conditions: z.array(ConditionInput).max(FLOW_LIMITS.conditions).default([]),
+          actions: z.array(ActionInput).max(FLOW_LIMITS.actions).default([]),
+        }),
+        tokens: safeRecord(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).default(() => ({})),
+        sessionId: z.string().max(128).optional(),
+      }),
       output: RunView,
     },
     getFlowLog: {

@@ -114,6 +114,7 @@ export class FlowManager implements Manager {
         if (!view.triggerable) throw new HearthError('conflict', `flow '${flow.name}' cannot be started by hand: its trigger brings tokens its cards use`);
         return engine.run(flow, {}, {}, 0);
       },
+      testFlow: ({ body }) => engine.run(service.unsaved(body.flow), body.tokens, {}, 0, false),
       getFlowLog: ({ params }) => {
         service.record(params.id);
         return this.runs.of(params.id);

@@ -113,7 +113,7 @@ export const FolderRecord = z.object({ id: z.string(), name: z.string(), parent:
 export type FolderRecord = z.infer<typeof FolderRecord>;
 
 /** A card of a flow as answered: its `uri` too (Homey's client V2 builds its ids from it). */
-const withUri = <S extends z.ZodObject>(s: S) => s.extend({ uri: z.string() });
+const Uri = { uri: z.string() };
 
 export const FlowView = z.object({
   id: z.string(),
@@ -125,9 +125,9 @@ export const FlowView = z.object({
   /** A card or token it uses no longer exists (its app was uninstalled, its device deleted): it stays, and does not run. */
   broken: z.boolean(),
   brokenReason: z.string().nullable(),
-  trigger: withUri(StoredTrigger),
-  conditions: z.array(withUri(StoredCondition)),
-  actions: z.array(withUri(StoredAction)),
+  trigger: StoredTrigger.extend(Uri),
+  conditions: z.array(StoredCondition.extend(Uri)),
+  actions: z.array(StoredAction.extend(Uri)),
 });
 export type FlowView = z.infer<typeof FlowView>;
 

@@ -135,6 +135,25 @@ export class FlowsService {
     if (folder && !Object.hasOwn(this.folders.value, folder)) throw invalid(`flow folder '${folder}' does not exist`);
   }
 
+  /** A flow that is not saved, checked as a saved one is (testFlow runs it). */
+  unsaved(body: Pick<FlowCreate, 'trigger' | 'conditions' | 'actions'>): FlowRecord {
+    this.check([
+      ['trigger', body.trigger],
+      ...body.conditions.map((c) => ['condition', c] as [CardKind, CardRef]),
+      ...body.actions.map((a) => ['action', a] as [CardKind, CardRef]),
+    ]);
+    return {
+      id: 'test',
+      name: 'test',
+      folder: null,
+      enabled: true,
+      trigger: body.trigger,
+      conditions: body.conditions,
+      actions: body.actions,
+      created: new Date().toISOString(),
+    };
+  }
+
   async create(body: FlowCreate): Promise<FlowView> {
     if (Object.keys(this.flows.value).length >= FLOW_LIMITS.flows) throw conflict(`a home has at most ${FLOW_LIMITS.flows} flows`);
     this.checkFolder(body.folder);

@@ -1,0 +1,41 @@
+/**
+ * A flow's runs, newest first: each card with what it answered or why it failed (the hub keeps
+ * the last 20 of each flow while it runs).
+ */
+import type { JSX } from 'preact';
+import type { RunView } from '../../managers/flow/schema.js';
+import { call } from '../client.js';
+import { Err, formatTime, useLoad } from '../ui.js';
+
+const OUTCOME: Record<string, string> = { done: 'done', true: 'held', false: 'did not hold', failed: 'failed', skipped: 'skipped' };
+
+export function RunSteps({ run }: { run: RunView }): JSX.Element {
+  return (
+    <ol class="run-steps">
+      {run.steps.map((s) => (
+        <li key={`${s.card}-${s.at}`} class={s.outcome === 'failed' ? 'error' : undefined}>
+          {s.kind} {s.card.split(':').pop()}: {OUTCOME[s.outcome] ?? s.outcome}
+          {s.error ? ` (${s.error})` : ''}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function FlowLog({ id, version }: { id: string; version: number }): JSX.Element {
+  const log = useLoad(() => call('flow', 'getFlowLog', { params: { id } }), [id, version]);
+  if (log.error) return <Err msg={log.error} />;
+  if (!log.data) return <p class="muted">Loading…</p>;
+  if (log.data.length === 0) return <p class="muted">It has not run since the hub started.</p>;
+  return (
+    <ul class="plain run-log" data-testid="flow-log">
+      {log.data.map((r) => (
+        <li key={r.id} data-testid="flow-run">
+          <strong>{r.result}</strong> {r.branch ? `(${r.branch})` : ''} <span class="muted">{formatTime(r.started)}</span>
+          {r.error ? <p class="error">{r.error}</p> : null}
+          <RunSteps run={r} />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * Flows: every flow of the home by folder, each with whether it is on, broken (and why) and how
+ * its last run went, live; a flow's menu starts it, shows its log, edits or deletes it. "New
+ * flow" opens the editor (flow-editor.tsx).
+ */
+import type { JSX } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import type { FlowView, FolderView, RunView } from '../../managers/flow/schema.js';
+import { call, subscribe } from '../client.js';
+import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
+import { type Draft, draftOf, FlowEditor } from './flow-editor.js';
+import { FlowLog } from './flow-log.js';
+
+function FlowRow({ flow, last }: { flow: FlowView; last: RunView | undefined }): JSX.Element {
+  const [editing, setEditing] = useState<Draft | null>(null);
+  const [showLog, setShowLog] = useState(false);
+  const a = useAction();
+  if (editing) return <FlowEditor initial={editing} onDone={() => setEditing(null)} />;
+  return (
+    <li class="flow" data-testid={`flow-${flow.name}`}>
+      <div class="flow-head">
+        <label class="inline">
+          <input
+            type="checkbox"
+            checked={flow.enabled}
+            aria-label={`${flow.name} is on`}
+            onChange={() =>
+              void a.run(async () => {
+                await call('flow', 'updateFlow', { params: { id: flow.id }, body: { enabled: !flow.enabled } });
+              })
+            }
+          />
+          <strong>{flow.name}</strong>
+        </label>
+        {flow.broken ? (
+          <span class="error" data-testid="flow-broken">
+            Broken: {flow.brokenReason}
+          </span>
+        ) : null}
+        {last ? (
+          <span class={last.result === 'ran' ? 'muted' : 'error'} data-testid="flow-last">
+            Last run: {last.result}
+          </span>
+        ) : null}
+        {flow.triggerable && !flow.broken ? (
+          <ActionButton label="Start" testId="flow-start" onRun={() => call('flow', 'triggerFlow', { params: { id: flow.id } })} />
+        ) : null}
+        <button type="button" aria-expanded={showLog} onClick={() => setShowLog(!showLog)} data-testid="flow-show-log">
+          Log
+        </button>
+        <button type="button" onClick={() => setEditing(draftOf(flow))} data-testid="flow-edit">
+          Edit
+        </button>
+        <ActionButton label="Delete" confirm={`Delete the flow ${flow.name}?`} onRun={() => call('flow', 'deleteFlow', { params: { id: flow.id } })} />
+      </div>
+      <Err msg={a.error} />
+      {showLog ? <FlowLog id={flow.id} version={last ? Date.parse(last.started) : 0} /> : null}
+    </li>
+  );
+}
+
+export function FlowsPage(): JSX.Element {
+  const flows = useLoad(() => call('flow', 'getFlows'));
+  const folders = useLoad(() => call('flow', 'getFlowFolders'));
+  useLiveCollection('flow', 'flow', flows);
+  useLiveCollection('flow', 'flowfolder', folders);
+  const [last, setLast] = useState<Record<string, RunView>>({});
+  const [creating, setCreating] = useState(false);
+  useEffect(
+    () =>
+      subscribe('flow', (e) => {
+        if (e.name === 'flowrun.create') {
+          const run = e.args[0] as RunView;
+          setLast((prev) => ({ ...prev, [run.flow]: run }));
+        }
+      }),
+    [],
+  );
+  if (flows.error) return <Err msg={flows.error} />;
+  if (!flows.data) return <p class="muted">Loading…</p>;
+  const all = Object.values(flows.data).sort((a, b) => a.name.localeCompare(b.name));
+  const groups: Array<{ folder: FolderView | null; flows: FlowView[] }> = [
+    { folder: null, flows: all.filter((f) => !f.folder || !folders.data?.[f.folder]) },
+    ...Object.values(folders.data ?? {})
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((folder) => ({ folder, flows: all.filter((f) => f.folder === folder.id) })),
+  ];
+  return (
+    <>
+      <header class="page-head">
+        <h1>Flows</h1>
+        <button type="button" class="primary" data-testid="new-flow" onClick={() => setCreating(true)}>
+          New flow
+        </button>
+      </header>
+      {creating ? <FlowEditor initial={draftOf(null)} onDone={() => setCreating(false)} /> : null}
+      {all.length === 0 && !creating ? (
+        <Card>
+          <p data-testid="no-flows">No flows yet. A flow does something when something happens: "when the wind starts, close the blinds".</p>
+        </Card>
+      ) : null}
+      {groups.map(({ folder, flows: here }) =>
+        here.length === 0 ? null : (
+          <section key={folder?.id ?? 'none'} class="folder">
+            {folder ? <h2>{folder.name}</h2> : null}
+            <ul class="plain">
+              {here.map((f) => (
+                <FlowRow key={f.id} flow={f} last={last[f.id]} />
+              ))}
+            </ul>
+          </section>
+        ),
+      )}
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * The Flows page in Chromium against a real hub running the weather app (test/flows/
+ * weather-app.ts, written from Homey's docs): build a flow in the editor by searching its cards
+ * (a trigger, a condition turned round, an action whose text takes a token), test it unsaved,
+ * save it, start it and read its log; an autocomplete argument's choices come from the app; a
+ * refused save shows the hub's sentence.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { waitAppRunning } from '../dashboards/helpers.js';
+import { WEATHER, writeWeatherApp } from '../flows/weather-app.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
+import { type Browser, launch, screenshots, signedIn } from './browser.js';
+
+let hub: RunningHub;
+let browser: Browser;
+let page: Page;
+const lastMessage = async () => (await hub.call<string>('GET', `/api/manager/flowtoken/flowtoken/homey:app:${WEATHER}:last_message/value`)).body;
+
+beforeAll(async () => {
+  const appsDir = await tempDir('hearth-web-flows-');
+  await writeWeatherApp(appsDir);
+  hub = await startHub({ appsDir });
+  await waitAppRunning(hub, WEATHER);
+  await poll(lastMessage, (v) => v === '', 'the weather app to make its token');
+  await hub.call('POST', '/api/manager/logic/variable', { body: { name: 'Greeting', type: 'string', value: 'hello' } });
+  browser = await launch();
+  page = await signedIn(browser.context, hub.url, OWNER, '#/flows');
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await hub?.cleanup();
+});
+
+const pick = async (kind: string, query: string, title: string) => {
+  await page.getByTestId(`find-${kind}`).last().fill(query);
+  await page.getByTestId('card-option').filter({ hasText: title }).first().click();
+};
+
+describe('the Flows page', () => {
+  test('builds a flow from searched cards, tests it, saves it, starts it and shows its log', async () => {
+    await page.getByTestId('no-flows').waitFor();
+    await page.getByTestId('new-flow').click();
+    await page.getByTestId('flow-name').fill('Windy greeting');
+    await pick('trigger', 'wind', 'The wind starts');
+    // A condition, turned round: "it is not raining there" holds.
+    await pick('condition', 'raining', 'It !{{is|is not}} raining');
+    const condition = page.getByTestId('step').nth(1);
+    await condition.getByTestId('arg-where').fill('there');
+    await condition.getByRole('checkbox', { name: 'not' }).check();
+    await page.getByTestId('branch-then').getByTestId('find-action').fill('remember');
+    await page.getByTestId('branch-then').getByTestId('card-option').filter({ hasText: 'Remember a message' }).click();
+    const action = page.getByTestId('branch-then').getByTestId('step');
+    await action.getByTestId('arg-message').fill('wind says ');
+    await action.getByTestId('arg-message-token').selectOption({ label: 'Logic: Greeting' });
+    expect(await action.getByTestId('arg-message').inputValue()).toMatch(/^wind says \[\[homey:manager:logic\|[0-9a-f-]+\]\]$/);
+
+    await page.getByTestId('flow-test').click();
+    await page.getByTestId('flow-tested').getByText('Tested: ran (then)').waitFor();
+    expect(await lastMessage()).toBe('wind says hello');
+    expect(Object.keys((await hub.call('GET', '/api/manager/flow/flow')).body as object)).toEqual([]);
+
+    await page.getByTestId('flow-save').click();
+    const row = page.getByTestId('flow-Windy greeting');
+    await row.waitFor();
+    await row.getByTestId('flow-start').click();
+    await row.getByTestId('flow-last').getByText('Last run: ran').waitFor();
+    await row.getByTestId('flow-show-log').click();
+    await row.getByTestId('flow-run').first().waitFor();
+    expect(await row.getByTestId('flow-run').first().textContent()).toContain('ran (then)');
+    await screenshots(page, 'flows');
+  });
+
+  test("an autocomplete argument offers the app's choices; a refused save says why", async () => {
+    await page.getByTestId('new-flow').click();
+    await page.getByTestId('flow-name').fill('Music');
+    await pick('trigger', 'rain', 'It starts raining');
+    await page.getByTestId('branch-then').getByTestId('find-action').fill('artist');
+    await page.getByTestId('branch-then').getByTestId('card-option').filter({ hasText: 'Play an artist' }).click();
+    // The trigger's dropdown is left empty: the hub refuses and says which argument.
+    await page.getByTestId('arg-artist').fill('beet');
+    await page.getByTestId('arg-choice').filter({ hasText: 'Ludwig van Beethoven' }).click();
+    await page.getByTestId('flow-save').click();
+    await page.getByText("card 'It starts raining' needs its argument 'location' (Location)").waitFor();
+    await page.getByTestId('arg-location').selectOption('home');
+    await page.getByTestId('flow-save').click();
+    await page.getByTestId('flow-Music').waitFor();
+    const flows = Object.values((await hub.call<Record<string, { name: string; actions: Array<{ args: { artist: { name: string; id: string } } }> }>>('GET', '/api/manager/flow/flow')).body);
+    expect(flows.find((f) => f.name === 'Music')?.actions[0]?.args.artist).toMatchObject({ name: 'Ludwig van Beethoven', id: 'beethoven' });
+  });
+});
