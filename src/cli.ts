@@ -80,6 +80,19 @@ async function api(config: Config, url: string | undefined, method: string, path
   return parsed;
 }
 
+/**
+ * The scopes given with --scope, checked here so a mistake is said in the CLI's terms (the
+ * option and the list to choose from), not in the API's (`body field 'scopes.0' is invalid`).
+ */
+async function checkedScopes(given: string[] | undefined): Promise<string[]> {
+  const { SCOPES } = await import('./core/scopes.js');
+  const choices = `${SCOPES.join(', ')}, or * for every scope`;
+  if (!given || given.length === 0) throw new Error(`say what the token may do with --scope (one or more): ${choices}`);
+  const unknown = given.find((s) => s !== '*' && !(SCOPES as readonly string[]).includes(s));
+  if (unknown !== undefined) throw new Error(`--scope ${unknown} is not a scope; the scopes are: ${choices}`);
+  return given;
+}
+
 async function token(args: string[]): Promise<void> {
   const { values, positionals } = parse(args, { name: { type: 'string' }, scope: { type: 'string', multiple: true } });
   const config = configFrom(values);
@@ -87,7 +100,9 @@ async function token(args: string[]): Promise<void> {
   const [sub, id] = positionals;
   switch (sub) {
     case 'create': {
-      const scopes = (values.scope as string[] | undefined) ?? [];
+      if (typeof values.name !== 'string' || values.name.trim() === '')
+        throw new Error('give the token a --name: what it is for, such as --name "kitchen tablet"');
+      const scopes = await checkedScopes(values.scope as string[] | undefined);
       const created = await api(config, url, 'POST', '/token', { name: values.name, scopes });
       console.log(JSON.stringify(created, null, 2));
       return;
@@ -110,7 +125,7 @@ async function login(args: string[]): Promise<void> {
   const config = configFrom(values);
   const url = values.url as string | undefined;
   const { SCOPES } = await import('./core/scopes.js');
-  const scopes = (values.scope as string[] | undefined) ?? [...SCOPES];
+  const scopes = values.scope === undefined ? [...SCOPES] : await checkedScopes(values.scope as string[]);
   const minutes = values.minutes === undefined ? 10 : Number(values.minutes);
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10)
     throw new Error(`--minutes must be a whole number from 1 to 10, not '${String(values.minutes)}'`);

@@ -2,9 +2,11 @@
  * app.json as Homey writes it: what hearth reads of it, its defaults, what it keeps and ignores,
  * what makes an app incompatible or partly unrun, and the sentences for what it refuses.
  */
+
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readCards } from '../../src/apps/manifest/flow-cards.js';
 import { type AppManifest, loadManifest, manifestFromText, parseManifest } from '../../src/apps/manifest/manifest.js';
 import { removeAll, tempDir } from './helpers.js';
 
@@ -177,7 +179,7 @@ describe('manifest', () => {
         actions: [
           { id: 'ring', title: { en: 'Ring' } },
           { id: 'mute', title: { en: 'Mute' } },
-          { id: 'shout', title: { en: 'Shout' }, args: [{ type: 'microphone', name: 'mic' }] },
+          { id: 'shout', title: { en: 'Shout' }, args: [{ type: 'text' }] },
         ],
       },
       capabilities: { volume_custom: { type: 'number', title: { en: 'Volume' }, setable: true, min: 0, max: 11 } },
@@ -185,7 +187,7 @@ describe('manifest', () => {
     });
     expect(m.incompatible).toBeNull();
     expect(m.flow).toEqual({ triggers: ['rang'], conditions: [], actions: ['ring', 'mute', 'shout'] });
-    expect(m.unrun).toEqual([expect.stringMatching(/^flow\.actions\[2\]: args\.0\.type: .*; this card is left out$/), 'RF signals (hearth has no radios)']);
+    expect(m.unrun).toEqual([expect.stringMatching(/^flow\.actions\[2\]: args\.0\.name: .*; this card is left out$/), 'RF signals (hearth has no radios)']);
     expect(m.capabilities.volume_custom).toMatchObject({ type: 'number', title: 'Volume', setable: true, getable: true, min: 0, max: 11 });
   });
 
@@ -277,6 +279,34 @@ describe('manifest', () => {
     ]);
     // this.homey.manifest is app.json as written.
     expect((m.raw.settings as unknown[]).length).toBe(3);
+  });
+
+  it('reads flow cards as real apps write them: a code argument, a device filter as an object, a type hearth does not know', () => {
+    const { cards, unreadable } = readCards(
+      'com.example.cards',
+      {
+        flow: {
+          actions: [
+            { id: 'run_code', title: { en: 'Run code' }, args: [{ name: 'code', type: 'code', language: 'homeyscript', title: { en: 'Code' } }] },
+            {
+              id: 'record',
+              title: { en: 'Record' },
+              args: [
+                { name: 'device', type: 'device', filter: { driver_id: 'camera', class: ['camera', 'doorbell'] } },
+                { name: 'clip', type: 'hologram' },
+              ],
+            },
+          ],
+        },
+      },
+      'en',
+    );
+    expect(unreadable).toEqual([]);
+    expect(cards.map((c) => [c.id, c.args.map((a) => `${a.name}:${a.type}`)])).toEqual([
+      ['homey:app:com.example.cards:run_code', ['code:code']],
+      ['homey:app:com.example.cards:record', ['device:device', 'clip:hologram']],
+    ]);
+    expect(cards[1]?.deviceArg?.filter).toBe('driver_id=camera&class=camera|doorbell');
   });
 
   it('reads an app.json of 1 MiB (an app with hundreds of flow cards), refuses one over 4 MiB', () => {

@@ -142,6 +142,14 @@ describe('hearth token', () => {
         { env },
       );
       const token = JSON.parse(created.stdout) as { id: string; token: string; scopes: string[] };
+      // A mistake is said in the CLI's terms: the option, and what to choose from.
+      const refused = (args: string[]) => spawnSync(process.execPath, [CLI, 'token', 'create', ...args], { encoding: 'utf8', env });
+      const unknown = refused(['--name', 'x', '--scope', 'service.foo']);
+      expect(unknown.status).not.toBe(0);
+      expect(unknown.stderr).toContain('--scope service.foo is not a scope; the scopes are: service.dashboard, ');
+      expect(unknown.stderr).not.toContain('body field');
+      expect(refused(['--name', 'x']).stderr).toContain('say what the token may do with --scope (one or more): service.dashboard, ');
+      expect(refused(['--scope', 'SYSTEM']).stderr).toContain('give the token a --name');
       expect(token.scopes).toEqual(['service.dashboard.readonly', 'service.speech']);
       expect((await call(hub.url, 'GET', '/api/manager/i18n/state', { token: token.token })).status).toBe(403);
 

@@ -87,7 +87,10 @@ describe('the Flows page', () => {
     await page.getByTestId('arg-location').selectOption('home');
     await page.getByTestId('flow-save').click();
     await page.getByTestId('flow-Music').waitFor();
-    const flows = Object.values((await hub.call<Record<string, { name: string; actions: Array<{ args: { artist: { name: string; id: string } } }> }>>('GET', '/api/manager/flow/flow')).body);
+    const flows = Object.values(
+      (await hub.call<Record<string, { name: string; actions: Array<{ args: { artist: { name: string; id: string } } }> }>>('GET', '/api/manager/flow/flow'))
+        .body,
+    );
     expect(flows.find((f) => f.name === 'Music')?.actions[0]?.args.artist).toMatchObject({ name: 'Ludwig van Beethoven', id: 'beethoven' });
   });
 });

@@ -11,13 +11,27 @@ export const CARD_KINDS = ['trigger', 'condition', 'action'] as const;
 export type CardKind = (typeof CARD_KINDS)[number];
 const LISTS: Record<CardKind, 'triggers' | 'conditions' | 'actions'> = { trigger: 'triggers', condition: 'conditions', action: 'actions' };
 
-/** Homey's argument types; each is checked in a flow as managers/flow/arg-values.ts says. */
-export const ARG_TYPES = ['text', 'autocomplete', 'number', 'range', 'date', 'time', 'dropdown', 'checkbox', 'color', 'device'] as const;
-export type ArgType = (typeof ARG_TYPES)[number];
+/**
+ * Homey's argument types; each is checked in a flow as managers/flow/arg-values.ts says. `code`
+ * (a text in a code editor, HomeyScript's) is a text. A type hearth does not know is kept, and
+ * its value taken as given: an app's other cards are no reason to lose the card.
+ */
+export const ARG_TYPES = ['text', 'code', 'autocomplete', 'number', 'range', 'date', 'time', 'dropdown', 'checkbox', 'color', 'device'] as const;
+export type ArgType = (typeof ARG_TYPES)[number] | (string & {});
+
+/** A device argument's filter as Homey writes it, a string (`driver_id=lamp&class=light|socket`) or an object of the same. */
+const Filter = z.union([
+  z.string().max(1000),
+  z.record(z.string(), z.union([z.string(), z.array(z.string())])).transform((o) =>
+    Object.entries(o)
+      .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : v}`)
+      .join('&'),
+  ),
+]);
 
 const Localized = z.union([z.string(), z.record(z.string(), z.string())]);
 const ArgDef = z.looseObject({
-  type: z.enum(ARG_TYPES),
+  type: z.string().min(1).max(64),
   name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'),
   title: Localized.optional(),
   placeholder: Localized.optional(),
@@ -25,7 +39,7 @@ const ArgDef = z.looseObject({
   min: z.number().optional(),
   max: z.number().optional(),
   step: z.number().optional(),
-  filter: z.string().max(1000).optional(),
+  filter: Filter.optional(),
   required: z.boolean().optional(),
 });
 const TokenDef = z.looseObject({

@@ -12,7 +12,7 @@ const DATE = /^(0[1-9]|[12]\d|3[01])-(0[1-9]|1[0-2])-\d{4}$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 /** Argument types whose value may hold tokens (Homey's editor lets one drop tokens into them). */
-const TAKES_TOKENS = new Set(['text', 'number', 'range']);
+const TAKES_TOKENS = new Set(['text', 'code', 'number', 'range']);
 
 const hasToken = (v: unknown): boolean => typeof v === 'string' && /\[\[[^[\]]+\]\]/.test(v);
 
@@ -20,6 +20,7 @@ function valueProblem(arg: Arg, value: unknown): string | null {
   if (TAKES_TOKENS.has(arg.type) && hasToken(value)) return null;
   switch (arg.type) {
     case 'text':
+    case 'code':
       return typeof value === 'string' && value.length <= 10_000 ? null : 'must be a text of at most 10,000 characters';
     case 'number':
     case 'range': {
@@ -46,6 +47,9 @@ function valueProblem(arg: Arg, value: unknown): string | null {
       return typeof value === 'string' && COLOR.test(value) ? null : 'must be a colour as #rrggbb';
     case 'device':
       return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string' ? null : 'must be a device {id, name}';
+    default:
+      // A type hearth does not know: its value is the app's to read.
+      return null;
   }
 }
 
@@ -94,7 +98,7 @@ export function withTokens(card: Card, args: Record<string, unknown>, lookup: To
         throw new Error(`argument '${arg.name}' of card '${card.title}' is a number, and its token gave ${JSON.stringify(next)}`);
       }
       next = n;
-    } else if (arg.type === 'text') {
+    } else if (arg.type === 'text' || arg.type === 'code') {
       next = next === null ? '' : String(next);
     }
     out[arg.name] = next;

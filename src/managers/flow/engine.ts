@@ -81,9 +81,20 @@ export class FlowEngine {
     let go: boolean[];
     try {
       const system = card.system;
-      go = system
-        ? on.map((f) => system.filter?.(f.trigger.args, state, f) ?? true)
-        : await this.deps.call(card.appId, 'flow.filter', { card: card.cardId, device, args: on.map((f) => f.trigger.args), state }, FILTER_TIMEOUT_MS);
+      if (system) go = on.map((f) => system.filter?.(f.trigger.args, state, f) ?? true);
+      else {
+        // The app is asked once per distinct set of arguments: flows on a card often share them.
+        const keys = on.map((f) => JSON.stringify(f.trigger.args));
+        const distinct = [...new Set(keys)];
+        const answers = await this.deps.call(
+          card.appId,
+          'flow.filter',
+          { card: card.cardId, device, args: distinct.map((k) => JSON.parse(k) as Record<string, unknown>), state },
+          FILTER_TIMEOUT_MS,
+        );
+        const byKey = new Map(distinct.map((k, i) => [k, answers[i] === true]));
+        go = keys.map((k) => byKey.get(k) === true);
+      }
     } catch (err) {
       for (const flow of on) this.record(this.failedAtTrigger(flow, `the trigger's app did not say which flows go on: ${message(err)}`), depth);
       return;

@@ -53,9 +53,18 @@ export class FlowsService {
     return Object.values(this.flows.value);
   }
 
+  /** Flows by trigger card, made again when the flows change (the section's map is a new object then). */
+  private byTrigger: { of: object; index: Map<string, FlowRecord[]> } | null = null;
+
   /** The enabled, unbroken flows whose trigger is the card `id`. */
   onTrigger(id: string): FlowRecord[] {
-    return this.records().filter((f) => f.enabled && f.trigger.id === id && this.brokenReason(f) === null);
+    const all = this.flows.value;
+    if (this.byTrigger?.of !== all) {
+      const index = new Map<string, FlowRecord[]>();
+      for (const f of Object.values(all)) index.set(f.trigger.id, [...(index.get(f.trigger.id) ?? []), f]);
+      this.byTrigger = { of: all, index };
+    }
+    return (this.byTrigger.index.get(id) ?? []).filter((f) => f.enabled && this.brokenReason(f) === null);
   }
 
   /** Why a flow cannot run now, or null: the first card, device or variable it names that is gone. */

@@ -142,6 +142,8 @@ export function ArgField(p: {
             ) : null}
           </span>
         );
+      case 'code':
+        return <textarea aria-label={arg.title} rows={4} value={str} onInput={(e) => onChange((e.target as HTMLTextAreaElement).value)} data-testid={id} />;
       case 'number':
       case 'range':
         return (
