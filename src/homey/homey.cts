@@ -216,6 +216,9 @@ export class Homey extends SimpleClass {
       case 'geolocation.update':
         this.geolocation.changed(event.location);
         break;
+      case 'flow.update':
+        this.flow.changed(event.kind, event.card);
+        break;
     }
   }
 }

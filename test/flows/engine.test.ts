@@ -43,6 +43,7 @@ const createFlow = async (flow: Record<string, unknown>) => {
 };
 const rain = (location: string, mm: number) => hub.call('POST', `/api/app/${WEATHER}/rain`, { body: { location, mm } });
 const lastMessage = async () => (await hub.call<string>('GET', `/api/manager/flowtoken/flowtoken/homey:app:${WEATHER}:last_message/value`)).body;
+const stdout = async () => (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${WEATHER}/crashlog`, { body: {} })).body.stdout;
 const log = async (id: string) => (await hub.call<Run[]>('GET', `${F}/flow/${id}/log`)).body;
 const runs = (id: string, n: number) =>
   poll(
@@ -152,6 +153,8 @@ describe('flows', () => {
       actions: [{ id: REMEMBER, args: { message: 'rain: [[mm_per_hour]] mm/h', amount: '[[mm_per_hour]]' } }],
     });
     expect(flow).toMatchObject({ enabled: true, broken: false, brokenReason: null, triggerable: false, trigger: { id: RAIN, uri: `homey:app:${WEATHER}` } });
+    // The card heard that a flow on it was made, and reads the flows' arguments.
+    await poll(stdout, (o) => o.includes('rain_start flows watch ["home"]'), 'the card to emit update');
     expect((await rain('work', 2)).status).toBe(200);
     expect((await rain('home', 3)).status).toBe(200);
     const [run] = await runs(flow.id, 1);
@@ -163,8 +166,7 @@ describe('flows', () => {
     expect(await lastMessage()).toBe('rain: 3 mm/h');
     // Only the run for 'home': 'work' was filtered out by the app's run listener.
     expect(await log(flow.id)).toHaveLength(1);
-    const stdout = (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${WEATHER}/crashlog`, { body: {} })).body.stdout;
-    expect(stdout).toContain('remember rain: 3 mm/h number 3');
+    expect(await stdout()).toContain('remember rain: 3 mm/h number 3');
     await hub.call('DELETE', `${F}/flow/${flow.id}`);
   });
 

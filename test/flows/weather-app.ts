@@ -74,6 +74,12 @@ module.exports = class WeatherApp extends Homey.App {
       // If true, this flow should run
       return args.location === state.location;
     });
+    // Flows on the card changed: which locations do they watch now?
+    this.rainStart.on('update', () => {
+      this.rainStart.getArgumentValues().then((values) => {
+        this.log('rain_start flows watch', JSON.stringify(values.map((args) => args.location)));
+      });
+    });
 
     const rainingCondition = this.homey.flow.getConditionCard('is_raining');
     rainingCondition.registerRunListener(async (args, state) => {

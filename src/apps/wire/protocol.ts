@@ -202,6 +202,8 @@ export const AppEvent = z.discriminatedUnion('name', [
   z.object({ name: z.literal('settings.unset'), key: Key }),
   z.object({ name: z.literal('i18n.update'), language: z.string(), units: Units, strings: Strings, english: Strings }),
   z.object({ name: z.literal('geolocation.update'), location: Location.nullable() }),
+  /** A flow that uses one of the app's cards was made, changed or deleted (the card emits `update`). */
+  z.object({ name: z.literal('flow.update'), kind: z.enum(['trigger', 'condition', 'action']), card: z.string().max(128) }),
 ]);
 export type AppEvent = z.infer<typeof AppEvent>;
 

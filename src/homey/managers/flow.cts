@@ -228,6 +228,11 @@ export class ManagerFlow extends Manager {
 
   // ---- The hub's calls ------------------------------------------------------------------------
 
+  /** A flow using the card was made, changed or deleted: the card emits `update` (apps read getArgumentValues again). */
+  changed(kind: Kind, id: string): void {
+    this.cards.get(`${kind}:${id}`)?.emit('update');
+  }
+
   private made(kind: Kind, id: string): FlowCard {
     const card = this.cards.get(`${kind}:${id}`);
     if (card) return card;

@@ -227,6 +227,9 @@ export class FlowManager implements Manager {
   attachApps(runtime: AppRuntime): void {
     this.call = (appId, method, args, timeoutMs) => runtime.calls.flow(appId, method, args, timeoutMs);
     this.service.world = { hasDevice: (id) => this.devices?.has(id) ?? false, hasApp: (id) => runtime.has(id) };
+    this.service.cardsChanged = (cards) => {
+      for (const c of cards) if (runtime.has(c.appId)) runtime.supervisor(c.appId).notify({ name: 'flow.update', kind: c.kind, card: c.cardId });
+    };
     this.cards.attach({
       appIds: () => Object.keys(runtime.list()),
       manifest: (id) => runtime.manifest(id),

@@ -28,6 +28,26 @@ export class FlowsService {
   private flows!: RecordSection<FlowRecord>;
   private folders!: RecordSection<FolderRecord>;
   world: FlowWorld = { hasDevice: () => false, hasApp: () => false };
+  /** Told which apps' cards a flow change touched (the apps' cards emit `update`). */
+  cardsChanged: (cards: Array<{ appId: string; kind: CardKind; cardId: string }>) => void = () => undefined;
+
+  /** The app cards of the flows given (before and after a change), each once. */
+  private touched(...flows: FlowRecord[]): void {
+    const out = new Map<string, { appId: string; kind: CardKind; cardId: string }>();
+    for (const f of flows) {
+      const refs: Array<[CardKind, { id: string }]> = [
+        ['trigger', f.trigger],
+        ...f.conditions.map((c) => ['condition', c] as [CardKind, { id: string }]),
+        ...f.actions.map((a) => ['action', a] as [CardKind, { id: string }]),
+      ];
+      for (const [kind, ref] of refs) {
+        if (!ref.id.startsWith('homey:app:')) continue;
+        const [, , appId, ...rest] = ref.id.split(':');
+        out.set(`${kind} ${ref.id}`, { appId: appId!, kind, cardId: rest.join(':') });
+      }
+    }
+    if (out.size > 0) this.cardsChanged([...out.values()]);
+  }
 
   constructor(
     private readonly store: Store,
@@ -186,6 +206,7 @@ export class FlowsService {
     });
     const view = this.view(flow);
     this.bus.publish('flow', 'flow.create', view);
+    this.touched(flow);
     return view;
   }
 
@@ -213,15 +234,18 @@ export class FlowsService {
     const oldView = this.view(before);
     const view = this.view(next);
     this.bus.publish('flow', 'flow.update', view, diff(oldView, view));
+    this.touched(before, next);
     return view;
   }
 
   async remove(id: string): Promise<void> {
-    const view = this.get(id);
+    const before = this.record(id);
+    const view = this.view(before);
     await this.flows.updateSome([id], (d) => {
       delete d[id];
     });
     this.bus.publish('flow', 'flow.delete', view);
+    this.touched(before);
   }
 
   // ---- folders --------------------------------------------------------------------------------
