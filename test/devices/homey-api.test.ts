@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitAppRunning } from '../dashboards/helpers.js';
-import { type HomeyApiClient, type HomeyApiModule, loadHomeyApi } from '../helpers/homey-api.js';
+import { type HomeyApiClient, type HomeyApiModule, homeyClient, loadHomeyApi } from '../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { APP, type Device, pairLamp, writeLampApp } from './lamp-app.js';
@@ -47,12 +47,7 @@ afterAll(async () => {
 });
 
 async function devicesOf(flavour: 'V3 local' | 'V2'): Promise<DevicesManager> {
-  let client: HomeyApiClient;
-  if (flavour === 'V3 local') client = await homeyApi.HomeyAPI.createLocalAPI({ address: hub.url, token: OWNER });
-  else {
-    const homeyId = (await fetch(`${hub.url}/api/manager/system/ping`)).headers.get('x-homey-id') ?? '';
-    client = new homeyApi.HomeyAPIV2({ token: OWNER, baseUrl: hub.url, strategy: [], properties: { id: homeyId, softwareVersion: '12.3.0' } });
-  }
+  const client = await homeyClient(homeyApi, hub.url, OWNER, flavour);
   clients.push(client);
   return client.devices as unknown as DevicesManager;
 }

@@ -11,33 +11,14 @@ import { type Device, APP as LAMP, pairLamp, writeLampApp } from '../devices/lam
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { BELL, pairBells, writeBellApp } from './bell-app.js';
+import { F, flowsOf, type Run } from './helpers.js';
 import { card, WEATHER, writeWeatherApp } from './weather-app.js';
-
-interface Run {
-  result: string;
-  branch: string | null;
-  error: string | null;
-  steps: Array<{ card: string; outcome: string; error: string | null }>;
-}
 
 let hub: RunningHub;
 let lamp: Device;
 let doors: Array<{ id: string; name: string }>;
-const F = '/api/manager/flow';
 const REMEMBER = card(WEATHER, 'remember');
-const lastMessage = async () => (await hub.call<string>('GET', `/api/manager/flowtoken/flowtoken/homey:app:${WEATHER}:last_message/value`)).body;
-const log = async (id: string) => (await hub.call<Run[]>('GET', `${F}/flow/${id}/log`)).body;
-const runs = (id: string, n: number) =>
-  poll(
-    () => log(id),
-    (l) => l.length >= n,
-    `flow ${id} to have run ${n} times`,
-  );
-const createFlow = async (flow: Record<string, unknown>) => {
-  const r = await hub.call<{ id: string; broken: boolean; triggerable: boolean }>('POST', `${F}/flow`, { body: flow });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body;
-};
+const { createFlow, lastMessage, log, runs } = flowsOf(() => hub);
 const onoff = async (id: string) => (await hub.call<boolean | null>('GET', `/api/manager/devices/device/${id}/capability/onoff`)).body;
 
 beforeAll(async () => {

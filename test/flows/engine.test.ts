@@ -10,47 +10,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { F, type Flow, flowsOf, type Run } from './helpers.js';
 import { CRASHY, card, WEATHER, writeWeatherApp } from './weather-app.js';
 
-interface Run {
-  id: string;
-  result: string;
-  branch: string | null;
-  error: string | null;
-  started: string;
-  steps: Array<{ card: string; kind: string; outcome: string; error: string | null; at: string }>;
-}
-interface Flow {
-  id: string;
-  name: string;
-  enabled: boolean;
-  broken: boolean;
-  brokenReason: string | null;
-  triggerable: boolean;
-  trigger: { id: string; uri: string; args: Record<string, unknown> };
-}
-
 let hub: RunningHub;
-const F = '/api/manager/flow';
 const RAIN = card(WEATHER, 'rain_start');
 const RAINING = card(WEATHER, 'is_raining');
 const REMEMBER = card(WEATHER, 'remember');
 
-const createFlow = async (flow: Record<string, unknown>) => {
-  const r = await hub.call<Flow>('POST', `${F}/flow`, { body: flow });
-  expect(r.status, JSON.stringify(r.body)).toBe(201);
-  return r.body;
-};
+const { createFlow, lastMessage, log, runs } = flowsOf(() => hub);
 const rain = (location: string, mm: number) => hub.call('POST', `/api/app/${WEATHER}/rain`, { body: { location, mm } });
-const lastMessage = async () => (await hub.call<string>('GET', `/api/manager/flowtoken/flowtoken/homey:app:${WEATHER}:last_message/value`)).body;
 const stdout = async () => (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${WEATHER}/crashlog`, { body: {} })).body.stdout;
-const log = async (id: string) => (await hub.call<Run[]>('GET', `${F}/flow/${id}/log`)).body;
-const runs = (id: string, n: number) =>
-  poll(
-    () => log(id),
-    (l) => l.length >= n,
-    `flow ${id} to have run ${n} times`,
-  );
 
 beforeAll(async () => {
   const appsDir = await tempDir('hearth-flows-apps-');
@@ -347,7 +317,7 @@ describe('flows', () => {
       trigger: { id: 'homey:manager:flow:programmatic_trigger' },
       conditions: [{ id: 'homey:manager:logic:compare', args: { variable, operator: 'eq', value: '1' } }],
       actions: [
-        { id: 'homey:manager:logic:set_variable', args: { variable, value: '[[homey:manager:logic|' + count.id + ']]0' } },
+        { id: 'homey:manager:logic:set_variable', args: { variable, value: `[[homey:manager:logic|${count.id}]]0` } },
         { id: REMEMBER, group: 'else', args: { message: 'counted already' } },
       ],
     });

@@ -4,9 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitAppRunning } from '../dashboards/helpers.js';
-import { type HomeyApiClient, type HomeyApiModule, loadHomeyApi } from '../helpers/homey-api.js';
+import { type HomeyApiClient, type HomeyApiModule, homeyClient, loadHomeyApi } from '../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { flowsOf } from './helpers.js';
 import { WEATHER, writeWeatherApp } from './weather-app.js';
 
 interface ApiCard {
@@ -34,7 +35,7 @@ interface FlowTokenManager {
 let hub: RunningHub;
 let homeyApi: HomeyApiModule;
 const clients: HomeyApiClient[] = [];
-const lastMessage = async () => (await hub.call<string>('GET', `/api/manager/flowtoken/flowtoken/homey:app:${WEATHER}:last_message/value`)).body;
+const { lastMessage } = flowsOf(() => hub);
 
 beforeAll(async () => {
   homeyApi = await loadHomeyApi();
@@ -51,12 +52,7 @@ afterAll(async () => {
 });
 
 async function clientOf(flavour: 'V3 local' | 'V2'): Promise<HomeyApiClient> {
-  let client: HomeyApiClient;
-  if (flavour === 'V3 local') client = await homeyApi.HomeyAPI.createLocalAPI({ address: hub.url, token: OWNER });
-  else {
-    const homeyId = (await fetch(`${hub.url}/api/manager/system/ping`)).headers.get('x-homey-id') ?? '';
-    client = new homeyApi.HomeyAPIV2({ token: OWNER, baseUrl: hub.url, strategy: [], properties: { id: homeyId, softwareVersion: '12.3.0' } });
-  }
+  const client = await homeyClient(homeyApi, hub.url, OWNER, flavour);
   clients.push(client);
   return client;
 }

@@ -61,3 +61,13 @@ export interface SocketIo2 {
 export async function loadSocketIo2(): Promise<(url: string, options: object) => SocketIo2> {
   return (await installHomeyApi(ROOT)).socketIo2() as (url: string, options: object) => SocketIo2;
 }
+
+/**
+ * A client of either flavour for a hub, as Homey's users make one: createLocalAPI (V3 local), or
+ * HomeyAPIV2 for a Homey Pro 2019 (told the hub's id, which it reads from X-Homey-ID).
+ */
+export async function homeyClient(homeyApi: HomeyApiModule, url: string, token: string, flavour: 'V3 local' | 'V2'): Promise<HomeyApiClient> {
+  if (flavour === 'V3 local') return homeyApi.HomeyAPI.createLocalAPI({ address: url, token });
+  const homeyId = (await fetch(`${url}/api/manager/system/ping`)).headers.get('x-homey-id') ?? '';
+  return new homeyApi.HomeyAPIV2({ token, baseUrl: url, strategy: [], properties: { id: homeyId, softwareVersion: '12.3.0' } });
+}

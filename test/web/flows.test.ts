@@ -8,6 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { waitAppRunning } from '../dashboards/helpers.js';
+import { flowsOf } from '../flows/helpers.js';
 import { WEATHER, writeWeatherApp } from '../flows/weather-app.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
@@ -16,7 +17,7 @@ import { type Browser, launch, screenshots, signedIn } from './browser.js';
 let hub: RunningHub;
 let browser: Browser;
 let page: Page;
-const lastMessage = async () => (await hub.call<string>('GET', `/api/manager/flowtoken/flowtoken/homey:app:${WEATHER}:last_message/value`)).body;
+const { lastMessage } = flowsOf(() => hub);
 
 beforeAll(async () => {
   const appsDir = await tempDir('hearth-web-flows-');

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { safeRecord } from '../../core/records.js';
+import { openCall } from './open-call.js';
 
 const JsonObject = safeRecord(z.string(), z.unknown());
 const DeviceId = z.string().min(1).max(64);
@@ -76,12 +77,7 @@ export const DiscoveryResult = z.discriminatedUnion('type', [
 export type DiscoveryResult = z.infer<typeof DiscoveryResult>;
 const StrategyId = z.string().min(1).max(64);
 
-interface Def {
-  readonly args: z.ZodType;
-  readonly result: z.ZodType;
-  readonly permission: null;
-}
-const call = <A extends z.ZodType, R extends z.ZodType>(args: A, result: R) => ({ args, result, permission: null }) satisfies Def;
+const call = openCall;
 
 /** Calls an app's Driver and Device instances make to the hub (about their own devices only). */
 export const DEVICE_HUB_CALLS = {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { safeRecord } from '../../core/records.js';
+import { openCall } from './open-call.js';
 
 const JsonObject = safeRecord(z.string(), z.unknown());
 const CardId = z.string().min(1).max(128);
@@ -20,12 +21,7 @@ const Kind = z.enum(['trigger', 'condition', 'action']);
 /** How many flows' arguments one trigger may hand the app to filter at once. */
 export const MAX_FILTERED = 5_000;
 
-interface Def {
-  readonly args: z.ZodType;
-  readonly result: z.ZodType;
-  readonly permission: null;
-}
-const call = <A extends z.ZodType, R extends z.ZodType>(args: A, result: R) => ({ args, result, permission: null }) satisfies Def;
+const call = openCall;
 
 /** Calls an app makes about its flow cards and tokens. */
 export const FLOW_HUB_CALLS = {

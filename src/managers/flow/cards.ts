@@ -8,8 +8,8 @@ import { type CardKind, readCards } from '../../apps/manifest/flow-cards.js';
 import type { AppManifest } from '../../apps/manifest/manifest.js';
 import { notFound } from '../../core/errors.js';
 import { nullRecord } from '../../core/records.js';
+import type { HubCard } from './hub-card.js';
 import type { CardView } from './schema.js';
-import type { HubCard } from './system-cards.js';
 
 type Card = HubCard;
 

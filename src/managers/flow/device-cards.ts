@@ -8,7 +8,7 @@
  */
 import type { Arg, CardKind, Token } from '../../apps/manifest/flow-cards.js';
 import type { Capability } from '../../core/capability.js';
-import type { HubCard, SystemImpl } from './system-cards.js';
+import { type HubCard, hubArg, hubCard, type SystemImpl } from './hub-card.js';
 
 /** What the device cards need of the devices manager. */
 export interface DeviceSide {
@@ -29,32 +29,12 @@ export function triggerIds(capabilityId: string, facts: Capability): { true?: st
   return { true: `${capabilityId}_true`, false: `${capabilityId}_false` };
 }
 
-function arg(name: string, type: Arg['type'], title: string, extra: Partial<Arg> = {}): Arg {
-  return { name, type, title, placeholder: null, values: null, min: null, max: null, step: null, filter: null, required: true, ...extra };
-}
+const arg = hubArg;
 
 export function deviceCards(deviceId: string, side: DeviceSide): HubCard[] {
-  const ownerUri = `homey:device:${deviceId}`;
-  const ownerName = side.name(deviceId);
-  const card = (cardId: string, kind: CardKind, title: string, system: SystemImpl, args: Arg[] = [], tokens: Token[] = []): HubCard => ({
-    id: `${ownerUri}:${cardId}`,
-    ownerUri,
-    appId: deviceId,
-    cardId,
-    kind,
-    title,
-    titleFormatted: null,
-    hint: null,
-    args,
-    tokens,
-    droptoken: null,
-    deprecated: false,
-    highlight: false,
-    duration: false,
-    deviceArg: null,
-    system,
-    ownerName,
-  });
+  const owner = { uri: `homey:device:${deviceId}`, id: deviceId, name: side.name(deviceId) };
+  const card = (cardId: string, kind: CardKind, title: string, system: SystemImpl, args: Arg[] = [], tokens: Token[] = []): HubCard =>
+    hubCard(owner, { cardId, kind, title, args, tokens }, system);
   const out: HubCard[] = [];
   for (const cap of side.capabilities(deviceId)) {
     const f = side.facts(deviceId, cap);

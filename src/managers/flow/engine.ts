@@ -21,9 +21,9 @@ import type { EventBus } from '../../core/events.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import { type TokenLookup, withTokens } from './arg-values.js';
 import type { CardRegistry } from './cards.js';
+import type { HubCard } from './hub-card.js';
 import type { RunLog } from './run-log.js';
 import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './schema.js';
-import type { HubCard } from './system-cards.js';
 
 /**
  * The run a hub card belongs to while it runs, so a trigger it causes in the hub (a device it

@@ -5,24 +5,13 @@
  * a flow"). Their ids are Homey's form, owned by the manager that answers for them:
  * `homey:manager:cron:sunset`, `homey:manager:logic:set_variable`, ...
  */
-import type { Arg, Card, CardKind, Token } from '../../apps/manifest/flow-cards.js';
+import type { Arg, CardKind, Token } from '../../apps/manifest/flow-cards.js';
 import type { WallClock } from '../../core/cron.js';
 import { sunTimes } from '../../core/sun.js';
 import type { VariableView } from '../logic/contract.js';
 import type { LogicService } from '../logic/service.js';
+import { type HubCard, hubArg, hubCard, type SystemImpl } from './hub-card.js';
 import type { FlowRecord } from './schema.js';
-
-/** How a hub card works: what an app's listeners do for an app's card. */
-export interface SystemImpl {
-  /** A trigger's filter: whether the flow on it goes on (all go on without one). */
-  filter?(args: Record<string, unknown>, state: Record<string, unknown>, flow: FlowRecord): boolean;
-  /** A condition's answer, or an action's work. `runId` is the run it belongs to. */
-  run?(args: Record<string, unknown>, runId: string): Promise<unknown> | unknown;
-  autocomplete?(name: string, query: string): Array<{ name: string; [field: string]: unknown }>;
-  /** Why a flow using the card with `args` cannot run (what it names is gone), or null. */
-  broken?(args: Record<string, unknown>): string | null;
-}
-export type HubCard = Card & { readonly system?: SystemImpl; readonly ownerName?: string };
 
 export interface SystemDeps {
   readonly logic: LogicService;
@@ -38,9 +27,7 @@ export interface SystemDeps {
 const OWNERS: Record<string, string> = { cron: 'Date & time', logic: 'Logic', 'speech-output': 'Speech', flow: 'Flows' };
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
-function arg(name: string, type: Arg['type'], title: string, extra: Partial<Arg> = {}): Arg {
-  return { name, type, title, placeholder: null, values: null, min: null, max: null, step: null, filter: null, required: true, ...extra };
-}
+const arg = hubArg;
 
 function card(
   owner: string,
@@ -51,26 +38,7 @@ function card(
   system: SystemImpl,
   more: { hint?: string; tokens?: Token[] } = {},
 ): HubCard {
-  const ownerUri = `homey:manager:${owner}`;
-  return {
-    id: `${ownerUri}:${cardId}`,
-    ownerUri,
-    appId: owner,
-    cardId,
-    kind,
-    title,
-    titleFormatted: null,
-    hint: more.hint ?? null,
-    args,
-    tokens: more.tokens ?? [],
-    droptoken: null,
-    deprecated: false,
-    highlight: false,
-    duration: false,
-    deviceArg: null,
-    system,
-    ownerName: OWNERS[owner] ?? owner,
-  };
+  return hubCard({ uri: `homey:manager:${owner}`, id: owner, name: OWNERS[owner] ?? owner }, { cardId, kind, title, args, ...more }, system);
 }
 
 const minutesOf = (hhmm: unknown): number => {
