@@ -91,7 +91,7 @@ export default async function bench({ root, log }) {
   const hub = await startHub(root, { appsDir });
   try {
     for (const id of [A, B]) await until(async () => (await api(hub, 'GET', `/api/manager/apps/app/${id}`)).ready, `${id} to run`);
-    await api(hub, 'POST', '/api/manager/flow/flow', flow(0));
+    const single = (await api(hub, 'POST', '/api/manager/flow/flow', flow(0))).id;
 
     /** Fires for `n` and waits for B's listener to have run for it: the time between, in ms. */
     let stampsSeen = 0;
@@ -109,7 +109,7 @@ export default async function bench({ root, log }) {
     const ping = [];
     let n = 0;
     for (let i = 0; i < CALLS; i++) {
-      await api(hub, 'PUT', '/api/manager/flow/flow/' + Object.keys(await api(hub, 'GET', '/api/manager/flow/flow'))[0], flow(++n));
+      await api(hub, 'PUT', `/api/manager/flow/flow/${single}`, flow(++n));
       tookOne.push(await once(n));
       const t = now();
       await api(hub, 'GET', `/api/app/${A}/ping`);

@@ -17,7 +17,8 @@ export interface DeviceSide {
   capabilities(id: string): string[];
   facts(id: string, capabilityId: string): Capability | null;
   value(id: string, capabilityId: string): boolean | number | string | null;
-  set(id: string, capabilityId: string, value: boolean | number | string): Promise<void>;
+  /** Sets a capability for the flow run `runId` (its cause, should the change fire a trigger). */
+  set(id: string, capabilityId: string, value: boolean | number | string, runId: string): Promise<void>;
 }
 
 const ONOFF = { true: 'turned_on', false: 'turned_off', is: 'on', set: { true: 'on', false: 'off', toggle: 'toggle' } };
@@ -41,7 +42,7 @@ export function deviceCards(deviceId: string, side: DeviceSide): HubCard[] {
     if (!f) continue;
     const title = f.title;
     const ids = triggerIds(cap, f);
-    const set = (value: boolean | number | string) => side.set(deviceId, cap, value);
+    const set = (value: boolean | number | string, runId: string) => side.set(deviceId, cap, value, runId);
     if (f.type === 'boolean') {
       const onoff = cap === 'onoff';
       out.push(card(ids.true!, 'trigger', onoff ? 'Turned on' : `${title} turned on`, {}));
@@ -49,11 +50,13 @@ export function deviceCards(deviceId: string, side: DeviceSide): HubCard[] {
       if (f.getable)
         out.push(card(onoff ? ONOFF.is : cap, 'condition', onoff ? 'Is turned on' : `${title} is on`, { run: () => side.value(deviceId, cap) === true }));
       if (f.setable) {
-        out.push(card(onoff ? ONOFF.set.true : `${cap}_true`, 'action', onoff ? 'Turn on' : `Turn ${title} on`, { run: () => set(true) }));
-        out.push(card(onoff ? ONOFF.set.false : `${cap}_false`, 'action', onoff ? 'Turn off' : `Turn ${title} off`, { run: () => set(false) }));
+        out.push(card(onoff ? ONOFF.set.true : `${cap}_true`, 'action', onoff ? 'Turn on' : `Turn ${title} on`, { run: (_args, runId) => set(true, runId) }));
+        out.push(
+          card(onoff ? ONOFF.set.false : `${cap}_false`, 'action', onoff ? 'Turn off' : `Turn ${title} off`, { run: (_args, runId) => set(false, runId) }),
+        );
         out.push(
           card(onoff ? ONOFF.set.toggle : `${cap}_toggle`, 'action', onoff ? 'Toggle on or off' : `Toggle ${title}`, {
-            run: () => set(side.value(deviceId, cap) !== true),
+            run: (_args, runId) => set(side.value(deviceId, cap) !== true, runId),
           }),
         );
       }
@@ -64,13 +67,13 @@ export function deviceCards(deviceId: string, side: DeviceSide): HubCard[] {
     if (!f.setable) continue;
     if (f.type === 'number') {
       const value = arg('value', 'number', f.units ? `${title} (${f.units})` : title, { min: f.min, max: f.max, step: f.step });
-      out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args) => set(Number(args.value)) }, [value]));
+      out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args, runId) => set(Number(args.value), runId) }, [value]));
     } else if (f.type === 'enum') {
       const value = arg('value', 'dropdown', title, { values: (f.values ?? []).map((v) => ({ id: v.id, label: v.title })) });
-      out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args) => set(String(args.value)) }, [value]));
+      out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args, runId) => set(String(args.value), runId) }, [value]));
       out.push(card(`${cap}_is`, 'condition', `${title} is`, { run: (args) => side.value(deviceId, cap) === args.value }, [{ ...value }]));
     } else {
-      out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args) => set(String(args.value)) }, [arg('value', 'text', title)]));
+      out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args, runId) => set(String(args.value), runId) }, [arg('value', 'text', title)]));
     }
   }
   return out;

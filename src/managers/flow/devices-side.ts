@@ -7,7 +7,11 @@ import type { DevicesService } from '../devices/service.js';
 import type { DeviceTokenSource } from '../flowtoken/registry.js';
 import type { DeviceSide } from './device-cards.js';
 
-export function deviceSide(devices: DevicesService): DeviceSide & DeviceTokenSource {
+/**
+ * `causes` holds, while a flow sets a capability, the run that set it (by `<device>\u0000<capability>`):
+ * the capability's change the set brings is caused by that run.
+ */
+export function deviceSide(devices: DevicesService, causes: Map<string, string>): DeviceSide & DeviceTokenSource {
   const facts = (id: string, capabilityId: string): Capability | null => {
     try {
       return devices.facts(devices.record(id), capabilityId);
@@ -22,6 +26,14 @@ export function deviceSide(devices: DevicesService): DeviceSide & DeviceTokenSou
     capabilities: (id) => [...devices.record(id).capabilities],
     facts,
     value: (id, capabilityId) => (facts(id, capabilityId) ? devices.getCapabilityValue(id, capabilityId) : null),
-    set: (id, capabilityId, value) => devices.setCapabilityValue(id, capabilityId, value),
+    set: async (id, capabilityId, value, runId) => {
+      const key = `${id}\u0000${capabilityId}`;
+      causes.set(key, runId);
+      try {
+        await devices.setCapabilityValue(id, capabilityId, value);
+      } finally {
+        if (causes.get(key) === runId) causes.delete(key);
+      }
+    },
   };
 }

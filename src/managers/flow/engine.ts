@@ -10,7 +10,6 @@
  * A flow that triggers itself (an action whose app fires the flow's trigger while it runs) is
  * bounded: each run knows how deep in such a chain it is, and a run past MAX_DEPTH is stopped.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -24,12 +23,6 @@ import type { CardRegistry } from './cards.js';
 import type { HubCard } from './hub-card.js';
 import type { RunLog } from './run-log.js';
 import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './schema.js';
-
-/**
- * The run a hub card belongs to while it runs, so a trigger it causes in the hub (a device it
- * switches fires that device's card) carries it as its cause, as an app's SDK does for apps.
- */
-export const hubRun = new AsyncLocalStorage<string>();
 
 /** Runs in a chain of flows starting flows, at most (the first is 0). */
 export const MAX_DEPTH = 10;
@@ -85,14 +78,10 @@ export class FlowEngine {
       else {
         // The app is asked once per distinct set of arguments: flows on a card often share them.
         const keys = on.map((f) => JSON.stringify(f.trigger.args));
-        const distinct = [...new Set(keys)];
-        const answers = await this.deps.call(
-          card.appId,
-          'flow.filter',
-          { card: card.cardId, device, args: distinct.map((k) => JSON.parse(k) as Record<string, unknown>), state },
-          FILTER_TIMEOUT_MS,
-        );
-        const byKey = new Map(distinct.map((k, i) => [k, answers[i] === true]));
+        const distinct = new Map<string, Record<string, unknown>>();
+        for (const [i, f] of on.entries()) distinct.set(keys[i]!, f.trigger.args);
+        const answers = await this.deps.call(card.appId, 'flow.filter', { card: card.cardId, device, args: [...distinct.values()], state }, FILTER_TIMEOUT_MS);
+        const byKey = new Map([...distinct.keys()].map((k, i) => [k, answers[i] === true]));
         go = keys.map((k) => byKey.get(k) === true);
       }
     } catch (err) {
@@ -213,7 +202,7 @@ export class FlowEngine {
     if (card.system) {
       const run = card.system.run;
       if (!run) throw new Error(`card ${card.id} does nothing when run`);
-      return hubRun.run(runId, () => run(args, runId));
+      return run(args, runId);
     }
     const device = card.deviceArg ? ((args[card.deviceArg.name] as { id?: string } | undefined)?.id ?? null) : null;
     return this.deps.call(card.appId, 'flow.run', { kind, card: card.cardId, device, args, state, run: runId }, CARD_TIMEOUT_MS);

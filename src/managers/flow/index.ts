@@ -21,7 +21,7 @@ import { CardRegistry } from './cards.js';
 import { flowContract } from './contract.js';
 import { deviceCards, triggerIds } from './device-cards.js';
 import { deviceSide } from './devices-side.js';
-import { type AppCaller, FlowEngine, hubRun, type Tokens } from './engine.js';
+import { type AppCaller, FlowEngine, type Tokens } from './engine.js';
 import { RunLog } from './run-log.js';
 import { FlowsService } from './service.js';
 import { systemCards } from './system-cards.js';
@@ -54,6 +54,8 @@ export class FlowManager implements Manager {
   private call: AppCaller = async () => {
     throw new HearthError('unavailable', 'the apps are not running yet');
   };
+  /** While a flow sets a device's capability, the run that set it (devices-side.ts). */
+  private readonly causes = new Map<string, string>();
   /** The last value each device capability had, so its triggers fire on a change only. */
   private readonly lastValues = new Map<string, unknown>();
   /** The app versions the cards were read for, to read them again after an upgrade. */
@@ -84,7 +86,7 @@ export class FlowManager implements Manager {
       }),
     );
     if (devices) {
-      const side = deviceSide(devices);
+      const side = deviceSide(devices, this.causes);
       this.cards.setDevices({ ids: side.ids, cards: (id) => deviceCards(id, side) });
       tokens.setDevices(side);
     }
@@ -192,8 +194,8 @@ export class FlowManager implements Manager {
     const cardId = facts.type === 'boolean' ? (value === true ? ids.true : value === false ? ids.false : undefined) : ids.changed;
     if (!cardId) return;
     const token = typeof value === 'boolean' || typeof value === 'number' || typeof value === 'string' ? value : null;
-    // The run of a hub card that set it (a flow switching a lamp) is its cause.
-    void this.fireSystem(`homey:device:${deviceId}:${cardId}`, {}, hubRun.getStore() ?? null, facts.type === 'boolean' ? {} : { [capabilityId]: token });
+    // The run of a device card that set it (a flow switching a lamp) is its cause.
+    void this.fireSystem(`homey:device:${deviceId}:${cardId}`, {}, this.causes.get(key) ?? null, facts.type === 'boolean' ? {} : { [capabilityId]: token });
   }
 
   /** Runs one card by hand (runFlowCardCondition/Action): its arguments checked, its tokens given. */

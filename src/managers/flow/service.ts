@@ -24,6 +24,19 @@ export interface FlowWorld {
 
 type CardRef = { id: string; args: Record<string, unknown> };
 
+/** Each card of a flow (or of the parts of one a change gives) with its kind, trigger first. */
+function refsOf(f: {
+  trigger?: CardRef | undefined;
+  conditions?: readonly CardRef[] | undefined;
+  actions?: readonly CardRef[] | undefined;
+}): Array<[CardKind, CardRef]> {
+  return [
+    ...(f.trigger ? [['trigger', f.trigger] as [CardKind, CardRef]] : []),
+    ...(f.conditions ?? []).map((c) => ['condition', c] as [CardKind, CardRef]),
+    ...(f.actions ?? []).map((a) => ['action', a] as [CardKind, CardRef]),
+  ];
+}
+
 export class FlowsService {
   private flows!: RecordSection<FlowRecord>;
   private folders!: RecordSection<FolderRecord>;
@@ -35,11 +48,7 @@ export class FlowsService {
   private touched(...flows: FlowRecord[]): void {
     const out = new Map<string, { appId: string; kind: CardKind; cardId: string }>();
     for (const f of flows) {
-      const refs: Array<[CardKind, { id: string }]> = [
-        ['trigger', f.trigger],
-        ...f.conditions.map((c) => ['condition', c] as [CardKind, { id: string }]),
-        ...f.actions.map((a) => ['action', a] as [CardKind, { id: string }]),
-      ];
+      const refs = refsOf(f);
       for (const [kind, ref] of refs) {
         if (!ref.id.startsWith('homey:app:')) continue;
         const [, , appId, ...rest] = ref.id.split(':');
@@ -89,11 +98,7 @@ export class FlowsService {
 
   /** Why a flow cannot run now, or null: the first card, device or variable it names that is gone. */
   brokenReason(f: FlowRecord): string | null {
-    const refs: Array<[CardKind, CardRef]> = [
-      ['trigger', f.trigger],
-      ...f.conditions.map((c) => ['condition', c] as [CardKind, CardRef]),
-      ...f.actions.map((a) => ['action', a] as [CardKind, CardRef]),
-    ];
+    const refs = refsOf(f);
     for (const [kind, ref] of refs) {
       const card = this.cards.find(kind, ref.id);
       if (!card) {
@@ -166,11 +171,7 @@ export class FlowsService {
 
   /** A flow that is not saved, checked as a saved one is (testFlow runs it). */
   unsaved(body: Pick<FlowCreate, 'trigger' | 'conditions' | 'actions'>): FlowRecord {
-    this.check([
-      ['trigger', body.trigger],
-      ...body.conditions.map((c) => ['condition', c] as [CardKind, CardRef]),
-      ...body.actions.map((a) => ['action', a] as [CardKind, CardRef]),
-    ]);
+    this.check(refsOf(body));
     return {
       id: 'test',
       name: 'test',
@@ -186,11 +187,7 @@ export class FlowsService {
   async create(body: FlowCreate): Promise<FlowView> {
     if (Object.keys(this.flows.value).length >= FLOW_LIMITS.flows) throw conflict(`a home has at most ${FLOW_LIMITS.flows} flows`);
     this.checkFolder(body.folder);
-    this.check([
-      ['trigger', body.trigger],
-      ...body.conditions.map((c) => ['condition', c] as [CardKind, CardRef]),
-      ...body.actions.map((a) => ['action', a] as [CardKind, CardRef]),
-    ]);
+    this.check(refsOf(body));
     const flow: FlowRecord = {
       id: randomUUID(),
       name: body.name,
@@ -214,11 +211,7 @@ export class FlowsService {
     const before = this.record(id);
     this.checkFolder(patch.folder);
     // Only the cards given are checked: a flow broken elsewhere can still be renamed or disabled.
-    this.check([
-      ...(patch.trigger ? [['trigger', patch.trigger] as [CardKind, CardRef]] : []),
-      ...(patch.conditions ?? []).map((c) => ['condition', c] as [CardKind, CardRef]),
-      ...(patch.actions ?? []).map((a) => ['action', a] as [CardKind, CardRef]),
-    ]);
+    this.check(refsOf(patch));
     const next: FlowRecord = {
       ...before,
       name: patch.name ?? before.name,
