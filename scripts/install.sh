@@ -89,13 +89,10 @@ say "Node.js $(node --version), npm $(npm --version)"
 # --- user and state -----------------------------------------------------------------------
 id hearth >/dev/null 2>&1 || useradd --system --home-dir "$STATE" --shell /usr/sbin/nologin hearth
 getent group audio >/dev/null && usermod -a -G audio hearth
-install -d -m 0750 -o hearth -g hearth "$STATE" "$STATE/data" "$STATE/apps"
-# The example apps are installed once; after that the apps folder belongs to the hub.
-for app in "$src"/apps/*/; do
-  [ -d "$app" ] || continue
-  id=$(basename "$app")
-  [ -e "$STATE/apps/$id" ] || { cp -a "$app" "$STATE/apps/$id"; chown -R hearth:hearth "$STATE/apps/$id"; }
-done
+install -d -m 0750 -o hearth -g hearth "$STATE" "$STATE/data"
+# The apps folder ($STATE/apps) is the hub's to make: at its first start it makes it with the
+# example apps (the release's examples/); after that it belongs to the owner, and an upgrade
+# brings back no example the owner uninstalled.
 
 # --- code: a new release folder, then one rename of the symlink -------------------------
 say "hearth $version into $RELEASES"

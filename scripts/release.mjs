@@ -19,7 +19,7 @@ if (!args.includes('--no-build')) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const RELEASE_ENTRIES = ['dist', 'apps', 'systemd', 'scripts', 'package.json', 'package-lock.json', 'README.md', 'docs'];
+const RELEASE_ENTRIES = ['dist', 'examples', 'systemd', 'scripts', 'package.json', 'package-lock.json', 'README.md', 'docs'];
 const file = join(out, `hearth-${version}.tgz`);
 const prefix = `hearth-${version}/`;
 await create(

@@ -11,6 +11,12 @@ import { fileURLToPath } from 'node:url';
 /** dist/, or src/ when this is the .ts source (vitest). */
 const ROOT = dirname(fileURLToPath(import.meta.url));
 
+/**
+ * The example apps hearth ships (examples/ beside dist/, in a checkout and in a release): copied
+ * into an apps folder the hub makes (src/apps/host/examples.ts), never run from here.
+ */
+export const EXAMPLES_ROOT = join(dirname(ROOT), 'examples');
+
 /** The web app's files: dist/web. */
 export const WEB_ROOT = join(ROOT, 'web');
 

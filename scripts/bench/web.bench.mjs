@@ -142,7 +142,7 @@ export default async function bench({ root, log }) {
   let context;
   try {
     const appsDir = join(work, 'apps');
-    await cp(join(root, 'apps'), appsDir, { recursive: true });
+    await cp(join(root, 'examples'), appsDir, { recursive: true });
     hub = await startHub(root, { appsDir });
     // Past the first-run setup, so the page opens on the dashboard asked for.
     await api(hub, 'PUT', '/api/manager/system/option/setupDone', { value: true });

@@ -1,14 +1,15 @@
 /**
- * The example apps shipped in apps/ run under a real hub: the system monitor records into
- * insights, the greeter answers its widget's autocomplete, follows its settings, counts its
- * greetings in insights and tells its widgets.
+ * The example apps shipped in examples/ arrive in the apps folder a hub makes, and run under a
+ * real hub: the system monitor records into insights, the greeter answers its widget's
+ * autocomplete, follows its settings, counts its greetings in insights and tells its widgets.
  */
 
-import { cp } from 'node:fs/promises';
+import { cp, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeAppsFolder } from '../../src/apps/host/examples.js';
 import type { RealtimeEvent } from '../../src/apps/host/realtime.js';
 import { EventBus } from '../../src/core/events.js';
 import { serveSdk } from '../../src/managers/insights/sdk.js';
@@ -20,23 +21,42 @@ import { assertBuilt, ROOT, removeAll, startRuntime, type TestRuntime, tempDir }
 /** The example apps, copied: the hub links its SDK into the apps folder it runs, which must not be the checkout's. */
 async function exampleApps(): Promise<string> {
   const dir = await tempDir('hearth-examples-');
-  await cp(join(ROOT, 'apps'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
+  await cp(join(ROOT, 'examples'), dir, { recursive: true, filter: (src) => !src.includes('node_modules') });
   return dir;
 }
 
 type App = { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null };
 
+describe('the apps folder a hub makes', () => {
+  it('gets the example apps; a folder that exists gets nothing, even when empty', async () => {
+    const dir = await tempDir('hearth-examples-');
+    try {
+      expect(await makeAppsFolder(join(dir, 'apps'), join(ROOT, 'examples'))).toEqual(['com.hearth.greeter', 'com.hearth.sysmon']);
+      expect((await readdir(join(dir, 'apps'))).sort()).toEqual(['com.hearth.greeter', 'com.hearth.sysmon']);
+      await mkdir(join(dir, 'mine'));
+      await writeFile(join(dir, 'mine', 'note.txt'), 'mine');
+      expect(await makeAppsFolder(join(dir, 'mine'), join(ROOT, 'examples'))).toEqual([]);
+      expect(await readdir(join(dir, 'mine'))).toEqual(['note.txt']);
+    } finally {
+      await removeAll(dir);
+    }
+  });
+});
+
 describe('example apps on a real hub', () => {
   let hub: RunningHub;
   let appsDir: string;
+  let parent: string;
   beforeAll(async () => {
     assertBuilt();
-    appsDir = await exampleApps();
-    hub = await startHub({ appsDir });
+    // A hub started on an apps folder that is not there yet makes it, with the example apps.
+    parent = await tempDir('hearth-examples-');
+    appsDir = join(parent, 'apps');
+    hub = await startHub({ args: ['--apps-dir', appsDir] });
   });
   afterAll(async () => {
     await hub?.cleanup();
-    await removeAll(appsDir);
+    await removeAll(parent);
   });
 
   it('starts both and the system monitor writes its CPU load into insights', async () => {

@@ -337,7 +337,7 @@ describe('manifest', () => {
 
   it('validates the example apps shipped in apps/', async () => {
     for (const id of ['com.hearth.sysmon', 'com.hearth.greeter']) {
-      const r = await loadManifest(join(import.meta.dirname, '../../apps', id));
+      const r = await loadManifest(join(import.meta.dirname, '../../examples', id));
       expect(r.ok ? 'ok' : r.message).toBe('ok');
       expect(r.ok && [r.manifest.incompatible, r.manifest.unrun]).toEqual([null, []]);
     }

@@ -20,7 +20,7 @@ let TAG: string;
 
 beforeAll(async () => {
   const appsDir = await tempDir('hearth-static-apps-');
-  await cp(join(ROOT, 'apps'), appsDir, { recursive: true });
+  await cp(join(ROOT, 'examples'), appsDir, { recursive: true });
   outside = await tempDir('hearth-static-outside-');
   await writeFile(join(outside, 'secret.txt'), 'not for widgets');
   pub = join(appsDir, 'com.hearth.greeter/widgets/greeting/public');

@@ -96,7 +96,7 @@ async function iconDataUrl(folder: string, icon: string | undefined): Promise<st
  * Packs `folder` into `<storeDir>/<id>-<version>.tar.gz` and points `channel` of the app at it
  * in `<storeDir>/index.json` (created when absent; other apps and channels are kept).
  *
- * @example await packApp('./apps/com.hearth.sysmon', './data/store') // then install it by id
+ * @example await packApp('./examples/com.hearth.sysmon', './data/store') // then install it by id
  */
 export async function packApp(folder: string, storeDir: string, channel = 'stable', opts: { signKey?: string } = {}): Promise<PackResult> {
   const src = resolve(folder);

@@ -1,13 +1,14 @@
 /**
- * What the machine must be before any app starts: the apps folder with the SDK linked in, the
- * containment this hub can give (probed, and logged with its reason when it is less than
- * namespaces), no app processes left behind by a killed hub, no half-done install, and the data
- * dir's apps folder.
+ * What the machine must be before any app starts: the apps folder (made with the example apps
+ * when there is none) with the SDK linked in, the containment this hub can give (probed, and
+ * logged with its reason when it is less than namespaces), no app processes left behind by a
+ * killed hub, no half-done install, and the data dir's apps folder.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { recoverInterrupted } from '../catalogue/install.js';
+import { makeAppsFolder } from './examples.js';
 import { probeSandbox, type Sandbox, type SandboxChoice } from './sandbox.js';
 import { prepareAppsFolder } from './sdk-link.js';
 
@@ -30,7 +31,8 @@ export function beginSandboxProbe(choice: SandboxChoice): Promise<Sandbox> {
 
 /** `probed`: what beginSandboxProbe() began. */
 export async function prepareHost(opts: { appsDir: string; dataDir: string; log: Logger; probed: Promise<Sandbox> }): Promise<PreparedHost> {
-  await mkdir(opts.appsDir, { recursive: true });
+  const examples = await makeAppsFolder(opts.appsDir);
+  if (examples.length > 0) opts.log.info({ appsDir: opts.appsDir, examples }, 'made the apps folder, with the example apps');
   const sdk = await prepareAppsFolder(opts.appsDir);
   const sandbox = await opts.probed;
   if (sandbox.reason) opts.log.warn({ containment: sandbox.containment, reason: sandbox.reason }, 'apps run with the permission model only');
