@@ -7,7 +7,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { getRequestListener, type ServerType, serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import type { Logger } from 'pino';
 import type { AppGateway } from './apps/host/gateway.js';
 import { APP_WEB_API_SCOPES } from './apps/host/hub-api.js';
@@ -22,11 +22,13 @@ import { loadHubId } from './core/hub-id.js';
 import { closeInheritedDescriptors } from './core/inherited-fds.js';
 import type { Manager } from './core/managers.js';
 import { OptionService } from './core/options.js';
+import { checkWritable, folderError } from './core/startup-error.js';
 import { Store } from './core/store.js';
 import { newSecret, TokenService } from './core/tokens.js';
 import { beginHostProbes } from './host-probes.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { Authenticator } from './http/auth.js';
+import { type HubServer, takePort } from './http/listen.js';
 import { AppsManager } from './managers/apps/index.js';
 import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
@@ -115,7 +117,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
 
 export class Hub {
   private releaseLock: (() => Promise<void>) | undefined;
-  private server: ServerType | undefined;
+  private listening: HubServer | undefined;
   private http: HttpApp | undefined;
   private started: Manager[] = [];
   private store: Store | undefined;
@@ -140,13 +142,18 @@ export class Hub {
     // First: the probes' process spawns then run while the data dir opens and the managers start.
     const probes = beginHostProbes(config);
     const inherited = closeInheritedDescriptors();
-    if (inherited.length > 0) log.info({ fds: inherited }, 'closed descriptors the hub inherited, so no app inherits them');
-    await mkdir(dirname(config.dataDir), { recursive: true });
-    this.releaseLock = await acquireDataLock(config.dataDir);
-    // Before anything opens or creates the data dir: a restore stopped half-way is finished, so
-    // the hub never starts on an empty data dir while the pre-restore copy holds the home.
-    const recovered = await recoverRestore(config.dataDir);
-    await mkdir(config.dataDir, { recursive: true, mode: 0o750 });
+    if (inherited.length > 0) log.debug({ fds: inherited }, 'closed descriptors the hub inherited, so no app inherits them');
+    // What can fail is checked before anything is made (a data dir, an owner token, an app
+    // started): the data dir's lock (which makes nothing where there is no data dir yet), the
+    // port, and that the folders the hub writes can be written. Each says one sentence.
+    const dataDirError = (err: unknown): never => {
+      throw folderError(err, 'data dir', config.dataDir, '--data-dir') ?? err;
+    };
+    this.releaseLock = await acquireDataLock(config.dataDir).catch(dataDirError);
+    this.listening = await takePort(config.host, config.port);
+    await checkWritable(config.dataDir, 'data dir', '--data-dir');
+    await checkWritable(config.appsDir, 'apps folder', '--apps-dir');
+    const recovered = await this.openDataDir().catch(dataDirError);
     if (recovered) {
       log.warn(
         { archive: recovered.archive, previousData: recovered.previousData, carried: recovered.carried },
@@ -167,15 +174,15 @@ export class Hub {
         completedAtStart: true,
       });
     }
-    const hubId = await loadHubId(config.dataDir);
-    const store = await Store.open(config.dataDir);
+    const hubId = await loadHubId(config.dataDir).catch(dataDirError);
+    const store = await Store.open(config.dataDir).catch(dataDirError);
     this.store = store;
     const tokens = new TokenService(store);
     if (tokens.broken) {
       this.failed.set('tokens', tokens.broken);
       log.error({ reason: tokens.broken }, 'the tokens section is unusable: only the owner token is accepted until it is repaired');
     }
-    await this.provisionOwner(tokens);
+    await this.provisionOwner(tokens).catch(dataDirError);
     const options = new OptionService(store, this.bus);
     options.onListenerError = (err, manager, name) => log.error({ err, manager, option: name }, 'option change listener failed; the change is stored');
     if (options.broken) log.error({ reason: options.broken }, 'the options section is unusable: managers run on defaults and option operations answer 503');
@@ -224,12 +231,23 @@ export class Hub {
             dropToken: (name) => tokens.dropInternal(name),
           },
         });
-    const server = await listen(this.http, config.host, config.port);
-    this.server = server;
-    const port = (server.address() as AddressInfo).port;
+    this.listening.serve(this.http);
+    const port = this.listening.port;
     this.port = port;
     log.info({ port, host: config.host, dataDir: config.dataDir }, 'listening');
     return port;
+  }
+
+  /**
+   * Makes the data dir, first finishing a restore stopped half-way, so the hub never starts on an
+   * empty data dir while the pre-restore copy holds the home. Resolves with what was finished.
+   */
+  private async openDataDir(): Promise<Awaited<ReturnType<typeof recoverRestore>>> {
+    const { dataDir } = this.config;
+    await mkdir(dirname(dataDir), { recursive: true });
+    const recovered = await recoverRestore(dataDir);
+    await mkdir(dataDir, { recursive: true, mode: 0o750 });
+    return recovered;
   }
 
   /**
@@ -271,11 +289,7 @@ export class Hub {
     this.uncheck?.();
     this.http?.sockets.close();
     await this.http?.realtime.close();
-    await new Promise<void>((resolve) => {
-      if (!this.server) return resolve();
-      this.server.close(() => resolve());
-      (this.server as Server).closeAllConnections?.();
-    });
+    await this.listening?.close();
     for (const manager of [...this.started].reverse()) {
       try {
         await manager.stop();
@@ -287,18 +301,6 @@ export class Hub {
     await this.store?.flush();
     await this.releaseLock?.();
   }
-}
-
-function listen(http: HttpApp, host: string, port: number): Promise<ServerType> {
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch: http.fetch, hostname: host, port }, () => resolve(server));
-    server.once('error', reject);
-    server.on('upgrade', http.upgrade);
-    const s = server as Server;
-    s.headersTimeout = 10_000;
-    s.requestTimeout = 30_000;
-    s.keepAliveTimeout = 5_000;
-  });
 }
 
 /** The apps manager's way in for the HTTP layer (apps' Web APIs, realtime and pages), when it is there. */

@@ -5,10 +5,12 @@
  * work, and starts a new hub on the same port in the same process, so no supervisor is needed.
  */
 
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { settleHeapWhenIdle } from './core/heap-settle.js';
 import { createLogger } from './core/logger.js';
 import { SystemdNotifier } from './core/sd-notify.js';
+import { StartupError } from './core/startup-error.js';
 import { Hub, type RestartWork } from './hub.js';
 
 /** After a stop signal the process exits by this deadline even if something hangs. */
@@ -82,7 +84,7 @@ export async function runDaemon(config: Config): Promise<void> {
       },
       async (err: unknown) => {
         // Under systemd the unit restarts the process; a fresh start may succeed where this did not.
-        log.fatal({ err }, 'the hub could not start again after a restart');
+        startFailed(log, err, 'the hub could not start again after a restart');
         await hub.stop().catch(() => undefined);
         process.exit(1);
       },
@@ -103,8 +105,20 @@ export async function runDaemon(config: Config): Promise<void> {
       shrunk: (young) => log.debug({ youngMiB: mib(young) }, 'the young generation is small again'),
     });
   } catch (err) {
-    log.fatal({ err }, 'the hub could not start');
+    startFailed(log, err, 'the hub could not start');
     await hub.stop().catch(() => undefined);
     process.exit(1);
   }
+}
+
+/**
+ * A start that failed for a reason the person starting it can act on (port in use, data dir in
+ * use or not writable) is one sentence on stderr, whatever the terminal; its stack is for debug.
+ * Anything else is a bug and keeps its stack in the log.
+ */
+function startFailed(log: Logger, err: unknown, what: string): void {
+  if (err instanceof StartupError) {
+    log.debug({ err }, what);
+    process.stderr.write(`hearth: ${err.message}\n`);
+  } else log.fatal({ err }, what);
 }

@@ -14,11 +14,12 @@ import { createHash } from 'node:crypto';
 import { readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server } from 'node:net';
 import { basename, dirname, join, resolve } from 'node:path';
+import { StartupError } from './startup-error.js';
 
 export const LOCK_FILE = 'hearth.lock';
 const SOCKET_FILE = 'hearth.lock.sock';
 
-export class DataDirLockedError extends Error {
+export class DataDirLockedError extends StartupError {
   constructor(
     readonly dataDir: string,
     readonly pid: number | null,

@@ -3,7 +3,8 @@
  * the `hearth token` CLI, and the systemd unit.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -77,13 +78,70 @@ describe('process lifecycle', () => {
     }
   });
 
-  it('refuses a second hub on the same data dir', async () => {
+  it('refuses a second hub on the same data dir, in one sentence', async () => {
     const hub = await startHub();
     try {
-      await expect(startHub({ dataDir: hub.dataDir })).rejects.toThrow(/in use by another hearth process/);
+      await expect(startHub({ dataDir: hub.dataDir })).rejects.toThrow(
+        `hearth: data dir ${hub.dataDir} is in use by another hearth process (pid ${hub.process.pid}); stop it first`,
+      );
       expect((await hub.call('GET', '/api/manager/system/ping')).status).toBe(200);
     } finally {
       await hub.cleanup();
+    }
+  });
+
+  it('on a busy port says so in one sentence naming --port, and makes nothing', async () => {
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
+    const root = await tempDir();
+    try {
+      const port = (busy.address() as AddressInfo).port;
+      const res = await run([
+        CLI,
+        'start',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--data-dir',
+        join(root, 'home/data'),
+        '--apps-dir',
+        join(root, 'home/apps'),
+      ]);
+      expect(res.code).toBe(1);
+      expect(res.stderr.trim()).toBe(
+        `hearth: port ${port} on 127.0.0.1 is in use (by another program, or another hearth): stop it, or start hearth on another port with --port <N> (or HEARTH_PORT)`,
+      );
+      expect(res.stdout).not.toContain('"level":60');
+      // No data dir, no owner token, no apps folder with the examples: nothing was made.
+      expect(await readdir(root)).toEqual([]);
+    } finally {
+      busy.close();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('says in one sentence which folder it cannot write, and how to fix it', async () => {
+    // In /tmp itself: the test run's own temporary folder is closed to other users.
+    const root = await mkdtemp('/tmp/hearth-unwritable-');
+    try {
+      // Root may write anywhere: the hub runs as nobody then; anyone else gets a folder without write.
+      const asRoot = process.getuid?.() === 0;
+      if (!asRoot) await chmod(root, 0o555);
+      else await chmod(root, 0o755);
+      const uid = asRoot ? 65534 : process.getuid!();
+      const res = await run(
+        [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(root, 'data'), '--apps-dir', join(root, 'apps')],
+        asRoot ? { uid: 65534, gid: 65534 } : {},
+      );
+      expect(res.code).toBe(1);
+      expect(res.stderr.trim()).toBe(
+        `hearth: the data dir ${join(root, 'data')} cannot be written by uid ${uid} (${root}: permission denied): give this user the folder, or choose another with --data-dir`,
+      );
+      expect(await readdir(root)).toEqual([]);
+    } finally {
+      await chmod(root, 0o755);
+      await rm(root, { recursive: true, force: true });
     }
   });
 
@@ -200,3 +258,19 @@ describe('systemd unit', () => {
     expect(level).toBeLessThanOrEqual(3.5);
   });
 });
+
+/** Runs the CLI to its end: its exit code and what it printed. */
+function run(args: string[], options: { uid?: number; gid?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { ...options, env: { PATH: process.env.PATH ?? '', HEARTH_LOG_LEVEL: 'info' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
