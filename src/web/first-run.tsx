@@ -5,7 +5,7 @@
  * done. Every step can be skipped, and so can the whole walk.
  */
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { seg } from './api.js';
 import { call } from './client.js';
 import { Icon } from './icons.js';
@@ -194,9 +194,23 @@ function DashboardStep({ done }: { done: (id: string | null) => void }): JSX.Ele
   );
 }
 
-export function FirstRun({ onDone }: { onDone: () => void }): JSX.Element {
-  const [step, setStep] = useState(0);
+/**
+ * `startAt`: the step the hub says the setup was left at (null: not begun). The step is stored on
+ * the hub as the walk goes, so a reload (or another browser) resumes there, and saving the
+ * language in the first step does not end the first run.
+ */
+export function FirstRun({ startAt, onDone }: { startAt: number | null; onDone: () => void }): JSX.Element {
+  const [step, setStepHere] = useState(startAt ?? 0);
   const finish = useAction();
+  const stored = useAction();
+  const setStep = (at: number): void =>
+    void stored.run(async () => {
+      await call('system', 'setOptionSetupStep', { body: { value: at } });
+      setStepHere(at);
+    });
+  useEffect(() => {
+    if (startAt === null) setStep(0);
+  }, []);
   const complete = (dashboard: string | null): void =>
     void finish.run(async () => {
       await call('system', 'setOptionSetupDone', { body: { value: true } });
@@ -217,7 +231,7 @@ export function FirstRun({ onDone }: { onDone: () => void }): JSX.Element {
         {step === 0 ? <LanguageStep next={() => setStep(1)} /> : null}
         {step === 1 ? <LocationStep next={() => setStep(2)} /> : null}
         {step === 2 ? <DashboardStep done={complete} /> : null}
-        <Err msg={finish.error} />
+        <Err msg={finish.error ?? stored.error} />
       </section>
     </main>
   );

@@ -63,12 +63,13 @@ function App(): JSX.Element {
   }, []);
   // Asked once signed in, beside the first page's own requests: a never-configured hub walks
   // through the first-run setup instead (a flash of the dashboards page on that one visit).
-  const [firstRun, setFirstRun] = useState(false);
+  // The step it was left at comes with it: the walk resumes there.
+  const [firstRun, setFirstRun] = useState<{ at: number | null } | null>(null);
   useEffect(() => {
     if (!signedIn) return;
     call('system', 'getSystemState').then(
-      (s) => setFirstRun(s.firstRun),
-      () => setFirstRun(false),
+      (s) => setFirstRun(s.firstRun ? { at: s.setupStep } : null),
+      () => setFirstRun(null),
     );
   }, [signedIn]);
   const [route, setRoute] = useState(currentRoute());
@@ -99,7 +100,7 @@ function App(): JSX.Element {
     );
   }
   if (!signedIn) return <SignIn reason={reason} onDone={() => setSignedIn(true)} />;
-  if (firstRun) return <FirstRun onDone={() => setFirstRun(false)} />;
+  if (firstRun) return <FirstRun startAt={firstRun.at} onDone={() => setFirstRun(null)} />;
   const page = PAGES.find((p) => p.id === route) ?? PAGES[0]!;
   const View = page.view;
   return (

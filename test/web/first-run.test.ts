@@ -1,7 +1,7 @@
 /**
  * The first-run setup in Chromium against a never-configured hub: language and units, the
- * browser's geolocation, a first dashboard with an app's widget; the hub holds each choice after,
- * and the setup does not come back. A hub configured another way never shows it.
+ * browser's geolocation, a first dashboard with an app's widget; a reload mid-way resumes at its
+ * step; the hub holds each choice after, and the setup does not come back. A hub configured another way never shows it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER } from '../helpers/hub.js';
@@ -33,6 +33,16 @@ describe('first run in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('setup-language').selectOption('nl');
     await page.getByLabel(/Imperial/).check();
     await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByRole('heading', { name: 'Location' }).waitFor();
+
+    // Saving the language did not end the first run: a reload comes back to where it was.
+    expect((await hub.call<{ firstRun: boolean; setupStep: number | null }>('GET', '/api/manager/system/state')).body).toMatchObject({
+      firstRun: true,
+      setupStep: 1,
+    });
+    await page.reload();
+    await page.getByTestId('first-run').getByRole('heading', { name: 'Location' }).waitFor();
+    expect(await page.locator('.steps [aria-current=step]').textContent()).toBe('Location');
 
     await page.getByTestId('use-browser-location').click();
     await expect.poll(() => page.getByTestId('setup-lat').inputValue()).toBe('52.09070');
@@ -68,6 +78,10 @@ describe('first run in Chromium', { timeout: 120_000 }, () => {
   test('a hub whose language was set another way does not ask', async () => {
     const { hub } = web;
     await hub.call('DELETE', '/api/manager/system/option/setupDone');
+    // Begun and not finished, the setup is still asked for...
+    expect((await hub.call<{ firstRun: boolean }>('GET', '/api/manager/system/state')).body.firstRun).toBe(true);
+    // ...but never begun, not on a hub configured another way.
+    await hub.call('DELETE', '/api/manager/system/option/setupStep');
     expect((await hub.call<{ firstRun: boolean }>('GET', '/api/manager/system/state')).body.firstRun).toBe(false); // language and location are set
     await hub.call('DELETE', '/api/manager/i18n/option/language');
     await hub.call('DELETE', '/api/manager/i18n/option/units');

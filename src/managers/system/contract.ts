@@ -8,6 +8,7 @@ import { defineContract, defineOption } from '../../core/contract.js';
 import { SystemState } from './views.js';
 
 export const OPTION_SETUP_DONE = 'setupDone';
+export const OPTION_SETUP_STEP = 'setupStep';
 
 export const systemContract = defineContract({
   name: 'system',
@@ -19,6 +20,13 @@ export const systemContract = defineContract({
       default: false,
       scopes: { get: null, set: 'service.system', unset: 'service.system' },
       summary: 'whether the first-run setup was finished or skipped',
+    }),
+    defineOption({
+      name: OPTION_SETUP_STEP,
+      schema: z.number({ error: 'setupStep must be a step number' }).int().min(0).max(2),
+      default: 0,
+      scopes: { get: null, set: 'service.system', unset: 'service.system' },
+      summary: 'the first-run step the owner is at, set while the setup is walked: it lasts until finished or skipped, and a reload resumes there',
     }),
   ],
   operations: {

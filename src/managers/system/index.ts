@@ -7,7 +7,7 @@ import type { Manager } from '../../core/managers.js';
 import { implement, JsonBytes, type Operation } from '../../core/operation.js';
 import { HOMEY_VERSION, VERSION } from '../../version.js';
 import type { ManagerContext } from '../context.js';
-import { OPTION_SETUP_DONE, systemContract } from './contract.js';
+import { OPTION_SETUP_DONE, OPTION_SETUP_STEP, systemContract } from './contract.js';
 
 export class SystemManager implements Manager {
   readonly name = systemContract.name;
@@ -21,7 +21,11 @@ export class SystemManager implements Manager {
       ...implement(systemContract.operations, {
         // Homey's headers too: Homey's client (homey-api's createLocalAPI) knows a Homey by them.
         ping: () => new JsonBytes<{ ok: true; version: string }>(this.pingBody, { 'x-homey-id': ctx.hubId, 'x-homey-version': HOMEY_VERSION }),
-        getSystemState: () => ({ version: VERSION, firstRun: this.firstRun() }),
+        getSystemState: () => ({
+          version: VERSION,
+          firstRun: this.firstRun(),
+          setupStep: ctx.options.isSet(this.name, OPTION_SETUP_STEP) ? ctx.options.get<number>(this.name, OPTION_SETUP_STEP) : null,
+        }),
       }),
     ];
   }
@@ -29,6 +33,7 @@ export class SystemManager implements Manager {
   private firstRun(): boolean {
     const o = this.ctx.options;
     if (o.get<boolean>(this.name, OPTION_SETUP_DONE)) return false;
+    if (o.isSet(this.name, OPTION_SETUP_STEP)) return true;
     return !o.isSet('i18n', 'language') && !o.isSet('i18n', 'units') && !o.isSet('geolocation', 'location');
   }
 
