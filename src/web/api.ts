@@ -42,18 +42,28 @@ export interface CallOptions {
    * answers its own statuses, and an app page must not be able to sign the person out.
    */
   signOutOn401?: boolean;
+  /** Sent without a token (sign-in's own call, redeeming a link's code). Every other call needs one. */
+  anonymous?: boolean;
 }
+
+/**
+ * What a call without a token answers, without a request: once a 401 has signed the page out (or
+ * before anyone signed in), nothing asks the hub again with a dead token (a polling loop would
+ * count against the hub's failed-authentication limit) until someone signs in.
+ */
+export const SIGNED_OUT = 'this browser is signed out; sign in again';
 
 export async function api<T = unknown>(method: string, path: string, body?: unknown, options: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { ...options.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await send(method, path, headers, body !== undefined ? JSON.stringify(body) : undefined);
+  const res = await send(method, path, headers, body !== undefined ? JSON.stringify(body) : undefined, options.anonymous);
   return answer<T>(res, options);
 }
 
-async function send(method: string, path: string, headers: Record<string, string>, body?: BodyInit): Promise<Response> {
+async function send(method: string, path: string, headers: Record<string, string>, body?: BodyInit, anonymous = false): Promise<Response> {
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
+  else if (!anonymous) throw new ApiError(401, 'signed_out', SIGNED_OUT);
   try {
     return await fetch(path, { method, headers, ...(body !== undefined ? { body } : {}) });
   } catch {
@@ -106,7 +116,7 @@ async function answer<T>(res: Response, options: CallOptions = {}): Promise<T> {
   if (!res.ok) {
     const e = (data ?? {}) as { error?: unknown; error_description?: unknown };
     const sentence = typeof e.error_description === 'string' ? e.error_description : `the hub answered ${res.status}`;
-    if (res.status === 401 && options.signOutOn401 !== false) for (const f of unauthorized) f();
+    if (res.status === 401 && options.signOutOn401 !== false) for (const f of unauthorized) f(sentence);
     throw new ApiError(res.status, typeof e.error === 'string' ? e.error : 'http_error', sentence);
   }
   return data as T;
@@ -122,8 +132,9 @@ export const seg = (s: string): string => {
   return encodeURIComponent(s);
 };
 
-const unauthorized = new Set<() => void>();
-export function onUnauthorized(f: () => void): () => void {
+/** Told the hub's sentence when it refuses the page's token (a 401): the page signs out. */
+const unauthorized = new Set<(sentence: string) => void>();
+export function onUnauthorized(f: (sentence: string) => void): () => void {
   unauthorized.add(f);
   return () => unauthorized.delete(f);
 }

@@ -82,9 +82,11 @@ function App(): JSX.Element {
       setMenu(false);
     };
     window.addEventListener('hashchange', onHash);
-    const off = onUnauthorized(() => {
+    // Signed out at once (every request stops: api.ts sends none without a token), saying why in
+    // the hub's words; a session ended on the System page or by `hearth token revoke` reads the same.
+    const off = onUnauthorized((sentence) => {
       setToken(null);
-      setReason('the token was refused (revoked or mistyped); paste a valid one');
+      setReason(`This browser was signed out: the hub refused its token (${sentence}). Sign in again with a new link (hearth login) or a token.`);
       setSignedIn(false);
     });
     return () => {

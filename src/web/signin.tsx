@@ -48,7 +48,7 @@ export function loginCode(): string | null {
  */
 export async function redeemLogin(code: string): Promise<void> {
   history.replaceState(null, '', `${location.pathname}#/dashboards`);
-  const made = await call('tokens', 'redeemLogin', { body: { code, browser: browserName() } }, { signOutOn401: false });
+  const made = await call('tokens', 'redeemLogin', { body: { code, browser: browserName() } }, { signOutOn401: false, anonymous: true });
   setToken(made.token);
 }
 

@@ -1,13 +1,15 @@
 /**
  * Backups in the browser, end to end against a real hub: back up now, download the archive (its
  * bytes are the sha256 the hub lists), upload it back after it was removed from the hub, verify
- * it, and restore it: the hub restarts into it and the page names the kept pre-restore copy.
+ * it, and restore it: the hub restarts into it and the page names the kept pre-restore copy. A
+ * browser whose token is refused while it waits is signed out with the reason and asks no more.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
 import { screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
 
 let web: WebHub;
@@ -97,6 +99,54 @@ describe('backups in Chromium', { timeout: 120_000 }, () => {
     expect((await stat(join(previous, 'db.json'))).isFile()).toBe(true);
     const dashboards = (await hub.call<Record<string, { name: string }>>('GET', '/api/manager/dashboards/dashboard')).body;
     expect(Object.values(dashboards).map((d) => d.name)).toEqual(['Kitchen']);
+    await page.close();
+  });
+
+  test('a browser whose token is refused while it waits for a restore says why and asks nothing more', async () => {
+    const { hub, browser } = web;
+    const tablet = (await hub.call<{ id: string; token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'wall tablet', scopes: ['*'] } })).body;
+    const page = await signedIn(browser.context, hub.url, tablet.token, '#/system');
+    const row = page.locator('[data-archive]').first();
+    await row.waitFor();
+    const file = (await row.getAttribute('data-archive'))!;
+    const before = (await hub.call<{ lastRestore: { at: string } | null }>('GET', '/api/manager/backup/state')).body.lastRestore?.at;
+    const asked: { at: number; url: string }[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/')) asked.push({ at: Date.now(), url: r.url() });
+    });
+    let refusedAt = 0;
+    page.on('response', (r) => {
+      if (r.status() === 401 && refusedAt === 0) refusedAt = Date.now();
+    });
+    page.once('dialog', (d) => void d.accept());
+    const restoring = page.waitForResponse((r) => r.url().endsWith('/restore') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: `Restore ${file}` }).click();
+    expect((await restoring).status()).toBe(202);
+    // While the page waits for the hub to come back, the tablet's token is revoked (the hub may be
+    // restarting: 503 or no answer until it is back).
+    await poll(
+      () => hub.call('DELETE', `/api/manager/tokens/token/${tablet.id}`).catch(() => ({ status: 0 })),
+      (r) => r.status >= 200 && r.status < 300,
+      'the tablet token revoked',
+      200,
+      250,
+    );
+    await page.locator('input[name=token]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('main.signin').textContent()).toContain(
+      'This browser was signed out: the hub refused its token (the token is unknown or has been revoked). Sign in again',
+    );
+    // Signed out: nothing more is asked of the hub (a loop with a dead token would count against
+    // the failed-sign-in limit).
+    await page.waitForTimeout(3_000);
+    expect(refusedAt).toBeGreaterThan(0);
+    expect(asked.filter((a) => a.at > refusedAt).map((a) => a.url)).toEqual([]);
+    await poll(
+      async () => (await hub.call<{ lastRestore: { at: string } | null }>('GET', '/api/manager/backup/state').catch(() => null))?.body?.lastRestore?.at,
+      (at) => at !== undefined && at !== before,
+      'the hub back from the restore',
+      240,
+      250,
+    );
     await page.close();
   });
 });

@@ -6,7 +6,7 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { download, upload } from '../api.js';
+import { ApiError, download, upload } from '../api.js';
 import { call, path, subscribe } from '../client.js';
 import { Icon } from '../icons.js';
 import type { ArchiveSummary, BackupState } from '../types.js';
@@ -31,15 +31,19 @@ function verifiedSentence(s: ArchiveSummary): string {
   return `verified: ${s.files} files, made ${formatTime(s.createdAt)} by hearth ${s.hubVersion}${left}`;
 }
 
-/** Waits until the hub answers with a newer restore record than `before` (it restarts meanwhile). */
+/**
+ * Waits until the hub answers with a newer restore record than `before` (it restarts meanwhile:
+ * no answer, or 503 while it starts). A refusal of the token (401) ends the wait: the page is
+ * signed out then, and asking on would only count against the hub's failed-sign-in limit.
+ */
 async function waitForRestart(before: string | null): Promise<BackupState> {
   for (let i = 0; i < 240; i++) {
     await new Promise((r) => setTimeout(r, 500));
     try {
       const s = await call('backup', 'getState');
       if (s.lastRestore && s.lastRestore.at !== before) return s;
-    } catch {
-      /* down while it restarts: ask again */
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) throw err;
     }
   }
   throw new Error('the hub did not come back within two minutes; check its log (journalctl -u hearth)');
