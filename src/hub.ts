@@ -4,13 +4,12 @@
  * answer 503; the others run on.
  */
 import { mkdir, readFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { getRequestListener } from '@hono/node-server';
 import type { Logger } from 'pino';
 import type { AppGateway } from './apps/host/gateway.js';
 import { APP_WEB_API_SCOPES } from './apps/host/hub-api.js';
+import { keepAside } from './backup/pre-restore.js';
 import { recoverRestore } from './backup/restore-journal.js';
 import { type Config, OWNER_TOKEN_FILE } from './config.js';
 import { acquireDataLock } from './core/data-lock.js';
@@ -154,12 +153,19 @@ export class Hub {
     await checkWritable(config.dataDir, 'data dir', '--data-dir');
     await checkWritable(config.appsDir, 'apps folder', '--apps-dir');
     const recovered = await this.openDataDir().catch(dataDirError);
+    // Copies a restore left beside the folders it replaced go to the backup folder (a stop
+    // between the swap and that move, a restore finished just now, or an older hearth's).
+    const kept = await keepAside({ dataDir: config.dataDir, appsDir: config.appsDir, backups: config.backupLocation }).catch(dataDirError);
+    if (kept.moved.size > 0 || kept.pruned.length > 0)
+      log.info({ moved: Object.fromEntries(kept.moved), pruned: kept.pruned }, 'pre-restore copies are kept in the backup folder');
     if (recovered) {
       log.warn(
         { archive: recovered.archive, previousData: recovered.previousData, carried: recovered.carried },
         'a restore was stopped half-way; it is finished now',
       );
-      const { archive, createdAt, leftOut, tokensAdded, previousData, previousApps } = recovered;
+      const { archive, createdAt, leftOut, tokensAdded } = recovered;
+      const previousData = recovered.previousData && (kept.moved.get(recovered.previousData) ?? recovered.previousData);
+      const previousApps = recovered.previousApps && (kept.moved.get(recovered.previousApps) ?? recovered.previousApps);
       const at = new Date().toISOString();
       await writeRestoreRecord(config.dataDir, {
         file: archive,

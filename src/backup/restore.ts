@@ -12,6 +12,7 @@ import { extract, type ReadEntry } from 'tar';
 import { acquireDataLock, DataDirLockedError, LOCK_FILE, lockHolder } from '../core/data-lock.js';
 import { fsyncDir } from '../core/durable-file.js';
 import { entryKind, isAppId, MANIFEST_PATH, type Manifest } from './format.js';
+import { keepAside } from './pre-restore.js';
 import { beginJournal, completeJournal, type Journal, planStep, recoverRestore } from './restore-journal.js';
 import { narrowStage } from './restore-narrow.js';
 import type { RestoreRights } from './restore-rights.js';
@@ -34,6 +35,11 @@ export interface RestoreOptions {
    * line): the whole backup.
    */
   readonly rights?: RestoreRights;
+  /**
+   * The backup folder: the copies of what the restore replaced move into its pre-restore/
+   * (pre-restore.ts). Absent: they stay beside the folders they were.
+   */
+  readonly backups?: string;
 }
 
 export interface RestoreResult {
@@ -219,8 +225,11 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
     journalFile = null;
     await rm(join(dataDir, LOCK_FILE), { force: true });
     await fsyncDir(dataDir);
-    const previousData = steps[0]!.previous;
-    const previousApps = steps[1]?.previous ?? null;
+    // The copies of what was replaced go to the backup folder (pre-restore.ts), where they are listed.
+    const kept = opts.backups ? (await keepAside({ dataDir, appsDir, backups: resolve(opts.backups) })).moved : new Map<string, string>();
+    const previousData = steps[0]!.previous && (kept.get(steps[0]!.previous) ?? steps[0]!.previous);
+    const previous = steps[1]?.previous ?? null;
+    const previousApps = previous && (kept.get(previous) ?? previous);
     return { manifest, previousData, previousApps, carried, leftOut: narrowed.leftOut, tokensAdded: narrowed.tokensAdded };
   } finally {
     // A swap that failed half-way keeps its staged trees for the journal's next run.

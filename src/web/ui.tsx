@@ -157,6 +157,8 @@ interface ActionButtonProps {
   disabled?: boolean;
   confirm?: string;
   testId?: string;
+  /** What a screen reader says when the label alone does not tell which thing it acts on. */
+  ariaLabel?: string;
 }
 
 /** A button that runs an API call, says it is busy, and shows the API's sentence if it fails. */
@@ -169,6 +171,7 @@ export function ActionButton(p: ActionButtonProps): JSX.Element {
         class={p.kind ?? ''}
         disabled={a.busy || p.disabled}
         data-testid={p.testId}
+        aria-label={p.ariaLabel}
         onClick={() => {
           if (p.confirm && !window.confirm(p.confirm)) return;
           void a.run(p.onRun);

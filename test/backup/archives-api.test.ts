@@ -5,8 +5,9 @@
  * nothing.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
@@ -29,6 +30,7 @@ interface State {
   lastRestore: { file: string; ok: boolean; previousData: string | null; previousApps: string | null; error: string | null } | null;
   running: boolean;
   job: { state: string; file: string | null } | null;
+  preRestore: { name: string; at: string; data: string | null; apps: string | null }[];
 }
 interface ErrorBody {
   error: string;
@@ -148,8 +150,14 @@ describe('backup archives through the API', { timeout: 60_000 }, () => {
     );
     expect(h.process.pid).toBe(pid); // restarted in the same process, on the same port
     expect(state!.lastRestore).toMatchObject({ file, ok: true, error: null });
+    // The replaced data is kept in the backup folder, one folder per restore, and listed.
     const previous = state!.lastRestore!.previousData!;
-    expect(basename(previous)).toMatch(new RegExp(`^${basename(h.dataDir)}\\.pre-restore-\\d{4}-\\d{2}-\\d{2}T`));
+    const stamp = /\/pre-restore\/(\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z)\/data$/.exec(previous)?.[1];
+    expect(previous).toBe(join(h.dataDir, 'backups', 'pre-restore', stamp!, 'data'));
+    expect(state!.preRestore).toEqual([
+      { name: stamp, at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/), data: previous, apps: expect.any(String) },
+    ]);
+    expect(readdirSync(dirname(h.dataDir)).filter((n) => n.includes('.pre-restore-'))).toEqual([]);
     expect((await stat(join(previous, 'db.json'))).isFile()).toBe(true);
     // The replaced store is the one with the later changes.
     expect(await readFile(join(previous, 'db.json'), 'utf8')).toContain('Made later');
@@ -158,6 +166,16 @@ describe('backup archives through the API', { timeout: 60_000 }, () => {
     expect(Object.values(dashboards).map((d) => d.name)).toEqual(['Before']);
     // The backup folder stayed with the data dir (a backup never holds it): the archive is still listed.
     expect((await h.call<State>('GET', `${B}/state`)).body.backups.map((b) => b.file)).toContain(file);
+
+    // A copy can be deleted by its name; another name is a 404 sentence.
+    const bad = await h.call<ErrorBody>('DELETE', `${B}/pre-restore/..%2f..%2fetc`);
+    expect(bad.status).toBe(404);
+    expect((await h.call<ErrorBody>('DELETE', `${B}/pre-restore/2020-01-01T00-00-00Z`)).body.error_description).toMatch(
+      /^no pre-restore copy '2020-01-01T00-00-00Z' in /,
+    );
+    expect((await h.call('DELETE', `${B}/pre-restore/${stamp}`)).status).toBe(204);
+    expect((await h.call<State>('GET', `${B}/state`)).body.preRestore).toEqual([]);
+    expect(existsSync(previous)).toBe(false);
   });
 
   it('after a restore of a backup older than the owner token, the owner-token file is still the owner', async () => {

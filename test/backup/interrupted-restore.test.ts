@@ -89,7 +89,10 @@ describe('a restore stopped half-way', { timeout: 90_000 }, () => {
     const state = (await h.call<State>('GET', `${B}/state`)).body;
     expect(state.backups.map((b) => b.file)).toContain(basename(archive)); // carried over
     expect(state.lastRestore).toMatchObject({ file: basename(archive), ok: true, completedAtStart: true });
-    expect(basename(state.lastRestore!.previousData!)).toMatch(new RegExp(`^${basename(dataDir)}\\.pre-restore-`));
+    // Finished at start, the copy it kept moved into the backup folder like any restore's.
+    expect(state.lastRestore!.previousData!).toMatch(new RegExp(`^${join(dataDir, 'backups', 'pre-restore')}/\\d{4}-[^/]+/data$`));
+    expect(existsSync(state.lastRestore!.previousData!)).toBe(true);
+    expect((await readdir(dirname(dataDir))).filter((n) => n.startsWith(`${basename(dataDir)}.pre-restore-`))).toEqual([]);
   });
 
   it('killed after the swap, before what a backup does not hold was carried over: the next hub carries it', async () => {

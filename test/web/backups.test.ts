@@ -95,7 +95,10 @@ describe('backups in Chromium', { timeout: 120_000 }, () => {
     const state = (await hub.call<State>('GET', '/api/manager/backup/state')).body;
     const previous = state.lastRestore!.previousData!;
     expect(said).toContain(`kept in ${previous}`);
-    expect(basename(previous)).toMatch(/\.pre-restore-\d{4}-/);
+    expect(previous).toMatch(new RegExp(`^${join(hub.dataDir, 'backups', 'pre-restore')}/\\d{4}-[^/]+/data$`));
+    // Listed, with a way to delete it.
+    await page.locator('[data-pre-restore]').first().waitFor();
+    expect(await page.getByTestId('pre-restore').textContent()).toContain(previous);
     expect((await stat(join(previous, 'db.json'))).isFile()).toBe(true);
     const dashboards = (await hub.call<Record<string, { name: string }>>('GET', '/api/manager/dashboards/dashboard')).body;
     expect(Object.values(dashboards).map((d) => d.name)).toEqual(['Kitchen']);

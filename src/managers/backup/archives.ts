@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { archiveName, parseArchiveName, SIDECAR_SUFFIX } from '../../backup/format.js';
 import { BackupArchiveError, restoreBackup, type VerifiedArchive, verifyArchive } from '../../backup/index.js';
+import { PRE_RESTORE_DIR, removePreRestore } from '../../backup/pre-restore.js';
 import { planFiles, type RestoreRights } from '../../backup/restore-rights.js';
 import { fsyncDir, writeFileDurable } from '../../core/durable-file.js';
 import { conflict, type HearthError, invalid, notFound, unavailable } from '../../core/errors.js';
@@ -142,10 +143,17 @@ export class BackupArchives {
     }
   }
 
+  /** Deletes a restore's copy of what it replaced (pre-restore/<name>/ in the backup folder). */
+  async deletePreRestore(name: string): Promise<void> {
+    if (!(await removePreRestore(this.dir, name)))
+      throw notFound(`no pre-restore copy '${name}' in ${join(this.dir, PRE_RESTORE_DIR)}; GET /api/manager/backup/state lists them`);
+    this.ctx.log.info({ name }, 'deleted a pre-restore copy');
+  }
+
   /**
    * Verifies the archive now (a bad one changes nothing and the hub stays up), then has the hub
    * restart into it: the daemon stops the hub, the restore swaps the folders (the replaced ones
-   * kept as `<name>.pre-restore-<time>`), and a new hub starts on the same port. The outcome is
+   * kept in the backup folder's pre-restore/<time>/), and a new hub starts on the same port. The outcome is
    * recorded in the restored data dir, where the next hub's state shows it.
    */
   async restore(file: string, caller: TokenInfo | null): Promise<ArchiveSummary & { restarting: true; leftOut: string[] }> {
@@ -154,7 +162,7 @@ export class BackupArchives {
     if (this.isBackingUp()) throw conflict('a backup is running; restore once it has finished');
     const checked = await this.verify(file);
     const path = join(this.dir, file);
-    const { dataDir, appsDir } = this.ctx.config;
+    const { dataDir, appsDir, backupLocation } = this.ctx.config;
     const log = this.ctx.log;
     // The caller's rights decide what the backup may replace (src/backup/restore-rights.ts).
     const options = this.ctx.options;
@@ -162,7 +170,7 @@ export class BackupArchives {
     const accepted = this.restart(async () => {
       const at = new Date().toISOString();
       try {
-        const r = await restoreBackup(path, { dataDir, appsDir, rights });
+        const r = await restoreBackup(path, { dataDir, appsDir, rights, backups: backupLocation });
         log.info({ file, previousData: r.previousData, previousApps: r.previousApps, carried: r.carried, leftOut: r.leftOut }, 'restored a backup');
         await writeRestoreRecord(dataDir, {
           file,

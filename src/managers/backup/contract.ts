@@ -54,10 +54,19 @@ export const backupContract = defineContract({
       scope: 'SYSTEM',
       extension: true,
       summary:
-        "Verify an archive, then restart the hub into it (the replaced data kept as <data-dir>.pre-restore-<time>). Each part comes from the backup only where the caller's scopes could write it; the hub's tokens always stay",
+        "Verify an archive, then restart the hub into it (the replaced data kept in the backup folder's pre-restore/<time>/, the last 3). Each part comes from the backup only where the caller's scopes could write it; the hub's tokens always stay",
       params: File,
       status: 202,
       output: RestoreAccepted,
+    },
+    deletePreRestore: {
+      method: 'DELETE',
+      path: '/pre-restore/:name',
+      scope: 'SYSTEM',
+      extension: true,
+      summary: "Delete a restore's copy of what it replaced (its data and apps folders as they were)",
+      params: z.object({ name: z.string() }),
+      status: 204,
     },
     getState: stateOperation({
       scope: 'SYSTEM_READONLY',

@@ -53,5 +53,5 @@ export async function runOfflineBackup(config: Config): Promise<BackupResult> {
 
 /** Restores `archive` over config.dataDir and config.appsDir (hub stopped). */
 export function runRestore(archive: string, config: Config): Promise<RestoreResult> {
-  return restoreBackup(resolve(archive), { dataDir: config.dataDir, appsDir: config.appsDir });
+  return restoreBackup(resolve(archive), { dataDir: config.dataDir, appsDir: config.appsDir, backups: config.backupLocation });
 }

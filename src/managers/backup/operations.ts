@@ -14,6 +14,7 @@ export function backupOperations(service: BackupService, scheduler: BackupSchedu
     uploadBackup: ({ upload }) => archives.upload(upload as ReadableStream<Uint8Array>),
     verifyBackup: ({ params }) => archives.verify(params.file),
     restoreBackup: ({ params }, ctx) => archives.restore(params.file, ctx.token),
+    deletePreRestore: ({ params }) => archives.deletePreRestore(params.name),
     getState: () => service.state({ schedule, nextRun: scheduler.nextRun() }),
     scheduleBackup: () => {
       const { job, joined } = service.schedule('manual');

@@ -7,13 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { BackupRecord } from '../../backup/index.js';
+import { listPreRestore, PRE_RESTORE_KEEP } from '../../backup/pre-restore.js';
 import { diff } from '../../core/diff.js';
 import type { Section } from '../../core/store.js';
 import { VERSION } from '../../version.js';
 import type { ManagerContext } from '../context.js';
 import { BACKUP, OPTION_ENABLED, OPTION_LAST_SUCCESS } from './options.js';
 import { readRestoreRecord } from './restore-record.js';
-import { type BackupJob, type BackupState, LastBackup, LastError, type LastRestore } from './views.js';
+import { type BackupJob, type BackupState, LastBackup, LastError, type LastRestore, type PreRestoreCopy } from './views.js';
 
 /**
  * The archive library (and tar with it) is loaded when a backup is first listed or made, not
@@ -151,9 +152,11 @@ export class BackupService {
   async state(scheduleInfo: { schedule: string; nextRun: Date | null }): Promise<BackupState> {
     const { config } = this.ctx;
     let backups: BackupRecord[] = [];
+    let preRestore: PreRestoreCopy[] = [];
     try {
       const { listBackups } = await archives();
       backups = (await listBackups(config.backupLocation)).map(({ file, createdAt, size, sha256 }) => ({ file, createdAt, size, sha256 }));
+      preRestore = await listPreRestore(config.backupLocation);
     } catch (err) {
       this.ctx.log.warn({ err, location: config.backupLocation }, 'cannot list the backup folder');
     }
@@ -171,6 +174,8 @@ export class BackupService {
       keep: config.backupKeep,
       lastRestore: this.lastRestore,
       backups,
+      preRestore,
+      preRestoreKeep: PRE_RESTORE_KEEP,
     };
   }
 }

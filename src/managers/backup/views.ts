@@ -75,6 +75,17 @@ export const RestoreAccepted = ArchiveSummary.extend({
   leftOut: z.array(z.string()),
 });
 
+/** A restore's copies of what it replaced, in the backup folder's pre-restore/<name>/. */
+export const PreRestoreCopy = z.object({
+  /** The restore's time, as the folder is named (2026-11-26T10-49-33Z). */
+  name: z.string(),
+  at: z.string(),
+  /** Where the data dir and the apps folder as they were are (null: that one was not replaced). */
+  data: z.string().nullable(),
+  apps: z.string().nullable(),
+});
+export type PreRestoreCopy = z.infer<typeof PreRestoreCopy>;
+
 export const BackupState = z.object({
   enabled: z.boolean(),
   schedule: z.string(),
@@ -90,5 +101,8 @@ export const BackupState = z.object({
   /** The last restore through the hub (the web app), or null. */
   lastRestore: LastRestore.nullable(),
   backups: z.array(z.object({ file: z.string(), createdAt: z.string(), size: z.number(), sha256: z.string() })),
+  /** The copies restores kept of what they replaced, newest first; the newest preRestoreKeep stay. */
+  preRestore: z.array(PreRestoreCopy),
+  preRestoreKeep: z.number(),
 });
 export type BackupState = z.infer<typeof BackupState>;

@@ -219,6 +219,37 @@ function Facts({ s, onChanged }: { s: BackupState; onChanged: () => void }): JSX
   );
 }
 
+/** The copies restores kept of what they replaced: where each is, and Delete. */
+function PreRestoreCopies({ s, onChanged }: { s: BackupState; onChanged: () => void }): JSX.Element | null {
+  if (s.preRestore.length === 0) return null;
+  return (
+    <section data-testid="pre-restore">
+      <h3>Kept from before a restore</h3>
+      <p class="muted small">
+        Each restore keeps the data and apps it replaced, here in the backup folder; the newest {s.preRestoreKeep} stay. To go back to one, stop the hub and
+        copy it back by hand.
+      </p>
+      <ul class="plain">
+        {s.preRestore.map((c) => (
+          <li key={c.name} data-pre-restore={c.name} class="inline wrap">
+            <span>
+              Before the restore of {formatTime(c.at)}: <span class="break small">{[c.data, c.apps].filter((p) => p !== null).join(' and ')}</span>
+            </span>
+            <ActionButton
+              label="Delete"
+              busyLabel="Deleting…"
+              kind="danger"
+              ariaLabel={`Delete the copy from before the restore of ${formatTime(c.at)}`}
+              confirm={`Delete the copy of the data and apps from before the restore of ${formatTime(c.at)}? It cannot be undone.`}
+              onRun={() => call('backup', 'deletePreRestore', { params: { name: c.name } }).then(onChanged)}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function Backups(): JSX.Element {
   const state = useLoad(() => call('backup', 'getState'));
   useEffect(
@@ -267,6 +298,7 @@ export function Backups(): JSX.Element {
             </tbody>
           </table>
           <Upload onAdded={state.reload} />
+          <PreRestoreCopies s={s} onChanged={state.reload} />
         </>
       ) : (
         <p class="muted">Loading…</p>
