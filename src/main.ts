@@ -5,6 +5,9 @@
  * work, and starts a new hub on the same port in the same process, so no supervisor is needed.
  */
 
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { settleHeapWhenIdle } from './core/heap-settle.js';
@@ -12,6 +15,7 @@ import { createLogger } from './core/logger.js';
 import { SystemdNotifier } from './core/sd-notify.js';
 import { StartupError } from './core/startup-error.js';
 import { Hub, type RestartWork } from './hub.js';
+import { loginCommand } from './login-link.js';
 
 /** After a stop signal the process exits by this deadline even if something hangs. */
 const STOP_DEADLINE_MS = 8_000;
@@ -98,6 +102,7 @@ export async function runDaemon(config: Config): Promise<void> {
   try {
     await starting;
     systemd.ready();
+    log.info({ command: await signInCommand(config, hub.port ?? config.port) }, 'to sign a browser in, run this');
     const mib = (bytes: number) => Math.round(bytes / 1024) / 1024;
     settleHeapWhenIdle({
       grew: (young) => log.debug({ youngMiB: mib(young) }, 'the young generation grew'),
@@ -121,4 +126,17 @@ function startFailed(log: Logger, err: unknown, what: string): void {
     log.debug({ err }, what);
     process.stderr.write(`hearth: ${err.message}\n`);
   } else log.fatal({ err }, what);
+}
+
+/** The sign-in command for how this hub was started (login-link.ts). */
+async function signInCommand(config: Config, port: number): Promise<string> {
+  const cwd = process.cwd();
+  const name = await readFile(join(cwd, 'package.json'), 'utf8').then(
+    (t) => (JSON.parse(t) as { name?: unknown }).name,
+    () => null,
+  );
+  // systemd sets INVOCATION_ID for the processes of a unit.
+  const underService = process.env.INVOCATION_ID !== undefined && process.argv[1]?.startsWith('/opt/hearth/') === true;
+  const onPath = (process.env.PATH ?? '').split(':').some((dir) => dir !== '' && existsSync(join(dir, 'hearth')));
+  return loginCommand(config, port, { cwd, inCheckout: name === 'hearth', underService, ...(onPath ? {} : { cli: process.argv[1] ?? 'dist/cli.js' }) });
 }

@@ -81,12 +81,12 @@ export function SignIn({ onDone, reason }: { onDone: () => void; reason: string 
       <form class="card" onSubmit={(e) => void submit(e)}>
         <h1>hearth</h1>
         <p>
-          To sign in, run <code>hearth login</code> on the hub (in a checkout: <code>npx hearth login</code>) and open the link it prints, or scan the QR code a
-          signed-in browser shows under System → Sign in a phone.
+          To sign in, run <code>hearth login</code> on the hub (in a checkout: <code>npx hearth login</code>; the hub's log says the exact command when it
+          starts) and open the link it prints, or scan the QR code a signed-in browser shows under System → Sign in a phone.
         </p>
         <p class="muted small">
-          Or paste a token (scripts, kiosks): the owner token is the file <code>owner-token</code> in the hub's data folder (<code>data/</code> unless it was
-          started with <code>--data-dir</code>); make others with <code>hearth token create</code>.
+          Or paste a token (scripts, kiosks): the owner token is the file <code>owner-token</code> in the hub's data folder (its <code>--data-dir</code>:{' '}
+          <code>./data</code> in a checkout, <code>/var/lib/hearth/data</code> when installed); make others with <code>hearth token create</code>.
         </p>
         <label>
           Token

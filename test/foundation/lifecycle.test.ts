@@ -8,7 +8,9 @@ import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { loginCommand } from '../../src/login-link.js';
 import { CLI, call, ROOT, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
 
 const exec = promisify(execFile);
 
@@ -88,6 +90,29 @@ describe('process lifecycle', () => {
     } finally {
       await hub.cleanup();
     }
+  });
+
+  it('says the command that signs a browser in, as it would be typed here', async () => {
+    const hub = await startHub();
+    try {
+      // A checkout (the tests run in one): npx, with the port and data dir this hub has.
+      const line = await poll(
+        () => hub.output.find((l) => l.includes('to sign a browser in, run this')),
+        (l) => l !== undefined,
+        'the sign-in command in the log',
+      );
+      expect(JSON.parse(line!).command).toBe(`npx hearth login --port ${hub.port} --data-dir ${hub.dataDir}`);
+    } finally {
+      await hub.cleanup();
+    }
+    expect(loginCommand({ host: '0.0.0.0', dataDir: '/home/me/hearth/data' }, 8720, { cwd: '/home/me/hearth', inCheckout: true })).toBe('npx hearth login');
+    expect(loginCommand({ host: '0.0.0.0', dataDir: '/srv/my home' }, 8720, { cwd: '/', inCheckout: false })).toBe("hearth login --data-dir '/srv/my home'");
+    expect(loginCommand({ host: '10.0.0.5', dataDir: '/data' }, 9000, { cwd: '/', inCheckout: false, cli: '/x/cli.js' })).toBe(
+      'node /x/cli.js login --port 9000 --host 10.0.0.5',
+    );
+    expect(loginCommand({ host: '0.0.0.0', dataDir: '/var/lib/hearth/data' }, 8720, { cwd: '/opt/hearth', inCheckout: false, underService: true })).toBe(
+      'sudo hearth login',
+    );
   });
 
   it('on a busy port says so in one sentence naming --port, and makes nothing', async () => {
