@@ -50,6 +50,9 @@ const METER = homeyApp(`
 type Json = Record<string, unknown>;
 const P = '/api/manager/insights';
 
+/** The app's name, which the hub's usage logs of it are titled by (not its id). */
+const METER_NAME = 'Energy meter';
+
 describe('an app writing insights through the SDK', () => {
   let hub: RunningHub;
   let appsDir: string;
@@ -60,7 +63,7 @@ describe('an app writing insights through the SDK', () => {
     assertBuilt();
     appsDir = await tempDir('hearth-apps-');
     // Insights needs no permission.
-    await writeApp(appsDir, 'com.test.meter', { code: METER });
+    await writeApp(appsDir, 'com.test.meter', { code: METER, manifest: { name: { en: METER_NAME } } });
     hub = await startHub({ appsDir });
     events = await openEvents(hub.wsUrl, 'insights', OWNER);
     const setting = await poll(
@@ -136,10 +139,10 @@ describe('an app writing insights through the SDK', () => {
     }
   });
 
-  it('logs the cpu and memory of the running app under homey:manager:apps', async () => {
+  it('logs the cpu and memory of the running app under homey:manager:apps, titled by its name', async () => {
     // Sampled every 10 s: wait for the log of the app's memory to appear.
     const created = await events.next((f) => f.event === 'log.create' && (f.args[0] as Json).id === 'com.test.meter.mem', 25_000);
-    expect(created.args[0]).toMatchObject({ uri: 'homey:manager:apps', units: 'MB' });
+    expect(created.args[0]).toMatchObject({ uri: 'homey:manager:apps', units: 'MB', title: `${METER_NAME} memory` });
     const update = await events.next((f) => f.event === 'log.update' && (f.args[0] as Json).id === 'com.test.meter.mem', 5_000);
     expect((update.args[0] as Json).lastValue).toBeGreaterThan(5);
   }, 40_000);

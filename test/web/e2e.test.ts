@@ -187,10 +187,21 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
       })
       .not.toBeNull();
     await page.reload();
-    await page.getByTestId('log-homey:manager:system:cpu').check();
-    await page.getByTestId('log-homey:manager:system:rss').check();
+    // Opened for the first time here, the page charts a log without being asked.
     const chart = page.getByTestId('chart');
     await expect.poll(() => chart.getAttribute('data-points'), { timeout: 15_000 }).toMatch(/^[1-9]\d*$/);
+    expect(await page.getByTestId('log-homey:manager:system:rss').isChecked()).toBe(true);
+    await page.getByTestId('log-homey:manager:system:cpu').check();
+    await page.getByTestId('log-homey:manager:system:load').check();
+    // An axis for every unit, each labelled: MB, %, and the unitless load by its title.
+    await expect
+      .poll(async () => JSON.parse((await chart.getAttribute('data-axes')) ?? '[]'), { timeout: 15_000 })
+      .toEqual([
+        { label: 'MB', side: 'left' },
+        { label: '%', side: 'right' },
+        { label: 'System load (1 min)', side: 'left' },
+      ]);
+    expect(await page.getByTestId('owner-homey:manager:system:cpu').textContent()).toBe('the hub');
     expect(await chart.locator('canvas').count()).toBe(1);
     expect(await page.locator('.u-legend').textContent()).toContain('Hub CPU use');
     // The list follows the insights namespace: the hub's next sample moves the time without a reload.

@@ -16,7 +16,7 @@ export const APPS_URI = managerOwnerUri('apps');
 
 /** What the sampler needs from the apps runtime (AppRuntime.list() fits). */
 export interface AppUsageSource {
-  list(): Record<string, { readonly state: string; readonly usage: { readonly cpu: number; readonly mem: number } }>;
+  list(): Record<string, { readonly name: string; readonly state: string; readonly usage: { readonly cpu: number; readonly mem: number } }>;
 }
 
 export class HubLogs {
@@ -65,8 +65,9 @@ export class HubLogs {
       this.write(HUB_URI, 'load', 'System load (1 min)', undefined, 2, loadavg()[0] ?? 0);
       for (const [id, app] of Object.entries(this.apps?.list() ?? {})) {
         if (app.state !== 'running') continue;
-        this.write(APPS_URI, `${id}.cpu`, `${id} CPU use`, '%', 1, app.usage.cpu);
-        this.write(APPS_URI, `${id}.mem`, `${id} memory`, 'MB', 1, app.usage.mem / 1048576);
+        // Titled by the app's name, as the page names apps; the log id keeps the app id.
+        this.write(APPS_URI, `${id}.cpu`, `${app.name} CPU use`, '%', 1, app.usage.cpu);
+        this.write(APPS_URI, `${id}.mem`, `${app.name} memory`, 'MB', 1, app.usage.mem / 1048576);
       }
     } catch (err) {
       this.log.warn({ err }, 'sampling the hub logs failed');
@@ -75,8 +76,9 @@ export class HubLogs {
 
   private write(uri: string, id: string, title: string, units: string | undefined, decimals: number, value: number): void {
     const key = `${uri}:${id}`;
-    const known = this.insights.getLogsOf(uri).some((l) => l.id === id);
-    if (!known) this.insights.createLog(uri, id, { title, decimals, ...(units ? { units } : {}) });
+    const known = this.insights.getLogsOf(uri).find((l) => l.id === id);
+    // Made, or retitled (an app renamed, or a log of an older hearth titled by the app id).
+    if (known?.title !== title) this.insights.createLog(uri, id, { title, decimals, ...(units ? { units } : {}) });
     this.insights.createEntry(key, Math.round(value * 1000) / 1000);
   }
 }

@@ -34,11 +34,27 @@ const RESOLUTIONS: ReadonlyArray<[string, string]> = [
   ['lastYear', 'Last year'],
 ];
 
-/** `homey:app:com.hearth.sysmon` -> the app's name when the page may read the apps; else the uri. */
-function ownerOf(uri: string, apps: Record<string, App> | undefined): string {
-  const m = /^(?:hearth|homey):app:(.+)$/.exec(uri);
-  if (!m) return /^(?:hearth|homey):manager:/.test(uri) ? 'the hub' : uri;
-  return apps?.[m[1]!]?.name ?? m[1]!;
+/**
+ * Whose log it is, in names: the app's name (`homey:app:<id>`), the device's (`homey:device:<id>`),
+ * or the hub; the id only when the page may not read the apps or devices.
+ */
+function ownerOf(uri: string, apps: Record<string, App> | undefined, devices: Record<string, { name: string }> | undefined): string {
+  const app = /^(?:hearth|homey):app:(.+)$/.exec(uri)?.[1];
+  if (app !== undefined) return apps?.[app]?.name ?? app;
+  const device = /^homey:device:(.+)$/.exec(uri)?.[1];
+  if (device !== undefined) return devices?.[device]?.name ?? 'a device';
+  return /^(?:hearth|homey):manager:/.test(uri) ? 'the hub' : uri;
+}
+
+/** The logs this browser charted last, by key. */
+const PICKED_KEY = 'hearth.insights.picked';
+function rememberedPicks(): string[] {
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(PICKED_KEY) ?? '[]');
+    return Array.isArray(v) ? v.filter((k): k is string => typeof k === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
 const key = (l: Log): string => `${l.uri}:${l.id}`;
@@ -65,6 +81,28 @@ function align(logs: Log[], entries: Entries[]): uPlotType.AlignedData {
     return col;
   });
   return [xs, ...cols] as uPlotType.AlignedData;
+}
+
+/**
+ * One y-axis per unit, every one drawn and labelled: the first on the left with the grid, the
+ * others alternating right and left (uPlot stacks axes on one side outwards). A scale without a
+ * unit is labelled with its logs' titles; an axis of one log takes that log's colour.
+ */
+function unitAxes(logs: Log[], units: string[]): uPlotType.Axis[] {
+  return units.map((u, i) => {
+    const on = logs.map((l, li) => ({ l, li })).filter(({ l }) => l.type === 'number' && (l.units ?? '') === u);
+    const titles = on.map(({ l }) => l.title).join(', ');
+    const label = u !== '' ? u : titles.length > 32 ? `${titles.slice(0, 31)}…` : titles;
+    const only = on.length === 1 ? COLORS[on[0]!.li % COLORS.length] : undefined;
+    return {
+      scale: u,
+      side: i % 2 === 0 ? 3 : 1,
+      label,
+      labelSize: 18,
+      ...(only ? { stroke: only } : {}),
+      grid: { show: i === 0 },
+    };
+  });
 }
 
 function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; tick: number }): JSX.Element {
@@ -113,8 +151,7 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
             });
           }
         });
-        const axes: uPlotType.Axis[] = [{}];
-        for (const [i, u] of units.slice(0, 2).entries()) axes.push({ scale: u, side: i === 0 ? 3 : 1, label: u || undefined, grid: { show: i === 0 } });
+        const axes: uPlotType.Axis[] = [{}, ...unitAxes(logs, units)];
         const scales: uPlotType.Scales = { x: { time: true }, bool: { range: [0, 1] } };
         const width = box.current.clientWidth || 600;
         const opts: uPlotType.Options = { width, height: width < 500 ? 240 : 320, series, axes, scales, legend: { live: true } };
@@ -124,6 +161,8 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
         // How many values the chart holds, for people (tooltip) and the browser tests.
         const points = data.slice(1).reduce((n, col) => n + (col as Array<number | null>).filter((v) => v !== null).length, 0);
         box.current.dataset.points = String(points);
+        // The y-axes drawn (uPlot draws on the canvas), for the browser tests: label and side.
+        box.current.dataset.axes = JSON.stringify(axes.slice(1).map((a) => ({ label: a.label, side: a.side === 1 ? 'right' : 'left' })));
         box.current.title = `${points} values`;
       },
       (e: unknown) => {
@@ -160,7 +199,25 @@ export function InsightsPage(): JSX.Element {
   const logs = useLoad(() => call('insights', 'getLogs'));
   // For app names in the log titles; a token without the apps scope sees the app ids instead.
   const apps = useLoad(() => call('apps', 'getApps').catch(() => ({})));
-  const [picked, setPicked] = useState<string[]>([]);
+  const devices = useLoad(() => call('devices', 'getDevices').catch(() => ({})));
+  const [picked, setPickedHere] = useState<string[]>(rememberedPicks);
+  const setPicked = (f: (p: string[]) => string[]): void =>
+    setPickedHere((p) => {
+      const next = f(p);
+      localStorage.setItem(PICKED_KEY, JSON.stringify(next));
+      return next;
+    });
+  // Opening the page shows a chart: what was charted last time here, else the first log with a value.
+  useEffect(() => {
+    const data = logs.data;
+    if (!data) return;
+    setPickedHere((p) => {
+      const there = p.filter((k) => data[k] !== undefined);
+      if (there.length > 0) return there;
+      const first = Object.values(data).find((l) => l.lastValue !== null) ?? Object.values(data)[0];
+      return first ? [key(first)] : [];
+    });
+  }, [logs.data === undefined]);
   const [resolution, setResolution] = useState('lastHour');
   const [tick, setTick] = useState(0);
   const refetch = useRef<number | undefined>(undefined);
@@ -225,7 +282,7 @@ export function InsightsPage(): JSX.Element {
                     <span>{l.title}</span>
                   </label>
                   <div class="muted small" title={l.uri} data-testid={`owner-${key(l)}`}>
-                    {ownerOf(l.uri, apps.data)}
+                    {ownerOf(l.uri, apps.data, devices.data)}
                   </div>
                 </td>
                 <td class="num" data-testid={`last-${key(l)}`}>
