@@ -115,7 +115,7 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await page.getByTestId('add-widget-select-0').selectOption('com.hearth.greeter:greeting');
     await page.getByTestId('add-widget-0').click();
     await page.getByTestId('autocomplete-person').fill('ada');
-    await page.getByRole('button', { name: /Ada/ }).click();
+    await page.getByRole('option', { name: /Ada/ }).click();
     await page.getByTestId('add-widget-select-1').selectOption('com.hearth.sysmon:load');
     await page.getByTestId('add-widget-1').click();
     await screenshots(page, 'dashboard-arrange');
@@ -354,7 +354,7 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     const packDir = await tempDir('hearth-web-pack-');
     made.push(packDir);
     const folder = join(packDir, 'com.hearth.hello');
-    await cp(join(ROOT, 'apps/com.hearth.greeter'), folder, { recursive: true });
+    await cp(join(ROOT, 'examples/com.hearth.greeter'), folder, { recursive: true });
     const manifest = JSON.parse(await readFile(join(folder, 'app.json'), 'utf8')) as {
       id: string;
       version: string;

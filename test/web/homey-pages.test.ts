@@ -133,7 +133,14 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     await field('shade').locator('select').selectOption('dawn');
     await field('loud').locator('input').check();
     await page.getByTestId('autocomplete-place').fill('att');
-    await page.getByRole('button', { name: /Attic/ }).click();
+    // The field is a combobox: arrow down to the option, Enter takes it.
+    expect(await page.getByTestId('autocomplete-place').getAttribute('role')).toBe('combobox');
+    await page.getByRole('option', { name: /Attic/ }).waitFor();
+    await page.getByTestId('autocomplete-place').press('ArrowDown');
+    expect(await page.getByTestId('autocomplete-place').getAttribute('aria-activedescendant')).toBe(
+      await page.getByRole('option', { name: /Attic/ }).getAttribute('id'),
+    );
+    await page.getByTestId('autocomplete-place').press('Enter');
     await screenshots(page, 'widget-settings');
     await save.click();
     await page.getByTestId('arrange').waitFor();

@@ -105,7 +105,9 @@ describe('web app polish in Chromium', { timeout: 120_000 }, () => {
     expect(await panel.getByTestId('app-description').textContent()).toMatch(/Test fixture/);
 
     const sysmon = page.getByTestId('app-com.hearth.sysmon');
-    await sysmon.getByRole('button', { name: 'Setting values' }).click();
+    // "Configure" opens its own page; "Settings" is the form of what its manifest declares.
+    expect(await sysmon.getByTestId('settings-page-link').textContent()).toBe('Configure');
+    await sysmon.getByRole('button', { name: 'Settings' }).click();
     const interval = sysmon.locator('label', { hasText: 'Sample every (seconds)' });
     expect(await interval.locator('.unit').textContent()).toBe('s');
     await interval.locator('input').fill('1');

@@ -113,12 +113,20 @@ export function ReleasePermissions({
 /** How apps are contained on this hub, in one line (the apps state: getAppsState). */
 export function ContainmentLine({ state }: { state: AppsState }): JSX.Element {
   const { memoryMb, memoryMaxMb, diskMb, diskMaxMb } = state.limits;
-  const limits = `each app gets ${memoryMb} MiB of memory (up to ${memoryMaxMb} MiB if its app.json asks) and ${diskMb} MiB of disk (up to ${diskMaxMb} MiB)`;
+  const limits = `Each app gets ${memoryMb} MiB of memory (up to ${memoryMaxMb} MiB if it asks) and ${diskMb} MiB of disk (up to ${diskMaxMb} MiB).`;
+  // In the words of the people who live with the hub; how it is done is one click away.
+  const how = (text: string): JSX.Element => (
+    <details class="small">
+      <summary>How</summary>
+      {text}
+    </details>
+  );
   if (state.containment === 'namespaces') {
     return (
-      <p class="muted small" data-testid="containment" data-containment="namespaces">
-        Apps run in namespaces of their own (bubblewrap) inside Node's permission model: only those that use the network reach it; {limits}.
-      </p>
+      <div class="muted small" data-testid="containment" data-containment="namespaces">
+        <p>Apps are kept apart: each sees only its own files, and reaches the network only when you allow it. {limits}</p>
+        {how("Each app runs in Linux namespaces of its own (bubblewrap), inside Node's permission model.")}
+      </div>
     );
   }
   if (state.held) {
@@ -129,10 +137,12 @@ export function ContainmentLine({ state }: { state: AppsState }): JSX.Element {
     );
   }
   return (
-    <p class="notice" data-testid="containment" data-containment="permission-model-only">
-      Apps run under Node's permission model only ({state.containmentReason ?? 'no namespaces here'}), as the owner chose: nothing keeps an app off the network
-      or from signalling the hub, whatever it asks for; {limits}.
-    </p>
+    <div class="notice" data-testid="containment" data-containment="permission-model-only">
+      <p>Apps are not fully kept apart here, as the owner chose: any app can reach the network, whatever it asks for. {limits}</p>
+      {how(
+        `Apps run under Node's permission model only (${state.containmentReason ?? 'no namespaces here'}): nothing keeps an app off the network or from signalling the hub.`,
+      )}
+    </div>
   );
 }
 

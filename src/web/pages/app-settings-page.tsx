@@ -78,7 +78,7 @@ export function AppSettingsPage({ app }: { app: App }): JSX.Element {
   });
   return (
     <Card
-      title={`${app.name}: settings`}
+      title={`Configure ${app.name}`}
       actions={
         <a href="#/apps" data-testid="back-to-apps">
           Back to apps
@@ -90,7 +90,7 @@ export function AppSettingsPage({ app }: { app: App }): JSX.Element {
         <iframe
           ref={frame}
           class="settings-page"
-          title={`${app.name} settings`}
+          title={`${app.name}: its own page`}
           src={src}
           sandbox="allow-scripts allow-forms"
           data-testid="settings-page"

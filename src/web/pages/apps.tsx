@@ -174,12 +174,13 @@ function AppCard({ app }: { app: App }): JSX.Element {
           <ActionButton label="Enable" busyLabel="Enabling…" testId="enable" kind="primary" onRun={() => call('apps', 'enableApp', of(app.id))} />
         )}
         <ActionButton label="Restart" busyLabel="Restarting…" disabled={!app.enabled} onRun={() => call('apps', 'restartApp', of(app.id))} />
+        {/* Two things, two words: the app's own page ("Configure", as Homey says) and the form of
+            the settings its manifest declares ("Settings"). */}
         {app.settingsPage ? (
           <a class="button" href={settingsRoute(app.id)} data-testid="settings-page-link">
-            Settings
+            Configure
           </a>
         ) : null}
-        {/* The settings the manifest declares, as a form; "Settings" when the app has no page of its own. */}
         {app.settings.length > 0 || !app.settingsPage ? (
           <button
             type="button"
@@ -187,7 +188,7 @@ function AppCard({ app }: { app: App }): JSX.Element {
             onClick={() => setOpen(open === 'settings' ? '' : 'settings')}
             disabled={app.settings.length === 0}
           >
-            {app.settingsPage ? 'Setting values' : 'Settings'}
+            Settings
           </button>
         ) : null}
         <ActionButton
@@ -230,7 +231,7 @@ export function AppsPage(): JSX.Element {
     const app = apps.data?.[settingsOf];
     if (app?.settingsPage) return <AppSettingsPage key={app.id} app={app} />;
     return (
-      <Card title="Settings" actions={<a href="#/apps">Back to apps</a>}>
+      <Card title="Configure" actions={<a href="#/apps">Back to apps</a>}>
         {apps.error ? (
           <Err msg={apps.error} />
         ) : !apps.data ? (

@@ -9,6 +9,7 @@ import type { DeviceView } from '../../managers/devices/views.js';
 import type { CardView } from '../../managers/flow/schema.js';
 import { describe } from '../api.js';
 import { call } from '../client.js';
+import { Combobox, type Suggestion } from '../combobox.js';
 
 type Arg = CardView['args'][number];
 export interface TokenChoice {
@@ -47,7 +48,7 @@ function Autocomplete({
   onChange: (v: unknown) => void;
 }): JSX.Element {
   const [query, setQuery] = useState((value as { name?: string } | undefined)?.name ?? '');
-  const [found, setFound] = useState<Array<{ name: string; description?: string }>>([]);
+  const [found, setFound] = useState<Suggestion[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const type = card.type === 'trigger' ? 'flowcardtrigger' : card.type === 'condition' ? 'flowcardcondition' : 'flowcardaction';
   const look = (q: string): void => {
@@ -57,42 +58,26 @@ function Autocomplete({
       query: { name: arg.name, query: q, args: JSON.stringify(args) },
     }).then(
       (list) => {
-        setFound(list as Array<{ name: string; description?: string }>);
+        setFound((list as Suggestion[]).slice(0, 20));
         setError(null);
       },
       (e: unknown) => setError(describe(e)),
     );
   };
   return (
-    <span class="autocomplete">
-      <input
-        aria-label={arg.title}
-        value={query}
-        onFocus={() => look(query)}
-        onInput={(e) => look((e.target as HTMLInputElement).value)}
-        data-testid={`arg-${arg.name}`}
+    <span>
+      <Combobox
+        label={arg.title}
+        query={query}
+        options={found}
+        testId={`arg-${arg.name}`}
+        optionTestId="arg-choice"
+        onQuery={look}
+        onPick={(item) => {
+          onChange(item);
+          setQuery(item.name);
+        }}
       />
-      {found.length > 0 ? (
-        <span class="suggestions" role="listbox" aria-label={`${arg.title} choices`}>
-          {found.slice(0, 20).map((item) => (
-            <button
-              type="button"
-              role="option"
-              aria-selected={(value as { name?: string } | undefined)?.name === item.name}
-              key={item.name}
-              data-testid="arg-choice"
-              onClick={() => {
-                onChange(item);
-                setQuery(item.name);
-                setFound([]);
-              }}
-            >
-              {item.name}
-              {item.description ? <small class="muted"> {item.description}</small> : null}
-            </button>
-          ))}
-        </span>
-      ) : null}
       {error ? <span class="error">{error}</span> : null}
     </span>
   );

@@ -9,6 +9,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { describe } from '../api.js';
 import { call } from '../client.js';
+import { Combobox } from '../combobox.js';
 import { Err, label } from '../ui.js';
 import type { AppWidget } from '../widget-host.js';
 
@@ -96,6 +97,7 @@ export function settingsProblems(appWidget: AppWidget, settings: Record<string, 
 function Autocomplete(p: {
   appWidgetId: string;
   settingId: string;
+  label: string;
   value: unknown;
   settings: Record<string, unknown>;
   onChange: (v: unknown) => void;
@@ -104,12 +106,12 @@ function Autocomplete(p: {
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<Choice[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [open, setOpen] = useState(false);
+  const [asked, setAsked] = useState<{ q: string } | null>(null);
   useEffect(() => {
-    if (!open) return;
+    if (!asked) return;
     // Wait for a pause in typing so every keystroke does not wake the app.
     const timer = window.setTimeout(() => {
-      const q = { settingId: p.settingId, query, settings: JSON.stringify(p.settings) };
+      const q = { settingId: p.settingId, query: asked.q, settings: JSON.stringify(p.settings) };
       call('dashboards', 'getAppWidgetAutocomplete', { params: { id: p.appWidgetId }, query: q }).then(
         (r) => {
           setResults(r);
@@ -122,42 +124,27 @@ function Autocomplete(p: {
       );
     }, 250);
     return () => window.clearTimeout(timer);
-  }, [query, open]);
+  }, [asked]);
   return (
-    <div class="autocomplete">
-      <input
-        type="search"
+    <>
+      <Combobox
+        label={p.label}
+        query={query}
         placeholder={typeof current?.name === 'string' ? `${current.name} (type to change)` : 'type to search'}
-        value={query}
-        data-testid={`autocomplete-${p.settingId}`}
-        onFocus={() => setOpen(true)}
-        onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+        options={results}
+        testId={`autocomplete-${p.settingId}`}
+        onQuery={(q) => {
+          setQuery(q);
+          setAsked({ q });
+        }}
+        onPick={(r) => {
+          // The whole result is the value, extra fields and all, as in Homey.
+          p.onChange(r);
+          setQuery('');
+        }}
       />
       <Err msg={error} />
-      {open && results ? (
-        <ul class="choices">
-          {results.length === 0 ? <li class="muted">no matches</li> : null}
-          {results.map((r, i) => (
-            // Results need not have an id: their place in the answer keys them.
-            <li key={`${i}-${r.name}`}>
-              <button
-                type="button"
-                class="link"
-                onClick={() => {
-                  // The whole result is the value, extra fields and all, as in Homey.
-                  p.onChange(r);
-                  setOpen(false);
-                  setQuery('');
-                }}
-              >
-                {r.name}
-                {r.description ? <span class="muted"> — {r.description}</span> : null}
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </div>
+    </>
   );
 }
 
@@ -211,7 +198,7 @@ function Input({
     case 'textarea':
       return <textarea rows={3} value={text} placeholder={placeholder} onInput={(e) => set((e.target as HTMLTextAreaElement).value)} />;
     case 'autocomplete':
-      return <Autocomplete appWidgetId={appWidget.id} settingId={def.id} value={value} settings={settings} onChange={set} />;
+      return <Autocomplete appWidgetId={appWidget.id} settingId={def.id} label={label(def.label) || def.id} value={value} settings={settings} onChange={set} />;
     default:
       return <input type="text" value={text} placeholder={placeholder} onInput={(e) => set((e.target as HTMLInputElement).value)} />;
   }
