@@ -7,6 +7,7 @@ import type { JSX } from 'preact';
 
 /** Each icon as SVG path data, stroked at 2 units with round ends. Drawn for this app. */
 const PATHS = {
+  home: 'M3 11l9-8 9 8M5 9.5V21h5v-6h4v6h5V9.5',
   dashboard: 'M3 3h8v10H3zM13 3h8v6h-8zM13 11h8v10h-8zM3 15h8v6H3z',
   apps: 'M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 14h6v6h-6z',
   devices: 'M9 18h6M10 21h4M12 3a6 6 0 0 0-3.5 10.9V16h7v-2.1A6 6 0 0 0 12 3z',

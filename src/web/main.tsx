@@ -1,6 +1,6 @@
 /**
  * The web app's shell: sign-in (signin.tsx: a one-time link, or a pasted token), a hash router
- * (#/dashboards, #/devices, #/flows, #/apps, #/insights, #/system) so the hub serves one static page, and the
+ * (#/home, the first screen; #/dashboards, #/devices, #/flows, #/apps, #/insights, #/system) so the hub serves one static page, and the
  * navigation. Each page lives in pages/.
  */
 import { type JSX, render } from 'preact';
@@ -14,12 +14,14 @@ import { AppsPage } from './pages/apps.js';
 import { DashboardsPage } from './pages/dashboards.js';
 import { DevicesPage } from './pages/devices.js';
 import { FlowsPage } from './pages/flows.js';
+import { HomePage } from './pages/home.js';
 import { InsightsPage } from './pages/insights.js';
 import { SystemPage } from './pages/system.js';
 import { loginCode, redeemLogin, SignIn } from './signin.js';
 import './styles.css';
 
 const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: () => JSX.Element }> = [
+  { id: 'home', title: 'Home', icon: 'home', view: HomePage },
   { id: 'dashboards', title: 'Dashboards', icon: 'dashboard', view: DashboardsPage },
   { id: 'devices', title: 'Devices', icon: 'devices', view: DevicesPage },
   { id: 'flows', title: 'Flows', icon: 'flows', view: FlowsPage },
@@ -30,7 +32,7 @@ const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: ()
 
 function currentRoute(): string {
   const id = location.hash.replace(/^#\/?/, '').split('/')[0] ?? '';
-  return PAGES.some((p) => p.id === id) ? id : 'dashboards';
+  return PAGES.some((p) => p.id === id) ? id : 'home';
 }
 
 function App(): JSX.Element {
@@ -108,7 +110,7 @@ function App(): JSX.Element {
   return (
     <div class="shell">
       <nav class={menu ? 'open' : ''}>
-        <a class="brand" href="#/dashboards">
+        <a class="brand" href="#/home">
           hearth
         </a>
         {lost ? (

@@ -79,6 +79,23 @@ describe('the Devices page', () => {
     await screenshots(page, 'devices');
   });
 
+  test('the home screen switches the lamp with one large button and follows its state', async () => {
+    const home = await signedIn(browser.context, hub.url, OWNER, '#/home');
+    const button = home.getByTestId('home-device-Lamp 1').getByRole('button');
+    await expect.poll(() => button.getAttribute('aria-pressed')).toBe('false');
+    expect(await button.textContent()).toBe('Lamp 1Off');
+    // A touch target a finger finds: at least 88 px tall.
+    expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(88);
+    await button.click();
+    await poll(lamp, (d) => d.capabilitiesObj.onoff?.value === true, 'the lamp on from the home screen');
+    await expect.poll(() => button.getAttribute('aria-pressed')).toBe('true');
+    // Another client's change shows here too.
+    expect((await hub.call('PUT', `/api/manager/devices/device/${(await lamp()).id}/capability/onoff`, { body: { value: false } })).status).toBe(200);
+    await expect.poll(() => button.textContent()).toBe('Lamp 1Off');
+    await screenshots(home, 'home-devices');
+    await home.close();
+  });
+
   test('shows the lamp unavailable, with the reason, while its app is stopped', async () => {
     expect((await hub.call('PUT', `/api/manager/apps/app/${APP}/disable`)).status).toBe(200);
     const badge = page.getByTestId('device-Lamp 1').getByTestId('device-unavailable');

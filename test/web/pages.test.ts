@@ -31,6 +31,7 @@ interface Visit {
 }
 
 const VISITS: Visit[] = [
+  { name: 'home', hash: '#/home', ready: async (p) => void (await p.getByTestId('home-dashboard-Living room').waitFor()) },
   { name: 'dashboards', hash: '#/dashboards', ready: async (p) => void (await p.locator('.widget-slot[data-state=ready]').nth(1).waitFor()) },
   {
     name: 'dashboards-arrange',
@@ -106,6 +107,12 @@ describe('every page, light and dark, in Chromium', { timeout: 300_000 }, () => 
         unreachable['first-run'] = await unreachableByTab(page);
         await pictures(page, 'first-run-light');
         await page.getByRole('button', { name: 'Skip setup' }).click();
+        // A home with nothing yet says what to do next.
+        await open(page, '#/home');
+        await page.getByTestId('home-empty').waitFor();
+        note('home-empty light', await accessibilityViolations(page));
+        unreachable['home-empty'] = await unreachableByTab(page);
+        await pictures(page, 'home-empty-light');
         // The apps may still be starting: their widgets are known once they have.
         const body = {
           name: 'Living room',

@@ -15,7 +15,8 @@ import { Err } from '../ui.js';
 
 type Cap = DeviceView['capabilitiesObj'][string];
 
-function readout(c: Cap): string {
+/** A capability's value as a person reads it (units, choices by title, a fraction as a percentage). */
+export function readout(c: Cap): string {
   if (c.value === null) return '–';
   if (c.type === 'boolean') return c.value ? 'yes' : 'no';
   if (c.type === 'enum') return c.values?.find((v) => v.id === c.value)?.title ?? String(c.value);
