@@ -256,19 +256,29 @@ export function CopyButton({ text, what }: { text: string; what: string }): JSX.
 }
 
 /** One checkbox per scope with its label and sentence (SCOPE_INFO), for token and sign-in forms. */
+/**
+ * The scopes a token or a sign-in link gets, folded: the summary says what is chosen in words,
+ * and the list (each scope a label, its raw name and one sentence) opens on a tap.
+ */
 export function ScopePicker({ value, onChange }: { value: readonly Scope[]; onChange: (v: Scope[]) => void }): JSX.Element {
+  const chosen = SCOPES.filter((s) => value.includes(s)).map((s) => SCOPE_INFO[s].label);
   return (
-    <fieldset class="scopes">
-      <legend>Scopes</legend>
-      {SCOPES.map((s) => (
-        <label key={s} class="check scope">
-          <input type="checkbox" checked={value.includes(s)} onChange={() => onChange(value.includes(s) ? value.filter((x) => x !== s) : [...value, s])} />
-          <span>
-            <b>{SCOPE_INFO[s].label}</b> <code class="muted small">{s}</code> <span class="muted small block">{SCOPE_INFO[s].sentence}</span>
-          </span>
-        </label>
-      ))}
-    </fieldset>
+    <details class="scopes">
+      <summary>
+        What it may do: {chosen.length === 0 ? 'nothing yet (choose)' : chosen.join(', ')} ({chosen.length} of {SCOPES.length})
+      </summary>
+      <fieldset>
+        <legend class="sr-only">Scopes</legend>
+        {SCOPES.map((s) => (
+          <label key={s} class="check scope">
+            <input type="checkbox" checked={value.includes(s)} onChange={() => onChange(value.includes(s) ? value.filter((x) => x !== s) : [...value, s])} />
+            <span>
+              <b>{SCOPE_INFO[s].label}</b> <code class="muted small">{s}</code> <span class="muted small block">{SCOPE_INFO[s].sentence}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+    </details>
   );
 }
 

@@ -48,7 +48,9 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.locator('nav').waitFor();
     expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).localStorage.getItem('hearth.token'))).toBe(OWNER);
-    expect(await page.locator('[data-testid=nav-dashboards]').getAttribute('class')).toBe('active');
+    // Signed in, the first screen is Home.
+    expect(await page.locator('[data-testid=nav-home]').getAttribute('class')).toBe('active');
+    await page.getByTestId('home').waitFor();
     await page.close();
   });
 
@@ -326,7 +328,9 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     const page = await signedIn(browser.context, hub.url, OWNER, '#/system');
     const card = page.locator('.card', { has: page.getByRole('heading', { name: 'API tokens' }) });
     await card.getByPlaceholder(/kitchen-tablet/).fill('kitchen-tablet');
-    // Each scope: a label, its raw name, and one sentence.
+    // The scopes are folded under what is chosen; each: a label, its raw name, and one sentence.
+    expect(await card.locator('details.scopes > summary').textContent()).toBe('What it may do: nothing yet (choose) (0 of 24)');
+    await card.locator('details.scopes > summary').click();
     await card.getByLabel('View dashboards service.dashboard.readonly See dashboards and their widgets, without changing them.').check();
     await card.getByLabel('Speech service.speech Make the hub say things out loud.').check();
     await card.getByRole('button', { name: 'Create token' }).click();

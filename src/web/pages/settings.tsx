@@ -191,7 +191,8 @@ function Tokens(): JSX.Element {
   );
 }
 
-export function HubSettings(): JSX.Element {
+/** The home's place and words: where it is (sun times, weather) and its language and units. */
+export function HomeSettings(): JSX.Element {
   return (
     <>
       <Card title="Location">
@@ -200,14 +201,22 @@ export function HubSettings(): JSX.Element {
       <Card title="Language and units">
         <Language />
       </Card>
-      <Card title="Google Assistant PIN">
-        <Pin />
-      </Card>
+    </>
+  );
+}
+
+/** Who and what may use the hub: a phone signed in by its camera, tokens and sessions, the assistant's PIN. */
+export function AccessSettings(): JSX.Element {
+  return (
+    <>
       <Card title="Sign in a phone">
         <PhoneLogin />
       </Card>
       <Card title="API tokens and sessions">
         <Tokens />
+      </Card>
+      <Card title="Google Assistant PIN">
+        <Pin />
       </Card>
     </>
   );

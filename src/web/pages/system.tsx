@@ -1,7 +1,8 @@
 /**
- * System, part one: speech (voices, install from the engine's catalogue, speed, voice, a box to
- * say a sentence). Backups are in backups.tsx, the hub's other settings (location, language,
- * units, PIN, tokens) in settings.tsx.
+ * System, in sections a person can scan (home and language, sign-in and access, speech,
+ * backups), with buttons at the top that jump to each. Speech is here (voices, install from the
+ * engine's catalogue, speed, voice, a box to say a sentence); backups are in backups.tsx, the
+ * hub's other settings (location, language, units, PIN, phone sign-in, tokens) in settings.tsx.
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
@@ -9,7 +10,7 @@ import { call } from '../client.js';
 import type { Voice } from '../types.js';
 import { ActionButton, Card, Err, ErrWithRaw, Ok, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { Backups } from './backups.js';
-import { HubSettings } from './settings.js';
+import { AccessSettings, HomeSettings } from './settings.js';
 
 /** An option the page shows as a choice: how to read, set and unset it. */
 interface OptionCalls {
@@ -152,12 +153,37 @@ function Speech(): JSX.Element {
   );
 }
 
+/** The page's sections, in the order a household needs them; each a heading the eye can find. */
+const SECTIONS: ReadonlyArray<{ id: string; title: string; intro: string; view: () => JSX.Element }> = [
+  { id: 'home', title: 'Home and language', intro: 'Where the home is, and the language and units the hub speaks.', view: HomeSettings },
+  { id: 'access', title: 'Sign-in and access', intro: 'Sign in a phone, and see who else may use the hub.', view: AccessSettings },
+  { id: 'speech', title: 'Speech', intro: 'The voice the hub speaks with.', view: Speech },
+  { id: 'backups', title: 'Backups', intro: 'Copies of the home, on a schedule or now, to restore when something goes wrong.', view: Backups },
+];
+
 export function SystemPage(): JSX.Element {
   return (
-    <div class="grid">
-      <Speech />
-      <Backups />
-      <HubSettings />
+    <div class="system">
+      {/* Jumps within the page: buttons, since the address's hash is the page's route. */}
+      <fieldset class="sections">
+        <legend class="sr-only">Jump to a section</legend>
+        {SECTIONS.map((s) => (
+          <button key={s.id} type="button" onClick={() => document.getElementById(`system-${s.id}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' })}>
+            {s.title}
+          </button>
+        ))}
+      </fieldset>
+      {SECTIONS.map(({ id, title, intro, view: View }) => (
+        <section key={id} id={`system-${id}`} class="system-section" aria-labelledby={`system-${id}-title`}>
+          <header>
+            <h2 id={`system-${id}-title`}>{title}</h2>
+            <p class="muted">{intro}</p>
+          </header>
+          <div class="grid">
+            <View />
+          </div>
+        </section>
+      ))}
     </div>
   );
 }
