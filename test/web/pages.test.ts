@@ -41,6 +41,8 @@ const VISITS: Visit[] = [
       await p.getByTestId('save-dashboard').waitFor();
     },
   },
+  { name: 'devices', hash: '#/devices', ready: async (p) => void (await p.getByTestId('no-devices').waitFor()) },
+  { name: 'flows', hash: '#/flows', ready: async (p) => void (await p.getByTestId('new-flow').waitFor()) },
   { name: 'apps', hash: '#/apps', ready: async (p) => void (await p.getByTestId('app-com.test.panel').waitFor()) },
   { name: 'app-settings', hash: '#/apps/com.hearth.sysmon/settings', ready: async (p) => void (await p.locator('.page-slot[data-state=ready]').waitFor()) },
   {

@@ -154,7 +154,10 @@ export function DevicesPage(): JSX.Element {
       {adding ? <AddDevice zones={order} onClose={() => setAdding(false)} /> : null}
       {all.length === 0 && !adding ? (
         <Card>
-          <p data-testid="no-devices">No devices yet. Install an app with drivers for your devices, then add them here.</p>
+          <p data-testid="no-devices">
+            No devices yet. Devices come through their apps: <a href="#/apps">get the app</a> for your lights, plugs and sensors, then press <b>Add a device</b>
+            .
+          </p>
         </Card>
       ) : null}
       {order.map(({ zone, depth }) => {

@@ -96,7 +96,10 @@ export function FlowsPage(): JSX.Element {
       {creating ? <FlowEditor initial={draftOf(null)} onDone={() => setCreating(false)} /> : null}
       {all.length === 0 && !creating ? (
         <Card>
-          <p data-testid="no-flows">No flows yet. A flow does something when something happens: "when the wind starts, close the blinds".</p>
+          <p data-testid="no-flows">
+            No flows yet. A flow does something when something happens: "when the wind starts, close the blinds". Press <b>New flow</b> to make one from the
+            cards your apps and devices bring.
+          </p>
         </Card>
       ) : null}
       {groups.map(({ folder, flows: here }) =>
