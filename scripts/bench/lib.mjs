@@ -43,12 +43,21 @@ export function stopChild(child) {
   });
 }
 
-/** A hub on a temp data dir with an empty apps dir (unless given). */
+/**
+ * The node flags the daemon runs with, wherever it is started for real (the systemd unit's
+ * ExecStart, `npm start`; test/foundation/daemon-flags.test.ts holds them equal), so the benches
+ * measure the hub as a device runs it. `--v8-pool-size=1`: V8's background threads (4 by
+ * default, whatever the cores) each got a malloc arena of their own once GC work ran on them,
+ * 5 MiB of an idle hub's memory after its first minute (docs/performance.md).
+ */
+export const DAEMON_NODE_FLAGS = ['--v8-pool-size=1'];
+
+/** A hub on a temp data dir with an empty apps dir (unless given), started as a device starts it. */
 export async function startHub(root, { appsDir, env = {}, args = [], node } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
   const apps = appsDir ?? (await mkdtemp(join(tmpdir(), 'hearth-bench-apps-')));
   const hub = await startListening(
-    [join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--apps-dir', apps, ...args],
+    [...DAEMON_NODE_FLAGS, join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--apps-dir', apps, ...args],
     { HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info', ...env },
     node,
   );

@@ -1,0 +1,2 @@
+// Types of what the tests take from the benches' helpers (lib.mjs).
+export declare const DAEMON_NODE_FLAGS: readonly string[];

@@ -1,0 +1,31 @@
+/**
+ * The daemon's node flags are the same wherever it is started for real (the systemd unit, `npm
+ * start`) and where the benches start it (scripts/bench/lib.mjs), so a figure measured is the
+ * hub a device runs.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { DAEMON_NODE_FLAGS } from '../../scripts/bench/lib.mjs';
+import { ROOT } from '../helpers/hub.js';
+
+/** The words between `node` and the CLI's path in a command line. */
+function flagsOf(command: string): string[] {
+  const words = command.trim().split(/\s+/);
+  const node = words.lastIndexOf(
+    'node',
+    words.findIndex((w) => w.endsWith('dist/cli.js')),
+  );
+  const cli = words.findIndex((w) => w.endsWith('dist/cli.js'));
+  if (node < 0 || cli < 0) throw new Error(`no 'node ... dist/cli.js' in: ${command}`);
+  return words.slice(node + 1, cli);
+}
+
+it('starts the daemon with the same node flags in the unit, npm start and the benches', () => {
+  expect(DAEMON_NODE_FLAGS).toContain('--v8-pool-size=1');
+  const unit = readFileSync(join(ROOT, 'systemd/hearth.service'), 'utf8');
+  const execStart = unit.split('\n').find((l) => l.startsWith('ExecStart='))!;
+  expect(flagsOf(execStart.slice('ExecStart='.length))).toEqual(DAEMON_NODE_FLAGS);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  expect(flagsOf(pkg.scripts.start.split('&&').pop()!)).toEqual(DAEMON_NODE_FLAGS);
+});
