@@ -27,7 +27,7 @@ import { newSecret, TokenService } from './core/tokens.js';
 import { beginHostProbes } from './host-probes.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { Authenticator } from './http/auth.js';
-import { type HubServer, takePort } from './http/listen.js';
+import { checkPort, type HubServer, listen } from './http/listen.js';
 import { AppsManager } from './managers/apps/index.js';
 import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
@@ -144,12 +144,13 @@ export class Hub {
     if (inherited.length > 0) log.debug({ fds: inherited }, 'closed descriptors the hub inherited, so no app inherits them');
     // What can fail is checked before anything is made (a data dir, an owner token, an app
     // started): the data dir's lock (which makes nothing where there is no data dir yet), the
-    // port, and that the folders the hub writes can be written. Each says one sentence.
+    // port (free now; listened on once the hub is ready), and that the folders the hub writes
+    // can be written. Each says one sentence.
     const dataDirError = (err: unknown): never => {
       throw folderError(err, 'data dir', config.dataDir, '--data-dir') ?? err;
     };
     this.releaseLock = await acquireDataLock(config.dataDir).catch(dataDirError);
-    this.listening = await takePort(config.host, config.port);
+    await checkPort(config.host, config.port);
     await checkWritable(config.dataDir, 'data dir', '--data-dir');
     await checkWritable(config.appsDir, 'apps folder', '--apps-dir');
     const recovered = await this.openDataDir().catch(dataDirError);
@@ -237,7 +238,7 @@ export class Hub {
             dropToken: (name) => tokens.dropInternal(name),
           },
         });
-    this.listening.serve(this.http);
+    this.listening = await listen(this.http, config.host, config.port);
     const port = this.listening.port;
     this.port = port;
     log.info({ port, host: config.host, dataDir: config.dataDir }, 'listening');

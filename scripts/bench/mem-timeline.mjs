@@ -1,12 +1,13 @@
 // The hub's memory over its first minutes, by kind of mapping, to see what grows after the first
 // minute (docs/performance.md): `node scripts/bench/mem-timeline.mjs [seconds] [--env K=V ...]`
 // starts a hub with 10 idle minimal apps on a private copy of node and prints, every 10 s, its
-// PSS and the private memory of V8's heap spaces' anonymous mappings, malloc's heap, the node
+// PSS (and the whole home's: the hub, its apps and their bubblewrap processes) and the private
+// memory of V8's heap spaces' anonymous mappings, malloc's heap, the node
 // binary and the rest (from /proc/<pid>/smaps).
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { privateNode, pssOf, sleep, startHub } from './lib.mjs';
+import { privateNode, processTree, pssOf, sleep, startHub } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const seconds = Number(process.argv[2] ?? 120);
@@ -55,8 +56,10 @@ try {
     const pid = hub.child.pid;
     const k = await byKind(pid);
     const f = (v) => ((v ?? 0) / MiB).toFixed(1);
+    const tree = await processTree(pid);
+    const own = await pssOf([pid]);
     console.log(
-      `${Math.round((Date.now() - started) / 1000)} s: PSS ${f(await pssOf([pid]))} MiB; private: anon ${f(k['[anon]'])}, heap ${f(k['[heap]'])}, node ${f(k['node binary'])}, files ${f(k.files)}, stack ${f(k['[stack]'])}`,
+      `${Math.round((Date.now() - started) / 1000)} s: home ${f(await pssOf(tree))} MiB (${tree.length} processes); hub PSS ${f(own)} MiB; private: anon ${f(k['[anon]'])}, heap ${f(k['[heap]'])}, node ${f(k['node binary'])}, files ${f(k.files)}, stack ${f(k['[stack]'])}`,
     );
   }
 } finally {

@@ -1,46 +1,40 @@
 /**
- * The hub's port, taken first when it starts: a port in use is said before the hub makes an
- * owner token, opens its store or starts an app. Until the hub is ready (serve()), a request is
- * answered 503 with a sentence and an upgrade is refused, so a client that comes early (a
- * restart after a restore) hears the hub is starting rather than a refused connection.
+ * The hub's port. Checked first when the hub starts (checkPort: bound and let go at once), so a
+ * port in use is said before the hub makes an owner token, opens its store or starts an app;
+ * listened on once the hub is ready (listen). Not held from the start: a server that answered
+ * "starting" to every early request made those requests work for the starting hub (a client
+ * polling every 2 ms slowed its start by a tenth), where a refused connection costs it nothing.
+ * Either failure is a StartupError naming what to do.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { ERROR_STATUS } from '../core/errors.js';
 import { StartupError } from '../core/startup-error.js';
 import type { HttpApp } from './app.js';
 
 export interface HubServer {
   readonly server: Server;
   readonly port: number;
-  /** From now on requests and upgrades go to `http`. */
-  serve(http: HttpApp): void;
   /** Stops listening and ends every connection. */
   close(): Promise<void>;
 }
 
-const STARTING = JSON.stringify({
-  error: 'unavailable',
-  error_description: 'the hub is starting; try again in a moment',
-  statusCode: ERROR_STATUS.unavailable,
-});
-
-function starting(_req: IncomingMessage, res: ServerResponse): void {
-  res.writeHead(ERROR_STATUS.unavailable, { 'content-type': 'application/json', 'retry-after': '1' }).end(STARTING);
+/** Throws a StartupError when host:port cannot be listened on now (port 0 always can). */
+export async function checkPort(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  }).catch((err: NodeJS.ErrnoException) => {
+    throw portError(err, host, port);
+  });
 }
 
-function refuseUpgrade(_req: IncomingMessage, socket: Duplex): void {
-  socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nConnection: close\r\n\r\n');
-}
-
-/** Listens on host:port, or throws a StartupError saying why not and what to do. */
-export async function takePort(host: string, port: number): Promise<HubServer> {
-  let onRequest: (req: IncomingMessage, res: ServerResponse) => void = starting;
-  let onUpgrade: HttpApp['upgrade'] = refuseUpgrade;
-  const server = createServer((req, res) => onRequest(req, res));
-  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => onUpgrade(req, socket, head));
+/** Serves `http` on host:port, or throws a StartupError saying why not and what to do. */
+export async function listen(http: HttpApp, host: string, port: number): Promise<HubServer> {
+  const server = createHttpServer(getRequestListener(http.fetch));
+  server.on('upgrade', http.upgrade);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
@@ -56,10 +50,6 @@ export async function takePort(host: string, port: number): Promise<HubServer> {
   return {
     server,
     port: (server.address() as AddressInfo).port,
-    serve(http) {
-      onRequest = getRequestListener(http.fetch);
-      onUpgrade = http.upgrade;
-    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
