@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, median, OWNER, privateNode, processTree, pssOf, sleep, startHub, stopChild } from './lib.mjs';
+import { DAEMON_NODE_FLAGS, freePort, median, OWNER, privateNode, processTree, pssOf, sleep, startHub, stopChild } from './lib.mjs';
 
 const APPS = 10;
 const ROUNDS = 3;
@@ -147,7 +147,7 @@ export default async function bench({ root, log }) {
       const barePort = await freePort();
       const hubRun = () =>
         spawnToFirst200(
-          [join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', String(hubPort), '--data-dir', dataDir, '--apps-dir', emptyApps],
+          [...DAEMON_NODE_FLAGS, join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', String(hubPort), '--data-dir', dataDir, '--apps-dir', emptyApps],
           { HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info' },
           `http://127.0.0.1:${hubPort}/api/manager/i18n/option/language`,
           { headers },
