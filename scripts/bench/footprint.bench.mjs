@@ -147,7 +147,19 @@ export default async function bench({ root, log }) {
       const barePort = await freePort();
       const hubRun = () =>
         spawnToFirst200(
-          [...DAEMON_NODE_FLAGS, join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', String(hubPort), '--data-dir', dataDir, '--apps-dir', emptyApps],
+          [
+            ...DAEMON_NODE_FLAGS,
+            join(root, 'dist/cli.js'),
+            'start',
+            '--host',
+            '127.0.0.1',
+            '--port',
+            String(hubPort),
+            '--data-dir',
+            dataDir,
+            '--apps-dir',
+            emptyApps,
+          ],
           { HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info' },
           `http://127.0.0.1:${hubPort}/api/manager/i18n/option/language`,
           { headers },

@@ -117,8 +117,9 @@ export async function acquireDataLock(dataDir: string): Promise<() => Promise<vo
   if (!server) throw new DataDirLockedError(dataDir, await recordedPid(dataDir));
   const file = join(dataDir, LOCK_FILE);
   // Only to name the holder (a restore may lock a data dir that does not exist yet).
+  // ENOTDIR: a file where the data dir should be, which the hub's start then says in a sentence.
   await writeFile(file, `${process.pid}\n`, { mode: 0o644 }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'ENOENT') throw err;
+    if (err.code !== 'ENOENT' && err.code !== 'ENOTDIR') throw err;
   });
   return async () => {
     await rm(file, { force: true });

@@ -149,21 +149,30 @@ describe('process lifecycle', () => {
   it('says in one sentence which folder it cannot write, and how to fix it', async () => {
     // In /tmp itself: the test run's own temporary folder is closed to other users.
     const root = await mkdtemp('/tmp/hearth-unwritable-');
+    const args = (data: string) => [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', data, '--apps-dir', join(root, 'apps')];
+    const uid = process.getuid!();
     try {
-      // Root may write anywhere: the hub runs as nobody then; anyone else gets a folder without write.
-      const asRoot = process.getuid?.() === 0;
+      await chmod(root, 0o755);
+      // A file where the data dir's folder should be: the same sentence for anyone, root too.
+      await writeFile(join(root, 'file'), '');
+      const blocked = await run(args(join(root, 'file', 'data')));
+      expect(blocked.code).toBe(1);
+      expect(blocked.stderr.trim()).toBe(
+        `hearth: the data dir ${join(root, 'file', 'data')} cannot be written by uid ${uid} (${join(root, 'file', 'data')}: a file is where a folder should be): give this user the folder, or choose another with --data-dir`,
+      );
+      expect(await readdir(root)).toEqual(['file']);
+
+      // A folder this user may not write: root may write anywhere, so as root the hub runs as
+      // nobody (when nobody can run this node: CI's second Node sits in a folder only root reads).
+      const asRoot = uid === 0;
+      if (asRoot && spawnSync(process.execPath, ['-e', '0'], { uid: 65534, gid: 65534 }).status !== 0) return;
       if (!asRoot) await chmod(root, 0o555);
-      else await chmod(root, 0o755);
-      const uid = asRoot ? 65534 : process.getuid!();
-      const res = await run(
-        [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(root, 'data'), '--apps-dir', join(root, 'apps')],
-        asRoot ? { uid: 65534, gid: 65534 } : {},
+      const denied = await run(args(join(root, 'data')), asRoot ? { uid: 65534, gid: 65534 } : {});
+      expect(denied.code).toBe(1);
+      expect(denied.stderr.trim()).toBe(
+        `hearth: the data dir ${join(root, 'data')} cannot be written by uid ${asRoot ? 65534 : uid} (${root}: permission denied): give this user the folder, or choose another with --data-dir`,
       );
-      expect(res.code).toBe(1);
-      expect(res.stderr.trim()).toBe(
-        `hearth: the data dir ${join(root, 'data')} cannot be written by uid ${uid} (${root}: permission denied): give this user the folder, or choose another with --data-dir`,
-      );
-      expect(await readdir(root)).toEqual([]);
+      expect(await readdir(root)).toEqual(['file']);
     } finally {
       await chmod(root, 0o755);
       await rm(root, { recursive: true, force: true });
@@ -298,5 +307,7 @@ function run(args: string[], options: { uid?: number; gid?: number } = {}): Prom
       stderr += d;
     });
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    // Not started at all (a node this user cannot run): said, not waited for.
+    child.on('error', (err) => resolve({ code: null, stdout, stderr: `${stderr}${err.message}` }));
   });
 }
