@@ -9,6 +9,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { exists } from '../core/files.js';
+import { literal } from '../core/regexp.js';
 import { move } from './swap.js';
 
 /** The folder in the backup folder that holds the pre-restore copies. */
@@ -35,8 +36,6 @@ export interface KeptAside {
   /** Copies removed because newer ones pass PRE_RESTORE_KEEP. */
   readonly pruned: readonly string[];
 }
-
-const literal = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every pre-restore copy a restore left beside (or, for a mount point, inside) `target`, with its stamp. */
 async function leftBy(target: string, kind: 'data' | 'apps'): Promise<{ path: string; stamp: string }[]> {

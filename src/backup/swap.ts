@@ -11,6 +11,7 @@ import { access, constants, cp, lchown, readdir, rename, rm, stat } from 'node:f
 import { basename, dirname, join } from 'node:path';
 import { isProcessAlive } from '../core/data-lock.js';
 import { exists } from '../core/files.js';
+import { literal } from '../core/regexp.js';
 
 export type SwapMode = 'beside' | 'inside';
 
@@ -37,7 +38,7 @@ export function workDir(target: string, mode: SwapMode, pid = process.pid): stri
 
 /** Removes staging folders of restores that were killed (their pid is gone), in both places. */
 export async function cleanLeftovers(target: string): Promise<void> {
-  const escaped = basename(target).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = literal(basename(target));
   const places: [string, RegExp][] = [
     [dirname(target), new RegExp(`^\\.${escaped}\\.restore\\.(\\d+)\\.partial$`)],
     [target, /^\.restore\.(\d+)\.partial$/],

@@ -8,6 +8,7 @@ import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { HearthError } from '../core/errors.js';
 import { type Operation, RawResult, type RequestContext } from '../core/operation.js';
+import { literal } from '../core/regexp.js';
 import { grants } from '../core/scopes.js';
 import type { TokenInfo } from '../core/tokens.js';
 import { describeIssues } from '../core/zod-issues.js';
@@ -120,7 +121,7 @@ function respond(op: Operation, result: unknown): Response {
 export function pathPattern(path: string): RegExp {
   const body = path
     .split('/')
-    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')))
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : literal(seg)))
     .join('/')
     .replace(/\/$/, '');
   return new RegExp(`^${body}/?$`);
