@@ -102,7 +102,11 @@ export async function runDaemon(config: Config): Promise<void> {
   try {
     await starting;
     systemd.ready();
-    log.info({ command: await signInCommand(config, hub.port ?? config.port) }, 'to sign a browser in, run this');
+    // A hint: whatever goes wrong working it out (a package.json here that is not JSON) never stops the hub.
+    signInCommand(config, hub.port ?? config.port).then(
+      (command) => log.info({ command }, 'to sign a browser in, run this'),
+      (err: unknown) => log.debug({ err }, 'could not work out the sign-in command'),
+    );
     const mib = (bytes: number) => Math.round(bytes / 1024) / 1024;
     settleHeapWhenIdle({
       grew: (young) => log.debug({ youngMiB: mib(young) }, 'the young generation grew'),

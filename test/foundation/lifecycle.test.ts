@@ -115,6 +115,39 @@ describe('process lifecycle', () => {
     );
   });
 
+  it('keeps running when the sign-in hint cannot be worked out (a package.json here that is not JSON)', async () => {
+    const root = await tempDir();
+    try {
+      await writeFile(join(root, 'package.json'), '{ not json');
+      const child = spawn(
+        process.execPath,
+        [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(root, 'data'), '--apps-dir', join(root, 'apps')],
+        {
+          cwd: root,
+          env: { PATH: process.env.PATH ?? '', HEARTH_LOG_LEVEL: 'debug' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d;
+      });
+      const line = await poll(
+        () => out.split('\n').find((l) => l.includes('could not work out the sign-in command')),
+        (l) => l !== undefined,
+        'the hint given up on',
+      );
+      const port = JSON.parse(out.split('\n').find((l) => l.includes('"msg":"listening"'))!).port as number;
+      expect(JSON.parse(line!).level).toBe(20);
+      expect((await call(`http://127.0.0.1:${port}`, 'GET', '/api/manager/system/ping')).status).toBe(200);
+      expect(child.exitCode).toBeNull();
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('on a busy port says so in one sentence naming --port, and makes nothing', async () => {
     const busy = createServer();
     await new Promise<void>((r) => busy.listen(0, '127.0.0.1', () => r()));
