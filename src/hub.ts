@@ -20,6 +20,7 @@ import { exists } from './core/files.js';
 import { loadHubId } from './core/hub-id.js';
 import { closeInheritedDescriptors } from './core/inherited-fds.js';
 import type { Manager } from './core/managers.js';
+import { checkSqliteAddon } from './core/native-module.js';
 import { OptionService } from './core/options.js';
 import { checkWritable, folderError } from './core/startup-error.js';
 import { Store } from './core/store.js';
@@ -145,12 +146,13 @@ export class Hub {
     // What can fail is checked before anything is made (a data dir, an owner token, an app
     // started): the data dir's lock (which makes nothing where there is no data dir yet), the
     // port (free now; listened on once the hub is ready), and that the folders the hub writes
-    // can be written. Each says one sentence.
+    // can be written, and that the native module fits this machine and Node. Each says one sentence.
     const dataDirError = (err: unknown): never => {
       throw folderError(err, 'data dir', config.dataDir, '--data-dir') ?? err;
     };
     this.releaseLock = await acquireDataLock(config.dataDir).catch(dataDirError);
     await checkPort(config.host, config.port);
+    checkSqliteAddon();
     await checkWritable(config.dataDir, 'data dir', '--data-dir');
     await checkWritable(config.appsDir, 'apps folder', '--apps-dir');
     const recovered = await this.openDataDir().catch(dataDirError);
