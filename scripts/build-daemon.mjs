@@ -1,6 +1,6 @@
 // Bundles the `hearth` command (dist/cli.js as tsc emitted it, and everything it imports,
 // node_modules included) into dist/hearth.cjs, writes the loader (scripts/bundle-loader.mjs) as
-// dist/cli.js, and makes V8's code cache of the bundle, dist/hearth.cache, by starting a hub
+// dist/cli.js, and makes V8's code cache of the bundle, dist/hearth-<arch>.cache, by starting a hub
 // once and answering one request. Why (docs/performance.md, "One bundle, with a code cache"):
 // Node 20 resolved and compiled the daemon's ~300 ES modules one by one, and the hub took 2.3x a
 // bare Hono server's time to its first answer; bundled and cached it takes about 1.8x.
@@ -19,11 +19,12 @@ const root = resolve(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 const entry = join(dist, 'cli.js');
 const bundle = join(dist, 'hearth.cjs');
-const cache = join(dist, 'hearth.cache');
+// The cache is this architecture's: V8 accepts another's, and crashes (scripts/bundle-loader.mjs).
+const cache = join(dist, `hearth-${process.arch}.cache`);
 if (readFileSync(entry, 'utf8').includes('hearth.cjs')) {
   throw new Error('dist/cli.js is the loader already: run `npm run build`, which compiles src/cli.ts first');
 }
-rmSync(cache, { force: true });
+for (const name of readdirSync(dist)) if (/^hearth(-\w+)?\.cache$/.test(name)) rmSync(join(dist, name));
 
 // zod's `locales` namespace imports its 40-odd message languages, 0.3 MB of source parsed and
 // kept at every start; the hub never calls z.config() with one, so the bundle keeps English only.

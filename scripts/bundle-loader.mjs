@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // The `hearth` command as built: scripts/build-daemon.mjs copies this file to dist/cli.js. It
 // runs the bundle dist/hearth.cjs (src/cli.ts and everything it imports) through V8's code cache
-// dist/hearth.cache, made by the build from a hub it started once: V8 then neither parses the
-// bundle nor compiles the functions a start runs, which took a fifth of the hub's time to its
+// dist/hearth-<arch>.cache, made by the build from a hub it started once: V8 then neither parses
+// the bundle nor compiles the functions a start runs, which took a fifth of the hub's time to its
 // first answer (docs/performance.md, "One bundle, with a code cache"). A cache V8 does not
-// accept (another node, another bundle) is ignored, and the bundle is compiled as usual.
+// accept (another node, another bundle) is ignored, and the bundle is compiled as usual. V8 does
+// not check the architecture, though: an x86-64 cache was accepted by arm64's V8, which then
+// crashed (SIGSEGV before the first line ran), so each architecture has a cache of its own.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -12,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
 const file = fileURLToPath(new URL('./hearth.cjs', import.meta.url));
-const cacheFile = fileURLToPath(new URL('./hearth.cache', import.meta.url));
+const cacheFile = fileURLToPath(new URL(`./hearth-${process.arch}.cache`, import.meta.url));
 let cachedData;
 try {
   cachedData = readFileSync(cacheFile);
