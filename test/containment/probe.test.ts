@@ -56,7 +56,7 @@ describe('probeSandbox', () => {
       reason: 'bubblewrap is not installed (apt-get install bubblewrap)',
       nestedUserns: 'not-forbidden',
       note: null,
-      hold: "the hub starts no app without namespaces of its own (bubblewrap is not installed (apt-get install bubblewrap)): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off to run apps with Node's permission model alone",
+      hold: "the hub starts no app without namespaces of its own (bubblewrap is not installed (apt-get install bubblewrap)): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off (on a device: HEARTH_APP_SANDBOX=off in /etc/default/hearth) to run apps with Node's permission model alone",
     });
   });
 
@@ -107,7 +107,7 @@ describe('a hub where auto finds no namespaces', () => {
     const hub = await startHub({ appsDir, args: ['--app-sandbox', 'auto'], env: { PATH: noTools } });
     try {
       const why =
-        "the hub starts no app without namespaces of its own (bubblewrap is not installed (apt-get install bubblewrap)): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off to run apps with Node's permission model alone";
+        "the hub starts no app without namespaces of its own (bubblewrap is not installed (apt-get install bubblewrap)): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off (on a device: HEARTH_APP_SANDBOX=off in /etc/default/hearth) to run apps with Node's permission model alone";
       const app = (await hub.call<{ state: string; crashedMessage: string | null; exitCount: number }>('GET', '/api/manager/apps/app/com.test.held')).body;
       expect(app).toMatchObject({ state: 'stopped', crashedMessage: why, exitCount: 0 });
       expect((await hub.call('GET', '/api/manager/apps/state')).body).toMatchObject({ containment: 'permission-model-only', held: why, running: 0 });

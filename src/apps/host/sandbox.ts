@@ -97,14 +97,14 @@ export async function probeSandbox(choice: SandboxChoice, bwrap = BWRAP): Promis
   if (strict.code === 0) return { containment: 'namespaces', reason: null, nestedUserns: 'forbidden', note: null, hold: null };
   const tried = await probe([]);
   if (tried.code === 0) return { containment: 'namespaces', reason: null, nestedUserns: 'not-forbidden', note: strict.stderr.split('\n')[0] ?? '', hold: null };
-  const reason =
-    tried.code === null && /ENOENT/.test(tried.stderr)
-      ? 'bubblewrap is not installed (apt-get install bubblewrap)'
-      : `bubblewrap cannot make namespaces here (are user namespaces on? kernel.unprivileged_userns_clone=1): ${tried.stderr.split('\n')[0] ?? ''}`;
+  const missing = tried.code === null && /ENOENT/.test(tried.stderr);
+  const reason = missing
+    ? 'bubblewrap is not installed (apt-get install bubblewrap)'
+    : `bubblewrap cannot make namespaces here (are user namespaces on? kernel.unprivileged_userns_clone=1): ${tried.stderr.split('\n')[0] ?? ''}`;
   if (choice === 'bwrap') throw new Error(`--app-sandbox bwrap was asked for, but ${reason}`);
   return fallback(
     reason,
-    `the hub starts no app without namespaces of its own (${reason}): there an app could signal the hub and reach its API. Install bubblewrap, or start the hub with --app-sandbox off to run apps with Node's permission model alone`,
+    `the hub starts no app without namespaces of its own (${reason}): there an app could signal the hub and reach its API. ${missing ? 'Install bubblewrap' : 'Turn user namespaces on'}, or start the hub with --app-sandbox off (on a device: HEARTH_APP_SANDBOX=off in /etc/default/hearth) to run apps with Node's permission model alone`,
   );
 }
 
