@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs (or upgrades) hearth on Debian or Raspberry Pi OS 12 and 13 (arm64, armhf, x86-64)
-# as a systemd service, from a release tarball (`npm run release` makes one):
+# as a systemd service, from the release tarball made for the system's architecture
+# (`npm run release` makes hearth-<version>-linux-<x64|arm64|armhf>.tgz):
 #
-#   sudo ./install.sh hearth-<version>.tgz
+#   sudo ./install.sh hearth-<version>-linux-arm64.tgz
 #
-# Run with no argument from inside an unpacked release, it installs that release. Upgrades swap
-# the code in one rename and restart; the state in /var/lib/hearth is never touched.
+# Run with no argument from inside an unpacked release, it installs that release. A release
+# carries its dependencies, native module included: nothing is compiled or downloaded here but
+# Node.js where the system has none that fits. Upgrades swap the code in one rename and restart;
+# the state in /var/lib/hearth is never touched.
 # Environment: HEARTH_NODE_TARBALL=<node-v20...-linux-<arch>.tar.xz> uses that Node.js build
-# where the distribution has no Node >= 20.12 (Debian 12) and nodejs.org cannot be reached.
+# where the distribution has no Node 20 >= 20.12 (Debian 12) and nodejs.org cannot be reached.
 set -euo pipefail
 
 NODE_MIN=20.12.0
@@ -40,51 +43,77 @@ fi
 version=$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$src/package.json" | head -n 1)
 [ -n "$version" ] || die "cannot read the version from $src/package.json"
 
+# --- the release is for this system -------------------------------------------------------
+# release.json says what the release's native module is built for (scripts/release.mjs).
+field() { sed -n "s/^ *\"$1\": \"\{0,1\}\([^\",]*\)\"\{0,1\},\{0,1\}$/\1/p" "$src/release.json" | head -n 1; }
+[ -f "$src/release.json" ] || die "this release has no release.json (it predates per-architecture releases): make one with npm run release"
+target=$(field target)
+release_arch=$(field dpkgArchitecture)
+node_major=$(field major)
+node_abi=$(field abi)
+system_arch=$(dpkg --print-architecture)
+if [ "$system_arch" != "$release_arch" ]; then
+  case "$system_arch" in
+    amd64) fits=linux-x64 ;; arm64) fits=linux-arm64 ;; armhf) fits=linux-armhf ;; *) fits= ;;
+  esac
+  [ -n "$fits" ] || die "this is the release for $target, and this system is $system_arch, for which there is no hearth release (there are x64, arm64 and armhf)"
+  die "this is the release for $target, and this system is $system_arch: install hearth-$version-$fits.tgz"
+fi
+# Raspberry Pi OS calls the Pi Zero's and Pi 1's ARMv6 armhf too; Node.js runs on ARMv7 and up.
+[ "$(uname -m)" != armv6l ] || die "this board's ARMv6 processor (Raspberry Pi Zero or 1) cannot run Node.js $node_major: hearth needs a Pi Zero 2 W, 3, 4 or 5"
+
 # --- system packages ----------------------------------------------------------------------
 say "system packages"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # espeak-ng speaks, alsa-utils plays (aplay), bubblewrap gives each app namespaces of its own,
-# curl checks the service; python3, make and g++
-# build better-sqlite3's native module (the only thing compiled on the device).
-apt-get install -y -qq --no-install-recommends espeak-ng alsa-utils bubblewrap curl ca-certificates xz-utils python3 make g++ >/dev/null
+# curl checks the service. No compiler: the release's native module is built for this system.
+apt-get install -y -qq --no-install-recommends espeak-ng alsa-utils bubblewrap curl ca-certificates xz-utils >/dev/null
 
-# --- Node.js >= 20.12 ---------------------------------------------------------------------
+# --- Node.js 20, >= 20.12 -----------------------------------------------------------------
+# The release's native module loads in the Node major it was built for (its ABI): a newer Node on
+# the PATH does not do, and hearth gets its own.
 version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n 1)" = "$2" ]; }
-node_ok() { command -v node >/dev/null && version_ge "$(node -p process.versions.node)" "$NODE_MIN"; }
+node_ok() {
+  command -v node >/dev/null && version_ge "$(node -p process.versions.node)" "$NODE_MIN" &&
+    [ "$(node -p 'process.versions.node.split(".")[0]')" = "$node_major" ]
+}
 
 if ! node_ok; then
   candidate=$(apt-cache policy nodejs 2>/dev/null | sed -n 's/^  Candidate: \([0-9.]*\).*/\1/p')
-  if [ -n "$candidate" ] && version_ge "$candidate" "$NODE_MIN"; then
+  if [ -n "$candidate" ] && version_ge "$candidate" "$NODE_MIN" && [ "${candidate%%.*}" = "$node_major" ]; then
     say "Node.js $candidate from the distribution"
-    # Debian's npm belongs with Debian's nodejs; never beside another Node (the two conflict).
-    apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+    # Only node: hearth runs no npm on the device.
+    apt-get install -y -qq --no-install-recommends nodejs >/dev/null
   else
-    case "$(uname -m)" in
-      x86_64) arch=x64 ;;
-      aarch64) arch=arm64 ;;
-      armv7l) arch=armv7l ;;
-      *) die "no official Node.js build for $(uname -m)" ;;
+    case "$system_arch" in
+      amd64) arch=x64 ;;
+      arm64) arch=arm64 ;;
+      armhf) arch=armv7l ;;
     esac
     tarball=${HEARTH_NODE_TARBALL:-}
     if [ -z "$tarball" ]; then
       url="https://nodejs.org/dist/v$NODE_VERSION/node-v$NODE_VERSION-linux-$arch.tar.xz"
       tarball="$work/node.tar.xz"
       say "Node.js $NODE_VERSION from nodejs.org (this distribution has ${candidate:-no} nodejs, hearth needs >= $NODE_MIN)"
+      other=
+      [ "$system_arch" != armhf ] || other=", or use Debian 13 (Raspberry Pi OS trixie), whose own Node.js 20 hearth takes"
       curl -fsSL --retry 2 -o "$tarball" "$url" || die "could not download $url. Download it on another machine, copy it here and run:
-  sudo HEARTH_NODE_TARBALL=/path/to/node-v$NODE_VERSION-linux-$arch.tar.xz $0 $*"
+  sudo HEARTH_NODE_TARBALL=/path/to/node-v$NODE_VERSION-linux-$arch.tar.xz $0 $*$other"
     else
       say "Node.js from $tarball"
     fi
     rm -rf "$NODE_HOME.new" && mkdir -p "$NODE_HOME.new"
     tar -xJf "$tarball" -C "$NODE_HOME.new" --strip-components=1 --no-same-owner
     rm -rf "$NODE_HOME" && mv "$NODE_HOME.new" "$NODE_HOME"
-    for tool in node npm npx; do ln -sfn "$NODE_HOME/bin/$tool" "/usr/local/bin/$tool"; done
+    for tool in node npm npx; do [ ! -e "$NODE_HOME/bin/$tool" ] || ln -sfn "$NODE_HOME/bin/$tool" "/usr/local/bin/$tool"; done
     hash -r
   fi
 fi
-node_ok || die "Node.js >= $NODE_MIN is still not on the PATH ($(command -v node || echo none))"
-say "Node.js $(node --version), npm $(npm --version)"
+node_ok || die "Node.js $node_major (>= $NODE_MIN) is still not on the PATH ($(command -v node || echo none) is $(node --version 2>/dev/null || echo nothing))"
+[ "$(node -p process.versions.modules)" = "$node_abi" ] ||
+  die "Node.js $(node --version) has the native-module ABI $(node -p process.versions.modules), and this release's is $node_abi: install the release made for Node.js $node_major"
+say "Node.js $(node --version)"
 
 # --- user and state -----------------------------------------------------------------------
 id hearth >/dev/null 2>&1 || useradd --system --home-dir "$STATE" --shell /usr/sbin/nologin hearth
@@ -99,8 +128,12 @@ say "hearth $version into $RELEASES"
 install -d -m 0755 "$RELEASES"
 release="$RELEASES/$version-$(date -u +%Y%m%dT%H%M%SZ)"
 cp -a "$src" "$release.partial"
-(cd "$release.partial" && npm ci --omit=dev --no-audit --no-fund --no-update-notifier --loglevel=error)
 chown -R root:root "$release.partial"
+# The running hub stays until the new release's native module is known to load here.
+(cd "$release.partial" && node -e "new (require('better-sqlite3'))(':memory:').close()") || {
+  rm -rf "$release.partial"
+  die "the release's native module (better-sqlite3) does not load with $(command -v node) $(node --version): the release is not for this system"
+}
 mv "$release.partial" "$release"
 previous=$(readlink "$ROOT" 2>/dev/null || true)
 [ -e "$ROOT" ] && [ ! -L "$ROOT" ] && mv "$ROOT" "$ROOT.before-releases"   # an install from before releases
@@ -130,7 +163,11 @@ say "service"
 install -m 0644 "$ROOT/systemd/hearth.service" "$UNIT"
 systemctl daemon-reload
 systemctl enable hearth.service >/dev/null
-systemctl restart hearth.service
+if ! systemctl restart hearth.service; then
+  echo "hearth did not start; the service's last lines:" >&2
+  journalctl -u hearth.service -n 30 --no-pager >&2 || true
+  exit 1
+fi
 
 port=$( (. "$DEFAULTS"; echo "${HEARTH_PORT:-8720}") )
 for _ in $(seq 1 60); do

@@ -6,17 +6,16 @@
  * is restarted, so is a frozen one (the watchdog), after which the apps that ran through both
  * deaths start disabled until enabled, an upgrade and a reboot keep data
  * and tokens, and an uninstall without --purge keeps the state. Debian 12 has no Node >= 20.12,
- * so it gets the official-layout tarball made from this machine's Node (nodejs.org is not
- * reachable here); Debian 13 uses its own nodejs. Skips, saying why, where it cannot run.
+ * so it gets an official-layout tarball of the Node build the release is made for (nodejs.org is not
+ * reachable here); Debian 13 uses its own nodejs. The release carries its native module, and no
+ * compiler is on either system. Skips, saying why, where it cannot run.
  */
-import { execFileSync } from 'node:child_process';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers/hub.js';
-import { boot, type Container, cannotRun, hostNodeTarball, rootfs } from './nspawn.js';
+import { tempDir } from '../helpers/hub.js';
+import { EXAMPLES, freePort, get, getJson, releaseTarball, until, untilAppsRun } from './checks.js';
+import { boot, type Container, cannotRun, cloneRoot, nodeTarball, rootfs } from './nspawn.js';
 
 const why = cannotRun();
 const dirs: string[] = [];
@@ -24,74 +23,14 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
-async function get(url: string, token?: string): Promise<number> {
-  try {
-    return (await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} })).status;
-  } catch {
-    return 0;
+/** Where the tarballs are made, once for the file. */
+let releases: string | null = null;
+async function release(): Promise<string> {
+  if (!releases) {
+    releases = await tempDir('hearth-device-release-');
+    dirs.push(releases);
   }
-}
-
-async function getJson<T>(url: string, token: string): Promise<T> {
-  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-/** Waits until the hub runs every app of `ids` (onInit resolved); says how each one is when it does not. */
-async function untilAppsRun(what: string, url: string, token: string, ids: string[]): Promise<void> {
-  const seen: Record<string, unknown> = {};
-  const ready = async (id: string): Promise<boolean> => {
-    try {
-      const res = await fetch(`${url}/apps/app/${id}`, { headers: { Authorization: `Bearer ${token}` } });
-      const app = (await res.json()) as { ready?: boolean; state?: string; crashedMessage?: string | null };
-      seen[id] = { status: res.status, state: app.state, crashedMessage: app.crashedMessage };
-      return res.ok && app.ready === true;
-    } catch (err) {
-      seen[id] = String(err);
-      return false;
-    }
-  };
-  await until(what, async () => (await Promise.all(ids.map(ready))).every(Boolean)).catch(async (err: Error) => {
-    // What the apps printed last says why they did not run.
-    const stderr: Record<string, string> = {};
-    for (const id of ids) {
-      const res = await fetch(`${url}/apps/app/${id}/crashlog`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: '{}',
-      }).catch(() => null);
-      stderr[id] = res ? (((await res.json()) as { stderr?: string }).stderr?.slice(-1500) ?? `${res.status}`) : 'no answer';
-    }
-    throw new Error(`${err.message}: ${JSON.stringify(seen)}; their stderr: ${JSON.stringify(stderr, null, 1)}`);
-  });
-}
-
-async function until(what: string, ok: () => Promise<boolean> | boolean, tries = 120): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (await ok()) return;
-    await sleep(500);
-  }
-  throw new Error(`${what} did not happen`);
-}
-
-let release: string | null = null;
-/** The release tarball, made once with the real release script from the built checkout. */
-async function releaseTarball(): Promise<string> {
-  if (release) return release;
-  const out = await tempDir('hearth-device-release-');
-  dirs.push(out);
-  const printed = execFileSync(process.execPath, [join(ROOT, 'scripts/release.mjs'), out, '--no-build'], { encoding: 'utf8' });
-  release = (JSON.parse(printed.trim().split('\n').pop()!) as { file: string }).file;
-  return release;
+  return releaseTarball('linux-x64', releases);
 }
 
 const SUITES = [
@@ -102,28 +41,18 @@ const SUITES = [
 describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skipped: ${why})` : ''}`, () => {
   for (const { suite, debian, hostNode } of SUITES) {
     it(`Debian ${debian} (${suite}): install, token, SIGKILL, upgrade, reboot, uninstall`, { timeout: 25 * 60_000 }, async () => {
-      const base = await rootfs(suite);
       const work = await tempDir(`hearth-nspawn-${suite}-`);
       dirs.push(work);
-      const root = join(work, 'root');
-      // cp -a: owners, modes, links and device nodes as debootstrap made them.
-      execFileSync('cp', ['-a', base, root]);
+      const root = cloneRoot(await rootfs(suite), work);
       const port = await freePort();
       const url = `http://127.0.0.1:${port}/api/manager`;
       await writeFile(join(root, 'etc/default/hearth'), `HEARTH_PORT=${port}\n`);
-      const tarball = await releaseTarball();
-      await copyFile(tarball, join(root, 'root/hearth.tgz'));
-      // This machine reaches the npm registry through its own CA, and builds native modules
-      // against local Node headers (no prebuilt binaries are reachable): what a Pi with the
-      // internet does by itself.
-      await mkdir(join(root, 'root/host'), { recursive: true });
-      await copyFile('/etc/ssl/certs/ca-certificates.crt', join(root, 'root/host/ca.crt'));
-      const env: Record<string, string> = { npm_config_cafile: '/root/host/ca.crt' };
+      await copyFile(await release(), join(root, 'root/hearth.tgz'));
+      const env: Record<string, string> = {};
       if (hostNode) {
-        await copyFile(await hostNodeTarball(), join(root, 'root/host/node.tar.xz'));
-        Object.assign(env, { HEARTH_NODE_TARBALL: '/root/host/node.tar.xz', npm_config_nodedir: '/opt/hearth-node' });
-      } else {
-        env.npm_config_nodedir = '/usr';
+        await mkdir(join(root, 'root/host'), { recursive: true });
+        await copyFile(await nodeTarball('linux-x64'), join(root, 'root/host/node.tar.xz'));
+        env.HEARTH_NODE_TARBALL = '/root/host/node.tar.xz';
       }
       // The README's device section, command for command.
       const install = 'cd /root && tar xzf hearth.tgz && ./hearth-*/scripts/install.sh';
@@ -133,11 +62,12 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
         const installed = box.run(install, env, 15 * 60_000);
         expect(installed).toContain(`is running on port ${port}.`);
         expect(box.run('systemctl is-active hearth').trim()).toBe('active');
+        // The release brought its native module: nothing was compiled, no compiler was installed.
+        expect(box.run('for c in cc gcc g++ make python3; do command -v $c || true; done').trim()).toBe('');
         expect(await get(`${url}/system/ping`)).toBe(200);
         const owner = (await readFile(join(root, 'var/lib/hearth/data/owner-token'), 'utf8')).trim();
         expect(await get(`${url}/i18n/state`, owner)).toBe(200);
         // The example apps run: their require('homey') reaches the release's SDK through the apps folder.
-        const EXAMPLES = ['com.hearth.greeter', 'com.hearth.sysmon'];
         await untilAppsRun('the example apps running', url, owner, EXAMPLES);
 
         // Under the unit's hardening, as the hearth user, the apps run in namespaces of their own.

@@ -1,13 +1,16 @@
 /**
- * Fresh Debian systems for the installation test: a minimal root made with debootstrap (cached
+ * Fresh Debian systems for the installation tests: a minimal root made with debootstrap (cached
  * between runs), booted with systemd-nspawn on the host's network, and commands run inside with
- * nsenter (the container is not registered with machined, so machinectl cannot reach it).
+ * nsenter (the container is not registered with machined, so machinectl cannot reach it). Roots
+ * of another architecture (arm64, armhf) run under qemu-user, through the kernel's binfmt_misc.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { nodeBuild } from '../../scripts/release/native.mjs';
+import { target as releaseTarget } from '../../scripts/release/targets.mjs';
 
 export const CACHE = '/var/cache/hearth-nspawn';
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -24,21 +27,62 @@ export function cannotRun(): string | null {
   return null;
 }
 
-/** A minimal root of `suite` (bookworm, trixie) with systemd, made once and cached. */
-export async function rootfs(suite: string): Promise<string> {
-  const dir = join(CACHE, `${suite}-root`);
+/** qemu-user's binfmt_misc entry for each foreign Debian architecture. */
+const QEMU: Readonly<Record<string, string>> = { arm64: 'qemu-aarch64', armhf: 'qemu-arm' };
+
+/**
+ * Why roots of Debian architecture `arch` cannot run here, or null when they can: qemu-user must
+ * be registered with the F flag (its interpreter opened at registration), so that it serves
+ * binaries inside a container that has no qemu of its own.
+ */
+export function cannotEmulate(arch: string, suite = 'bookworm'): string | null {
+  const entry = QEMU[arch];
+  if (!entry) return `no emulator for ${arch}`;
+  const file = `/proc/sys/fs/binfmt_misc/${entry}`;
+  const setup = 'apt-get install qemu-user-static binfmt-support, with binfmt_misc mounted: .ci/run shows how';
+  if (!existsSync(file)) return `${entry} is not registered with binfmt_misc (${setup})`;
+  const status = readFileSync(file, 'utf8');
+  if (!status.startsWith('enabled')) return `${entry} is registered but disabled (update-binfmts --enable ${entry})`;
+  // F: the interpreter is opened at registration, so a container needs no qemu of its own.
+  // O: the kernel hands qemu the open binary, which systemd 257 runs its executor from (execveat
+  // of a close-on-exec descriptor, which qemu could not open again by path).
+  const flags = /^flags: (.*)$/m.exec(status)?.[1] ?? '';
+  if (!flags.includes('F') || !flags.includes('O')) return `${entry} is registered with flags "${flags}", and containers need F and O (${setup})`;
+  if (suite !== 'bookworm') {
+    // qemu before 8.1 refuses CLONE_PIDFD, with which Debian 13's systemd spawns every service.
+    const version = spawnSync(`${entry}-static`, ['--version'], { encoding: 'utf8', env: { PATH } }).stdout ?? '';
+    const major = Number(/version (\d+)\./.exec(version)?.[1] ?? 0);
+    if (major < 9)
+      return `qemu-user ${major || 'of unknown version'} cannot start Debian 13's systemd (it needs 9 or newer: on Debian 12, bookworm-backports' qemu-user-static)`;
+  }
+  return null;
+}
+
+/**
+ * A minimal root of `suite` (bookworm, trixie) for Debian architecture `arch` with systemd, made
+ * once and cached (a foreign one takes debootstrap some four minutes under emulation).
+ */
+export async function rootfs(suite: string, arch = 'amd64'): Promise<string> {
+  const dir = join(CACHE, arch === 'amd64' ? `${suite}-root` : `${suite}-${arch}-root`);
   if (existsSync(join(dir, 'usr/lib/systemd/systemd')) || existsSync(join(dir, 'lib/systemd/systemd'))) return dir;
   await mkdir(CACHE, { recursive: true });
   const partial = `${dir}.partial`;
   await rm(partial, { recursive: true, force: true });
-  const run = spawnSync('debootstrap', ['--variant=minbase', '--include=systemd,dbus,ca-certificates', suite, partial, 'http://deb.debian.org/debian'], {
-    encoding: 'utf8',
-    env: { PATH },
-    timeout: 15 * 60_000,
-  });
-  if (run.status !== 0) throw new Error(`debootstrap ${suite} failed (is deb.debian.org reachable?): ${run.stderr.slice(-600)}`);
+  const run = spawnSync(
+    'debootstrap',
+    [`--arch=${arch}`, '--variant=minbase', '--include=systemd,dbus,ca-certificates', suite, partial, 'http://deb.debian.org/debian'],
+    { encoding: 'utf8', env: { PATH }, timeout: 20 * 60_000 },
+  );
+  if (run.status !== 0) throw new Error(`debootstrap ${suite} ${arch} failed (is deb.debian.org reachable?): ${run.stderr.slice(-600)}`);
   await rename(partial, dir);
   return dir;
+}
+
+/** A copy of the cached root `base` in `work`, to boot and change (cp -a: owners, modes, links and device nodes as debootstrap made them). */
+export function cloneRoot(base: string, work: string): string {
+  const root = join(work, 'root');
+  execFileSync('cp', ['-a', base, root]);
+  return root;
 }
 
 export interface Container {
@@ -47,6 +91,8 @@ export interface Container {
   /** The unit's main pid inside the container (0 when not running). */
   mainPid(unit: string): number;
   poweroff(): Promise<void>;
+  /** Ends the container at once (its init killed from outside), for where a clean poweroff is slow. */
+  kill(): Promise<void>;
 }
 
 /** Boots `dir` and waits until the system is up. */
@@ -75,39 +121,47 @@ export async function boot(dir: string, name: string): Promise<Container> {
     );
   // 'degraded' (a unit the container cannot run, e.g. a getty) still means booted.
   spawnSync('nsenter', ['-t', String(leader), '-a', 'systemctl', 'is-system-running', '--wait'], { timeout: 120_000, env: { PATH } });
+  const ended = async (): Promise<boolean> => {
+    for (let i = 0; i < 300 && nspawn.exitCode === null && nspawn.signalCode === null; i++) await sleep(100);
+    return nspawn.exitCode !== null || nspawn.signalCode !== null;
+  };
   return {
     run,
     mainPid: (unit) => Number(run(`systemctl show -p MainPID --value ${unit}`).trim()),
     async poweroff() {
       spawnSync('nsenter', ['-t', String(leader), '-a', 'systemctl', 'poweroff'], { env: { PATH } });
-      for (let i = 0; i < 300 && nspawn.exitCode === null && nspawn.signalCode === null; i++) await sleep(100);
-      if (nspawn.exitCode === null && nspawn.signalCode === null) nspawn.kill('SIGKILL');
+      if (!(await ended())) nspawn.kill('SIGKILL');
+    },
+    async kill() {
+      // The PID namespace's init, killed from its parent namespace: every process inside goes with it.
+      try {
+        process.kill(leader, 'SIGKILL');
+      } catch {}
+      if (!(await ended())) nspawn.kill('SIGKILL');
     },
   };
 }
 
 /**
- * An official-layout Node.js tarball (bin/, lib/node_modules/npm, include/node) made from the
- * host's own Node, for a system whose distribution has no Node >= 20.12 (Debian 12): this
- * machine cannot reach nodejs.org, which is what install.sh's HEARTH_NODE_TARBALL is for.
+ * An official-layout Node.js tarball (bin/node, include/node) of the release target's Node build
+ * (the npm registry's node-linux-<arch> package, as the release compiles against), for a system
+ * whose distribution has no Node 20 >= 20.12 (Debian 12): this machine cannot reach nodejs.org,
+ * which is what install.sh's HEARTH_NODE_TARBALL is for.
  */
-export async function hostNodeTarball(): Promise<string> {
-  const version = process.versions.node;
-  const name = `node-v${version}-linux-x64`;
+export async function nodeTarball(targetName: string): Promise<string> {
+  const target = releaseTarget(targetName);
+  const nodeArch = target.nodePackage.replace('node-linux-', '');
+  const name = `node-v${target.node}-linux-${nodeArch}`;
   const file = join(CACHE, `${name}.tar.xz`);
   if (existsSync(file)) return file;
-  const npmDir = ['/usr/lib/node_modules/npm', '/usr/local/lib/node_modules/npm'].find((d) => existsSync(d));
-  const headers = ['/usr/include/node', '/usr/local/include/node'].find((d) => existsSync(d));
-  if (!npmDir || !headers) throw new Error('the host has no npm or Node headers to pack');
+  await mkdir(CACHE, { recursive: true });
+  const build = nodeBuild(target);
   const stage = join(CACHE, name);
   await rm(stage, { recursive: true, force: true });
   const script = [
-    `mkdir -p ${stage}/bin ${stage}/lib/node_modules ${stage}/include`,
-    `cp ${process.execPath} ${stage}/bin/node`,
-    `cp -a ${npmDir} ${stage}/lib/node_modules/npm`,
-    `ln -s ../lib/node_modules/npm/bin/npm-cli.js ${stage}/bin/npm`,
-    `ln -s ../lib/node_modules/npm/bin/npx-cli.js ${stage}/bin/npx`,
-    `cp -a ${headers} ${stage}/include/node`,
+    `mkdir -p ${stage}/bin ${stage}/include`,
+    `cp ${build}/bin/node ${stage}/bin/node`,
+    `cp -a ${build}/include/node ${stage}/include/node`,
     `tar -C ${CACHE} -cf - ${name} | xz -0 -T2 > ${file}.partial`,
     `mv ${file}.partial ${file}`,
     `rm -rf ${stage}`,

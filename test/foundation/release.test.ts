@@ -1,7 +1,10 @@
 /**
- * `npm run release` makes one tarball with what a device runs: the built dist/ (web app
- * included), the example apps (examples/; never the apps folder, which is the user's), systemd/, scripts/, package.json and the lockfile; no sources,
- * tests or dependencies.
+ * `npm run release` makes one tarball per target with what a device runs: the built dist/ (web
+ * app included), the example apps (examples/; never the apps folder, which is the user's),
+ * systemd/, scripts/, package.json, the lockfile, release.json, and the production dependencies
+ * with better-sqlite3's native module built for the target (its C sources left out); no sources,
+ * tests or development dependencies. (The arm targets' tarballs are installed by the emulated
+ * installation test, which cross-compiles them.)
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -16,7 +19,7 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-it("packs everything a device runs under hearth-<version>/, and nothing else: no app of the user's", async () => {
+it("packs everything a device runs under hearth-<version>/, and nothing else: no app of the user's", { timeout: 10 * 60_000 }, async () => {
   const out = await tempDir('hearth-release-');
   dirs.push(out);
   // An app of the user's in the checkout's apps folder (where `npm start` runs apps from).
@@ -26,15 +29,29 @@ it("packs everything a device runs under hearth-<version>/, and nothing else: no
   await mkdir(personal, { recursive: true });
   await writeFile(join(personal, 'app.json'), '{"id": "com.test.personal"}');
   const printed = JSON.parse(
-    execFileSync(process.execPath, [join(ROOT, 'scripts/release.mjs'), out, '--no-build'], { encoding: 'utf8' })
+    execFileSync(process.execPath, [join(ROOT, 'scripts/release.mjs'), out, '--no-build', '--target', 'linux-x64'], { encoding: 'utf8' })
       .trim()
       .split('\n')
       .pop()!,
-  ) as { file: string };
+  ) as { target: string; file: string };
   const { version } = (await import(join(ROOT, 'package.json'), { with: { type: 'json' } })).default as { version: string };
-  expect(printed.file).toBe(join(out, `hearth-${version}.tgz`));
+  expect(printed).toMatchObject({ target: 'linux-x64', file: join(out, `hearth-${version}-linux-x64.tgz`) });
   const paths: string[] = [];
-  await list({ file: printed.file, onReadEntry: (e) => void paths.push(e.path) });
+  let release = '';
+  await list({
+    file: printed.file,
+    onReadEntry: (e) => {
+      paths.push(e.path);
+      if (e.path.endsWith('/release.json')) e.on('data', (d: Buffer) => (release += d.toString()));
+    },
+  });
+  expect(JSON.parse(release)).toEqual({
+    version,
+    target: 'linux-x64',
+    arch: 'x64',
+    dpkgArchitecture: 'amd64',
+    node: { major: 20, abi: '115', builtAgainst: '20.20.2' },
+  });
   const prefix = `hearth-${version}/`;
   expect(paths.every((p) => p.startsWith(prefix))).toBe(true);
   const inside = new Set(paths.map((p) => p.slice(prefix.length)));
@@ -52,8 +69,18 @@ it("packs everything a device runs under hearth-<version>/, and nothing else: no
     'examples/com.hearth.sysmon/app.json',
     'systemd/hearth.service',
     'scripts/install.sh',
+    'release.json',
+    'node_modules/hono/package.json',
+    'node_modules/better-sqlite3/lib/index.js',
+    'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
+    // V8's code cache of the bundle, made by the build on this x86-64 machine.
+    'dist/hearth-x64.cache',
   ]) {
     expect(inside.has(needed), needed).toBe(true);
   }
-  expect([...inside].filter((p) => /^(src|test|node_modules|apps|data)\//.test(p) || p.includes('/node_modules/'))).toEqual([]);
+  expect([...inside].filter((p) => /^(src|test|apps|data)\//.test(p) || /\/node_modules\/.*\/node_modules\/\.cache|\.log$/.test(p))).toEqual([]);
+  // Production dependencies only, and no C sources or build leftovers.
+  expect([...inside].filter((p) => /^node_modules\/(vitest|typescript|@biomejs|esbuild|playwright-core)\//.test(p))).toEqual([]);
+  expect([...inside].filter((p) => /^node_modules\/better-sqlite3\/(deps|src)\//.test(p))).toEqual([]);
+  expect([...inside].filter((p) => p.endsWith('.node'))).toEqual(['node_modules/better-sqlite3/build/Release/better_sqlite3.node']);
 });
