@@ -17,17 +17,32 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * A GET, asked again when the first fails (the failed connection is gone, so on another): a kept-alive connection the hub
+ * closed as idle (or a hub restarted since) fails once, the more often the slower the hub (under
+ * emulation), as any HTTP client's retry of an idempotent request would hide.
+ */
+async function fetchGet(url: string, token?: string): Promise<Response> {
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  try {
+    return await fetch(url, { headers });
+  } catch {
+    await sleep(200);
+    return await fetch(url, { headers });
+  }
+}
+
 /** The status of a GET (0 when nothing answers). */
 export async function get(url: string, token?: string): Promise<number> {
   try {
-    return (await fetch(url, { headers: token ? { Authorization: `Bearer ${token}` } : {} })).status;
+    return (await fetchGet(url, token)).status;
   } catch {
     return 0;
   }
 }
 
 export async function getJson<T>(url: string, token: string): Promise<T> {
-  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+  const res = await fetchGet(url, token);
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
