@@ -38,6 +38,8 @@ class LampDevice extends Homey.Device {
     this.registerCapabilityListener('onoff', async (value) => {
       this.log('onoff ->', value);
       await this.setCapabilityValue('measure_temperature', value ? 21.5 : 18);
+      // A device that takes a moment to answer: the new reading is published before the switch's.
+      await new Promise((resolve) => setTimeout(resolve, 400));
     });
     this.registerMultipleCapabilityListener(['dim', 'my_level'], async (values) => {
       this.log('multiple ->', JSON.stringify(values));

@@ -6,7 +6,7 @@
  * A control sets the capability through the API; the tile shows the value the hub publishes back.
  */
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { DeviceView } from '../../managers/devices/views.js';
 import { describe } from '../api.js';
 import { call } from '../client.js';
@@ -113,13 +113,34 @@ function Control({ device, cap, set }: { device: DeviceView; cap: Cap; set: (id:
 
 export function DeviceTile({ device, menu }: { device: DeviceView; menu: JSX.Element }): JSX.Element {
   const [error, setError] = useState<string | null>(null);
+  // What the person just set, shown until the hub answers: a tile redrawn meanwhile (another
+  // capability's reading arriving) would otherwise flip the switch back to the old value.
+  const [pending, setPending] = useState<Record<string, unknown>>({});
+  const settle = (capabilityId: string): void =>
+    setPending((p) => {
+      const { [capabilityId]: _, ...rest } = p;
+      return rest;
+    });
   const set = (capabilityId: string, value: unknown): void => {
     setError(null);
-    call('devices', 'setCapabilityValue', { params: { deviceId: device.id, capabilityId }, body: { value: value as boolean | number | string } }).catch(
-      (e: unknown) => setError(describe(e)),
+    setPending((p) => ({ ...p, [capabilityId]: value }));
+    call('devices', 'setCapabilityValue', { params: { deviceId: device.id, capabilityId }, body: { value: value as boolean | number | string } }).then(
+      // The hub's event with the new value may come just after its answer: it settles the value
+      // (the effect below), and this at the latest.
+      () => setTimeout(() => settle(capabilityId), 3000),
+      (e: unknown) => {
+        setError(describe(e));
+        settle(capabilityId);
+      },
     );
   };
-  const caps = device.capabilities.map((id) => device.capabilitiesObj[id]).filter((c): c is Cap => c !== undefined);
+  useEffect(() => {
+    for (const [id, value] of Object.entries(pending)) if (device.capabilitiesObj[id]?.value === value) settle(id);
+  }, [device, pending]);
+  const caps = device.capabilities
+    .map((id) => device.capabilitiesObj[id])
+    .filter((c): c is Cap => c !== undefined)
+    .map((c) => (c.id in pending ? { ...c, value: pending[c.id] as Cap['value'] } : c));
   return (
     <article class={`tile device${device.available ? '' : ' unavailable'}`} data-testid={`device-${device.name}`} aria-label={device.name}>
       <header>
