@@ -95,8 +95,26 @@ export interface Container {
   kill(): Promise<void>;
 }
 
+/**
+ * One container at a time, across test files (vitest runs files in parallel): with --keep-unit
+ * every container lives in the test process's cgroup, so two at once share their units' cgroups
+ * (on this machine's cgroup v1 hierarchy), and one's `systemctl kill` reached the other's hub
+ * ("Failed to send signal SIGKILL to auxiliary processes: Input/output error"). flock holds the
+ * turn until the container ends, and lets go by itself if the test process dies (its stdin closes).
+ */
+async function takeTurn(): Promise<() => void> {
+  await mkdir(CACHE, { recursive: true });
+  const holder = spawn('flock', [join(CACHE, 'boot.lock'), '-c', 'echo held; read _'], { stdio: ['pipe', 'pipe', 'ignore'], env: { PATH } });
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout?.once('data', () => resolve());
+    holder.once('exit', (code) => reject(new Error(`flock on ${CACHE}/boot.lock exited (${code})`)));
+  });
+  return () => holder.stdin?.end();
+}
+
 /** Boots `dir` and waits until the system is up. */
 export async function boot(dir: string, name: string): Promise<Container> {
+  const release = await takeTurn();
   await mkdir('/run/systemd/nspawn', { recursive: true });
   const nspawn: ChildProcess = spawn('systemd-nspawn', ['-D', dir, '--register=no', '--keep-unit', '--boot', `--machine=${name}`, '--console=passive'], {
     stdio: 'ignore',
@@ -108,7 +126,10 @@ export async function boot(dir: string, name: string): Promise<Container> {
     const out = spawnSync('ps', ['--ppid', String(nspawn.pid), '-o', 'pid='], { encoding: 'utf8' }).stdout.trim();
     leader = Number(out.split('\n')[0]) || 0;
   }
-  if (!leader) throw new Error(`systemd-nspawn ${dir} started no container`);
+  if (!leader) {
+    release();
+    throw new Error(`systemd-nspawn ${dir} started no container`);
+  }
   const run = (command: string, env: Record<string, string> = {}, timeoutMs = 120_000): string =>
     execFileSync(
       'nsenter',
@@ -131,6 +152,7 @@ export async function boot(dir: string, name: string): Promise<Container> {
     async poweroff() {
       spawnSync('nsenter', ['-t', String(leader), '-a', 'systemctl', 'poweroff'], { env: { PATH } });
       if (!(await ended())) nspawn.kill('SIGKILL');
+      release();
     },
     async kill() {
       // The PID namespace's init, killed from its parent namespace: every process inside goes with it.
@@ -138,6 +160,7 @@ export async function boot(dir: string, name: string): Promise<Container> {
         process.kill(leader, 'SIGKILL');
       } catch {}
       if (!(await ended())) nspawn.kill('SIGKILL');
+      release();
     },
   };
 }
