@@ -66,6 +66,17 @@ function hasCommand(name) {
 }
 
 /**
+ * Where the cache keeps better_sqlite3.node for `target`: by better-sqlite3's version (the
+ * checkout's), the target and the Node build it is compiled against.
+ * @param {import('./targets.mjs').Target} target
+ * @param {{ root: string, cache?: string }} options
+ */
+export function addonCacheFile(target, { root, cache = cacheDir() }) {
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules/better-sqlite3/package.json'), 'utf8'));
+  return join(cache, `better-sqlite3-${version}-${target.name}-node${target.node}.node`);
+}
+
+/**
  * better_sqlite3.node for `target`, built from the checkout's better-sqlite3 (its version is the
  * lockfile's) and checked to be an ELF module for the target's architecture.
  * @param {import('./targets.mjs').Target} target
@@ -73,8 +84,7 @@ function hasCommand(name) {
  */
 export function sqliteAddon(target, { root, elfArch, cache = cacheDir() }) {
   const source = join(root, 'node_modules/better-sqlite3');
-  const { version } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8'));
-  const file = join(cache, `better-sqlite3-${version}-${target.name}-node${target.node}.node`);
+  const file = addonCacheFile(target, { root, cache });
   if (existsSync(file)) return file;
 
   const native = hostTarget().name === target.name;

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROOT } from '../helpers/hub.js';
+import { ROOT, tempDir } from '../helpers/hub.js';
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -91,11 +91,13 @@ export const EXAMPLES = ['com.hearth.greeter', 'com.hearth.sysmon'];
 const releases = new Map<string, string>();
 /**
  * The release tarball for `target` (linux-x64, linux-arm64, linux-armhf), made with the real
- * release script from the built checkout into `out`, once per target.
+ * release script from the built checkout, once per target and test file, into a temp folder
+ * (the test run's temp root goes when the run ends).
  */
-export function releaseTarball(target: string, out: string): string {
+export async function releaseTarball(target: string): Promise<string> {
   const made = releases.get(target);
   if (made) return made;
+  const out = await tempDir('hearth-device-release-');
   const printed = execFileSync(process.execPath, [join(ROOT, 'scripts/release.mjs'), out, '--no-build', '--target', target], {
     encoding: 'utf8',
     timeout: 15 * 60_000,

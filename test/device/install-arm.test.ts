@@ -19,27 +19,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/hub.js';
 import { EXAMPLES, freePort, get, getJson, releaseTarball, until, untilAppsRun } from './checks.js';
 import { boot, type Container, cannotEmulate, cannotRun, cloneRoot, nodeTarball, rootfs } from './nspawn.js';
+import { restartsAfterKill, tabletToken, uninstallKeepsState, upgradeKeepsData } from './steps.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-let releases: string | null = null;
-async function release(target: string): Promise<string> {
-  if (!releases) {
-    releases = await tempDir('hearth-arm-release-');
-    dirs.push(releases);
-  }
-  return releaseTarball(target, releases);
-}
-
 const cross = spawnSync('sh', ['-c', 'command -v aarch64-linux-gnu-g++']).status === 0;
 describe.skipIf(process.arch !== 'x64' || !cross)(`an arm release on this x86-64 machine${cross ? '' : ' (skipped: no aarch64-linux-gnu-g++)'}`, () => {
   it("is refused by the hub's start, in one sentence naming the module's architecture", { timeout: 15 * 60_000 }, async () => {
     const dir = await tempDir('hearth-arm-on-x64-');
     dirs.push(dir);
-    spawnSync('tar', ['xzf', await release('linux-arm64'), '-C', dir]);
+    spawnSync('tar', ['xzf', await releaseTarball('linux-arm64'), '-C', dir]);
     const [unpacked] = await readdir(dir);
     const home = join(dir, unpacked!);
     // No code cache of another architecture (V8 accepts one, and crashes).
@@ -76,9 +68,9 @@ for (const { suite, debian, arch, target, other, nodeTarball: withTarball } of S
       const url = `http://127.0.0.1:${port}/api/manager`;
       // qemu's own memory (its translated code) counts in an emulated app's: 128 MiB is too little.
       await writeFile(join(root, 'etc/default/hearth'), `HEARTH_PORT=${port}\nHEARTH_APP_MEMORY_MB=384\n`);
-      const tarball = await release(target);
+      const tarball = await releaseTarball(target);
       await copyFile(tarball, join(root, 'root/hearth.tgz'));
-      await copyFile(await release(other), join(root, 'root/other.tgz'));
+      await copyFile(await releaseTarball(other), join(root, 'root/other.tgz'));
       if (suite !== 'bookworm') {
         // Debian 13's systemd makes a mount namespace for each of these, and qemu-user refuses the
         // clone flag: the unit would fail with 226/NAMESPACE (Debian 12's systemd goes on without
@@ -146,34 +138,11 @@ for (const { suite, debian, arch, target, other, nodeTarball: withTarball } of S
           held: null,
         });
 
-        const created = JSON.parse(box.run('hearth token create --name tablet --scope service.dashboard.readonly', {}, 5 * 60_000)) as { token: string };
-        expect(await get(`${url}/dashboards/dashboard`, created.token)).toBe(200);
-        expect(await get(`${url}/i18n/state`, created.token)).toBe(403);
+        await tabletToken(box, url, 5 * 60_000);
+        await restartsAfterKill(box, url, 120 * SLOW);
 
-        // systemd restarts a hub that is killed outright.
-        const before = box.mainPid('hearth');
-        box.run('systemctl kill -s KILL hearth');
-        await until(
-          'a restart after SIGKILL',
-          async () => box.mainPid('hearth') > 0 && box.mainPid('hearth') !== before && (await get(`${url}/system/ping`)) === 200,
-          120 * SLOW,
-        );
-
-        // An upgrade swaps the code and keeps data, userdata and tokens.
-        const marker = join(root, 'var/lib/hearth/data/apps/com.hearth.greeter/userdata/kept.txt');
-        await mkdir(join(marker, '..'), { recursive: true });
-        await writeFile(marker, 'mine');
-        expect(box.run(install, env, 30 * 60_000)).toContain(`is running on port ${port}.`);
-        expect(box.run('ls /opt/hearth-releases | wc -l').trim()).toBe('2');
-        await until('the upgraded hub answering the owner token', async () => (await get(`${url}/i18n/state`, owner)) === 200, 120 * SLOW);
-        await untilAppsRun('the example apps running after the upgrade', url, owner, EXAMPLES, 120 * SLOW);
-        expect(await readFile(marker, 'utf8')).toBe('mine');
-
-        // Uninstall without --purge: the code goes, the state stays.
-        box.run('/opt/hearth/scripts/uninstall.sh', {}, 5 * 60_000);
-        expect(box.run('test -e /opt/hearth || test -e /usr/local/bin/hearth && echo left || echo gone').trim()).toBe('gone');
-        expect(await readFile(marker, 'utf8')).toBe('mine');
-        expect((await readFile(join(root, 'var/lib/hearth/data/owner-token'), 'utf8')).trim()).toBe(owner);
+        const marker = await upgradeKeepsData(box, { root, install, env, port, url, owner, timeoutMs: 30 * 60_000, tries: 120 * SLOW });
+        await uninstallKeepsState(box, root, marker, owner);
       } catch (err) {
         // What the unit and the hub said, for a failure under emulation that is not seen natively.
         const said = (command: string): string => {

@@ -16,22 +16,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/hub.js';
 import { EXAMPLES, freePort, get, getJson, releaseTarball, until, untilAppsRun } from './checks.js';
 import { boot, type Container, cannotRun, cloneRoot, nodeTarball, rootfs } from './nspawn.js';
+import { restartsAfterKill, tabletToken, uninstallKeepsState, upgradeKeepsData } from './steps.js';
 
 const why = cannotRun();
 const dirs: string[] = [];
 afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
-
-/** Where the tarballs are made, once for the file. */
-let releases: string | null = null;
-async function release(): Promise<string> {
-  if (!releases) {
-    releases = await tempDir('hearth-device-release-');
-    dirs.push(releases);
-  }
-  return releaseTarball('linux-x64', releases);
-}
 
 const SUITES = [
   { suite: 'bookworm', debian: 12, hostNode: true },
@@ -47,7 +38,7 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
       const port = await freePort();
       const url = `http://127.0.0.1:${port}/api/manager`;
       await writeFile(join(root, 'etc/default/hearth'), `HEARTH_PORT=${port}\n`);
-      await copyFile(await release(), join(root, 'root/hearth.tgz'));
+      await copyFile(await releaseTarball('linux-x64'), join(root, 'root/hearth.tgz'));
       const env: Record<string, string> = {};
       if (hostNode) {
         await mkdir(join(root, 'root/host'), { recursive: true });
@@ -76,17 +67,8 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
         const readings = await getJson<{ readings: Record<string, unknown> }>(`http://127.0.0.1:${port}/api/app/com.hearth.sysmon/readings`, owner);
         expect(Object.keys(readings.readings)).toContain('cpu-load');
 
-        const created = JSON.parse(box.run('hearth token create --name tablet --scope service.dashboard.readonly')) as { token: string };
-        expect(await get(`${url}/dashboards/dashboard`, created.token)).toBe(200);
-        expect(await get(`${url}/i18n/state`, created.token)).toBe(403);
-
-        // systemd restarts a hub that is killed outright.
-        const before = box.mainPid('hearth');
-        box.run('systemctl kill -s KILL hearth');
-        await until(
-          'a restart after SIGKILL',
-          async () => box.mainPid('hearth') > 0 && box.mainPid('hearth') !== before && (await get(`${url}/system/ping`)) === 200,
-        );
+        const tablet = await tabletToken(box, url);
+        await restartsAfterKill(box, url);
 
         // A frozen hub (its event loop stopped) sends no watchdog keep-alive: systemd restarts it.
         const frozen = box.mainPid('hearth');
@@ -108,32 +90,16 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
         }
         await untilAppsRun('the example apps running once enabled again', url, owner, EXAMPLES);
 
-        // An upgrade swaps the code and keeps data, userdata and tokens.
-        const marker = join(root, 'var/lib/hearth/data/apps/com.hearth.greeter/userdata/kept.txt');
-        await mkdir(join(marker, '..'), { recursive: true });
-        await writeFile(marker, 'mine');
-        const upgraded = box.run(install, env, 15 * 60_000);
-        expect(upgraded).toContain(`is running on port ${port}.`);
-        expect(box.run('ls /opt/hearth-releases | wc -l').trim()).toBe('2');
-        // A kept-alive connection to the hub before the restart may fail once: ask until answered.
-        await until('the upgraded hub answering the owner token', async () => (await get(`${url}/i18n/state`, owner)) === 200);
-        expect(await readFile(marker, 'utf8')).toBe('mine');
-        // The upgraded hub links its own SDK: the apps run on it.
-        await untilAppsRun('the example apps running after the upgrade', url, owner, EXAMPLES);
+        const marker = await upgradeKeepsData(box, { root, install, env, port, url, owner, timeoutMs: 15 * 60_000 });
 
         // A reboot: the service comes back by itself, with its data and tokens.
         await box.poweroff();
         box = await boot(root, `hearth-${suite}`);
         await until('ping after a reboot', async () => (await get(`${url}/system/ping`)) === 200);
         expect(await get(`${url}/i18n/state`, owner)).toBe(200);
-        expect(await get(`${url}/dashboards/dashboard`, created.token)).toBe(200);
+        expect(await get(`${url}/dashboards/dashboard`, tablet)).toBe(200);
 
-        // Uninstall without --purge: the code goes, the state stays.
-        box.run('/opt/hearth/scripts/uninstall.sh');
-        expect(box.run('systemctl is-active hearth || true').trim()).not.toBe('active');
-        expect(box.run('test -e /opt/hearth || test -e /usr/local/bin/hearth && echo left || echo gone').trim()).toBe('gone');
-        expect(await readFile(marker, 'utf8')).toBe('mine');
-        expect((await readFile(join(root, 'var/lib/hearth/data/owner-token'), 'utf8')).trim()).toBe(owner);
+        await uninstallKeepsState(box, root, marker, owner);
       } finally {
         await box.poweroff();
       }

@@ -7,9 +7,10 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { cacheDir } from '../../scripts/release/native.mjs';
+import { addonCacheFile } from '../../scripts/release/native.mjs';
+import { hostTarget } from '../../scripts/release/targets.mjs';
 import { checkSqliteAddon, elfArch, sqliteAddonPath, whyNotLoaded } from '../../src/core/native-module.js';
-import { tempDir } from '../helpers/hub.js';
+import { ROOT, tempDir } from '../helpers/hub.js';
 
 /** The first 20 bytes of an ELF shared object for `machine` (e_machine), 64-bit little-endian. */
 function elfHeader(machine: number): Buffer {
@@ -60,7 +61,7 @@ the module (for instance, using \`npm rebuild\` or \`npm install\`).`;
 
 // The release's module for this machine's architecture and Node 20, when one was built here:
 // under another Node (CI's second run, on Node 22) the real dlopen refuses it by its ABI.
-const release = join(cacheDir(), `better-sqlite3-12.11.1-linux-${process.arch}-node20.20.2.node`);
+const release = addonCacheFile(hostTarget(), { root: ROOT });
 it.skipIf(!existsSync(release) || process.versions.node.startsWith('20.'))(
   'refuses, through dlopen itself, a module built for Node 20 under another Node',
   () => {
