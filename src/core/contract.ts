@@ -7,7 +7,10 @@
  * typed so that a handler answering the wrong shape does not compile.
  */
 import { z } from 'zod';
+import { lazy } from './lazy.js';
 import type { Scope } from './scopes.js';
+
+export { lazy } from './lazy.js';
 
 export const MANAGER_NAMES = [
   'dashboards',
@@ -97,8 +100,30 @@ export interface ManagerContract {
   readonly eventScope: Scope | null;
   readonly operations: Readonly<Record<string, OperationContract>>;
   readonly options?: readonly OptionContract[];
-  /** The events it publishes and their arguments' schemas (option.update comes with options). */
-  readonly events?: EventContract;
+  /** The events it publishes and their arguments' schemas (option.update comes with options), built when first asked for. */
+  readonly events?: () => EventContract;
+}
+
+/** The parts of an operation that are schemas: built on first use (see `op`). */
+export type OperationSchemas = Pick<OperationContract, 'params' | 'query' | 'body' | 'output'>;
+const SCHEMA_KEYS = ['params', 'query', 'body', 'output'] as const;
+
+/**
+ * An operation whose schemas are built when one of them is first read: its route (method, path,
+ * scope, summary, ...) is there at once for mounting and the route table; `params`, `query`,
+ * `body` and `output` are getters over `schemas()`, built once. Reading them is all a consumer
+ * does, so mounting, validation and the OpenAPI document need not know.
+ */
+export function op<const R extends Omit<OperationContract, keyof OperationSchemas>, S extends OperationSchemas>(route: R, schemas: () => S): R & S {
+  const built = lazy(schemas);
+  const operation = { ...route };
+  for (const key of SCHEMA_KEYS) Object.defineProperty(operation, key, { enumerable: true, get: () => built()[key] });
+  return operation as R & S;
+}
+
+/** An operation's own copy with more fields, keeping `op`'s getters unbuilt (a spread would build them). */
+export function extendOperation<O extends OperationContract, E extends object>(operation: O, extra: E): O & E {
+  return Object.defineProperties(Object.defineProperties({}, Object.getOwnPropertyDescriptors(operation)), Object.getOwnPropertyDescriptors(extra)) as O & E;
 }
 
 /** Declares a contract keeping every literal (methods, paths, schemas) for the types derived from it. */
@@ -107,17 +132,13 @@ export function defineContract<const C extends ManagerContract>(contract: C): C 
 }
 
 /** The `GET /state` most managers have: a small object a dashboard can show at a glance. */
-export function stateOperation<const O extends z.ZodType>(spec: { summary: string; output: O; scope?: Scope }) {
-  return {
-    method: 'GET',
-    path: '/state',
-    scope: spec.scope ?? 'service.system.readonly',
-    summary: spec.summary,
-    output: spec.output,
-  } as const satisfies OperationContract;
+export function stateOperation<const O extends z.ZodType>(spec: { summary: string; output: () => O; scope?: Scope }) {
+  return op({ method: 'GET', path: '/state', scope: spec.scope ?? 'service.system.readonly', summary: spec.summary } as const, () => ({
+    output: spec.output(),
+  }));
 }
 
-const OptionValue = z.object({ value: z.unknown() });
+const OptionValue = lazy(() => z.object({ value: z.unknown() }));
 
 type OptionOperations<D> =
   D extends OptionContract<infer N, infer T>
@@ -152,15 +173,11 @@ export function optionOperations(def: OptionContract): Record<string, OperationC
   const cap = def.name[0]!.toUpperCase() + def.name.slice(1);
   const path = `/option/${def.name}`;
   return {
-    [`getOption${cap}`]: { method: 'GET', path, scope: def.scopes.get, summary: `Read ${def.summary}`, output: OptionValue },
-    [`setOption${cap}`]: {
-      method: 'PUT',
-      path,
-      scope: def.scopes.set,
-      summary: `Set ${def.summary}`,
+    [`getOption${cap}`]: op({ method: 'GET', path, scope: def.scopes.get, summary: `Read ${def.summary}` }, () => ({ output: OptionValue() })),
+    [`setOption${cap}`]: op({ method: 'PUT', path, scope: def.scopes.set, summary: `Set ${def.summary}` }, () => ({
       body: z.strictObject({ value: def.schema }),
-      output: OptionValue,
-    },
+      output: OptionValue(),
+    })),
     [`unsetOption${cap}`]: { method: 'DELETE', path, scope: def.scopes.unset, summary: `Restore the default of ${def.summary}`, status: 204 },
   };
 }

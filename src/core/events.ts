@@ -3,8 +3,10 @@
  * namespace; the WebSocket layer (and anyone else) subscribes. Listeners are registered per owner
  * and removed with the function `subscribe` returns.
  */
+
 import { z } from 'zod';
 import type { EventContract, ManagerContract, ManagerName } from './contract.js';
+import { lazy } from './contract.js';
 
 export type EventAction = 'create' | 'update' | 'delete';
 export type EventName = `${string}.${EventAction}`;
@@ -16,35 +18,40 @@ export interface UpdateInfo {
   changedKeys: string[];
 }
 
-export const UpdateInfoSchema = z.object({
-  newValues: z.record(z.string(), z.unknown()),
-  oldValues: z.record(z.string(), z.unknown()),
-  changedKeys: z.array(z.string()),
-});
+export const UpdateInfoSchema = lazy(() =>
+  z.object({
+    newValues: z.record(z.string(), z.unknown()),
+    oldValues: z.record(z.string(), z.unknown()),
+    changedKeys: z.array(z.string()),
+  }),
+);
 
 export type { EventContract } from './contract.js';
 
 /** A resource's three events, typed: create and delete carry it; update carries it and what changed. */
 export type ResourceEvents<R extends string, S extends z.ZodType> = { readonly [K in `${R}.create` | `${R}.delete`]: readonly [S] } & {
-  readonly [K in `${R}.update`]: readonly [S, typeof UpdateInfoSchema];
+  readonly [K in `${R}.update`]: readonly [S, ReturnType<typeof UpdateInfoSchema>];
 };
 
 /** A resource's three events: create and delete carry it; update carries it and what changed. */
 export function resourceEvents<const R extends string, S extends z.ZodType>(resource: R, schema: S): ResourceEvents<R, S> {
-  return { [`${resource}.create`]: [schema], [`${resource}.update`]: [schema, UpdateInfoSchema], [`${resource}.delete`]: [schema] } as ResourceEvents<R, S>;
+  return { [`${resource}.create`]: [schema], [`${resource}.update`]: [schema, UpdateInfoSchema()], [`${resource}.delete`]: [schema] } as ResourceEvents<R, S>;
 }
 
 /** Every manager with options publishes this one (core/options.ts); a secret option only says whether it is set. */
-export const OPTION_EVENTS = {
-  'option.update': [z.union([z.strictObject({ name: z.string(), value: z.unknown() }), z.strictObject({ name: z.string(), set: z.boolean() })])],
-} as const satisfies EventContract;
+export const OPTION_EVENTS = lazy(
+  () =>
+    ({
+      'option.update': [z.union([z.strictObject({ name: z.string(), value: z.unknown() }), z.strictObject({ name: z.string(), set: z.boolean() })])],
+    }) as const satisfies EventContract,
+);
 
 /** Every event a manager publishes: its contract's, and option.update when it has options. */
-export type ContractEvents<C extends ManagerContract> = (C['events'] extends EventContract ? C['events'] : unknown) &
-  (C['options'] extends readonly [unknown, ...unknown[]] ? typeof OPTION_EVENTS : unknown);
+export type ContractEvents<C extends ManagerContract> = (C['events'] extends () => infer E ? E : unknown) &
+  (C['options'] extends readonly [unknown, ...unknown[]] ? ReturnType<typeof OPTION_EVENTS> : unknown);
 
 export function contractEvents(contract: ManagerContract): EventContract {
-  return { ...contract.events, ...(contract.options?.length ? OPTION_EVENTS : {}) };
+  return { ...contract.events?.(), ...(contract.options?.length ? OPTION_EVENTS() : {}) };
 }
 
 export interface HubEvent {

@@ -5,7 +5,7 @@
  * specification (test/fixtures/api.json).
  */
 import type { z } from 'zod';
-import type { OperationContract } from './contract.js';
+import { extendOperation, type OperationContract } from './contract.js';
 import type { TokenInfo } from './tokens.js';
 
 export type { HttpMethod, UploadSpec } from './contract.js';
@@ -91,5 +91,5 @@ export interface Operation extends OperationContract {
  * implement(dashboardsContract.operations, { getDashboard: ({ params }) => service.get(params.id), ... })
  */
 export function implement<const Ops extends Readonly<Record<string, OperationContract>>>(operations: Ops, handlers: Handlers<Ops>): Operation[] {
-  return Object.entries(operations).map(([id, op]) => ({ ...op, id, handler: handlers[id as keyof Ops] as Operation['handler'] }));
+  return Object.entries(operations).map(([id, op]) => extendOperation(op, { id, handler: handlers[id as keyof Ops] as Operation['handler'] }));
 }

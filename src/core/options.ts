@@ -4,8 +4,7 @@
  * manager declares its options once and gets its three operations per option from here.
  */
 import { z } from 'zod';
-import type { ManagerName } from './contract.js';
-import { type OptionContract, optionOperations } from './contract.js';
+import { extendOperation, type ManagerName, type OptionContract, optionOperations } from './contract.js';
 import { unavailable } from './errors.js';
 import type { EventBus } from './events.js';
 import type { Operation } from './operation.js';
@@ -150,7 +149,7 @@ export class OptionService {
       PUT: async ({ body }) => ({ value: await this.set(manager, def.name, (body as { value: unknown }).value) }),
       DELETE: () => this.unset(manager, def.name),
     };
-    return Object.entries(optionOperations(def)).map(([id, op]) => ({ ...op, id, handler: handlers[op.method]! }));
+    return Object.entries(optionOperations(def)).map(([id, op]) => extendOperation(op, { id, handler: handlers[op.method]! }));
   }
 }
 

@@ -84,7 +84,7 @@ describe('answers checked against their schemas', () => {
       name: 'system',
       eventScope: null,
       operations: {},
-      events: contract,
+      events: () => contract,
       options: [defineOption({ name: 'pinCode', schema: z.string(), default: null, scopes: { get: null, set: null, unset: null }, summary: 'a PIN' })],
     });
     expect(eventProblem(withOptions, 'option.update', [{ name: 'pinCode', set: true }])).toBeNull();

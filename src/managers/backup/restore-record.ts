@@ -18,7 +18,7 @@ export async function writeRestoreRecord(dataDir: string, record: LastRestore): 
 /** The record, or null when there is none or it does not parse (it is information, never a reason to fail). */
 export async function readRestoreRecord(dataDir: string): Promise<LastRestore | null> {
   try {
-    const parsed = LastRestore.safeParse(JSON.parse(await readFile(join(dataDir, RESTORE_RECORD_FILE), 'utf8')));
+    const parsed = LastRestore().safeParse(JSON.parse(await readFile(join(dataDir, RESTORE_RECORD_FILE), 'utf8')));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -26,8 +26,8 @@ export type JobTrigger = 'manual' | 'schedule' | 'catch-up';
 
 /** What the hub remembers across restarts (the archives themselves are the real record). */
 const BackupSection = z.object({
-  lastBackup: LastBackup.nullable(),
-  lastError: LastError.nullable(),
+  lastBackup: LastBackup().nullable(),
+  lastError: LastError().nullable(),
 });
 type BackupSection = z.infer<typeof BackupSection>;
 

@@ -6,106 +6,137 @@
  * `homey:device:<id>`).
  */
 import { z } from 'zod';
-import { defineContract, stateOperation } from '../../core/contract.js';
+import { defineContract, lazy, op, stateOperation } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { DeviceView } from './views.js';
 
-const Id = z.object({ id: z.string().min(1).max(64) });
-const CapabilityParams = z.object({ deviceId: z.string().min(1).max(64), capabilityId: z.string().min(1).max(130) });
-const Value = z.union([z.boolean(), z.number(), z.string().max(4096), z.null()]);
+const Id = lazy(() => z.object({ id: z.string().min(1).max(64) }));
+const CapabilityParams = lazy(() => z.object({ deviceId: z.string().min(1).max(64), capabilityId: z.string().min(1).max(130) }));
+const Value = lazy(() => z.union([z.boolean(), z.number(), z.string().max(4096), z.null()]));
 
-export const CapabilityEvent = z.object({
-  deviceId: z.string(),
-  capabilityId: z.string(),
-  value: Value,
-  /** The caller's id of the set that made it (homey-api's), or null. */
-  transactionId: z.string().nullable(),
-  transactionTime: z.string().nullable(),
-});
+export const CapabilityEvent = lazy(() =>
+  z.object({
+    deviceId: z.string(),
+    capabilityId: z.string(),
+    value: Value(),
+    /** The caller's id of the set that made it (homey-api's), or null. */
+    transactionId: z.string().nullable(),
+    transactionTime: z.string().nullable(),
+  }),
+);
 
 export const devicesContract = defineContract({
   name: 'devices',
   eventScope: 'service.device.readonly',
-  events: { ...resourceEvents('device', DeviceView), 'capability.update': [CapabilityEvent] },
+  events: lazy(() => ({ ...resourceEvents('device', DeviceView()), 'capability.update': [CapabilityEvent()] })),
   operations: {
     getState: stateOperation({
       summary: 'How many devices there are, and how many are unavailable',
-      output: z.object({ devices: z.number().int(), unavailable: z.number().int() }),
+      output: () => z.object({ devices: z.number().int(), unavailable: z.number().int() }),
     }),
-    getDevices: {
-      method: 'GET',
-      path: '/device',
-      scope: 'service.device.readonly',
-      summary: 'Every device by id, with its capabilities and their values',
-      output: z.record(z.string(), DeviceView),
-    },
-    getDevice: { method: 'GET', path: '/device/:id', scope: 'service.device.readonly', summary: 'One device', params: Id, output: DeviceView },
-    updateDevice: {
-      method: 'PUT',
-      path: '/device/:id',
-      scope: 'service.device',
-      summary: 'Rename a device, move it to another zone, change its note or hide it',
-      params: Id,
-      body: z.strictObject({
-        name: z.string().trim().min(1, 'a device needs a name').max(200).optional(),
-        zone: z.string().min(1).max(64).optional(),
-        note: z.string().max(2000).nullable().optional(),
-        hidden: z.boolean().optional(),
-        virtualClass: z.string().max(64).nullable().optional(),
+    getDevices: op(
+      {
+        method: 'GET',
+        path: '/device',
+        scope: 'service.device.readonly',
+        summary: 'Every device by id, with its capabilities and their values',
+      },
+      () => ({
+        output: z.record(z.string(), DeviceView()),
       }),
-      bodyRoot: 'device',
-      output: DeviceView,
-    },
-    getDeviceSettingsObj: {
-      method: 'GET',
-      path: '/device/:id/settings_obj',
-      scope: 'service.device.readonly',
-      summary: "The device's settings as its driver declares them, each with its value",
-      params: Id,
-      output: z.array(
-        z.object({
-          id: z.string(),
-          type: z.string(),
-          label: z.union([z.string(), z.record(z.string(), z.string())]),
-          default: z.unknown(),
-          value: z.unknown(),
-          min: z.number().optional(),
-          max: z.number().optional(),
-          values: z.array(z.object({ id: z.string(), label: z.unknown() })).optional(),
+    ),
+    getDevice: op({ method: 'GET', path: '/device/:id', scope: 'service.device.readonly', summary: 'One device' }, () => ({
+      params: Id(),
+      output: DeviceView(),
+    })),
+    updateDevice: op(
+      {
+        method: 'PUT',
+        path: '/device/:id',
+        scope: 'service.device',
+        summary: 'Rename a device, move it to another zone, change its note or hide it',
+        bodyRoot: 'device',
+      },
+      () => ({
+        params: Id(),
+        body: z.strictObject({
+          name: z.string().trim().min(1, 'a device needs a name').max(200).optional(),
+          zone: z.string().min(1).max(64).optional(),
+          note: z.string().max(2000).nullable().optional(),
+          hidden: z.boolean().optional(),
+          virtualClass: z.string().max(64).nullable().optional(),
         }),
-      ),
-    },
-    setDeviceSettings: {
-      method: 'PUT',
-      path: '/device/:id/settings',
-      scope: 'service.device',
-      summary: "Change settings `{<id>: value}`: checked against the driver's declaration, then the app's onSettings may refuse them",
-      params: Id,
-      body: z.record(z.string(), z.unknown()),
-      bodyRoot: 'settings',
-      output: DeviceView,
-    },
-    deleteDevice: { method: 'DELETE', path: '/device/:id', scope: 'service.device', summary: 'Delete a device (its app hears it)', params: Id, status: 204 },
-    getCapabilityValue: {
-      method: 'GET',
-      path: '/device/:deviceId/capability/:capabilityId',
-      scope: 'service.device.readonly',
-      summary: "A capability's value",
-      params: CapabilityParams,
-      output: Value,
-    },
-    setCapabilityValue: {
-      method: 'PUT',
-      path: '/device/:deviceId/capability/:capabilityId',
-      scope: 'service.device.control',
-      summary: "Set a capability `{value, opts?, transactionId?}`: the device's app acts on it, then it is the device's value",
-      params: CapabilityParams,
-      body: z.strictObject({
-        value: Value,
-        opts: z.record(z.string(), z.unknown()).optional(),
-        transactionId: z.string().max(128).optional(),
+        output: DeviceView(),
       }),
-      output: z.null(),
-    },
+    ),
+    getDeviceSettingsObj: op(
+      {
+        method: 'GET',
+        path: '/device/:id/settings_obj',
+        scope: 'service.device.readonly',
+        summary: "The device's settings as its driver declares them, each with its value",
+      },
+      () => ({
+        params: Id(),
+        output: z.array(
+          z.object({
+            id: z.string(),
+            type: z.string(),
+            label: z.union([z.string(), z.record(z.string(), z.string())]),
+            default: z.unknown(),
+            value: z.unknown(),
+            min: z.number().optional(),
+            max: z.number().optional(),
+            values: z.array(z.object({ id: z.string(), label: z.unknown() })).optional(),
+          }),
+        ),
+      }),
+    ),
+    setDeviceSettings: op(
+      {
+        method: 'PUT',
+        path: '/device/:id/settings',
+        scope: 'service.device',
+        summary: "Change settings `{<id>: value}`: checked against the driver's declaration, then the app's onSettings may refuse them",
+        bodyRoot: 'settings',
+      },
+      () => ({
+        params: Id(),
+        body: z.record(z.string(), z.unknown()),
+        output: DeviceView(),
+      }),
+    ),
+    deleteDevice: op({ method: 'DELETE', path: '/device/:id', scope: 'service.device', summary: 'Delete a device (its app hears it)', status: 204 }, () => ({
+      params: Id(),
+    })),
+    getCapabilityValue: op(
+      {
+        method: 'GET',
+        path: '/device/:deviceId/capability/:capabilityId',
+        scope: 'service.device.readonly',
+        summary: "A capability's value",
+      },
+      () => ({
+        params: CapabilityParams(),
+        output: Value(),
+      }),
+    ),
+    setCapabilityValue: op(
+      {
+        method: 'PUT',
+        path: '/device/:deviceId/capability/:capabilityId',
+        scope: 'service.device.control',
+        summary: "Set a capability `{value, opts?, transactionId?}`: the device's app acts on it, then it is the device's value",
+      },
+      () => ({
+        params: CapabilityParams(),
+        body: z.strictObject({
+          value: Value(),
+          opts: z.record(z.string(), z.unknown()).optional(),
+          transactionId: z.string().max(128).optional(),
+        }),
+        output: z.null(),
+      }),
+    ),
   },
 });

@@ -2,71 +2,79 @@
  * A device as the Web API shows it (Homey's Device: `homey-api` reads these fields), made from
  * its record, its capability values, its capabilities' facts and whether its app runs.
  */
+
 import { z } from 'zod';
 import { type Capability, capabilityOf } from '../../core/capability.js';
+import { lazy } from '../../core/contract.js';
 import { appOwnerUri } from '../../core/owners.js';
 import type { DeviceRecord, StoredValue } from './records.js';
 
-const CapabilityView = z.object({
-  id: z.string(),
-  type: z.enum(['boolean', 'number', 'string', 'enum']),
-  title: z.string(),
-  getable: z.boolean(),
-  setable: z.boolean(),
-  units: z.string().nullable(),
-  min: z.number().nullable(),
-  max: z.number().nullable(),
-  step: z.number().nullable(),
-  decimals: z.number().nullable(),
-  values: z.array(z.object({ id: z.string(), title: z.string() })).nullable(),
-  uiComponent: z.string().nullable(),
-  insights: z.boolean(),
-  value: z.union([z.boolean(), z.number(), z.string(), z.null()]),
-  lastUpdated: z.string().nullable(),
-  options: z.record(z.string(), z.unknown()),
-});
+const CapabilityView = lazy(() =>
+  z.object({
+    id: z.string(),
+    type: z.enum(['boolean', 'number', 'string', 'enum']),
+    title: z.string(),
+    getable: z.boolean(),
+    setable: z.boolean(),
+    units: z.string().nullable(),
+    min: z.number().nullable(),
+    max: z.number().nullable(),
+    step: z.number().nullable(),
+    decimals: z.number().nullable(),
+    values: z.array(z.object({ id: z.string(), title: z.string() })).nullable(),
+    uiComponent: z.string().nullable(),
+    insights: z.boolean(),
+    value: z.union([z.boolean(), z.number(), z.string(), z.null()]),
+    lastUpdated: z.string().nullable(),
+    options: z.record(z.string(), z.unknown()),
+  }),
+);
 
 /** An image a device shows (album art, a camera picture), as Homey's device objects list them. */
-export const DeviceImageView = z.object({
-  id: z.string().describe("the slot: 'albumart', or the camera's id"),
-  type: z.enum(['media', 'camera']),
-  title: z.string().nullable(),
-  imageObj: z.object({
-    id: z.string(),
-    url: z.string().describe("its content: the hub's path (GET with the token), or the image's own http(s) URL"),
-    lastUpdated: z.string(),
+export const DeviceImageView = lazy(() =>
+  z.object({
+    id: z.string().describe("the slot: 'albumart', or the camera's id"),
+    type: z.enum(['media', 'camera']),
+    title: z.string().nullable(),
+    imageObj: z.object({
+      id: z.string(),
+      url: z.string().describe("its content: the hub's path (GET with the token), or the image's own http(s) URL"),
+      lastUpdated: z.string(),
+    }),
   }),
-});
-export type DeviceImageView = z.infer<typeof DeviceImageView>;
+);
+export type DeviceImageView = z.infer<ReturnType<typeof DeviceImageView>>;
 
-export const DeviceView = z.object({
-  id: z.string(),
-  uri: z.string(),
-  name: z.string(),
-  /** `homey:app:<appId>:<driverId>`, as Homey's Web API names drivers. */
-  driverId: z.string(),
-  ownerUri: z.string(),
-  zone: z.string(),
-  class: z.string(),
-  virtualClass: z.string().nullable(),
-  data: z.record(z.string(), z.unknown()),
-  capabilities: z.array(z.string()),
-  capabilitiesObj: z.record(z.string(), CapabilityView),
-  settings: z.record(z.string(), z.unknown()),
-  available: z.boolean(),
-  unavailableMessage: z.string().nullable(),
-  warningMessage: z.string().nullable(),
-  ready: z.boolean(),
-  energy: z.record(z.string(), z.unknown()).nullable(),
-  icon: z.string().nullable(),
-  note: z.string().nullable(),
-  hidden: z.boolean(),
-  flags: z.array(z.string()),
-  images: z.array(DeviceImageView),
-  /** The capability a tile's tap sets (onoff where there is one), or null. */
-  ui: z.object({ quickAction: z.string().nullable() }),
-});
-export type DeviceView = z.infer<typeof DeviceView>;
+export const DeviceView = lazy(() =>
+  z.object({
+    id: z.string(),
+    uri: z.string(),
+    name: z.string(),
+    /** `homey:app:<appId>:<driverId>`, as Homey's Web API names drivers. */
+    driverId: z.string(),
+    ownerUri: z.string(),
+    zone: z.string(),
+    class: z.string(),
+    virtualClass: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    capabilities: z.array(z.string()),
+    capabilitiesObj: z.record(z.string(), CapabilityView()),
+    settings: z.record(z.string(), z.unknown()),
+    available: z.boolean(),
+    unavailableMessage: z.string().nullable(),
+    warningMessage: z.string().nullable(),
+    ready: z.boolean(),
+    energy: z.record(z.string(), z.unknown()).nullable(),
+    icon: z.string().nullable(),
+    note: z.string().nullable(),
+    hidden: z.boolean(),
+    flags: z.array(z.string()),
+    images: z.array(DeviceImageView()),
+    /** The capability a tile's tap sets (onoff where there is one), or null. */
+    ui: z.object({ quickAction: z.string().nullable() }),
+  }),
+);
+export type DeviceView = z.infer<ReturnType<typeof DeviceView>>;
 
 /** Homey's id of a driver: `homey:app:<appId>:<driverId>`. */
 export const driverUri = (appId: string, driverId: string): string => `${appOwnerUri(appId)}:${driverId}`;

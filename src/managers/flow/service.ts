@@ -66,8 +66,8 @@ export class FlowsService {
   ) {}
 
   start(): void {
-    this.flows = this.store.records('flows', FlowRecord);
-    this.folders = this.store.records('flow-folders', FolderRecord);
+    this.flows = this.store.records('flows', FlowRecord());
+    this.folders = this.store.records('flow-folders', FolderRecord());
   }
 
   // ---- flows ----------------------------------------------------------------------------------

@@ -3,11 +3,11 @@
  * actions. The PIN is secret: never in events, state or logs; readable only through its own GET.
  */
 import { z } from 'zod';
-import { defineContract, defineOption, stateOperation } from '../../core/contract.js';
+import { defineContract, defineOption, lazy, stateOperation } from '../../core/contract.js';
 
-const PinCode = z
-  .string({ error: 'pinCode must be a string of 4 to 8 digits, e.g. "1234"' })
-  .regex(/^\d{4,8}$/, { error: 'pinCode must be 4 to 8 digits, e.g. "1234"' });
+const PinCode = lazy(() =>
+  z.string({ error: 'pinCode must be a string of 4 to 8 digits, e.g. "1234"' }).regex(/^\d{4,8}$/, { error: 'pinCode must be 4 to 8 digits, e.g. "1234"' }),
+);
 
 export const googleAssistantContract = defineContract({
   name: 'google-assistant',
@@ -15,7 +15,7 @@ export const googleAssistantContract = defineContract({
   options: [
     defineOption({
       name: 'pinCode',
-      schema: PinCode,
+      schema: PinCode(),
       default: null,
       secret: true,
       scopes: { get: 'service.system', set: 'service.system', unset: 'service.system' },
@@ -23,6 +23,6 @@ export const googleAssistantContract = defineContract({
     }),
   ],
   operations: {
-    getState: stateOperation({ summary: 'Whether a PIN is set (never the PIN)', output: z.object({ pinCodeSet: z.boolean() }) }),
+    getState: stateOperation({ summary: 'Whether a PIN is set (never the PIN)', output: () => z.object({ pinCodeSet: z.boolean() }) }),
   },
 });

@@ -23,7 +23,7 @@ export class LogicService {
   ) {}
 
   start(): void {
-    this.section = this.store.records('logic-variables', VariableView);
+    this.section = this.store.records('logic-variables', VariableView());
   }
 
   list(): Record<string, VariableView> {

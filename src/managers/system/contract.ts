@@ -4,7 +4,7 @@
  * that records that setup was finished or skipped.
  */
 import { z } from 'zod';
-import { defineContract, defineOption } from '../../core/contract.js';
+import { defineContract, defineOption, op } from '../../core/contract.js';
 import { SystemState } from './views.js';
 
 export const OPTION_SETUP_DONE = 'setupDone';
@@ -30,23 +30,31 @@ export const systemContract = defineContract({
     }),
   ],
   operations: {
-    ping: {
-      method: 'GET',
-      path: '/ping',
-      scope: null,
-      auth: 'none',
-      extension: true,
-      summary: 'Liveness probe; needs no token',
-      output: z.object({ ok: z.literal(true), version: z.string() }),
-    },
-    getSystemState: {
-      method: 'GET',
-      path: '/state',
-      // Any token: a signed-in page asks this first, whatever it may do after.
-      scope: null,
-      extension: true,
-      summary: "The hub's version and whether it still needs its first-run setup",
-      output: SystemState,
-    },
+    ping: op(
+      {
+        method: 'GET',
+        path: '/ping',
+        scope: null,
+        auth: 'none',
+        extension: true,
+        summary: 'Liveness probe; needs no token',
+      },
+      () => ({
+        output: z.object({ ok: z.literal(true), version: z.string() }),
+      }),
+    ),
+    getSystemState: op(
+      {
+        method: 'GET',
+        path: '/state',
+        // Any token: a signed-in page asks this first, whatever it may do after.
+        scope: null,
+        extension: true,
+        summary: "The hub's version and whether it still needs its first-run setup",
+      },
+      () => ({
+        output: SystemState(),
+      }),
+    ),
   },
 });

@@ -4,7 +4,7 @@
  * cannot be deleted (move or delete them first).
  */
 import { z } from 'zod';
-import { defineContract, stateOperation } from '../../core/contract.js';
+import { defineContract, lazy, op, stateOperation } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 
 export const ZONE_ICONS = [
@@ -22,62 +22,80 @@ export const ZONE_ICONS = [
   'other',
 ] as const;
 
-export const ZoneView = z.object({
-  id: z.string(),
-  name: z.string(),
-  /** The zone it is in; null for the root. */
-  parent: z.string().nullable(),
-  icon: z.string(),
-  active: z.boolean(),
-  activeLastUpdated: z.string().nullable(),
-});
-export type ZoneView = z.infer<typeof ZoneView>;
+export const ZoneView = lazy(() =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    /** The zone it is in; null for the root. */
+    parent: z.string().nullable(),
+    icon: z.string(),
+    active: z.boolean(),
+    activeLastUpdated: z.string().nullable(),
+  }),
+);
+export type ZoneView = z.infer<ReturnType<typeof ZoneView>>;
 
-const Id = z.object({ id: z.string().min(1).max(64) });
-const Name = z.string().trim().min(1, 'a zone needs a name').max(100);
-const Icon = z.string().min(1).max(64);
+const Id = lazy(() => z.object({ id: z.string().min(1).max(64) }));
+const Name = lazy(() => z.string().trim().min(1, 'a zone needs a name').max(100));
+const Icon = lazy(() => z.string().min(1).max(64));
 
 export const zonesContract = defineContract({
   name: 'zones',
   eventScope: 'service.zone.readonly',
-  events: resourceEvents('zone', ZoneView),
+  events: lazy(() => resourceEvents('zone', ZoneView())),
   operations: {
-    getState: stateOperation({ summary: 'How many zones there are, and the root', output: z.object({ zones: z.number().int(), root: z.string() }) }),
-    getZones: {
-      method: 'GET',
-      path: '/zone',
-      scope: 'service.zone.readonly',
-      summary: 'Every zone by id (the root has parent null)',
-      output: z.record(z.string(), ZoneView),
-    },
-    getZone: { method: 'GET', path: '/zone/:id', scope: 'service.zone.readonly', summary: 'One zone', params: Id, output: ZoneView },
-    createZone: {
-      method: 'POST',
-      path: '/zone',
-      scope: 'service.zone',
-      summary: 'Create a zone `{name, parent, icon?}` inside another',
-      body: z.strictObject({ name: Name, parent: z.string().min(1).max(64), icon: Icon.optional() }),
-      bodyRoot: 'zone',
-      status: 201,
-      output: ZoneView,
-    },
-    updateZone: {
-      method: 'PUT',
-      path: '/zone/:id',
-      scope: 'service.zone',
-      summary: 'Rename a zone, change its icon or move it into another zone (not into itself or a zone inside it)',
-      params: Id,
-      body: z.strictObject({ name: Name.optional(), parent: z.string().min(1).max(64).optional(), icon: Icon.optional() }),
-      bodyRoot: 'zone',
-      output: ZoneView,
-    },
-    deleteZone: {
-      method: 'DELETE',
-      path: '/zone/:id',
-      scope: 'service.zone',
-      summary: 'Delete an empty zone (not the root)',
-      params: Id,
-      status: 204,
-    },
+    getState: stateOperation({ summary: 'How many zones there are, and the root', output: () => z.object({ zones: z.number().int(), root: z.string() }) }),
+    getZones: op(
+      {
+        method: 'GET',
+        path: '/zone',
+        scope: 'service.zone.readonly',
+        summary: 'Every zone by id (the root has parent null)',
+      },
+      () => ({
+        output: z.record(z.string(), ZoneView()),
+      }),
+    ),
+    getZone: op({ method: 'GET', path: '/zone/:id', scope: 'service.zone.readonly', summary: 'One zone' }, () => ({ params: Id(), output: ZoneView() })),
+    createZone: op(
+      {
+        method: 'POST',
+        path: '/zone',
+        scope: 'service.zone',
+        summary: 'Create a zone `{name, parent, icon?}` inside another',
+        bodyRoot: 'zone',
+        status: 201,
+      },
+      () => ({
+        body: z.strictObject({ name: Name(), parent: z.string().min(1).max(64), icon: Icon().optional() }),
+        output: ZoneView(),
+      }),
+    ),
+    updateZone: op(
+      {
+        method: 'PUT',
+        path: '/zone/:id',
+        scope: 'service.zone',
+        summary: 'Rename a zone, change its icon or move it into another zone (not into itself or a zone inside it)',
+        bodyRoot: 'zone',
+      },
+      () => ({
+        params: Id(),
+        body: z.strictObject({ name: Name().optional(), parent: z.string().min(1).max(64).optional(), icon: Icon().optional() }),
+        output: ZoneView(),
+      }),
+    ),
+    deleteZone: op(
+      {
+        method: 'DELETE',
+        path: '/zone/:id',
+        scope: 'service.zone',
+        summary: 'Delete an empty zone (not the root)',
+        status: 204,
+      },
+      () => ({
+        params: Id(),
+      }),
+    ),
   },
 });
