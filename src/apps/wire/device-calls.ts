@@ -82,66 +82,154 @@ const call = openCall;
 /** Calls an app's Driver and Device instances make to the hub (about their own devices only). */
 export const DEVICE_HUB_CALLS = {
   /** The app's devices, asked once its drivers are made (each becomes a Device instance). */
-  'drivers.devices': call(z.object({}), z.array(DeviceState)),
+  'drivers.devices': call(
+    () => z.object({}),
+    () => z.array(DeviceState),
+  ),
   /** What the app's discovery strategies have found so far, by strategy. */
-  'discovery.results': call(z.object({}), safeRecord(z.string(), z.array(DiscoveryResult))),
-  'device.setCapabilityValue': call(z.object({ id: DeviceId, capabilityId: CapabilityId, value: CapabilityValue }), z.null()),
-  'device.setStoreValue': call(z.object({ id: DeviceId, key: StoreKey, value: z.unknown() }), z.null()),
-  'device.unsetStoreValue': call(z.object({ id: DeviceId, key: StoreKey }), z.null()),
-  'device.setSettings': call(z.object({ id: DeviceId, settings: JsonObject }), z.null()),
-  'device.setAvailable': call(z.object({ id: DeviceId, available: z.boolean(), message: Message }), z.null()),
-  'device.setWarning': call(z.object({ id: DeviceId, message: Message }), z.null()),
-  'device.addCapability': call(z.object({ id: DeviceId, capabilityId: CapabilityId }), z.null()),
-  'device.removeCapability': call(z.object({ id: DeviceId, capabilityId: CapabilityId }), z.null()),
-  'device.setCapabilityOptions': call(z.object({ id: DeviceId, capabilityId: CapabilityId, options: JsonObject }), z.null()),
-  'device.setClass': call(z.object({ id: DeviceId, class: z.string().min(1).max(64) }), z.null()),
-  'device.setEnergy': call(z.object({ id: DeviceId, energy: JsonObject }), z.null()),
+  'discovery.results': call(
+    () => z.object({}),
+    () => safeRecord(z.string(), z.array(DiscoveryResult)),
+  ),
+  'device.setCapabilityValue': call(
+    () => z.object({ id: DeviceId, capabilityId: CapabilityId, value: CapabilityValue }),
+    () => z.null(),
+  ),
+  'device.setStoreValue': call(
+    () => z.object({ id: DeviceId, key: StoreKey, value: z.unknown() }),
+    () => z.null(),
+  ),
+  'device.unsetStoreValue': call(
+    () => z.object({ id: DeviceId, key: StoreKey }),
+    () => z.null(),
+  ),
+  'device.setSettings': call(
+    () => z.object({ id: DeviceId, settings: JsonObject }),
+    () => z.null(),
+  ),
+  'device.setAvailable': call(
+    () => z.object({ id: DeviceId, available: z.boolean(), message: Message }),
+    () => z.null(),
+  ),
+  'device.setWarning': call(
+    () => z.object({ id: DeviceId, message: Message }),
+    () => z.null(),
+  ),
+  'device.addCapability': call(
+    () => z.object({ id: DeviceId, capabilityId: CapabilityId }),
+    () => z.null(),
+  ),
+  'device.removeCapability': call(
+    () => z.object({ id: DeviceId, capabilityId: CapabilityId }),
+    () => z.null(),
+  ),
+  'device.setCapabilityOptions': call(
+    () => z.object({ id: DeviceId, capabilityId: CapabilityId, options: JsonObject }),
+    () => z.null(),
+  ),
+  'device.setClass': call(
+    () => z.object({ id: DeviceId, class: z.string().min(1).max(64) }),
+    () => z.null(),
+  ),
+  'device.setEnergy': call(
+    () => z.object({ id: DeviceId, energy: JsonObject }),
+    () => z.null(),
+  ),
   /** `homey.images.createImage()`: an image of the app's, its id the app's (a uuid). */
-  'image.register': call(z.object({ id: ImageId }), z.null()),
+  'image.register': call(
+    () => z.object({ id: ImageId }),
+    () => z.null(),
+  ),
   /** Where its content comes from: the app (a file or a stream it serves), or an http(s) URL the client fetches. */
-  'image.set': call(z.object({ id: ImageId, source: z.enum(['app', 'url']), url: z.string().max(2048).nullable() }), z.null()),
+  'image.set': call(
+    () => z.object({ id: ImageId, source: z.enum(['app', 'url']), url: z.string().max(2048).nullable() }),
+    () => z.null(),
+  ),
   /** `image.update()`: the content changed; clients fetch it again. */
-  'image.update': call(z.object({ id: ImageId }), z.null()),
-  'image.unregister': call(z.object({ id: ImageId }), z.null()),
+  'image.update': call(
+    () => z.object({ id: ImageId }),
+    () => z.null(),
+  ),
+  'image.unregister': call(
+    () => z.object({ id: ImageId }),
+    () => z.null(),
+  ),
   /** `setAlbumArtImage(image)` (slot `albumart`) and `setCameraImage(id, title, image)`: a device shows an image. */
   'device.setImage': call(
-    z.object({ id: DeviceId, slot: ImageSlot, type: z.enum(['media', 'camera']), title: z.string().max(256).nullable(), image: ImageId }),
-    z.null(),
+    () => z.object({ id: DeviceId, slot: ImageSlot, type: z.enum(['media', 'camera']), title: z.string().max(256).nullable(), image: ImageId }),
+    () => z.null(),
   ),
   /** `homey.cloud.createOAuth2Callback(url)`: the hub keeps it, to hand it the code a person pastes. */
-  'oauth2.callback': call(z.object({ url: z.string().max(4096) }), z.object({ id: z.string() })),
+  'oauth2.callback': call(
+    () => z.object({ url: z.string().max(4096) }),
+    () => z.object({ id: z.string() }),
+  ),
   /** The driver's pairing code talks to the pairing view (its emit, showView, nextView, ..., done). */
   'pair.toView': call(
-    z.object({
-      session: SessionId,
-      kind: z.enum(['emit', 'showView', 'nextView', 'prevView', 'done']),
-      event: z.string().max(128).optional(),
-      data: z.unknown(),
-    }),
-    z.unknown(),
+    () =>
+      z.object({
+        session: SessionId,
+        kind: z.enum(['emit', 'showView', 'nextView', 'prevView', 'done']),
+        event: z.string().max(128).optional(),
+        data: z.unknown(),
+      }),
+    () => z.unknown(),
   ),
 } as const;
 
 /** Calls the hub makes into an app's drivers and devices. */
 export const DEVICE_APP_CALLS = {
   /** A device was paired: the app makes its Device instance (onInit, then onAdded). */
-  'device.added': call(z.object({ device: DeviceState }), z.null()),
+  'device.added': call(
+    () => z.object({ device: DeviceState }),
+    () => z.null(),
+  ),
   /** A device was deleted by a person: onDeleted, then the instance is gone. */
-  'device.deleted': call(z.object({ id: DeviceId }), z.null()),
-  'device.renamed': call(z.object({ id: DeviceId, name: z.string() }), z.null()),
+  'device.deleted': call(
+    () => z.object({ id: DeviceId }),
+    () => z.null(),
+  ),
+  'device.renamed': call(
+    () => z.object({ id: DeviceId, name: z.string() }),
+    () => z.null(),
+  ),
   /** A person changes settings: onSettings may refuse (it throws) and nothing is stored. */
-  'device.settings': call(z.object({ id: DeviceId, oldSettings: JsonObject, newSettings: JsonObject, changedKeys: z.array(z.string()) }), z.null()),
+  'device.settings': call(
+    () => z.object({ id: DeviceId, oldSettings: JsonObject, newSettings: JsonObject, changedKeys: z.array(z.string()) }),
+    () => z.null(),
+  ),
   /** A person (or a flow) sets capabilities: the app's capability listeners run. */
-  'device.capability': call(z.object({ id: DeviceId, values: safeRecord(z.string(), CapabilityValue), opts: JsonObject }), z.null()),
+  'device.capability': call(
+    () => z.object({ id: DeviceId, values: safeRecord(z.string(), CapabilityValue), opts: JsonObject }),
+    () => z.null(),
+  ),
   /** A pairing (or repair) session starts: the driver's onPair / onRepair. */
-  'pair.start': call(z.object({ session: SessionId, driverId: z.string(), type: z.enum(['pair', 'repair']), deviceId: DeviceId.optional() }), z.null()),
+  'pair.start': call(
+    () => z.object({ session: SessionId, driverId: z.string(), type: z.enum(['pair', 'repair']), deviceId: DeviceId.optional() }),
+    () => z.null(),
+  ),
   /** The view emits an event to the session: the handler's answer. */
-  'pair.emit': call(z.object({ session: SessionId, event: z.string().min(1).max(128), data: z.unknown() }), HandlerAnswer),
-  'pair.end': call(z.object({ session: SessionId }), z.null()),
+  'pair.emit': call(
+    () => z.object({ session: SessionId, event: z.string().min(1).max(128), data: z.unknown() }),
+    () => HandlerAnswer,
+  ),
+  'pair.end': call(
+    () => z.object({ session: SessionId }),
+    () => z.null(),
+  ),
   /** An image's content, from its file or stream (the app reads its own files): at most 4 MiB. The hub tells its type by its bytes. */
-  'image.content': call(z.object({ id: ImageId }), z.object({ base64: z.string().max(6 * 1024 * 1024) })),
+  'image.content': call(
+    () => z.object({ id: ImageId }),
+    () => z.object({ base64: z.string().max(6 * 1024 * 1024) }),
+  ),
   /** The code (or the provider's refusal) of an OAuth2 sign-in, for the app's callback. */
-  'oauth2.code': call(z.object({ id: z.string().max(64), code: z.string().max(4096).nullable(), error: z.string().max(1024).nullable() }), z.null()),
+  'oauth2.code': call(
+    () => z.object({ id: z.string().max(64), code: z.string().max(4096).nullable(), error: z.string().max(1024).nullable() }),
+    () => z.null(),
+  ),
   /** A strategy found a device, or saw it again (a new address, or just now). */
-  'discovery.result': call(z.object({ strategy: StrategyId, result: DiscoveryResult }), z.null()),
+  'discovery.result': call(
+    () => z.object({ strategy: StrategyId, result: DiscoveryResult }),
+    () => z.null(),
+  ),
 } as const;

@@ -27,15 +27,27 @@ const call = openCall;
 export const FLOW_HUB_CALLS = {
   /** `card.trigger(tokens, state)` (or a device trigger's `trigger(device, tokens, state)`). */
   'flow.trigger': call(
-    z.object({ card: CardId, device: DeviceId.nullable(), tokens: safeRecord(z.string(), TokenValue), state: JsonObject, cause: Cause }),
-    z.null(),
+    () => z.object({ card: CardId, device: DeviceId.nullable(), tokens: safeRecord(z.string(), TokenValue), state: JsonObject, cause: Cause }),
+    () => z.null(),
   ),
   /** `homey.flow.createToken(id, {type, title, value})`. */
-  'flow.token.create': call(z.object({ id: TokenId, type: z.enum(TOKEN_TYPES), title: z.string().min(1).max(200), value: TokenValue }), z.null()),
-  'flow.token.set': call(z.object({ id: TokenId, value: TokenValue }), z.null()),
-  'flow.token.unregister': call(z.object({ id: TokenId }), z.null()),
+  'flow.token.create': call(
+    () => z.object({ id: TokenId, type: z.enum(TOKEN_TYPES), title: z.string().min(1).max(200), value: TokenValue }),
+    () => z.null(),
+  ),
+  'flow.token.set': call(
+    () => z.object({ id: TokenId, value: TokenValue }),
+    () => z.null(),
+  ),
+  'flow.token.unregister': call(
+    () => z.object({ id: TokenId }),
+    () => z.null(),
+  ),
   /** `card.getArgumentValues(device?)`: the arguments of every flow on the card (a device argument as `{id, name}`). */
-  'flow.argumentValues': call(z.object({ kind: Kind, card: CardId, device: DeviceId.nullable() }), z.array(JsonObject)),
+  'flow.argumentValues': call(
+    () => z.object({ kind: Kind, card: CardId, device: DeviceId.nullable() }),
+    () => z.array(JsonObject),
+  ),
 } as const;
 
 /** Calls the hub makes into an app's cards. */
@@ -45,24 +57,25 @@ export const FLOW_APP_CALLS = {
    * one answer per flow's arguments, in order. A card without a listener lets every flow go on.
    */
   'flow.filter': call(
-    z.object({ card: CardId, device: DeviceId.nullable(), args: z.array(JsonObject).max(MAX_FILTERED), state: JsonObject }),
-    z.array(z.boolean()),
+    () => z.object({ card: CardId, device: DeviceId.nullable(), args: z.array(JsonObject).max(MAX_FILTERED), state: JsonObject }),
+    () => z.array(z.boolean()),
   ),
   /** A condition or an action runs: its listener with the flow's arguments (tokens already in them). A condition answers true or false. */
   'flow.run': call(
-    z.object({
-      kind: z.enum(['condition', 'action']),
-      card: CardId,
-      device: DeviceId.nullable(),
-      args: JsonObject,
-      state: JsonObject,
-      run: z.string().max(64),
-    }),
-    z.unknown(),
+    () =>
+      z.object({
+        kind: z.enum(['condition', 'action']),
+        card: CardId,
+        device: DeviceId.nullable(),
+        args: JsonObject,
+        state: JsonObject,
+        run: z.string().max(64),
+      }),
+    () => z.unknown(),
   ),
   /** An argument's autocomplete listener. */
   'flow.autocomplete': call(
-    z.object({ kind: Kind, card: CardId, device: DeviceId.nullable(), name: z.string().max(128), query: z.string().max(1000), args: JsonObject }),
-    z.array(z.looseObject({ name: z.string() })).max(500),
+    () => z.object({ kind: Kind, card: CardId, device: DeviceId.nullable(), name: z.string().max(128), query: z.string().max(1000), args: JsonObject }),
+    () => z.array(z.looseObject({ name: z.string() })).max(500),
   ),
 } as const;

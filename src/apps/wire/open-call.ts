@@ -4,6 +4,7 @@
  * are made of these; protocol.ts's own calls may name a permission.
  */
 import type { z } from 'zod';
+import { lazy } from '../../core/lazy.js';
 
 export interface OpenCall {
   readonly args: z.ZodType;
@@ -11,4 +12,25 @@ export interface OpenCall {
   readonly permission: null;
 }
 
-export const openCall = <A extends z.ZodType, R extends z.ZodType>(args: A, result: R) => ({ args, result, permission: null }) satisfies OpenCall;
+/**
+ * A call's definition whose schemas are built when the call is first made or answered: the
+ * tables declare some 60 calls and their 300 schemas, and an app uses a handful of them.
+ */
+export function callDef<A extends z.ZodType, R extends z.ZodType, P>(
+  args: () => A,
+  result: () => R,
+  permission: P,
+): { readonly args: A; readonly result: R; readonly permission: P } {
+  const schemas = lazy(() => ({ args: args(), result: result() }));
+  return {
+    get args() {
+      return schemas().args;
+    },
+    get result() {
+      return schemas().result;
+    },
+    permission,
+  };
+}
+
+export const openCall = <A extends z.ZodType, R extends z.ZodType>(args: () => A, result: () => R) => callDef(args, result, null) satisfies OpenCall;

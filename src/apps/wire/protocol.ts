@@ -13,6 +13,7 @@ import { safeRecord } from '../../core/records.js';
 import type { Permission } from '../manifest/permissions.js';
 import { DEVICE_APP_CALLS, DEVICE_HUB_CALLS } from './device-calls.js';
 import { FLOW_APP_CALLS, FLOW_HUB_CALLS } from './flow-calls.js';
+import { callDef } from './open-call.js';
 import { hasDotSegment } from './segments.cjs';
 import { keyProblem } from './setting-rules.cjs';
 
@@ -82,42 +83,74 @@ interface CallDef {
   /** Manifest permission the call needs; null: every app may make it. */
   readonly permission: Permission | null;
 }
-const call = <A extends z.ZodType, R extends z.ZodType>(args: A, result: R, permission: Permission | null = null) =>
-  ({ args, result, permission }) satisfies CallDef;
+const call = <A extends z.ZodType, R extends z.ZodType>(args: () => A, result: () => R, permission: Permission | null = null) =>
+  callDef(args, result, permission) satisfies CallDef;
 
 /** Largest audio sample an app may send (a frame from an app is 1 MiB at most, base64 is 4/3). */
 export const MAX_SAMPLE_BASE64 = 700 * 1024;
 
 /** Calls an app makes to the hub (through the Homey SDK's managers), served by the hub's call router. */
 export const HUB_CALLS = {
-  'settings.set': call(z.object({ key: Key, value: z.unknown() }), z.null()),
-  'settings.unset': call(z.object({ key: Key }), z.null()),
-  'insights.createLog': call(z.object({ id: LocalId, options: LogOptions }), LogInfo),
-  'insights.createEntry': call(
-    z.object({ id: LocalId, value: z.union([z.number(), z.boolean()]), date: z.iso.datetime({ offset: true }).optional() }),
-    z.null(),
+  'settings.set': call(
+    () => z.object({ key: Key, value: z.unknown() }),
+    () => z.null(),
   ),
-  'insights.getLogs': call(z.object({}), z.array(LogInfo)),
-  'insights.getLog': call(z.object({ id: LocalId }), LogInfo),
-  'insights.deleteLog': call(z.object({ id: LocalId }), z.null()),
-  'speech.say': call(z.object({ text: z.string().min(1).max(1000) }), z.null(), 'homey:manager:speech-output'),
-  'audio.play': call(z.object({ format: z.enum(['wav', 'mp3']), sample: z.base64().max(MAX_SAMPLE_BASE64) }), z.null()),
-  'api.realtime': call(z.object({ event: z.string().min(1).max(128), data: z.unknown() }), z.null()),
-  'notifications.create': call(z.object({ excerpt: z.string().trim().min(1).max(1000) }), z.null()),
+  'settings.unset': call(
+    () => z.object({ key: Key }),
+    () => z.null(),
+  ),
+  'insights.createLog': call(
+    () => z.object({ id: LocalId, options: LogOptions }),
+    () => LogInfo,
+  ),
+  'insights.createEntry': call(
+    () => z.object({ id: LocalId, value: z.union([z.number(), z.boolean()]), date: z.iso.datetime({ offset: true }).optional() }),
+    () => z.null(),
+  ),
+  'insights.getLogs': call(
+    () => z.object({}),
+    () => z.array(LogInfo),
+  ),
+  'insights.getLog': call(
+    () => z.object({ id: LocalId }),
+    () => LogInfo,
+  ),
+  'insights.deleteLog': call(
+    () => z.object({ id: LocalId }),
+    () => z.null(),
+  ),
+  'speech.say': call(
+    () => z.object({ text: z.string().min(1).max(1000) }),
+    () => z.null(),
+    'homey:manager:speech-output',
+  ),
+  'audio.play': call(
+    () => z.object({ format: z.enum(['wav', 'mp3']), sample: z.base64().max(MAX_SAMPLE_BASE64) }),
+    () => z.null(),
+  ),
+  'api.realtime': call(
+    () => z.object({ event: z.string().min(1).max(128), data: z.unknown() }),
+    () => z.null(),
+  ),
+  'notifications.create': call(
+    () => z.object({ excerpt: z.string().trim().min(1).max(1000) }),
+    () => z.null(),
+  ),
   'api.request': call(
-    z.object({
-      method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
-      /** Relative to /api, within the managers' API: `/manager/i18n/state`. */
-      // Checked as the hub will resolve it: no dot segment (plain or %2e) and no backslash, so
-      // '/manager/../app/<other app>/...' cannot leave the managers' API (issue 22, finding 4).
-      path: z
-        .string()
-        .max(2048)
-        .startsWith('/manager/', { error: "an app may call the managers' API only: a path such as /manager/i18n/state" })
-        .refine((p) => !hasDotSegment(p), { error: "a path to the managers' API has no '.' or '..' segments and no backslashes" }),
-      body: z.unknown().optional(),
-    }),
-    z.object({ status: z.number().int(), body: z.unknown() }),
+    () =>
+      z.object({
+        method: z.enum(['GET', 'POST', 'PUT', 'DELETE']),
+        /** Relative to /api, within the managers' API: `/manager/i18n/state`. */
+        // Checked as the hub will resolve it: no dot segment (plain or %2e) and no backslash, so
+        // '/manager/../app/<other app>/...' cannot leave the managers' API (issue 22, finding 4).
+        path: z
+          .string()
+          .max(2048)
+          .startsWith('/manager/', { error: "an app may call the managers' API only: a path such as /manager/i18n/state" })
+          .refine((p) => !hasDotSegment(p), { error: "a path to the managers' API has no '.' or '..' segments and no backslashes" }),
+        body: z.unknown().optional(),
+      }),
+    () => z.object({ status: z.number().int(), body: z.unknown() }),
     'homey:manager:api',
   ),
   /**
@@ -125,7 +158,11 @@ export const HUB_CALLS = {
    * createAppAPI): a token of its own with the read-only scopes of api.request, and the Unix
    * socket the hub serves its Web API on for this app alone (bound into its namespace).
    */
-  'api.connection': call(z.object({}), z.object({ token: z.string(), socket: z.string() }), 'homey:manager:api'),
+  'api.connection': call(
+    () => z.object({}),
+    () => z.object({ token: z.string(), socket: z.string() }),
+    'homey:manager:api',
+  ),
   ...DEVICE_HUB_CALLS,
   ...FLOW_HUB_CALLS,
 } as const;
@@ -153,20 +190,36 @@ export type ApiAnswer = z.infer<typeof ApiAnswer>;
 /** Calls the hub makes to an app, answered by the bootstrap in the child. */
 export const APP_CALLS = {
   init: call(
-    z.object({
-      app: z.object({ id: z.string(), version: z.string(), dir: z.string(), main: z.string(), userdata: z.string() }),
-      /** app.json as the app wrote it (`this.homey.manifest`). */
-      manifest: JsonObject,
-      permissions: z.array(z.string()),
-      state: AppState,
-    }),
-    z.null(),
+    () =>
+      z.object({
+        app: z.object({ id: z.string(), version: z.string(), dir: z.string(), main: z.string(), userdata: z.string() }),
+        /** app.json as the app wrote it (`this.homey.manifest`). */
+        manifest: JsonObject,
+        permissions: z.array(z.string()),
+        state: AppState,
+      }),
+    () => z.null(),
   ),
-  uninit: call(z.object({}), z.null()),
-  gc: call(z.object({}), z.object({ before: HeapInfo, after: HeapInfo })),
-  autocomplete: call(z.object({ widgetId: z.string(), settingId: z.string(), query: z.string(), settings: JsonObject }), z.array(AutocompleteItem).max(200)),
-  api: call(ApiCall, ApiAnswer),
-  ping: call(z.object({}), z.null()),
+  uninit: call(
+    () => z.object({}),
+    () => z.null(),
+  ),
+  gc: call(
+    () => z.object({}),
+    () => z.object({ before: HeapInfo, after: HeapInfo }),
+  ),
+  autocomplete: call(
+    () => z.object({ widgetId: z.string(), settingId: z.string(), query: z.string(), settings: JsonObject }),
+    () => z.array(AutocompleteItem).max(200),
+  ),
+  api: call(
+    () => ApiCall,
+    () => ApiAnswer,
+  ),
+  ping: call(
+    () => z.object({}),
+    () => z.null(),
+  ),
   ...DEVICE_APP_CALLS,
   ...FLOW_APP_CALLS,
 } as const;
