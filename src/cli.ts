@@ -35,14 +35,14 @@ type Flags = Record<string, string | undefined>;
 
 function parse(args: string[], extra: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {}) {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { ...extra };
-  for (const flag of CONFIG_FLAGS) options[flag] = { type: 'string' };
+  for (const flag of CONFIG_FLAGS()) options[flag] = { type: 'string' };
   options.url = { type: 'string' };
   return parseArgs({ args, options, allowPositionals: true, strict: true });
 }
 
 function configFrom(values: Record<string, unknown>): Config {
   const flags: Flags = {};
-  for (const flag of CONFIG_FLAGS) if (typeof values[flag] === 'string') flags[flag] = values[flag];
+  for (const flag of CONFIG_FLAGS()) if (typeof values[flag] === 'string') flags[flag] = values[flag];
   return loadConfig(flags, process.env);
 }
 

@@ -10,9 +10,11 @@
  *   manifest.json            LAST entry: written after the bytes it describes, so its checksums
  *                            are of exactly what is in the archive, never of a second read
  */
+
 import { z } from 'zod';
 import { APP_ID, AppId } from '../apps/manifest/manifest.js';
 import { safeRecord } from '../core/records.js';
+import { transient } from '../core/transient.js';
 
 /** Bumped when a reader of this version could misread a newer archive. */
 export const FORMAT_VERSION = 1;
@@ -23,42 +25,44 @@ export const APPS_PREFIX = 'apps/';
 export const STORE_ENTRY = 'data/db.json';
 export const INSIGHTS_ENTRY = 'data/insights.db';
 
-const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+const sha256Hex = transient(() => z.string().regex(/^[0-9a-f]{64}$/));
 
-export const manifestFileSchema = z.object({ size: z.number().int().nonnegative(), sha256: sha256Hex });
-export type ManifestFile = z.infer<typeof manifestFileSchema>;
+export const manifestFileSchema = transient(() => z.object({ size: z.number().int().nonnegative(), sha256: sha256Hex() }));
+export type ManifestFile = z.infer<ReturnType<typeof manifestFileSchema>>;
 
 /**
  * Only `formatVersion` is read strictly first: a newer archive must be refused with a clear
  * sentence, not with a schema error about a field this version does not know.
  */
-export const manifestVersionSchema = z.object({ formatVersion: z.number().int().positive() });
+export const manifestVersionSchema = transient(() => z.object({ formatVersion: z.number().int().positive() }));
 
-export const manifestSchema = z.object({
-  formatVersion: z.number().int().positive(),
-  hubVersion: z.string(),
-  createdAt: z.iso.datetime(),
-  contents: z.object({
-    store: z.boolean(),
-    insights: z.boolean(),
-    // Ids become folder names at restore: the apps manager's own id rule, so never '..' or a path.
-    apps: z.array(AppId),
-    userdata: z.array(AppId),
+export const manifestSchema = transient(() =>
+  z.object({
+    formatVersion: z.number().int().positive(),
+    hubVersion: z.string(),
+    createdAt: z.iso.datetime(),
+    contents: z.object({
+      store: z.boolean(),
+      insights: z.boolean(),
+      // Ids become folder names at restore: the apps manager's own id rule, so never '..' or a path.
+      apps: z.array(AppId()),
+      userdata: z.array(AppId()),
+      /**
+       * 'shared' when the apps folder was `<data-dir>/apps` itself (the systemd layout): app
+       * packages and their runtime data are one tree, archived once under data/apps/.
+       */
+      layout: z.enum(['separate', 'shared']).default('separate'),
+    }),
+    /** Every regular file in the archive except the manifest itself, by archive path. */
+    files: safeRecord(z.string(), manifestFileSchema()),
     /**
-     * 'shared' when the apps folder was `<data-dir>/apps` itself (the systemd layout): app
-     * packages and their runtime data are one tree, archived once under data/apps/.
+     * Files in the archive that are not a consistent copy (one shrank while it was read, so the
+     * rest of its entry is zeros) with why: verified like the others, never restored.
      */
-    layout: z.enum(['separate', 'shared']).default('separate'),
+    inconsistent: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
   }),
-  /** Every regular file in the archive except the manifest itself, by archive path. */
-  files: safeRecord(z.string(), manifestFileSchema),
-  /**
-   * Files in the archive that are not a consistent copy (one shrank while it was read, so the
-   * rest of its entry is zeros) with why: verified like the others, never restored.
-   */
-  inconsistent: z.array(z.object({ path: z.string(), reason: z.string() })).default([]),
-});
-export type Manifest = z.infer<typeof manifestSchema>;
+);
+export type Manifest = z.infer<ReturnType<typeof manifestSchema>>;
 
 const ARCHIVE_RE = /^hearth-backup-(\d{4}-\d{2}-\d{2})T(\d{2})-(\d{2})-(\d{2})-(\d{3})Z\.tar\.gz$/;
 export const PARTIAL_RE = /^\.hearth-backup-.*\.(\d+)\.partial$/;

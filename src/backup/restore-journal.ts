@@ -7,6 +7,7 @@
  * the swap (rolls forward while the staged tree is there, back to the previous data when it is
  * not), so no start ever makes an empty data dir while a pre-restore copy exists.
  */
+
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -14,13 +15,14 @@ import { LOCK_FILE } from '../core/data-lock.js';
 import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
 import { exists } from '../core/files.js';
 import { DB_FILE } from '../core/store.js';
+import { transient } from '../core/transient.js';
 import { move, previousName, type SwapMode } from './swap.js';
 
 const INSIGHTS_FILES = ['insights.db', 'insights.db-wal', 'insights.db-shm', 'insights.db-journal'];
 
 /** What of the data dir a restore replaces: db.json always, apps and insights when the plan takes them. */
-export const FilePlanSchema = z.object({ apps: z.boolean(), insights: z.boolean() });
-export type FilePlan = z.infer<typeof FilePlanSchema>;
+export const FilePlanSchema = transient(() => z.object({ apps: z.boolean(), insights: z.boolean() }));
+export type FilePlan = z.infer<ReturnType<typeof FilePlanSchema>>;
 
 /**
  * Top-level names of the data dir that the restore replaces. The SQLite side files must never
@@ -34,33 +36,37 @@ export function ownedBy(plan: FilePlan): (name: string) => boolean {
 
 export const INSIGHTS_FILE_NAMES: readonly string[] = INSIGHTS_FILES;
 
-const Step = z.object({
-  target: z.string(),
-  fresh: z.string(),
-  mode: z.enum(['beside', 'inside']),
-  /** Where the replaced folder (beside) or entries (inside) go; null: there was nothing to replace. */
-  previous: z.string().nullable(),
-  /** 'data': the plan's names are replaced; 'apps': every entry not hidden. */
-  kind: z.enum(['data', 'apps']),
-  /** Inside only: 'out' moves the replaced entries aside, 'in' the staged ones in. */
-  phase: z.enum(['out', 'in', 'done']),
-});
-type Step = z.infer<typeof Step>;
-
-const Journal = z.object({
-  version: z.literal(1),
-  dataDir: z.string(),
-  steps: z.array(Step),
-  plan: FilePlanSchema,
-  /** What the restore's record says once done (the archive, and what it left out). */
-  summary: z.object({
-    archive: z.string(),
-    createdAt: z.string(),
-    leftOut: z.array(z.string()),
-    tokensAdded: z.number(),
+const Step = transient(() =>
+  z.object({
+    target: z.string(),
+    fresh: z.string(),
+    mode: z.enum(['beside', 'inside']),
+    /** Where the replaced folder (beside) or entries (inside) go; null: there was nothing to replace. */
+    previous: z.string().nullable(),
+    /** 'data': the plan's names are replaced; 'apps': every entry not hidden. */
+    kind: z.enum(['data', 'apps']),
+    /** Inside only: 'out' moves the replaced entries aside, 'in' the staged ones in. */
+    phase: z.enum(['out', 'in', 'done']),
   }),
-});
-export type Journal = z.infer<typeof Journal>;
+);
+type Step = z.infer<ReturnType<typeof Step>>;
+
+const Journal = transient(() =>
+  z.object({
+    version: z.literal(1),
+    dataDir: z.string(),
+    steps: z.array(Step()),
+    plan: FilePlanSchema(),
+    /** What the restore's record says once done (the archive, and what it left out). */
+    summary: z.object({
+      archive: z.string(),
+      createdAt: z.string(),
+      leftOut: z.array(z.string()),
+      tokensAdded: z.number(),
+    }),
+  }),
+);
+export type Journal = z.infer<ReturnType<typeof Journal>>;
 export type JournalSummary = Journal['summary'];
 
 const NAME = '.restore-journal.json';
@@ -163,7 +169,7 @@ export async function recoverRestore(
     } catch {
       /* refused below */
     }
-    const parsed = Journal.safeParse(json);
+    const parsed = Journal().safeParse(json);
     if (!parsed.success || parsed.data.dataDir !== dataDir) {
       throw new Error(
         `${path} is not a restore journal of ${dataDir}; a restore may have been stopped half-way: look at ${dataDir}.pre-restore-* before removing it`,

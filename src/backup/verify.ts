@@ -193,7 +193,7 @@ function checkAgainstManifest(file: string, scan: Scan): Manifest {
   } catch {
     throw new BackupArchiveError(`backup archive ${name} is damaged: manifest.json is not valid JSON`, file, 'corrupt', MANIFEST_PATH);
   }
-  const version = manifestVersionSchema.safeParse(raw);
+  const version = manifestVersionSchema().safeParse(raw);
   if (version.success && version.data.formatVersion > FORMAT_VERSION) {
     throw new BackupArchiveError(
       `backup archive ${name} was made by a newer hearth (format ${version.data.formatVersion}; this hearth reads up to ${FORMAT_VERSION}); upgrade hearth to restore it`,
@@ -201,7 +201,7 @@ function checkAgainstManifest(file: string, scan: Scan): Manifest {
       'newer-format',
     );
   }
-  const parsed = manifestSchema.safeParse(raw);
+  const parsed = manifestSchema().safeParse(raw);
   if (!parsed.success) {
     throw new BackupArchiveError(
       `backup archive ${name} is damaged: manifest.json does not match the manifest schema (${parsed.error.issues[0]?.message ?? 'invalid'})`,

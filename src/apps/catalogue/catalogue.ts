@@ -4,6 +4,7 @@
  * into a staging folder (package-extract.ts). Everything it writes goes into the staging folder
  * the caller removes, so a refused package leaves nothing.
  */
+
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, realpath } from 'node:fs/promises';
@@ -14,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { HearthError, notFound } from '../../core/errors.js';
 import { safeRecord } from '../../core/records.js';
+import { transient } from '../../core/transient.js';
 import { describeIssues } from '../../core/zod-issues.js';
 import { loadAppFolder } from '../manifest/compose.js';
 import { AppId, type AppManifest, Localized, Version } from '../manifest/manifest.js';
@@ -22,21 +24,23 @@ import { type CatalogueSource, SIGNATURE_SUFFIX, signatureHolds, sourceOf } from
 import { extract, orNoRoom } from './package-extract.js';
 
 /** A release's permissions as its app.json lists them; repeats dropped, as the manifest drops them. */
-const ListedPermissions = z.array(z.string().refine((p) => permissionProblem(p) === null)).transform((p) => [...new Set(p)]);
+const ListedPermissions = transient(() => z.array(z.string().refine((p) => permissionProblem(p) === null)).transform((p) => [...new Set(p)]));
 
-export const ChannelEntry = z.object({
-  version: Version,
-  /** Relative to the index, or absolute. */
-  url: z.string().min(1),
-  sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits'),
-  /**
-   * What the package's app.json asks for (`hearth app pack` writes it); optional for older
-   * catalogues. A malformed list is dropped like a malformed name: the release then shows no
-   * permissions before install, and the install is not held to a list.
-   */
-  permissions: ListedPermissions.optional().catch(undefined),
-});
-export type ChannelEntry = z.infer<typeof ChannelEntry>;
+export const ChannelEntry = transient(() =>
+  z.object({
+    version: Version(),
+    /** Relative to the index, or absolute. */
+    url: z.string().min(1),
+    sha256: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits'),
+    /**
+     * What the package's app.json asks for (`hearth app pack` writes it); optional for older
+     * catalogues. A malformed list is dropped like a malformed name: the release then shows no
+     * permissions before install, and the install is not held to a list.
+     */
+    permissions: ListedPermissions().optional().catch(undefined),
+  }),
+);
+export type ChannelEntry = z.infer<ReturnType<typeof ChannelEntry>>;
 
 /** Largest icon file `hearth app pack` inlines into the catalogue. */
 export const ICON_MAX_BYTES = 16 * 1024;
@@ -44,37 +48,39 @@ const ICON_MAX_URL = 40 + Math.ceil(ICON_MAX_BYTES / 3) * 4;
 /** A picture as a data URL, nothing else (an <img> of one runs no script, even an SVG). */
 export const ICON_DATA_URL = /^data:image\/(?:png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
 
-export const Catalogue = z.object({
-  /**
-   * How new this catalogue is: `hearth app pack` adds one with each change. The hub remembers the
-   * highest it accepted from each store and refuses a lower one (an old, validly signed index
-   * served again to bring back old versions). Absent in catalogues made before it existed.
-   */
-  sequence: z.number().int().nonnegative().optional(),
-  /** When it was made (informative; the sequence decides). */
-  publishedAt: z.iso.datetime({ offset: true }).optional().catch(undefined),
-  apps: safeRecord(
-    AppId,
-    z.object({
-      /** From the app's manifest (`hearth app pack` writes them); optional for older catalogues. */
-      // A bad name must not make the whole store unusable: it is dropped, the app shows its id.
-      name: Localized.optional().catch(undefined),
-      description: Localized.optional().catch(undefined),
-      /**
-       * The app's icon as a data URL (`hearth app pack` inlines it, up to ICON_MAX_BYTES), so the
-       * web app shows it before install without fetching from the store. Anything else is dropped.
-       */
-      icon: z.string().max(ICON_MAX_URL).regex(ICON_DATA_URL).optional().catch(undefined),
-      brandColor: z
-        .string()
-        .regex(/^#[0-9a-fA-F]{6}$/)
-        .optional()
-        .catch(undefined),
-      channels: safeRecord(z.string(), ChannelEntry),
-    }),
-  ),
-});
-export type Catalogue = z.infer<typeof Catalogue>;
+export const Catalogue = transient(() =>
+  z.object({
+    /**
+     * How new this catalogue is: `hearth app pack` adds one with each change. The hub remembers the
+     * highest it accepted from each store and refuses a lower one (an old, validly signed index
+     * served again to bring back old versions). Absent in catalogues made before it existed.
+     */
+    sequence: z.number().int().nonnegative().optional(),
+    /** When it was made (informative; the sequence decides). */
+    publishedAt: z.iso.datetime({ offset: true }).optional().catch(undefined),
+    apps: safeRecord(
+      AppId(),
+      z.object({
+        /** From the app's manifest (`hearth app pack` writes them); optional for older catalogues. */
+        // A bad name must not make the whole store unusable: it is dropped, the app shows its id.
+        name: Localized().optional().catch(undefined),
+        description: Localized().optional().catch(undefined),
+        /**
+         * The app's icon as a data URL (`hearth app pack` inlines it, up to ICON_MAX_BYTES), so the
+         * web app shows it before install without fetching from the store. Anything else is dropped.
+         */
+        icon: z.string().max(ICON_MAX_URL).regex(ICON_DATA_URL).optional().catch(undefined),
+        brandColor: z
+          .string()
+          .regex(/^#[0-9a-fA-F]{6}$/)
+          .optional()
+          .catch(undefined),
+        channels: safeRecord(z.string(), ChannelEntry()),
+      }),
+    ),
+  }),
+);
+export type Catalogue = z.infer<ReturnType<typeof Catalogue>>;
 
 export const INDEX_FILE = 'index.json';
 export const MAX_PACKAGE_BYTES = 50 * 1024 * 1024;
@@ -128,7 +134,7 @@ export async function readCatalogue(from: string | CatalogueSource): Promise<{ c
   } catch {
     throw badGateway(`the app store index ${url.href} is not valid JSON`);
   }
-  const parsed = Catalogue.safeParse(raw);
+  const parsed = Catalogue().safeParse(raw);
   if (!parsed.success) throw badGateway(`the app store index ${url.href} is malformed: ${describeIssues(parsed.error, 'index.json')}`);
   // Only after its signature held: the sequence of an index nobody vouches for proves nothing.
   await source.seen?.check(source.location, parsed.data.sequence ?? null);

@@ -7,9 +7,11 @@
  * Radios: a driver that needs Zigbee, Z-Wave, 433/868 MHz, infrared, Bluetooth or Matter cannot
  * pair on hearth; `radioOf` names what it needs.
  */
+
 import { z } from 'zod';
 import { type Capability, type CapabilityUi, english } from '../../core/capability.js';
 import { nullRecord, safeRecord } from '../../core/records.js';
+import { transient } from '../../core/transient.js';
 
 export { radioOf } from '../wire/radios.cjs';
 
@@ -19,15 +21,17 @@ const LOCAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * and hyphens too (`reader_touch-pass_enabled`, in a real app): letters, digits, _ and -.
  */
 export const CAPABILITY_ID = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64})?$/;
-const Text = z.union([z.string(), safeRecord(z.string(), z.string())]);
+const Text = transient(() => z.union([z.string(), safeRecord(z.string(), z.string())]));
 
 /** One view of a pairing (or repair) sequence: a system template or the app's own html. */
-const PairView = z.looseObject({
-  id: z.string().regex(LOCAL_ID, 'must be 1-64 letters, digits, _ or -'),
-  template: z.string().max(64).optional(),
-  navigation: z.looseObject({ prev: z.string().optional(), next: z.string().optional() }).optional(),
-  options: z.looseObject({}).optional(),
-});
+const PairView = transient(() =>
+  z.looseObject({
+    id: z.string().regex(LOCAL_ID, 'must be 1-64 letters, digits, _ or -'),
+    template: z.string().max(64).optional(),
+    navigation: z.looseObject({ prev: z.string().optional(), next: z.string().optional() }).optional(),
+    options: z.looseObject({}).optional(),
+  }),
+);
 
 /** A device setting as Homey writes it: flat, or a group with `children`. */
 export interface DeviceSettingDef {
@@ -40,22 +44,24 @@ export interface DeviceSettingDef {
   values?: Array<{ id: string; label: unknown }>;
 }
 
-const SettingEntry = z.looseObject({
-  id: z.string().regex(LOCAL_ID).optional(),
-  type: z.string().max(32),
-  label: Text.optional(),
-  title: Text.optional(),
-  value: z.unknown().optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
-  values: z.array(z.looseObject({ id: z.string() })).optional(),
-  children: z.array(z.unknown()).optional(),
-});
+const SettingEntry = transient(() =>
+  z.looseObject({
+    id: z.string().regex(LOCAL_ID).optional(),
+    type: z.string().max(32),
+    label: Text().optional(),
+    title: Text().optional(),
+    value: z.unknown().optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    values: z.array(z.looseObject({ id: z.string() })).optional(),
+    children: z.array(z.unknown()).optional(),
+  }),
+);
 
 /** Device settings flattened out of their groups; labels (`label` or `type: label`) are not settings. */
 function flattenSettings(list: unknown[], out: DeviceSettingDef[] = [], depth = 0): DeviceSettingDef[] {
   for (const item of list) {
-    const s = SettingEntry.safeParse(item);
+    const s = SettingEntry().safeParse(item);
     if (!s.success) continue;
     if (s.data.type === 'group') {
       if (depth < 3) flattenSettings(s.data.children ?? [], out, depth + 1);
@@ -75,59 +81,65 @@ function flattenSettings(list: unknown[], out: DeviceSettingDef[] = [], depth = 
   return out;
 }
 
-export const DriverDefinition = z
-  .looseObject({
-    id: z.string().regex(LOCAL_ID, 'must be 1-64 letters, digits, _ or -'),
-    name: Text.optional(),
-    class: z.string().max(64).default('other'),
-    capabilities: z.array(z.string().regex(CAPABILITY_ID, 'must be a capability id such as onoff or measure_temperature.inside')).default([]),
-    capabilitiesOptions: safeRecord(z.string(), z.looseObject({})).default(() => nullRecord<Record<string, unknown>>()),
-    settings: z.array(z.unknown()).default([]),
-    pair: z.array(PairView).optional(),
-    repair: z.array(PairView).optional(),
-    discovery: z.string().max(128).optional(),
-    /** Homey writes one kind as a string (`"cloud"`) or several as a list. */
-    connectivity: z
-      .union([z.string(), z.array(z.string())])
-      .transform((c) => (typeof c === 'string' ? [c] : c))
-      .optional(),
-    platforms: z.array(z.string()).optional(),
-    energy: z.looseObject({}).optional(),
-    images: z.looseObject({}).optional(),
-    icon: z.string().optional(),
-    deprecated: z.boolean().optional(),
-  })
-  .transform((d) => ({ ...d, deviceSettings: flattenSettings(d.settings) }));
-export type DriverDefinition = z.output<typeof DriverDefinition>;
+export const DriverDefinition = transient(() =>
+  z
+    .looseObject({
+      id: z.string().regex(LOCAL_ID, 'must be 1-64 letters, digits, _ or -'),
+      name: Text().optional(),
+      class: z.string().max(64).default('other'),
+      capabilities: z.array(z.string().regex(CAPABILITY_ID, 'must be a capability id such as onoff or measure_temperature.inside')).default([]),
+      capabilitiesOptions: safeRecord(z.string(), z.looseObject({})).default(() => nullRecord<Record<string, unknown>>()),
+      settings: z.array(z.unknown()).default([]),
+      pair: z.array(PairView()).optional(),
+      repair: z.array(PairView()).optional(),
+      discovery: z.string().max(128).optional(),
+      /** Homey writes one kind as a string (`"cloud"`) or several as a list. */
+      connectivity: z
+        .union([z.string(), z.array(z.string())])
+        .transform((c) => (typeof c === 'string' ? [c] : c))
+        .optional(),
+      platforms: z.array(z.string()).optional(),
+      energy: z.looseObject({}).optional(),
+      images: z.looseObject({}).optional(),
+      icon: z.string().optional(),
+      deprecated: z.boolean().optional(),
+    })
+    .transform((d) => ({ ...d, deviceSettings: flattenSettings(d.settings) })),
+);
+export type DriverDefinition = z.output<ReturnType<typeof DriverDefinition>>;
 
-export const DriverList = z.array(DriverDefinition).superRefine((drivers, ctx) => {
-  const seen = new Set<string>();
-  for (const [i, d] of drivers.entries()) {
-    if (seen.has(d.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `driver '${d.id}' is declared twice` });
-    seen.add(d.id);
-  }
-});
+export const DriverList = transient(() =>
+  z.array(DriverDefinition()).superRefine((drivers, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, d] of drivers.entries()) {
+      if (seen.has(d.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `driver '${d.id}' is declared twice` });
+      seen.add(d.id);
+    }
+  }),
+);
 
 const UI_KINDS = ['toggle', 'slider', 'sensor', 'thermostat', 'media', 'color', 'battery', 'picker', 'ternary', 'button'] as const;
 
 /** An app's own capability as app.json (or `.homeycompose/capabilities/<id>.json`) writes it. */
-const CustomCapability = z.looseObject({
-  type: z.enum(['boolean', 'number', 'string', 'enum']),
-  title: Text,
-  getable: z.boolean().default(true),
-  setable: z.boolean().default(false),
-  units: Text.optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
-  step: z.number().positive().optional(),
-  decimals: z.number().int().min(0).max(10).optional(),
-  values: z.array(z.looseObject({ id: z.string().min(1).max(64), title: Text.optional() })).optional(),
-  uiComponent: z.string().nullable().optional(),
-  insights: z.boolean().default(false),
-});
+const CustomCapability = transient(() =>
+  z.looseObject({
+    type: z.enum(['boolean', 'number', 'string', 'enum']),
+    title: Text(),
+    getable: z.boolean().default(true),
+    setable: z.boolean().default(false),
+    units: Text().optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    step: z.number().positive().optional(),
+    decimals: z.number().int().min(0).max(10).optional(),
+    values: z.array(z.looseObject({ id: z.string().min(1).max(64), title: Text().optional() })).optional(),
+    uiComponent: z.string().nullable().optional(),
+    insights: z.boolean().default(false),
+  }),
+);
 
-export const CustomCapabilities = safeRecord(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'), CustomCapability).transform(
-  (caps) => {
+export const CustomCapabilities = transient(() =>
+  safeRecord(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'), CustomCapability()).transform((caps) => {
     const out = nullRecord<Capability>();
     for (const [id, c] of Object.entries(caps)) {
       const ui = (UI_KINDS as readonly string[]).includes(c.uiComponent ?? '') ? (c.uiComponent as CapabilityUi) : null;
@@ -147,53 +159,61 @@ export const CustomCapabilities = safeRecord(z.string().regex(/^[A-Za-z0-9_-]{1,
       };
     }
     return out;
-  },
+  }),
 );
 
-const Condition = z.looseObject({
-  field: z.string().min(1).max(128),
-  match: z.looseObject({ type: z.enum(['string', 'regex']), value: z.string().max(512) }),
-});
+const Condition = transient(() =>
+  z.looseObject({
+    field: z.string().min(1).max(128),
+    match: z.looseObject({ type: z.enum(['string', 'regex']), value: z.string().max(512) }),
+  }),
+);
 
-const Conditions = z.array(z.array(Condition).max(20)).max(20).optional();
+const Conditions = transient(() => z.array(z.array(Condition()).max(20)).max(20).optional());
 /** Which field is a result's id, as a template: `{{txt.id}}`, `{{headers.usn}}`; default per kind. */
-const IdTemplate = z.string().max(256).optional();
+const IdTemplate = transient(() => z.string().max(256).optional());
 
 /** An mDNS-SD discovery strategy (app.json `discovery.<id>`): a service name and protocol. */
-export const MdnsStrategy = z.looseObject({
-  type: z.literal('mdns-sd'),
-  'mdns-sd': z.looseObject({ name: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a service name such as hue'), protocol: z.enum(['tcp', 'udp']) }),
-  id: IdTemplate,
-  /** Groups of conditions: a result counts when every condition of one group holds. */
-  conditions: Conditions,
-});
-export type MdnsStrategy = z.output<typeof MdnsStrategy>;
+export const MdnsStrategy = transient(() =>
+  z.looseObject({
+    type: z.literal('mdns-sd'),
+    'mdns-sd': z.looseObject({ name: z.string().regex(/^[A-Za-z0-9_-]{1,63}$/, 'must be a service name such as hue'), protocol: z.enum(['tcp', 'udp']) }),
+    id: IdTemplate(),
+    /** Groups of conditions: a result counts when every condition of one group holds. */
+    conditions: Conditions(),
+  }),
+);
+export type MdnsStrategy = z.output<ReturnType<typeof MdnsStrategy>>;
 
 /** An SSDP strategy: the search target of an M-SEARCH (`ssdp:all`, a `urn:...`, `upnp:rootdevice`). */
-export const SsdpStrategy = z.looseObject({
-  type: z.literal('ssdp'),
-  ssdp: z.looseObject({
-    search: z.string().regex(/^[\x21-\x7e]{1,256}$/, 'must be an SSDP search target such as urn:schemas-upnp-org:device:MediaRenderer:1'),
+export const SsdpStrategy = transient(() =>
+  z.looseObject({
+    type: z.literal('ssdp'),
+    ssdp: z.looseObject({
+      search: z.string().regex(/^[\x21-\x7e]{1,256}$/, 'must be an SSDP search target such as urn:schemas-upnp-org:device:MediaRenderer:1'),
+    }),
+    id: IdTemplate(),
+    conditions: Conditions(),
   }),
-  id: IdTemplate,
-  conditions: Conditions,
-});
-export type SsdpStrategy = z.output<typeof SsdpStrategy>;
+);
+export type SsdpStrategy = z.output<ReturnType<typeof SsdpStrategy>>;
 
 /** A MAC strategy: the manufacturers' first three bytes of a MAC address (each a list of three numbers 0-255). */
-export const MacStrategy = z.looseObject({
-  type: z.literal('mac'),
-  mac: z.looseObject({
-    manufacturer: z
-      .array(z.tuple([z.number().int().min(0).max(255), z.number().int().min(0).max(255), z.number().int().min(0).max(255)]))
-      .min(1)
-      .max(64),
+export const MacStrategy = transient(() =>
+  z.looseObject({
+    type: z.literal('mac'),
+    mac: z.looseObject({
+      manufacturer: z
+        .array(z.tuple([z.number().int().min(0).max(255), z.number().int().min(0).max(255), z.number().int().min(0).max(255)]))
+        .min(1)
+        .max(64),
+    }),
   }),
-});
-export type MacStrategy = z.output<typeof MacStrategy>;
+);
+export type MacStrategy = z.output<ReturnType<typeof MacStrategy>>;
 
-export const DiscoveryStrategy = z.discriminatedUnion('type', [MdnsStrategy, SsdpStrategy, MacStrategy]);
-export type DiscoveryStrategy = z.output<typeof DiscoveryStrategy>;
+export const DiscoveryStrategy = transient(() => z.discriminatedUnion('type', [MdnsStrategy(), SsdpStrategy(), MacStrategy()]));
+export type DiscoveryStrategy = z.output<ReturnType<typeof DiscoveryStrategy>>;
 const KINDS = ['mdns-sd', 'ssdp', 'mac'];
 
 /**
@@ -210,7 +230,7 @@ export function readDiscovery(raw: unknown): { strategies: Record<string, Discov
       unrun.push(`discovery strategy ${id} (${typeof kind === 'string' ? kind : 'no type'}): hearth runs mdns-sd, ssdp and mac discovery`);
       continue;
     }
-    const parsed = DiscoveryStrategy.safeParse(value);
+    const parsed = DiscoveryStrategy().safeParse(value);
     if (parsed.success && LOCAL_ID.test(id)) strategies[id] = parsed.data;
     else
       unrun.push(

@@ -4,7 +4,9 @@
  * card's kind, texts, arguments and tokens. A card hearth cannot read is left out with a
  * sentence why (the app still runs; only that card is missing), never the whole app.
  */
+
 import { z } from 'zod';
+import { transient } from '../../core/transient.js';
 import { describeIssues } from '../../core/zod-issues.js';
 
 export const CARD_KINDS = ['trigger', 'condition', 'action'] as const;
@@ -20,46 +22,54 @@ export const ARG_TYPES = ['text', 'code', 'autocomplete', 'number', 'range', 'da
 export type ArgType = (typeof ARG_TYPES)[number] | (string & {});
 
 /** A device argument's filter as Homey writes it, a string (`driver_id=lamp&class=light|socket`) or an object of the same. */
-const Filter = z.union([
-  z.string().max(1000),
-  z.record(z.string(), z.union([z.string(), z.array(z.string())])).transform((o) =>
-    Object.entries(o)
-      .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : v}`)
-      .join('&'),
-  ),
-]);
+const Filter = transient(() =>
+  z.union([
+    z.string().max(1000),
+    z.record(z.string(), z.union([z.string(), z.array(z.string())])).transform((o) =>
+      Object.entries(o)
+        .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : v}`)
+        .join('&'),
+    ),
+  ]),
+);
 
-const Localized = z.union([z.string(), z.record(z.string(), z.string())]);
-const ArgDef = z.looseObject({
-  type: z.string().min(1).max(64),
-  name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'),
-  title: Localized.optional(),
-  placeholder: Localized.optional(),
-  values: z.array(z.looseObject({ id: z.string(), label: Localized.optional(), title: Localized.optional() })).optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
-  step: z.number().optional(),
-  filter: Filter.optional(),
-  required: z.boolean().optional(),
-});
-const TokenDef = z.looseObject({
-  name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be 1-128 letters, digits, _ . or -'),
-  type: z.enum(['string', 'number', 'boolean', 'image']),
-  title: Localized.optional(),
-  example: z.unknown().optional(),
-});
-const CardDef = z.looseObject({
-  id: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be 1-128 letters, digits, _ . or -'),
-  title: Localized,
-  titleFormatted: Localized.optional(),
-  hint: Localized.optional(),
-  args: z.array(ArgDef).max(32).optional(),
-  tokens: z.array(TokenDef).max(64).optional(),
-  droptoken: z.array(z.string()).optional(),
-  deprecated: z.boolean().optional(),
-  highlight: z.boolean().optional(),
-  duration: z.boolean().optional(),
-});
+const Localized = transient(() => z.union([z.string(), z.record(z.string(), z.string())]));
+const ArgDef = transient(() =>
+  z.looseObject({
+    type: z.string().min(1).max(64),
+    name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'),
+    title: Localized().optional(),
+    placeholder: Localized().optional(),
+    values: z.array(z.looseObject({ id: z.string(), label: Localized().optional(), title: Localized().optional() })).optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    step: z.number().optional(),
+    filter: Filter().optional(),
+    required: z.boolean().optional(),
+  }),
+);
+const TokenDef = transient(() =>
+  z.looseObject({
+    name: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be 1-128 letters, digits, _ . or -'),
+    type: z.enum(['string', 'number', 'boolean', 'image']),
+    title: Localized().optional(),
+    example: z.unknown().optional(),
+  }),
+);
+const CardDef = transient(() =>
+  z.looseObject({
+    id: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be 1-128 letters, digits, _ . or -'),
+    title: Localized(),
+    titleFormatted: Localized().optional(),
+    hint: Localized().optional(),
+    args: z.array(ArgDef()).max(32).optional(),
+    tokens: z.array(TokenDef()).max(64).optional(),
+    droptoken: z.array(z.string()).optional(),
+    deprecated: z.boolean().optional(),
+    highlight: z.boolean().optional(),
+    duration: z.boolean().optional(),
+  }),
+);
 
 export interface Arg {
   readonly name: string;
@@ -126,7 +136,7 @@ export function readCards(appId: string, raw: Record<string, unknown>, language:
     if (!Array.isArray(list)) continue;
     const seen = new Set<string>();
     list.forEach((entry, i) => {
-      const parsed = CardDef.safeParse(entry);
+      const parsed = CardDef().safeParse(entry);
       if (!parsed.success) {
         unreadable.push(`flow.${LISTS[kind]}[${i}]: ${describeIssues(parsed.error, '', 1).replace(/^: /, '')}`);
         return;

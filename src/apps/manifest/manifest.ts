@@ -5,12 +5,14 @@
  * Loading a folder gives a manifest or a sentence saying what is wrong: a broken app is listed,
  * never fatal. A folder with `.homeycompose/` and no app.json is composed first (compose.ts).
  */
+
 import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, normalize } from 'node:path';
 import semver from 'semver';
 import { z } from 'zod';
 import type { Capability } from '../../core/capability.js';
 import { nullRecord, safeRecord } from '../../core/records.js';
+import { transient } from '../../core/transient.js';
 import { describeIssues } from '../../core/zod-issues.js';
 import { CustomCapabilities, type DiscoveryStrategy, DriverList, readDiscovery } from './drivers.js';
 import { permissionProblem } from './permissions.js';
@@ -21,17 +23,19 @@ export const APP_ID = /^[a-z0-9][a-z0-9_-]*(\.[a-z0-9][a-z0-9_-]*)+$/i;
 const LOCAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** A semantic version exactly as semver.org writes it (`1.0.0`, `2.1.0-beta.3`; not `v1.0`). */
-export const Version = z
-  .string()
-  .max(256)
-  // semver itself tolerates a leading 'v' or '=' and spaces; a manifest must be exact.
-  .refine((v) => /^\d/.test(v) && v.trim() === v && semver.valid(v) !== null, 'must be a semantic version such as 1.0.0');
+export const Version = transient(() =>
+  z
+    .string()
+    .max(256)
+    // semver itself tolerates a leading 'v' or '=' and spaces; a manifest must be exact.
+    .refine((v) => /^\d/.test(v) && v.trim() === v && semver.valid(v) !== null, 'must be a semantic version such as 1.0.0'),
+);
 
-export const AppId = z.string().max(128).regex(APP_ID, 'must be a reverse-domain id such as com.example.myapp');
+export const AppId = transient(() => z.string().max(128).regex(APP_ID, 'must be a reverse-domain id such as com.example.myapp'));
 
 /** A text per language; English is required so every hub can show something. */
-export const Localized = z.object({ en: z.string().min(1, 'needs an English text') }).catchall(z.string());
-const Label = z.union([z.string().min(1), Localized]);
+export const Localized = transient(() => z.object({ en: z.string().min(1, 'needs an English text') }).catchall(z.string()));
+const Label = transient(() => z.union([z.string().min(1), Localized()]));
 
 /**
  * Homey writes a setting's label as `title` (widgets) or `label` (older apps), its default as
@@ -50,51 +54,67 @@ function homeySetting(input: unknown): unknown {
   return s;
 }
 
-const settingBase = {
+const settingBase = transient(() => ({
   id: z.string().regex(LOCAL_ID, 'must be 1-64 letters, digits, _ or -'),
-  label: Label,
-  hint: Label.optional(),
-};
-const TextDefault = z.string().nullable().optional();
+  label: Label(),
+  hint: Label().optional(),
+}));
+const TextDefault = transient(() => z.string().nullable().optional());
 
-export const SettingDefinition = z.preprocess(
-  homeySetting,
-  z.discriminatedUnion(
-    'type',
-    [
-      z.object({ ...settingBase, type: z.literal('text'), default: TextDefault, placeholder: Label.optional(), pattern: z.string().max(500).optional() }),
-      z.object({ ...settingBase, type: z.literal('textarea'), default: TextDefault, placeholder: Label.optional(), pattern: z.string().max(500).optional() }),
-      z.object({
-        ...settingBase,
-        type: z.literal('number'),
-        default: z.number().nullable().optional(),
-        min: z.number().optional(),
-        max: z.number().optional(),
-        step: z.number().positive().optional(),
-        units: Label.optional(),
-      }),
-      z.object({ ...settingBase, type: z.literal('checkbox'), default: z.boolean().nullable().optional() }),
-      z.object({
-        ...settingBase,
-        type: z.literal('dropdown'),
-        default: z.string().nullable().optional(),
-        values: z.array(z.object({ id: z.string().max(256), label: Label })).min(1),
-      }),
-      z.object({ ...settingBase, type: z.literal('autocomplete'), default: z.unknown().optional() }),
-    ],
-    { error: 'type must be one of text, textarea, number, checkbox, dropdown, autocomplete' },
+export const SettingDefinition = transient(() =>
+  z.preprocess(
+    homeySetting,
+    z.discriminatedUnion(
+      'type',
+      [
+        z.object({
+          ...settingBase(),
+          type: z.literal('text'),
+          default: TextDefault(),
+          placeholder: Label().optional(),
+          pattern: z.string().max(500).optional(),
+        }),
+        z.object({
+          ...settingBase(),
+          type: z.literal('textarea'),
+          default: TextDefault(),
+          placeholder: Label().optional(),
+          pattern: z.string().max(500).optional(),
+        }),
+        z.object({
+          ...settingBase(),
+          type: z.literal('number'),
+          default: z.number().nullable().optional(),
+          min: z.number().optional(),
+          max: z.number().optional(),
+          step: z.number().positive().optional(),
+          units: Label().optional(),
+        }),
+        z.object({ ...settingBase(), type: z.literal('checkbox'), default: z.boolean().nullable().optional() }),
+        z.object({
+          ...settingBase(),
+          type: z.literal('dropdown'),
+          default: z.string().nullable().optional(),
+          values: z.array(z.object({ id: z.string().max(256), label: Label() })).min(1),
+        }),
+        z.object({ ...settingBase(), type: z.literal('autocomplete'), default: z.unknown().optional() }),
+      ],
+      { error: 'type must be one of text, textarea, number, checkbox, dropdown, autocomplete' },
+    ),
   ),
 );
-export type SettingDefinition = z.infer<typeof SettingDefinition>;
+export type SettingDefinition = z.infer<ReturnType<typeof SettingDefinition>>;
 
 // A dropdown default that is not among its values is a warning (settingWarnings), as for Homey.
-const Settings = z.array(SettingDefinition).superRefine((defs, ctx) => {
-  const seen = new Set<string>();
-  for (const [i, d] of defs.entries()) {
-    if (seen.has(d.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `setting id '${d.id}' is used twice` });
-    seen.add(d.id);
-  }
-});
+const Settings = transient(() =>
+  z.array(SettingDefinition()).superRefine((defs, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, d] of defs.entries()) {
+      if (seen.has(d.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `setting id '${d.id}' is used twice` });
+      seen.add(d.id);
+    }
+  }),
+);
 
 /**
  * What Homey's tools let pass with a warning in a list of settings: a dropdown whose default is
@@ -116,135 +136,153 @@ function settingWarnings(settings: SettingDefinition[], where: string): string[]
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
-const Method = z
-  .string()
-  .transform((m) => m.toUpperCase())
-  .pipe(z.enum(HTTP_METHODS, { error: 'method must be GET, POST, PUT or DELETE' }));
+const Method = transient(() =>
+  z
+    .string()
+    .transform((m) => m.toUpperCase())
+    .pipe(z.enum(HTTP_METHODS, { error: 'method must be GET, POST, PUT or DELETE' })),
+);
 /** `/`, `/things`, `/things/:id`: literal segments and `:name` parameters, nothing else. */
-const RoutePath = z
-  .string()
-  .max(256)
-  .regex(/^\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*)?(\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*))*\/?$/, 'must be a path such as / or /things/:id');
+const RoutePath = transient(() =>
+  z
+    .string()
+    .max(256)
+    .regex(/^\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*)?(\/([A-Za-z0-9._~-]+|:[A-Za-z_][A-Za-z0-9_]*))*\/?$/, 'must be a path such as / or /things/:id'),
+);
 
 /** One Web API route of an app or widget: `api.js` exports a function named after its key. */
-export const ApiRoute = z
-  .object({
-    method: z.union([Method, z.array(Method).min(1)]),
-    path: RoutePath,
-    public: z.boolean().optional(),
-  })
-  .transform((r) => ({ methods: Array.isArray(r.method) ? r.method : [r.method], path: r.path, public: r.public === true }));
-export type ApiRoute = z.output<typeof ApiRoute>;
+export const ApiRoute = transient(() =>
+  z
+    .object({
+      method: z.union([Method(), z.array(Method()).min(1)]),
+      path: RoutePath(),
+      public: z.boolean().optional(),
+    })
+    .transform((r) => ({ methods: Array.isArray(r.method) ? r.method : [r.method], path: r.path, public: r.public === true })),
+);
+export type ApiRoute = z.output<ReturnType<typeof ApiRoute>>;
 
-const ApiRoutes = safeRecord(z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/, 'must be the name of a function in api.js'), ApiRoute);
+const ApiRoutes = transient(() => safeRecord(z.string().regex(/^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/, 'must be the name of a function in api.js'), ApiRoute()));
 
 /**
  * Homey's widget `devices` key: the dashboard offers a device picker, and the page reads the
  * chosen ids with Homey.getDeviceIds(). Homey requires `type` and `singular`; a widget that
  * leaves them out gets its own app's devices, as many as the person picks.
  */
-export const WidgetDevices = z.object({
-  type: z.enum(['app', 'global']).default('app'),
-  singular: z.boolean().default(false),
-  filter: z
-    .object({
-      class: z.string().max(500).optional(),
-      capabilities: z.string().max(2000).optional(),
-    })
-    .optional(),
-});
+export const WidgetDevices = transient(() =>
+  z.object({
+    type: z.enum(['app', 'global']).default('app'),
+    singular: z.boolean().default(false),
+    filter: z
+      .object({
+        class: z.string().max(500).optional(),
+        capabilities: z.string().max(2000).optional(),
+      })
+      .optional(),
+  }),
+);
 
-export const WidgetDefinition = z.object({
-  name: Localized,
-  devices: WidgetDevices.optional(),
-  settings: z.preprocess((s) => s ?? [], Settings),
-  /** Pixels, or a percentage of the width ('75%'). */
-  height: z.union([z.number().int().positive().max(4000), z.string().regex(/^\d{1,3}%$/)]).optional(),
-  transparent: z.boolean().optional(),
-  deprecated: z.boolean().optional(),
-  api: ApiRoutes.default(() => nullRecord<ApiRoute>()),
-});
-export type WidgetDefinition = z.infer<typeof WidgetDefinition>;
+export const WidgetDefinition = transient(() =>
+  z.object({
+    name: Localized(),
+    devices: WidgetDevices().optional(),
+    settings: z.preprocess((s) => s ?? [], Settings()),
+    /** Pixels, or a percentage of the width ('75%'). */
+    height: z.union([z.number().int().positive().max(4000), z.string().regex(/^\d{1,3}%$/)]).optional(),
+    transparent: z.boolean().optional(),
+    deprecated: z.boolean().optional(),
+    api: ApiRoutes().default(() => nullRecord<ApiRoute>()),
+  }),
+);
+export type WidgetDefinition = z.infer<ReturnType<typeof WidgetDefinition>>;
 
-const RelativeFile = z
-  .string()
-  .min(1)
-  .refine((p) => !isAbsolute(p) && !normalize(p).startsWith('..'), 'must be a path inside the app folder');
+const RelativeFile = transient(() =>
+  z
+    .string()
+    .min(1)
+    .refine((p) => !isAbsolute(p) && !normalize(p).startsWith('..'), 'must be a path inside the app folder'),
+);
 
 /**
  * An image Homey's app.json names (`"/assets/images/small.png"`): a picture file inside the app
  * folder, the leading slash Homey writes dropped. A bad one is left out, never a reason to refuse
  * the app: images are decoration.
  */
-const ImagePath = z
-  .string()
-  .max(256)
-  .transform((p) => p.replace(/^\/+/, ''))
-  .pipe(RelativeFile.refine((p) => /\.(png|jpe?g|svg|webp)$/i.test(p), 'must be a png, jpg, svg or webp file'))
-  .optional()
-  .catch(undefined);
+const ImagePath = transient(() =>
+  z
+    .string()
+    .max(256)
+    .transform((p) => p.replace(/^\/+/, ''))
+    .pipe(RelativeFile().refine((p) => /\.(png|jpe?g|svg|webp)$/i.test(p), 'must be a png, jpg, svg or webp file'))
+    .optional()
+    .catch(undefined),
+);
 export const IMAGE_KINDS = ['small', 'large', 'xlarge', 'icon'] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
 
-const permission = z.string().superRefine((p, ctx) => {
-  const problem = permissionProblem(p);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+const permission = transient(() =>
+  z.string().superRefine((p, ctx) => {
+    const problem = permissionProblem(p);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+);
 
 /** An entry of a list Homey keys by `id` (flow cards, drivers): only the id matters here. */
-const Declared = z.array(z.looseObject({ id: z.string().min(1).max(128) })).optional();
+const Declared = transient(() => z.array(z.looseObject({ id: z.string().min(1).max(128) })).optional());
 
-export const Schema = z.object({
-  id: AppId,
-  version: Version,
-  sdk: z.literal(3, 'must be 3 (the SDK version this hub runs)'),
-  name: Localized,
-  description: Localized.optional(),
-  /** Homey's app pictures (small 250x175, large 500x350, xlarge 1000x700) and its icon (SVG). */
-  images: z.object({ small: ImagePath, large: ImagePath, xlarge: ImagePath }).optional().catch(undefined),
-  icon: ImagePath,
-  brandColor: z
-    .string()
-    .regex(/^#[0-9a-fA-F]{6}$/)
-    .optional()
-    .catch(undefined),
-  /** hearth's extension: the main module; Homey's is app.js (app.mjs with `"esm": true`). */
-  main: RelativeFile.optional(),
-  esm: z.boolean().optional(),
-  runtime: z.string().optional(),
-  platforms: z.array(z.string()).optional(),
-  permissions: z
-    .array(permission)
-    .default([])
-    .transform((p) => [...new Set(p)]),
-  /** hearth's extension: declared app settings with their defaults (Homey has none). */
-  settings: Settings.default([]),
-  api: ApiRoutes.default(() => nullRecord<ApiRoute>()),
-  widgets: safeRecord(z.string(), WidgetDefinition)
-    .superRefine((widgets, ctx) => {
-      for (const id of Object.keys(widgets)) {
-        if (!LOCAL_ID.test(id)) ctx.addIssue({ code: 'custom', path: [id], message: `widget id '${id}' must be 1-64 letters, digits, _ or -` });
-      }
-    })
-    .default(() => nullRecord<z.output<typeof WidgetDefinition>>()),
-  flow: z.looseObject({ triggers: Declared, conditions: Declared, actions: Declared }).optional(),
-  drivers: DriverList.default([]),
-  /** The app's own capabilities, as hearth's capability facts. */
-  capabilities: CustomCapabilities.default(() => nullRecord<Capability>()),
-  /** hearth's extension: what the app needs beyond the hub's defaults (up to the hub's maximum). */
-  hearth: z
-    .object({
-      memoryMb: z.number().int().positive().optional(),
-      diskMb: z.number().int().positive().optional(),
-    })
-    .optional(),
-});
+export const Schema = transient(() =>
+  z.object({
+    id: AppId(),
+    version: Version(),
+    sdk: z.literal(3, 'must be 3 (the SDK version this hub runs)'),
+    name: Localized(),
+    description: Localized().optional(),
+    /** Homey's app pictures (small 250x175, large 500x350, xlarge 1000x700) and its icon (SVG). */
+    images: z.object({ small: ImagePath(), large: ImagePath(), xlarge: ImagePath() }).optional().catch(undefined),
+    icon: ImagePath(),
+    brandColor: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/)
+      .optional()
+      .catch(undefined),
+    /** hearth's extension: the main module; Homey's is app.js (app.mjs with `"esm": true`). */
+    main: RelativeFile().optional(),
+    esm: z.boolean().optional(),
+    runtime: z.string().optional(),
+    platforms: z.array(z.string()).optional(),
+    permissions: z
+      .array(permission())
+      .default([])
+      .transform((p) => [...new Set(p)]),
+    /** hearth's extension: declared app settings with their defaults (Homey has none). */
+    settings: Settings().default([]),
+    api: ApiRoutes().default(() => nullRecord<ApiRoute>()),
+    widgets: safeRecord(z.string(), WidgetDefinition())
+      .superRefine((widgets, ctx) => {
+        for (const id of Object.keys(widgets)) {
+          if (!LOCAL_ID.test(id)) ctx.addIssue({ code: 'custom', path: [id], message: `widget id '${id}' must be 1-64 letters, digits, _ or -` });
+        }
+      })
+      .default(() => nullRecord<z.output<ReturnType<typeof WidgetDefinition>>>()),
+    flow: z.looseObject({ triggers: Declared(), conditions: Declared(), actions: Declared() }).optional(),
+    drivers: DriverList().default([]),
+    /** The app's own capabilities, as hearth's capability facts. */
+    capabilities: CustomCapabilities().default(() => nullRecord<Capability>()),
+    /** hearth's extension: what the app needs beyond the hub's defaults (up to the hub's maximum). */
+    hearth: z
+      .object({
+        memoryMb: z.number().int().positive().optional(),
+        diskMb: z.number().int().positive().optional(),
+      })
+      .optional(),
+  }),
+);
 
 /** Flow card kinds as app.json lists them, and as `homey.flow.get<Kind>Card` finds them. */
 export const FLOW_KINDS = ['triggers', 'conditions', 'actions'] as const;
 export type FlowKind = (typeof FLOW_KINDS)[number];
 
-export interface AppManifest extends Omit<z.output<typeof Schema>, 'flow' | 'main'> {
+export interface AppManifest extends Omit<z.output<ReturnType<typeof Schema>>, 'flow' | 'main'> {
   /** The main module, relative to the app folder. */
   main: string;
   /** The ids of the flow cards the app declares, per kind. */
@@ -278,7 +316,7 @@ export const MAX_MANIFEST_TEXT = '4 MiB';
 export type ManifestResult = { ok: true; manifest: AppManifest } | { ok: false; message: string };
 
 /** Images and the brand colour app.json names but hearth left out (they are decoration, never a refusal). */
-function droppedDecoration(m: z.output<typeof Schema>, raw: Record<string, unknown>): string[] {
+function droppedDecoration(m: z.output<ReturnType<typeof Schema>>, raw: Record<string, unknown>): string[] {
   const out: string[] = [];
   const images = (typeof raw.images === 'object' && raw.images !== null ? raw.images : {}) as Record<string, unknown>;
   for (const kind of ['small', 'large', 'xlarge'] as const) {
@@ -300,7 +338,7 @@ function withReadableSettings(raw: Record<string, unknown>): { cleaned: Record<s
   const keep = (list: unknown, where: string): unknown => {
     if (!Array.isArray(list)) return list;
     return list.filter((entry, i) => {
-      const parsed = SettingDefinition.safeParse(entry);
+      const parsed = SettingDefinition().safeParse(entry);
       if (parsed.success) return true;
       const id = typeof (entry as { id?: unknown } | null)?.id === 'string' ? ` (${(entry as { id: string }).id})` : '';
       warnings.push(`${where}[${i}]${id}: ${describeIssues(parsed.error, '', 1).replace(/^: /, '')}; left out`);
@@ -325,7 +363,7 @@ function withReadableSettings(raw: Record<string, unknown>): { cleaned: Record<s
 export function parseManifest(raw: unknown, folderName?: string): ManifestResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'app.json must hold a JSON object' };
   const { cleaned, warnings: unreadable } = withReadableSettings(raw as Record<string, unknown>);
-  const parsed = Schema.safeParse(cleaned);
+  const parsed = Schema().safeParse(cleaned);
   if (!parsed.success) return { ok: false, message: describeIssues(parsed.error, MANIFEST_FILE) };
   const m = parsed.data;
   if (folderName !== undefined && m.id !== folderName) {

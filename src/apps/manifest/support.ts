@@ -8,7 +8,7 @@ import { radioOf } from './drivers.js';
 import { readCards } from './flow-cards.js';
 import { FLOW_KINDS, type FlowKind, type Schema } from './manifest.js';
 
-type Parsed = z.output<typeof Schema>;
+type Parsed = z.output<ReturnType<typeof Schema>>;
 
 /** Homey features that need what hearth has not: their app.json keys, and why. */
 const UNRUN_FEATURES: ReadonlyArray<readonly [string, string]> = [
