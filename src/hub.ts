@@ -5,7 +5,6 @@
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { getRequestListener } from '@hono/node-server';
 import type { Logger } from 'pino';
 import type { AppGateway } from './apps/host/gateway.js';
 import { APP_WEB_API_SCOPES } from './apps/host/hub-api.js';
@@ -29,6 +28,7 @@ import { beginHostProbes } from './host-probes.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { Authenticator } from './http/auth.js';
 import { checkPort, type HubServer, listen } from './http/listen.js';
+import { requestListener } from './http/node-adapter.js';
 import { AppsManager } from './managers/apps/index.js';
 import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
@@ -234,7 +234,7 @@ export class Hub {
           fetch: (req) => http.app.fetch(req),
           token: tokens.issueInternal('apps', APP_WEB_API_SCOPES),
           serve: {
-            request: getRequestListener(http.fetch),
+            request: requestListener(http.fetch),
             upgrade: http.upgrade,
             issueToken: (name) => tokens.issueInternal(name, APP_WEB_API_SCOPES),
             dropToken: (name) => tokens.dropInternal(name),

@@ -4,7 +4,7 @@
 // the rows above it and its own, then collects garbage twice and reads its private memory (USS:
 // pages no other process shares) and V8's live heap; the row's figures are the increase over the
 // row above. A module's cost is what it adds after the ones before it (the first to need V8's
-// compilers or undici's web classes pays for them), so the order is the hub's own. The last rows
+// compilers pays for them), so the order is the hub's own. The last rows
 // are the hub's own modules loaded, and the real hub started on an empty data dir, left idle.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,8 +21,7 @@ const STEPS = [
   ['node, idle (the whole process, not an increase)', ''],
   ['zod', "await import('zod');"],
   ['hono', "await import('hono');"],
-  ['@hono/node-server (with undici web classes)', "await import('@hono/node-server'); new Response('x'); new Headers({ a: 'b' });"],
-  ['ws, @hono/node-ws', "await import('ws'); await import('@hono/node-ws');"],
+  ['ws', "await import('ws');"],
   ['pino', "(await import('pino')).pino({ level: 'info' });"],
   ['lowdb', "await import('lowdb');"],
   ['better-sqlite3, one open database', "const D = (await import('better-sqlite3')).default; const d = new D(':memory:'); d.exec('create table t (a)');"],

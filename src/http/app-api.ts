@@ -19,6 +19,7 @@ import { APP_TOKEN_REFUSED, isAppToken } from '../core/tokens.js';
 import { VERSION } from '../version.js';
 import type { Authenticator } from './auth.js';
 import { readBody, readJsonBody } from './input.js';
+import { answer } from './node-adapter.js';
 
 export const APP_API_PREFIX = '/api/app';
 /** Header a dashboard sends with a widget's call: the placed widget's id (Homey.getWidgetInstanceId). */
@@ -35,7 +36,7 @@ function codeOf(status: number): ErrorCode {
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-hearth-version': VERSION, ...headers } });
+  return answer(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-hearth-version': VERSION, ...headers } });
 }
 
 /** An app's error answer as the hub's JSON error: its 4xx as it is, any 5xx as 502 (the app failed). */

@@ -4,14 +4,12 @@
  * OpenAPI document, and the JSON error mapping. Nothing here knows any particular manager.
  */
 
-import { EventEmitter } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { createNodeWebSocket, type NodeWebSocket } from '@hono/node-ws';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { AppGateway } from '../apps/host/gateway.js';
 import { hasDotSegment } from '../apps/wire/segments.cjs';
@@ -21,10 +19,11 @@ import type { Manager } from '../core/managers.js';
 import { VERSION } from '../version.js';
 import { mountAppApi } from './app-api.js';
 import type { Authenticator } from './auth.js';
-import { EventSockets } from './event-sockets.js';
+import { EventSockets, type UpgradeEnv } from './event-sockets.js';
 import { mountHomeyAssets } from './homey-assets.js';
 import { invalidInput } from './input.js';
 import { type MountedOperation, mountOperation, pathPattern } from './mount.js';
+import { ALREADY_SENT, answer, requestOf } from './node-adapter.js';
 import { buildOpenApiDocument } from './openapi.js';
 import { HomeyRealtime, REALTIME_PATH } from './realtime/homey-realtime.js';
 import { mountStatic } from './static.js';
@@ -45,7 +44,6 @@ export interface HttpAppOptions {
 
 export interface HttpApp {
   readonly app: Hono;
-  readonly ws: NodeWebSocket;
   readonly sockets: EventSockets;
   /** Homey's realtime protocol (socket.io) for Homey's clients, loaded when first used. */
   readonly realtime: HomeyRealtime;
@@ -58,9 +56,7 @@ export interface HttpApp {
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { managers, auth, bus, log } = options;
   const app = new Hono({ strict: false });
-  const ws = createNodeWebSocket({ app });
   const sockets = new EventSockets(bus, log.child({ module: 'events' }));
-  sockets.configure(ws.wss);
 
   if (log.isLevelEnabled('debug')) {
     app.use('*', async (c, next) => {
@@ -78,12 +74,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     : undefined;
   for (const m of mounted)
     mountOperation(app, m, { auth, bodyLimit: options.bodyLimit, failed: options.failed, ...(answerMismatch ? { answerMismatch } : {}) });
-  sockets.mount(app, managers, ws.upgradeWebSocket, auth);
+  sockets.mount(app, managers, auth);
   // The apps' own Web APIs and realtime channels at /api/app/<appId>, their pages under /app/.
   const { gateway } = options;
   if (gateway) {
     mountAppApi(app, gateway, { auth, bodyLimit: options.bodyLimit });
-    sockets.mountApps(app, gateway, ws.upgradeWebSocket, auth);
+    sockets.mountApps(app, gateway, auth);
   }
 
   const fetch = refuseDotSegments(app.fetch);
@@ -92,12 +88,14 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.all(`${REALTIME_PATH}*`, async (c) => {
     const env = c.env as { incoming: IncomingMessage; outgoing: ServerResponse };
     await realtime.request(env.incoming, env.outgoing);
-    return RESPONSE_ALREADY_SENT;
+    return ALREADY_SENT;
   });
 
   let openApi: Promise<object> | undefined;
-  app.get('/api/openapi.json', async (c) =>
-    c.json(await (openApi ??= buildOpenApiDocument(mounted, VERSION, eventContracts(managers))), 200, { 'X-Hearth-Version': VERSION }),
+  app.get('/api/openapi.json', async () =>
+    answer(JSON.stringify(await (openApi ??= buildOpenApiDocument(mounted, VERSION, eventContracts(managers)))), {
+      headers: { 'content-type': 'application/json', 'x-hearth-version': VERSION },
+    }),
   );
 
   // The web app at /, app pages under /app/: after the API, so /api paths stay JSON.
@@ -129,16 +127,36 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     return errorResponse(new HearthError('internal_error', 'the hub failed to handle this request; the details are in its log'));
   });
 
-  return { app, ws, sockets, realtime, fetch, upgrade: upgradeListener(ws, realtime) };
+  return { app, sockets, realtime, fetch, upgrade: upgradeListener(fetch, sockets, realtime) };
 }
 
-/** One listener for the server's upgrades: node-ws's (the WebSockets Hono routes) or socket.io's. */
-function upgradeListener(ws: NodeWebSocket, realtime: HomeyRealtime): HttpApp['upgrade'] {
-  // node-ws only offers to register its listener on a server: take it from a stand-in.
-  const standIn = new EventEmitter();
-  ws.injectWebSocket(standIn as never);
-  const honoUpgrade = standIn.listeners('upgrade')[0] as HttpApp['upgrade'];
-  return (req, socket, head) => (HomeyRealtime.handles(req.url) ? realtime.upgrade(req, socket, head) : honoUpgrade(req, socket, head));
+/**
+ * One listener for the server's upgrades: socket.io's, or the WebSocket routes' (the event
+ * namespaces, the apps' channels). The upgrade goes through the routes as a GET: one that
+ * accepts it (authenticated, with the scope) gets the socket once ws has completed the
+ * handshake; any other answer is written as the HTTP answer it is, and the connection closed.
+ */
+function upgradeListener(fetch: Hono['fetch'], sockets: EventSockets, realtime: HomeyRealtime): HttpApp['upgrade'] {
+  return (req, socket, head) => {
+    if (HomeyRealtime.handles(req.url)) return realtime.upgrade(req, socket, head);
+    socket.on('error', () => socket.destroy());
+    let open: ((ws: WebSocket) => void) | undefined;
+    const env: UpgradeEnv = { incoming: req, outgoing: undefined, accept: (fn) => (open = fn) };
+    Promise.resolve(fetch(requestOf(req) as unknown as Request, env))
+      .then(async (res) => {
+        if (open) {
+          const opened = open;
+          sockets.wss.handleUpgrade(req, socket, head, (ws) => opened(ws));
+          return;
+        }
+        const body = await res.text();
+        const type = res.headers.get('content-type');
+        socket.end(
+          `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}\r\nConnection: close\r\n${type ? `Content-Type: ${type}\r\n` : ''}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      })
+      .catch(() => socket.destroy());
+  };
 }
 
 /** Each namespace's event contract, option.update included where the manager has options. */
@@ -174,7 +192,7 @@ function refuseDotSegments(fetch: Hono['fetch']): Hono['fetch'] {
  * tokens is exactly when the hub must stay cheap.
  */
 function errorResponse(err: HearthError): Response {
-  return new Response(JSON.stringify(err.toBody()), {
+  return answer(JSON.stringify(err.toBody()), {
     status: err.status,
     headers: { ...err.headers, 'content-type': 'application/json', 'x-hearth-version': VERSION },
   });

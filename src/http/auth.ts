@@ -82,9 +82,8 @@ export class Authenticator {
 }
 
 function presentedToken(c: Context, allowQueryToken: boolean): string | undefined {
-  // Straight from Node's IncomingMessage when there is one: c.req.header() makes
-  // @hono/node-server build a web Headers object of every header, which costs more than the
-  // rest of an authenticated GET.
+  // Straight from Node's IncomingMessage when there is one (the hub's own requests to itself
+  // have none): the cheapest read of the one header every request needs.
   const incoming = (c.env as NodeEnv | undefined)?.incoming;
   const header = incoming?.headers ? incoming.headers.authorization : c.req.header('authorization');
   if (header !== undefined) {

@@ -8,9 +8,8 @@
  */
 
 import type { Context, Hono } from 'hono';
-import type { UpgradeWebSocket, WSContext } from 'hono/ws';
 import type { Logger } from 'pino';
-import type { WebSocket, WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppGateway } from '../apps/host/gateway.js';
 import type { RealtimeEvent } from '../apps/host/realtime.js';
 import { APP_ID } from '../apps/manifest/manifest.js';
@@ -21,6 +20,7 @@ import { grants, type Scope } from '../core/scopes.js';
 import { APP_TOKEN_REFUSED, isAppToken, type TokenInfo } from '../core/tokens.js';
 import { APP_API_PREFIX } from './app-api.js';
 import type { Authenticator } from './auth.js';
+import { answer, type NodeEnv } from './node-adapter.js';
 
 /** A client whose unsent data passes this is dropped. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -36,6 +36,11 @@ export const MAX_SOCKETS_PER_TOKEN = 64;
 export const MAX_SOCKETS = 1024;
 /** RFC 6455's "try again later": the server is at a limit, the client may reconnect later. */
 export const TRY_AGAIN_LATER = 1013;
+
+/** An upgrade request's env: `accept` takes the socket once the handshake is done. */
+export interface UpgradeEnv extends NodeEnv {
+  accept?: (open: (socket: WebSocket) => void) => void;
+}
 
 interface Client {
   readonly socket: WebSocket;
@@ -73,6 +78,8 @@ export class EventSockets {
   private total = 0;
   private unsubscribe: Array<() => void>;
   private readonly pinger: NodeJS.Timeout;
+  /** Completes the handshakes the routes accepted; frames past the small limit are refused by ws. */
+  readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_INCOMING_FRAME });
 
   constructor(
     bus: EventBus,
@@ -84,7 +91,7 @@ export class EventSockets {
   }
 
   /** Routes `GET /api/manager/<name>` upgrades for every manager that has events. */
-  mount(app: Hono, managers: readonly Manager[], upgrade: UpgradeWebSocket<WebSocket>, auth: Authenticator): void {
+  mount(app: Hono, managers: readonly Manager[], auth: Authenticator): void {
     for (const manager of managers) {
       const scope = manager.contract.eventScope;
       if (!scope) continue;
@@ -100,7 +107,7 @@ export class EventSockets {
           c.set('tokenId' as never, token.id as never);
           await next();
         },
-        this.upgradeTo(upgrade, () => manager.name),
+        this.upgradeTo(() => manager.name),
       );
     }
   }
@@ -109,51 +116,49 @@ export class EventSockets {
    * Routes `GET /api/app/<appId>` upgrades to the app's realtime channel (other requests on that
    * path are the app's Web API, mounted before this).
    */
-  mountApps(app: Hono, gateway: AppGateway, upgrade: UpgradeWebSocket<WebSocket>, auth: Authenticator): void {
+  mountApps(app: Hono, gateway: AppGateway, auth: Authenticator): void {
     this.unsubscribe.push(gateway.realtime.subscribe((e: RealtimeEvent) => this.send(appChannel(e.appId), e.event, [e.data])));
     app.get(
       `${APP_API_PREFIX}/:appId`,
       async (c, next) => {
-        const appId = c.req.param('appId');
+        const appId = c.req.param('appId') ?? '';
         const token = auth.authenticate(c, true);
         checkAppChannel(token, appId, gateway);
         c.set('tokenId' as never, token.id as never);
         await next();
       },
-      this.upgradeTo(upgrade, (c) => appChannel(c.req.param('appId') ?? '')),
+      this.upgradeTo((c) => appChannel(c.req.param('appId') ?? '')),
     );
   }
 
-  private upgradeTo(upgrade: UpgradeWebSocket<WebSocket>, channelOf: (c: Context) => string) {
-    return upgrade((c) => {
+  /**
+   * The route's last handler: accepts the upgrade (the server's upgrade listener then completes
+   * the handshake and hands the socket over). A request that came as plain HTTP has no `accept`.
+   */
+  private upgradeTo(channelOf: (c: Context) => string) {
+    return (c: Context): Response => {
+      const env = c.env as UpgradeEnv;
+      if (!env.accept) throw new HearthError('invalid_parameter', `${c.req.path} is an event namespace: open it with a WebSocket client`);
       const tokenId = c.get('tokenId' as never) as string;
       const channel = channelOf(c);
-      let client: Client | undefined;
-      return {
-        onOpen: (_event, ws: WSContext<WebSocket>) => {
-          const socket = ws.raw;
-          if (!socket) return;
-          const refusal = this.overCap(tokenId);
-          if (refusal) {
-            socket.close(TRY_AGAIN_LATER, refusal);
-            return;
-          }
-          client = { socket, tokenId, alive: true, counted: true };
-          socket.on('pong', () => {
-            if (client) client.alive = true;
-          });
-          this.add(channel, client);
-        },
-        onClose: () => {
-          if (client) this.remove(channel, client);
-        },
-      };
-    });
-  }
-
-  /** Applies the small incoming-frame limit to the ws server node-ws made. */
-  configure(wss: WebSocketServer): void {
-    (wss.options as { maxPayload?: number }).maxPayload = MAX_INCOMING_FRAME;
+      env.accept((socket) => {
+        // A frame over the limit, or a broken peer: ws reports it here, then closes the socket
+        // (the close below forgets the client). Unheard, an 'error' would end the hub.
+        socket.on('error', (err) => this.log.debug({ err, channel }, 'event socket error'));
+        const refusal = this.overCap(tokenId);
+        if (refusal) {
+          socket.close(TRY_AGAIN_LATER, refusal);
+          return;
+        }
+        const client: Client = { socket, tokenId, alive: true, counted: true };
+        socket.on('pong', () => {
+          client.alive = true;
+        });
+        socket.on('close', () => this.remove(channel, client));
+        this.add(channel, client);
+      });
+      return answer(null, { status: 101 });
+    };
   }
 
   /** Why a new socket of `tokenId` is refused (a close reason, at most 123 bytes), or null. */

@@ -12,6 +12,7 @@ import type { Hono } from 'hono';
 import { HearthError } from '../core/errors.js';
 import { WEB_ROOT } from '../layout.js';
 import { VERSION } from '../version.js';
+import { answer } from './node-adapter.js';
 
 export const HOMEY_ASSETS = '/manager/webserver/assets';
 
@@ -41,7 +42,7 @@ export function mountHomeyAssets(app: Hono, webRoot: string = WEB_ROOT): void {
       cache.set(name, body);
       body.catch(() => cache.delete(name));
     }
-    return new Response(new Uint8Array(await body), {
+    return answer(new Uint8Array(await body), {
       headers: { 'content-type': asset.type, 'cache-control': 'no-cache', 'x-hearth-version': VERSION },
     });
   });

@@ -8,9 +8,9 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
 import { StartupError } from '../core/startup-error.js';
 import type { HttpApp } from './app.js';
+import { requestListener } from './node-adapter.js';
 
 export interface HubServer {
   readonly server: Server;
@@ -33,7 +33,7 @@ export async function checkPort(host: string, port: number): Promise<void> {
 
 /** Serves `http` on host:port, or throws a StartupError saying why not and what to do. */
 export async function listen(http: HttpApp, host: string, port: number): Promise<HubServer> {
-  const server = createHttpServer(getRequestListener(http.fetch));
+  const server = createHttpServer(requestListener(http.fetch));
   server.on('upgrade', http.upgrade);
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;

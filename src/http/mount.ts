@@ -16,6 +16,7 @@ import { VERSION } from '../version.js';
 import type { Authenticator } from './auth.js';
 import { remoteAddress } from './auth.js';
 import { type ParsedInput, parseInput, parseUrlInput, readsBody } from './input.js';
+import { answer } from './node-adapter.js';
 
 export interface MountOptions {
   readonly auth: Authenticator;
@@ -46,17 +47,17 @@ export function mountOperation(app: Hono, mounted: MountedOperation, options: Mo
     }
     const failure = options.failed.get(mounted.manager);
     if (failure !== undefined) throw new HearthError('unavailable', `the ${mounted.manager} manager failed to start: ${failure}`);
-    if (readsBody(op)) return parseInput(c, op, options.bodyLimit).then((input) => call(op, input, new CallContext(c, token), answer));
-    return call(op, parseUrlInput(c, op), new CallContext(c, token), answer);
+    if (readsBody(op)) return parseInput(c, op, options.bodyLimit).then((input) => call(op, input, new CallContext(c, token), reply));
+    return call(op, parseUrlInput(c, op), new CallContext(c, token), reply);
   });
   // Chosen once per route: with the check off, an answer goes straight to respond().
   const mismatch = options.answerMismatch;
-  const answer = mismatch && op.output ? (value: unknown) => respond(op, checkedAnswer(op, value, mismatch)) : (value: unknown) => respond(op, value);
+  const reply = mismatch && op.output ? (value: unknown) => respond(op, checkedAnswer(op, value, mismatch)) : (value: unknown) => respond(op, value);
 }
 
-function call(op: Operation, input: ParsedInput, ctx: CallContext, answer: (value: unknown) => Response): Response | Promise<Response> {
+function call(op: Operation, input: ParsedInput, ctx: CallContext, reply: (value: unknown) => Response): Response | Promise<Response> {
   const result: unknown = op.handler(input as never, ctx);
-  return result instanceof Promise ? result.then(answer) : answer(result);
+  return result instanceof Promise ? result.then(reply) : reply(result);
 }
 
 /**
@@ -91,7 +92,7 @@ class CallContext implements RequestContext {
     return remoteAddress(this.c);
   }
 
-  /** Lazy: touching c.req.raw makes @hono/node-server build a full Request. */
+  /** Made when first read (node-adapter.ts): most handlers never ask. */
   get signal(): AbortSignal {
     return this.c.req.raw.signal;
   }
@@ -103,15 +104,15 @@ class CallContext implements RequestContext {
  */
 function respond(op: Operation, result: unknown): Response {
   if (result instanceof RawResult) {
-    return new Response(result.body as Uint8Array<ArrayBuffer>, {
+    return answer(result.body, {
       status: result.status,
       headers: { ...result.headers, 'content-type': result.contentType, 'x-hearth-version': VERSION },
     });
   }
   const status = op.status ?? 200;
-  if (status === 204) return new Response(null, { status, headers: { 'x-hearth-version': VERSION } });
+  if (status === 204) return answer(null, { status, headers: { 'x-hearth-version': VERSION } });
   // null is a real answer (a setting whose value is null); only "nothing" becomes {}.
-  return new Response(JSON.stringify(result === undefined ? {} : result), {
+  return answer(JSON.stringify(result === undefined ? {} : result), {
     status,
     headers: { 'content-type': 'application/json', 'x-hearth-version': VERSION },
   });

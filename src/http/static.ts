@@ -14,7 +14,6 @@ import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
-import { Readable } from 'node:stream';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { AppGateway } from '../apps/host/gateway.js';
 import { APP_ID, IMAGE_KINDS } from '../apps/manifest/manifest.js';
@@ -22,6 +21,7 @@ import { HearthError } from '../core/errors.js';
 import { WEB_ROOT } from '../layout.js';
 import { VERSION } from '../version.js';
 import { injectFirst } from './html-inject.js';
+import { answer } from './node-adapter.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -144,17 +144,16 @@ async function send(c: Context, found: Found, options: SendOptions): Promise<Res
   headers.ETag = etag;
   const inm = c.req.header('if-none-match');
   // split + trim, not split(/\s*,\s*/): that pattern backtracks quadratically on a long run of spaces.
-  if (inm?.split(',').some((tag) => tag.trim() === etag)) return new Response(null, { status: 304, headers });
+  if (inm?.split(',').some((tag) => tag.trim() === etag)) return answer(null, { status: 304, headers });
   if (options.transform) {
     const body = await options.transform.apply(found);
-    return new Response(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
+    return answer(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
   }
   const source = gz ?? found;
   if (gz) headers['Content-Encoding'] = 'gzip';
   headers['Content-Length'] = String(source.size);
-  if (c.req.method === 'HEAD') return new Response(null, { status: 200, headers });
-  const stream = Readable.toWeb(createReadStream(source.file)) as ReadableStream<Uint8Array>;
-  return new Response(stream, { status: 200, headers });
+  if (c.req.method === 'HEAD') return answer(null, { status: 200, headers });
+  return answer(createReadStream(source.file), { status: 200, headers });
 }
 
 /** JSON inside a <script>: `<` escaped, so no text of the app's can end the script element. */
@@ -213,7 +212,7 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
       // The raw path: with strict: false Hono's c.req.path drops the trailing slash.
       const path = new URL(c.req.url).pathname;
       // The page's relative URLs need the trailing slash: redirect the bare folder path.
-      if (path === prefix) return c.redirect(`${prefix}/${new URL(c.req.url).search}`, 301);
+      if (path === prefix) return answer(null, { status: 301, headers: { location: `${prefix}/${new URL(c.req.url).search}` } });
       const segments = safeSegments(path.slice(prefix.length));
       if (!segments) return next();
       const found = await findFile(pageFolder(gateway.appsDir, appId, kind, widgetId), segments);

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { contractOperations, extendOperation, lazy, op } from '../../src/core/contract.js';
+import { contractOperations, extendOperation, lazy, type ManagerContract, type OperationContract, op } from '../../src/core/contract.js';
 import { implement } from '../../src/core/operation.js';
 import { transient } from '../../src/core/transient.js';
 import { CONTRACTS } from '../../src/managers/contracts.js';
@@ -22,13 +22,13 @@ describe('schemas made on first use', () => {
     expect(build).not.toHaveBeenCalled();
     expect(mounted?.params?.safeParse({ id: 'x' }).success).toBe(true);
     expect(mounted?.output).toBe(operation.output);
-    expect(operation.body).toBeUndefined();
+    expect((operation as OperationContract).body).toBeUndefined();
     expect(build).toHaveBeenCalledTimes(1);
   });
 
   it('every operation of every contract keeps its schemas behind getters', () => {
     const eager: string[] = [];
-    for (const contract of Object.values(CONTRACTS)) {
+    for (const contract of Object.values(CONTRACTS) as ManagerContract[]) {
       for (const [id, operation] of Object.entries(contractOperations(contract))) {
         for (const key of ['params', 'query', 'body', 'output'] as const) {
           const d = Object.getOwnPropertyDescriptor(operation, key);

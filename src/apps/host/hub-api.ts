@@ -7,6 +7,7 @@
  */
 import { invalid, unavailable } from '../../core/errors.js';
 import type { GrantedScope } from '../../core/scopes.js';
+import { localRequest } from '../../http/node-adapter.js';
 import type { HubServe } from './api-socket.js';
 import type { SdkRouter } from './router.js';
 
@@ -42,15 +43,16 @@ export function serveHubApi(router: SdkRouter, hubApi: () => HubApi | null): () 
     if (!api) throw unavailable("the hub's Web API is not up yet; try again in a moment");
     const { fetch, token } = api;
     const sendsBody = (method === 'POST' || method === 'PUT') && body !== undefined;
-    const req = new Request(`${ORIGIN}/api${path}`, {
+    // The path as the router will see it, resolved and normalised, is what is checked (the
+    // protocol already refused dot segments; this holds whatever a URL parser does next).
+    const url = new URL(`${ORIGIN}/api${path}`);
+    if (!url.pathname.startsWith('/api/manager/')) throw invalid("an app may call the managers' API only: a path such as /manager/i18n/state");
+    const req = localRequest(url.href, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(sendsBody ? { 'content-type': 'application/json' } : {}) },
       ...(sendsBody ? { body: JSON.stringify(body) } : {}),
     });
-    // The path as the router will see it, resolved and normalised, is what is checked (the
-    // protocol already refused dot segments; this holds whatever a URL parser does next).
-    if (!new URL(req.url).pathname.startsWith('/api/manager/')) throw invalid("an app may call the managers' API only: a path such as /manager/i18n/state");
-    const res = await fetch(req);
+    const res = await fetch(req as unknown as Request);
     const text = await res.text();
     let parsed: unknown = null;
     try {

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { HearthError } from '../../core/errors.js';
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import { localRequest } from '../node-adapter.js';
 
 export interface ApiCall {
   readonly uri: string;
@@ -65,9 +66,9 @@ export class SocketApi {
     }
     const url = `${base}/api/manager/${manager.name}${path}${query.size > 0 ? `?${query}` : ''}`;
     const headers: Record<string, string> = { authorization };
-    if (!sendsBody) return new Request(url, { method: op.method, headers });
+    if (!sendsBody) return localRequest(url, { method: op.method, headers }) as unknown as Request;
     const body = op.bodyRoot !== undefined && rest[op.bodyRoot] !== undefined ? rest[op.bodyRoot] : rest;
     headers['content-type'] = 'application/json';
-    return new Request(url, { method: op.method, headers, body: JSON.stringify(body) });
+    return localRequest(url, { method: op.method, headers, body: JSON.stringify(body) }) as unknown as Request;
   }
 }
