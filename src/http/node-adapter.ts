@@ -121,9 +121,14 @@ const alreadySent = new Answer(null, { status: 200 });
 /** What handlers return after writing to Node's response themselves (Engine.IO's polling). */
 export const ALREADY_SENT = alreadySent as unknown as Response;
 
+/** Where a request's body comes from: Node's request, or the text of one the hub makes of itself. */
+type BodySource = IncomingMessage | string | null;
+
 /**
  * A request as Hono and the hub read one: method, absolute URL, headers, a body stream made on
- * first read, and a signal aborted when the client goes away before its answer.
+ * first read, and a signal aborted when the client goes away before its answer. A class holding
+ * Node's objects, not closures over them: no per-request closures on the request path
+ * (docs/performance.md, "Found and fixed", item 1).
  */
 export class HubRequest {
   readonly headers: HeaderView;
@@ -134,8 +139,8 @@ export class HubRequest {
     readonly method: string,
     readonly url: string,
     headers: Readonly<Record<string, string | string[] | undefined>>,
-    private readonly source: (() => ReadableStream<Uint8Array> | null) | null,
-    private readonly closed?: (abort: () => void) => void,
+    private readonly source: BodySource,
+    private readonly outgoing?: ServerResponse,
   ) {
     this.headers = new HeaderView(headers);
   }
@@ -144,13 +149,21 @@ export class HubRequest {
     if (!this.controller) {
       const controller = new AbortController();
       this.controller = controller;
-      this.closed?.(() => controller.abort());
+      const outgoing = this.outgoing;
+      const watched = outgoing ?? (typeof this.source === 'object' ? this.source : null);
+      watched?.once('close', () => {
+        if (!outgoing?.writableFinished) controller.abort();
+      });
     }
     return this.controller.signal;
   }
 
   get body(): ReadableStream<Uint8Array> | null {
-    if (this.stream === undefined) this.stream = this.source ? this.source() : null;
+    if (this.stream === undefined) {
+      const source = this.source;
+      const node = source === null ? null : typeof source === 'string' ? Readable.from([Buffer.from(source)]) : source;
+      this.stream = node && (typeof source === 'string' || !NO_BODY.has(this.method)) ? (Readable.toWeb(node) as unknown as ReadableStream<Uint8Array>) : null;
+    }
     return this.stream;
   }
 
@@ -172,16 +185,14 @@ const NO_BODY = new Set(['GET', 'HEAD']);
 
 /** Node's request as a HubRequest (the URL's host is the request's, or localhost). */
 export function requestOf(incoming: IncomingMessage, outgoing?: ServerResponse): HubRequest {
-  const method = incoming.method ?? 'GET';
   const path = incoming.url ?? '/';
-  const url = /^https?:\/\//i.test(path) ? path : `http://${hostOf(incoming.headers)}${path.startsWith('/') ? path : `/${path}`}`;
-  const source = NO_BODY.has(method) ? null : () => Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>;
-  return new HubRequest(method, url, incoming.headers, source, (abort) => {
-    const done = () => {
-      if (!outgoing?.writableFinished) abort();
-    };
-    (outgoing ?? incoming).once('close', done);
-  });
+  const url =
+    path.charCodeAt(0) === 47 /* / */
+      ? `http://${hostOf(incoming.headers)}${path}`
+      : /^https?:\/\//i.test(path)
+        ? path
+        : `http://${hostOf(incoming.headers)}/${path}`;
+  return new HubRequest(incoming.method ?? 'GET', url, incoming.headers, incoming, outgoing);
 }
 
 /** A request the hub makes of itself (the realtime API calls, the apps' calls to the managers' API). */
@@ -190,8 +201,7 @@ export function localRequest(url: string, init: { method: string; headers: Recor
   for (const [k, v] of Object.entries(init.headers)) headers[k.toLowerCase()] = v;
   const body = init.body;
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-  const source = body === undefined ? null : () => Readable.toWeb(Readable.from([Buffer.from(body)])) as unknown as ReadableStream<Uint8Array>;
-  return new HubRequest(init.method, url, headers, source);
+  return new HubRequest(init.method, url, headers, body ?? null);
 }
 
 /** A Host header as a URL's host; anything else (or none) is localhost: it only carries the path. */
@@ -210,8 +220,9 @@ interface WebResponseLike {
 /** Writes an answer to Node's response. */
 export function writeAnswer(res: Answer | WebResponseLike, outgoing: ServerResponse): void {
   if (res === alreadySent || outgoing.headersSent) return;
-  const headers: Record<string, string | string[]> = {};
-  if (res instanceof Answer) Object.assign(headers, res.headers.record);
+  // An Answer's own header record is written as it is (it is made per answer).
+  let headers: Record<string, string | string[]> = {};
+  if (res instanceof Answer) headers = res.headers.record;
   else {
     res.headers.forEach((value, name) => {
       if (name !== 'set-cookie') headers[name] = value;
@@ -249,20 +260,23 @@ export interface NodeEnv {
   outgoing: ServerResponse | undefined;
 }
 
+/** Answers 500 (or cuts the connection once the answer has begun): a fetch that threw. */
+function fail(outgoing: ServerResponse): void {
+  if (!outgoing.headersSent) writeAnswer(new Answer('{"error":"internal_error"}', { status: 500, headers: { 'content-type': 'application/json' } }), outgoing);
+  else outgoing.destroy();
+}
+
 /** The server's `request` listener: each request through `fetch`, its answer written. */
 export function requestListener(fetch: Fetch): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   return (incoming, outgoing) => {
-    const fail = () => {
-      if (!outgoing.headersSent)
-        writeAnswer(new Answer('{"error":"internal_error"}', { status: 500, headers: { 'content-type': 'application/json' } }), outgoing);
-      else outgoing.destroy();
-    };
+    let result: unknown;
     try {
-      const result = fetch(requestOf(incoming, outgoing) as unknown as Request, { incoming, outgoing });
-      if (result instanceof Promise) result.then((res: Answer | WebResponseLike) => writeAnswer(res, outgoing), fail);
-      else writeAnswer(result as Answer | WebResponseLike, outgoing);
+      result = fetch(requestOf(incoming, outgoing) as unknown as Request, { incoming, outgoing });
     } catch {
-      fail();
+      fail(outgoing);
+      return;
     }
+    if (result instanceof Promise) result.then((res: Answer | WebResponseLike) => writeAnswer(res, outgoing)).catch(() => fail(outgoing));
+    else writeAnswer(result as Answer | WebResponseLike, outgoing);
   };
 }
