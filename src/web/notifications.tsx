@@ -41,7 +41,8 @@ export function Notifications(): JSX.Element {
     call('apps', 'getApps').then(
       (apps) => {
         if (!live) return;
-        const names = new Map(Object.values(apps).map((a) => [a.id, a.name]));
+        // A flow's notifications (its "create a notification" card) are owned by 'flow', never an app id.
+        const names = new Map([['flow', 'Flows'], ...Object.values(apps).map((a): [string, string] => [a.id, a.name])]);
         off = subscribe('apps', (e) => {
           if (e.name === 'app.create' || e.name === 'app.update') names.set(e.args[0].id, e.args[0].name);
           if (e.name !== 'notification.create') return;

@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitAppRunning } from '../dashboards/helpers.js';
-import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { openEvents } from '../helpers/events.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { F, type Flow, flowsOf, type Run } from './helpers.js';
 import { CRASHY, card, WEATHER, writeWeatherApp } from './weather-app.js';
@@ -343,6 +344,26 @@ describe('flows', () => {
       'its action card homey:manager:flow:start_flow: the flow it starts was deleted',
     );
     await hub.call('DELETE', `${F}/flow/${starter.id}`);
+  });
+
+  it("the notifications card: every browser's toast, as an app's notification; a text too long fails the run", async () => {
+    const listener = await openEvents(hub.wsUrl, 'apps', OWNER);
+    const flow = await createFlow({
+      name: 'Tell the house',
+      trigger: { id: 'homey:manager:flow:programmatic_trigger' },
+      actions: [{ id: 'homey:manager:notifications:create_notification', args: { text: 'The bell rang at noon' } }],
+    });
+    expect((await hub.call<Run>('POST', `${F}/flow/${flow.id}/trigger`)).body).toMatchObject({ result: 'ran' });
+    const frame = await listener.next((f) => f.event === 'notification.create');
+    expect(frame.args[0]).toMatchObject({ ownerUri: 'homey:manager:flow', ownerId: 'flow', excerpt: 'The bell rang at noon' });
+    listener.close();
+    await hub.call('PUT', `${F}/flow/${flow.id}`, {
+      body: { actions: [{ id: 'homey:manager:notifications:create_notification', args: { text: 'x'.repeat(1001) } }] },
+    });
+    await hub.call('POST', `${F}/flow/${flow.id}/trigger`);
+    const [failed] = await runs(flow.id, 2);
+    expect(JSON.stringify(failed)).toContain('a notification is at most 1000 characters; this one is 1001');
+    await hub.call('DELETE', `${F}/flow/${flow.id}`);
   });
 
   it('keeps a flow whose app was uninstalled, marked broken with the reason', async () => {

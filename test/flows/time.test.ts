@@ -89,6 +89,7 @@ describe('the time conditions', () => {
     systemCards({
       logic: {} as LogicService,
       say: async () => undefined,
+      notify: () => undefined,
       flows: () => [],
       startFlow: async () => undefined,
       location: () => AMSTERDAM,

@@ -4,6 +4,7 @@
  * hands it the runtime (attachApps: the apps' manifests and their processes) and its router
  * (serveSdk); app.* events say when an app's cards change.
  */
+import { randomUUID } from 'node:crypto';
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { CardKind } from '../../apps/manifest/flow-cards.js';
@@ -78,6 +79,14 @@ export class FlowManager implements Manager {
       systemCards({
         logic: hub.logic,
         say: hub.say,
+        notify: (text) =>
+          ctx.bus.publish('apps', 'notification.create', {
+            id: randomUUID(),
+            ownerUri: 'homey:manager:flow',
+            ownerId: 'flow',
+            excerpt: text,
+            dateCreated: new Date().toISOString(),
+          }),
         flows: () => service.records(),
         startFlow: (id, cause) => this.fireSystem('homey:manager:flow:programmatic_trigger', { flow: id }, cause),
         location: hub.location,

@@ -1,7 +1,8 @@
 /**
  * The hub's own cards, run in the hub: date and time (at a time, every N minutes, at sunrise and
  * sunset from the geolocation manager's location; time between, weekday, the sun is up), logic
- * (compare a variable, set a variable), speech ("say") and flows ("this flow is started", "start
+ * (compare a variable, set a variable), speech ("say"), notifications ("create a notification":
+ * the toast every signed-in browser shows, as an app's) and flows ("this flow is started", "start
  * a flow"). Their ids are Homey's form, owned by the manager that answers for them:
  * `homey:manager:cron:sunset`, `homey:manager:logic:set_variable`, ...
  */
@@ -16,6 +17,8 @@ import type { FlowRecord } from './schema.js';
 export interface SystemDeps {
   readonly logic: LogicService;
   readonly say: (text: string) => Promise<void>;
+  /** Publishes a notification (the apps namespace's notification.create, as an app's are). */
+  readonly notify: (text: string) => void;
   readonly flows: () => FlowRecord[];
   /** Starts the flows on "this flow is started" for flow `id`, as a run of `cause`. */
   readonly startFlow: (id: string, cause: string) => Promise<void>;
@@ -24,7 +27,9 @@ export interface SystemDeps {
   readonly now: () => number;
 }
 
-const OWNERS: Record<string, string> = { cron: 'Date & time', logic: 'Logic', 'speech-output': 'Speech', flow: 'Flows' };
+const OWNERS: Record<string, string> = { cron: 'Date & time', logic: 'Logic', 'speech-output': 'Speech', notifications: 'Notifications', flow: 'Flows' };
+/** As long as an app's notification may be (the app protocol's notifications.create). */
+export const MAX_NOTIFICATION = 1000;
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
 const arg = hubArg;
@@ -179,6 +184,14 @@ export function systemCards(d: SystemDeps): HubCard[] {
     card('speech-output', 'say', 'action', 'Say something', [arg('text', 'text', 'Text')], {
       run: async (args) => {
         await d.say(String(args.text));
+      },
+    }),
+    card('notifications', 'create_notification', 'action', 'Create a notification', [arg('text', 'text', 'Text')], {
+      run: (args) => {
+        const text = String(args.text ?? '').trim();
+        if (text === '') throw new Error('a notification needs a text');
+        if (text.length > MAX_NOTIFICATION) throw new Error(`a notification is at most ${MAX_NOTIFICATION} characters; this one is ${text.length}`);
+        d.notify(text);
       },
     }),
     card('flow', 'programmatic_trigger', 'trigger', 'This flow is started', [], {
