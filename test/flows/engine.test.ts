@@ -346,6 +346,42 @@ describe('flows', () => {
     await hub.call('DELETE', `${F}/flow/${starter.id}`);
   });
 
+  it('"a variable changed" fires with the new value as a token, and a flow that changes its own variable stops at the bound', async () => {
+    const made = await hub.call<{ id: string; name: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Mode', type: 'string', value: 'day' } });
+    const mode = { id: made.body.id, name: made.body.name };
+    const other = (await hub.call<{ id: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Other', type: 'string', value: 'a' } })).body;
+    const watch = await createFlow({
+      name: 'Mode changes',
+      trigger: { id: 'homey:manager:logic:variable_changed', args: { variable: mode } },
+      actions: [{ id: REMEMBER, args: { message: 'mode is [[value]]' } }],
+    });
+    await hub.call('PUT', `/api/manager/logic/variable/${other.id}`, { body: { value: 'b' } });
+    await hub.call('PUT', `/api/manager/logic/variable/${mode.id}`, { body: { value: 'night' } });
+    const [run] = await runs(watch.id, 1);
+    expect(run).toMatchObject({ result: 'ran' });
+    expect(await lastMessage()).toBe('mode is night');
+    // Another variable, or the same value again, starts nothing.
+    await hub.call('PUT', `/api/manager/logic/variable/${mode.id}`, { body: { value: 'night' } });
+    expect(await log(watch.id)).toHaveLength(1);
+    await hub.call('DELETE', `${F}/flow/${watch.id}`);
+
+    const loop = await createFlow({
+      name: 'Mode feeds itself',
+      trigger: { id: 'homey:manager:logic:variable_changed', args: { variable: mode } },
+      actions: [{ id: 'homey:manager:logic:set_variable', args: { variable: mode, value: '[[value]]!' } }],
+    });
+    await hub.call('PUT', `/api/manager/logic/variable/${mode.id}`, { body: { value: 'go' } });
+    const all = await poll(
+      () => log(loop.id),
+      (l) => l.some((r) => r.result === 'stopped'),
+      'the loop to be stopped',
+    );
+    expect(all.find((r) => r.result === 'stopped')?.error).toMatch(/a flow that starts itself\); the bound is 10$/);
+    await hub.call('DELETE', `${F}/flow/${loop.id}`);
+    await hub.call('DELETE', `/api/manager/logic/variable/${mode.id}`);
+    await hub.call('DELETE', `/api/manager/logic/variable/${other.id}`);
+  });
+
   it("the notifications card: every browser's toast, as an app's notification; a text too long fails the run", async () => {
     const listener = await openEvents(hub.wsUrl, 'apps', OWNER);
     const flow = await createFlow({

@@ -90,6 +90,7 @@ describe('the time conditions', () => {
       logic: {} as LogicService,
       say: async () => undefined,
       notify: () => undefined,
+      variableCauses: new Map(),
       flows: () => [],
       startFlow: async () => undefined,
       location: () => AMSTERDAM,

@@ -10,6 +10,7 @@ import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { CardKind } from '../../apps/manifest/flow-cards.js';
 import type { Capability } from '../../core/capability.js';
 import { HearthError, invalid } from '../../core/errors.js';
+import type { HubEvent } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import { clockFor } from '../../core/system-zone.js';
@@ -57,6 +58,8 @@ export class FlowManager implements Manager {
   };
   /** While a flow sets a device's capability, the run that set it (devices-side.ts). */
   private readonly causes = new Map<string, string>();
+  /** While a flow sets a logic variable, the run that set it (system-cards.ts). */
+  private readonly variableCauses = new Map<string, string>();
   /** The last value each device capability had, so its triggers fire on a change only. */
   private readonly lastValues = new Map<string, unknown>();
   /** The app versions the cards were read for, to read them again after an upgrade. */
@@ -88,6 +91,7 @@ export class FlowManager implements Manager {
             dateCreated: new Date().toISOString(),
           }),
         flows: () => service.records(),
+        variableCauses: this.variableCauses,
         startFlow: (id, cause) => this.fireSystem('homey:manager:flow:programmatic_trigger', { flow: id }, cause),
         location: hub.location,
         clock,
@@ -187,6 +191,17 @@ export class FlowManager implements Manager {
     if (card) await this.engine.fire(card, flows, null, tokens, state, cause);
   }
 
+  /** A logic variable's value changed: "a variable changed" fires, the new value as its token. */
+  private variableChanged(e: HubEvent): void {
+    if (e.event !== 'variable.update') return;
+    const variable = e.args[0] as { id?: unknown; value?: unknown } | undefined;
+    const change = e.args[1] as { changedKeys?: unknown } | undefined;
+    if (typeof variable?.id !== 'string' || !Array.isArray(change?.changedKeys) || !change.changedKeys.includes('value')) return;
+    void this.fireSystem('homey:manager:logic:variable_changed', { variable: variable.id }, this.variableCauses.get(variable.id) ?? null, {
+      value: String(variable.value),
+    });
+  }
+
   /** A device's capability changed: its card for that change fires, with the value as its token. */
   private capabilityChanged(deviceId: string, capabilityId: string, value: unknown): void {
     const key = `${deviceId}\u0000${capabilityId}`;
@@ -265,6 +280,7 @@ export class FlowManager implements Manager {
     this.off.push(
       this.ctx.bus.subscribe((e) => {
         if (e.manager === 'i18n') return this.cards.forget();
+        if (e.manager === 'logic') return this.variableChanged(e);
         if (e.manager === 'devices') {
           const arg = e.args[0] as { id?: unknown; deviceId?: unknown; capabilityId?: unknown; value?: unknown } | undefined;
           if (e.event === 'capability.update' && typeof arg?.deviceId === 'string' && typeof arg.capabilityId === 'string') {

@@ -1,7 +1,7 @@
 /**
  * The hub's own cards, run in the hub: date and time (at a time, every N minutes, at sunrise and
  * sunset from the geolocation manager's location; time between, weekday, the sun is up), logic
- * (compare a variable, set a variable), speech ("say"), notifications ("create a notification":
+ * (a variable changed, compare a variable, set a variable), speech ("say"), notifications ("create a notification":
  * the toast every signed-in browser shows, as an app's) and flows ("this flow is started", "start
  * a flow"). Their ids are Homey's form, owned by the manager that answers for them:
  * `homey:manager:cron:sunset`, `homey:manager:logic:set_variable`, ...
@@ -20,6 +20,12 @@ export interface SystemDeps {
   /** Publishes a notification (the apps namespace's notification.create, as an app's are). */
   readonly notify: (text: string) => void;
   readonly flows: () => FlowRecord[];
+  /**
+   * While "set a variable" sets one, the run that sets it, by variable id: the flows its change
+   * triggers run as that run's children, so a flow that sets the variable it is triggered by
+   * stops at the engine's bound.
+   */
+  readonly variableCauses: Map<string, string>;
   /** Starts the flows on "this flow is started" for flow `id`, as a run of `cause`. */
   readonly startFlow: (id: string, cause: string) => Promise<void>;
   readonly location: () => { latitude: number; longitude: number } | null;
@@ -134,6 +140,19 @@ export function systemCards(d: SystemDeps): HubCard[] {
     card('cron', 'sun_up', 'condition', 'The sun is up', [], { run: () => sunUp() }),
     card(
       'logic',
+      'variable_changed',
+      'trigger',
+      'A variable changed',
+      [arg('variable', 'autocomplete', 'Variable')],
+      {
+        filter: (args, state) => idOf(args.variable) === state.variable,
+        autocomplete: variables,
+        broken: variableGone,
+      },
+      { tokens: [{ name: 'value', type: 'string', title: 'Its new value', example: '21' }] },
+    ),
+    card(
+      'logic',
       'compare',
       'condition',
       'A variable compares to a value',
@@ -173,9 +192,15 @@ export function systemCards(d: SystemDeps): HubCard[] {
       'Set a variable',
       [arg('variable', 'autocomplete', 'Variable'), arg('value', 'text', 'Value', { required: false })],
       {
-        run: async (args) => {
+        run: async (args, runId) => {
           const v = variable(args);
-          await d.logic.update(v.id, { value: variableValue(v, args.value) });
+          d.variableCauses.set(v.id, runId);
+          try {
+            await d.logic.update(v.id, { value: variableValue(v, args.value) });
+          } finally {
+            // Only its own: the run its change started may be setting the variable by now.
+            if (d.variableCauses.get(v.id) === runId) d.variableCauses.delete(v.id);
+          }
         },
         autocomplete: variables,
         broken: variableGone,
