@@ -57,7 +57,13 @@ class AnswerHeaders extends HeaderView {
   }
 }
 
-/** Reads a web stream to its end. */
+/** A body read to its end, as an ArrayBuffer of its own. */
+async function arrayBufferOf(body: AnswerBody): Promise<ArrayBuffer> {
+  const bytes = await bytesOf(body);
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
+/** Reads a body (text, bytes, a web or Node stream) to its end. */
 async function bytesOf(body: AnswerBody): Promise<Uint8Array> {
   if (body === null) return new Uint8Array();
   if (typeof body === 'string') return new TextEncoder().encode(body);
@@ -91,11 +97,10 @@ export class Answer {
     return this.status >= 200 && this.status < 300;
   }
 
-  async arrayBuffer(): Promise<ArrayBuffer> {
+  arrayBuffer(): Promise<ArrayBuffer> {
     if (this.used) throw new TypeError('the answer body was read already');
     this.used = true;
-    const bytes = await bytesOf(this.body);
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    return arrayBufferOf(this.body);
   }
 
   async text(): Promise<string> {
@@ -167,9 +172,8 @@ export class HubRequest {
     return this.stream;
   }
 
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = await bytesOf(this.body);
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return arrayBufferOf(this.body);
   }
 
   async text(): Promise<string> {
