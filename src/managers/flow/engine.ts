@@ -40,6 +40,8 @@ export interface EngineDeps {
   readonly bus: EventBus;
   readonly log: Logger;
   readonly call: AppCaller;
+  /** Why a flow cannot run now (a card, device or variable it names is gone), or null. */
+  readonly broken: (flow: FlowRecord) => string | null;
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -56,8 +58,9 @@ export class FlowEngine {
   }
 
   /**
-   * A trigger fired: `flows` are the enabled, unbroken flows on its card. Resolves once the app
-   * has said which go on; their runs go on after that.
+   * A trigger fired: `flows` are the enabled flows on its card. Resolves once the app has said
+   * which go on; their runs go on after that. Whether a flow is broken is asked only of those
+   * that go on (usually one of many on a card): it looks at every card the flow names.
    */
   async fire(
     card: HubCard,
@@ -89,7 +92,7 @@ export class FlowEngine {
       return;
     }
     on.forEach((flow, i) => {
-      if (go[i] === true) void this.run(flow, tokens, state, depth);
+      if (go[i] === true && this.deps.broken(flow) === null) void this.run(flow, tokens, state, depth);
     });
   }
 

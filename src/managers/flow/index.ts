@@ -75,7 +75,15 @@ export class FlowManager implements Manager {
   ) {
     const service = (this.service = new FlowsService(ctx.store, ctx.bus, this.cards, tokens));
     service.world = { hasDevice: (id) => devices?.has(id) ?? false, hasApp: () => false };
-    this.engine = new FlowEngine({ cards: this.cards, tokens, runs: this.runs, bus: ctx.bus, log: ctx.log, call: (...a) => this.call(...a) });
+    this.engine = new FlowEngine({
+      cards: this.cards,
+      tokens,
+      runs: this.runs,
+      bus: ctx.bus,
+      log: ctx.log,
+      call: (...a) => this.call(...a),
+      broken: (f) => service.brokenReason(f),
+    });
     const engine = this.engine;
     const clock = clockFor(ctx.config.zone);
     this.cards.setSystem(

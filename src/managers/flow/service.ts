@@ -85,7 +85,7 @@ export class FlowsService {
   /** Flows by trigger card, made again when the flows change (the section's map is a new object then). */
   private byTrigger: { of: object; index: Map<string, FlowRecord[]> } | null = null;
 
-  /** The enabled, unbroken flows whose trigger is the card `id`. */
+  /** The enabled flows whose trigger is the card `id` (the engine asks whether one that goes on is broken). */
   onTrigger(id: string): FlowRecord[] {
     const all = this.flows.value;
     if (this.byTrigger?.of !== all) {
@@ -93,7 +93,7 @@ export class FlowsService {
       for (const f of Object.values(all)) index.set(f.trigger.id, [...(index.get(f.trigger.id) ?? []), f]);
       this.byTrigger = { of: all, index };
     }
-    return (this.byTrigger.index.get(id) ?? []).filter((f) => f.enabled && this.brokenReason(f) === null);
+    return (this.byTrigger.index.get(id) ?? []).filter((f) => f.enabled);
   }
 
   /** Why a flow cannot run now, or null: the first card, device or variable it names that is gone. */
