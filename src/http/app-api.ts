@@ -108,7 +108,7 @@ export function appApiHandler(gateway: AppGateway, options: AppApiOptions): (c: 
 export function mountAppApi(app: Hono, gateway: AppGateway, options: AppApiOptions): void {
   const handler = appApiHandler(gateway, options);
   for (const path of [`${APP_API_PREFIX}/:appId`, `${APP_API_PREFIX}/:appId/*`]) {
-    app.on(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'], path, async (c, next) => {
+    app.on(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'], path, async (c, next) => {
       if (c.req.header('upgrade')?.toLowerCase() === 'websocket') return next();
       return handler(c);
     });

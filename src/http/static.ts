@@ -21,7 +21,7 @@ import { HearthError } from '../core/errors.js';
 import { WEB_ROOT } from '../layout.js';
 import { VERSION } from '../version.js';
 import { injectFirst } from './html-inject.js';
-import { answer } from './node-adapter.js';
+import { answer, isHead } from './node-adapter.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -147,12 +147,12 @@ async function send(c: Context, found: Found, options: SendOptions): Promise<Res
   if (inm?.split(',').some((tag) => tag.trim() === etag)) return answer(null, { status: 304, headers });
   if (options.transform) {
     const body = await options.transform.apply(found);
-    return answer(c.req.method === 'HEAD' ? null : body, { status: 200, headers });
+    return answer(isHead(c.req.raw) ? null : body, { status: 200, headers });
   }
   const source = gz ?? found;
   if (gz) headers['Content-Encoding'] = 'gzip';
   headers['Content-Length'] = String(source.size);
-  if (c.req.method === 'HEAD') return answer(null, { status: 200, headers });
+  if (isHead(c.req.raw)) return answer(null, { status: 200, headers });
   return answer(createReadStream(source.file), { status: 200, headers });
 }
 
@@ -230,7 +230,7 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
       });
     };
   // An app's pictures, only the files its manifest names as such (never any other file of its folder).
-  app.on(['GET', 'HEAD'], '/app/:appId/image/:kind', async (c, next) => {
+  app.get('/app/:appId/image/:kind', async (c, next) => {
     const { appId, kind } = c.req.param();
     const manifest = gateway && APP_ID.test(appId) ? gateway.manifest(appId) : null;
     const rel = !manifest
@@ -247,7 +247,7 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
     return send(c, found, { cache: 'no-cache', headers: { 'Content-Security-Policy': 'sandbox', 'X-Content-Type-Options': 'nosniff' } });
   });
   // A widget's preview pictures, as the manifest found them (compose.ts), for the add-widget picker.
-  app.on(['GET', 'HEAD'], '/app/:appId/widget-preview/:widgetId/:theme', async (c, next) => {
+  app.get('/app/:appId/widget-preview/:widgetId/:theme', async (c, next) => {
     const { appId, widgetId, theme } = c.req.param();
     const manifest = gateway && APP_ID.test(appId) ? gateway.manifest(appId) : null;
     const rel = theme === 'light' || theme === 'dark' ? manifest?.widgetPreviews?.[widgetId]?.[theme] : undefined;
@@ -256,16 +256,16 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
     if (!found) return next();
     return send(c, found, { cache: 'no-cache', headers: { 'X-Content-Type-Options': 'nosniff' } });
   });
-  app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId', page('widget'));
-  app.on(['GET', 'HEAD'], '/app/:appId/widgets/:widgetId/*', page('widget'));
-  app.on(['GET', 'HEAD'], '/app/:appId/settings', page('settings'));
-  app.on(['GET', 'HEAD'], '/app/:appId/settings/*', page('settings'));
+  app.get('/app/:appId/widgets/:widgetId', page('widget'));
+  app.get('/app/:appId/widgets/:widgetId/*', page('widget'));
+  app.get('/app/:appId/settings', page('settings'));
+  app.get('/app/:appId/settings/*', page('settings'));
   // A driver's own pairing views (`drivers/<id>/pair/<view>.html`) and their files.
-  app.on(['GET', 'HEAD'], '/app/:appId/drivers/:widgetId/pair', page('pair'));
-  app.on(['GET', 'HEAD'], '/app/:appId/drivers/:widgetId/pair/*', page('pair'));
+  app.get('/app/:appId/drivers/:widgetId/pair', page('pair'));
+  app.get('/app/:appId/drivers/:widgetId/pair/*', page('pair'));
 
   return async (c) => {
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return null;
+    if (c.req.method !== 'GET') return null;
     const path = new URL(c.req.url).pathname;
     if (path === '/api' || path.startsWith('/api/') || path.startsWith('/app/')) return null;
     const segments = safeSegments(path);

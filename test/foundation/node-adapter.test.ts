@@ -38,7 +38,7 @@ const ask = (method, path, body) => new Promise((resolve, reject) => {
   req.on('error', reject);
   req.end(body);
 });
-const out = { json: await ask('GET', '/json?q=1'), stream: await ask('GET', '/stream'), bytes: await ask('GET', '/bytes'), echo: await ask('POST', '/echo', 'hello body') };
+const out = { json: await ask('GET', '/json?q=1'), stream: await ask('GET', '/stream'), bytes: await ask('GET', '/bytes'), echo: await ask('POST', '/echo', 'hello body'), head: await ask('HEAD', '/json?q=1'), headStream: await ask('HEAD', '/stream') };
 out.undiciBeforeWeb = undici();
 out.withHttpAlone = withHttpAlone;
 out.web = await ask('GET', '/web');
@@ -50,7 +50,17 @@ describe('the Node adapter', () => {
   it('serves strings, bytes, streams and request bodies without loading the web classes, and writes a web Response too', async () => {
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', SCRIPT], { cwd: ROOT });
     type Seen = { status: number; headers: Record<string, string | string[]>; body: string };
-    const out = JSON.parse(stdout) as { json: Seen; stream: Seen; bytes: Seen; echo: Seen; web: Seen; undiciBeforeWeb: boolean; withHttpAlone: boolean };
+    const out = JSON.parse(stdout) as {
+      json: Seen;
+      stream: Seen;
+      bytes: Seen;
+      echo: Seen;
+      head: Seen;
+      headStream: Seen;
+      web: Seen;
+      undiciBeforeWeb: boolean;
+      withHttpAlone: boolean;
+    };
     // Nothing the adapter and Hono did loaded the web classes (on Node 20 nothing had before them).
     expect(out.undiciBeforeWeb).toBe(out.withHttpAlone);
     if (process.versions.node.startsWith('20.')) expect(out.undiciBeforeWeb).toBe(false);
@@ -61,6 +71,10 @@ describe('the Node adapter', () => {
     expect(out.stream.body).toBe('abcd');
     expect([out.bytes.status, out.bytes.body]).toEqual([201, 'hi']);
     expect(out.echo.body).toBe('hello body');
+    // A HEAD is answered as its GET without the body (Hono's own HEAD would make a web Response).
+    expect([out.head.status, out.head.body, out.head.headers['content-length']]).toEqual([200, '', String(out.json.body.length)]);
+    expect(out.head.headers['x-mixed-case']).toBe('yes');
+    expect([out.headStream.status, out.headStream.body]).toEqual([200, '']);
     expect(out.web.body).toBe('from a web Response');
     expect(out.web.headers['set-cookie']).toEqual(['a=1']);
   });
