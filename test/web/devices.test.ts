@@ -191,6 +191,11 @@ describe('devices on dashboards', () => {
     const picker = page.getByTestId('widget-devices');
     await picker.getByLabel("bob's lamp").check();
     await picker.getByLabel('Lamp 1').check();
+    // Ticked bob's lamp first; Lamp 1 is moved before it.
+    expect(await picker.getByRole('button', { name: "Move bob's lamp earlier" }).isDisabled()).toBe(true);
+    await picker.getByRole('button', { name: 'Move Lamp 1 earlier' }).click();
+    await expect.poll(() => picker.getByRole('button', { name: 'Move Lamp 1 earlier' }).isDisabled()).toBe(true);
+    expect(await picker.getByText('#1').count()).toBe(1);
     await screenshots(page, 'dashboard-devices-arrange');
     await page.getByTestId('save-dashboard').click();
     await page.getByTestId('arrange').waitFor();
@@ -205,12 +210,12 @@ describe('devices on dashboards', () => {
     ).find((d) => d.name === 'Hall')!;
     expect(saved.columns.map((c) => c.widgets.map((w) => [w.appWidgetId, w.devices]))).toEqual([
       [['hearth:device', [lamp1.id]]],
-      [[`${PANEL}:lamps`, [bobs.id, lamp1.id]]],
+      [[`${PANEL}:lamps`, [lamp1.id, bobs.id]]],
     ]);
 
-    // The app's page reads the ids in the order they were ticked.
+    // The app's page reads the ids in the order they were given.
     const frame = page.frameLocator('iframe[title="Lamps"]');
-    await expect.poll(() => frame.locator('#ids').textContent(), { timeout: 15_000 }).toBe(JSON.stringify([bobs.id, lamp1.id]));
+    await expect.poll(() => frame.locator('#ids').textContent(), { timeout: 15_000 }).toBe(JSON.stringify([lamp1.id, bobs.id]));
 
     // The tile switches the lamp, and follows a change made elsewhere.
     const tile = page.getByTestId('device-widget-Lamp 1');

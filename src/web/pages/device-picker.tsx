@@ -2,8 +2,9 @@
  * Homey's devices picker for a placed widget: the devices its app widget may be given (its
  * `devices` key: its own app's or any, one or several, filtered by class and capabilities), the
  * same filter the hub checks on save (core/device-choice.ts). One device: a list box; several:
- * a check box each, in the order they were ticked, which the widget's page gets from
- * Homey.getDeviceIds(). A chosen device that was deleted since is shown so it can be unticked.
+ * a check box each, in the order they were ticked (each chosen one can be moved earlier or
+ * later), which the widget's page gets from Homey.getDeviceIds(). A chosen device that was
+ * deleted since is shown so it can be unticked.
  */
 import type { JSX } from 'preact';
 import { choiceProblem, type DeviceChoice } from '../../core/device-choice.js';
@@ -51,6 +52,15 @@ export function DevicePicker({
     );
   }
   const toggle = (id: string, on: boolean): void => onChange(on ? [...value.filter((v) => v !== id), id] : value.filter((v) => v !== id));
+  /** Moves a chosen device one place earlier (-1) or later (+1) in the widget's order. */
+  const move = (id: string, by: -1 | 1): void => {
+    const at = value.indexOf(id);
+    const to = at + by;
+    if (at < 0 || to < 0 || to >= value.length) return;
+    const next = [...value];
+    [next[at], next[to]] = [next[to]!, next[at]!];
+    onChange(next);
+  };
   return (
     <fieldset class="device-picker" data-testid="widget-devices">
       <legend>Devices</legend>
@@ -59,7 +69,23 @@ export function DevicePicker({
         <label key={d.id} class="inline small">
           <input type="checkbox" checked={value.includes(d.id)} onChange={(e) => toggle(d.id, (e.target as HTMLInputElement).checked)} />
           {d.name}
-          {value.includes(d.id) ? <span class="muted"> #{value.indexOf(d.id) + 1}</span> : null}
+          {value.includes(d.id) ? (
+            <>
+              <span class="muted"> #{value.indexOf(d.id) + 1}</span>
+              <button type="button" class="small" aria-label={`Move ${d.name} earlier`} disabled={value.indexOf(d.id) === 0} onClick={() => move(d.id, -1)}>
+                ↑
+              </button>
+              <button
+                type="button"
+                class="small"
+                aria-label={`Move ${d.name} later`}
+                disabled={value.indexOf(d.id) === value.length - 1}
+                onClick={() => move(d.id, 1)}
+              >
+                ↓
+              </button>
+            </>
+          ) : null}
         </label>
       ))}
     </fieldset>
