@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAEMON_NODE_FLAGS, freePort, median, OWNER, privateNode, processTree, pssOf, sleep, startHub, stopChild } from './lib.mjs';
+import { DAEMON_ENV, DAEMON_NODE_FLAGS, freePort, median, OWNER, privateNode, processTree, pssOf, sleep, startHub, stopChild } from './lib.mjs';
 
 const APPS = 10;
 const ROUNDS = 3;
@@ -160,7 +160,7 @@ export default async function bench({ root, log }) {
             '--apps-dir',
             emptyApps,
           ],
-          { HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info' },
+          { ...DAEMON_ENV, HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info' },
           `http://127.0.0.1:${hubPort}/api/manager/i18n/option/language`,
           { headers },
         );

@@ -52,13 +52,22 @@ export function stopChild(child) {
  */
 export const DAEMON_NODE_FLAGS = ['--v8-pool-size=1'];
 
+/**
+ * The environment the daemon runs with, wherever it is started for real (the unit's
+ * `Environment=`, `npm start`; the same test holds them equal). `MALLOC_ARENA_MAX=1`: every
+ * thread allocates from glibc's one main arena. libuv's threads (a backup's gzip, file reads)
+ * otherwise each made an arena of their own that kept its pages: 2 MiB of the hub after its
+ * first backup, a minute after start (docs/performance.md).
+ */
+export const DAEMON_ENV = { MALLOC_ARENA_MAX: '1' };
+
 /** A hub on a temp data dir with an empty apps dir (unless given), started as a device starts it. */
 export async function startHub(root, { appsDir, env = {}, args = [], node } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
   const apps = appsDir ?? (await mkdtemp(join(tmpdir(), 'hearth-bench-apps-')));
   const hub = await startListening(
     [...DAEMON_NODE_FLAGS, join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--apps-dir', apps, ...args],
-    { HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info', ...env },
+    { ...DAEMON_ENV, HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info', ...env },
     node,
   );
   return {

@@ -1,12 +1,12 @@
 /**
- * The daemon's node flags are the same wherever it is started for real (the systemd unit, `npm
- * start`) and where the benches start it (scripts/bench/lib.mjs), so a figure measured is the
- * hub a device runs.
+ * The daemon's node flags and environment are the same wherever it is started for real (the
+ * systemd unit, `npm start`) and where the benches start it (scripts/bench/lib.mjs), so a figure
+ * measured is the hub a device runs.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { DAEMON_NODE_FLAGS } from '../../scripts/bench/lib.mjs';
+import { DAEMON_ENV, DAEMON_NODE_FLAGS } from '../../scripts/bench/lib.mjs';
 import { ROOT } from '../helpers/hub.js';
 
 /** The words between `node` and the CLI's path in a command line. */
@@ -28,4 +28,24 @@ it('starts the daemon with the same node flags in the unit, npm start and the be
   expect(flagsOf(execStart.slice('ExecStart='.length))).toEqual(DAEMON_NODE_FLAGS);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   expect(flagsOf(pkg.scripts.start.split('&&').pop()!)).toEqual(DAEMON_NODE_FLAGS);
+});
+
+/** The `NAME=value` words before `node` in a command line. */
+function envOf(command: string): Record<string, string> {
+  const words = command.trim().split(/\s+/);
+  return Object.fromEntries(words.slice(0, words.indexOf('node')).map((w) => w.split('=', 2) as [string, string]));
+}
+
+it('starts the daemon with the same environment in the unit, npm start and the benches', () => {
+  expect(DAEMON_ENV).toEqual({ MALLOC_ARENA_MAX: '1' });
+  const unit = readFileSync(join(ROOT, 'systemd/hearth.service'), 'utf8');
+  const set = Object.fromEntries(
+    unit
+      .split('\n')
+      .filter((l) => l.startsWith('Environment='))
+      .map((l) => l.slice('Environment='.length).split('=', 2) as [string, string]),
+  );
+  for (const [name, value] of Object.entries(DAEMON_ENV)) expect(set[name]).toBe(value);
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  expect(envOf(pkg.scripts.start.split('&&').pop()!)).toEqual(DAEMON_ENV);
 });
