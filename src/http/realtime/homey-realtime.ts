@@ -221,7 +221,8 @@ export class HomeyRealtime {
 
   /** The room of `uri` when the session's token may hear it; else a HearthError saying why. */
   private subscription(session: Session, uri: unknown): string {
-    if (typeof uri !== 'string') throw new HearthError('invalid_parameter', 'subscribe takes a URI: homey:manager:<name>, homey:app:<appId> or homey:device:<id>');
+    if (typeof uri !== 'string')
+      throw new HearthError('invalid_parameter', 'subscribe takes a URI: homey:manager:<name>, homey:app:<appId> or homey:device:<id>');
     const [kind, id] = [uri.slice(0, uri.lastIndexOf(':')), uri.slice(uri.lastIndexOf(':') + 1)];
     if (kind === 'homey:manager') {
       const manager = this.deps.managers.find((m) => m.name === id);
