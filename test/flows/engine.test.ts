@@ -159,6 +159,12 @@ describe('flows', () => {
       ['condition', 'false'],
       ['action', 'done'],
     ]);
+    // Each step names its card as a person reads it (Homey's `!{{is|is not}}` as the flow has it).
+    expect(blocked!.steps.map((s) => [s.ownerName, s.title])).toEqual([
+      ['weather', 'It starts raining'],
+      ['weather', 'It is raining'],
+      ['weather', 'Remember a message'],
+    ]);
     expect(await lastMessage()).toBe('dry there');
     // The else action waited its second before it ran.
     expect(Date.parse(blocked!.steps[2]!.at) - Date.parse(blocked!.steps[1]!.at)).toBeGreaterThanOrEqual(1000);

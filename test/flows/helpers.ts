@@ -15,7 +15,7 @@ export interface Run {
   branch: string | null;
   error: string | null;
   started: string;
-  steps: Array<{ card: string; kind: string; outcome: string; error: string | null; at: string }>;
+  steps: Array<{ card: string; title: string | null; ownerName: string | null; kind: string; outcome: string; error: string | null; at: string }>;
 }
 
 export interface Flow {

@@ -47,10 +47,12 @@ describe('the Flows page', () => {
     await page.getByTestId('flow-name').fill('Windy greeting');
     await pick('trigger', 'wind', 'The wind starts');
     // A condition, turned round: "it is not raining there" holds.
-    await pick('condition', 'raining', 'It !{{is|is not}} raining');
+    await pick('condition', 'raining', 'It is raining');
     const condition = page.getByTestId('step').nth(1);
     await condition.getByTestId('arg-where').fill('there');
     await condition.getByRole('checkbox', { name: 'not' }).check();
+    // The condition reads as the flow turns it: Homey's title holds both readings.
+    expect(await condition.locator('strong').textContent()).toBe('weather: It is not raining');
     await page.getByTestId('branch-then').getByTestId('find-action').fill('remember');
     await page.getByTestId('branch-then').getByTestId('card-option').filter({ hasText: 'Remember a message' }).click();
     const action = page.getByTestId('branch-then').getByTestId('step');
@@ -71,6 +73,12 @@ describe('the Flows page', () => {
     await row.getByTestId('flow-show-log').click();
     await row.getByTestId('flow-run').first().waitFor();
     expect(await row.getByTestId('flow-run').first().textContent()).toContain('ran (then)');
+    // Each card by the editor's words and its title, the condition as the flow reads it.
+    expect(await row.getByTestId('flow-run').first().locator('li').allTextContents()).toEqual([
+      'When weather: The wind starts — done',
+      'And weather: It is not raining — held',
+      'Then weather: Remember a message — done',
+    ]);
     await screenshots(page, 'flows');
   });
 

@@ -123,6 +123,12 @@ export class CardRegistry {
     return this.problems.get(appId) ?? [];
   }
 
+  /** A card's title and its owner's name, for a run's log; null for a card that is not here. */
+  describe(kind: CardKind, id: string): { title: string; ownerName: string } | null {
+    const card = this.find(kind, id);
+    return card ? { title: card.title, ownerName: card.ownerName ?? this.source.appName(card.appId) } : null;
+  }
+
   view(card: Card): CardView {
     return {
       id: card.id,

@@ -23,6 +23,7 @@ import type { CardRegistry } from './cards.js';
 import type { HubCard } from './hub-card.js';
 import type { RunLog } from './run-log.js';
 import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './schema.js';
+import { readTitle } from './title.js';
 
 /** Runs in a chain of flows starting flows, at most (the first is 0). */
 export const MAX_DEPTH = 10;
@@ -106,14 +107,14 @@ export class FlowEngine {
       result: 'failed',
       branch: null,
       error,
-      steps: [step(flow.trigger.id, 'trigger', 'failed', error)],
+      steps: [this.step(flow.trigger.id, 'trigger', 'failed', error)],
     };
   }
 
   /** Runs one flow with its trigger's tokens; resolves with the run when it ended (never rejects). */
   async run(flow: FlowRecord, tokens: Tokens, state: Record<string, unknown>, depth: number, logged = true): Promise<RunView> {
     const run: RunView = { id: randomUUID(), flow: flow.id, started: now(), ended: null, result: 'running', branch: null, error: null, steps: [] };
-    run.steps.push(step(flow.trigger.id, 'trigger', 'done', null));
+    run.steps.push(this.step(flow.trigger.id, 'trigger', 'done', null));
     this.deps.runs.begin(run.id, depth);
     if (depth > MAX_DEPTH) {
       run.result = 'stopped';
@@ -148,13 +149,13 @@ export class FlowEngine {
         try {
           const answer = (await this.runCard('condition', c, tokens, state, run.id)) === true;
           const value = c.inverted ? !answer : answer;
-          run.steps.push(step(c.id, 'condition', value ? 'true' : 'false', null));
+          run.steps.push(this.step(c.id, 'condition', value ? 'true' : 'false', null, c.inverted));
           if (!value) {
             holds = false;
             break;
           }
         } catch (err) {
-          run.steps.push(step(c.id, 'condition', 'failed', message(err)));
+          run.steps.push(this.step(c.id, 'condition', 'failed', message(err), c.inverted));
           run.result = 'failed';
           run.error = `condition ${c.id} failed: ${message(err)}`;
           return null;
@@ -173,7 +174,7 @@ export class FlowEngine {
         try {
           await sleep(a.delay * 1000, undefined, { signal: this.stopping.signal });
         } catch {
-          run.steps.push(step(a.id, 'action', 'skipped', 'the hub stopped while it waited for its delay'));
+          run.steps.push(this.step(a.id, 'action', 'skipped', 'the hub stopped while it waited for its delay'));
           run.result = 'stopped';
           run.error = 'the hub stopped while an action waited for its delay';
           return;
@@ -181,9 +182,9 @@ export class FlowEngine {
       }
       try {
         await this.runCard('action', a, tokens, state, run.id);
-        run.steps.push(step(a.id, 'action', 'done', null));
+        run.steps.push(this.step(a.id, 'action', 'done', null));
       } catch (err) {
-        run.steps.push(step(a.id, 'action', 'failed', message(err)));
+        run.steps.push(this.step(a.id, 'action', 'failed', message(err)));
         failed.push(`action ${a.id} failed: ${message(err)}`);
       }
     }
@@ -225,6 +226,15 @@ export class FlowEngine {
     };
   }
 
+  /**
+   * One card's outcome in a run, named as the card was when it ran (a condition as the flow reads
+   * it: "It is not raining" when turned round). A condition's outcome is the flow's reading too.
+   */
+  private step(card: string, kind: CardKind, outcome: RunStep['outcome'], error: string | null, inverted = false): RunStep {
+    const named = this.deps.cards.describe(kind, card);
+    return { card, title: named ? readTitle(named.title, inverted) : null, ownerName: named?.ownerName ?? null, kind, outcome, error, at: now() };
+  }
+
   private record(run: RunView, depth: number, logged = true): RunView {
     run.ended = now();
     if (run.result === 'running') run.result = 'ran';
@@ -236,8 +246,4 @@ export class FlowEngine {
     this.deps.bus.publish('flow', 'flowrun.create', run);
     return run;
   }
-}
-
-function step(card: string, kind: CardKind, outcome: RunStep['outcome'], error: string | null): RunStep {
-  return { card, kind, outcome, error, at: now() };
 }

@@ -200,6 +200,9 @@ export type CardView = z.infer<ReturnType<typeof CardView>>;
 const Step = lazy(() =>
   z.object({
     card: z.string(),
+    /** The card's title and its owner's name (an app, a device, the hub's), when it ran: null for a card that no longer exists. */
+    title: z.string().nullable(),
+    ownerName: z.string().nullable(),
     kind: z.enum(['trigger', 'condition', 'action']),
     outcome: z.enum(['true', 'false', 'done', 'failed', 'skipped']),
     error: z.string().nullable(),

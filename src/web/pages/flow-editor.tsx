@@ -10,6 +10,7 @@ import type { JSX } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import type { DeviceView } from '../../managers/devices/views.js';
 import type { CardView, FlowView, RunView } from '../../managers/flow/schema.js';
+import { readTitle } from '../../managers/flow/title.js';
 import type { FlowTokenView } from '../../managers/flowtoken/contract.js';
 import { call } from '../client.js';
 import { useLiveDevices } from '../live-devices.js';
@@ -55,7 +56,7 @@ function CardPicker({ kind, cards, onPick }: { kind: Kind; cards: Record<string,
   const q = query.toLowerCase();
   const what = `${kind === 'action' ? 'an' : 'a'} ${kind} card`;
   const found = Object.values(cards)
-    .filter((c) => !c.deprecated && `${c.ownerName} ${c.title}`.toLowerCase().includes(q))
+    .filter((c) => !c.deprecated && `${c.ownerName} ${readTitle(c.title)}`.toLowerCase().includes(q))
     .sort((a, b) => a.ownerName.localeCompare(b.ownerName) || a.title.localeCompare(b.title))
     .slice(0, 30);
   return (
@@ -80,7 +81,7 @@ function CardPicker({ kind, cards, onPick }: { kind: Kind; cards: Record<string,
                   onPick(c.id);
                 }}
               >
-                <span class="muted">{c.ownerName}:</span> {c.title}
+                <span class="muted">{c.ownerName}:</span> {readTitle(c.title)}
               </button>
             </li>
           ))}
@@ -115,7 +116,7 @@ function StepBox(p: {
     <div class="step" data-testid="step">
       <div class="step-head">
         <strong>
-          <span class="muted">{card.ownerName}:</span> {card.title}
+          <span class="muted">{card.ownerName}:</span> {readTitle(card.title, s.inverted)}
         </strong>
         {p.kind === 'condition' ? (
           <label class="inline">
@@ -138,7 +139,7 @@ function StepBox(p: {
             s
           </label>
         ) : null}
-        <button type="button" aria-label={`Remove ${card.title}`} onClick={p.onRemove}>
+        <button type="button" aria-label={`Remove ${readTitle(card.title)}`} onClick={p.onRemove}>
           Remove
         </button>
       </div>

@@ -8,13 +8,16 @@ import { call } from '../client.js';
 import { Err, formatTime, useLoad } from '../ui.js';
 
 const OUTCOME: Record<string, string> = { done: 'done', true: 'held', false: 'did not hold', failed: 'failed', skipped: 'skipped' };
+/** Each kind of card by the editor's word for its part of a flow. */
+const PART: Record<string, string> = { trigger: 'When', condition: 'And', action: 'Then' };
 
+/** Each card of a run, named as in the editor ("When Weather: The wind started"), and how it went. */
 export function RunSteps({ run }: { run: RunView }): JSX.Element {
   return (
     <ol class="run-steps">
       {run.steps.map((s) => (
         <li key={`${s.card}-${s.at}`} class={s.outcome === 'failed' ? 'error' : undefined}>
-          {s.kind} {s.card.split(':').pop()}: {OUTCOME[s.outcome] ?? s.outcome}
+          <span class="muted">{PART[s.kind] ?? s.kind}</span> {s.title === null ? s.card : `${s.ownerName}: ${s.title}`} — {OUTCOME[s.outcome] ?? s.outcome}
           {s.error ? ` (${s.error})` : ''}
         </li>
       ))}
