@@ -51,7 +51,7 @@ describe("a device's capability cards", () => {
       'turned_off Turned off',
       'turned_on Turned on',
     ]);
-    expect(await of('condition')).toEqual(['on Is turned on']);
+    expect(await of('condition')).toEqual(['on Is turned !{{on|off}}']);
     expect(await of('action')).toEqual(['dim_set Set Dim level', 'my_level_set Set My level', 'off Turn off', 'on Turn on', 'toggle Toggle on or off']);
   });
 

@@ -48,7 +48,11 @@ export function deviceCards(deviceId: string, side: DeviceSide): HubCard[] {
       out.push(card(ids.true!, 'trigger', onoff ? 'Turned on' : `${title} turned on`, {}));
       out.push(card(ids.false!, 'trigger', onoff ? 'Turned off' : `${title} turned off`, {}));
       if (f.getable)
-        out.push(card(onoff ? ONOFF.is : cap, 'condition', onoff ? 'Is turned on' : `${title} is on`, { run: () => side.value(deviceId, cap) === true }));
+        out.push(
+          card(onoff ? ONOFF.is : cap, 'condition', onoff ? 'Is turned !{{on|off}}' : `${title} !{{is|is not}} on`, {
+            run: () => side.value(deviceId, cap) === true,
+          }),
+        );
       if (f.setable) {
         out.push(card(onoff ? ONOFF.set.true : `${cap}_true`, 'action', onoff ? 'Turn on' : `Turn ${title} on`, { run: (_args, runId) => set(true, runId) }));
         out.push(
@@ -71,7 +75,7 @@ export function deviceCards(deviceId: string, side: DeviceSide): HubCard[] {
     } else if (f.type === 'enum') {
       const value = arg('value', 'dropdown', title, { values: (f.values ?? []).map((v) => ({ id: v.id, label: v.title })) });
       out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args, runId) => set(String(args.value), runId) }, [value]));
-      out.push(card(`${cap}_is`, 'condition', `${title} is`, { run: (args) => side.value(deviceId, cap) === args.value }, [{ ...value }]));
+      out.push(card(`${cap}_is`, 'condition', `${title} !{{is|is not}}`, { run: (args) => side.value(deviceId, cap) === args.value }, [{ ...value }]));
     } else {
       out.push(card(`${cap}_set`, 'action', `Set ${title}`, { run: (args, runId) => set(String(args.value), runId) }, [arg('value', 'text', title)]));
     }

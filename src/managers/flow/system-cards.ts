@@ -112,7 +112,7 @@ export function systemCards(d: SystemDeps): HubCard[] {
     }),
     card('cron', 'sunrise', 'trigger', 'At sunrise', [], {}, { hint: "At sunrise at the hub's location" }),
     card('cron', 'sunset', 'trigger', 'At sunset', [], {}, { hint: "At sunset at the hub's location" }),
-    card('cron', 'time_between', 'condition', 'The time is between', [time('from', 'From'), time('to', 'To')], {
+    card('cron', 'time_between', 'condition', 'The time !{{is|is not}} between', [time('from', 'From'), time('to', 'To')], {
       run: (args) => {
         const now = minuteOfDay();
         const from = minutesOf(args.from);
@@ -125,7 +125,7 @@ export function systemCards(d: SystemDeps): HubCard[] {
       'cron',
       'weekday',
       'condition',
-      'Today is',
+      'Today !{{is|is not}}',
       [
         dropdown(
           'day',
@@ -137,7 +137,7 @@ export function systemCards(d: SystemDeps): HubCard[] {
         run: (args) => WEEKDAYS[wall().weekday] === args.day,
       },
     ),
-    card('cron', 'sun_up', 'condition', 'The sun is up', [], { run: () => sunUp() }),
+    card('cron', 'sun_up', 'condition', 'The sun !{{is|is not}} up', [], { run: () => sunUp() }),
     card(
       'logic',
       'variable_changed',
