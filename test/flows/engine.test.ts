@@ -213,7 +213,7 @@ describe('flows', () => {
       [REMEMBER, 'done'],
     ]);
     expect(crashed!.steps[1]!.error).toMatch(/exited|ended|not running|closed/);
-    expect(crashed!.error).toContain(`action ${card(CRASHY, 'explode')} failed`);
+    expect(crashed!.error).toContain("the action 'crashy: Explode' failed: ");
     expect(await lastMessage()).toBe('after the crash');
     const [ok] = await runs(calm.id, 1);
     expect(ok).toMatchObject({ result: 'ran', branch: 'then' });

@@ -155,9 +155,10 @@ export class FlowEngine {
             break;
           }
         } catch (err) {
-          run.steps.push(this.step(c.id, 'condition', 'failed', message(err), c.inverted));
+          const failed = this.step(c.id, 'condition', 'failed', message(err), c.inverted);
+          run.steps.push(failed);
           run.result = 'failed';
-          run.error = `condition ${c.id} failed: ${message(err)}`;
+          run.error = `the condition ${named(failed)} failed: ${message(err)}`;
           return null;
         }
       }
@@ -184,8 +185,9 @@ export class FlowEngine {
         await this.runCard('action', a, tokens, state, run.id);
         run.steps.push(this.step(a.id, 'action', 'done', null));
       } catch (err) {
-        run.steps.push(this.step(a.id, 'action', 'failed', message(err)));
-        failed.push(`action ${a.id} failed: ${message(err)}`);
+        const step = this.step(a.id, 'action', 'failed', message(err));
+        run.steps.push(step);
+        failed.push(`the action ${named(step)} failed: ${message(err)}`);
       }
     }
     run.result = failed.length ? 'failed' : 'ran';
@@ -246,4 +248,9 @@ export class FlowEngine {
     this.deps.bus.publish('flow', 'flowrun.create', run);
     return run;
   }
+}
+
+/** A step's card as a person reads it: 'weather: Remember a message', or its id when it is gone. */
+function named(step: RunStep): string {
+  return step.title === null ? step.card : `'${step.ownerName}: ${step.title}'`;
 }
