@@ -147,7 +147,8 @@ async function send(c: Context, found: Found, options: SendOptions): Promise<Res
   if (inm?.split(',').some((tag) => tag.trim() === etag)) return answer(null, { status: 304, headers });
   if (options.transform) {
     const body = await options.transform.apply(found);
-    return answer(isHead(c.req.raw) ? null : body, { status: 200, headers });
+    // Made either way: a HEAD's answer is this one's headers (its Content-Length too); Node drops the body.
+    return answer(body, { status: 200, headers });
   }
   const source = gz ?? found;
   if (gz) headers['Content-Encoding'] = 'gzip';

@@ -116,10 +116,14 @@ describe('the Node adapter', () => {
     });
 
     it('answers a HEAD with the GET headers and no body', async () => {
-      const res = await fetch(`${hub.url}/`, { method: 'HEAD' });
+      const res = await fetch(`${hub.url}/`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(await res.text()).toBe('');
+      // The page's length as its GET has it.
+      const get = await fetch(`${hub.url}/`, { headers: { 'accept-encoding': 'identity' } });
+      const page = Buffer.from(await get.arrayBuffer());
+      expect(res.headers.get('content-length')).toBe(String(page.length));
     });
   });
 });
