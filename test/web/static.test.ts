@@ -151,6 +151,9 @@ describe('widget pages under /app/<appId>/widgets/<widgetId>/', () => {
     expect(res.body).not.toContain('/homey-widget.js');
     expect(res.body).toContain('"kind":"settings"');
     expect(res.body).toContain('"interval":"Sample every (seconds)"');
+    // A HEAD of the page: the GET's headers, its length too (the page is made per request), no body.
+    const head = await fetch(`${hub.url}/app/com.hearth.sysmon/settings/`, { method: 'HEAD', headers: { 'accept-encoding': 'identity' } });
+    expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, String(res.body.length), '']);
     const bare = await rawGet('/app/com.hearth.sysmon/settings');
     expect(bare.status).toBe(301);
     expect(bare.headers.location).toBe('/app/com.hearth.sysmon/settings/');
