@@ -77,7 +77,8 @@ describe('a driver app from the docs', () => {
     // Entries are committed within a second of their value.
     const logs = await poll(
       () => hub.call<Record<string, { title: string; type: string; units: string | null; lastValue: unknown }>>('GET', '/api/manager/insights/log'),
-      (r) => r.body[`${owner}:onoff`]?.lastValue !== null && r.body[`${owner}:measure_temperature`]?.lastValue !== null,
+      // != null: a log not made yet (undefined) is not committed either.
+      (r) => r.body[`${owner}:onoff`]?.lastValue != null && r.body[`${owner}:measure_temperature`]?.lastValue != null,
       'the values to be committed to insights',
     );
     expect(logs.body[`${owner}:onoff`]).toMatchObject({ type: 'boolean', lastValue: true });
