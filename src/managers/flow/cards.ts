@@ -126,7 +126,12 @@ export class CardRegistry {
   /** A card's title and its owner's name, for a run's log; null for a card that is not here. */
   describe(kind: CardKind, id: string): { title: string; ownerName: string } | null {
     const card = this.find(kind, id);
-    return card ? { title: card.title, ownerName: card.ownerName ?? this.source.appName(card.appId) } : null;
+    return card ? { title: card.title, ownerName: this.ownerName(card) } : null;
+  }
+
+  /** The name of a card's owner: the hub's or a device's own, else its app's. */
+  private ownerName(card: Card): string {
+    return card.ownerName ?? this.source.appName(card.appId);
   }
 
   view(card: Card): CardView {
@@ -135,7 +140,7 @@ export class CardRegistry {
       uri: card.ownerUri,
       ownerUri: card.ownerUri,
       ownerId: card.appId,
-      ownerName: card.ownerName ?? this.source.appName(card.appId),
+      ownerName: this.ownerName(card),
       type: card.kind,
       title: card.title,
       titleFormatted: card.titleFormatted,
