@@ -52,42 +52,36 @@ export function DevicePicker({
     );
   }
   const toggle = (id: string, on: boolean): void => onChange(on ? [...value.filter((v) => v !== id), id] : value.filter((v) => v !== id));
-  /** Moves a chosen device one place earlier (-1) or later (+1) in the widget's order. */
-  const move = (id: string, by: -1 | 1): void => {
-    const at = value.indexOf(id);
-    const to = at + by;
-    if (at < 0 || to < 0 || to >= value.length) return;
+  /** Moves the chosen device at `at` one place earlier (-1) or later (+1) in the widget's order. */
+  const move = (at: number, by: -1 | 1): void => {
     const next = [...value];
-    [next[at], next[to]] = [next[to]!, next[at]!];
+    [next[at], next[at + by]] = [next[at + by]!, next[at]!];
     onChange(next);
   };
   return (
     <fieldset class="device-picker" data-testid="widget-devices">
       <legend>Devices</legend>
       {fitting.length === 0 && gone.length === 0 ? <p class="muted">No device fits this widget.</p> : null}
-      {[...fitting.map((d) => ({ id: d.id, name: d.name })), ...gone.map((id) => ({ id, name: '(deleted device)' }))].map((d) => (
-        <label key={d.id} class="inline small">
-          <input type="checkbox" checked={value.includes(d.id)} onChange={(e) => toggle(d.id, (e.target as HTMLInputElement).checked)} />
-          {d.name}
-          {value.includes(d.id) ? (
-            <>
-              <span class="muted"> #{value.indexOf(d.id) + 1}</span>
-              <button type="button" class="small" aria-label={`Move ${d.name} earlier`} disabled={value.indexOf(d.id) === 0} onClick={() => move(d.id, -1)}>
-                ↑
-              </button>
-              <button
-                type="button"
-                class="small"
-                aria-label={`Move ${d.name} later`}
-                disabled={value.indexOf(d.id) === value.length - 1}
-                onClick={() => move(d.id, 1)}
-              >
-                ↓
-              </button>
-            </>
-          ) : null}
-        </label>
-      ))}
+      {[...fitting.map((d) => ({ id: d.id, name: d.name })), ...gone.map((id) => ({ id, name: '(deleted device)' }))].map((d) => {
+        const at = value.indexOf(d.id);
+        return (
+          <label key={d.id} class="inline small">
+            <input type="checkbox" checked={at >= 0} onChange={(e) => toggle(d.id, (e.target as HTMLInputElement).checked)} />
+            {d.name}
+            {at >= 0 ? (
+              <>
+                <span class="muted"> #{at + 1}</span>
+                <button type="button" class="small" aria-label={`Move ${d.name} earlier`} disabled={at === 0} onClick={() => move(at, -1)}>
+                  ↑
+                </button>
+                <button type="button" class="small" aria-label={`Move ${d.name} later`} disabled={at === value.length - 1} onClick={() => move(at, 1)}>
+                  ↓
+                </button>
+              </>
+            ) : null}
+          </label>
+        );
+      })}
     </fieldset>
   );
 }
