@@ -65,10 +65,12 @@ fi
 # --- system packages ----------------------------------------------------------------------
 say "system packages"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
+# A Pi on Wi-Fi drops a download now and then: apt tries each one again before giving up.
+apt_get() { apt-get -o Acquire::Retries=5 "$@"; }
+apt_get update -qq || die "apt-get update failed: is the network up, and are the package sources in /etc/apt reachable?"
 # espeak-ng speaks, alsa-utils plays (aplay), bubblewrap gives each app namespaces of its own,
 # curl checks the service. No compiler: the release's native module is built for this system.
-apt-get install -y -qq --no-install-recommends espeak-ng alsa-utils bubblewrap curl ca-certificates xz-utils >/dev/null
+apt_get install -y -qq --no-install-recommends espeak-ng alsa-utils bubblewrap curl ca-certificates xz-utils >/dev/null
 
 # --- Node.js 20, >= 20.12 -----------------------------------------------------------------
 # The release's native module loads in the Node major it was built for (its ABI): a newer Node on
@@ -84,7 +86,7 @@ if ! node_ok; then
   if [ -n "$candidate" ] && version_ge "$candidate" "$NODE_MIN" && [ "${candidate%%.*}" = "$node_major" ]; then
     say "Node.js $candidate from the distribution"
     # Only node: hearth runs no npm on the device.
-    apt-get install -y -qq --no-install-recommends nodejs >/dev/null
+    apt_get install -y -qq --no-install-recommends nodejs >/dev/null
   else
     case "$system_arch" in
       amd64) arch=x64 ;;
