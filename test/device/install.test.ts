@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/hub.js';
 import { EXAMPLES, freePort, get, getJson, releaseTarball, until, untilAppsRun } from './checks.js';
 import { boot, type Container, cannotRun, cloneRoot, nodeTarball, rootfs } from './nspawn.js';
-import { restartsAfterKill, tabletToken, uninstallKeepsState, upgradeKeepsData } from './steps.js';
+import { restartsAfterKill, tabletToken, uninstallKeepsState, untilRecordedRunning, upgradeKeepsData } from './steps.js';
 
 const why = cannotRun();
 const dirs: string[] = [];
@@ -69,6 +69,9 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
 
         const tablet = await tabletToken(box, url);
         await restartsAfterKill(box, url);
+        // The freeze must be a death while the apps ran, as the kill was: the restarted hub answers
+        // pings while its apps still start, and their record is written as they do.
+        await untilRecordedRunning(root, EXAMPLES);
 
         // A frozen hub (its event loop stopped) sends no watchdog keep-alive: systemd restarts it.
         const frozen = box.mainPid('hearth');

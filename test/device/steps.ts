@@ -28,6 +28,24 @@ export async function restartsAfterKill(box: Container, url: string, tries?: num
   );
 }
 
+/**
+ * Waits until the record a hub keeps of its running apps (`<data>/apps/running.json`, written
+ * as each app starts) names every app of `ids`: a death after that counts against them. Pinging
+ * the hub is not enough: it answers while its apps are still starting, and a hub frozen then
+ * leaves a record of none.
+ */
+export async function untilRecordedRunning(root: string, ids: string[], tries?: number): Promise<void> {
+  const file = join(root, 'var/lib/hearth/data/apps/running.json');
+  await until(
+    `${file} naming ${ids.join(' and ')}`,
+    async () => {
+      const running = (JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as { running?: unknown }).running;
+      return Array.isArray(running) && ids.every((id) => running.includes(id));
+    },
+    tries,
+  );
+}
+
 export interface Upgrade {
   root: string;
   /** The README's install command, run again with the same release. */
