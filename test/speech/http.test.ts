@@ -166,7 +166,9 @@ describe('queue over HTTP with a sound card', () => {
     // Requests on separate connections can overtake each other: send each once the last is queued.
     await waitUntil(async () => (await readdir(card)).length > 0, 'the first utterance on the card');
     const replaced = say({ text: 'old news', session: 'news' });
-    await pause(300, 'the replaced utterance queued before the fresh one is sent');
+    // No operation shows the queue: a second (of the first utterance's several) lets the request
+    // arrive on a loaded machine, where 300 ms was not always enough.
+    await pause(1000, 'the replaced utterance queued before the fresh one is sent');
     const fresh = say({ text: 'fresh news', session: 'news' });
     const late = say({ text: 'I will never make it in one second', timeout: 1 });
     const [r1, r2, r3, r4] = await Promise.all([busy, replaced, late, fresh]);
