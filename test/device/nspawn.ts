@@ -112,6 +112,37 @@ async function takeTurn(): Promise<() => void> {
   return () => holder.stdin?.end();
 }
 
+/** The pids of `pid`'s children (none once it has gone). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The container's init as this host numbers it (0 until there is one): the descendant of
+ * systemd-nspawn that is pid 1 in a pid namespace of its own, asked of the kernel (NSpid), not
+ * whichever child `ps` lists first. A pid taken while nspawn was still setting up (or failing to)
+ * went away, and every command entered through it failed ("stat of /proc/<pid>/ns/user failed").
+ */
+function containerInit(nspawnPid: number): number {
+  const queue = childrenOf(nspawnPid);
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    let status = '';
+    try {
+      status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    } catch {
+      continue;
+    }
+    const nspid = /^NSpid:\s+(.+)$/m.exec(status)?.[1]?.trim().split(/\s+/) ?? [];
+    if (nspid.length > 1 && nspid.at(-1) === '1') return pid;
+    queue.push(...childrenOf(pid));
+  }
+  return 0;
+}
+
 /** Boots `dir` and waits until the system is up. */
 export async function boot(dir: string, name: string): Promise<Container> {
   const release = await takeTurn();
@@ -123,15 +154,16 @@ export async function boot(dir: string, name: string): Promise<Container> {
   let leader = 0;
   for (let i = 0; i < 100 && !leader; i++) {
     await sleep(100);
-    const out = spawnSync('ps', ['--ppid', String(nspawn.pid), '-o', 'pid='], { encoding: 'utf8' }).stdout.trim();
-    leader = Number(out.split('\n')[0]) || 0;
+    leader = containerInit(nspawn.pid ?? 0);
   }
   if (!leader) {
     release();
     throw new Error(`systemd-nspawn ${dir} started no container`);
   }
-  const run = (command: string, env: Record<string, string> = {}, timeoutMs = 120_000): string =>
-    execFileSync(
+  const run = (command: string, env: Record<string, string> = {}, timeoutMs = 120_000): string => {
+    const code = nspawn.exitCode ?? nspawn.signalCode;
+    if (code !== null) throw new Error(`the container ${name} has ended (systemd-nspawn exited: ${code}), so it cannot run: ${command}`);
+    return execFileSync(
       'nsenter',
       ['-t', String(leader), '-a', 'env', '-i', `PATH=${PATH}`, 'HOME=/root', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), 'bash', '-c', command],
       {
@@ -140,26 +172,46 @@ export async function boot(dir: string, name: string): Promise<Container> {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
-  // 'degraded' (a unit the container cannot run, e.g. a getty) still means booted.
-  spawnSync('nsenter', ['-t', String(leader), '-a', 'systemctl', 'is-system-running', '--wait'], { timeout: 120_000, env: { PATH } });
-  const ended = async (): Promise<boolean> => {
-    for (let i = 0; i < 300 && nspawn.exitCode === null && nspawn.signalCode === null; i++) await sleep(100);
+  };
+  // 'degraded' (a unit the container cannot run, e.g. a getty) still means booted, and so may a
+  // wait that times out under emulation; nsenter failing to enter means there is no container.
+  const state = spawnSync('nsenter', ['-t', String(leader), '-a', 'systemctl', 'is-system-running', '--wait'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { PATH },
+  });
+  if (state.stderr?.startsWith('nsenter:')) {
+    try {
+      process.kill(leader, 'SIGKILL');
+    } catch {}
+    nspawn.kill('SIGKILL');
+    release();
+    throw new Error(`cannot enter the container ${name} (pid ${leader}): ${state.stderr}`);
+  }
+  const ended = async (seconds: number): Promise<boolean> => {
+    for (let i = 0; i < seconds * 10 && nspawn.exitCode === null && nspawn.signalCode === null; i++) await sleep(100);
     return nspawn.exitCode !== null || nspawn.signalCode !== null;
+  };
+  // The PID namespace's init, killed from its parent namespace: every process inside goes with
+  // it, and nspawn exits. Killing only nspawn would leave the container running without it: its
+  // hub would go on answering on the host's network while the next boot of the same root failed.
+  const endHard = async (): Promise<void> => {
+    try {
+      process.kill(leader, 'SIGKILL');
+    } catch {}
+    if (!(await ended(30))) nspawn.kill('SIGKILL');
   };
   return {
     run,
     mainPid: (unit) => Number(run(`systemctl show -p MainPID --value ${unit}`).trim()),
     async poweroff() {
       spawnSync('nsenter', ['-t', String(leader), '-a', 'systemctl', 'poweroff'], { env: { PATH } });
-      if (!(await ended())) nspawn.kill('SIGKILL');
+      // Stopping every unit can take a while on a loaded machine: two minutes, then a power cut.
+      if (!(await ended(120))) await endHard();
       release();
     },
     async kill() {
-      // The PID namespace's init, killed from its parent namespace: every process inside goes with it.
-      try {
-        process.kill(leader, 'SIGKILL');
-      } catch {}
-      if (!(await ended())) nspawn.kill('SIGKILL');
+      await endHard();
       release();
     },
   };
