@@ -193,8 +193,7 @@ export async function boot(dir: string, name: string): Promise<Container> {
     return nspawn.exitCode !== null || nspawn.signalCode !== null;
   };
   // The PID namespace's init, killed from its parent namespace: every process inside goes with
-  // it, and nspawn exits. Killing only nspawn would leave the container running without it: its
-  // hub would go on answering on the host's network while the next boot of the same root failed.
+  // it, and nspawn exits by itself; nspawn is killed only if it does not.
   const endHard = async (): Promise<void> => {
     try {
       process.kill(leader, 'SIGKILL');
