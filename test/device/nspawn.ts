@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { nodeBuild } from '../../scripts/release/native.mjs';
 import { target as releaseTarget } from '../../scripts/release/targets.mjs';
+import { childrenOf, statusOf } from '../../src/apps/host/node-pid.js';
 
 export const CACHE = '/var/cache/hearth-nspawn';
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -112,15 +113,6 @@ async function takeTurn(): Promise<() => void> {
   return () => holder.stdin?.end();
 }
 
-/** The pids of `pid`'s children (none once it has gone). */
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
 /**
  * The container's init as this host numbers it (0 until there is one): the descendant of
  * systemd-nspawn that is pid 1 in a pid namespace of its own, asked of the kernel (NSpid), not
@@ -130,14 +122,8 @@ function childrenOf(pid: number): number[] {
 function containerInit(nspawnPid: number): number {
   const queue = childrenOf(nspawnPid);
   for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
-    let status = '';
-    try {
-      status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    } catch {
-      continue;
-    }
-    const nspid = /^NSpid:\s+(.+)$/m.exec(status)?.[1]?.trim().split(/\s+/) ?? [];
-    if (nspid.length > 1 && nspid.at(-1) === '1') return pid;
+    const nspid = statusOf(pid)?.nspid ?? [];
+    if (nspid.length > 1 && nspid.at(-1) === 1) return pid;
     queue.push(...childrenOf(pid));
   }
   return 0;
@@ -173,21 +159,6 @@ export async function boot(dir: string, name: string): Promise<Container> {
       },
     );
   };
-  // 'degraded' (a unit the container cannot run, e.g. a getty) still means booted, and so may a
-  // wait that times out under emulation; nsenter failing to enter means there is no container.
-  const state = spawnSync('nsenter', ['-t', String(leader), '-a', 'systemctl', 'is-system-running', '--wait'], {
-    encoding: 'utf8',
-    timeout: 120_000,
-    env: { PATH },
-  });
-  if (state.stderr?.startsWith('nsenter:')) {
-    try {
-      process.kill(leader, 'SIGKILL');
-    } catch {}
-    nspawn.kill('SIGKILL');
-    release();
-    throw new Error(`cannot enter the container ${name} (pid ${leader}): ${state.stderr}`);
-  }
   const ended = async (seconds: number): Promise<boolean> => {
     for (let i = 0; i < seconds * 10 && nspawn.exitCode === null && nspawn.signalCode === null; i++) await sleep(100);
     return nspawn.exitCode !== null || nspawn.signalCode !== null;
@@ -200,6 +171,18 @@ export async function boot(dir: string, name: string): Promise<Container> {
     } catch {}
     if (!(await ended(30))) nspawn.kill('SIGKILL');
   };
+  // 'degraded' (a unit the container cannot run, e.g. a getty) still means booted, and so may a
+  // wait that times out under emulation; nsenter failing to enter means there is no container.
+  const state = spawnSync('nsenter', ['-t', String(leader), '-a', 'systemctl', 'is-system-running', '--wait'], {
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { PATH },
+  });
+  if (state.stderr?.startsWith('nsenter:')) {
+    await endHard();
+    release();
+    throw new Error(`cannot enter the container ${name} (pid ${leader}): ${state.stderr}`);
+  }
   return {
     run,
     mainPid: (unit) => Number(run(`systemctl show -p MainPID --value ${unit}`).trim()),

@@ -49,13 +49,18 @@ const read = (path: string): string | null => {
 };
 
 /** The kernel's view of a process: its parent and its pid in each namespace, outermost first. */
-function statusOf(pid: number): { ppid: number; nspid: number[] } | null {
+export function statusOf(pid: number): { ppid: number; nspid: number[] } | null {
   const status = read(`/proc/${pid}/status`);
   if (status === null) return null;
   const ppid = /^PPid:\s+(\d+)$/m.exec(status)?.[1];
   const nspid = /^NSpid:\s+([\d\s]+)$/m.exec(status)?.[1];
   if (ppid === undefined || nspid === undefined) return null;
   return { ppid: Number(ppid), nspid: nspid.trim().split(/\s+/).map(Number) };
+}
+
+/** The pids of a process's children, as the kernel lists them (none once it has gone). */
+export function childrenOf(pid: number): number[] {
+  return read(`/proc/${pid}/task/${pid}/children`)?.trim().split(/\s+/).filter(Boolean).map(Number) ?? [];
 }
 
 /**
@@ -65,8 +70,7 @@ function statusOf(pid: number): { ppid: number; nspid: number[] } | null {
 export function nodeBelow(reaper: number): number | undefined {
   const own = statusOf(reaper);
   if (own?.nspid.at(-1) !== 1) return undefined;
-  const children = read(`/proc/${reaper}/task/${reaper}/children`)?.trim().split(/\s+/).filter(Boolean).map(Number) ?? [];
-  for (const child of children) {
+  for (const child of childrenOf(reaper)) {
     const s = statusOf(child);
     if (s && s.ppid === reaper && s.nspid.length === own.nspid.length && s.nspid.at(-1) === 2) return child;
   }
