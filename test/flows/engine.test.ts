@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { openEvents } from '../helpers/events.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
-import { poll } from '../helpers/poll.js';
+import { pause, poll } from '../helpers/poll.js';
 import { F, type Flow, flowsOf, type Run } from './helpers.js';
 import { CRASHY, card, WEATHER, writeWeatherApp } from './weather-app.js';
 
@@ -241,6 +241,59 @@ describe('flows', () => {
     );
     expect(all.filter((r) => r.result === 'ran')).toHaveLength(11);
     await hub.call('DELETE', `${F}/flow/${loop.id}`);
+  });
+
+  it('a flow that starts itself six times over is refused past the bounds of runs; the hub answers, the log and the timeline say why', async () => {
+    const flowToken = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'flows only', scopes: ['service.flow'] } })).body
+      .token;
+    const made = await hub.call<Flow>('POST', `${F}/flow`, {
+      token: flowToken,
+      body: { name: 'Fan out', trigger: { id: 'homey:manager:flow:programmatic_trigger' } },
+    });
+    expect(made.status).toBe(201);
+    const self = { id: made.body.id, name: 'Fan out' };
+    const start = { id: 'homey:manager:flow:start_flow', args: { flow: self } };
+    expect((await hub.call('PUT', `${F}/flow/${self.id}`, { token: flowToken, body: { actions: Array(6).fill(start) } })).status).toBe(200);
+    const flowEvents = await openEvents(hub.wsUrl, 'flow', OWNER);
+    const timeline = await openEvents(hub.wsUrl, 'apps', OWNER);
+    const runsOf = () =>
+      flowEvents.frames.filter((f) => f.event === 'flowrun.create' && (f.args[0] as { flow: string }).flow === self.id).map((f) => f.args[0] as Run);
+    expect((await hub.call<Run>('POST', `${F}/flow/${self.id}/trigger`, { token: flowToken })).status).toBe(200);
+    // Which bound a run meets first depends on how the runs interleave: 32 of one flow at once, or 200 in the chain.
+    const bound =
+      /^(not started: 32 runs of this flow were under way, the bound for one flow|not started: the chain of flow runs that started it \(flows starting flows\) made 200 runs, the bound for one chain|stopped: it was started by a chain of 11 flow runs, .*; the bound is 10)$/;
+    const note = await timeline.next(
+      (f) => f.event === 'notification.create' && String((f.args[0] as { excerpt: string }).excerpt).includes('Fan out'),
+      20_000,
+    );
+    const excerpt = (note.args[0] as { excerpt: string }).excerpt;
+    expect(excerpt.startsWith("Flow 'Fan out' was started more often than the hub allows: ")).toBe(true);
+    expect(excerpt.slice(excerpt.indexOf('allows: ') + 8, -1)).toMatch(bound);
+    // The hub answers, and the chain ends: no more runs are published.
+    expect((await hub.call('GET', '/api/manager/system/ping')).status).toBe(200);
+    let seen = -1;
+    await poll(
+      async () => {
+        const before = seen;
+        seen = runsOf().length;
+        await pause(300, 'a run still under way would have been published by now');
+        return before === seen;
+      },
+      (settled) => settled,
+      'the chain to end',
+      100,
+    );
+    const all = runsOf();
+    const ran = all.filter((r) => r.result === 'ran').length;
+    expect(ran).toBeGreaterThanOrEqual(32);
+    expect(ran).toBeLessThanOrEqual(200);
+    // One refused run is logged (the others in the same ten seconds only counted), saying which bound.
+    const stopped = all.filter((r) => r.result === 'stopped');
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]!.error).toMatch(bound);
+    flowEvents.close();
+    timeline.close();
+    await hub.call('DELETE', `${F}/flow/${self.id}`);
   });
 
   it('a logic variable is a token in a flow; deleting it marks the flow broken, and the flow is kept', async () => {

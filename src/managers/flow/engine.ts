@@ -9,6 +9,9 @@
  *
  * A flow that triggers itself (an action whose app fires the flow's trigger while it runs) is
  * bounded: each run knows how deep in such a chain it is, and a run past MAX_DEPTH is stopped.
+ * Breadth is bounded too (run-bounds.ts): runs under way in all and per flow, and runs per chain;
+ * a run past a bound is not started, and the flow's log and the timeline say so, a few times a
+ * minute at most, so that a flood refused costs the hub next to nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,7 +24,8 @@ import type { FlowTokens } from '../flowtoken/registry.js';
 import { type TokenLookup, withTokens } from './arg-values.js';
 import type { CardRegistry } from './cards.js';
 import type { HubCard } from './hub-card.js';
-import type { RunLog } from './run-log.js';
+import { RunBounds } from './run-bounds.js';
+import type { Lineage, RunLog } from './run-log.js';
 import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './schema.js';
 import { readTitle } from './title.js';
 
@@ -29,6 +33,10 @@ import { readTitle } from './title.js';
 export const MAX_DEPTH = 10;
 export const CARD_TIMEOUT_MS = 30_000;
 const FILTER_TIMEOUT_MS = 10_000;
+/** A flow's refused runs are logged once in this long; the others are counted in the next. */
+const REFUSED_LOGGED_EVERY_MS = 10_000;
+/** A flow's refused runs reach the timeline once in this long. */
+const REFUSED_NOTIFIED_EVERY_MS = 60_000;
 
 type FlowCall = keyof typeof FLOW_APP_CALLS;
 export type AppCaller = <M extends FlowCall>(appId: string, method: M, args: AppCallArgs<M>, timeoutMs: number) => Promise<AppCallResult<M>>;
@@ -41,6 +49,8 @@ export interface EngineDeps {
   readonly bus: EventBus;
   readonly log: Logger;
   readonly call: AppCaller;
+  /** Puts a sentence on the home's timeline (a notification, as the flow's own card makes). */
+  readonly notify: (text: string) => void;
   /** Why a flow cannot run now (a card, device or variable it names is gone), or null. */
   readonly broken: (flow: FlowRecord) => string | null;
 }
@@ -50,6 +60,9 @@ const now = (): string => new Date().toISOString();
 
 export class FlowEngine {
   private readonly stopping = new AbortController();
+  readonly bounds = new RunBounds();
+  /** Per flow: when a refused run was last logged and put on the timeline, and how many since. */
+  private readonly refused = new Map<string, { logged: number; notified: number; quiet: number }>();
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -71,7 +84,9 @@ export class FlowEngine {
     state: Record<string, unknown>,
     cause: string | null,
   ): Promise<void> {
-    const depth = cause === null ? 0 : (this.deps.runs.depthOf(cause) ?? 0) + 1;
+    const parent = cause === null ? null : this.deps.runs.lineageOf(cause);
+    const lineage: Lineage | null = cause === null ? null : { depth: (parent?.depth ?? 0) + 1, chain: parent?.chain ?? cause };
+    const depth = lineage?.depth ?? 0;
     const deviceArg = card.deviceArg;
     const on = device === null || !deviceArg ? flows : flows.filter((f) => (f.trigger.args[deviceArg.name] as { id?: unknown } | undefined)?.id === device);
     if (on.length === 0) return;
@@ -89,11 +104,14 @@ export class FlowEngine {
         go = keys.map((k) => byKey.get(k) === true);
       }
     } catch (err) {
-      for (const flow of on) this.record(this.failedAtTrigger(flow, `the trigger's app did not say which flows go on: ${message(err)}`), depth);
+      for (const flow of on) {
+        const run = this.failedAtTrigger(flow, `the trigger's app did not say which flows go on: ${message(err)}`);
+        this.record(run, lineage ?? { depth, chain: run.id });
+      }
       return;
     }
     on.forEach((flow, i) => {
-      if (go[i] === true && this.deps.broken(flow) === null) void this.run(flow, tokens, state, depth);
+      if (go[i] === true && this.deps.broken(flow) === null) void this.run(flow, tokens, state, lineage);
     });
   }
 
@@ -111,19 +129,33 @@ export class FlowEngine {
     };
   }
 
-  /** Runs one flow with its trigger's tokens; resolves with the run when it ended (never rejects). */
-  async run(flow: FlowRecord, tokens: Tokens, state: Record<string, unknown>, depth: number, logged = true): Promise<RunView> {
+  /**
+   * Runs one flow with its trigger's tokens; resolves with the run when it ended (never rejects).
+   * `from`: where it stands in a chain of runs (null: it starts one).
+   */
+  async run(flow: FlowRecord, tokens: Tokens, state: Record<string, unknown>, from: Lineage | null, logged = true): Promise<RunView> {
     const run: RunView = { id: randomUUID(), flow: flow.id, started: now(), ended: null, result: 'running', branch: null, error: null, steps: [] };
+    const lineage = from ?? { depth: 0, chain: run.id };
+    const depth = lineage.depth;
     run.steps.push(this.step(flow.trigger.id, 'trigger', 'done', null));
-    this.deps.runs.begin(run.id, depth);
     if (depth > MAX_DEPTH) {
-      run.result = 'stopped';
-      run.error = `stopped: it was started by a chain of ${depth} flow runs, each started by the one before (a flow that starts itself); the bound is ${MAX_DEPTH}`;
-      return this.record(run, depth, logged);
+      const why = `stopped: it was started by a chain of ${depth} flow runs, each started by the one before (a flow that starts itself); the bound is ${MAX_DEPTH}`;
+      return this.refuse(flow, run, lineage, why, logged);
     }
+    const refused = this.bounds.admit(flow.id, lineage.chain);
+    if (refused !== null) return this.refuse(flow, run, lineage, `not started: ${refused}`, logged);
+    this.deps.runs.begin(run.id, lineage);
+    try {
+      return await this.steps(flow, run, tokens, state, lineage, logged);
+    } finally {
+      this.bounds.release(flow.id, lineage.chain);
+    }
+  }
+
+  private async steps(flow: FlowRecord, run: RunView, tokens: Tokens, state: Record<string, unknown>, lineage: Lineage, logged: boolean): Promise<RunView> {
     try {
       const pass = await this.conditions(flow.conditions, run, tokens, state);
-      if (pass === null) return this.record(run, depth, logged);
+      if (pass === null) return this.record(run, lineage, logged);
       run.branch = pass ? 'then' : 'else';
       await this.actions(
         flow.actions.filter((a) => a.group === run.branch),
@@ -135,7 +167,40 @@ export class FlowEngine {
       run.result = 'failed';
       run.error ??= message(err);
     }
-    return this.record(run, depth, logged);
+    return this.record(run, lineage, logged);
+  }
+
+  /**
+   * A run past a bound is not started (`error` says which). The first of a flow's refused runs in REFUSED_LOGGED_EVERY_MS
+   * is kept in its log (with how many went unsaid before it), and the first in
+   * REFUSED_NOTIFIED_EVERY_MS reaches the timeline; the others are only counted, so a flood costs
+   * a map lookup each.
+   */
+  private refuse(flow: FlowRecord, run: RunView, lineage: Lineage, error: string, logged: boolean): RunView {
+    run.result = 'stopped';
+    run.error = error;
+    if (!logged) return this.record(run, lineage, false);
+    const at = Date.now();
+    const seen = this.refused.get(flow.id) ?? { logged: 0, notified: 0, quiet: 0 };
+    this.refused.set(flow.id, seen);
+    if (at - seen.logged < REFUSED_LOGGED_EVERY_MS) {
+      seen.quiet++;
+      run.ended = now();
+      return run;
+    }
+    if (seen.quiet > 0) run.error = `${error} (and ${seen.quiet} runs of it before this one, unlogged)`;
+    seen.logged = at;
+    seen.quiet = 0;
+    if (at - seen.notified >= REFUSED_NOTIFIED_EVERY_MS) {
+      seen.notified = at;
+      this.deps.notify(`Flow '${flow.name}' was started more often than the hub allows: ${error}.`);
+    }
+    return this.record(run, lineage, true);
+  }
+
+  /** A flow was deleted: nothing of it is kept. */
+  forget(flowId: string): void {
+    this.refused.delete(flowId);
   }
 
   /** Whether the conditions hold; null when one failed (the run says why). */
@@ -237,12 +302,12 @@ export class FlowEngine {
     return { card, title: named ? readTitle(named.title, inverted) : null, ownerName: named?.ownerName ?? null, kind, outcome, error, at: now() };
   }
 
-  private record(run: RunView, depth: number, logged = true): RunView {
+  private record(run: RunView, lineage: Lineage, logged = true): RunView {
     run.ended = now();
     if (run.result === 'running') run.result = 'ran';
     // A test of an unsaved flow answers its run and keeps no log.
     if (!logged) return run;
-    this.deps.runs.add(run, depth);
+    this.deps.runs.add(run, lineage);
     if (run.result === 'failed' || run.result === 'stopped')
       this.deps.log.info({ flow: run.flow, run: run.id, result: run.result, error: run.error }, 'a flow run did not complete');
     this.deps.bus.publish('flow', 'flowrun.create', run);

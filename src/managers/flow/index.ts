@@ -75,6 +75,14 @@ export class FlowManager implements Manager {
   ) {
     const service = (this.service = new FlowsService(ctx.store, ctx.bus, this.cards, tokens));
     service.world = { hasDevice: (id) => devices?.has(id) ?? false, hasApp: () => false };
+    const notify = (text: string) =>
+      ctx.bus.publish('apps', 'notification.create', {
+        id: randomUUID(),
+        ownerUri: 'homey:manager:flow',
+        ownerId: 'flow',
+        excerpt: text,
+        dateCreated: new Date().toISOString(),
+      });
     this.engine = new FlowEngine({
       cards: this.cards,
       tokens,
@@ -82,6 +90,7 @@ export class FlowManager implements Manager {
       bus: ctx.bus,
       log: ctx.log,
       call: (...a) => this.call(...a),
+      notify,
       broken: (f) => service.brokenReason(f),
     });
     const engine = this.engine;
@@ -90,14 +99,7 @@ export class FlowManager implements Manager {
       systemCards({
         logic: hub.logic,
         say: hub.say,
-        notify: (text) =>
-          ctx.bus.publish('apps', 'notification.create', {
-            id: randomUUID(),
-            ownerUri: 'homey:manager:flow',
-            ownerId: 'flow',
-            excerpt: text,
-            dateCreated: new Date().toISOString(),
-          }),
+        notify,
         flows: () => service.records(),
         variableCauses: this.variableCauses,
         startFlow: (id, cause) => this.fireSystem('homey:manager:flow:programmatic_trigger', { flow: id }, cause),
@@ -129,15 +131,16 @@ export class FlowManager implements Manager {
       deleteFlow: async ({ params }) => {
         await service.remove(params.id);
         this.runs.forget(params.id);
+        engine.forget(params.id);
       },
       triggerFlow: async ({ params }) => {
         const flow = service.record(params.id);
         const view = service.view(flow);
         if (view.broken) throw new HearthError('conflict', `flow '${flow.name}' is broken: ${view.brokenReason}`);
         if (!view.triggerable) throw new HearthError('conflict', `flow '${flow.name}' cannot be started by hand: its trigger brings tokens its cards use`);
-        return engine.run(flow, {}, {}, 0);
+        return engine.run(flow, {}, {}, null);
       },
-      testFlow: ({ body }) => engine.run(service.unsaved(body.flow), body.tokens, {}, 0, false),
+      testFlow: ({ body }) => engine.run(service.unsaved(body.flow), body.tokens, {}, null, false),
       getFlowLog: ({ params }) => {
         service.record(params.id);
         return this.runs.of(params.id);
