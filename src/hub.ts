@@ -3,6 +3,7 @@
  * order and stops them in reverse. A manager that fails to start is logged and its operations
  * answer 503; the others run on.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
@@ -209,6 +210,8 @@ export class Hub {
       }
     }
 
+    this.sayWhatWasSetAside(store, log);
+
     const auth = new Authenticator(tokens, config.authFailureLimit);
     this.http = createHttpApp({
       managers: managers.all,
@@ -245,6 +248,24 @@ export class Hub {
     this.port = port;
     log.info({ port, host: config.host, dataDir: config.dataDir }, 'listening');
     return port;
+  }
+
+  /** Records the store set aside at open (they did not parse): in the log and on the timeline, each section once. */
+  private sayWhatWasSetAside(store: Store, log: Logger): void {
+    for (const aside of store.setAside) {
+      const where = aside.records.map((r) => r.path.join('.'));
+      log.warn(
+        { section: aside.section, records: where, reasons: aside.records.map((r) => r.reason), keptIn: aside.file },
+        'records in the data file did not parse and were set aside',
+      );
+      this.bus.publish('apps', 'notification.create', {
+        id: randomUUID(),
+        ownerUri: 'homey:manager:system',
+        ownerId: 'system',
+        excerpt: `${aside.records.length} record${aside.records.length === 1 ? '' : 's'} of '${aside.section}' in the data file could not be read and ${aside.records.length === 1 ? 'was' : 'were'} set aside (kept in ${aside.file} in the data folder): ${where.slice(0, 5).join(', ')}`,
+        dateCreated: new Date().toISOString(),
+      });
+    }
   }
 
   /**

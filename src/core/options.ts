@@ -39,7 +39,7 @@ export class OptionService {
     private readonly bus: EventBus,
   ) {
     try {
-      this.section = store.section('options', OptionsSection, () => ({}));
+      this.section = store.section('options', OptionsSection, () => ({}), [['*']]);
     } catch (err) {
       // One section holds every manager's options: rather than stop them all, they run on their
       // defaults and every option operation answers 503 with this reason. The file is left as is.

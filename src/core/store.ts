@@ -7,14 +7,20 @@
  * what `value` and `snapshot()` show once the write holding it is on disk. A mutate function
  * that throws changes nothing; a write that fails (disk full, I/O error) fails every caller
  * whose change it held, and nobody ever read those changes.
+ *
+ * Every write is checked against its section's schema before it is committed: a change that does
+ * not fit fails its caller with a 400 sentence and changes nothing (what a write path let through,
+ * a restart would refuse). At open, a record the schema refuses is set aside (set-aside.ts).
  */
 import { copyFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { z } from 'zod';
 import { DurableJSONFile } from './durable-file.js';
+import { invalid } from './errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { nullRecord, safeRecord } from './records.js';
+import { keepSetAside, parseSettingAside, type RecordPaths, type SetAside } from './set-aside.js';
 import { describeIssues } from './zod-issues.js';
 
 export const DB_FILE = 'db.json';
@@ -64,6 +70,8 @@ export class Store {
    * a shallow copy of a document is a snapshot of it.
    */
   private visible: StoreDocument;
+  /** Records taken out of their sections when they were opened, with where each is kept. */
+  readonly setAside: SetAside[] = [];
 
   private constructor(
     private readonly db: Low<StoreDocument>,
@@ -103,23 +111,27 @@ export class Store {
     await this.persist();
   }
 
-  /**
-   * Opens a section, parsing what is on disk with `schema` (anything read from a file is
-   * checked before use). A section absent from the file starts as `initial()`.
-   */
   /** Whether the data file holds section `name` (false before its first write). Ask before opening it. */
   holds(name: string): boolean {
     return Object.hasOwn(this.db.data, name);
   }
 
-  section<S extends z.ZodType>(name: string, schema: S, initial: () => z.output<S>): Section<z.output<S>> {
+  /**
+   * Opens a section, parsing what is on disk with `schema` (anything read from a file is checked
+   * before use); a record at one of `records` that the schema refuses is set aside, the section
+   * opens with the others. A section absent from the file starts as `initial()`.
+   */
+  section<S extends z.ZodType>(name: string, schema: S, initial: () => z.output<S>, records: RecordPaths = []): Section<z.output<S>> {
     if (name === 'schemaVersion') throw new StoreSectionError('reserved section name');
     if (this.sections.has(name)) throw new StoreSectionError(`store section '${name}' is opened twice`);
     const spec: SectionSpec = { schema, initial };
-    const opened = this.load(name, spec, this.db.data[name]);
+    const opened = this.open(name, spec, records);
     this.db.data[name] = opened;
     this.visible[name] = opened;
     this.sections.set(name, spec);
+    // A section with records set aside is written without them at once, so the next start finds
+    // nothing to set aside (a failure here is the next write's to report).
+    if (this.setAside.some((a) => a.section === name)) this.persist().catch(() => undefined);
     const store = this;
     return {
       get value() {
@@ -130,7 +142,7 @@ export class Store {
         // schema: a JSON copy alone would give caller-keyed records a prototype again.
         const draft = this.load(name, spec, JSON.parse(JSON.stringify(this.db.data[name]))) as z.output<S>;
         const result = mutate(draft); // throws: nothing changed
-        this.db.data[name] = draft;
+        this.db.data[name] = this.checked(name, schema, draft);
         await this.persist();
         return result;
       },
@@ -139,7 +151,7 @@ export class Store {
 
   /** A section that maps ids to records of `record` (see RecordSection). */
   records<S extends z.ZodType>(name: string, record: S): RecordSection<z.output<S>> {
-    const whole = this.section(name, safeRecord(z.string(), record), () => nullRecord());
+    const whole = this.section(name, safeRecord(z.string(), record), () => nullRecord(), [['*']]);
     return {
       get value() {
         return whole.value;
@@ -158,7 +170,7 @@ export class Store {
         // The map itself is copied shallowly: the records it shares with what readers see are never mutated.
         const next = Object.assign(nullRecord<z.output<S>>(), current);
         for (const id of ids) {
-          if (Object.hasOwn(draft, id)) next[id] = draft[id] as z.output<S>;
+          if (Object.hasOwn(draft, id)) next[id] = this.checked(`${name}' record '${id}`, record, draft[id]) as z.output<S>;
           else delete next[id];
         }
         this.db.data[name] = next;
@@ -166,6 +178,29 @@ export class Store {
         return result;
       },
     };
+  }
+
+  /**
+   * What is on disk for section `name`, with the records its schema refuses set aside: kept in a
+   * file first, then the section written without them. Throws when what is wrong is not a record.
+   */
+  private open(name: string, spec: SectionSpec, records: RecordPaths): unknown {
+    const raw = this.db.data[name];
+    if (raw === undefined || records.length === 0) return this.load(name, spec, raw);
+    const parsed = parseSettingAside(spec.schema, raw, records);
+    if (!parsed) return this.load(name, spec, raw);
+    if (parsed.aside.length > 0) {
+      const file = keepSetAside(dirname(this.file), name, parsed.aside);
+      this.setAside.push({ section: name, file, records: parsed.aside });
+    }
+    return parsed.value;
+  }
+
+  /** `value` as it will be stored in `what`, or a 400 naming what does not fit (nothing is changed). */
+  private checked(what: string, schema: z.ZodType, value: unknown): unknown {
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw invalid(`the change was not made: what '${what}' would hold does not fit: ${describeIssues(parsed.error, '', 3)}`);
+    return parsed.data;
   }
 
   /**

@@ -80,7 +80,7 @@ export class TokenService {
 
   constructor(store: Store) {
     try {
-      this.section = store.section('tokens', TokensSection, () => ({}));
+      this.section = store.section('tokens', TokensSection, () => ({}), [['*']]);
     } catch (err) {
       // The section stays in the file as it is; the tokens manager answers 503 with this reason.
       if (!(err instanceof StoreSectionError)) throw err;

@@ -1,5 +1,6 @@
 /**
- * A malformed `backup`, `tokens` or `options` section in db.json does not stop the hub: that
+ * A malformed `backup`, `tokens` or `options` section in db.json (its shape, not one record in it:
+ * such a record is set aside, see write-checks.test.ts) does not stop the hub: that
  * manager (or every option operation) answers 503 naming the problem, the rest runs, and the
  * file is left as it was for its repair. With a broken `tokens` section only the owner token
  * (HEARTH_OWNER_TOKEN or <data-dir>/owner-token) is accepted, so the owner can still restore.
@@ -17,7 +18,7 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-/** A data dir whose db.json holds `section` as `value`, made by a real hub first. */
+/** A data dir whose db.json holds `section` as `value` (undefined: as the hub wrote it), made by a real hub first. */
 async function dataDirWith(section: string, value: unknown, ownerToken?: string | null): Promise<string> {
   const dataDir = await tempDir();
   dirs.push(dataDir);
@@ -30,7 +31,7 @@ async function dataDirWith(section: string, value: unknown, ownerToken?: string 
   await first.stop();
   const file = join(dataDir, 'db.json');
   const doc = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-  doc[section] = value;
+  if (value !== undefined) doc[section] = value;
   await writeFile(file, JSON.stringify(doc));
   return dataDir;
 }
@@ -58,7 +59,7 @@ describe('a malformed store section', () => {
   }, 60_000);
 
   it('options: every option operation answers 503, managers run on defaults, the file is kept', async () => {
-    const dataDir = await dataDirWith('options', { i18n: 'not an object' });
+    const dataDir = await dataDirWith('options', 'not an object');
     const hub = await start(dataDir);
     for (const [method, path, body] of [
       ['GET', '/api/manager/i18n/option/units', undefined],
@@ -75,11 +76,12 @@ describe('a malformed store section', () => {
     }
     await hub.stop();
     const after = JSON.parse(await readFile(join(dataDir, 'db.json'), 'utf8')) as Record<string, unknown>;
-    expect(after.options).toEqual({ i18n: 'not an object' });
+    expect(after.options).toBe('not an object');
   }, 60_000);
 
   it('tokens: the owner token from HEARTH_OWNER_TOKEN still works, other tokens do not, token operations answer 503', async () => {
-    const dataDir = await dataDirWith('tokens', { a: { id: 42 } });
+    // Not a map of tokens at all: nothing in it is a record to set aside.
+    const dataDir = await dataDirWith('tokens', [{ id: 42 }]);
     const hub = await start(dataDir);
     expect((await hub.call('GET', '/api/manager/i18n/option/units')).body).toEqual({ value: 'imperial' });
     for (const [method, path, body] of [
@@ -93,7 +95,7 @@ describe('a malformed store section', () => {
     expect((await hub.call('GET', '/api/manager/i18n/state', { token: 'hth_not-a-token' })).status).toBe(401);
     await hub.stop();
     const after = JSON.parse(await readFile(join(dataDir, 'db.json'), 'utf8')) as Record<string, unknown>;
-    expect(after.tokens).toEqual({ a: { id: 42 } });
+    expect(after.tokens).toEqual([{ id: 42 }]);
   }, 60_000);
 
   it('tokens: the owner token in <data-dir>/owner-token keeps working and the file is not replaced', async () => {
@@ -104,5 +106,21 @@ describe('a malformed store section', () => {
     const res = await call(hub.url, 'GET', '/api/manager/i18n/option/units', { token: secret });
     expect(res.status, res.text).toBe(200);
     expect((await readFile(join(dataDir, 'owner-token'), 'utf8')).trim()).toBe(secret);
+  }, 60_000);
+});
+
+describe('a malformed record in a section', () => {
+  it('tokens: the record is set aside, every other token still works, token operations answer', async () => {
+    const dataDir = await dataDirWith('tokens', undefined);
+    const file = join(dataDir, 'db.json');
+    const doc = JSON.parse(await readFile(file, 'utf8')) as { tokens: Record<string, unknown> };
+    doc.tokens.planted = { id: 42 };
+    await writeFile(file, JSON.stringify(doc));
+    const hub = await start(dataDir);
+    const list = await hub.call<Record<string, { name: string }>>('GET', '/api/manager/tokens/token');
+    expect(list.status, list.text).toBe(200);
+    expect(Object.values(list.body).map((t) => t.name)).toContain('kept');
+    expect(Object.keys(list.body)).not.toContain('planted');
+    expect(hub.output.join('\n')).toMatch(/"section":"tokens","records":\["planted"\]/);
   }, 60_000);
 });

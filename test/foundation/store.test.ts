@@ -289,3 +289,77 @@ describe('data dir lock', () => {
     await release();
   });
 });
+
+describe('every write is checked against its schema; a record that does not parse is set aside at open', () => {
+  const Variable = z.object({ name: z.string(), value: z.string().max(10) });
+  const Doc = z.object({ title: z.string().max(10), pages: z.record(z.string(), z.object({ text: z.string() })) });
+
+  it('refuses a write that does not fit, with a 400 sentence, and changes nothing in memory or on disk', async () => {
+    const store = await Store.open(dir);
+    const vars = store.records('vars', Variable);
+    await vars.updateSome(['a'], (d) => void (d.a = { name: 'A', value: 'short' }));
+    const refused = vars.updateSome(['a'], (d) => void (d.a = { name: 'A', value: 'x'.repeat(20) }));
+    await expect(refused).rejects.toMatchObject({
+      status: 400,
+      message: "the change was not made: what 'vars' record 'a' would hold does not fit: value: Too big: expected string to have <=10 characters",
+    });
+    const doc = store.section('doc', Doc, () => ({ title: 'ok', pages: {} }));
+    await expect(doc.update((d) => void (d.title = 'far too long a title'))).rejects.toMatchObject({ status: 400 });
+    expect(vars.value.a).toEqual({ name: 'A', value: 'short' });
+    expect(doc.value.title).toBe('ok');
+    expect((await readDoc()).vars).toEqual({ a: { name: 'A', value: 'short' } });
+    // The section still takes good writes, and opens again.
+    await vars.updateSome(['a'], (d) => void delete d.a);
+    expect((await Store.open(dir)).records('vars', Variable).value).toEqual({});
+  });
+
+  it('sets a bad record aside in a file of its own, opens the section with the others, and writes it without', async () => {
+    await writeFile(
+      join(dir, 'db.json'),
+      JSON.stringify({
+        schemaVersion: SCHEMA_VERSION,
+        vars: { good: { name: 'G', value: 'fine' }, bad: { name: 'B', value: 'x'.repeat(20) }, worse: 7 },
+        doc: { title: 'ok', pages: { one: { text: 'a' }, two: { text: 2 } } },
+      }),
+    );
+    const store = await Store.open(dir);
+    const vars = store.records('vars', Variable);
+    expect(vars.value).toEqual({ good: { name: 'G', value: 'fine' } });
+    const doc = store.section('doc', Doc, () => ({ title: '', pages: {} }), [['pages', '*']]);
+    expect(doc.value.pages).toEqual({ one: { text: 'a' } });
+    expect(store.setAside.map((a) => [a.section, a.records.map((r) => r.path.join('.'))])).toEqual([
+      ['vars', ['bad', 'worse']],
+      ['doc', ['pages.two']],
+    ]);
+    const kept = JSON.parse(await readFile(join(dir, store.setAside[0]!.file), 'utf8')) as {
+      section: string;
+      records: Array<{ path: string[]; reason: string; value: unknown }>;
+    };
+    expect(kept.section).toBe('vars');
+    expect(kept.records[0]).toEqual({
+      path: ['bad'],
+      reason: 'bad.value: Too big: expected string to have <=10 characters',
+      value: { name: 'B', value: 'x'.repeat(20) },
+    });
+    expect(kept.records[1]!.value).toBe(7);
+    await store.flush();
+    // What readers see after that write is still the section without them.
+    expect(vars.value).toEqual({ good: { name: 'G', value: 'fine' } });
+    expect((await readDoc()).vars).toEqual({ good: { name: 'G', value: 'fine' } });
+    const again = await Store.open(dir);
+    again.records('vars', Variable);
+    again.section('doc', Doc, () => ({ title: '', pages: {} }), [['pages', '*']]);
+    expect(again.setAside).toEqual([]);
+    expect((await readdir(join(dir, 'set-aside'))).length).toBe(2);
+  });
+
+  it('does not set aside what is not a record: a section of the wrong shape is refused, and the file is left as it was', async () => {
+    const text = JSON.stringify({ schemaVersion: SCHEMA_VERSION, doc: { title: 'far too long a title', pages: {} }, vars: ['not', 'a', 'map'] });
+    await writeFile(join(dir, 'db.json'), text);
+    const store = await Store.open(dir);
+    expect(() => store.section('doc', Doc, () => ({ title: '', pages: {} }), [['pages', '*']])).toThrow(/section 'doc'.*title/);
+    expect(() => store.records('vars', Variable)).toThrow(/section 'vars'/);
+    expect(store.setAside).toEqual([]);
+    expect(await readFile(join(dir, 'db.json'), 'utf8')).toBe(text);
+  });
+});

@@ -135,7 +135,7 @@ export class AppRuntime {
   }
 
   async start(): Promise<void> {
-    this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}));
+    this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}), [['*']]);
     this.unregister.push(...this.settings.register(this.router), ...this.pushes.register(this.router));
     const probed = this.probing ?? beginSandboxProbe(this.opts.sandbox ?? 'auto');
     this.probing = undefined;

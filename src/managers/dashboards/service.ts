@@ -36,7 +36,10 @@ export class DashboardsService {
   ) {}
 
   start(): void {
-    this.section = this.store.section(SECTION, DashboardsSection(), () => ({ dashboards: {}, widgetStores: {} }));
+    this.section = this.store.section(SECTION, DashboardsSection(), () => ({ dashboards: {}, widgetStores: {} }), [
+      ['dashboards', '*'],
+      ['widgetStores', '*'],
+    ]);
   }
 
   // --- dashboards ---

@@ -59,7 +59,7 @@ export class VoiceRegistry {
     private readonly engine: EngineId,
     private readonly catalogue: readonly EngineVoice[],
   ) {
-    this.section = store.section(SECTION, SpeechSection, () => ({ installed: {} }));
+    this.section = store.section(SECTION, SpeechSection, () => ({ installed: {} }), [['installed', '*', '*']]);
   }
 
   /** True until the engine's first start has installed its default voice. */

@@ -39,9 +39,25 @@ export class ZonesService {
 
   async start(): Promise<void> {
     const first = !this.store.holds('zones');
-    this.section = this.store.section('zones', ZonesSection, initial);
+    this.section = this.store.section('zones', ZonesSection, initial, [['zones', '*']]);
     // The root made on the first start is written then, so it keeps its id from then on.
     if (first) await this.section.update(() => undefined);
+    await this.mendSetAside();
+  }
+
+  /**
+   * A zone set aside at open (its record did not parse) leaves its children without a parent:
+   * they move to the home, and a home set aside is made again under its id, so every zone and
+   * every device in one stays on the Devices page.
+   */
+  private async mendSetAside(): Promise<void> {
+    const { root, zones } = this.section.value;
+    const orphans = Object.values(zones).filter((z) => z.id !== root && (z.parent === null || !Object.hasOwn(zones, z.parent)));
+    if (orphans.length === 0 && Object.hasOwn(zones, root)) return;
+    await this.section.update((d) => {
+      if (!Object.hasOwn(d.zones, d.root)) d.zones[d.root] = { id: d.root, name: 'Home', parent: null, icon: 'home' };
+      for (const o of orphans) d.zones[o.id] = { ...o, parent: d.root };
+    });
   }
 
   get root(): string {
