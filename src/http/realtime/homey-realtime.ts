@@ -4,7 +4,8 @@
  * homey-api is, and 4 for newer ones; WebSocket and long-polling).
  * - The client emits `handshakeClient {token, homeyId}` on the root namespace and is answered
  *   `{namespace: '/api'}`; the token is checked as a request's is (a failure counts towards the
- *   address's limit). A connection that has not handshaken within 10 s is closed.
+ *   address's limit). Until then a connection has a short deadline, small frames and a share of
+ *   the slots per address (limits.ts).
  * - On `/api` it emits `subscribe(uri)` / `unsubscribe(uri)` for `homey:manager:<name>` (the
  *   manager's event scope, as its plain WebSocket asks), `homey:app:<appId>` (an app's
  *   realtime events: `service.app.readonly` or `service.dashboard.readonly`) and
@@ -17,7 +18,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Server as EngineServer } from 'engine.io';
+import type { Server as EngineServer, Socket as EngineSocket } from 'engine.io';
 import type { Logger } from 'pino';
 import type { Namespace, Socket, Server as SocketServer } from 'socket.io';
 import type { AppGateway } from '../../apps/host/gateway.js';
@@ -30,13 +31,11 @@ import type { Authenticator } from '../auth.js';
 import { checkAppChannel, checkManagerChannel, MAX_BUFFERED_BYTES, MAX_SOCKETS, MAX_SOCKETS_PER_TOKEN } from '../event-sockets.js';
 import { managerUri, SocketApi } from './api-over-socket.js';
 import { ITEM_MANAGERS, itemEvent } from './item-events.js';
+import { checkItemId, checkUri, HANDSHAKE_TIMEOUT_MS, MAX_FRAME, MAX_FRAME_BEFORE_HANDSHAKE, PendingConnections, RoomCounts, setFrameLimit } from './limits.js';
 
 export const REALTIME_PATH = '/socket.io/';
 /** The namespace every handshake names (Homey's is `/api` too). */
 export const HOMEY_NAMESPACE = '/api';
-const HANDSHAKE_TIMEOUT_MS = 10_000;
-/** An api call's body may be larger than an event socket's frames: a dashboard with its columns. */
-const MAX_PACKET_BYTES = 1024 * 1024;
 
 export interface RealtimeDeps {
   readonly bus: EventBus;
@@ -79,6 +78,8 @@ export class HomeyRealtime {
   /** Handshaken connections, by their Engine.IO connection (shared by its namespaces' sockets). */
   private readonly sessions = new Map<Connection, Session>();
   private readonly perToken = new Map<string, number>();
+  private readonly pending = new PendingConnections();
+  private readonly rooms = new RoomCounts();
   /** The operations by URI, made with the first api call (nothing at the hub's start). */
   private api: SocketApi | undefined;
   private unsubscribe: Array<() => void> = [];
@@ -118,11 +119,16 @@ export class HomeyRealtime {
     const engine = new Engine({
       allowEIO3: true,
       cookie: false,
-      maxHttpBufferSize: MAX_PACKET_BYTES,
-      // Connections before their handshake are capped by the hub's total, like event sockets.
-      allowRequest: (_req, fn) =>
-        fn(engine.clientsCount >= MAX_SOCKETS ? 'the hub holds its most realtime connections' : null, engine.clientsCount < MAX_SOCKETS),
+      // Until a connection handshakes; raised for it then (setFrameLimit).
+      maxHttpBufferSize: MAX_FRAME_BEFORE_HANDSHAKE,
+      // A new connection: the hub's total, like event sockets, and the share of those not yet handshaken.
+      allowRequest: (req, fn) => {
+        const why =
+          engine.clientsCount >= MAX_SOCKETS ? 'the hub holds its most realtime connections' : this.pending.refusal(addressOf(req.socket?.remoteAddress));
+        fn(why, why === null);
+      },
     });
+    engine.on('connection', (conn: EngineSocket) => this.onConnection(conn));
     const io = new Io({ serveClient: false, allowEIO3: true });
     io.bind(engine);
     io.of('/').on('connection', (socket) => this.onRoot(socket));
@@ -146,16 +152,23 @@ export class HomeyRealtime {
     return { engine, io, nsp };
   }
 
-  private onRoot(socket: Socket): void {
-    const { conn } = socket;
+  /** A new Engine.IO connection, before any namespace: it has HANDSHAKE_TIMEOUT_MS to handshake. */
+  private onConnection(conn: EngineSocket): void {
+    const address = addressOf(conn.remoteAddress);
+    this.pending.add(address, conn);
     const timer = setTimeout(() => {
-      if (!this.sessions.has(conn)) socket.conn.close();
+      // Discarded: a polling transport would otherwise wait for its next GET (or 30 s) to close.
+      if (!this.sessions.has(conn)) conn.close(true);
     }, HANDSHAKE_TIMEOUT_MS);
     timer.unref();
-    socket.conn.once('close', () => {
+    conn.once('close', () => {
       clearTimeout(timer);
+      this.pending.remove(address, conn);
       this.forget(conn);
     });
+  }
+
+  private onRoot(socket: Socket): void {
     socket.on('handshakeClient', (payload: unknown, ack: unknown) => {
       if (typeof ack !== 'function') return;
       try {
@@ -178,6 +191,10 @@ export class HomeyRealtime {
     }
     this.sessions.set(conn, { token, secret, address, close: () => socket.conn.close() });
     this.perToken.set(token.id, (this.perToken.get(token.id) ?? 0) + 1);
+    this.pending.remove(addressOf(conn.remoteAddress), conn);
+    // A token's connection gets full-size frames, on this transport and on the one it upgrades to.
+    setFrameLimit(conn, MAX_FRAME);
+    conn.on('upgrade', () => setFrameLimit(conn, MAX_FRAME));
     return { namespace: HOMEY_NAMESPACE };
   }
 
@@ -196,20 +213,32 @@ export class HomeyRealtime {
       socket.disconnect(true);
       return;
     }
+    // Rooms this socket joined (its own id's room aside), counted against its token too.
+    let held = 0;
+    const tokenId = session.token.id;
     socket.on('subscribe', (uri: unknown, ack: unknown) => {
       const answer = typeof ack === 'function' ? (ack as (err: unknown) => void) : () => {};
       try {
         const room = this.subscription(session, uri);
-        void socket.join(room);
+        if (!socket.rooms.has(room)) {
+          this.rooms.take(tokenId, held);
+          held++;
+          void socket.join(room);
+        }
         answer(null);
       } catch (err) {
         answer(errorBody(err));
       }
     });
     socket.on('unsubscribe', (uri: unknown, ack: unknown) => {
-      if (typeof uri === 'string') void socket.leave(uri);
+      if (typeof uri === 'string' && uri !== socket.id && socket.rooms.has(uri)) {
+        void socket.leave(uri);
+        held--;
+        this.rooms.give(tokenId, 1);
+      }
       if (typeof ack === 'function') ack(null);
     });
+    socket.once('disconnect', () => this.rooms.give(tokenId, held));
     socket.on('api', (payload: unknown, ack: unknown) => {
       if (typeof ack !== 'function') return;
       this.call(session, payload).then(
@@ -221,8 +250,7 @@ export class HomeyRealtime {
 
   /** The room of `uri` when the session's token may hear it; else a HearthError saying why. */
   private subscription(session: Session, uri: unknown): string {
-    if (typeof uri !== 'string')
-      throw new HearthError('invalid_parameter', 'subscribe takes a URI: homey:manager:<name>, homey:app:<appId> or homey:device:<id>');
+    checkUri(uri);
     const [kind, id] = [uri.slice(0, uri.lastIndexOf(':')), uri.slice(uri.lastIndexOf(':') + 1)];
     if (kind === 'homey:manager') {
       const manager = this.deps.managers.find((m) => m.name === id);
@@ -237,7 +265,8 @@ export class HomeyRealtime {
     }
     const itemManager = ITEM_MANAGERS[kind.replace(/^homey:/, '')];
     const manager = itemManager ? this.deps.managers.find((m) => m.name === itemManager) : undefined;
-    if (manager?.contract.eventScope && id !== '') {
+    if (manager?.contract.eventScope) {
+      checkItemId(uri, id);
       checkManagerChannel(session.token, manager, manager.contract.eventScope);
       return uri;
     }
@@ -289,6 +318,9 @@ export class HomeyRealtime {
     loaded.engine.close();
   }
 }
+
+/** A connection's address, for its share of the slots (an app's own socket has none: they share one). */
+const addressOf = (remote: string | undefined): string => remote || 'local';
 
 /** What a connection has not yet sent: Engine.IO's queue, and its WebSocket's buffer. */
 function pendingBytes(socket: Socket): number {
