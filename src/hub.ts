@@ -235,7 +235,6 @@ export class Hub {
       if (m instanceof AppsManager)
         m.attachHubApi({
           fetch: (req) => http.app.fetch(req),
-          token: tokens.issueInternal('apps', APP_WEB_API_SCOPES),
           serve: {
             request: requestListener(http.fetch),
             upgrade: http.upgrade,

@@ -17,6 +17,8 @@ import { type Section, type Store, StoreSectionError } from './store.js';
 export const APP_TOKEN_NAME = 'app:';
 export const isAppToken = (t: TokenInfo): boolean => t.id.startsWith(`internal:${APP_TOKEN_NAME}`);
 export const APP_TOKEN_REFUSED = "an app's token reaches the managers' API only: apps cannot call each other";
+/** The app an app's token was given to, or null for any other token. */
+export const appOfToken = (t: TokenInfo | null): string | null => (t && isAppToken(t) ? t.id.slice(`internal:${APP_TOKEN_NAME}`.length) : null);
 
 export interface TokenInfo {
   readonly id: string;

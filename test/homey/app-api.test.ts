@@ -26,7 +26,12 @@ beforeAll(async () => {
   const dir = await writeHomeyApp(appsDir, APP, {
     json: {
       permissions: ['homey:manager:api'],
-      api: { check: { method: 'GET', path: '/check' }, heard: { method: 'GET', path: '/heard' }, other: { method: 'GET', path: '/other' } },
+      api: {
+        check: { method: 'GET', path: '/check' },
+        heard: { method: 'GET', path: '/heard' },
+        other: { method: 'GET', path: '/other' },
+        peek: { method: 'GET', path: '/peek' },
+      },
     },
     files: {
       'app.js': `'use strict';
@@ -73,6 +78,28 @@ module.exports = {
       realtime = err.message;
     }
     return { status: res.status, message: answer.error_description, realtime };
+  },
+  // Another app's output and crash reports, with this app's token and through this.homey.api.
+  async peek({ homey }) {
+    const url = await homey.api.getLocalUrl();
+    const token = await homey.api.getOwnerApiToken();
+    const post = async (id, body) => {
+      const res = await fetch(url + '/api/manager/apps/app/' + id + '/crashlog', {
+        method: 'POST',
+        headers: { authorization: 'Bearer ' + token, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return [res.status, (await res.json()).error_description ?? null];
+    };
+    let viaSdk = null;
+    try {
+      await homey.api.post('/manager/apps/app/com.example.noapi/crashlog', {});
+      viaSdk = 'read';
+    } catch (err) {
+      viaSdk = err.message;
+    }
+    const listed = Object.keys(await homey.api.get('/manager/apps/app'));
+    return { other: await post('com.example.noapi', {}), own: await post('${APP}', {}), planted: await post('${APP}', { message: 'planted' }), viaSdk, listed };
   },
 };
 `,
@@ -141,6 +168,19 @@ describe("Homey's client inside an app (HomeyAPI.createAppAPI)", () => {
       message: "an app's token reaches the managers' API only: apps cannot call each other",
       realtime: expect.stringContaining('apps cannot call each other'),
     });
+  });
+
+  it("reads about its own app only: another app's output is not installed for it, the list holds itself, a crash report is not written", async () => {
+    const peek = await hub.call<Record<string, unknown>>('GET', `/api/app/${APP}/peek`);
+    expect(peek.body).toEqual({
+      other: [404, "app 'com.example.noapi' is not installed"],
+      own: [200, null],
+      planted: [403, "recording a message with an app's crash report needs the scope 'service.app.control'; without a message the log is only read"],
+      viaSdk: expect.stringContaining("app 'com.example.noapi' is not installed"),
+      listed: [APP],
+    });
+    const log = await hub.call<{ reports?: unknown }>('POST', `/api/manager/apps/app/${APP}/crashlog`, { body: {} });
+    expect(JSON.stringify(log.body)).not.toContain('planted');
   });
 
   it('gives no token to an app without homey:manager:api', async () => {

@@ -2,11 +2,12 @@
  * An app's calls into the hub's own Web API (`this.homey.api.get/post/put/delete`, with the
  * permission `homey:manager:api`). They never leave the hub: an app in namespaces has no network
  * to reach the API with, and holds no token. The hub makes each request on the app's behalf
- * through its own HTTP layer with a token it keeps to itself, whose scopes let apps read the hub
- * and change nothing: every check of a client's request applies.
+ * through its own HTTP layer with the app's own token (`app:<id>`, which it keeps to itself),
+ * whose scopes let apps read the hub and change nothing: every check of a client's request applies.
  */
 import { invalid, unavailable } from '../../core/errors.js';
 import type { GrantedScope } from '../../core/scopes.js';
+import { APP_TOKEN_NAME } from '../../core/tokens.js';
 import { localRequest } from '../../http/node-adapter.js';
 import type { HubServe } from './api-socket.js';
 import type { SdkRouter } from './router.js';
@@ -27,8 +28,6 @@ const ORIGIN = 'http://hearth.internal';
 export interface HubApi {
   /** The hub's HTTP application. */
   fetch(req: Request): Response | Promise<Response>;
-  /** The hub's own token for apps' requests (TokenService.issueInternal with APP_WEB_API_SCOPES). */
-  token: string;
   /** The HTTP application as a server runs it, for the apps' own sockets (api-socket.ts). */
   serve: HubServe;
 }
@@ -38,21 +37,33 @@ export interface HubApi {
  * null while it starts: apps start before the HTTP layer); returns the unregister function.
  */
 export function serveHubApi(router: SdkRouter, hubApi: () => HubApi | null): () => void {
-  return router.handle('api.request', async (_app, { method, path, body }) => {
+  // Each app calls with a token of its own (the one its Homey client's socket has too), so what
+  // an operation answers an app is about that app alone (managers/apps/operations.ts).
+  const tokens = new Map<string, string>();
+  return router.handle('api.request', async (app, { method, path, body }) => {
     const api = hubApi();
     if (!api) throw unavailable("the hub's Web API is not up yet; try again in a moment");
-    const { fetch, token } = api;
     const sendsBody = (method === 'POST' || method === 'PUT') && body !== undefined;
     // The path as the router will see it, resolved and normalised, is what is checked (the
     // protocol already refused dot segments; this holds whatever a URL parser does next).
     const url = new URL(`${ORIGIN}/api${path}`);
     if (!url.pathname.startsWith('/api/manager/')) throw invalid("an app may call the managers' API only: a path such as /manager/i18n/state");
-    const req = localRequest(url.href, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(sendsBody ? { 'content-type': 'application/json' } : {}) },
-      ...(sendsBody ? { body: JSON.stringify(body) } : {}),
-    });
-    const res = await fetch(req as unknown as Request);
+    const send = (token: string) =>
+      api.fetch(
+        localRequest(url.href, {
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(sendsBody ? { 'content-type': 'application/json' } : {}) },
+          ...(sendsBody ? { body: JSON.stringify(body) } : {}),
+        }) as unknown as Request,
+      );
+    const issue = () => {
+      const made = api.serve.issueToken(`${APP_TOKEN_NAME}${app.id}`);
+      tokens.set(app.id, made);
+      return made;
+    };
+    let res = await send(tokens.get(app.id) ?? issue());
+    // The app's tokens are dropped when it is removed; one installed again gets a new one.
+    if (res.status === 401) res = await send(issue());
     const text = await res.text();
     let parsed: unknown = null;
     try {

@@ -1,17 +1,28 @@
 /**
  * The apps handlers: each operation of the contract (contract.ts) as a thin call into the apps
- * service.
+ * service. An app's own token (its Homey client, `this.homey.api`) sees its own app only: the
+ * list holds it alone, and every other app's id answers as an app that is not installed (its
+ * output may hold keys and passwords the app logged).
  */
+import { HearthError } from '../../core/errors.js';
 import { implement, type Operation } from '../../core/operation.js';
+import { nullRecord } from '../../core/records.js';
+import { grants } from '../../core/scopes.js';
+import { appOfToken } from '../../core/tokens.js';
 import { appsContract } from './contract.js';
 import type { AppsService } from './service.js';
 
 export function appsOperations(service: AppsService): Operation[] {
-  return implement(appsContract.operations, {
+  const operations = implement(appsContract.operations, {
     getAppsState: () => service.state(),
-    getApps: async () => {
+    getApps: async (_input, ctx) => {
       await service.runtime.rescan();
-      return service.runtime.list();
+      const all = service.runtime.list();
+      const own = appOfToken(ctx.token);
+      if (own === null) return all;
+      const mine = nullRecord<(typeof all)[string]>();
+      if (Object.hasOwn(all, own)) mine[own] = all[own]!;
+      return mine;
     },
     getApp: ({ params }) => service.runtime.get(params.id),
     updateApp: ({ params, body }) => service.update(params.id, body),
@@ -25,11 +36,30 @@ export function appsOperations(service: AppsService): Operation[] {
     getAppSetting: ({ params }) => service.getSetting(params.id, params.name),
     setAppSetting: ({ params, body }) => service.setSetting(params.id, params.name, body.value),
     unsetAppSetting: ({ params }) => service.unsetSetting(params.id, params.name),
-    getAppStd: ({ params, body }) => service.runtime.crashLog(params.id, body.message),
+    getAppStd: ({ params, body }, ctx) => {
+      // Reading is the read scope's; recording a message with the crash report is a write.
+      if (body.message !== undefined && !(ctx.token && grants(ctx.token.scopes, 'service.app.control')))
+        throw new HearthError(
+          'missing_scope',
+          "recording a message with an app's crash report needs the scope 'service.app.control'; without a message the log is only read",
+        );
+      return service.runtime.crashLog(params.id, body.message);
+    },
     getAppStore: () => service.catalogue(),
     installFromAppStore: ({ body }) => {
       const { id, ...opts } = body;
       return service.install(id, opts);
     },
   });
+  return operations.map((op) => ({ ...op, handler: ownAppOnly(op.handler) }));
+}
+
+/** An app's token names its own app only; another app's id answers as one not installed. */
+function ownAppOnly(handler: Operation['handler']): Operation['handler'] {
+  return (input, ctx) => {
+    const own = appOfToken(ctx.token);
+    const id = (input.params as { id?: unknown } | undefined)?.id;
+    if (own !== null && typeof id === 'string' && id !== own) throw new HearthError('not_found', `app '${id}' is not installed`);
+    return handler(input, ctx);
+  };
 }
