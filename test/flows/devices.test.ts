@@ -94,6 +94,12 @@ describe("a device's capability cards", () => {
       body: { name: 'x', trigger: { id: card(WEATHER, 'wind_start') }, actions: [{ id: `homey:device:${lamp.id}:dim_set`, args: { value: 3 } }] },
     });
     expect(bad.body.error_description).toBe("argument 'value' of card 'Set Dim level' must be at most 1");
+    // Switching the lamp through a card asks what switching it through the devices API asks.
+    const flowOnly = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'flows', scopes: ['service.flow'] } })).body.token;
+    const refused = await hub.call<{ error_description: string }>('POST', `${F}/flowcardaction/homey:device:${lamp.id}/on/run`, { token: flowOnly, body: {} });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error_description).toContain("needs the scope 'service.device.control'");
+    expect(await onoff(lamp.id)).toBe(false);
     await hub.call('DELETE', `${F}/flow/${off.id}`);
     await hub.call('DELETE', `${F}/flow/${dimmed.id}`);
   });

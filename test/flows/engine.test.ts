@@ -478,6 +478,53 @@ describe('flows', () => {
     expect(state.body.broken).toBe(1);
   });
 
+  it("runs no card past the caller's rights: by hand, in a test, or in a flow it saves; the card list says which it may run", async () => {
+    const make = async (scopes: string[]) =>
+      (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'cards', scopes } })).body.token;
+    const flowOnly = await make(['service.flow']);
+    const withLogic = await make(['service.flow', 'service.logic']);
+    const v = (
+      await hub.call<{ id: string; name: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Guarded', type: 'string', value: 'kept' } })
+    ).body;
+    const setIt = { id: 'homey:manager:logic:set_variable', args: { variable: { id: v.id, name: v.name }, value: 'changed' } };
+    const byHand = await hub.call<{ error_description: string }>('POST', `${F}/flowcardaction/homey:manager:logic/set_variable/run`, {
+      token: flowOnly,
+      body: { args: setIt.args },
+    });
+    expect(byHand.status).toBe(403);
+    expect(byHand.body.error_description).toBe("the action card 'Logic: Set a variable' needs the scope 'service.logic', which this token does not hold");
+    const programmatic = { id: 'homey:manager:flow:programmatic_trigger' };
+    const saved = await hub.call<{ error_description: string }>('POST', `${F}/flow`, {
+      token: flowOnly,
+      body: { name: 'Speak up', trigger: programmatic, actions: [{ id: 'homey:manager:speech-output:say', args: { text: 'hello' } }] },
+    });
+    expect(saved.status).toBe(403);
+    expect(saved.body.error_description).toContain("needs the scope 'service.speech'");
+    const tested = await hub.call<{ error_description: string }>('POST', `${F}/flow/test`, {
+      token: flowOnly,
+      body: { flow: { trigger: programmatic, actions: [{ id: REMEMBER, args: { message: 'planted' } }] }, tokens: {} },
+    });
+    expect(tested.status).toBe(403);
+    expect(tested.body.error_description).toContain("needs the scope 'service.app.control'");
+    // A flow the owner made with the card cannot be changed to use it by the flows-only token either.
+    const mine = await createFlow({ name: 'Harmless', trigger: programmatic });
+    expect((await hub.call('PUT', `${F}/flow/${mine.id}`, { token: flowOnly, body: { actions: [setIt] } })).status).toBe(403);
+    expect((await hub.call<{ value: string }>('GET', `/api/manager/logic/variable/${v.id}`)).body.value).toBe('kept');
+    // With the variables scope the same token may.
+    expect((await hub.call('PUT', `${F}/flow/${mine.id}`, { token: withLogic, body: { actions: [setIt] } })).status).toBe(200);
+    expect((await hub.call<Run>('POST', `${F}/flow/${mine.id}/trigger`, { token: withLogic })).body.result).toBe('ran');
+    expect((await hub.call<{ value: string }>('GET', `/api/manager/logic/variable/${v.id}`)).body.value).toBe('changed');
+    // The card list answers each caller which cards it may run, and what each needs.
+    const seen = (await hub.call<Record<string, { needs: string | null; usable: boolean }>>('GET', `${F}/flowcardaction`, { token: flowOnly })).body;
+    expect(seen['homey:manager:logic:set_variable']).toMatchObject({ needs: 'service.logic', usable: false });
+    expect(seen['homey:manager:flow:start_flow']).toMatchObject({ needs: 'service.flow.start', usable: true });
+    expect(seen['homey:manager:notifications:create_notification']).toMatchObject({ needs: null, usable: true });
+    const owner = (await hub.call<Record<string, { usable: boolean }>>('GET', `${F}/flowcardaction`)).body;
+    expect(Object.values(owner).every((c) => c.usable)).toBe(true);
+    await hub.call('DELETE', `${F}/flow/${mine.id}`);
+    await hub.call('DELETE', `/api/manager/logic/variable/${v.id}`);
+  });
+
   it('holds each operation to its scope', async () => {
     const made = await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', {
       body: { name: 'reader', scopes: ['service.flow.readonly', 'service.logic.readonly'] },

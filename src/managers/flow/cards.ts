@@ -8,6 +8,7 @@ import { type CardKind, readCards } from '../../apps/manifest/flow-cards.js';
 import type { AppManifest } from '../../apps/manifest/manifest.js';
 import { notFound } from '../../core/errors.js';
 import { nullRecord } from '../../core/records.js';
+import { cardScope } from './card-rights.js';
 import type { HubCard } from './hub-card.js';
 import type { CardView } from './schema.js';
 
@@ -151,6 +152,8 @@ export class CardRegistry {
       deprecated: card.deprecated,
       highlight: card.highlight,
       duration: card.duration,
+      needs: cardScope(card, card.kind),
+      usable: true,
     };
   }
 

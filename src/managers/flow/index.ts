@@ -14,18 +14,21 @@ import type { HubEvent } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import { clockFor } from '../../core/system-zone.js';
+import type { TokenInfo } from '../../core/tokens.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import type { LogicService } from '../logic/service.js';
 import { serveFlows } from './app-side.js';
+import { checkCardRights, forCaller } from './card-rights.js';
 import { CardRegistry } from './cards.js';
 import { flowContract } from './contract.js';
 import { deviceCards, triggerIds } from './device-cards.js';
 import { deviceSide } from './devices-side.js';
 import { type AppCaller, FlowEngine, type Tokens } from './engine.js';
 import { RunLog } from './run-log.js';
-import { FlowsService } from './service.js';
+import type { CardView } from './schema.js';
+import { FlowsService, refsOf } from './service.js';
 import { systemCards } from './system-cards.js';
 import { TimeTriggers } from './time-triggers.js';
 
@@ -126,8 +129,16 @@ export class FlowManager implements Manager {
       },
       getFlows: () => service.list(),
       getFlow: ({ params }) => service.get(params.id),
-      createFlow: ({ body }) => service.create(body),
-      updateFlow: ({ params, body }) => service.update(params.id, body),
+      createFlow: ({ body }, ctx) => {
+        this.mayRun(ctx.token, body);
+        return service.create(body);
+      },
+      updateFlow: ({ params, body }, ctx) => {
+        // The cards it is given; and all of them when it is turned on (it will run them).
+        const before = service.record(params.id);
+        this.mayRun(ctx.token, body.enabled === true && !before.enabled ? { ...before, ...body } : body);
+        return service.update(params.id, body);
+      },
       deleteFlow: async ({ params }) => {
         await service.remove(params.id);
         this.runs.forget(params.id);
@@ -140,7 +151,10 @@ export class FlowManager implements Manager {
         if (!view.triggerable) throw new HearthError('conflict', `flow '${flow.name}' cannot be started by hand: its trigger brings tokens its cards use`);
         return engine.run(flow, {}, {}, null);
       },
-      testFlow: ({ body }) => engine.run(service.unsaved(body.flow), body.tokens, {}, null, false),
+      testFlow: ({ body }, ctx) => {
+        this.mayRun(ctx.token, body.flow);
+        return engine.run(service.unsaved(body.flow), body.tokens, {}, null, false);
+      },
       getFlowLog: ({ params }) => {
         service.record(params.id);
         return this.runs.of(params.id);
@@ -152,18 +166,20 @@ export class FlowManager implements Manager {
       deleteFlowFolder: async ({ params }) => {
         await service.removeFolder(params.id);
       },
-      getFlowCardTriggers: () => this.cards.views('trigger'),
-      getFlowCardTrigger: ({ params }) => this.cards.view(this.cards.byPath('trigger', params.uri, params.id)),
-      getFlowCardConditions: () => this.cards.views('condition'),
-      getFlowCardCondition: ({ params }) => this.cards.view(this.cards.byPath('condition', params.uri, params.id)),
-      runFlowCardCondition: async ({ params, body }) => {
+      getFlowCardTriggers: (_input, ctx) => this.viewsFor(ctx.token, 'trigger'),
+      getFlowCardTrigger: ({ params }, ctx) => forCaller(ctx.token, this.cards.view(this.cards.byPath('trigger', params.uri, params.id))),
+      getFlowCardConditions: (_input, ctx) => this.viewsFor(ctx.token, 'condition'),
+      getFlowCardCondition: ({ params }, ctx) => forCaller(ctx.token, this.cards.view(this.cards.byPath('condition', params.uri, params.id))),
+      runFlowCardCondition: async ({ params, body }, ctx) => {
         const card = this.cards.byPath('condition', params.uri, params.id);
+        this.mayRun(ctx.token, { conditions: [{ id: card.id, args: {} }] });
         return (await this.runCard('condition', card.id, body)) === true;
       },
-      getFlowCardActions: () => this.cards.views('action'),
-      getFlowCardAction: ({ params }) => this.cards.view(this.cards.byPath('action', params.uri, params.id)),
-      runFlowCardAction: async ({ params, body }) => {
+      getFlowCardActions: (_input, ctx) => this.viewsFor(ctx.token, 'action'),
+      getFlowCardAction: ({ params }, ctx) => forCaller(ctx.token, this.cards.view(this.cards.byPath('action', params.uri, params.id))),
+      runFlowCardAction: async ({ params, body }, ctx) => {
         const card = this.cards.byPath('action', params.uri, params.id);
+        this.mayRun(ctx.token, { actions: [{ id: card.id, args: {} }] });
         const answer = await this.runCard('action', card.id, body);
         return typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
       },
@@ -192,6 +208,25 @@ export class FlowManager implements Manager {
       deleteAdvancedFlow: notHere,
       triggerAdvancedFlow: notHere,
     });
+  }
+
+  /** Every card of `kind` as `token` sees them (which it may run). */
+  private viewsFor(token: TokenInfo | null, kind: CardKind): Record<string, CardView> {
+    const views = this.cards.views(kind);
+    for (const [id, v] of Object.entries(views)) views[id] = forCaller(token, v);
+    return views;
+  }
+
+  /** Throws a 403 when `token` may not run one of the cards `flow` names (card-rights.ts); cards that do not exist are the service's to refuse. */
+  private mayRun(token: TokenInfo | null, flow: Parameters<typeof refsOf>[0]): void {
+    checkCardRights(
+      token,
+      refsOf(flow).flatMap(([kind, ref]) => {
+        const card = this.cards.find(kind, ref.id);
+        const named = this.cards.describe(kind, ref.id);
+        return card ? [{ card, kind, name: named ? `'${named.ownerName}: ${named.title}'` : card.id }] : [];
+      }),
+    );
   }
 
   /** Fires one of the hub's own triggers; resolves once the flows on it are started. */

@@ -192,6 +192,10 @@ export const CardView = lazy(() =>
     deprecated: z.boolean(),
     highlight: z.boolean(),
     duration: z.boolean(),
+    /** The scope running it needs besides the flows scope (card-rights.ts), or null. */
+    needs: z.string().nullable(),
+    /** Whether the caller's token may run it (hearth's own field: the flow editor greys out the others). */
+    usable: z.boolean(),
   }),
 );
 export type CardView = z.infer<ReturnType<typeof CardView>>;

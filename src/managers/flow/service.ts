@@ -25,7 +25,7 @@ export interface FlowWorld {
 type CardRef = { id: string; args: Record<string, unknown> };
 
 /** Each card of a flow (or of the parts of one a change gives) with its kind, trigger first. */
-function refsOf(f: {
+export function refsOf(f: {
   trigger?: CardRef | undefined;
   conditions?: readonly CardRef[] | undefined;
   actions?: readonly CardRef[] | undefined;

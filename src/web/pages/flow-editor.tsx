@@ -8,6 +8,7 @@
  */
 import type { JSX } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
+import { isScope, SCOPE_INFO } from '../../core/scopes.js';
 import type { DeviceView } from '../../managers/devices/views.js';
 import type { CardView, FlowView, RunView } from '../../managers/flow/schema.js';
 import { readTitle } from '../../managers/flow/title.js';
@@ -51,6 +52,9 @@ export function draftOf(f: FlowView | null): Draft {
 }
 
 /** A search over the cards of one kind, by title and owner. */
+/** A scope in words (its label), or the raw name for one the web app does not know. */
+const scopeLabel = (scope: string | null): string => (scope && isScope(scope) ? SCOPE_INFO[scope].label : String(scope));
+
 function CardPicker({ kind, cards, onPick }: { kind: Kind; cards: Record<string, CardView>; onPick: (id: string) => void }): JSX.Element {
   const [query, setQuery] = useState('');
   const q = query.toLowerCase();
@@ -76,6 +80,8 @@ function CardPicker({ kind, cards, onPick }: { kind: Kind; cards: Record<string,
               <button
                 type="button"
                 data-testid="card-option"
+                disabled={!c.usable}
+                aria-describedby={c.usable ? undefined : `why-${c.id}`}
                 onClick={() => {
                   setQuery('');
                   onPick(c.id);
@@ -83,6 +89,12 @@ function CardPicker({ kind, cards, onPick }: { kind: Kind; cards: Record<string,
               >
                 <span class="muted">{c.ownerName}:</span> {readTitle(c.title)}
               </button>
+              {c.usable ? null : (
+                <span class="muted small" id={`why-${c.id}`} data-testid="card-why">
+                  {' '}
+                  Not for you: it needs the right “{scopeLabel(c.needs)}”, which this sign-in does not have.
+                </span>
+              )}
             </li>
           ))}
           {found.length === 0 ? <li class="muted">No card matches.</li> : null}
