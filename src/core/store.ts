@@ -34,6 +34,12 @@ export interface StoreDocument {
 export interface Section<T> {
   /** What is on disk (or the initial value before the first write). Never mutate it: use `update`. */
   readonly value: Readonly<T>;
+  /**
+   * What the section will be once the writes queued are on disk: what a check before a write
+   * reads (a name taken, a parent being deleted), so that two requests at once cannot both pass
+   * it. Answers read `value`: this may still be lost to a failed write. Never mutate it.
+   */
+  readonly next: Readonly<T>;
   /** Applies `mutate` to the section and resolves once the result is on disk. */
   update<R>(mutate: (draft: T) => R): Promise<R>;
 }
@@ -137,6 +143,9 @@ export class Store {
       get value() {
         return store.visible[name] as z.output<S>;
       },
+      get next() {
+        return store.db.data[name] as z.output<S>;
+      },
       update: async <R>(mutate: (draft: z.output<S>) => R): Promise<R> => {
         // A copy of the next state (so queued changes build on each other), made through the
         // schema: a JSON copy alone would give caller-keyed records a prototype again.
@@ -155,6 +164,9 @@ export class Store {
     return {
       get value() {
         return whole.value;
+      },
+      get next() {
+        return whole.next;
       },
       update: whole.update,
       updateSome: async <R>(ids: readonly string[], mutate: (draft: Record<string, z.output<S>>) => R): Promise<R> => {

@@ -89,7 +89,7 @@ export class DevicesService {
   start(): void {
     this.section = this.store.records(DEVICES_SECTION, DeviceRecord);
     this.values.open();
-    this.zones.hasDevices = (zone) => Object.values(this.section.value).some((d) => d.zone === zone);
+    this.zones.hasDevices = (zone) => Object.values(this.section.next).some((d) => d.zone === zone);
   }
 
   stop(): Promise<void> {
@@ -215,9 +215,10 @@ export class DevicesService {
     const apps = this.mustApps();
     const driver = apps.manifest(appId)?.drivers.find((d) => d.id === driverId);
     if (!driver) throw notFound(`app '${appId}' has no driver '${driverId}'`);
-    if (zone !== undefined && !this.zones.has(zone)) throw new HearthError('invalid_parameter', `zone '${zone}' does not exist`);
-    if (Object.keys(this.section.value).length >= LIMITS.devices) throw conflict(`a hub keeps ${LIMITS.devices} devices at most`);
-    if (this.ofApp(appId).some((d) => d.driverId === driverId && JSON.stringify(d.data) === JSON.stringify(given.data))) {
+    if (zone !== undefined && !this.zones.exists(zone)) throw new HearthError('invalid_parameter', `zone '${zone}' does not exist`);
+    if (Object.keys(this.section.next).length >= LIMITS.devices) throw conflict(`a hub keeps ${LIMITS.devices} devices at most`);
+    // Against the writes queued too: the same device paired twice at once is added once.
+    if (Object.values(this.section.next).some((d) => d.appId === appId && d.driverId === driverId && JSON.stringify(d.data) === JSON.stringify(given.data))) {
       throw conflict(`this device (${given.name}) is added already`);
     }
     const settings = nullRecord<unknown>();
@@ -263,7 +264,7 @@ export class DevicesService {
 
   async update(id: string, patch: DevicePatch): Promise<DeviceView> {
     const before = this.record(id);
-    if (patch.zone !== undefined && !this.zones.has(patch.zone)) throw new HearthError('invalid_parameter', `zone '${patch.zone}' does not exist`);
+    if (patch.zone !== undefined && !this.zones.exists(patch.zone)) throw new HearthError('invalid_parameter', `zone '${patch.zone}' does not exist`);
     const view = await this.change(id, (r) => {
       if (patch.name !== undefined) r.name = patch.name;
       if (patch.zone !== undefined) r.zone = patch.zone;

@@ -82,6 +82,22 @@ export class FlowsService {
     return Object.values(this.flows.value);
   }
 
+  /**
+   * A flow as it will be once the writes queued are on disk: what a change builds on and checks
+   * against, so that two changes at once do not lose one (folders: `pendingFolder`).
+   */
+  private pending(id: string): FlowRecord {
+    const f = this.flows.next[id];
+    if (!f) throw notFound(`flow '${id}' does not exist`);
+    return f;
+  }
+
+  private pendingFolder(id: string): FolderRecord {
+    const f = this.folders.next[id];
+    if (!f) throw notFound(`flow folder '${id}' does not exist`);
+    return f;
+  }
+
   /** Flows by trigger card, made again when the flows change (the section's map is a new object then). */
   private byTrigger: { of: object; index: Map<string, FlowRecord[]> } | null = null;
 
@@ -166,7 +182,7 @@ export class FlowsService {
   }
 
   private checkFolder(folder: string | null | undefined): void {
-    if (folder && !Object.hasOwn(this.folders.value, folder)) throw invalid(`flow folder '${folder}' does not exist`);
+    if (folder && !Object.hasOwn(this.folders.next, folder)) throw invalid(`flow folder '${folder}' does not exist`);
   }
 
   /** A flow that is not saved, checked as a saved one is (testFlow runs it). */
@@ -185,7 +201,7 @@ export class FlowsService {
   }
 
   async create(body: FlowCreate): Promise<FlowView> {
-    if (Object.keys(this.flows.value).length >= FLOW_LIMITS.flows) throw conflict(`a home has at most ${FLOW_LIMITS.flows} flows`);
+    if (Object.keys(this.flows.next).length >= FLOW_LIMITS.flows) throw conflict(`a home has at most ${FLOW_LIMITS.flows} flows`);
     this.checkFolder(body.folder);
     this.check(refsOf(body));
     const flow: FlowRecord = {
@@ -208,7 +224,7 @@ export class FlowsService {
   }
 
   async update(id: string, patch: FlowUpdate): Promise<FlowView> {
-    const before = this.record(id);
+    const before = this.pending(id);
     this.checkFolder(patch.folder);
     // Only the cards given are checked: a flow broken elsewhere can still be renamed or disabled.
     this.check(refsOf(patch));
@@ -232,7 +248,7 @@ export class FlowsService {
   }
 
   async remove(id: string): Promise<void> {
-    const before = this.record(id);
+    const before = this.pending(id);
     const view = this.view(before);
     await this.flows.updateSome([id], (d) => {
       delete d[id];
@@ -255,7 +271,7 @@ export class FlowsService {
 
   /** Whether `id` is `ancestor` or inside it. */
   private within(id: string, ancestor: string): boolean {
-    const all = this.folders.value;
+    const all = this.folders.next;
     for (let at: string | null = id, hops = 0; at !== null && hops <= FLOW_LIMITS.folders; at = all[at]?.parent ?? null, hops++) {
       if (at === ancestor) return true;
     }
@@ -263,7 +279,7 @@ export class FlowsService {
   }
 
   async createFolder(body: { name: string; parent?: string | null | undefined }): Promise<FolderRecord> {
-    if (Object.keys(this.folders.value).length >= FLOW_LIMITS.folders) throw conflict(`a home has at most ${FLOW_LIMITS.folders} flow folders`);
+    if (Object.keys(this.folders.next).length >= FLOW_LIMITS.folders) throw conflict(`a home has at most ${FLOW_LIMITS.folders} flow folders`);
     this.checkFolder(body.parent);
     const folder: FolderRecord = { id: randomUUID(), name: body.name, parent: body.parent ?? null };
     await this.folders.updateSome([folder.id], (d) => {
@@ -274,7 +290,7 @@ export class FlowsService {
   }
 
   async updateFolder(id: string, patch: { name?: string | undefined; parent?: string | null | undefined }): Promise<FolderRecord> {
-    const before = this.folder(id);
+    const before = this.pendingFolder(id);
     if (patch.parent) {
       this.checkFolder(patch.parent);
       if (this.within(patch.parent, id)) throw conflict('a folder cannot be moved into itself or a folder inside it');
@@ -289,14 +305,15 @@ export class FlowsService {
 
   /** Deletes a folder; what was in it moves to its parent (nothing is deleted with it). */
   async removeFolder(id: string): Promise<void> {
-    const folder = this.folder(id);
-    const children = Object.values(this.folders.value).filter((f) => f.parent === id);
-    const flows = this.records().filter((f) => f.folder === id);
+    const folder = this.pendingFolder(id);
+    const children = Object.values(this.folders.next).filter((f) => f.parent === id);
     await this.folders.updateSome([id, ...children.map((c) => c.id)], (d) => {
       delete d[id];
       for (const c of children) d[c.id] = { ...c, parent: folder.parent };
     });
     for (const c of children) this.bus.publish('flow', 'flowfolder.update', { ...c, parent: folder.parent }, diff(c, { ...c, parent: folder.parent }));
+    // The flows in it as they are once the folder's write is done (one may have moved meanwhile).
+    const flows = Object.values(this.flows.next).filter((f) => f.folder === id);
     if (flows.length) {
       await this.flows.updateSome(
         flows.map((f) => f.id),

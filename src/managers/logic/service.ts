@@ -40,14 +40,22 @@ export class LogicService {
     return v;
   }
 
+  /** A variable as it will be once the writes queued are on disk, for a check or a change to build on. */
+  private pending(id: string): VariableView {
+    const v = this.section.next[id];
+    if (!v) throw notFound(`variable '${id}' does not exist`);
+    return v;
+  }
+
+  /** Checked against the writes queued too: twenty creates at once with one name make one variable. */
   private checkName(name: string, except: string | null): void {
-    const taken = Object.values(this.section.value).find((v) => v.id !== except && v.name.toLowerCase() === name.toLowerCase());
+    const taken = Object.values(this.section.next).find((v) => v.id !== except && v.name.toLowerCase() === name.toLowerCase());
     if (taken) throw conflict(`a variable named '${taken.name}' exists already`);
   }
 
   async create(body: { name: string; type: VariableType; value: VariableValue }): Promise<VariableView> {
     if (typeof body.value !== body.type) throw invalid(`variable '${body.name}' is a ${body.type}; its value cannot be ${JSON.stringify(body.value)}`);
-    if (Object.keys(this.section.value).length >= MAX_VARIABLES) throw conflict(`a home has at most ${MAX_VARIABLES} variables`);
+    if (Object.keys(this.section.next).length >= MAX_VARIABLES) throw conflict(`a home has at most ${MAX_VARIABLES} variables`);
     this.checkName(body.name, null);
     const variable: VariableView = { id: randomUUID(), name: body.name, type: body.type, value: body.value };
     await this.section.updateSome([variable.id], (d) => {
@@ -58,7 +66,7 @@ export class LogicService {
   }
 
   async update(id: string, patch: { name?: string | undefined; value?: VariableValue | undefined }): Promise<VariableView> {
-    const before = this.get(id);
+    const before = this.pending(id);
     if (patch.value !== undefined && typeof patch.value !== before.type) {
       throw invalid(`variable '${before.name}' is a ${before.type}; its value cannot be ${JSON.stringify(patch.value)}`);
     }
@@ -72,7 +80,7 @@ export class LogicService {
   }
 
   async remove(id: string): Promise<void> {
-    const variable = this.get(id);
+    const variable = this.pending(id);
     await this.section.updateSome([id], (d) => {
       delete d[id];
     });

@@ -29,7 +29,7 @@ function initial(): ZonesSection {
 
 export class ZonesService {
   private section!: Section<ZonesSection>;
-  /** Set by the devices manager: whether any device is in the zone. */
+  /** Set by the devices manager: whether any device is in the zone, once the writes queued are on disk. */
   hasDevices: (zoneId: string) => boolean = () => false;
 
   constructor(
@@ -78,6 +78,21 @@ export class ZonesService {
     return Object.hasOwn(this.section.value.zones, id);
   }
 
+  /**
+   * Whether zone `id` exists once the writes queued are on disk: what a check before a write asks
+   * (a device moved into a zone being deleted is refused, whichever request came first).
+   */
+  exists(id: string): boolean {
+    return Object.hasOwn(this.section.next.zones, id);
+  }
+
+  /** A zone as it will be once the writes queued are on disk, for a change to build on. */
+  private pending(id: string): ZoneRecord {
+    const zone = this.section.next.zones[id];
+    if (!zone) throw notFound(`zone '${id}' does not exist`);
+    return zone;
+  }
+
   get(id: string): ZoneView {
     if (!this.has(id)) throw notFound(`zone '${id}' does not exist`);
     return this.view(this.section.value.zones[id]!);
@@ -85,7 +100,7 @@ export class ZonesService {
 
   /** Whether `id` is `ancestor` or inside it. */
   private within(id: string, ancestor: string): boolean {
-    const zones = this.section.value.zones;
+    const zones = this.section.next.zones;
     for (let at: string | null = id, hops = 0; at !== null && hops <= MAX_ZONES; at = zones[at]?.parent ?? null, hops++) {
       if (at === ancestor) return true;
     }
@@ -93,8 +108,8 @@ export class ZonesService {
   }
 
   async create(body: { name: string; parent: string; icon?: string | undefined }): Promise<ZoneView> {
-    if (!this.has(body.parent)) throw new HearthError('invalid_parameter', `parent zone '${body.parent}' does not exist`);
-    if (Object.keys(this.section.value.zones).length >= MAX_ZONES) throw conflict(`a home has at most ${MAX_ZONES} zones`);
+    if (!this.exists(body.parent)) throw new HearthError('invalid_parameter', `parent zone '${body.parent}' does not exist`);
+    if (Object.keys(this.section.next.zones).length >= MAX_ZONES) throw conflict(`a home has at most ${MAX_ZONES} zones`);
     const zone: ZoneRecord = { id: randomUUID(), name: body.name, parent: body.parent, icon: body.icon ?? 'other' };
     await this.section.update((d) => {
       d.zones = { ...d.zones, [zone.id]: zone };
@@ -105,10 +120,10 @@ export class ZonesService {
   }
 
   async update(id: string, patch: { name?: string | undefined; parent?: string | undefined; icon?: string | undefined }): Promise<ZoneView> {
-    const before = this.get(id);
+    const before = this.view(this.pending(id));
     if (patch.parent !== undefined) {
       if (id === this.root) throw conflict('the root zone cannot be moved');
-      if (!this.has(patch.parent)) throw new HearthError('invalid_parameter', `parent zone '${patch.parent}' does not exist`);
+      if (!this.exists(patch.parent)) throw new HearthError('invalid_parameter', `parent zone '${patch.parent}' does not exist`);
       if (this.within(patch.parent, id)) throw conflict('a zone cannot be moved into itself or a zone inside it');
     }
     const next: ZoneRecord = {
@@ -126,9 +141,9 @@ export class ZonesService {
   }
 
   async remove(id: string): Promise<void> {
-    const zone = this.get(id);
+    const zone = this.view(this.pending(id));
     if (id === this.root) throw conflict('the root zone cannot be deleted');
-    if (Object.values(this.section.value.zones).some((z) => z.parent === id)) throw conflict(`zone '${zone.name}' has zones in it; move or delete them first`);
+    if (Object.values(this.section.next.zones).some((z) => z.parent === id)) throw conflict(`zone '${zone.name}' has zones in it; move or delete them first`);
     if (this.hasDevices(id)) throw conflict(`zone '${zone.name}' has devices in it; move or delete them first`);
     await this.section.update((d) => {
       const zones = { ...d.zones };
