@@ -11,6 +11,7 @@ import type { AppGateway } from './apps/host/gateway.js';
 import { APP_WEB_API_SCOPES } from './apps/host/hub-api.js';
 import { keepAside } from './backup/pre-restore.js';
 import { recoverRestore } from './backup/restore-journal.js';
+import { cleanLeftovers } from './backup/swap.js';
 import { type Config, OWNER_TOKEN_FILE } from './config.js';
 import { acquireDataLock } from './core/data-lock.js';
 import { writeFileDurable } from './core/durable-file.js';
@@ -165,7 +166,9 @@ export class Hub {
     if (recovered) {
       log.warn(
         { archive: recovered.archive, previousData: recovered.previousData, carried: recovered.carried },
-        'a restore was stopped half-way; it is finished now',
+        recovered.restored
+          ? 'a restore was stopped half-way; it is finished now'
+          : 'a restore was stopped half-way and its staged data was gone; the hub starts on the data it had',
       );
       const { archive, createdAt, leftOut, tokensAdded } = recovered;
       const previousData = recovered.previousData && (kept.moved.get(recovered.previousData) ?? recovered.previousData);
@@ -175,10 +178,11 @@ export class Hub {
         file: archive,
         createdAt,
         at,
-        ok: true,
+        // Reported done only when the data dir holds the restored data (restore-journal.ts).
+        ok: recovered.restored,
         previousData,
         previousApps,
-        error: null,
+        error: recovered.restored ? null : 'the restore was stopped half-way and its staged data was gone: the hub started on the data it had',
         leftOut,
         tokensAdded,
         completedAtStart: true,
@@ -275,6 +279,8 @@ export class Hub {
     const { dataDir } = this.config;
     await mkdir(dirname(dataDir), { recursive: true });
     const recovered = await recoverRestore(dataDir);
+    // What a killed restore staged and the journal no longer needs (its process is gone).
+    await cleanLeftovers(dataDir);
     await mkdir(dataDir, { recursive: true, mode: 0o750 });
     return recovered;
   }

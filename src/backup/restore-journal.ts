@@ -8,7 +8,7 @@
  * not), so no start ever makes an empty data dir while a pre-restore copy exists.
  */
 
-import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { LOCK_FILE } from '../core/data-lock.js';
@@ -57,6 +57,11 @@ const Journal = transient(() =>
     dataDir: z.string(),
     steps: z.array(Step()),
     plan: FilePlanSchema(),
+    /**
+     * A nonce the staged data tree holds in MARKER: once the swap is done the data dir must hold
+     * it, or the restore is not reported done (journals of older hubs have none).
+     */
+    marker: z.string().optional(),
     /** What the restore's record says once done (the archive, and what it left out). */
     summary: z.object({
       archive: z.string(),
@@ -70,6 +75,8 @@ export type Journal = z.infer<ReturnType<typeof Journal>>;
 export type JournalSummary = Journal['summary'];
 
 const NAME = '.restore-journal.json';
+/** The file in the staged data tree that names its restore (Journal.marker). */
+export const MARKER = '.restore-marker';
 
 /** Where the journal of a restore of `dataDir` is: beside it, or inside it when it is swapped inside. */
 export function journalPath(dataDir: string, mode: SwapMode): string {
@@ -85,15 +92,35 @@ export async function planStep(target: string, fresh: string, mode: SwapMode, no
 
 const save = (journal: Journal, path: string): Promise<void> => writeFileDurable(path, `${JSON.stringify(journal, null, 2)}\n`);
 
+/** Whether `target` holds the staged tree of the restore whose marker is `marker` (undefined: an older journal, which had none). */
+async function holdsRestored(target: string, marker: string | undefined): Promise<boolean> {
+  if (marker === undefined) return exists(target);
+  return (await readFile(join(target, MARKER), 'utf8').catch(() => null))?.trim() === marker;
+}
+
+/**
+ * Clears the target for a rename into it. Whatever is there is not the home (it was made after
+ * the data was moved aside: systemd makes a unit's StateDirectory before each start, or a writer
+ * did not stop): an empty folder goes, anything else is kept beside under a name of its own.
+ */
+async function clearTarget(target: string): Promise<void> {
+  if (!(await exists(target))) return;
+  await rmdir(target).catch(async () => rename(target, await previousName(`${target}.made-during-restore`, 'beside', new Date())));
+}
+
 /** Runs one step from wherever it stopped. Beside: two renames; inside: entries out, then in. */
-async function runStep(step: Step, plan: FilePlan, persist: () => Promise<void>): Promise<void> {
+async function runStep(step: Step, plan: FilePlan, marker: string | undefined, persist: () => Promise<void>): Promise<void> {
   const { target, fresh, previous } = step;
   if (step.mode === 'beside') {
     if (previous && !(await exists(previous)) && (await exists(target)) && (await exists(fresh))) await rename(target, previous);
-    if (!(await exists(target))) {
-      if (await exists(fresh)) await rename(fresh, target);
-      // The staged tree is gone (the restore failed and cleaned up): the previous data goes back.
-      else if (previous && (await exists(previous))) await rename(previous, target);
+    if (await exists(fresh)) {
+      // The staged tree is not in place yet.
+      await clearTarget(target);
+      await rename(fresh, target);
+    } else if (previous && (await exists(previous)) && !(await holdsRestored(target, step.kind === 'data' ? marker : undefined))) {
+      // The staged tree is gone and not in place (the restore failed and cleaned up): the previous data goes back.
+      await clearTarget(target);
+      await rename(previous, target);
     }
     await fsyncDir(dirname(target));
     step.phase = 'done';
@@ -120,12 +147,14 @@ async function runStep(step: Step, plan: FilePlan, persist: () => Promise<void>)
 
 /**
  * Runs every step of `journal` (again), carries what the restore does not replace from the
- * previous data dir into the restored one, and removes the journal. Returns the names carried.
+ * previous data dir into the restored one, and removes the journal. Answers the names carried,
+ * and whether the data dir holds the restored data (false: the staged data was gone, and the
+ * previous data was put back).
  */
-export async function completeJournal(journal: Journal, path: string): Promise<string[]> {
+export async function completeJournal(journal: Journal, path: string): Promise<{ carried: string[]; restored: boolean }> {
   const persist = () => save(journal, path);
   for (const step of journal.steps) {
-    if (step.phase !== 'done') await runStep(step, journal.plan, persist);
+    if (step.phase !== 'done') await runStep(step, journal.plan, journal.marker, persist);
   }
   const carried: string[] = [];
   const data = journal.steps.find((s) => s.kind === 'data');
@@ -139,9 +168,12 @@ export async function completeJournal(journal: Journal, path: string): Promise<s
     await rm(join(data.previous, LOCK_FILE), { force: true });
   }
   if (data) await fsyncDir(data.target);
+  const restored = data ? await holdsRestored(data.target, journal.marker) : true;
   await rm(path, { force: true });
   await fsyncDir(dirname(path));
-  return carried;
+  // Only once the journal is gone: a run of it again must still tell the restored data by it.
+  if (data && restored) await rm(join(data.target, MARKER), { force: true });
+  return { carried, restored };
 }
 
 /** Writes the journal of a restore about to swap (durably, before its first rename). */
@@ -159,7 +191,7 @@ export async function beginJournal(journal: Journal): Promise<string> {
  */
 export async function recoverRestore(
   dataDir: string,
-): Promise<(JournalSummary & { carried: string[]; previousData: string | null; previousApps: string | null }) | null> {
+): Promise<(JournalSummary & { carried: string[]; restored: boolean; previousData: string | null; previousApps: string | null }) | null> {
   for (const path of [journalPath(dataDir, 'beside'), journalPath(dataDir, 'inside')]) {
     const text = await readFile(path, 'utf8').catch(() => null);
     if (text === null) continue;
@@ -176,9 +208,10 @@ export async function recoverRestore(
       );
     }
     const journal = parsed.data;
-    const carried = await completeJournal(journal, path);
+    const { carried, restored } = await completeJournal(journal, path);
     const previousOf = (kind: Step['kind']) => journal.steps.find((s) => s.kind === kind)?.previous ?? null;
-    return { ...journal.summary, carried, previousData: previousOf('data'), previousApps: previousOf('apps') };
+    // Put back, the previous data is the data dir again: no copy of it is aside.
+    return { ...journal.summary, carried, restored, previousData: restored ? previousOf('data') : null, previousApps: previousOf('apps') };
   }
   return null;
 }

@@ -4,16 +4,16 @@
  * same filesystem, verified again on disk and fsynced, and only then swapped in (swap.ts). The
  * previous data stays as `<name>.pre-restore-<date>`, so a restore can be undone by hand.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { cp, mkdir, open, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { extract, type ReadEntry } from 'tar';
 import { acquireDataLock, DataDirLockedError, LOCK_FILE, lockHolder } from '../core/data-lock.js';
-import { fsyncDir } from '../core/durable-file.js';
+import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
 import { entryKind, isAppId, MANIFEST_PATH, type Manifest } from './format.js';
 import { keepAside } from './pre-restore.js';
-import { beginJournal, completeJournal, type Journal, planStep, recoverRestore } from './restore-journal.js';
+import { beginJournal, completeJournal, type Journal, MARKER, planStep, recoverRestore } from './restore-journal.js';
 import { narrowStage } from './restore-narrow.js';
 import type { RestoreRights } from './restore-rights.js';
 import { chownLike, cleanLeftovers, move, type SwapMode, swapMode, workDir } from './swap.js';
@@ -213,16 +213,21 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
     const steps = [await planStep(dataDir, join(stage, 'data'), dataMode, now, 'data')];
     // Inside the apps folder the previous apps hide behind a dot, so nobody takes them for an app.
     if (appsMode && appsStage && swapApps) steps.push(await planStep(appsDir, appsStage, appsMode, now, 'apps'));
+    // The staged data names this restore: the swap is done only once the data dir holds it.
+    const marker = randomUUID();
+    await writeFileDurable(join(stage, 'data', MARKER), `${marker}\n`);
     const journal: Journal = {
       version: 1,
       dataDir,
       steps,
       plan: narrowed.plan,
+      marker,
       summary: { archive: basename(archive), createdAt: manifest.createdAt, leftOut: narrowed.leftOut, tokensAdded: narrowed.tokensAdded },
     };
     journalFile = await beginJournal(journal);
-    const carried = await completeJournal(journal, journalFile);
+    const { carried, restored } = await completeJournal(journal, journalFile);
     journalFile = null;
+    if (!restored) throw new Error('the restored data could not be put in place; the data dir holds the data it had');
     await rm(join(dataDir, LOCK_FILE), { force: true });
     await fsyncDir(dataDir);
     // The copies of what was replaced go to the backup folder (pre-restore.ts), where they are listed.

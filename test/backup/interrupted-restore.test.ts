@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
@@ -24,9 +24,13 @@ interface State {
 /** Loaded with --import: SIGKILLs the process right after a rename whose source matches KILL_AFTER_RENAME. */
 const KILLER = `import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 const match = new RegExp(process.env.KILL_AFTER_RENAME);
+const slow = Number(process.env.SLOW_RENAME_MS ?? 0);
 const rename = fs.promises.rename;
 fs.promises.rename = async (from, to) => {
+  // An SD card under load: every rename takes its time.
+  if (slow) await sleep(slow);
   await rename(from, to);
   if (match.test(String(from))) process.kill(process.pid, 'SIGKILL');
 };
@@ -60,14 +64,20 @@ async function stoppedHubWithBackup(): Promise<{ dataDir: string; appsDir: strin
 
 /** `hearth restore` killed right after the rename whose source matches `pattern`. */
 async function killedRestore(archive: string, dataDir: string, appsDir: string, pattern: string): Promise<NodeJS.Signals | null> {
-  const killer = join(dirname(dataDir), `killer-${process.pid}-${Date.now()}.mjs`);
-  await writeFile(killer, KILLER);
-  cleanups.push(() => rm(killer, { force: true }));
+  const killer = await killerFile(dataDir);
   const child = spawn(process.execPath, ['--import', killer, CLI, 'restore', archive, '--data-dir', dataDir, '--apps-dir', appsDir], {
     env: { ...process.env, KILL_AFTER_RENAME: pattern },
     stdio: 'ignore',
   });
   return new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+}
+
+/** Writes the preload that kills after a matching rename; answers its path. */
+async function killerFile(dataDir: string): Promise<string> {
+  const killer = join(dirname(dataDir), `killer-${process.pid}-${Date.now()}.mjs`);
+  await writeFile(killer, KILLER);
+  cleanups.push(() => rm(killer, { force: true }));
+  return killer;
 }
 
 async function dashboards(h: RunningHub): Promise<string[]> {
@@ -106,5 +116,55 @@ describe('a restore stopped half-way', { timeout: 90_000 }, () => {
     cleanups.push(async () => void (await h.stop()));
     expect(await dashboards(h)).toEqual(['Before']);
     expect((await h.call<State>('GET', `${B}/state`)).body.backups.map((b) => b.file)).toContain(basename(archive));
+  });
+
+  it('an API restore killed between the two renames, every rename slow, the data dir made again empty before the next start (as systemd makes a StateDirectory): the next hub has the restored home', async () => {
+    const { dataDir, appsDir, archive } = await stoppedHubWithBackup();
+    const killer = await killerFile(dataDir);
+    const escaped = dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const h = await startHub({
+      dataDir,
+      appsDir,
+      env: { NODE_OPTIONS: `--import ${killer}`, KILL_AFTER_RENAME: `^${escaped}$`, SLOW_RENAME_MS: '200' },
+    });
+    const kitchen = (
+      await h.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'kitchen', scopes: ['service.dashboard.readonly'] } })
+    ).body.token;
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => h.process.once('exit', (_c, signal) => resolve(signal)));
+    expect((await h.call('POST', `${B}/archive/${basename(archive)}/restore`)).status).toBeLessThan(300);
+    expect(await exited).toBe('SIGKILL');
+    // systemd makes a unit's StateDirectory before it starts the unit again: the data dir is there, empty.
+    expect(existsSync(dataDir)).toBe(false);
+    await mkdir(dataDir, { mode: 0o750 });
+
+    const again = await startHub({ dataDir, appsDir });
+    cleanups.push(async () => void (await again.stop()));
+    expect(await dashboards(again)).toEqual(['Before']);
+    const state = (await again.call<State>('GET', `${B}/state`)).body;
+    expect(state.lastRestore).toMatchObject({ file: basename(archive), ok: true, completedAtStart: true });
+    // An API restore keeps the tokens the home has now (restore-rights.ts): the kitchen's still works.
+    expect((await again.call('GET', '/api/manager/dashboards/dashboard', { token: kitchen })).status).toBe(200);
+    expect((await readdir(dirname(dataDir))).filter((n) => n.startsWith(`.${basename(dataDir)}.restore.`))).toEqual([]);
+  });
+
+  it('killed between the renames, its staged data then lost and the data dir made again empty: the next hub has the old home and says the restore did not happen', async () => {
+    const { dataDir, appsDir, archive } = await stoppedHubWithBackup();
+    const escaped = dataDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    expect(await killedRestore(archive, dataDir, appsDir, `^${escaped}$`)).toBe('SIGKILL');
+    for (const n of await readdir(dirname(dataDir))) {
+      if (n.startsWith(`.${basename(dataDir)}.restore.`)) await rm(join(dirname(dataDir), n), { recursive: true, force: true });
+    }
+    await mkdir(dataDir, { mode: 0o750 });
+
+    const h = await startHub({ dataDir, appsDir });
+    cleanups.push(async () => void (await h.stop()));
+    expect((await dashboards(h)).sort()).toEqual(['After', 'Before']);
+    const state = (await h.call<State & { lastRestore: { error: string | null } }>('GET', `${B}/state`)).body;
+    expect(state.lastRestore).toMatchObject({
+      file: basename(archive),
+      ok: false,
+      completedAtStart: true,
+      error: 'the restore was stopped half-way and its staged data was gone: the hub started on the data it had',
+    });
   });
 });
