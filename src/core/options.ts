@@ -4,6 +4,7 @@
  * manager declares its options once and gets its three operations per option from here.
  */
 import { z } from 'zod';
+import { KiB } from './byte-bounds.js';
 import { extendOperation, type ManagerName, type OptionContract, optionOperations } from './contract.js';
 import { unavailable } from './errors.js';
 import type { EventBus } from './events.js';
@@ -39,7 +40,7 @@ export class OptionService {
     private readonly bus: EventBus,
   ) {
     try {
-      this.section = store.section('options', OptionsSection, () => ({}), [['*']]);
+      this.section = store.section('options', OptionsSection, () => ({}), { bytes: { section: 256 * KiB, items: 'options' }, records: [['*']] });
     } catch (err) {
       // One section holds every manager's options: rather than stop them all, they run on their
       // defaults and every option operation answers 503 with this reason. The file is left as is.

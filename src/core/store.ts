@@ -10,12 +10,14 @@
  *
  * Every write is checked against its section's schema before it is committed: a change that does
  * not fit fails its caller with a 400 sentence and changes nothing (what a write path let through,
- * a restart would refuse). At open, a record the schema refuses is set aside (set-aside.ts).
+ * a restart would refuse), and against its byte bounds (byte-bounds.ts: every section declares
+ * them). At open, a record the schema refuses is set aside (set-aside.ts).
  */
 import { copyFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { z } from 'zod';
+import { type ByteBound, checkRecordBytes, checkSectionBytes, type RecordBound, sizeOf } from './byte-bounds.js';
 import { DurableJSONFile } from './durable-file.js';
 import { invalid } from './errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
@@ -59,6 +61,12 @@ export interface RecordSection<V> extends Section<Record<string, V>> {
 
 export class StoreSectionError extends Error {}
 
+/** How a section is opened: its byte bound (every section has one), and where its records are (set-aside.ts). */
+export interface SectionOptions {
+  readonly bytes: ByteBound;
+  readonly records?: RecordPaths;
+}
+
 /** How an open section is read from a document: again after a failed write. */
 interface SectionSpec {
   readonly schema: z.ZodType;
@@ -69,6 +77,8 @@ export class Store {
   private writing: Promise<void> | null = null;
   private pending: Promise<void> | null = null;
   private readonly sections = new Map<string, SectionSpec>();
+  /** A record section's bytes, for the map object they were counted in (a failed write replaces it: counted again). */
+  private readonly totals = new Map<string, { of: object; bytes: number }>();
   /**
    * What readers see: the document as last written (sections as at the start of that write).
    * `db.data` is the next document: it holds changes not yet durable. A section object is
@@ -127,11 +137,11 @@ export class Store {
    * before use); a record at one of `records` that the schema refuses is set aside, the section
    * opens with the others. A section absent from the file starts as `initial()`.
    */
-  section<S extends z.ZodType>(name: string, schema: S, initial: () => z.output<S>, records: RecordPaths = []): Section<z.output<S>> {
+  section<S extends z.ZodType>(name: string, schema: S, initial: () => z.output<S>, options: SectionOptions): Section<z.output<S>> {
     if (name === 'schemaVersion') throw new StoreSectionError('reserved section name');
     if (this.sections.has(name)) throw new StoreSectionError(`store section '${name}' is opened twice`);
     const spec: SectionSpec = { schema, initial };
-    const opened = this.open(name, spec, records);
+    const opened = this.open(name, spec, options.records ?? []);
     this.db.data[name] = opened;
     this.visible[name] = opened;
     this.sections.set(name, spec);
@@ -151,16 +161,18 @@ export class Store {
         // schema: a JSON copy alone would give caller-keyed records a prototype again.
         const draft = this.load(name, spec, JSON.parse(JSON.stringify(this.db.data[name]))) as z.output<S>;
         const result = mutate(draft); // throws: nothing changed
-        this.db.data[name] = this.checked(name, schema, draft);
+        const next = this.checked(name, schema, draft);
+        checkSectionBytes(options.bytes, sizeOf(this.db.data[name]), sizeOf(next));
+        this.db.data[name] = next;
         await this.persist();
         return result;
       },
     };
   }
 
-  /** A section that maps ids to records of `record` (see RecordSection). */
-  records<S extends z.ZodType>(name: string, record: S): RecordSection<z.output<S>> {
-    const whole = this.section(name, safeRecord(z.string(), record), () => nullRecord(), [['*']]);
+  /** A section that maps ids to records of `record` (see RecordSection), each and all bounded in bytes. */
+  records<S extends z.ZodType>(name: string, record: S, bytes: RecordBound): RecordSection<z.output<S>> {
+    const whole = this.section(name, safeRecord(z.string(), record), () => nullRecord(), { bytes, records: [['*']] });
     return {
       get value() {
         return whole.value;
@@ -181,15 +193,34 @@ export class Store {
         if (extra.length > 0) throw new StoreSectionError(`an update of '${name}' named ${ids.join(', ')} but changed ${extra.join(', ')}`);
         // The map itself is copied shallowly: the records it shares with what readers see are never mutated.
         const next = Object.assign(nullRecord<z.output<S>>(), current);
+        const before = this.recordBytes(name, current);
+        let after = before;
         for (const id of ids) {
-          if (Object.hasOwn(draft, id)) next[id] = this.checked(`${name}' record '${id}`, record, draft[id]) as z.output<S>;
-          else delete next[id];
+          if (Object.hasOwn(current, id)) after -= sizeOf(current[id]) + id.length;
+          if (Object.hasOwn(draft, id)) {
+            const stored = this.checked(`${name}' record '${id}`, record, draft[id]) as z.output<S>;
+            checkRecordBytes(bytes, sizeOf(stored));
+            next[id] = stored;
+            after += sizeOf(stored) + id.length;
+          } else delete next[id];
         }
+        checkSectionBytes(bytes, before, after);
         this.db.data[name] = next;
+        this.totals.set(name, { of: next, bytes: after });
         await this.persist();
         return result;
       },
     };
+  }
+
+  /** Bytes of a record section's records (their ids counted too), counted again only when `map` is not the one last counted. */
+  private recordBytes(name: string, map: Record<string, unknown>): number {
+    const known = this.totals.get(name);
+    if (known?.of === map) return known.bytes;
+    let bytes = 0;
+    for (const [id, r] of Object.entries(map)) bytes += sizeOf(r) + id.length;
+    this.totals.set(name, { of: map, bytes });
+    return bytes;
   }
 
   /**

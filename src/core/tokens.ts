@@ -4,6 +4,7 @@
  */
 import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { MiB } from './byte-bounds.js';
 import { unavailable } from './errors.js';
 import { nullRecord, safeRecord } from './records.js';
 import { type GrantedScope, SCOPES } from './scopes.js';
@@ -82,7 +83,7 @@ export class TokenService {
 
   constructor(store: Store) {
     try {
-      this.section = store.section('tokens', TokensSection, () => ({}), [['*']]);
+      this.section = store.section('tokens', TokensSection, () => ({}), { bytes: { section: 2 * MiB, items: 'tokens' }, records: [['*']] });
     } catch (err) {
       // The section stays in the file as it is; the tokens manager answers 503 with this reason.
       if (!(err instanceof StoreSectionError)) throw err;

@@ -18,6 +18,10 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
+/** Bounds far from what these tests store, and a record bound the bound tests meet. */
+const BIG = { section: 64 * 1024 * 1024, items: 'things' };
+const REC = { ...BIG, record: 1024 * 1024, item: 'a thing' };
+
 const Counter = z.object({ n: z.number().int(), items: z.array(z.string()) });
 const readDoc = async (): Promise<Record<string, unknown>> => JSON.parse(await readFile(join(dir, 'db.json'), 'utf8')) as Record<string, unknown>;
 
@@ -25,7 +29,7 @@ describe('Store', () => {
   it('writes the real file (not an in-memory adapter under NODE_ENV=test)', async () => {
     expect(process.env.NODE_ENV).toBe('test');
     const store = await Store.open(dir);
-    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     await counter.update((c) => {
       c.n = 5;
     });
@@ -34,7 +38,7 @@ describe('Store', () => {
 
   it('resolves every concurrent update only once its change is on disk', async () => {
     const store = await Store.open(dir);
-    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     const updates = Array.from({ length: 200 }, (_, i) =>
       counter
         .update((c) => {
@@ -50,16 +54,16 @@ describe('Store', () => {
 
   it('reopens what it wrote', async () => {
     const first = await Store.open(dir);
-    await first.section('counter', Counter, () => ({ n: 0, items: [] })).update((c) => void (c.n = 42));
+    await first.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG }).update((c) => void (c.n = 42));
     const second = await Store.open(dir);
-    expect(second.section('counter', Counter, () => ({ n: 0, items: [] })).value.n).toBe(42);
+    expect(second.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG }).value.n).toBe(42);
   });
 
   it('refuses a section that does not match its schema, naming it and the field', async () => {
     await writeFile(join(dir, 'db.json'), JSON.stringify({ schemaVersion: SCHEMA_VERSION, counter: { n: 'five', items: [] } }));
     const store = await Store.open(dir);
-    expect(() => store.section('counter', Counter, () => ({ n: 0, items: [] }))).toThrow(StoreSectionError);
-    expect(() => store.section('counter', Counter, () => ({ n: 0, items: [] }))).toThrow(/section 'counter'.*n:/);
+    expect(() => store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG })).toThrow(StoreSectionError);
+    expect(() => store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG })).toThrow(/section 'counter'.*n:/);
   });
 
   it('refuses a document from a newer hub', async () => {
@@ -73,7 +77,7 @@ describe('Store', () => {
     const store = await Store.open(dir);
     expect((await readDoc()).schemaVersion).toBe(SCHEMA_VERSION);
     expect(await readFile(join(dir, 'db.json.v0.bak'), 'utf8')).toBe(old);
-    expect(store.section('counter', Counter, () => ({ n: 0, items: [] })).value).toEqual({ n: 1, items: ['a'] });
+    expect(store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG }).value).toEqual({ n: 1, items: ['a'] });
   });
 
   it("moves a version 1 document's widget store owners to Homey's form (homey:app:<id>)", async () => {
@@ -97,7 +101,7 @@ describe('Store', () => {
 
   it('gives a snapshot of what is on disk: a change is in it once its write is', async () => {
     const store = await Store.open(dir);
-    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     const pending = counter.update((c) => void (c.n = 9));
     expect(JSON.parse(store.snapshot())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 0, items: [] } });
     await pending;
@@ -108,7 +112,7 @@ describe('Store', () => {
 describe('readers see only durable state', () => {
   it('shows a change to readers only once its write is on disk, while queued changes build on each other', async () => {
     const store = await Store.open(dir);
-    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     const first = counter.update((c) => void c.items.push('a'));
     const second = counter.update((c) => void c.items.push('b')); // queued: sees 'a' already
     expect(counter.value).toEqual({ n: 0, items: [] });
@@ -120,7 +124,7 @@ describe('readers see only durable state', () => {
 
   it('a change whose write fails is never seen by a reader or a backup snapshot', async () => {
     const store = await Store.open(dir);
-    const counter = store.section('counter', Counter, () => ({ n: 1, items: [] }));
+    const counter = store.section('counter', Counter, () => ({ n: 1, items: [] }), { bytes: BIG });
     await counter.update((c) => void (c.n = 1));
     await mkdir(join(dir, `.db.json.${process.pid}.tmp`)); // the durable writer's temp path: open() fails
     const failing = counter.update((c) => void (c.n = 666));
@@ -132,7 +136,7 @@ describe('readers see only durable state', () => {
 
   it("a mutate that throws halfway changes nothing, and other callers' queued changes still land", async () => {
     const store = await Store.open(dir);
-    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     const before = counter.update((c) => void c.items.push('before'));
     const broken = counter.update((c) => {
       c.n = 42;
@@ -150,7 +154,7 @@ describe('readers see only durable state', () => {
   it('copies keep caller-keyed records free of a prototype (a __proto__ key stays a key)', async () => {
     const { safeRecord } = await import('../../src/core/records.js');
     const store = await Store.open(dir);
-    const map = store.section('map', safeRecord(z.string(), z.number()), () => ({}));
+    const map = store.section('map', safeRecord(z.string(), z.number()), () => ({}), { bytes: BIG });
     // biome-ignore lint/suspicious/noProto: the test is that writing __proto__ changes no prototype
     await map.update((m) => void (m.__proto__ = 1));
     await map.update((m) => void (m.other = 2));
@@ -165,7 +169,7 @@ describe('record sections (a change copies only the records it names)', () => {
 
   it('adds, changes and deletes the records named, leaves the others the very same objects, and keeps it all on disk', async () => {
     const store = await Store.open(dir);
-    const devices = store.records('devices', Device);
+    const devices = store.records('devices', Device, REC);
     await devices.updateSome(['a', 'b'], (d) => {
       d.a = { name: 'A', on: false };
       d.b = { name: 'B', on: false };
@@ -180,13 +184,13 @@ describe('record sections (a change copies only the records it names)', () => {
     expect(devices.value).toEqual({ a: { name: 'A', on: true } });
     expect(Object.getPrototypeOf(devices.value)).toBe(null);
     expect((await readDoc()).devices).toEqual({ a: { name: 'A', on: true } });
-    const again = (await Store.open(dir)).records('devices', Device);
+    const again = (await Store.open(dir)).records('devices', Device, REC);
     expect(again.value.a).toEqual({ name: 'A', on: true });
   });
 
   it('refuses a change to a record it did not name, and a mutate that throws changes nothing', async () => {
     const store = await Store.open(dir);
-    const devices = store.records('devices', Device);
+    const devices = store.records('devices', Device, REC);
     await devices.updateSome(['a'], (d) => void (d.a = { name: 'A', on: false }));
     await expect(devices.updateSome(['a'], (d) => void (d.sneaky = { name: 'S', on: true }))).rejects.toThrow(/named a but changed sneaky/);
     await expect(
@@ -202,7 +206,7 @@ describe('record sections (a change copies only the records it names)', () => {
 
   it('builds on queued changes, whole-section and per-record alike', async () => {
     const store = await Store.open(dir);
-    const devices = store.records('devices', Device);
+    const devices = store.records('devices', Device, REC);
     const writes = [
       devices.update((d) => void (d.a = { name: 'A', on: false })),
       devices.updateSome(['a'], (d) => void (d.a!.on = true)),
@@ -221,7 +225,7 @@ describe('a write that fails', () => {
 
   it('rejects, takes its change out of memory, and leaves the file as it was', async () => {
     const store = await Store.open(dir);
-    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     await counter.update((c) => void (c.n = 1));
     await blockWrites();
     await expect(counter.update((c) => void c.items.push('lost'))).rejects.toThrow();
@@ -235,8 +239,8 @@ describe('a write that fails', () => {
 
   it('fails the callers queued behind it too, whose changes it also took out, and the next write starts afresh', async () => {
     const store = await Store.open(dir);
-    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }));
-    const other = store.section('other', z.object({ on: z.boolean() }), () => ({ on: false }));
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
+    const other = store.section('other', z.object({ on: z.boolean() }), () => ({ on: false }), { bytes: BIG });
     await blockWrites();
     const first = counter.update((c) => void (c.n = 5)); // starts the write that fails
     const queued = other.update((o) => void (o.on = true)); // waits for the next write
@@ -246,8 +250,8 @@ describe('a write that fails', () => {
     await unblockWrites();
     await other.update((o) => void (o.on = true));
     const reopened = await Store.open(dir);
-    expect(reopened.section('other', z.object({ on: z.boolean() }), () => ({ on: false })).value).toEqual({ on: true });
-    expect(reopened.section('counter', Counter, () => ({ n: 0, items: [] })).value).toEqual({ n: 0, items: [] });
+    expect(reopened.section('other', z.object({ on: z.boolean() }), () => ({ on: false }), { bytes: BIG }).value).toEqual({ on: true });
+    expect(reopened.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG }).value).toEqual({ n: 0, items: [] });
   });
 });
 
@@ -296,21 +300,21 @@ describe('every write is checked against its schema; a record that does not pars
 
   it('refuses a write that does not fit, with a 400 sentence, and changes nothing in memory or on disk', async () => {
     const store = await Store.open(dir);
-    const vars = store.records('vars', Variable);
+    const vars = store.records('vars', Variable, REC);
     await vars.updateSome(['a'], (d) => void (d.a = { name: 'A', value: 'short' }));
     const refused = vars.updateSome(['a'], (d) => void (d.a = { name: 'A', value: 'x'.repeat(20) }));
     await expect(refused).rejects.toMatchObject({
       status: 400,
       message: "the change was not made: what 'vars' record 'a' would hold does not fit: value: Too big: expected string to have <=10 characters",
     });
-    const doc = store.section('doc', Doc, () => ({ title: 'ok', pages: {} }));
+    const doc = store.section('doc', Doc, () => ({ title: 'ok', pages: {} }), { bytes: BIG });
     await expect(doc.update((d) => void (d.title = 'far too long a title'))).rejects.toMatchObject({ status: 400 });
     expect(vars.value.a).toEqual({ name: 'A', value: 'short' });
     expect(doc.value.title).toBe('ok');
     expect((await readDoc()).vars).toEqual({ a: { name: 'A', value: 'short' } });
     // The section still takes good writes, and opens again.
     await vars.updateSome(['a'], (d) => void delete d.a);
-    expect((await Store.open(dir)).records('vars', Variable).value).toEqual({});
+    expect((await Store.open(dir)).records('vars', Variable, REC).value).toEqual({});
   });
 
   it('sets a bad record aside in a file of its own, opens the section with the others, and writes it without', async () => {
@@ -323,9 +327,9 @@ describe('every write is checked against its schema; a record that does not pars
       }),
     );
     const store = await Store.open(dir);
-    const vars = store.records('vars', Variable);
+    const vars = store.records('vars', Variable, REC);
     expect(vars.value).toEqual({ good: { name: 'G', value: 'fine' } });
-    const doc = store.section('doc', Doc, () => ({ title: '', pages: {} }), [['pages', '*']]);
+    const doc = store.section('doc', Doc, () => ({ title: '', pages: {} }), { bytes: BIG, records: [['pages', '*']] });
     expect(doc.value.pages).toEqual({ one: { text: 'a' } });
     expect(store.setAside.map((a) => [a.section, a.records.map((r) => r.path.join('.'))])).toEqual([
       ['vars', ['bad', 'worse']],
@@ -347,8 +351,8 @@ describe('every write is checked against its schema; a record that does not pars
     expect(vars.value).toEqual({ good: { name: 'G', value: 'fine' } });
     expect((await readDoc()).vars).toEqual({ good: { name: 'G', value: 'fine' } });
     const again = await Store.open(dir);
-    again.records('vars', Variable);
-    again.section('doc', Doc, () => ({ title: '', pages: {} }), [['pages', '*']]);
+    again.records('vars', Variable, REC);
+    again.section('doc', Doc, () => ({ title: '', pages: {} }), { bytes: BIG, records: [['pages', '*']] });
     expect(again.setAside).toEqual([]);
     expect((await readdir(join(dir, 'set-aside'))).length).toBe(2);
   });
@@ -357,9 +361,43 @@ describe('every write is checked against its schema; a record that does not pars
     const text = JSON.stringify({ schemaVersion: SCHEMA_VERSION, doc: { title: 'far too long a title', pages: {} }, vars: ['not', 'a', 'map'] });
     await writeFile(join(dir, 'db.json'), text);
     const store = await Store.open(dir);
-    expect(() => store.section('doc', Doc, () => ({ title: '', pages: {} }), [['pages', '*']])).toThrow(/section 'doc'.*title/);
-    expect(() => store.records('vars', Variable)).toThrow(/section 'vars'/);
+    expect(() => store.section('doc', Doc, () => ({ title: '', pages: {} }), { bytes: BIG, records: [['pages', '*']] })).toThrow(/section 'doc'.*title/);
+    expect(() => store.records('vars', Variable, REC)).toThrow(/section 'vars'/);
     expect(store.setAside).toEqual([]);
     expect(await readFile(join(dir, 'db.json'), 'utf8')).toBe(text);
+  });
+});
+
+describe('every section is bounded in bytes', () => {
+  const Note = z.object({ text: z.string() });
+  const SMALL = { record: 1024, item: 'a note', section: 4096, items: 'notes' };
+
+  it('refuses a record past its bound and a change past the section bound with a 413 sentence, changing nothing', async () => {
+    const store = await Store.open(dir);
+    const notes = store.records('notes', Note, SMALL);
+    await expect(notes.updateSome(['big'], (d) => void (d.big = { text: 'x'.repeat(2000) }))).rejects.toMatchObject({
+      status: 413,
+      message: 'not stored: a note holds at most 1 KiB, and this one would hold 2 KiB',
+    });
+    for (let i = 0; i < 4; i++) await notes.updateSome([`n${i}`], (d) => void (d[`n${i}`] = { text: 'y'.repeat(900) }));
+    await expect(notes.updateSome(['n4'], (d) => void (d.n4 = { text: 'y'.repeat(900) }))).rejects.toMatchObject({
+      status: 413,
+      message: "not stored: the home's notes hold at most 4 KiB in all, and this change would make them 5 KiB; remove some first",
+    });
+    expect(Object.keys(notes.value)).toEqual(['n0', 'n1', 'n2', 'n3']);
+    expect(Object.keys((await readDoc()).notes as object)).toEqual(['n0', 'n1', 'n2', 'n3']);
+    // A change that makes the section smaller always goes through.
+    await notes.updateSome(['n0'], (d) => void (d.n0 = { text: 'short' }));
+    await notes.updateSome(['n1'], (d) => void delete d.n1);
+    expect(Object.keys(notes.value)).toEqual(['n0', 'n2', 'n3']);
+  });
+
+  it('bounds a whole section too, and lets a section already past its bound (an older hub) shrink', async () => {
+    await writeFile(join(dir, 'db.json'), JSON.stringify({ schemaVersion: SCHEMA_VERSION, counter: { n: 0, items: Array(300).fill('item') } }));
+    const store = await Store.open(dir);
+    const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: { section: 1024, items: 'counters' } });
+    await expect(counter.update((c) => void c.items.push('more'))).rejects.toMatchObject({ status: 413 });
+    await counter.update((c) => void c.items.splice(0, 100));
+    expect(counter.value.items).toHaveLength(200);
   });
 });

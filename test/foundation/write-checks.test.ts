@@ -63,6 +63,20 @@ describe('a write past its bound', () => {
   });
 });
 
+describe('a stored thing past its byte bound', () => {
+  it('a flow of more than 64 KiB is refused with 413 naming the bound, and nothing is stored', async () => {
+    const v = await variable('Pad', 'x');
+    const big = { id: 'homey:manager:logic:set_variable', args: { variable: { id: v.id, name: v.name }, value: 'p'.repeat(9_000) } };
+    const res = await hub.call<{ error_description: string }>('POST', `${F}/flow`, {
+      body: { name: 'Heavy', trigger: { id: 'homey:manager:flow:programmatic_trigger' }, actions: Array(8).fill(big) },
+    });
+    expect(res.status, res.text).toBe(413);
+    expect(res.body.error_description).toBe('not stored: a flow holds at most 64 KiB, and this one would hold 72 KiB');
+    const flows = (await hub.call<Record<string, { name: string }>>('GET', `${F}/flow`)).body;
+    expect(Object.values(flows).map((f) => f.name)).not.toContain('Heavy');
+  });
+});
+
 describe('a record that does not parse at start', () => {
   it('is set aside in a file beside, named in the log; the logic manager starts with the other variables', async () => {
     const good = await variable('Kept', 'fine');

@@ -6,6 +6,7 @@
  * (only the owner's restore replaces a section no scope writes).
  */
 import { z } from 'zod';
+import { KiB } from '../../core/byte-bounds.js';
 import { HearthError } from '../../core/errors.js';
 import { safeRecord } from '../../core/records.js';
 import type { Section, Store } from '../../core/store.js';
@@ -23,7 +24,7 @@ export class StoredCatalogueMemory implements CatalogueMemory {
 
   /** Opened at first use: a malformed section then fails store reads with its reason (never the hub's start). */
   private get section(): Section<Seen> {
-    return (this.opened ??= this.store.section(CATALOGUES_SECTION, Seen, () => ({})));
+    return (this.opened ??= this.store.section(CATALOGUES_SECTION, Seen, () => ({}), { bytes: { section: 256 * KiB, items: 'app store records' } }));
   }
 
   async check(location: string, sequence: number | null): Promise<void> {

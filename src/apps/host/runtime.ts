@@ -7,6 +7,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MiB } from '../../core/byte-bounds.js';
 import { notFound } from '../../core/errors.js';
 import { appOwnerUri } from '../../core/owners.js';
 import type { Section } from '../../core/store.js';
@@ -135,7 +136,8 @@ export class AppRuntime {
   }
 
   async start(): Promise<void> {
-    this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}), [['*']]);
+    // An app's record holds its settings (1 MiB at most) and crash reports.
+    this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}), { bytes: { section: 32 * MiB, items: 'apps records' }, records: [['*']] });
     this.unregister.push(...this.settings.register(this.router), ...this.pushes.register(this.router));
     const probed = this.probing ?? beginSandboxProbe(this.opts.sandbox ?? 'auto');
     this.probing = undefined;

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { BackupRecord } from '../../backup/index.js';
 import { listPreRestore, PRE_RESTORE_KEEP } from '../../backup/pre-restore.js';
+import { KiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import type { Section } from '../../core/store.js';
 import { VERSION } from '../../version.js';
@@ -48,7 +49,9 @@ export class BackupService {
 
   /** Opens the store section; a section that does not match fails the manager's start (503). */
   async open(): Promise<void> {
-    this.section = this.ctx.store.section(BACKUP, BackupSection, () => ({ lastBackup: null, lastError: null }));
+    this.section = this.ctx.store.section(BACKUP, BackupSection, () => ({ lastBackup: null, lastError: null }), {
+      bytes: { section: 64 * KiB, items: 'backup records' },
+    });
     this.lastRestore = await readRestoreRecord(this.ctx.config.dataDir);
   }
 

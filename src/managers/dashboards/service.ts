@@ -4,6 +4,7 @@
  * of all three. App widgets come from the catalog; autocomplete lives in autocomplete.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { MiB } from '../../core/byte-bounds.js';
 import type { ChoosableDevice } from '../../core/device-choice.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
@@ -36,10 +37,13 @@ export class DashboardsService {
   ) {}
 
   start(): void {
-    this.section = this.store.section(SECTION, DashboardsSection(), () => ({ dashboards: {}, widgetStores: {} }), [
-      ['dashboards', '*'],
-      ['widgetStores', '*'],
-    ]);
+    this.section = this.store.section(SECTION, DashboardsSection(), () => ({ dashboards: {}, widgetStores: {} }), {
+      bytes: { section: 8 * MiB, items: 'dashboards and widget stores' },
+      records: [
+        ['dashboards', '*'],
+        ['widgetStores', '*'],
+      ],
+    });
   }
 
   // --- dashboards ---

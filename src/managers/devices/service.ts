@@ -12,6 +12,7 @@ import type { DeviceSettingDef, DriverDefinition } from '../../apps/manifest/dri
 import type { AppManifest } from '../../apps/manifest/manifest.js';
 import type { DEVICE_APP_CALLS, DeviceState, PairDevice } from '../../apps/wire/device-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
+import { MiB } from '../../core/byte-bounds.js';
 import { type Capability, valueProblem } from '../../core/capability.js';
 import { diff } from '../../core/diff.js';
 import { conflict, HearthError, notFound } from '../../core/errors.js';
@@ -87,7 +88,7 @@ export class DevicesService {
   }
 
   start(): void {
-    this.section = this.store.records(DEVICES_SECTION, DeviceRecord);
+    this.section = this.store.records(DEVICES_SECTION, DeviceRecord, { record: MiB, item: 'a device', section: 16 * MiB, items: 'devices' });
     this.values.open();
     this.zones.hasDevices = (zone) => Object.values(this.section.next).some((d) => d.zone === zone);
   }

@@ -6,6 +6,7 @@
  * again.
  */
 import type { Logger } from 'pino';
+import { KiB, MiB } from '../../core/byte-bounds.js';
 import { nullRecord } from '../../core/records.js';
 import type { RecordSection, Store } from '../../core/store.js';
 import { DeviceValues, type StoredValue, VALUES_SECTION } from './records.js';
@@ -27,7 +28,12 @@ export class CapabilityValues {
   ) {}
 
   open(): void {
-    this.section = this.store.records(VALUES_SECTION, DeviceValues);
+    this.section = this.store.records(VALUES_SECTION, DeviceValues, {
+      record: 64 * KiB,
+      item: "a device's capability values",
+      section: 8 * MiB,
+      items: "devices' capability values",
+    });
     for (const [id, values] of Object.entries(this.section.value)) this.current[id] = { ...values };
   }
 

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { CardKind } from '../../apps/manifest/flow-cards.js';
+import { KiB, MiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
@@ -66,8 +67,8 @@ export class FlowsService {
   ) {}
 
   start(): void {
-    this.flows = this.store.records('flows', FlowRecord());
-    this.folders = this.store.records('flow-folders', FolderRecord());
+    this.flows = this.store.records('flows', FlowRecord(), { record: 64 * KiB, item: 'a flow', section: 8 * MiB, items: 'flows' });
+    this.folders = this.store.records('flow-folders', FolderRecord(), { record: 4 * KiB, item: 'a flow folder', section: 512 * KiB, items: 'flow folders' });
   }
 
   // ---- flows ----------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
  * variables by name.
  */
 import { randomUUID } from 'node:crypto';
+import { KiB, MiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
@@ -23,7 +24,7 @@ export class LogicService {
   ) {}
 
   start(): void {
-    this.section = this.store.records('logic-variables', VariableView());
+    this.section = this.store.records('logic-variables', VariableView(), { record: 32 * KiB, item: 'a variable', section: 2 * MiB, items: 'variables' });
   }
 
   list(): Record<string, VariableView> {

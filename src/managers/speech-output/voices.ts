@@ -4,6 +4,7 @@
  * Also picks the voice that best serves a language.
  */
 import { z } from 'zod';
+import { MiB } from '../../core/byte-bounds.js';
 import { nullRecord, safeRecord } from '../../core/records.js';
 import type { Section, Store } from '../../core/store.js';
 import { type EngineId, type EngineVoice, Voice } from './engines/engine.js';
@@ -59,7 +60,10 @@ export class VoiceRegistry {
     private readonly engine: EngineId,
     private readonly catalogue: readonly EngineVoice[],
   ) {
-    this.section = store.section(SECTION, SpeechSection, () => ({ installed: {} }), [['installed', '*', '*']]);
+    this.section = store.section(SECTION, SpeechSection, () => ({ installed: {} }), {
+      bytes: { section: MiB, items: 'voices' },
+      records: [['installed', '*', '*']],
+    });
   }
 
   /** True until the engine's first start has installed its default voice. */

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { KiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, HearthError, notFound } from '../../core/errors.js';
 import type { EventBus } from '../../core/events.js';
@@ -39,7 +40,7 @@ export class ZonesService {
 
   async start(): Promise<void> {
     const first = !this.store.holds('zones');
-    this.section = this.store.section('zones', ZonesSection, initial, [['zones', '*']]);
+    this.section = this.store.section('zones', ZonesSection, initial, { bytes: { section: 512 * KiB, items: 'zones' }, records: [['zones', '*']] });
     // The root made on the first start is written then, so it keeps its id from then on.
     if (first) await this.section.update(() => undefined);
     await this.mendSetAside();
