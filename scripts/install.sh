@@ -161,7 +161,10 @@ chmod 0755 /usr/local/bin/hearth
 
 # --- service ------------------------------------------------------------------------------
 say "service"
-[ -e "$DEFAULTS" ] || printf '# Settings of the hearth service, e.g.\n# HEARTH_PORT=8720\n' > "$DEFAULTS"
+[ -e "$DEFAULTS" ] || printf '%s\n' '# Settings of the hearth service, e.g.' '# HEARTH_PORT=8720' \
+  '# HEARTH_APP_SANDBOX=off runs apps where user namespaces do not work, with Node'"'"'s permission' \
+  '# model alone: there any app can reach the network and signal (stop) the hub. Your choice to make;' \
+  '# the default (auto) holds every app there instead.' > "$DEFAULTS"
 install -m 0644 "$ROOT/systemd/hearth.service" "$UNIT"
 systemctl daemon-reload
 systemctl enable hearth.service >/dev/null
