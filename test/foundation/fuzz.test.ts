@@ -1,5 +1,6 @@
 /**
- * Property-based fuzz of the whole API: every operation of the Web API (test/fixtures/api.json), against one real hub,
+ * Property-based fuzz of the whole API: every operation the hub serves (its OpenAPI document: the seed's of
+ * test/fixtures/api.json and every one added since, devices, drivers, zones, flows, logic, ...), against one real hub,
  * with hostile path ids, hostile query strings and hostile bodies from a small seeded generator.
  * For every request: no 5xx; every error is JSON {error, error_description, statusCode}; a
  * strict-body request afterwards is still accepted (nothing reached Object.prototype in the
@@ -14,10 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP, CLOCK, copyFixture, waitAppRunning } from '../dashboards/helpers.js';
 import { Gen, HOSTILE_IDS, type HostileBody, hostileBody, hostileQuery } from '../helpers/fuzz-gen.js';
 import { type CallResult, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { hubOperations } from '../helpers/hub-operations.js';
 import { SPEC, type SpecOperation } from '../helpers/spec.js';
 
 const SEED = Number(process.env.HEARTH_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CASES = Number(process.env.HEARTH_FUZZ_CASES ?? 12);
+const { operations: OPERATIONS } = await hubOperations();
 const DASHBOARD = 'fuzz-dash';
 const WIDGET = 'fuzz-widget';
 
@@ -36,6 +39,15 @@ const HOSTILE_IDS_ONLY = new Set([
   'deleteLog',
   'deleteLogEntries',
   'unsetAppSetting',
+  'deleteZone',
+  'deleteDevice',
+  'deleteVariable',
+  'deleteFlow',
+  'deleteFlowFolder',
+  'deleteToken',
+  'deletePairSession',
+  'deletePreRestore',
+  'restoreBackup',
 ]);
 
 /**
@@ -69,16 +81,28 @@ const TEMPLATES: Record<string, unknown> = {
   setOptionLanguage: { value: 'en' },
   setOptionUnits: { value: 'metric' },
   setOptionPinCode: { value: '1234' },
+  createZone: { name: 'fuzz', parent: '' },
+  createVariable: { name: 'fuzz', type: 'string', value: 'x' },
+  createFlow: { name: 'fuzz', trigger: { id: 'homey:manager:flow:programmatic_trigger' } },
+  createFlowFolder: { name: 'fuzz' },
+  testFlow: { flow: { trigger: { id: 'homey:manager:flow:programmatic_trigger' } }, tokens: {} },
+  createToken: { name: 'fuzz', scopes: ['service.system.readonly'] },
+  createLogin: { scopes: ['service.dashboard.readonly'] },
 };
 
 /** GETs whose answers are a manager's state, compared around every request that failed. */
 function stateReads(manager: string): string[] {
-  const options = SPEC.operations.filter((o) => o.manager === manager && o.method === 'GET' && o.path.includes('/option/')).map((o) => o.path);
+  const options = OPERATIONS.filter((o) => o.manager === manager && o.method === 'GET' && o.path.includes('/option/')).map((o) => o.path);
   const own: Record<string, string[]> = {
     dashboards: ['/api/manager/dashboards/dashboard', '/api/manager/dashboards/widgetstore'],
     apps: ['/api/manager/apps/app', `/api/manager/apps/app/${APP}/setting`],
     'speech-output': ['/api/manager/speech-output/voice/'],
     insights: ['/api/manager/insights/log'],
+    zones: ['/api/manager/zones/zone'],
+    devices: ['/api/manager/devices/device'],
+    logic: ['/api/manager/logic/variable'],
+    flow: ['/api/manager/flow/flow', '/api/manager/flow/flowfolder'],
+    tokens: ['/api/manager/tokens/token'],
   };
   return [...(own[manager] ?? []), ...options];
 }
@@ -121,6 +145,8 @@ beforeAll(async () => {
   VALID_PARAM['speech-output']!.id = voice;
   TEMPLATES.setOptionVoice = { value: voice };
   TEMPLATES.installVoice = { id: voice };
+  const zones = (await hub.call<Record<string, { id: string; parent: string | null }>>('GET', '/api/manager/zones/zone')).body;
+  TEMPLATES.createZone = { name: 'fuzz', parent: Object.values(zones).find((z) => z.parent === null)!.id };
 }, 60_000);
 
 afterAll(async () => {
@@ -172,7 +198,9 @@ async function snapshot(reads: readonly string[]): Promise<unknown[]> {
 /** Problems with one answer, as sentences (empty when it is fine). */
 function checkAnswer(res: CallResult): string[] {
   const problems: string[] = [];
-  if (res.status >= 500) problems.push(`answered ${res.status}: ${res.text.slice(0, 300)}`);
+  // 501 not_implemented: advanced flows, which hearth answers as not part of it.
+  const notHere = res.status === 501 && (res.body as { error?: unknown } | null)?.error === 'not_implemented';
+  if (res.status >= 500 && !notHere) problems.push(`answered ${res.status}: ${res.text.slice(0, 300)}`);
   if (res.status >= 400) {
     const body = res.body as Record<string, unknown>;
     const json = (res.headers.get('content-type') ?? '').includes('application/json');
@@ -188,7 +216,7 @@ describe(`fuzz (HEARTH_FUZZ_SEED=${SEED})`, () => {
   it('every body template is accepted with real ids, so spoiling it reaches the handlers', async () => {
     // The catalogue is empty on purpose (no package is ever installed): its install is a 404.
     const expected: Record<string, number> = { installFromAppStore: 404 };
-    for (const op of SPEC.operations) {
+    for (const op of OPERATIONS) {
       const template = TEMPLATES[op.operationId];
       if (template === undefined) continue;
       const path = op.path.replace(/:([A-Za-z]+)/g, (_, param: string) => encodeURIComponent(validId(op, param) ?? ''));
@@ -201,8 +229,8 @@ describe(`fuzz (HEARTH_FUZZ_SEED=${SEED})`, () => {
   it('drives every operation with hostile ids, queries and bodies: no 5xx, JSON errors, no pollution, no change on error', async () => {
     const g = new Gen(SEED);
     const failures: string[] = [];
-    expect(SPEC.operations.length).toBeGreaterThanOrEqual(72);
-    for (const op of SPEC.operations) {
+    expect(OPERATIONS.length).toBeGreaterThan(SPEC.operations.length);
+    for (const op of OPERATIONS) {
       const reads = stateReads(op.manager);
       for (let i = 0; i < CASES && failures.length < 40; i++) {
         const c = makeCase(op, g);

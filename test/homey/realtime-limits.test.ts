@@ -8,71 +8,18 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { Wire as WireOf } from '../helpers/engine-io.js';
 import { OWNER, type RunningHub, startHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 
 let hub: RunningHub;
+const Wire = { open: () => WireOf.open(hub.wsUrl) };
 beforeAll(async () => {
   hub = await startHub();
 });
 afterAll(async () => {
   await hub?.cleanup();
 });
-
-/** A socket.io (v5 protocol, Engine.IO 4) client over a WebSocket, with acks. */
-class Wire {
-  private next = 1;
-  private readonly acks = new Map<number, (args: unknown[]) => void>();
-  readonly closed: Promise<number>;
-  private constructor(readonly ws: WebSocket) {
-    this.closed = new Promise((resolve) => ws.once('close', (code) => resolve(code)));
-    ws.on('message', (data) => {
-      const text = String(data);
-      if (text === '2') return ws.send('3');
-      const m = /^43(\/api,)?(\d+)(.*)$/s.exec(text);
-      if (m) this.acks.get(Number(m[2]))?.(JSON.parse(m[3]!) as unknown[]);
-    });
-  }
-
-  static async open(): Promise<Wire> {
-    const ws = new WebSocket(`${hub.wsUrl}/socket.io/?EIO=4&transport=websocket`);
-    const opened = new Promise<void>((resolve, reject) => {
-      ws.once('error', reject);
-      ws.once('message', () => resolve()); // the open packet
-    });
-    await opened;
-    const wire = new Wire(ws);
-    // Connected to the root namespace before anything is emitted on it, as a client waits for `connect`.
-    const connected = new Promise<void>((resolve) => ws.on('message', (d) => String(d).startsWith('40') && resolve()));
-    ws.send('40');
-    await connected;
-    return wire;
-  }
-
-  emit(nsp: '' | '/api', event: string, ...args: unknown[]): Promise<unknown[]> {
-    const id = this.next++;
-    return new Promise((resolve) => {
-      this.acks.set(id, resolve);
-      this.ws.send(`42${nsp ? `${nsp},` : ''}${id}${JSON.stringify([event, ...args])}`);
-    });
-  }
-
-  /** Handshakes with `token` and opens /api. */
-  async handshake(token: string): Promise<void> {
-    expect(await this.emit('', 'handshakeClient', { token })).toEqual([null, { namespace: '/api' }]);
-    const joined = new Promise<void>((resolve) => this.ws.on('message', (d) => String(d).startsWith('40/api,') && resolve()));
-    this.ws.send('40/api,');
-    await joined;
-  }
-
-  subscribe(uri: string): Promise<unknown[]> {
-    return this.emit('/api', 'subscribe', uri);
-  }
-
-  close(): void {
-    this.ws.close();
-  }
-}
 
 /** A plain long-polling GET that opens an Engine.IO connection and never handshakes, from `localAddress`. */
 function pollingOpen(localAddress: string): Promise<{ status: number; body: string }> {

@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { HearthError } from '../../core/errors.js';
+import { exceedsDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import { localRequest } from '../node-adapter.js';
@@ -39,6 +40,9 @@ export class SocketApi {
   parse(payload: unknown): ApiCall {
     const parsed = ApiCallSchema.safeParse(payload);
     if (!parsed.success) throw new HearthError('invalid_parameter', 'an api call is {uri, operation, args}: uri and operation are strings, args an object');
+    // As a request body's (http/input.ts): past the bound, the request built from it would throw.
+    if (exceedsDepth(parsed.data.args ?? {}, MAX_JSON_DEPTH + 1))
+      throw new HearthError('invalid_parameter', `an api call's args nest at most ${MAX_JSON_DEPTH} levels deep`);
     return { uri: parsed.data.uri, operation: parsed.data.operation, args: parsed.data.args ?? {} };
   }
 

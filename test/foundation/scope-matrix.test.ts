@@ -1,0 +1,67 @@
+/**
+ * The scope matrix of every operation the hub serves (its OpenAPI document: the seed's and every
+ * one added since), not only the seed's (auth.test.ts): 401 without a token or with an unknown
+ * one, 403 naming the scope to a token without it, both before the input is looked at; an
+ * operation with no scope lets any valid token past authorization.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CallOptions, type RunningHub, startHub } from '../helpers/hub.js';
+import { hubOperations } from '../helpers/hub-operations.js';
+import { concretePath, SPEC } from '../helpers/spec.js';
+
+const { operations, noToken } = await hubOperations();
+
+let hub: RunningHub;
+let speechOnly: string;
+let dashboardReader: string;
+
+beforeAll(async () => {
+  hub = await startHub({ env: { HEARTH_AUTH_FAILURE_LIMIT: '100000' } });
+  const token = async (scopes: string[]) =>
+    (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: scopes.join('+'), scopes } })).body.token;
+  speechOnly = await token(['service.speech']);
+  dashboardReader = await token(['service.dashboard.readonly']);
+});
+afterAll(() => hub.cleanup());
+
+describe('the operations', () => {
+  it('are every seed operation and the ones added since', () => {
+    const served = new Set(operations.map((o) => o.operationId));
+    expect(SPEC.operations.filter((o) => !served.has(o.operationId)).map((o) => o.operationId)).toEqual([]);
+    for (const manager of ['devices', 'drivers', 'zones', 'flow', 'flowtoken', 'logic'])
+      expect(
+        operations.some((o) => o.manager === manager),
+        manager,
+      ).toBe(true);
+  });
+});
+
+// Operations without auth (ping, redeeming a sign-in code) have their own tests.
+for (const op of operations.filter((o) => !noToken.has(o.operationId)))
+  describe(`${op.manager} ${op.operationId}`, () => {
+    const path = concretePath(op);
+    const invalidBody: CallOptions = op.method === 'GET' ? { headers: {} } : { rawBody: '{"not": valid json', headers: { 'content-type': 'application/json' } };
+
+    it('answers 401 without a token, and with an unknown one', async () => {
+      const res = await hub.call<{ error: string; statusCode: number }>(op.method, path, { token: null, ...invalidBody });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ error: 'unauthorized', statusCode: 401 });
+      expect((await hub.call(op.method, path, { token: 'hth_not-a-token', ...invalidBody })).status).toBe(401);
+    });
+
+    const scope = op.scope;
+    if (scope) {
+      it(`answers 403 naming '${scope}' to a token without it, before looking at the input`, async () => {
+        const token = scope === 'service.speech' ? dashboardReader : speechOnly;
+        const res = await hub.call<{ error: string; error_description: string }>(op.method, path, { token, ...invalidBody });
+        expect(res.status).toBe(403);
+        expect(res.body.error).toBe('missing_scope');
+        expect(res.body.error_description).toContain(`'${scope}'`);
+      });
+    } else {
+      it('lets any valid token past authorization', async () => {
+        const res = await hub.call(op.method, path, { token: speechOnly });
+        expect([401, 403]).not.toContain(res.status);
+      });
+    }
+  });
