@@ -138,7 +138,10 @@ export function ContainmentLine({ state }: { state: AppsState }): JSX.Element {
   }
   return (
     <div class="notice" data-testid="containment" data-containment="permission-model-only">
-      <p>Apps are not fully kept apart here, as the owner chose (app sandbox off): any app can reach the network whatever it asks for, and could stop the hub. {limits}</p>
+      <p>
+        Apps are not fully kept apart here, as the owner chose (app sandbox off): any app can reach the network whatever it asks for, and could stop the hub.{' '}
+        {limits}
+      </p>
       {how(
         `Apps run under Node's permission model only (${state.containmentReason ?? 'no namespaces here'}): nothing keeps an app off the network or from signalling the hub.`,
       )}
