@@ -35,7 +35,10 @@ export const CARD_TIMEOUT_MS = 30_000;
 const FILTER_TIMEOUT_MS = 10_000;
 /** A flow's refused runs are logged once in this long; the others are counted in the next. */
 const REFUSED_LOGGED_EVERY_MS = 10_000;
-/** A flow's refused runs reach the timeline once in this long. */
+/**
+ * A flow's refused runs reach the timeline once in this long; those refused by the hub's own
+ * bound (which many flows meet at once) once in this long from all flows together.
+ */
 const REFUSED_NOTIFIED_EVERY_MS = 60_000;
 
 type FlowCall = keyof typeof FLOW_APP_CALLS;
@@ -63,6 +66,8 @@ export class FlowEngine {
   readonly bounds = new RunBounds();
   /** Per flow: when a refused run was last logged and put on the timeline, and how many since. */
   private readonly refused = new Map<string, { logged: number; notified: number; quiet: number }>();
+  /** When a run refused by the hub's own bound last reached the timeline: one notice for many flows. */
+  private hubNotified = 0;
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -140,10 +145,10 @@ export class FlowEngine {
     run.steps.push(this.step(flow.trigger.id, 'trigger', 'done', null));
     if (depth > MAX_DEPTH) {
       const why = `stopped: it was started by a chain of ${depth} flow runs, each started by the one before (a flow that starts itself); the bound is ${MAX_DEPTH}`;
-      return this.refuse(flow, run, lineage, why, logged);
+      return this.refuse(flow, run, lineage, why, false, logged);
     }
     const refused = this.bounds.admit(flow.id, lineage.chain);
-    if (refused !== null) return this.refuse(flow, run, lineage, `not started: ${refused}`, logged);
+    if (refused !== null) return this.refuse(flow, run, lineage, `not started: ${refused.why}`, refused.hub, logged);
     this.deps.runs.begin(run.id, lineage);
     try {
       return await this.steps(flow, run, tokens, state, lineage, logged);
@@ -176,7 +181,7 @@ export class FlowEngine {
    * REFUSED_NOTIFIED_EVERY_MS reaches the timeline; the others are only counted, so a flood costs
    * a map lookup each.
    */
-  private refuse(flow: FlowRecord, run: RunView, lineage: Lineage, error: string, logged: boolean): RunView {
+  private refuse(flow: FlowRecord, run: RunView, lineage: Lineage, error: string, hubWide: boolean, logged: boolean): RunView {
     run.result = 'stopped';
     run.error = error;
     if (!logged) return this.record(run, lineage, false);
@@ -191,7 +196,12 @@ export class FlowEngine {
     if (seen.quiet > 0) run.error = `${error} (and ${seen.quiet} runs of it before this one, unlogged)`;
     seen.logged = at;
     seen.quiet = 0;
-    if (at - seen.notified >= REFUSED_NOTIFIED_EVERY_MS) {
+    if (hubWide) {
+      if (at - this.hubNotified >= REFUSED_NOTIFIED_EVERY_MS) {
+        this.hubNotified = at;
+        this.deps.notify(`Flows were started more often than the hub allows, and some runs were not (flow '${flow.name}' first): ${error}.`);
+      }
+    } else if (at - seen.notified >= REFUSED_NOTIFIED_EVERY_MS) {
       seen.notified = at;
       this.deps.notify(`Flow '${flow.name}' was started more often than the hub allows: ${error}.`);
     }

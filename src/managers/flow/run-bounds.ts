@@ -7,8 +7,11 @@
  * A run past a bound is not started; the engine says so in the flow's log and the timeline.
  */
 
-/** Runs under way at once in the whole hub (a run waiting for a delay counts). */
-export const MAX_RUNS_IN_FLIGHT = 256;
+/**
+ * Runs under way at once in the whole hub (a run waiting for a delay counts): a big home's 400
+ * flows on one trigger all run at once, with room; a run in flight is a few KiB.
+ */
+export const MAX_RUNS_IN_FLIGHT = 2_048;
 /** Runs of one flow under way at once (a motion flow with a delay, triggered again and again). */
 export const MAX_FLOW_RUNS_IN_FLIGHT = 32;
 /** Runs one chain makes in all, its first included. */
@@ -28,14 +31,16 @@ export class RunBounds {
 
   /**
    * Takes a place for a run of `flow` in `chain`, or says why there is none ("the chain ... made
-   * 200 runs, the bound for one chain"; the run is then not started, and nothing is counted).
+   * 200 runs, the bound for one chain"; the run is then not started, and nothing is counted) and
+   * whether the bound is the whole hub's (`hub`: many flows meet it at once).
    */
-  admit(flow: string, chain: string): string | null {
+  admit(flow: string, chain: string): { why: string; hub: boolean } | null {
     const c = this.chains.get(chain) ?? { runs: 0, inFlight: 0 };
-    if (c.runs >= MAX_CHAIN_RUNS) return `the chain of flow runs that started it (flows starting flows) made ${MAX_CHAIN_RUNS} runs, the bound for one chain`;
+    if (c.runs >= MAX_CHAIN_RUNS)
+      return { why: `the chain of flow runs that started it (flows starting flows) made ${MAX_CHAIN_RUNS} runs, the bound for one chain`, hub: false };
     const mine = this.perFlow.get(flow) ?? 0;
-    if (mine >= MAX_FLOW_RUNS_IN_FLIGHT) return `${MAX_FLOW_RUNS_IN_FLIGHT} runs of this flow were under way, the bound for one flow`;
-    if (this.inFlight >= MAX_RUNS_IN_FLIGHT) return `${MAX_RUNS_IN_FLIGHT} flow runs were under way in the hub, the bound for all flows`;
+    if (mine >= MAX_FLOW_RUNS_IN_FLIGHT) return { why: `${MAX_FLOW_RUNS_IN_FLIGHT} runs of this flow were under way, the bound for one flow`, hub: false };
+    if (this.inFlight >= MAX_RUNS_IN_FLIGHT) return { why: `${MAX_RUNS_IN_FLIGHT} flow runs were under way in the hub, the bound for all flows`, hub: true };
     c.runs++;
     c.inFlight++;
     // Newest last: the oldest chain is forgotten first.
