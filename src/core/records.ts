@@ -13,6 +13,30 @@ export function nullRecord<V>(): Record<string, V> {
   return Object.create(null) as Record<string, V>;
 }
 
+/**
+ * A deep copy of JSON data in which every object has a null prototype: a draft a change may key
+ * by a caller's string (`draft[id] = ...`, `__proto__` included) before the schema makes it
+ * what is stored. Walks with its own stack, so depth cannot overflow it.
+ */
+export function nullProtoClone<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const root: unknown = Array.isArray(value) ? [] : nullRecord();
+  const stack: Array<[unknown, Record<string, unknown> | unknown[]]> = [[value, root as Record<string, unknown>]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!;
+    for (const [k, v] of Object.entries(from as object)) {
+      let copy: unknown = v;
+      if (typeof v === 'object' && v !== null) {
+        copy = Array.isArray(v) ? [] : nullRecord();
+        stack.push([v, copy as Record<string, unknown>]);
+      }
+      if (Array.isArray(to)) to[Number(k)] = copy;
+      else to[k] = copy;
+    }
+  }
+  return root as T;
+}
+
 /** A null-prototype copy of `entries` (every own key kept, `__proto__` included). */
 export function toNullRecord<V>(entries: Iterable<readonly [string, V]>): Record<string, V> {
   const out = nullRecord<V>();

@@ -21,7 +21,7 @@ import { type ByteBound, checkRecordBytes, checkSectionBytes, type RecordBound, 
 import { DurableJSONFile } from './durable-file.js';
 import { invalid } from './errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { nullRecord, safeRecord } from './records.js';
+import { nullProtoClone, nullRecord, safeRecord } from './records.js';
 import { keepSetAside, parseSettingAside, type RecordPaths, type SetAside } from './set-aside.js';
 import { describeIssues } from './zod-issues.js';
 
@@ -157,9 +157,9 @@ export class Store {
         return store.db.data[name] as z.output<S>;
       },
       update: async <R>(mutate: (draft: z.output<S>) => R): Promise<R> => {
-        // A copy of the next state (so queued changes build on each other), made through the
-        // schema: a JSON copy alone would give caller-keyed records a prototype again.
-        const draft = this.load(name, spec, JSON.parse(JSON.stringify(this.db.data[name]))) as z.output<S>;
+        // A copy of the next state (so queued changes build on each other) with no prototypes
+        // (caller-keyed records stay maps); the schema makes it what is stored once changed.
+        const draft = nullProtoClone(this.db.data[name]) as z.output<S>;
         const result = mutate(draft); // throws: nothing changed
         const next = this.checked(name, schema, draft);
         checkSectionBytes(options.bytes, sizeOf(this.db.data[name]), sizeOf(next));
@@ -185,8 +185,7 @@ export class Store {
         const current = this.db.data[name] as Record<string, z.output<S>>;
         const draft = nullRecord<z.output<S>>();
         for (const id of ids) {
-          if (Object.hasOwn(current, id))
-            draft[id] = this.load(`${name}.${id}`, { schema: record, initial: () => undefined }, JSON.parse(JSON.stringify(current[id]))) as z.output<S>;
+          if (Object.hasOwn(current, id)) draft[id] = nullProtoClone(current[id]) as z.output<S>;
         }
         const result = mutate(draft); // throws: nothing changed
         const extra = Object.keys(draft).filter((k) => !ids.includes(k));
