@@ -20,6 +20,7 @@ import { EventBus } from './core/events.js';
 import { exists } from './core/files.js';
 import { loadHubId } from './core/hub-id.js';
 import { closeInheritedDescriptors } from './core/inherited-fds.js';
+import { lanAddress } from './core/lan-address.js';
 import type { Manager } from './core/managers.js';
 import { checkSqliteAddon } from './core/native-module.js';
 import { OptionService } from './core/options.js';
@@ -245,6 +246,7 @@ export class Hub {
             issueToken: (name) => tokens.issueInternal(name, APP_WEB_API_SCOPES),
             dropToken: (name) => tokens.dropInternal(name),
           },
+          localAddress: () => (this.port === undefined ? null : lanAddress(config.host, this.port)),
         });
     this.listening = await listen(this.http, config.host, config.port);
     const port = this.listening.port;

@@ -11,6 +11,14 @@ function write(stream: NodeJS.WriteStream, tag: string, who: object, args: unkno
 }
 
 export class SimpleClass extends EventEmitter {
+  constructor() {
+    super();
+    // Apps pass them unbound, as Homey's SDK lets them: `.catch(this.error)`, `setTimeout(this.log, ...)`.
+    // Bound here to whatever `log`/`error` the instance has (an app's own override included).
+    this.log = this.log.bind(this);
+    this.error = this.error.bind(this);
+  }
+
   /** Logs a line to stdout. */
   log(...args: unknown[]): void {
     write(process.stdout, 'log', this, args);

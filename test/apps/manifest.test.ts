@@ -3,11 +3,12 @@
  * what makes an app incompatible or partly unrun, and the sentences for what it refuses.
  */
 
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readCards } from '../../src/apps/manifest/flow-cards.js';
-import { type AppManifest, loadManifest, manifestFromText, parseManifest } from '../../src/apps/manifest/manifest.js';
+import { type AppManifest, loadManifest, mainModule, manifestFromText, parseManifest } from '../../src/apps/manifest/manifest.js';
 import { removeAll, tempDir } from './helpers.js';
 
 const base = { id: 'com.example.app', version: '1.2.3', sdk: 3, name: { en: 'Example' } };
@@ -19,12 +20,12 @@ function parsed(raw: Record<string, unknown>): AppManifest {
 }
 
 describe('manifest', () => {
-  it('fills defaults: app.js, no permissions, settings, api or widgets, nothing unrun', () => {
+  it('fills defaults: the main module found by its file, no permissions, settings, api or widgets, nothing unrun', () => {
     expect(parseManifest(base, 'com.example.app')).toEqual({
       ok: true,
       manifest: {
         ...base,
-        main: 'app.js',
+        main: null,
         permissions: [],
         settings: [],
         api: {},
@@ -41,10 +42,23 @@ describe('manifest', () => {
     });
   });
 
-  it('runs app.mjs for an app with "esm": true, and the main a manifest names', () => {
-    expect(parsed({ ...base, esm: true }).main).toBe('app.mjs');
-    expect(parsed({ ...base, esm: false }).main).toBe('app.js');
-    expect(parsed({ ...base, esm: true, main: 'lib/app.js' }).main).toBe('lib/app.js');
+  it('finds the main module by its file, as Homey does (app.js, app.mjs, app.cjs; app.mjs first with "esm": true), or none; or takes the one app.json names', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hearth-main-'));
+    try {
+      const m = parsed(base);
+      expect(m.main).toBeNull();
+      expect(mainModule(m, dir)).toBeNull();
+      await writeFile(join(dir, 'app.cjs'), '');
+      expect(mainModule(m, dir)).toBe('app.cjs');
+      await writeFile(join(dir, 'app.mjs'), '');
+      expect(mainModule(m, dir)).toBe('app.mjs');
+      await writeFile(join(dir, 'app.js'), '');
+      expect(mainModule(m, dir)).toBe('app.js');
+      expect(mainModule(parsed({ ...base, esm: true }), dir)).toBe('app.mjs');
+      expect(mainModule(parsed({ ...base, esm: true, main: 'lib/app.js' }), dir)).toBe('lib/app.js');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps the Homey fields it does not use, unchecked, in raw (this.homey.manifest)', () => {

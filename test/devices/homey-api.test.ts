@@ -8,7 +8,7 @@ import { waitAppRunning } from '../dashboards/helpers.js';
 import { type HomeyApiClient, type HomeyApiModule, homeyClient, loadHomeyApi } from '../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
-import { APP, type Device, pairLamp, writeLampApp } from './lamp-app.js';
+import { APP, type Device, DRIVER, pairLamp, writeLampApp } from './lamp-app.js';
 
 interface ApiDevice {
   id: string;
@@ -108,5 +108,31 @@ describe('a capability instance (homey-api V3 local)', () => {
     );
     expect(heard).not.toContain(true);
     onoff.destroy();
+  });
+});
+
+describe('a connected client (its calls go over the socket, with its own options in args)', () => {
+  it('pairs a device and renames it, as it would over HTTP', async () => {
+    const client = await homeyClient(homeyApi, hub.url, OWNER, 'V3 local');
+    clients.push(client);
+    const { drivers, devices } = client as unknown as {
+      drivers: {
+        connect(): Promise<void>;
+        createPairSession(o: object): Promise<{ id: string }>;
+        emitPairingEvent(o: object): Promise<Array<{ name: string }>>;
+        createPairSessionDevice(o: object): Promise<{ id: string; name: string }>;
+        deletePairSession(o: object): Promise<void>;
+      };
+      devices: { connect(): Promise<void>; updateDevice(o: object): Promise<{ name: string }> };
+    };
+    await devices.connect();
+    await drivers.connect();
+    const session = await drivers.createPairSession({ pairsession: { type: 'pair', driverId: DRIVER } });
+    const listed = await drivers.emitPairingEvent({ id: session.id, event: 'list_devices' });
+    const added = await drivers.createPairSessionDevice({ id: session.id, device: listed[1] });
+    expect(added.name).toBe(listed[1]!.name);
+    await drivers.deletePairSession({ id: session.id });
+    expect((await devices.updateDevice({ id: added.id, device: { name: 'Hall lamp' } })).name).toBe('Hall lamp');
+    expect((await hub.call<{ name: string }>('GET', `/api/manager/devices/device/${added.id}`)).body.name).toBe('Hall lamp');
   });
 });

@@ -15,7 +15,7 @@ import { sha256File } from '../../core/files.js';
 import { runtimeDir } from '../host/child.js';
 import { prepareAppsFolder } from '../host/sdk-link.js';
 import { type AppFolder, loadAppFolder } from '../manifest/compose.js';
-import { MANIFEST_FILE } from '../manifest/manifest.js';
+import { MANIFEST_FILE, mainModule } from '../manifest/manifest.js';
 import { type Catalogue, ICON_MAX_BYTES, readCatalogue } from './catalogue.js';
 import { SIGNATURE_SUFFIX, signIndex } from './key.js';
 
@@ -119,7 +119,8 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
     await cp(src, appDir, { recursive: true, filter: (p) => !SKIP.has(basename(p)) });
     if ((await stat(join(src, MANIFEST_FILE)).catch(() => null)) === null) await writeComposed(appDir, loaded.folder);
     await prepareAppsFolder(staging);
-    await checkMainLoads(appDir, loaded.folder.manifest.main);
+    const main = mainModule(loaded.folder.manifest, appDir);
+    if (main !== null) await checkMainLoads(appDir, main);
     // portable: no uid/gid/uname, so the package is the same whoever packs it.
     await tar.c({ gzip: true, cwd: appDir, file: tmp, portable: true }, await readdir(appDir));
     await rename(tmp, file);

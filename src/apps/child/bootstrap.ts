@@ -120,9 +120,13 @@ async function init(a: AppCallArgs<'init'>): Promise<void> {
   };
   const instance = new HomeyInstance(ctx);
   homey = instance;
-  const AppClass = await loadAppClass(join(a.app.dir, a.app.main), App).catch((err: unknown) => {
-    throw err instanceof NotAnApp ? new RpcError('app_error', err.message) : err;
-  });
+  // An app without a main module runs as the base Homey.App, as on Homey.
+  const AppClass =
+    a.app.main === null
+      ? App
+      : await loadAppClass(join(a.app.dir, a.app.main), App).catch((err: unknown) => {
+          throw err instanceof NotAnApp ? new RpcError('app_error', err.message) : err;
+        });
   const app = constructing(instance, () => new AppClass());
   instance.app = app;
   running = { homey: instance, app, api: new WebApiHandlers(a.app.dir, instance) };

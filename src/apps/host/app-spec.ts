@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import type { AppFolder } from '../manifest/compose.js';
-import type { AppManifest } from '../manifest/manifest.js';
+import { type AppManifest, mainModule } from '../manifest/manifest.js';
 import { API_PERMISSION, permissionReadFiles } from '../manifest/permissions.js';
 import { apiSocketDir } from './api-socket.js';
 import { type HubState, initialState } from './app-state.js';
@@ -75,7 +75,7 @@ export function childSpec(
     appsPackage: join(ctx.appsDir, 'package.json'),
     sdkLink: ctx.sdk.link,
     init: () => ({
-      app: { id: app.id, version: manifest.version, dir: app.dir, main: manifest.main, userdata: app.userdata },
+      app: { id: app.id, version: manifest.version, dir: app.dir, main: mainModule(manifest, app.dir), userdata: app.userdata },
       manifest: manifest.raw,
       permissions: manifest.permissions,
       state: initialState(app.folder, app.saved(), ctx.hub),

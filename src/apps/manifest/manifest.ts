@@ -6,6 +6,7 @@
  * never fatal. A folder with `.homeycompose/` and no app.json is composed first (compose.ts).
  */
 
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, isAbsolute, join, normalize } from 'node:path';
 import semver from 'semver';
@@ -245,7 +246,7 @@ export const Schema = transient(() =>
       .regex(/^#[0-9a-fA-F]{6}$/)
       .optional()
       .catch(undefined),
-    /** hearth's extension: the main module; Homey's is app.js (app.mjs with `"esm": true`). */
+    /** hearth's extension: the main module; Homey's is app.js, app.mjs or app.cjs, whichever the app has (mainModule). */
     main: RelativeFile().optional(),
     esm: z.boolean().optional(),
     runtime: z.string().optional(),
@@ -283,8 +284,8 @@ export const FLOW_KINDS = ['triggers', 'conditions', 'actions'] as const;
 export type FlowKind = (typeof FLOW_KINDS)[number];
 
 export interface AppManifest extends Omit<z.output<ReturnType<typeof Schema>>, 'flow' | 'main'> {
-  /** The main module, relative to the app folder. */
-  main: string;
+  /** The main module app.json names (hearth's extension), relative to the app folder; null: found by its file (mainModule). */
+  main: string | null;
   /** The ids of the flow cards the app declares, per kind. */
   flow: Record<FlowKind, string[]>;
   /** Why hearth cannot run the app at all (every driver needs a radio, another runtime), or null. */
@@ -384,7 +385,7 @@ export function parseManifest(raw: unknown, folderName?: string): ManifestResult
     ok: true,
     manifest: {
       ...rest,
-      main: main ?? (m.esm ? 'app.mjs' : 'app.js'),
+      main: main ?? null,
       flow,
       incompatible: incompatibility(m),
       unrun,
@@ -431,4 +432,16 @@ export async function loadManifest(dir: string, opts: { checkFolderName?: boolea
 export function textOf(value: string | Record<string, string>, language = 'en'): string {
   if (typeof value === 'string') return value;
   return value[language] ?? value.en ?? Object.values(value)[0] ?? '';
+}
+
+/**
+ * The app's main module in `dir`, relative to it, or null when it has none. Homey takes ES modules
+ * by file extension (its ESM guide: rename app.js to app.mjs), with no manifest field, and runs an
+ * app without a main module with the base Homey.App (Athom's own apps have none). `"esm": true`
+ * (hearth's older rule) makes app.mjs the first choice; app.json's `main` names one outright.
+ */
+export function mainModule(manifest: Pick<AppManifest, 'main' | 'esm'>, dir: string): string | null {
+  if (manifest.main !== null) return manifest.main;
+  const order = manifest.esm ? ['app.mjs', 'app.js', 'app.cjs'] : ['app.js', 'app.mjs', 'app.cjs'];
+  return order.find((f) => existsSync(join(dir, f))) ?? null;
 }

@@ -163,6 +163,11 @@ export const HUB_CALLS = {
     () => z.object({ token: z.string(), socket: z.string() }),
     'homey:manager:api',
   ),
+  /** `homey.cloud.getLocalAddress()`: where devices on the LAN reach the hub (`192.168.1.5:8720`). */
+  'cloud.localAddress': call(
+    () => z.object({}),
+    () => z.object({ address: z.string().max(64) }),
+  ),
   ...DEVICE_HUB_CALLS,
   ...FLOW_HUB_CALLS,
 } as const;
@@ -192,7 +197,8 @@ export const APP_CALLS = {
   init: call(
     () =>
       z.object({
-        app: z.object({ id: z.string(), version: z.string(), dir: z.string(), main: z.string(), userdata: z.string() }),
+        /** `main`: the main module, relative to `dir`; null: the app has none and runs as the base Homey.App. */
+        app: z.object({ id: z.string(), version: z.string(), dir: z.string(), main: z.string().nullable(), userdata: z.string() }),
         /** app.json as the app wrote it (`this.homey.manifest`). */
         manifest: JsonObject,
         permissions: z.array(z.string()),

@@ -54,8 +54,10 @@ export class ManagerCloud extends Manager {
     throw notAvailable('ManagerCloud.unregisterWebhook', WHY);
   }
 
-  async getLocalAddress(): Promise<never> {
-    throw notAvailable('ManagerCloud.getLocalAddress', WHY);
+  /** Where devices on the LAN reach the hub, `192.168.1.5:8720`, as Homey's is `192.168.1.5:80`. */
+  async getLocalAddress(): Promise<string> {
+    const { address } = (await this.ctx.transport.call('cloud.localAddress', {})) as { address: string };
+    return address;
   }
 
   /** The hub delivers the code (or the provider's refusal) a person pasted. */

@@ -5,7 +5,9 @@
  * scope, the input checks and the answer are exactly those of HTTP. The arguments are the
  * client's named parameters: path parameters by name; for GET and DELETE the rest is the query;
  * for POST and PUT the query's declared keys are the query and the rest is the body (a root body
- * such as createDashboard's `dashboard` is that argument itself).
+ * such as createDashboard's `dashboard` is that argument itself). The client's own options travel
+ * in `args` too (`$validate`, `$cache`, `$timeout`, `query`, ...): as Homey does, only what the
+ * operation declares is taken.
  */
 import { z } from 'zod';
 import { HearthError } from '../../core/errors.js';
@@ -53,7 +55,7 @@ export class SocketApi {
     const op = manager.ops.get(call.operation);
     if (!op) throw new HearthError('not_found', `the ${manager.name} manager has no operation '${call.operation}'`);
     if (op.upload) throw new HearthError('invalid_parameter', `${call.operation} takes a file: send it over HTTP`);
-    const rest: Record<string, unknown> = { ...call.args };
+    const rest = declaredArgs(op, call.args);
     const path = op.path.replace(/:([A-Za-z_]\w*)/g, (_, name: string) => {
       const value = rest[name];
       delete rest[name];
@@ -75,4 +77,26 @@ export class SocketApi {
     headers['content-type'] = 'application/json';
     return localRequest(url, { method: op.method, headers, body: JSON.stringify(body) }) as unknown as Request;
   }
+}
+
+/** Keys of an object schema, or null for a schema that is not one (its keys are not known). */
+const keysOf = (schema: z.ZodType | undefined): string[] | null => (schema instanceof z.ZodObject ? Object.keys(schema.shape) : null);
+
+/**
+ * The args the operation declares: its path parameters, query keys and body fields (or its root
+ * body). A client's own options (`$`-prefixed, and `query` where the operation has no such
+ * field) are dropped; where a body's fields are not known, everything else is kept for the
+ * body's own check.
+ */
+function declaredArgs(op: Operation, args: Record<string, unknown>): Record<string, unknown> {
+  const params = [...op.path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!);
+  const query = op.query === undefined ? [] : keysOf(op.query);
+  const body = (op.method === 'POST' || op.method === 'PUT') && op.body !== undefined ? keysOf(op.body) : [];
+  const declared = new Set([...params, ...(query ?? []), ...(body ?? []), ...(op.bodyRoot ? [op.bodyRoot] : [])]);
+  const unknown = query === null || body === null;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args)) {
+    if (declared.has(k) || (unknown && !k.startsWith('$') && k !== 'query')) out[k] = v;
+  }
+  return out;
 }

@@ -16,6 +16,7 @@ import type { SdkRouter } from '../../apps/host/router.js';
 import { type App, type AppEventKind, AppRuntime, type Locale } from '../../apps/host/runtime.js';
 import type { SupervisorOptions } from '../../apps/host/supervisor.js';
 import { diff } from '../../core/diff.js';
+import { unavailable } from '../../core/errors.js';
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import { appOwnerUri } from '../../core/owners.js';
@@ -144,6 +145,11 @@ export class AppsManager implements Manager {
     this.off.push(
       serveHubApi(this.router, () => this.hubApi),
       this.router.handle('api.connection', (app) => this.apiSockets.connection(app.id)),
+      this.router.handle('cloud.localAddress', () => {
+        const address = this.hubApi?.localAddress() ?? null;
+        if (address === null) throw unavailable('the hub is not listening yet; ask again in a moment');
+        return { address };
+      }),
       options.onChange('i18n', () => this.runtime.localeChanged()),
       options.onChange('geolocation', (name) => {
         if (name === 'location') this.runtime.locationChanged();

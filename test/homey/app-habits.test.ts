@@ -1,0 +1,162 @@
+/**
+ * What real apps do that Homey allows: pass `this.log` and `this.error` unbound
+ * (`.catch(this.error)` on a poll of a device that went away, `setTimeout(this.log, ...)`: the
+ * first failed poll used to throw inside the catch handler and crash the whole app), and ask
+ * `homey.cloud.getLocalAddress()` where devices reach the hub (it threw "no Athom cloud account");
+ * ES modules by file extension alone (app.mjs, driver.mjs, device.mjs, api.mjs, no `esm` field),
+ * and no main module at all (the base Homey.App runs): both died with "Cannot find module app.js".
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { pause, poll } from '../helpers/poll.js';
+import { writeHomeyApp } from './apps.js';
+
+const APP = 'com.example.unbound';
+const ESM = 'com.example.byextension';
+const NOMAIN = 'com.example.nomain';
+let hub: RunningHub;
+
+beforeAll(async () => {
+  const appsDir = await tempDir('hearth-unbound-apps-');
+  await writeHomeyApp(appsDir, APP, {
+    json: {
+      api: { address: { method: 'GET', path: '/address' } },
+      drivers: [{ id: 'sensor', name: { en: 'Sensor' }, class: 'sensor', capabilities: ['measure_temperature'], platforms: ['local'], connectivity: ['lan'] }],
+    },
+    files: {
+      'app.js': `const Homey = require('homey');
+module.exports = class extends Homey.App {
+  async onInit() {
+    Promise.reject(new Error('the first poll failed')).catch(this.error);
+    setTimeout(this.log, 10, 'ticked with an unbound log');
+  }
+};
+`,
+      'api.js': `module.exports = {
+  async address({ homey }) {
+    return homey.cloud.getLocalAddress();
+  },
+};
+`,
+      'drivers/sensor/driver.js': `const Homey = require('homey');
+module.exports = class extends Homey.Driver {
+  async onInit() {
+    Promise.reject(new Error('the driver could not reach the bridge')).catch(this.error);
+  }
+  async onPairListDevices() {
+    return [{ name: 'Porch sensor', data: { id: 'porch' } }];
+  }
+};
+`,
+      'drivers/sensor/device.js': `const Homey = require('homey');
+module.exports = class extends Homey.Device {
+  async onInit() {
+    // The device went away: every poll fails, and its catch is this.error, unbound.
+    const fetchState = () => Promise.reject(new Error('the porch sensor does not answer'));
+    this.timer = this.homey.setInterval(() => fetchState().catch(this.error), 50);
+  }
+};
+`,
+    },
+  });
+  await writeHomeyApp(appsDir, ESM, {
+    json: {
+      api: { kind: { method: 'GET', path: '/kind' } },
+      drivers: [{ id: 'plug', name: { en: 'Plug' }, class: 'socket', capabilities: ['onoff'], platforms: ['local'], connectivity: ['lan'] }],
+    },
+    files: {
+      'app.mjs': `import Homey from 'homey';
+export default class ByExtension extends Homey.App {
+  async onInit() { this.started = 'by its extension'; }
+}
+`,
+      'api.mjs': `export default {
+  async kind({ homey }) {
+    return { app: homey.app.constructor.name, started: homey.app.started };
+  },
+};
+`,
+      'drivers/plug/driver.mjs': `import Homey from 'homey';
+export default class PlugDriver extends Homey.Driver {
+  async onPairListDevices() { return [{ name: 'Desk plug', data: { id: 'desk' } }]; }
+}
+`,
+      'drivers/plug/device.mjs': `import Homey from 'homey';
+export default class Plug extends Homey.Device {
+  async onInit() { this.registerCapabilityListener('onoff', async (v) => this.log('plug', v)); }
+}
+`,
+    },
+  });
+  await writeHomeyApp(appsDir, NOMAIN, {
+    json: { api: { kind: { method: 'GET', path: '/kind' } } },
+    files: {
+      'api.js': `module.exports = {
+  async kind({ homey }) {
+    return { base: homey.app instanceof require('homey').App, id: homey.manifest.id };
+  },
+};
+`,
+    },
+  });
+  hub = await startHub({ appsDir });
+}, 60_000);
+afterAll(async () => {
+  await hub?.cleanup();
+});
+
+const stdout = async () => (await hub.call<{ stdout: string; stderr: string }>('POST', `/api/manager/apps/app/${APP}/crashlog`, { body: {} })).body;
+
+describe('this.log and this.error passed unbound', () => {
+  it('log and error lines, and the app and its device keep running', async () => {
+    await poll(
+      () => hub.call<{ state: string }>('GET', `/api/manager/apps/app/${APP}`),
+      (r) => r.body.state === 'running',
+      'the app to run',
+    );
+    const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: `homey:app:${APP}:sensor` } });
+    const listed = await hub.call<unknown[]>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, { body: { event: 'list_devices' } });
+    expect((await hub.call('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] })).status).toBe(201);
+    const logs = await poll(stdout, (l) => l.stderr.includes('the porch sensor does not answer'), 'the failed polls to be logged');
+    expect(logs.stderr).toMatch(/\[err\] \[\w*\] Error: the first poll failed/);
+    expect(logs.stderr).toContain('the driver could not reach the bridge');
+    expect(logs.stdout).toContain('ticked with an unbound log');
+    await pause(500, 'a crash from a failed poll would have happened by now');
+    const app = (await hub.call<{ state: string; exitCount: number; crashed: boolean }>('GET', `/api/manager/apps/app/${APP}`)).body;
+    expect(app).toMatchObject({ state: 'running', exitCount: 0, crashed: false });
+  });
+
+  it('homey.cloud.getLocalAddress() is where devices reach the hub: its address and port', async () => {
+    const answer = await hub.call<string>('GET', `/api/app/${APP}/address`);
+    expect(answer.status, answer.text).toBe(200);
+    // The test hub listens on 127.0.0.1 only: that is where it is reached.
+    expect(answer.body).toBe(`127.0.0.1:${hub.port}`);
+  });
+
+  it('runs ES modules by their extension alone: app.mjs, api.mjs, driver.mjs and device.mjs', async () => {
+    const kind = await poll(
+      () => hub.call<{ app: string; started: string }>('GET', `/api/app/${ESM}/kind`),
+      (r) => r.status === 200,
+      'the ES module app to answer',
+    );
+    expect(kind.body).toEqual({ app: 'ByExtension', started: 'by its extension' });
+    const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: `homey:app:${ESM}:plug` } });
+    const listed = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, {
+      body: { event: 'list_devices' },
+    });
+    expect(listed.body.map((d) => d.name)).toEqual(['Desk plug']);
+    const added = await hub.call<{ id: string }>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] });
+    expect(added.status).toBe(201);
+    expect((await hub.call('PUT', `/api/manager/devices/device/${added.body.id}/capability/onoff`, { body: { value: true } })).status).toBe(200);
+  });
+
+  it('runs an app without a main module as the base Homey.App', async () => {
+    const kind = await poll(
+      () => hub.call<{ base: boolean; id: string }>('GET', `/api/app/${NOMAIN}/kind`),
+      (r) => r.status === 200,
+      'the app without a main module to answer',
+    );
+    expect(kind.body).toEqual({ base: true, id: NOMAIN });
+    expect((await hub.call<{ state: string }>('GET', `/api/manager/apps/app/${NOMAIN}`)).body.state).toBe('running');
+  });
+});
