@@ -430,7 +430,7 @@ describe('web app when the hub goes away', { timeout: 120_000 }, () => {
             await own.call('POST', '/api/manager/dashboards/dashboard', { body: { name: 'Hall', columns: [] } });
             return page.locator('.tabs a', { hasText: 'Hall' }).count();
           },
-          { timeout: 30_000, intervals: [500] },
+          { timeout: 30_000, interval: 500 },
         )
         .toBeGreaterThan(0);
       expect(await page.getByTestId('lost').count()).toBe(0);

@@ -72,6 +72,10 @@ export class AppApiSockets {
     // Every connection, upgraded ones included (a realtime session), so close() ends them all.
     const sockets = new Set<Duplex>();
     server.on('connection', (socket) => {
+      // A Unix socket has no peer address: each app's connections are known by its own
+      // (`app:<id>`), so what is counted per address (failed tokens, realtime connections not
+      // yet handshaken) is counted per app, not for all apps together.
+      Object.defineProperty(socket, 'remoteAddress', { value: `app:${id}`, configurable: true });
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
     });
