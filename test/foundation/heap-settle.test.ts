@@ -35,7 +35,7 @@ describe('the heap after a burst', () => {
   const SHRUNK = 'the young generation is small again';
   const GREW = 'the young generation grew';
 
-  it('is collected once idle, and new space shrinks back', { timeout: 420_000 }, async () => {
+  it('is collected once idle, and new space shrinks back', { timeout: 660_000 }, async () => {
     // Start-up is a burst of its own: let it settle first (it may not need to).
     await pause(20_000, 'the first look at the heap, 15 s after start');
     await waitUntil(() => entries(COLLECTED).length === entries(SHRUNK).length, 'the start-up to settle', 180, 500);
@@ -50,8 +50,9 @@ describe('the heap after a burst', () => {
     expect(entries(GREW).length).toBeGreaterThan(grewBefore);
 
     // Idle is under 2% of a core over a 15 s look: on a machine loaded by other tests, the hub's
-    // own timers cost more and a look can miss it; it is waited for over several looks.
-    await waitUntil(() => entries(COLLECTED).length > before, 'a collection once idle', 480, 500);
+    // own timers cost more and a look can miss it; it is waited for over several looks (up to
+    // eight minutes: the other worker's fuzz and scope-matrix files keep a core busy for minutes).
+    await waitUntil(() => entries(COLLECTED).length > before, 'a collection once idle', 960, 500);
     const collected = entries(COLLECTED).at(-1)!;
     expect(collected.youngMiB).toBeGreaterThan(2);
     await waitUntil(() => entries(SHRUNK).length > before, 'new space to shrink', 180, 500);
