@@ -164,6 +164,19 @@ describe('manifest', () => {
     ]);
   });
 
+  it("takes a driver's icon given as a list (its first path), and an icon of any other kind as none, never refusing the app", () => {
+    const drivers = [
+      { id: 'listed', icon: ['/drivers/listed/assets/icon.svg', '/drivers/listed/assets/other.svg'] },
+      { id: 'odd', icon: { path: 'x' } },
+      { id: 'plain', icon: '/drivers/plain/assets/icon.svg' },
+    ];
+    expect(parsed({ ...base, drivers }).drivers.map((d) => [d.id, d.icon])).toEqual([
+      ['listed', '/drivers/listed/assets/icon.svg'],
+      ['odd', undefined],
+      ['plain', '/drivers/plain/assets/icon.svg'],
+    ]);
+  });
+
   it('lists an app whose every driver needs a radio as incompatible, saying why; one LAN driver is enough to run', () => {
     const socket = { id: 'socket', name: { en: 'Socket' }, class: 'socket', capabilities: ['onoff'], zigbee: { manufacturerName: ['x'] } };
     const bulb = { id: 'bulb', connectivity: 'zwave' }; // one kind may be a string

@@ -101,7 +101,12 @@ export const DriverDefinition = transient(() =>
       platforms: z.array(z.string()).optional(),
       energy: z.looseObject({}).optional(),
       images: z.looseObject({}).optional(),
-      icon: z.string().optional(),
+      /** Decoration: a list (some apps write one) gives its first path; anything else is no icon, never a refused app. */
+      icon: z
+        .union([z.string(), z.array(z.unknown())])
+        .transform((i) => (typeof i === 'string' ? i : i.find((x): x is string => typeof x === 'string')))
+        .optional()
+        .catch(undefined),
       deprecated: z.boolean().optional(),
     })
     .transform((d) => ({ ...d, deviceSettings: flattenSettings(d.settings) })),
