@@ -3,7 +3,6 @@
  * order and stops them in reverse. A manager that fails to start is logged and its operations
  * answer 503; the others run on.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from 'pino';
@@ -33,6 +32,7 @@ import { Authenticator } from './http/auth.js';
 import { checkPort, type HubServer, listen } from './http/listen.js';
 import { requestListener } from './http/node-adapter.js';
 import { AppsManager } from './managers/apps/index.js';
+import { notify } from './managers/apps/notify.js';
 import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
 import type { ManagerContext } from './managers/context.js';
@@ -263,13 +263,11 @@ export class Hub {
         { section: aside.section, records: where, reasons: aside.records.map((r) => r.reason), keptIn: aside.file },
         'records in the data file did not parse and were set aside',
       );
-      this.bus.publish('apps', 'notification.create', {
-        id: randomUUID(),
-        ownerUri: 'homey:manager:system',
-        ownerId: 'system',
-        excerpt: `${aside.records.length} record${aside.records.length === 1 ? '' : 's'} of '${aside.section}' in the data file could not be read and ${aside.records.length === 1 ? 'was' : 'were'} set aside (kept in ${aside.file} in the data folder): ${where.slice(0, 5).join(', ')}`,
-        dateCreated: new Date().toISOString(),
-      });
+      notify(
+        this.bus,
+        { uri: 'homey:manager:system', id: 'system' },
+        `${aside.records.length} record${aside.records.length === 1 ? '' : 's'} of '${aside.section}' in the data file could not be read and ${aside.records.length === 1 ? 'was' : 'were'} set aside (kept in ${aside.file} in the data folder): ${where.slice(0, 5).join(', ')}`,
+      );
     }
   }
 

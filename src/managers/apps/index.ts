@@ -4,7 +4,6 @@
  * location current, exposes the SDK router so other managers can serve their calls, and offers
  * the HTTP layer its gateway: the apps' Web APIs, realtime events and pages.
  */
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { checkForUpdates } from '../../apps/catalogue/autoupdate.js';
 import { StoredCatalogueMemory } from '../../apps/catalogue/memory.js';
@@ -22,6 +21,7 @@ import type { Operation } from '../../core/operation.js';
 import { appOwnerUri } from '../../core/owners.js';
 import type { ManagerContext } from '../context.js';
 import { appsContract } from './contract.js';
+import { notify } from './notify.js';
 import { appsOperations } from './operations.js';
 import { AppsService } from './service.js';
 
@@ -74,14 +74,7 @@ export class AppsManager implements Manager {
       hooks: {
         event: (kind, app) => this.publish(kind, app),
         realtime: (e) => realtime.publish(e),
-        notification: (appId, excerpt) =>
-          this.ctx.bus.publish('apps', 'notification.create', {
-            id: randomUUID(),
-            ownerUri: appOwnerUri(appId),
-            ownerId: appId,
-            excerpt,
-            dateCreated: new Date().toISOString(),
-          }),
+        notification: (appId, excerpt) => notify(this.ctx.bus, { uri: appOwnerUri(appId), id: appId }, excerpt),
       },
       appsDir: ctx.config.appsDir,
       dataDir: ctx.config.dataDir,

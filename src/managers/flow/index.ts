@@ -4,7 +4,6 @@
  * hands it the runtime (attachApps: the apps' manifests and their processes) and its router
  * (serveSdk); app.* events say when an app's cards change.
  */
-import { randomUUID } from 'node:crypto';
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { CardKind } from '../../apps/manifest/flow-cards.js';
@@ -15,6 +14,7 @@ import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import { clockFor } from '../../core/system-zone.js';
 import type { TokenInfo } from '../../core/tokens.js';
+import { notify as notifyTimeline } from '../apps/notify.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
@@ -78,14 +78,7 @@ export class FlowManager implements Manager {
   ) {
     const service = (this.service = new FlowsService(ctx.store, ctx.bus, this.cards, tokens));
     service.world = { hasDevice: (id) => devices?.has(id) ?? false, hasApp: () => false };
-    const notify = (text: string) =>
-      ctx.bus.publish('apps', 'notification.create', {
-        id: randomUUID(),
-        ownerUri: 'homey:manager:flow',
-        ownerId: 'flow',
-        excerpt: text,
-        dateCreated: new Date().toISOString(),
-      });
+    const notify = (text: string) => notifyTimeline(ctx.bus, { uri: 'homey:manager:flow', id: 'flow' }, text);
     this.engine = new FlowEngine({
       cards: this.cards,
       tokens,
