@@ -4,18 +4,10 @@
  * machine's first LAN IPv4 address (a phone cannot open 127.0.0.1), else by the host it listens
  * on; `--url` names it outright.
  */
-import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
+import { firstLanIPv4 } from './core/lan-address.js';
 
 const WILDCARD = new Set(['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost']);
-
-/** The first non-internal IPv4 address of this machine, or null. */
-function lanAddress(): string | null {
-  for (const list of Object.values(networkInterfaces())) {
-    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
-  }
-  return null;
-}
 
 /**
  * The base of the link, e.g. `http://192.168.1.20:8720`.
@@ -24,7 +16,7 @@ function lanAddress(): string | null {
  */
 export function linkBase(hub: { host: string; port: number }, url: string | undefined): string {
   if (url) return url.replace(/\/+$/, '');
-  const host = WILDCARD.has(hub.host) ? (lanAddress() ?? 'localhost') : hub.host;
+  const host = WILDCARD.has(hub.host) ? (firstLanIPv4() ?? 'localhost') : hub.host;
   return `http://${host.includes(':') ? `[${host}]` : host}:${hub.port}`;
 }
 

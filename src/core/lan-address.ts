@@ -8,18 +8,16 @@ import { networkInterfaces } from 'node:os';
 
 const WILDCARDS = new Set(['', '0.0.0.0', '::', '[::]']);
 
+/** This machine's first IPv4 address that is not a loopback, or null (the sign-in link's host too). */
+export function firstLanIPv4(interfaces = networkInterfaces()): string | null {
+  for (const list of Object.values(interfaces)) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return null;
+}
+
 /** `host:port` of the hub listening on `host` (as configured) and `port` (as bound). */
 export function lanAddress(host: string, port: number, interfaces = networkInterfaces()): string {
-  let address = WILDCARDS.has(host) ? null : host;
-  if (address === null) {
-    for (const list of Object.values(interfaces)) {
-      const v4 = list?.find((i) => i.family === 'IPv4' && !i.internal);
-      if (v4) {
-        address = v4.address;
-        break;
-      }
-    }
-  }
-  address ??= '127.0.0.1';
+  const address = (WILDCARDS.has(host) ? firstLanIPv4(interfaces) : host) ?? '127.0.0.1';
   return address.includes(':') && !address.startsWith('[') ? `[${address}]:${port}` : `${address}:${port}`;
 }
