@@ -3,6 +3,7 @@
  * the target, fsync the directory. lowdb's own TextFile writer renames without fsync, so after a
  * power loss the file can be empty or old even though the write "succeeded".
  */
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
@@ -32,6 +33,33 @@ export async function writeFileDurable(file: string, text: string | Uint8Array, 
     throw err;
   }
   await fsyncDir(dirname(file));
+}
+
+/**
+ * `writeFileDurable`, synchronously: for what must be on disk before code that cannot wait goes
+ * on (the store setting a record aside while a section opens, at start).
+ */
+export function writeFileDurableSync(file: string, text: string | Uint8Array, mode = 0o600): void {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  try {
+    const fd = openSync(tmp, 'w', mode);
+    try {
+      writeFileSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+  const dir = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(dir);
+  } finally {
+    closeSync(dir);
+  }
 }
 
 export async function fsyncDir(dir: string): Promise<void> {

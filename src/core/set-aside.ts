@@ -8,9 +8,10 @@
  * A section says what its records are by paths with `*` for an id: `['*']` for a map of records
  * (tokens, devices, flows), `['dashboards', '*']` for a map inside an object.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
+import { writeFileDurableSync } from './durable-file.js';
 import { issueKey } from './records.js';
 import { describeIssues } from './zod-issues.js';
 
@@ -98,21 +99,7 @@ export function keepSetAside(dataDir: string, section: string, records: readonly
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   // The time first: the names sort oldest first.
   const name = `${stamp}-${section.replace(/[^A-Za-z0-9_-]/g, '_')}.json`;
-  const tmp = join(dir, `.${name}.tmp`);
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, JSON.stringify({ section, setAsideAt: new Date().toISOString(), records }, null, 1));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, join(dir, name));
-  const dirFd = openSync(dir, 'r');
-  try {
-    fsyncSync(dirFd);
-  } finally {
-    closeSync(dirFd);
-  }
+  writeFileDurableSync(join(dir, name), JSON.stringify({ section, setAsideAt: new Date().toISOString(), records }, null, 1));
   const kept = readdirSync(dir)
     .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
     .sort();

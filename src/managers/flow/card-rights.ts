@@ -33,7 +33,7 @@ export function cardScope(card: Pick<Card, 'ownerUri' | 'deviceArg'>, kind: Card
   return (acts ? owner?.act : owner?.read) ?? null;
 }
 
-/** `views` as `token` sees them: `usable` says whether it may run each. */
+/** A card's view as `token` sees it: `usable` says whether it may run the card. */
 export function forCaller<V extends { needs: string | null; usable: boolean }>(token: TokenInfo | null, view: V): V {
   const needs = view.needs as Scope | null;
   return needs === null || !token || grants(token.scopes, needs) ? view : { ...view, usable: false };
