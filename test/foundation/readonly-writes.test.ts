@@ -8,23 +8,20 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/core/scopes.js';
-import { APP, copyFixture, waitAppRunning } from '../dashboards/helpers.js';
-import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { APP, startWithApp, type TestHub } from '../dashboards/helpers.js';
+import type { RunningHub } from '../helpers/hub.js';
+import { operationsOf } from '../helpers/hub-operations.js';
 import { poll } from '../helpers/poll.js';
 
+let test: TestHub;
 let hub: RunningHub;
-interface OpenApi {
-  paths: Record<string, Record<string, { operationId: string; security?: Array<{ bearer?: string[] }> }>>;
-}
 
 beforeAll(async () => {
-  const appsDir = await tempDir('hearth-readonly-apps-');
-  await copyFixture(appsDir);
-  hub = await startHub({ appsDir });
-  await waitAppRunning(hub, APP);
+  test = await startWithApp();
+  hub = test.hub;
 }, 60_000);
 afterAll(async () => {
-  await hub?.cleanup();
+  await test?.close();
 });
 
 const dataFile = () => readFile(join(hub.dataDir, 'db.json'), 'utf8');
@@ -33,10 +30,7 @@ describe('read-only scopes', () => {
   it('no operation under one changes the data file, whatever its body asks', async () => {
     const readonly = SCOPES.filter((s) => s.endsWith('.readonly') || s === 'SYSTEM_READONLY');
     const reader = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'reader', scopes: readonly } })).body.token;
-    const doc = (await hub.call<OpenApi>('GET', '/api/openapi.json')).body;
-    const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, op]) => ({ path, method: method.toUpperCase(), id: op.operationId, scope: op.security?.[0]?.bearer?.[0] ?? null })),
-    );
+    const ops = operationsOf((await hub.call<Parameters<typeof operationsOf>[0]>('GET', '/api/openapi.json')).body);
     const readOnly = ops.filter((o) => o.scope !== null && (readonly as readonly string[]).includes(o.scope));
     expect(readOnly.length).toBeGreaterThan(40);
     // The hub settles first: an app's start writes its record.
@@ -54,13 +48,13 @@ describe('read-only scopes', () => {
     );
     const changed: string[] = [];
     for (const op of readOnly) {
-      const path = `/api${op.path.replace(/^\/api/, '')}`.replace(/\{(\w+)\}/g, (_, p: string) => (p === 'id' || p === 'appId' ? APP : 'x'));
+      const path = op.path.replace(/:(\w+)/g, (_, p: string) => (p === 'id' || p === 'appId' ? APP : 'x'));
       const body = op.method === 'GET' || op.method === 'DELETE' ? undefined : { message: 'planted', value: 'planted', name: 'planted' };
       const res = await hub.call(op.method, path, { token: reader, ...(body ? { body } : {}) });
       // 501: advanced flows, which hearth answers as not part of it.
-      if (res.status !== 501) expect(res.status, `${op.id}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+      if (res.status !== 501) expect(res.status, `${op.operationId}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
       const after = await dataFile();
-      if (after !== before) changed.push(`${op.id} (${op.method} ${path}, ${res.status})`);
+      if (after !== before) changed.push(`${op.operationId} (${op.method} ${path}, ${res.status})`);
       before = after;
     }
     expect(changed).toEqual([]);

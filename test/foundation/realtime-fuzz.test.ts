@@ -9,25 +9,24 @@
  * Reproduce a failure with the seed it prints: HEARTH_FUZZ_SEED=<seed> npx vitest run test/foundation/realtime-fuzz.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP, copyFixture, waitAppRunning } from '../dashboards/helpers.js';
+import { startWithApp, type TestHub } from '../dashboards/helpers.js';
 import { Wire } from '../helpers/engine-io.js';
 import { Gen, HOSTILE_IDS, hostileBody } from '../helpers/fuzz-gen.js';
-import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { OWNER, type RunningHub } from '../helpers/hub.js';
 import { hubOperations } from '../helpers/hub-operations.js';
 
 const SEED = Number(process.env.HEARTH_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CASES = Number(process.env.HEARTH_FUZZ_CASES ?? 4);
 const { operations } = await hubOperations();
 
+let test: TestHub;
 let hub: RunningHub;
 beforeAll(async () => {
-  const appsDir = await tempDir('hearth-rtfuzz-apps-');
-  await copyFixture(appsDir);
-  hub = await startHub({ appsDir });
-  await waitAppRunning(hub, APP);
+  test = await startWithApp();
+  hub = test.hub;
 }, 60_000);
 afterAll(async () => {
-  await hub?.cleanup();
+  await test?.close();
 });
 
 /** A hostile path id as the raw string it stands for (one that is not valid percent-encoding as it is). */

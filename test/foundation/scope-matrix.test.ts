@@ -1,13 +1,15 @@
 /**
- * The scope matrix of every operation the hub serves (its OpenAPI document: the seed's and every
- * one added since), not only the seed's (auth.test.ts): 401 without a token or with an unknown
- * one, 403 naming the scope to a token without it, both before the input is looked at; an
- * operation with no scope lets any valid token past authorization.
+ * The scope matrix of every operation the hub serves (its OpenAPI document: the seed's of
+ * test/fixtures/api.json and every one added since): 401 without a token or with an unknown one,
+ * 403 naming the scope to a token without it, both before the input is looked at (the fixed
+ * order auth -> scope -> validation: a caller without the scope never learns whether its input
+ * was valid); an operation with no scope lets any valid token past authorization. A seed
+ * operation asks the seed's scope (or the one decided where it lists none).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CallOptions, type RunningHub, startHub } from '../helpers/hub.js';
 import { hubOperations } from '../helpers/hub-operations.js';
-import { concretePath, SPEC } from '../helpers/spec.js';
+import { concretePath, hubScope, SPEC } from '../helpers/spec.js';
 
 const { operations, noToken } = await hubOperations();
 
@@ -34,6 +36,14 @@ describe('the operations', () => {
         manager,
       ).toBe(true);
   });
+
+  it("ask the seed's scope where the seed has them", () => {
+    const byId = new Map(operations.map((o) => [`${o.manager} ${o.operationId}`, o]));
+    const differing = SPEC.operations
+      .filter((s) => byId.get(`${s.manager} ${s.operationId}`)?.scope !== hubScope(s))
+      .map((s) => `${s.operationId}: ${byId.get(`${s.manager} ${s.operationId}`)?.scope} (seed ${hubScope(s)})`);
+    expect(differing).toEqual([]);
+  });
 });
 
 // Operations without auth (ping, redeeming a sign-in code) have their own tests.
@@ -46,6 +56,7 @@ for (const op of operations.filter((o) => !noToken.has(o.operationId)))
       const res = await hub.call<{ error: string; statusCode: number }>(op.method, path, { token: null, ...invalidBody });
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ error: 'unauthorized', statusCode: 401 });
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
       expect((await hub.call(op.method, path, { token: 'hth_not-a-token', ...invalidBody })).status).toBe(401);
     });
 
