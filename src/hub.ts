@@ -192,6 +192,7 @@ export class Hub {
     const hubId = await loadHubId(config.dataDir).catch(dataDirError);
     const store = await Store.open(config.dataDir).catch(dataDirError);
     this.store = store;
+    store.onCompactionError = (err) => log.error({ err }, 'the data file could not be written whole; its journal keeps every change, and it is tried again');
     const tokens = new TokenService(store);
     if (tokens.broken) {
       this.failed.set('tokens', tokens.broken);
@@ -257,6 +258,12 @@ export class Hub {
 
   /** Records the store set aside at open (they did not parse): in the log and on the timeline, each section once. */
   private sayWhatWasSetAside(store: Store, log: Logger): void {
+    for (const part of store.ignored) {
+      log.warn(
+        { journal: part.file, bytes: part.bytes, keptIn: part.keptIn },
+        "the end of the data file's journal could not be read (a write cut off by a power cut, or damage); the hub starts on what could",
+      );
+    }
     for (const aside of store.setAside) {
       const where = aside.records.map((r) => r.path.join('.'));
       log.warn(
@@ -333,7 +340,10 @@ export class Hub {
       }
     }
     this.started = [];
-    await this.store?.flush();
+    // The data file written whole, the journals removed: a stopped hub's db.json is the home.
+    await this.store
+      ?.close()
+      .catch((err: unknown) => this.log.error({ err }, 'the data file could not be written whole at stop; its journal keeps every change'));
     await this.releaseLock?.();
   }
 }

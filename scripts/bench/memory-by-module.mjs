@@ -23,7 +23,6 @@ const STEPS = [
   ['hono', "await import('hono');"],
   ['ws', "await import('ws');"],
   ['pino', "(await import('pino')).pino({ level: 'info' });"],
-  ['lowdb', "await import('lowdb');"],
   ['better-sqlite3, one open database', "const D = (await import('better-sqlite3')).default; const d = new D(':memory:'); d.exec('create table t (a)');"],
   ['semver', "await import('semver');"],
   ['local time (Date in TZ; no Intl)', "process.env.TZ = 'Europe/Amsterdam'; new Date().getHours();"],

@@ -6,7 +6,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from '../core/durable-file.js';
-import { DB_FILE, type StoreDocument } from '../core/store.js';
+import { DB_FILE, readStoreDocument, type StoreDocument } from '../core/store.js';
 import { type FilePlan, INSIGHTS_FILE_NAMES } from './restore-journal.js';
 import { composeStore, planFiles, type RestoreRights } from './restore-rights.js';
 
@@ -34,7 +34,8 @@ export async function narrowStage(stage: string, dataDir: string, rights: Restor
   if (!plan.insights) for (const f of INSIGHTS_FILE_NAMES) await rm(join(stage, 'data', f), { force: true });
   let current: StoreDocument | null;
   try {
-    current = await readStore(join(dataDir, DB_FILE));
+    // The hub's own document as it stands: db.json and the journal of what changed since.
+    current = (await readStoreDocument(dataDir)).doc;
   } catch (err) {
     if (!rights.grants.includes('*'))
       throw new Error(

@@ -1,5 +1,5 @@
 /**
- * One writer per data directory. Two processes writing one lowdb file corrupt it, so a second
+ * One writer per data directory. Two processes appending to one store journal corrupt it, so a second
  * hub (or `hearth restore` while a hub runs) is refused.
  *
  * The lock is a Unix socket bound in Linux's abstract namespace under a name made from where the

@@ -1,12 +1,11 @@
 /**
- * A lowdb adapter whose writes survive a power cut: write a temp file, fsync it, rename it over
- * the target, fsync the directory. lowdb's own TextFile writer renames without fsync, so after a
- * power loss the file can be empty or old even though the write "succeeded".
+ * Writes that survive a power cut: write a temp file, fsync it, rename it over the target, fsync
+ * the directory. A rename without the fsyncs can leave the file empty or old after a power loss
+ * even though the write "succeeded".
  */
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Adapter } from 'lowdb';
 
 export interface DurableWriteOptions {
   /** Mode of the new file; 0600 unless others must read it (e.g. WAVs handed to other programs). */
@@ -68,35 +67,5 @@ export async function fsyncDir(dir: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-/**
- * JSON document adapter for lowdb with durable writes; `read` returns null when absent.
- * `persisted` is the text on disk as of the last read or successful write, so a caller whose
- * write failed can go back to what the disk holds.
- */
-export class DurableJSONFile<T> implements Adapter<T> {
-  persisted: string | null = null;
-
-  constructor(readonly file: string) {}
-
-  async read(): Promise<T | null> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw err;
-    }
-    const data = JSON.parse(text) as T;
-    this.persisted = text;
-    return data;
-  }
-
-  async write(data: T): Promise<void> {
-    const text = JSON.stringify(data);
-    await writeFileDurable(this.file, text);
-    this.persisted = text;
   }
 }

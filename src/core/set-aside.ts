@@ -8,7 +8,7 @@
  * A section says what its records are by paths with `*` for an id: `['*']` for a map of records
  * (tokens, devices, flows), `['dashboards', '*']` for a map inside an object.
  */
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { writeFileDurableSync } from './durable-file.js';
@@ -94,15 +94,29 @@ export function parseSettingAside(schema: z.ZodType, raw: unknown, paths: Record
  * Answers the file's path relative to the data dir.
  */
 export function keepSetAside(dataDir: string, section: string, records: readonly SetAsideRecord[]): string {
+  return keep(dataDir, `${section.replace(/[^A-Za-z0-9_-]/g, '_')}.json`, (file) =>
+    writeFileDurableSync(file, JSON.stringify({ section, setAsideAt: new Date().toISOString(), records }, null, 1)),
+  );
+}
+
+/**
+ * Keeps a copy of the store's journal `name` (in the data dir) in the set-aside folder: part of it
+ * could not be read back, and the store is about to fold what could into db.json and remove it.
+ */
+export function keepJournalAside(dataDir: string, name: string): string {
+  return keep(dataDir, name, (file) => copyFileSync(join(dataDir, name), file));
+}
+
+/** Makes `<dataDir>/set-aside/<time>-<name>` with `make`, keeping the newest FILES_KEPT files. Answers its path in the data dir. */
+function keep(dataDir: string, name: string, make: (file: string) => void): string {
   const dir = join(dataDir, SET_ASIDE_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   // The time first: the names sort oldest first.
-  const name = `${stamp}-${section.replace(/[^A-Za-z0-9_-]/g, '_')}.json`;
-  writeFileDurableSync(join(dir, name), JSON.stringify({ section, setAsideAt: new Date().toISOString(), records }, null, 1));
-  const kept = readdirSync(dir)
-    .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
+  const kept = `${new Date().toISOString().replace(/[:.]/g, '-')}-${name}`;
+  make(join(dir, kept));
+  const files = readdirSync(dir)
+    .filter((f) => !f.startsWith('.'))
     .sort();
-  for (const old of kept.slice(0, Math.max(0, kept.length - FILES_KEPT))) rmSync(join(dir, old), { force: true });
-  return join(SET_ASIDE_DIR, name);
+  for (const old of files.slice(0, Math.max(0, files.length - FILES_KEPT))) rmSync(join(dir, old), { force: true });
+  return join(SET_ASIDE_DIR, kept);
 }

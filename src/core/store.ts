@@ -1,36 +1,32 @@
 /**
- * The hub's configuration-sized state: one lowdb JSON document (`<data-dir>/db.json`) split into
+ * The hub's configuration-sized state: one JSON document (`<data-dir>/db.json`) split into
  * sections, one per manager, each checked against its owner's schema when it is opened.
- * Writes are durable (see durable-file.ts) and coalesced: an `update` resolves only once a write
- * that includes its change is on disk, so a 2xx answer means the change survives a power cut.
- * Readers only ever see durable state: an update changes a copy of its section, which becomes
- * what `value` and `snapshot()` show once the write holding it is on disk. A mutate function
- * that throws changes nothing; a write that fails (disk full, I/O error) fails every caller
- * whose change it held, and nobody ever read those changes.
+ * Writes are durable and coalesced: an `update` resolves only once a write that includes its
+ * change is on disk, so a 2xx answer means the change survives a power cut. A write appends what
+ * it changed to a journal beside db.json (a section whole, or only the records a record section
+ * changed), so its cost does not grow with the home; db.json is written whole again now and then
+ * (store-files.ts, store-journal.ts).
+ * Readers only ever see durable state: an update changes the next document, which becomes what
+ * `value` and `snapshot()` show once the write holding it is on disk. A mutate function that
+ * throws changes nothing; a write that fails (disk full, I/O error) fails every caller whose
+ * change it held, and nobody ever read those changes.
  *
  * Every write is checked against its section's schema before it is committed: a change that does
  * not fit fails its caller with a 400 sentence and changes nothing (what a write path let through,
  * a restart would refuse), and against its byte bounds (byte-bounds.ts: every section declares
  * them). At open, a record the schema refuses is set aside (set-aside.ts).
  */
-import { copyFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { Low } from 'lowdb';
 import { z } from 'zod';
 import { type ByteBound, checkRecordBytes, checkSectionBytes, type RecordBound, sizeOf } from './byte-bounds.js';
-import { DurableJSONFile } from './durable-file.js';
 import { invalid } from './errors.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { SCHEMA_VERSION } from './migrations.js';
 import { nullProtoClone, nullRecord, safeRecord } from './records.js';
-import { keepSetAside, parseSettingAside, type RecordPaths, type SetAside } from './set-aside.js';
+import { keepJournalAside, keepSetAside, parseSettingAside, type RecordPaths, type SetAside } from './set-aside.js';
+import { DB_FILE, migrate, readStoreDocument, type StoreDocument, StoreFiles, StoreSectionError } from './store-files.js';
+import type { JournalOp } from './store-journal.js';
 import { describeIssues } from './zod-issues.js';
 
-export const DB_FILE = 'db.json';
-
-export interface StoreDocument {
-  schemaVersion: number;
-  [section: string]: unknown;
-}
+export { DB_FILE, readStoreDocument, type StoreDocument, StoreSectionError };
 
 /** One manager's part of the document. */
 export interface Section<T> {
@@ -42,6 +38,11 @@ export interface Section<T> {
    * it. Answers read `value`: this may still be lost to a failed write. Never mutate it.
    */
   readonly next: Readonly<T>;
+  /**
+   * Counts the changes readers have seen: what is derived from `value` is made again when this
+   * moves (a record section's map is the same object before and after a change).
+   */
+  readonly revision: number;
   /** Applies `mutate` to the section and resolves once the result is on disk. */
   update<R>(mutate: (draft: T) => R): Promise<R>;
 }
@@ -58,8 +59,6 @@ export interface RecordSection<V> extends Section<Record<string, V>> {
    */
   updateSome<R>(ids: readonly string[], mutate: (draft: Record<string, V>) => R): Promise<R>;
 }
-
-export class StoreSectionError extends Error {}
 
 /** How a section is opened: its byte bound (every section has one), and where its records are (set-aside.ts). */
 export interface SectionOptions {
@@ -80,56 +79,61 @@ export class Store {
   /** A record section's bytes, for the map object they were counted in (a failed write replaces it: counted again). */
   private readonly totals = new Map<string, { of: object; bytes: number }>();
   /**
-   * What readers see: the document as last written (sections as at the start of that write).
-   * `db.data` is the next document: it holds changes not yet durable. A section object is
-   * never mutated once it is in either document (updates replace it with a changed copy), so
-   * a shallow copy of a document is a snapshot of it.
+   * What changed in `next` since the last write began: a section whole (null), or ids of a
+   * record section. The next write journals exactly these (store-journal.ts).
+   */
+  private changed = new Map<string, Set<string> | null>();
+  /** Sections opened with `records`: their maps are changed in place, record by record. */
+  private readonly recordSections = new Set<string>();
+  /** Each section's `revision`. */
+  private readonly revisions = new Map<string, number>();
+  /**
+   * What readers see: the document as last written. `next` is the next document: it holds changes
+   * not yet durable. A section's value is replaced by a changed copy, never mutated; a record
+   * section's map is the exception (its records are replaced, never mutated): `next` and
+   * `visible` each have their own, changed in place, `visible`'s once the change is on disk.
    */
   private visible: StoreDocument;
+  private next: StoreDocument;
   /** Records taken out of their sections when they were opened, with where each is kept. */
   readonly setAside: SetAside[] = [];
+  /** Journals found at open with bytes that could not be replayed (a write a power cut cut off, or damage), and where a copy is kept. */
+  readonly ignored: readonly { readonly file: string; readonly bytes: number; readonly keptIn: string }[];
 
   private constructor(
-    private readonly db: Low<StoreDocument>,
-    readonly file: string,
+    private readonly files: StoreFiles,
+    doc: StoreDocument,
+    ignored: Store['ignored'],
   ) {
-    this.visible = { ...db.data };
+    this.next = doc;
+    this.visible = { ...doc };
+    this.ignored = ignored;
   }
 
-  /** Opens (or creates) `<dataDir>/db.json`, migrating it to the current schema version. */
+  /** The data file: the whole document as of the last compaction (the journals beside it hold what changed since). */
+  get file(): string {
+    return this.files.dbFile;
+  }
+
+  /** Told when writing the data file whole failed; every change is still in the journal. */
+  set onCompactionError(report: (err: unknown) => void) {
+    this.files.onCompactionError = report;
+  }
+
+  /** Opens (or creates) the store in `dataDir` (db.json and its journals), migrating it to the current schema version. */
   static async open(dataDir: string): Promise<Store> {
-    const file = join(dataDir, DB_FILE);
-    const adapter = new DurableJSONFile<StoreDocument>(file);
-    const db = new Low<StoreDocument>(adapter, { schemaVersion: SCHEMA_VERSION });
-    await db.read();
-    const store = new Store(db, file);
-    await store.migrate();
-    return store;
-  }
-
-  private async migrate(): Promise<void> {
-    const from = this.db.data.schemaVersion ?? 0;
-    if (from > SCHEMA_VERSION) {
-      throw new StoreSectionError(`${this.file} has schema version ${from}, newer than this hub understands (${SCHEMA_VERSION}); upgrade hearth`);
-    }
-    if (from === SCHEMA_VERSION) return;
-    // Keep the document as it was before touching it: a failed migration must lose nothing.
-    await copyFile(this.file, `${this.file}.v${from}.bak`).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
-    });
-    let doc = this.db.data;
-    for (let v = from; v < SCHEMA_VERSION; v++) {
-      const step = MIGRATIONS[v];
-      if (step) doc = step(doc);
-      doc.schemaVersion = v + 1;
-    }
-    this.db.data = doc;
-    await this.persist();
+    const found = await readStoreDocument(dataDir);
+    const doc = found.doc ?? { schemaVersion: SCHEMA_VERSION };
+    const migrated = await migrate(dataDir, doc, found);
+    // Copies first: starting folds the journals into db.json and removes them.
+    const ignored = found.ignored.map((i) => ({ ...i, keptIn: keepJournalAside(dataDir, i.file) }));
+    const files = await StoreFiles.start(dataDir, doc, found, migrated);
+    return new Store(files, doc, ignored);
   }
 
   /** Whether the data file holds section `name` (false before its first write). Ask before opening it. */
   holds(name: string): boolean {
-    return Object.hasOwn(this.db.data, name);
+    return Object.hasOwn(this.next, name);
   }
 
   /**
@@ -142,28 +146,35 @@ export class Store {
     if (this.sections.has(name)) throw new StoreSectionError(`store section '${name}' is opened twice`);
     const spec: SectionSpec = { schema, initial };
     const opened = this.open(name, spec, options.records ?? []);
-    this.db.data[name] = opened;
+    this.next[name] = opened;
     this.visible[name] = opened;
     this.sections.set(name, spec);
     // A section with records set aside is written without them at once, so the next start finds
     // nothing to set aside (a failure here is the next write's to report).
-    if (this.setAside.some((a) => a.section === name)) this.persist().catch(() => undefined);
+    if (this.setAside.some((a) => a.section === name)) {
+      this.mark(name);
+      this.persist().catch(() => undefined);
+    }
     const store = this;
     return {
       get value() {
         return store.visible[name] as z.output<S>;
       },
       get next() {
-        return store.db.data[name] as z.output<S>;
+        return store.next[name] as z.output<S>;
+      },
+      get revision() {
+        return store.revisions.get(name) ?? 0;
       },
       update: async <R>(mutate: (draft: z.output<S>) => R): Promise<R> => {
         // A copy of the next state (so queued changes build on each other) with no prototypes
         // (caller-keyed records stay maps); the schema makes it what is stored once changed.
-        const draft = nullProtoClone(this.db.data[name]) as z.output<S>;
+        const draft = nullProtoClone(this.next[name]) as z.output<S>;
         const result = mutate(draft); // throws: nothing changed
         const next = this.checked(name, schema, draft);
-        checkSectionBytes(options.bytes, sizeOf(this.db.data[name]), sizeOf(next));
-        this.db.data[name] = next;
+        checkSectionBytes(options.bytes, sizeOf(this.next[name]), sizeOf(next));
+        this.next[name] = next;
+        this.mark(name);
         await this.persist();
         return result;
       },
@@ -173,6 +184,9 @@ export class Store {
   /** A section that maps ids to records of `record` (see RecordSection), each and all bounded in bytes. */
   records<S extends z.ZodType>(name: string, record: S, bytes: RecordBound): RecordSection<z.output<S>> {
     const whole = this.section(name, safeRecord(z.string(), record), () => nullRecord(), { bytes, records: [['*']] });
+    // Readers' map and the next map are two objects, each changed in place (commit()).
+    this.recordSections.add(name);
+    this.visible[name] = Object.assign(nullRecord(), this.next[name]);
     return {
       get value() {
         return whole.value;
@@ -180,9 +194,12 @@ export class Store {
       get next() {
         return whole.next;
       },
+      get revision() {
+        return whole.revision;
+      },
       update: whole.update,
       updateSome: async <R>(ids: readonly string[], mutate: (draft: Record<string, z.output<S>>) => R): Promise<R> => {
-        const current = this.db.data[name] as Record<string, z.output<S>>;
+        const current = this.next[name] as Record<string, z.output<S>>;
         const draft = nullRecord<z.output<S>>();
         for (const id of ids) {
           if (Object.hasOwn(current, id)) draft[id] = nullProtoClone(current[id]) as z.output<S>;
@@ -190,22 +207,27 @@ export class Store {
         const result = mutate(draft); // throws: nothing changed
         const extra = Object.keys(draft).filter((k) => !ids.includes(k));
         if (extra.length > 0) throw new StoreSectionError(`an update of '${name}' named ${ids.join(', ')} but changed ${extra.join(', ')}`);
-        // The map itself is copied shallowly: the records it shares with what readers see are never mutated.
-        const next = Object.assign(nullRecord<z.output<S>>(), current);
+        // Every record checked before any is changed: a refusal changes nothing.
+        const stored = nullRecord<z.output<S>>();
         const before = this.recordBytes(name, current);
         let after = before;
         for (const id of ids) {
           if (Object.hasOwn(current, id)) after -= sizeOf(current[id]) + id.length;
           if (Object.hasOwn(draft, id)) {
-            const stored = this.checked(`${name}' record '${id}`, record, draft[id]) as z.output<S>;
-            checkRecordBytes(bytes, sizeOf(stored));
-            next[id] = stored;
-            after += sizeOf(stored) + id.length;
-          } else delete next[id];
+            stored[id] = this.checked(`${name}' record '${id}`, record, draft[id]) as z.output<S>;
+            checkRecordBytes(bytes, sizeOf(stored[id]));
+            after += sizeOf(stored[id]) + id.length;
+          }
         }
         checkSectionBytes(bytes, before, after);
-        this.db.data[name] = next;
-        this.totals.set(name, { of: next, bytes: after });
+        // The next map is changed in place (what readers see is another map, changed once this
+        // is on disk): a change costs the records it names, not a copy of the map.
+        for (const id of ids) {
+          if (Object.hasOwn(stored, id)) current[id] = stored[id]!;
+          else delete current[id];
+        }
+        this.totals.set(name, { of: current, bytes: after });
+        this.mark(name, ids);
         await this.persist();
         return result;
       },
@@ -227,12 +249,12 @@ export class Store {
    * file first, then the section written without them. Throws when what is wrong is not a record.
    */
   private open(name: string, spec: SectionSpec, records: RecordPaths): unknown {
-    const raw = this.db.data[name];
+    const raw = this.next[name];
     if (raw === undefined || records.length === 0) return this.load(name, spec, raw);
     const parsed = parseSettingAside(spec.schema, raw, records);
     if (!parsed) return this.load(name, spec, raw);
     if (parsed.aside.length > 0) {
-      const file = keepSetAside(dirname(this.file), name, parsed.aside);
+      const file = keepSetAside(this.files.dir, name, parsed.aside);
       this.setAside.push({ section: name, file, records: parsed.aside });
     }
     return parsed.value;
@@ -286,16 +308,18 @@ export class Store {
   }
 
   private startWrite(): Promise<void> {
-    const written = { ...this.db.data };
-    const write: Promise<void> = this.db.write().then(
+    const ops = journalOps(this.next, this.changed, this.recordSections);
+    this.changed = new Map();
+    const write: Promise<void> = this.files.append(ops).then(
       () => {
-        this.visible = written;
+        this.commit(ops);
         this.writing = null;
+        this.files.compactIfDue(this.visible);
       },
       (err: unknown) => {
         // The next document goes back to the disk: this write's changes and those of the
         // callers queued behind it, who get this error through `pending`. Nobody read them.
-        this.db.data = { ...this.visible };
+        this.revert(ops);
         this.writing = null;
         this.pending = null;
         throw err;
@@ -305,8 +329,78 @@ export class Store {
     return write;
   }
 
+  /** What readers see becomes what `ops` wrote. */
+  private commit(ops: readonly JournalOp[]): void {
+    for (const op of ops) {
+      this.revisions.set(op[1], (this.revisions.get(op[1]) ?? 0) + 1);
+      if (op[0] === 'S') {
+        this.visible[op[1]] = op[2];
+        continue;
+      }
+      const map = this.visible[op[1]] as Record<string, unknown>;
+      if (op[0] === 'R') map[op[2]] = op[3];
+      else delete map[op[2]];
+    }
+  }
+
+  /** The next document goes back to what readers see, for what `ops` and the changes queued since touched. */
+  private revert(ops: readonly JournalOp[]): void {
+    const touched = new Map(this.changed);
+    for (const op of ops) {
+      if (op[0] === 'S') touched.set(op[1], null);
+      else if (touched.get(op[1]) !== null) touched.set(op[1], new Set([...(touched.get(op[1]) ?? []), op[2]]));
+    }
+    this.changed = new Map();
+    for (const [name, ids] of touched) {
+      const seen = this.visible[name];
+      if (!this.recordSections.has(name)) this.next[name] = seen;
+      else if (!ids) this.next[name] = Object.assign(nullRecord(), seen);
+      else {
+        const map = this.next[name] as Record<string, unknown>;
+        const shown = seen as Record<string, unknown>;
+        for (const id of ids) {
+          if (Object.hasOwn(shown, id)) map[id] = shown[id];
+          else delete map[id];
+        }
+      }
+      this.totals.delete(name);
+    }
+  }
+
   /** Waits for every write in flight. */
   async flush(): Promise<void> {
     while (this.writing || this.pending) await (this.pending ?? this.writing)?.catch(() => undefined);
   }
+
+  /** Waits for every write, then writes the data file whole and removes the journals (a clean stop). */
+  async close(): Promise<void> {
+    await this.flush();
+    await this.files.close(this.visible);
+  }
+
+  /** Notes that a section changed whole, or records `ids` of it: what the next write journals. */
+  private mark(name: string, ids?: readonly string[]): void {
+    const known = this.changed.get(name);
+    if (known === null) return;
+    if (!ids) this.changed.set(name, null);
+    else if (known) for (const id of ids) known.add(id);
+    else this.changed.set(name, new Set(ids));
+  }
+}
+
+/**
+ * What `changed` names of `doc`, as journal entries. A record section changed whole is copied
+ * (its next map goes on changing in place); records and other sections are never mutated.
+ */
+function journalOps(doc: StoreDocument, changed: ReadonlyMap<string, ReadonlySet<string> | null>, recordSections: ReadonlySet<string>): JournalOp[] {
+  const ops: JournalOp[] = [];
+  for (const [name, ids] of changed) {
+    if (!ids) {
+      ops.push(['S', name, recordSections.has(name) ? Object.assign(nullRecord(), doc[name]) : doc[name]]);
+      continue;
+    }
+    const section = doc[name] as Record<string, unknown>;
+    for (const id of ids) ops.push(Object.hasOwn(section, id) ? ['R', name, id, section[id]] : ['D', name, id]);
+  }
+  return ops;
 }

@@ -10,6 +10,7 @@ import { packApp } from '../../src/apps/catalogue/pack.js';
 import { type EventClient, openEvents } from '../helpers/events.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { readStoreDoc } from '../helpers/store-files.js';
 import { assertBuilt, homeyApp, removeAll, writeApp } from './helpers.js';
 
 type App = Record<string, unknown> & { id: string; state: string; ready: boolean; crashed: boolean; crashedMessage: string | null };
@@ -253,7 +254,7 @@ describe('apps operations on a real hub', () => {
     expect((await hub.call('GET', '/api/manager/apps/app/com.test.shop')).status).toBe(404);
     await expect(stat(join(appsDir, 'com.test.shop'))).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(stat(join(hub.dataDir, 'apps/com.test.shop'))).rejects.toMatchObject({ code: 'ENOENT' });
-    const db = JSON.parse(await readFile(join(hub.dataDir, 'db.json'), 'utf8')) as { apps: Record<string, unknown> };
+    const db = await readStoreDoc<{ apps: Record<string, unknown> }>(hub.dataDir);
     expect(db.apps['com.test.shop']).toBeUndefined();
   });
 

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { pause } from '../helpers/poll.js';
+import { readStoreDoc } from '../helpers/store-files.js';
 import { assertBuilt, homeyApp, removeAll, startRuntime, type TestRuntime, tempDir, writeApp } from './helpers.js';
 
 let appsDir: string;
@@ -74,7 +75,7 @@ describe('app lifecycle', () => {
     // The app answers by writing 'pong' through the SDK; wait for that round trip.
     expect(await t.setting('com.test.hello', 'pong')).toEqual({ n: 42 });
     await t.store.flush();
-    const db = JSON.parse(await readFile(join(dataDir, 'db.json'), 'utf8')) as { apps: Record<string, { settings: unknown }> };
+    const db = await readStoreDoc<{ apps: Record<string, { settings: unknown }> }>(dataDir);
     expect(db.apps['com.test.hello']?.settings).toEqual({ started: true, ping: { n: 42 }, pong: { n: 42 } });
   });
 

@@ -1,13 +1,7 @@
-/**
- * A 2xx means the change is on disk: SIGKILL the hub while writes are in flight, and every
- * acknowledged write must be in db.json afterwards, and the file must parse. And the other way
- * round: a change whose write failed is answered with an error and is not read back.
- */
-import { mkdir, readFile, rmdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startHub } from '../helpers/hub.js';
 import { pause, waitUntil } from '../helpers/poll.js';
+import { blockStoreWrites, readStoreDoc } from '../helpers/store-files.js';
 
 describe('durability under SIGKILL', () => {
   for (const round of [1, 2, 3]) {
@@ -48,10 +42,10 @@ describe('durability under SIGKILL', () => {
         await Promise.all([...creators, counter]);
 
         expect(acked.length).toBeGreaterThanOrEqual(20 * round);
-        const doc = JSON.parse(await readFile(join(hub.dataDir, 'db.json'), 'utf8')) as {
+        const doc = await readStoreDoc<{
           tokens: Record<string, unknown>;
           options: { geolocation?: { address?: { n: string } } };
-        };
+        }>(hub.dataDir);
         const missing = acked.filter((id) => !(id in doc.tokens));
         expect(missing).toEqual([]);
         const stored = Number(doc.options.geolocation?.address?.n ?? -1);
@@ -79,13 +73,11 @@ describe('a write that fails in a running hub', () => {
     try {
       const path = '/api/manager/i18n/option/units';
       expect((await hub.call('PUT', path, { body: { value: 'imperial' } })).status).toBe(200);
-      // The durable writer's temp file, made a directory: its writes fail as on a broken disk.
-      const blocker = join(hub.dataDir, `.db.json.${hub.process.pid}.tmp`);
-      await mkdir(blocker);
+      const unblock = await blockStoreWrites(hub.dataDir, hub.process.pid);
       const refused = await hub.call<{ error: string }>('PUT', path, { body: { value: 'metric' } });
       expect([refused.status, refused.body.error]).toEqual([500, 'internal_error']);
       expect((await hub.call('GET', path)).body).toEqual({ value: 'imperial' });
-      await rmdir(blocker);
+      await unblock();
       expect((await hub.call('PUT', path, { body: { value: 'metric' } })).status).toBe(200);
       expect((await hub.call('GET', path)).body).toEqual({ value: 'metric' });
     } finally {

@@ -2,7 +2,7 @@
  * The store over real files: sections checked by schema, coalesced durable writes, migrations
  * that keep a copy, a schema newer than the hub refused, one writer per data dir.
  */
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import { acquireDataLock, DataDirLockedError } from '../../src/core/data-lock.js
 import { SCHEMA_VERSION } from '../../src/core/migrations.js';
 import { Store, StoreSectionError } from '../../src/core/store.js';
 import { holdDataLock } from '../helpers/lock.js';
+import { blockStoreWrites, readStoreDoc } from '../helpers/store-files.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -23,7 +24,8 @@ const BIG = { section: 64 * 1024 * 1024, items: 'things' };
 const REC = { ...BIG, record: 1024 * 1024, item: 'a thing' };
 
 const Counter = z.object({ n: z.number().int(), items: z.array(z.string()) });
-const readDoc = async (): Promise<Record<string, unknown>> => JSON.parse(await readFile(join(dir, 'db.json'), 'utf8')) as Record<string, unknown>;
+/** The document as the next open reads it: db.json and the journal of what changed since. */
+const readDoc = (): Promise<Record<string, unknown>> => readStoreDoc(dir);
 
 describe('Store', () => {
   it('writes the real file (not an in-memory adapter under NODE_ENV=test)', async () => {
@@ -126,7 +128,7 @@ describe('readers see only durable state', () => {
     const store = await Store.open(dir);
     const counter = store.section('counter', Counter, () => ({ n: 1, items: [] }), { bytes: BIG });
     await counter.update((c) => void (c.n = 1));
-    await mkdir(join(dir, `.db.json.${process.pid}.tmp`)); // the durable writer's temp path: open() fails
+    await blockStoreWrites(dir);
     const failing = counter.update((c) => void (c.n = 666));
     const seen = [counter.value.n, JSON.parse(store.snapshot()).counter.n as number];
     await expect(failing).rejects.toThrow();
@@ -219,9 +221,10 @@ describe('record sections (a change copies only the records it names)', () => {
 });
 
 describe('a write that fails', () => {
-  // The durable writer's temp file, made a directory: open() fails as on a full or broken disk.
-  const blockWrites = () => mkdir(join(dir, `.db.json.${process.pid}.tmp`));
-  const unblockWrites = () => rmdir(join(dir, `.db.json.${process.pid}.tmp`));
+  let unblockWrites: () => Promise<void>;
+  const blockWrites = async () => {
+    unblockWrites = await blockStoreWrites(dir);
+  };
 
   it('rejects, takes its change out of memory, and leaves the file as it was', async () => {
     const store = await Store.open(dir);
@@ -230,8 +233,8 @@ describe('a write that fails', () => {
     await blockWrites();
     await expect(counter.update((c) => void c.items.push('lost'))).rejects.toThrow();
     expect(counter.value).toEqual({ n: 1, items: [] });
-    expect(await readDoc()).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 1, items: [] } });
     await unblockWrites();
+    expect(await readDoc()).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 1, items: [] } });
     await counter.update((c) => void c.items.push('kept'));
     expect(counter.value).toEqual({ n: 1, items: ['kept'] });
     expect(await readDoc()).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 1, items: ['kept'] } });

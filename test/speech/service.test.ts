@@ -138,7 +138,7 @@ describe('voice records', () => {
   it('updates installed records the engine now describes differently, with voice.update and its info', async () => {
     const first = await harness();
     await first.manager.stop();
-    await first.store.flush();
+    await first.store.close();
     running.splice(0);
     const file = join(first.dataDir, 'db.json');
     const doc = JSON.parse(await readFile(file, 'utf8')) as { speech: { installed: Record<string, Record<string, { name: string }>> } };

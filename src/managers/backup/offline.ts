@@ -44,7 +44,7 @@ export async function runOfflineBackup(config: Config): Promise<BackupResult> {
       keep: config.backupKeep,
     });
     await options.set(BACKUP, OPTION_LAST_SUCCESS, result.createdAt);
-    await store.flush();
+    await store.close();
     return result;
   } finally {
     await release();

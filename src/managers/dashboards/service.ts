@@ -22,11 +22,10 @@ export class DashboardsService {
   private section!: Section<DashboardsSection>;
   /** getDashboards answered as bytes until something it shows changes (the hot read). */
   /**
-   * getDashboards' answer, for the section value it was built from. The store replaces a
-   * section's value when a write is on disk (never mutates it), so a list built while a change
-   * is being written (from the value before it) is not reused once the change is visible.
+   * getDashboards' answer, for the section revision it was built from: a list built while a
+   * change is being written (from the value before it) is not reused once the change is visible.
    */
-  private listCache: { of: Readonly<DashboardsSection>; bytes: Uint8Array } | null = null;
+  private listCache: { revision: number; bytes: Uint8Array } | null = null;
 
   constructor(
     private readonly store: Store,
@@ -65,11 +64,10 @@ export class DashboardsService {
   }
 
   list(): JsonBytes<Record<string, DashboardView>> {
-    const value = this.section.value;
-    if (this.listCache?.of !== value) {
+    if (this.listCache?.revision !== this.section.revision) {
       const installed = this.installed();
-      const all = Object.fromEntries(Object.values(value.dashboards).map((d) => [d.id, this.view(d, installed)]));
-      this.listCache = { of: value, bytes: Buffer.from(JSON.stringify(all)) };
+      const all = Object.fromEntries(Object.values(this.section.value.dashboards).map((d) => [d.id, this.view(d, installed)]));
+      this.listCache = { revision: this.section.revision, bytes: Buffer.from(JSON.stringify(all)) };
     }
     return new JsonBytes(this.listCache.bytes);
   }

@@ -99,16 +99,15 @@ export class FlowsService {
     return f;
   }
 
-  /** Flows by trigger card, made again when the flows change (the section's map is a new object then). */
-  private byTrigger: { of: object; index: Map<string, FlowRecord[]> } | null = null;
+  /** Flows by trigger card, made again when the flows change. */
+  private byTrigger: { revision: number; index: Map<string, FlowRecord[]> } | null = null;
 
   /** The enabled flows whose trigger is the card `id` (the engine asks whether one that goes on is broken). */
   onTrigger(id: string): FlowRecord[] {
-    const all = this.flows.value;
-    if (this.byTrigger?.of !== all) {
+    if (this.byTrigger?.revision !== this.flows.revision) {
       const index = new Map<string, FlowRecord[]>();
-      for (const f of Object.values(all)) index.set(f.trigger.id, [...(index.get(f.trigger.id) ?? []), f]);
-      this.byTrigger = { of: all, index };
+      for (const f of Object.values(this.flows.value)) index.set(f.trigger.id, [...(index.get(f.trigger.id) ?? []), f]);
+      this.byTrigger = { revision: this.flows.revision, index };
     }
     return (this.byTrigger.index.get(id) ?? []).filter((f) => f.enabled);
   }

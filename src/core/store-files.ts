@@ -1,0 +1,187 @@
+/**
+ * Where the store's document is on disk: `db.json`, the whole document as of the last
+ * compaction, and the journals of what changed since (store-journal.ts). Reads the document back
+ * (db.json, then each journal in order), appends a write's changes, and writes db.json whole
+ * again when the journals outgrow it (in the background: writes go on into a new journal) and
+ * at a clean stop, so a stopped hub's db.json is the whole home.
+ */
+import { copyFile, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileDurable } from './durable-file.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { appendEntry, applyEntry, createJournal, frame, type JournalOp, journalName, listJournals, readJournal } from './store-journal.js';
+
+export const DB_FILE = 'db.json';
+
+export class StoreSectionError extends Error {}
+
+export interface StoreDocument {
+  schemaVersion: number;
+  [section: string]: unknown;
+}
+
+/** The journals' bytes past which db.json is written whole again: the larger of this and db.json. */
+const COMPACT_AT = 1024 * 1024;
+/** After a compaction fails (a full disk), how long writes go on into the journal before the next try. */
+const COMPACT_RETRY_MS = 10_000;
+
+export interface ReadDocument {
+  /** The document (db.json with the journals replayed); null when the data dir has neither. */
+  readonly doc: StoreDocument | null;
+  /** db.json as it was on disk (a migration keeps a copy of it when no journal changed it). */
+  readonly baseText: string | null;
+  /** Every journal found, replayed or not, oldest first. */
+  readonly journals: readonly number[];
+  /** Journal bytes not replayed: a write a stop cut off (never acknowledged), or damage. */
+  readonly ignored: readonly { readonly file: string; readonly bytes: number }[];
+}
+
+/**
+ * Reads the store's document from `dataDir` without changing anything: db.json, then every
+ * journal in order (the restore reads the hub's own data this way, and so do tests).
+ */
+export async function readStoreDocument(dataDir: string): Promise<ReadDocument> {
+  const baseText = await readFile(join(dataDir, DB_FILE), 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return null;
+    throw err;
+  });
+  let doc = baseText === null ? null : (JSON.parse(baseText) as StoreDocument);
+  const journals = await listJournals(dataDir, DB_FILE);
+  const ignored: { file: string; bytes: number }[] = [];
+  for (const n of journals) {
+    const name = journalName(DB_FILE, n);
+    const content = await readJournal(join(dataDir, name));
+    if (content.ignored > 0) ignored.push({ file: name, bytes: content.ignored });
+    if (content.version === null) continue;
+    doc ??= { schemaVersion: content.version };
+    const version = typeof doc.schemaVersion === 'number' ? doc.schemaVersion : 0;
+    // Older: a migration wrote db.json whole after it, so db.json holds it already.
+    if (content.version < version) continue;
+    if (content.version > version) {
+      throw new Error(
+        `${name} in ${dataDir} was written at schema version ${content.version}, after ${DB_FILE}'s ${version}: it is not this hub's; move it away to start`,
+      );
+    }
+    for (const entry of content.entries) applyEntry(doc, entry);
+  }
+  return { doc, baseText, journals, ignored };
+}
+
+export class StoreFiles {
+  /** The journal appended to; null until the first write after a compaction made none. */
+  private current: { n: number; bytes: number } | null = null;
+  /** Journals before the current one that db.json does not hold yet. */
+  private older: number[] = [];
+  private nextNumber: number;
+  private baseBytes = 0;
+  private compacting: Promise<void> | null = null;
+  private retryAt = 0;
+  /** Told when writing db.json whole failed (the journal holds every change meanwhile). */
+  onCompactionError: (err: unknown) => void = () => undefined;
+
+  private constructor(
+    readonly dir: string,
+    private readonly version: number,
+    found: readonly number[],
+  ) {
+    this.nextNumber = (found.at(-1) ?? 0) + 1;
+  }
+
+  /**
+   * Takes over `dataDir` with `doc` as read by readStoreDocument (migrated when `found` said
+   * so): writes it whole as db.json and removes the journals it holds when there were any, or
+   * no db.json, or `whole` (a migration).
+   */
+  static async start(dataDir: string, doc: StoreDocument, found: ReadDocument, whole: boolean): Promise<StoreFiles> {
+    const files = new StoreFiles(dataDir, doc.schemaVersion, found.journals);
+    files.older = [...found.journals];
+    files.baseBytes = found.baseText?.length ?? 0;
+    if (whole || found.doc === null || found.journals.length > 0) await files.writeWhole(doc);
+    return files;
+  }
+
+  get dbFile(): string {
+    return join(this.dir, DB_FILE);
+  }
+
+  /** Appends one write's changes (serialised now: what they hold may change once this returns) and makes them durable. */
+  async append(ops: readonly JournalOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    const entry = frame(ops);
+    // A compaction slower than the writes (a slow card): they wait for it rather than let the journals grow past twice the bound.
+    if (this.compacting && (this.current?.bytes ?? 0) > this.compactAt()) await this.compacting;
+    this.current ??= await this.createJournal();
+    await appendEntry(join(this.dir, journalName(DB_FILE, this.current.n)), this.current.bytes, entry);
+    this.current.bytes += entry.length;
+  }
+
+  /**
+   * Starts writing `doc` (the durable state as of the last append) whole as db.json when the
+   * journals outgrew it. `doc` is serialised before this returns.
+   */
+  compactIfDue(doc: StoreDocument): void {
+    if (this.current && this.current.bytes > this.compactAt() && !this.compacting && Date.now() >= this.retryAt) {
+      // Later writes go to a new journal (made by the next append); db.json is written as of this one.
+      this.older.push(this.current.n);
+      this.current = null;
+      this.compacting = this.writeWhole(doc)
+        .catch((err: unknown) => {
+          this.retryAt = Date.now() + COMPACT_RETRY_MS;
+          this.onCompactionError(err);
+        })
+        .finally(() => {
+          this.compacting = null;
+        });
+    }
+  }
+
+  private compactAt(): number {
+    return Math.max(COMPACT_AT, this.baseBytes);
+  }
+
+  /** Writes `doc` (durable state) whole as db.json and removes every journal: a clean stop. */
+  async close(doc: StoreDocument): Promise<void> {
+    await this.compacting;
+    if (this.current) this.older.push(this.current.n);
+    this.current = null;
+    if (this.older.length > 0) await this.writeWhole(doc);
+  }
+
+  /** Writes `doc` whole as db.json (serialised before the first await), then removes the journals it holds (those in `older` now). */
+  private async writeWhole(doc: StoreDocument): Promise<void> {
+    const held = [...this.older];
+    const text = JSON.stringify(doc);
+    await writeFileDurable(this.dbFile, text);
+    this.baseBytes = text.length;
+    for (const n of held) await rm(join(this.dir, journalName(DB_FILE, n)), { force: true });
+    this.older = this.older.filter((n) => !held.includes(n));
+  }
+
+  private async createJournal(): Promise<{ n: number; bytes: number }> {
+    const n = this.nextNumber++;
+    const bytes = await createJournal(join(this.dir, journalName(DB_FILE, n)), this.dir, this.version);
+    return { n, bytes };
+  }
+}
+
+/**
+ * Migrates `doc` in place to the current schema version, first keeping what it was beside the
+ * data file (a failed migration must lose nothing). Answers whether it changed anything.
+ */
+export async function migrate(dataDir: string, doc: StoreDocument, found: ReadDocument): Promise<boolean> {
+  const file = join(dataDir, DB_FILE);
+  const from = doc.schemaVersion ?? 0;
+  if (from > SCHEMA_VERSION) {
+    throw new StoreSectionError(`${file} has schema version ${from}, newer than this hub understands (${SCHEMA_VERSION}); upgrade hearth`);
+  }
+  if (from === SCHEMA_VERSION) return false;
+  const copy = `${file}.v${from}.bak`;
+  if (found.baseText !== null && found.journals.length === 0) await copyFile(file, copy);
+  else if (found.doc !== null) await writeFileDurable(copy, JSON.stringify(doc));
+  for (let v = from; v < SCHEMA_VERSION; v++) {
+    const step = MIGRATIONS[v];
+    if (step) Object.assign(doc, step(doc));
+    doc.schemaVersion = v + 1;
+  }
+  return true;
+}
