@@ -5,14 +5,15 @@
  */
 import { HearthError } from '../../core/errors.js';
 import type { App } from './app-view.js';
-import type { AppRecord, AppsSection } from './records.js';
+import type { AppRecord } from './records.js';
 import type { AppSupervisor } from './supervisor.js';
 
 /** The runtime as the owner's decisions see it. */
 export interface DecisionsHost {
   supervisor(id: string): AppSupervisor;
   record(id: string): AppRecord;
-  update(change: (apps: AppsSection) => void): Promise<void>;
+  /** Changes app `id`'s record (the draft holds it alone). */
+  update(id: string, change: (apps: Record<string, AppRecord>) => void): Promise<void>;
   /** Reads the app's folder again. */
   reread(id: string): Promise<void>;
   /** Why the app cannot start (a broken folder, or it needs what hearth has not), or null. */
@@ -27,7 +28,7 @@ export class OwnerDecisions {
 
   async setEnabled(id: string, enabled: boolean): Promise<App> {
     const supervisor = this.host.supervisor(id);
-    await this.host.update((d) => {
+    await this.host.update(id, (d) => {
       d[id]!.enabled = enabled;
       d[id]!.disabledReason = null;
       d[id]!.hubDeaths = 0;
@@ -47,7 +48,7 @@ export class OwnerDecisions {
     const why = this.host.unstartable(id);
     if (why) throw new HearthError('conflict', `app '${id}' cannot start: ${why}`);
     if (!this.host.record(id).enabled) throw new HearthError('conflict', `app '${id}' is disabled; enable it instead`);
-    await this.host.update((d) => {
+    await this.host.update(id, (d) => {
       d[id]!.crashes = [];
     });
     await supervisor.restart();
@@ -61,7 +62,7 @@ export class OwnerDecisions {
   async configure(id: string, patch: { autoupdate?: boolean; network?: boolean }): Promise<App> {
     const supervisor = this.host.supervisor(id);
     const hadNetwork = this.host.app(id).network;
-    await this.host.update((d) => {
+    await this.host.update(id, (d) => {
       if (patch.autoupdate !== undefined) d[id]!.autoupdate = patch.autoupdate;
       if (patch.network !== undefined) d[id]!.network = patch.network;
     });

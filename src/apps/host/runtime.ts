@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { MiB } from '../../core/byte-bounds.js';
 import { notFound } from '../../core/errors.js';
 import { appOwnerUri } from '../../core/owners.js';
-import type { Section } from '../../core/store.js';
+import type { RecordSection } from '../../core/store.js';
 import { systemZone } from '../../core/system-zone.js';
 import { type AppFolder, type Locales, loadAppFolder } from '../manifest/compose.js';
 import { APP_ID, type AppManifest } from '../manifest/manifest.js';
@@ -25,7 +25,7 @@ import { beginSandboxProbe, type PreparedHost, prepareHost } from './host-prep.j
 import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
 import { killRecorded } from './leftovers.js';
 import { AppPushes } from './pushes.js';
-import { type AppRecord, AppsSection, networkGranted, newRecord, STORE_SECTION } from './records.js';
+import { AppRecord, networkGranted, newRecord, STORE_SECTION } from './records.js';
 import { type CallerApp, SdkRouter } from './router.js';
 import type { AppEventKind, RuntimeHooks, RuntimeOptions } from './runtime-options.js';
 import type { Sandbox } from './sandbox.js';
@@ -61,7 +61,7 @@ export class AppRuntime {
   });
   /** Ids an install or uninstall is working on: a rescan leaves their folders alone. */
   private readonly claimed = new Set<string>();
-  private section!: Section<AppsSection>;
+  private section!: RecordSection<AppRecord>;
   private readonly supervisorOptions: SupervisorOptions;
   private unregister: Array<() => void> = [];
   private sdk: PreparedHost['sdk'] = { link: '', modules: '' };
@@ -76,7 +76,7 @@ export class AppRuntime {
   readonly decisions = new OwnerDecisions({
     supervisor: (id) => this.mustGet(id).supervisor,
     record: (id) => this.record(id),
-    update: (change) => this.section.update(change),
+    update: (id, change) => this.section.updateSome([id], change),
     reread: async (id) => {
       await this.add(id, this.record(id).origin, this.record(id).channel, false);
     },
@@ -137,7 +137,8 @@ export class AppRuntime {
 
   async start(): Promise<void> {
     // An app's record holds its settings (1 MiB at most) and crash reports.
-    this.section = this.opts.store.section(STORE_SECTION, AppsSection, () => ({}), { bytes: { section: 32 * MiB, items: 'apps records' }, records: [['*']] });
+    // A record per app: an app's setting written is that app's record, not every app's.
+    this.section = this.opts.store.records(STORE_SECTION, AppRecord, { record: 4 * MiB, item: "an app's record", section: 32 * MiB, items: 'apps records' });
     this.unregister.push(...this.settings.register(this.router), ...this.pushes.register(this.router));
     const probed = this.probing ?? beginSandboxProbe(this.opts.sandbox ?? 'auto');
     this.probing = undefined;
@@ -194,7 +195,7 @@ export class AppRuntime {
     const loaded = APP_ID.test(id) ? await loadAppFolder(dir) : { ok: false as const, message: `folder name '${id}' is not a reverse-domain app id` };
     const existing = this.entries.get(id);
     if (!this.section.value[id] || announce) {
-      await this.section.update((d) => {
+      await this.section.updateSome([id], (d) => {
         const prev = d[id];
         d[id] = prev ? { ...prev, origin, channel: channel ?? prev.channel } : newRecord(origin, channel);
         if (network !== undefined) d[id].network = network;
@@ -236,7 +237,7 @@ export class AppRuntime {
       onCrash: (report, crashes) => {
         this.opts.log.warn({ app: id, crash: report }, 'app crashed');
         this.section
-          .update((d) => {
+          .updateSome([id], (d) => {
             if (!d[id]) return;
             d[id].lastCrash = report;
             d[id].crashes = crashes.slice(-20);
@@ -345,7 +346,7 @@ export class AppRuntime {
   async crashLog(id: string, message?: string): Promise<CrashLog> {
     const e = this.mustGet(id);
     if (message) {
-      await this.section.update((d) => {
+      await this.section.updateSome([id], (d) => {
         d[id]!.reports = withReport(d[id]!, message);
       });
     }
@@ -380,7 +381,7 @@ export class AppRuntime {
       this.entries.delete(id);
       this.pushes.forget(id);
       if (purgeSettings) {
-        await this.section.update((d) => {
+        await this.section.updateSome([id], (d) => {
           delete d[id];
         });
       }

@@ -7,11 +7,11 @@
  */
 import { invalid, notFound } from '../../core/errors.js';
 import { nullRecord } from '../../core/records.js';
-import type { Section } from '../../core/store.js';
+import type { RecordSection } from '../../core/store.js';
 import type { AppManifest } from '../manifest/manifest.js';
 import type { AppEvent } from '../wire/protocol.js';
 import { capProblem, keyProblem, settingProblem, storedValue } from '../wire/setting-rules.cjs';
-import type { AppRecord, AppsSection } from './records.js';
+import type { AppRecord } from './records.js';
 import type { SdkRouter } from './router.js';
 
 export { MAX_APP_SETTINGS_BYTES, MAX_SETTING_KEYS } from '../wire/setting-rules.cjs';
@@ -19,7 +19,7 @@ export { MAX_APP_SETTINGS_BYTES, MAX_SETTING_KEYS } from '../wire/setting-rules.
 /** What the settings need of the runtime: its store section and its installed apps. */
 export interface SettingsHost {
   /** The store's apps section (opened when the runtime starts). */
-  section(): Section<AppsSection>;
+  section(): RecordSection<AppRecord>;
   /**
    * The installed app's manifest (null when unusable), and where a change goes: to the app (unless
    * it made the change itself) and to its pages (widgets, settings page); 404 when not installed.
@@ -75,7 +75,7 @@ export class AppSettings {
     const problem = declared ? settingProblem(declared, stored) : null;
     if (problem) throw invalid(problem);
     // The caps are checked inside the update, against every change queued before this one.
-    await this.host.section().update((d) => {
+    await this.host.section().updateSome([id], (d) => {
       const settings = d[id]?.settings;
       if (!settings) throw notFound(`app '${id}' is not installed`);
       const cap = capProblem(id, settings, key, stored);
@@ -95,7 +95,7 @@ export class AppSettings {
       if (opts.mustExist && !Object.hasOwn(this.defaults(id), key)) throw notFound(`app '${id}' has no setting '${key}'`);
       return;
     }
-    await this.host.section().update((d) => {
+    await this.host.section().updateSome([id], (d) => {
       const settings = d[id]?.settings;
       if (settings) delete settings[key];
     });
