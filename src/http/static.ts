@@ -16,6 +16,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { AppGateway } from '../apps/host/gateway.js';
+import { FOLDER_ID } from '../apps/manifest/drivers.js';
 import { APP_ID, IMAGE_KINDS } from '../apps/manifest/manifest.js';
 import { HearthError } from '../core/errors.js';
 import { WEB_ROOT } from '../layout.js';
@@ -48,6 +49,8 @@ const contentType = (file: string): string => TYPES[extname(file).toLowerCase()]
 /** Built assets carry a content hash in their name (app-3F2A9C1B.js): cache them for a year. */
 const HASHED = /-[A-Z0-9]{8}\.(js|css)$/;
 const WIDGET_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Segments of each kind of page's folder in its URL: `/app/<id>/settings`, `/app/<id>/widgets/<w>`, `/app/<id>/drivers/<d>/pair`. */
+const PREFIX_SEGMENTS: Readonly<Record<PageKind, number>> = { settings: 3, widget: 4, pair: 5 };
 /** The page API of each kind of app page (src/web/homey-widget.ts, homey-settings.ts, homey-pair.ts). */
 const PAGE_SCRIPT = { widget: '/homey-widget.js', settings: '/homey.js', pair: '/homey-pair.js' } as const;
 type PageKind = keyof typeof PAGE_SCRIPT;
@@ -207,13 +210,16 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
     (kind: PageKind): MiddlewareHandler =>
     async (c, next) => {
       const { appId, widgetId } = c.req.param() as { appId: string; widgetId?: string };
-      if (!gateway || !APP_ID.test(appId) || (kind !== 'settings' && !WIDGET_ID.test(widgetId ?? ''))) return next();
-      const prefix =
-        kind === 'widget' ? `/app/${appId}/widgets/${widgetId}` : kind === 'pair' ? `/app/${appId}/drivers/${widgetId}/pair` : `/app/${appId}/settings`;
-      // The raw path: with strict: false Hono's c.req.path drops the trailing slash.
+      const idRule = kind === 'pair' ? FOLDER_ID : WIDGET_ID;
+      if (!gateway || !APP_ID.test(appId) || (kind !== 'settings' && !idRule.test(widgetId ?? ''))) return next();
+      // The raw path (with strict: false Hono's c.req.path drops the trailing slash), split after
+      // the page's folder by counting segments: a driver id may be encoded any way a client likes.
       const path = new URL(c.req.url).pathname;
+      const parts = path.split('/');
+      const depth = PREFIX_SEGMENTS[kind];
+      const prefix = parts.slice(0, depth + 1).join('/');
       // The page's relative URLs need the trailing slash: redirect the bare folder path.
-      if (path === prefix) return answer(null, { status: 301, headers: { location: `${prefix}/${new URL(c.req.url).search}` } });
+      if (parts.length === depth + 1) return answer(null, { status: 301, headers: { location: `${prefix}/${new URL(c.req.url).search}` } });
       const segments = safeSegments(path.slice(prefix.length));
       if (!segments) return next();
       const found = await findFile(pageFolder(gateway.appsDir, appId, kind, widgetId), segments);

@@ -4,7 +4,8 @@
  * first failed poll used to throw inside the catch handler and crash the whole app), and ask
  * `homey.cloud.getLocalAddress()` where devices reach the hub (it threw "no Athom cloud account");
  * ES modules by file extension alone (app.mjs, driver.mjs, device.mjs, api.mjs, no `esm` field),
- * and no main module at all (the base Homey.App runs): both died with "Cannot find module app.js".
+ * and no main module at all (the base Homey.App runs): both died with "Cannot find module app.js";
+ * driver, pairing view and flow card ids with spaces (Homey takes any text; they were refused).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
@@ -14,6 +15,7 @@ import { writeHomeyApp } from './apps.js';
 const APP = 'com.example.unbound';
 const ESM = 'com.example.byextension';
 const NOMAIN = 'com.example.nomain';
+const SPACED = 'com.example.spaced';
 let hub: RunningHub;
 
 beforeAll(async () => {
@@ -99,6 +101,46 @@ export default class Plug extends Homey.Device {
 `,
     },
   });
+  await writeHomeyApp(appsDir, SPACED, {
+    json: {
+      drivers: [
+        {
+          id: 'my plug',
+          name: { en: 'My plug' },
+          class: 'socket',
+          capabilities: ['onoff'],
+          platforms: ['local'],
+          connectivity: ['lan'],
+          // A driver icon given as a list (as some apps do), and a view of its own.
+          icon: ['/drivers/my plug/assets/icon.svg'],
+          pair: [{ id: 'start here' }, { id: 'list_devices', template: 'list_devices' }],
+        },
+      ],
+      flow: { actions: [{ id: 'turn everything on', title: { en: 'Turn everything on' } }] },
+    },
+    files: {
+      'app.js': `const Homey = require('homey');
+module.exports = class extends Homey.App {
+  async onInit() {
+    this.homey.flow.getActionCard('turn everything on').registerRunListener(async () => {
+      this.ran = (this.ran ?? 0) + 1;
+      this.homey.settings.set('ran', this.ran);
+      return true;
+    });
+  }
+};
+`,
+      'drivers/my plug/driver.js': `const Homey = require('homey');
+module.exports = class extends Homey.Driver {
+  async onPairListDevices() { return [{ name: 'Spaced plug', data: { id: 'spaced' } }]; }
+};
+`,
+      'drivers/my plug/device.js': `const Homey = require('homey');
+module.exports = class extends Homey.Device {};
+`,
+      'drivers/my plug/pair/start here.html': '<p id="start">Press the button on the plug</p>',
+    },
+  });
   hub = await startHub({ appsDir });
 }, 60_000);
 afterAll(async () => {
@@ -158,5 +200,44 @@ describe('this.log and this.error passed unbound', () => {
     );
     expect(kind.body).toEqual({ base: true, id: NOMAIN });
     expect((await hub.call<{ state: string }>('GET', `/api/manager/apps/app/${NOMAIN}`)).body.state).toBe('running');
+  });
+});
+
+describe('ids with spaces (Homey takes any text)', () => {
+  it('a driver and its pairing view named with spaces: listed, paired, its page served', async () => {
+    await poll(
+      () => hub.call<{ state: string }>('GET', `/api/manager/apps/app/${SPACED}`),
+      (r) => r.body.state === 'running',
+      'the app to run',
+    );
+    const drivers = await hub.call<Record<string, { id: string; name: string }>>('GET', '/api/manager/drivers/driver');
+    expect(drivers.body[`homey:app:${SPACED}:my plug`]?.name).toBe('My plug');
+    const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', {
+      body: { type: 'pair', driverId: `homey:app:${SPACED}:my plug` },
+    });
+    expect(session.status, session.text).toBe(201);
+    const listed = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, {
+      body: { event: 'list_devices' },
+    });
+    expect(listed.body.map((d) => d.name)).toEqual(['Spaced plug']);
+    expect((await hub.call('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] })).status).toBe(201);
+    const page = await fetch(`${hub.url}/app/${SPACED}/drivers/my%20plug/pair/start%20here.html`);
+    expect([page.status, (await page.text()).includes('Press the button on the plug')]).toEqual([200, true]);
+    // Another client's encoding of the same path.
+    expect((await fetch(`${hub.url}/app/${SPACED}/drivers/my%20pl%75g/pair/start%20here.html`)).status).toBe(200);
+  });
+
+  it('a flow card named with spaces is listed and runs', async () => {
+    const uri = `homey:app:${SPACED}`;
+    const card = await hub.call<{ id: string }>('GET', `/api/manager/flow/flowcardaction/${uri}/${encodeURIComponent('turn everything on')}`);
+    expect(card.status, card.text).toBe(200);
+    const ran = await hub.call('POST', `/api/manager/flow/flowcardaction/${uri}/${encodeURIComponent('turn everything on')}/run`, { body: { args: {} } });
+    expect(ran.status, ran.text).toBe(200);
+    const setting = await poll(
+      () => hub.call<number>('GET', `/api/manager/apps/app/${SPACED}/setting/ran`),
+      (r) => r.status === 200,
+      'the card to have run',
+    );
+    expect(setting.body).toBe(1);
   });
 });

@@ -17,6 +17,13 @@ export { radioOf } from '../wire/radios.cjs';
 
 const LOCAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /**
+ * A driver's id, or a view of its pairing: any text Homey's validator takes (real apps have
+ * spaces in them), that can name a folder of the app (`drivers/<id>/`, `pair/<view>.html`): no
+ * slash, backslash or control character, not `.` or `..`. Paths and URLs encode it.
+ */
+export const FOLDER_ID = /^(?!\.{1,2}$)[^\x00-\x1f\x7f/\\]{1,128}$/;
+const FOLDER_ID_RULE = 'must be 1-128 characters without /, \\ or control characters';
+/**
  * A capability id, or a sub-capability `measure_temperature.inside`. Apps' own ids have capitals
  * and hyphens too (`reader_touch-pass_enabled`, in a real app): letters, digits, _ and -.
  */
@@ -26,7 +33,7 @@ const Text = transient(() => z.union([z.string(), safeRecord(z.string(), z.strin
 /** One view of a pairing (or repair) sequence: a system template or the app's own html. */
 const PairView = transient(() =>
   z.looseObject({
-    id: z.string().regex(LOCAL_ID, 'must be 1-64 letters, digits, _ or -'),
+    id: z.string().regex(FOLDER_ID, FOLDER_ID_RULE),
     template: z.string().max(64).optional(),
     navigation: z.looseObject({ prev: z.string().optional(), next: z.string().optional() }).optional(),
     options: z.looseObject({}).optional(),
@@ -84,7 +91,7 @@ function flattenSettings(list: unknown[], out: DeviceSettingDef[] = [], depth = 
 export const DriverDefinition = transient(() =>
   z
     .looseObject({
-      id: z.string().regex(LOCAL_ID, 'must be 1-64 letters, digits, _ or -'),
+      id: z.string().regex(FOLDER_ID, FOLDER_ID_RULE),
       name: Text().optional(),
       class: z.string().max(64).default('other'),
       capabilities: z.array(z.string().regex(CAPABILITY_ID, 'must be a capability id such as onoff or measure_temperature.inside')).default([]),

@@ -58,7 +58,8 @@ const TokenDef = transient(() =>
 );
 const CardDef = transient(() =>
   z.looseObject({
-    id: z.string().regex(/^[A-Za-z0-9_.-]{1,128}$/, 'must be 1-128 letters, digits, _ . or -'),
+    // Any text, as Homey's validator takes (real apps have spaces in theirs): paths encode it.
+    id: z.string().regex(/^[^\x00-\x1f\x7f]{1,128}$/, 'must be 1-128 characters without control characters'),
     title: Localized(),
     titleFormatted: Localized().optional(),
     hint: Localized().optional(),
