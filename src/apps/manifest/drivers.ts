@@ -21,7 +21,7 @@ const LOCAL_ID = /^[A-Za-z0-9_-]{1,64}$/;
  * spaces in them), that can name a folder of the app (`drivers/<id>/`, `pair/<view>.html`): no
  * slash, backslash or control character, not `.` or `..`. Paths and URLs encode it.
  */
-export const FOLDER_ID = /^(?!\.{1,2}$)[^\x00-\x1f\x7f/\\]{1,128}$/;
+export const FOLDER_ID = /^(?!\.{1,2}$)[^\p{Cc}/\\]{1,128}$/u;
 const FOLDER_ID_RULE = 'must be 1-128 characters without /, \\ or control characters';
 /**
  * A capability id, or a sub-capability `measure_temperature.inside`. Apps' own ids have capitals

@@ -59,7 +59,7 @@ const TokenDef = transient(() =>
 const CardDef = transient(() =>
   z.looseObject({
     // Any text, as Homey's validator takes (real apps have spaces in theirs): paths encode it.
-    id: z.string().regex(/^[^\x00-\x1f\x7f]{1,128}$/, 'must be 1-128 characters without control characters'),
+    id: z.string().regex(/^\P{Cc}{1,128}$/u, 'must be 1-128 characters without control characters'),
     title: Localized(),
     titleFormatted: Localized().optional(),
     hint: Localized().optional(),
