@@ -136,3 +136,33 @@ describe('a connected client (its calls go over the socket, with its own options
     expect((await hub.call<{ name: string }>('GET', `/api/manager/devices/device/${added.id}`)).body.name).toBe('Hall lamp');
   });
 });
+
+describe("a device's insights logs in Homey V3's form (homey-api V3 local)", () => {
+  it("names each device's log by its whole id, and log entries come by that id (V2's owner-and-id path still works)", async () => {
+    const all = (await hub.call<Record<string, { id: string }>>('GET', '/api/manager/devices/device')).body;
+    const ids = Object.keys(all);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    for (const id of ids) expect((await hub.call('PUT', `/api/manager/devices/device/${id}/capability/onoff`, { body: { value: true } })).status).toBe(200);
+    const client = await homeyClient(homeyApi, hub.url, OWNER, 'V3 local');
+    clients.push(client);
+    const insights = client.insights as unknown as {
+      getLogs(): Promise<Record<string, { id: string; ownerUri: string; ownerId: string }>>;
+      getLogEntries(o: { id: string; resolution?: string }): Promise<{ values: Array<{ v: unknown }> }>;
+    };
+    const onoff = await poll(
+      async () => Object.values(await insights.getLogs()).filter((l) => l.ownerId === 'onoff' && l.ownerUri.startsWith('homey:device:')),
+      (logs) => logs.length === ids.length,
+      "every device's onoff log",
+    );
+    // One log per device: two devices' `onoff` logs do not collide in the client's cache.
+    expect(onoff.map((l) => l.id).sort()).toEqual(ids.map((id) => `homey:device:${id}:onoff`).sort());
+    const entries = await poll(
+      () => insights.getLogEntries({ id: `homey:device:${lamp.id}:onoff`, resolution: 'last24Hours' }),
+      (e) => e.values.some((p) => p.v === true),
+      "the lamp's onoff entries",
+    );
+    expect(entries.values.at(-1)?.v).toBe(true);
+    const v2 = await hub.call<{ values: unknown[] }>('GET', `/api/manager/insights/log/homey:device:${lamp.id}/onoff/entry`);
+    expect([v2.status, v2.body.values.length > 0]).toEqual([200, true]);
+  });
+});

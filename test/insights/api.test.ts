@@ -15,6 +15,7 @@ const RSS = 'homey:manager:system:rss';
 
 interface Log {
   id: string;
+  ownerId: string;
   uri: string;
   type: string;
   lastValue: number | null;
@@ -80,7 +81,14 @@ describe('insights over HTTP', () => {
     expect(Object.keys(res.body)).toEqual(
       expect.arrayContaining([RSS, 'homey:manager:system:eventLoopLag', 'homey:manager:system:cpu', 'homey:manager:system:load']),
     );
-    expect(res.body[RSS]).toMatchObject({ id: 'rss', uri: 'homey:manager:system', type: 'number', units: 'MB', ownerUri: 'homey:manager:system' });
+    expect(res.body[RSS]).toMatchObject({
+      id: RSS,
+      ownerId: 'rss',
+      uri: 'homey:manager:system',
+      type: 'number',
+      units: 'MB',
+      ownerUri: 'homey:manager:system',
+    });
     expect(res.body[RSS]!.lastValue).toBeGreaterThan(10);
   });
 
@@ -145,19 +153,19 @@ describe('insights over HTTP', () => {
     try {
       const cleared = await hub.call<Log>('DELETE', `${P}/log/homey:manager:system/load/entry`, { token: writer });
       expect(cleared.status).toBe(200);
-      expect(cleared.body).toMatchObject({ id: 'load', lastValue: null, lastUpdated: null });
-      const update = await events.next((f) => f.event === 'log.update' && (f.args[0] as Log).id === 'load' && (f.args[0] as Log).lastValue === null);
+      expect(cleared.body).toMatchObject({ id: 'homey:manager:system:load', ownerId: 'load', lastValue: null, lastUpdated: null });
+      const update = await events.next((f) => f.event === 'log.update' && (f.args[0] as Log).ownerId === 'load' && (f.args[0] as Log).lastValue === null);
       expect(update.args[1]).toMatchObject({ changedKeys: expect.arrayContaining(['lastValue', 'lastUpdated']) });
 
       const deleted = await hub.call('DELETE', `${P}/log/homey:manager:system/cpu`, { token: writer });
       expect(deleted.status).toBe(204);
       expect(deleted.text).toBe('');
       const gone = await events.next((f) => f.event === 'log.delete');
-      expect(gone.args[0]).toMatchObject({ id: 'cpu', uri: 'homey:manager:system' });
+      expect(gone.args[0]).toMatchObject({ id: 'homey:manager:system:cpu', ownerId: 'cpu', uri: 'homey:manager:system' });
       expect((await hub.call('GET', `${P}/log/homey:manager:system:cpu`, { token: reader })).status).toBe(404);
       // The next sample (every 10 s) creates it again.
-      const back = await events.next((f) => f.event === 'log.create' && (f.args[0] as Log).id === 'cpu', 25_000);
-      expect(back.args[0]).toMatchObject({ id: 'cpu', uri: 'homey:manager:system', lastValue: null });
+      const back = await events.next((f) => f.event === 'log.create' && (f.args[0] as Log).ownerId === 'cpu', 25_000);
+      expect(back.args[0]).toMatchObject({ id: 'homey:manager:system:cpu', ownerId: 'cpu', uri: 'homey:manager:system', lastValue: null });
     } finally {
       events.close();
     }

@@ -93,7 +93,8 @@ describe('an app writing insights through the SDK', () => {
     });
     const logs = (await hub.call<Record<string, Json>>('GET', `${P}/log`)).body;
     expect(logs['homey:app:com.test.meter:power']).toMatchObject({
-      id: 'power',
+      id: 'homey:app:com.test.meter:power',
+      ownerId: 'power',
       uri: 'homey:app:com.test.meter',
       title: 'Power',
       units: 'W',
@@ -141,9 +142,9 @@ describe('an app writing insights through the SDK', () => {
 
   it('logs the cpu and memory of the running app under homey:manager:apps, titled by its name', async () => {
     // Sampled every 10 s: wait for the log of the app's memory to appear.
-    const created = await events.next((f) => f.event === 'log.create' && (f.args[0] as Json).id === 'com.test.meter.mem', 25_000);
+    const created = await events.next((f) => f.event === 'log.create' && (f.args[0] as Json).ownerId === 'com.test.meter.mem', 25_000);
     expect(created.args[0]).toMatchObject({ uri: 'homey:manager:apps', units: 'MB', title: `${METER_NAME} memory` });
-    const update = await events.next((f) => f.event === 'log.update' && (f.args[0] as Json).id === 'com.test.meter.mem', 5_000);
+    const update = await events.next((f) => f.event === 'log.update' && (f.args[0] as Json).ownerId === 'com.test.meter.mem', 5_000);
     expect((update.args[0] as Json).lastValue).toBeGreaterThan(5);
   }, 40_000);
 

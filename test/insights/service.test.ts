@@ -54,7 +54,8 @@ describe('insights service', () => {
   it('creates a log once, updates its metadata in place, and refuses a type change', () => {
     const log = service.createLog('homey:app:com.example', 'temp', { title: { en: 'Temperature', nl: 'Temperatuur' }, units: '°C', decimals: 1 });
     expect(log).toEqual({
-      id: 'temp',
+      id: 'homey:app:com.example:temp',
+      ownerId: 'temp',
       uri: 'homey:app:com.example',
       title: 'Temperature',
       type: 'number',
@@ -137,7 +138,7 @@ describe('insights service', () => {
     service.createEntry('homey:app:a:keep', 5, new Date(T0 - 1000));
     service.createEntry('homey:app:a:gone', 6, new Date(T0 - 1000));
     service.deleteLog('homey:app:a:gone');
-    expect(named('log.delete').map((e) => (e.args[0] as { id: string }).id)).toEqual(['gone']);
+    expect(named('log.delete').map((e) => (e.args[0] as { id: string }).id)).toEqual(['homey:app:a:gone']);
     expect(code(() => service.getLog('homey:app:a:gone'))).toBe('not_found');
     service.stop();
     service = open();

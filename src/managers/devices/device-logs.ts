@@ -44,11 +44,11 @@ export class DeviceLogs {
     const owner = deviceOwnerUri(deviceId);
     for (const log of this.insights.getLogsOf(owner)) {
       try {
-        this.insights.deleteLog(`${owner}:${log.id}`);
+        this.insights.deleteLog(log.id);
       } catch (err) {
         this.log.warn({ err, device: deviceId }, 'could not delete the insights log of a deleted device');
       }
-      this.made.delete(`${owner}:${log.id}`);
+      this.made.delete(log.id);
     }
   }
 }

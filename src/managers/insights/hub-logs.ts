@@ -76,7 +76,7 @@ export class HubLogs {
 
   private write(uri: string, id: string, title: string, units: string | undefined, decimals: number, value: number): void {
     const key = `${uri}:${id}`;
-    const known = this.insights.getLogsOf(uri).find((l) => l.id === id);
+    const known = this.insights.getLogsOf(uri).find((l) => l.ownerId === id);
     // Made, or retitled (an app renamed, or a log of an older hearth titled by the app id).
     if (known?.title !== title) this.insights.createLog(uri, id, { title, decimals, ...(units ? { units } : {}) });
     this.insights.createEntry(key, Math.round(value * 1000) / 1000);

@@ -13,6 +13,7 @@ import { retentionTable } from './levels.js';
 import { type EntriesAnswer, logKey, queryEntries, typed } from './query.js';
 import { DEFAULT_RESOLUTION, isResolution, RESOLUTIONS } from './resolutions.js';
 import { type CommitResult, InsightsStorage, type LogMeta, type LogRow, type LogType } from './storage.js';
+import type { LogView } from './views.js';
 import { EntryWriter } from './writer.js';
 
 export const DB_FILE = 'insights.db';
@@ -28,21 +29,8 @@ export const LOG_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
  */
 export const MAX_LOGS_PER_OWNER = 100;
 
-/** The Log resource of the API (a type alias, so it fits the SDK's open LogInfo record). */
-export type Log = {
-  id: string;
-  uri: string;
-  title: string;
-  type: LogType;
-  units: string | null;
-  decimals: number | null;
-  titleTrue: string | null;
-  titleFalse: string | null;
-  lastValue: number | boolean | null;
-  /** ISO-8601 time of the latest entry. */
-  lastUpdated: string | null;
-  ownerUri: string;
-};
+/** The Log resource of the API, as its contract declares it (views.ts). */
+export type Log = LogView;
 
 /** The LogEntryBoolean resource carried by logentryboolean.* events. */
 export interface LogEntryBoolean {
@@ -73,7 +61,8 @@ export interface InsightsDeps {
 }
 
 const toLog = (r: LogRow): Log => ({
-  id: r.id,
+  id: logKey(r),
+  ownerId: r.id,
   uri: r.uri,
   title: r.title,
   type: r.type,

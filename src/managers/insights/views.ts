@@ -9,8 +9,9 @@ import { lazy } from '../../core/contract.js';
 
 export const LogSchema = lazy(() =>
   z.object({
-    id: z.string(),
-    uri: z.string().describe('the owner: homey:app:<appId> or homey:manager:<name>'),
+    id: z.string().describe("Homey V3's id: `<ownerUri>:<ownerId>` (homey:device:<id>:onoff), what homey-api works the owner out from"),
+    ownerId: z.string().describe("the log's id within its owner (onoff)"),
+    uri: z.string().describe('the owner, as Homey V2 named it: homey:app:<appId>, homey:device:<id> or homey:manager:<name>'),
     title: z.string(),
     type: z.enum(['number', 'boolean']),
     units: z.string().nullable(),

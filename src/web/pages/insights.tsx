@@ -57,7 +57,7 @@ function rememberedPicks(): string[] {
   }
 }
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
-const key = (l: Log): string => `${l.uri}:${l.id}`;
+const key = (l: Log): string => l.id;
 
 function fmt(l: Log, v: number | boolean | null): string {
   if (v === null || v === undefined) return '–';
@@ -116,7 +116,7 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
     setLoading(true);
     Promise.all([
       import('uplot').then((m) => m.default),
-      Promise.all(logs.map((l) => call('insights', 'getLogEntries', { params: { uri: l.uri, id: l.id }, query: { resolution } }))),
+      Promise.all(logs.map((l) => call('insights', 'getLogEntries', { params: { uri: l.uri, id: l.ownerId }, query: { resolution } }))),
     ]).then(
       ([uPlot, entries]) => {
         if (!live || !box.current) return;
