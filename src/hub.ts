@@ -50,6 +50,7 @@ import { LogicManager } from './managers/logic/index.js';
 import { SpeechOutputManager } from './managers/speech-output/index.js';
 import { SystemManager } from './managers/system/index.js';
 import { TokensManager } from './managers/tokens/index.js';
+import { UsersManager } from './managers/users/index.js';
 import { ZonesManager } from './managers/zones/index.js';
 
 /** The managers that make up a hub, in start order. Built once per hub. */
@@ -83,6 +84,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
   const all: Manager[] = [
     new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }),
     new TokensManager(tokens),
+    new UsersManager({ ...ctx, log: ctx.log.child({ module: 'users' }) }),
     i18n,
     geolocation,
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
@@ -252,6 +254,7 @@ export class Hub {
     this.listening = await listen(this.http, config.host, config.port);
     const port = this.listening.port;
     this.port = port;
+    for (const m of managers.all) if (m instanceof SystemManager) m.listeningOn(port);
     log.info({ port, host: config.host, dataDir: config.dataDir }, 'listening');
     return port;
   }

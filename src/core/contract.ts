@@ -30,6 +30,7 @@ export const MANAGER_NAMES = [
   'flow',
   'flowtoken',
   'logic',
+  'users',
 ] as const;
 export type ManagerName = (typeof MANAGER_NAMES)[number];
 

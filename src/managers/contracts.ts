@@ -19,6 +19,7 @@ import { logicContract } from './logic/contract.js';
 import { speechOutputContract } from './speech-output/contract.js';
 import { systemContract } from './system/contract.js';
 import { tokensContract } from './tokens/contract.js';
+import { usersContract } from './users/contract.js';
 import { zonesContract } from './zones/contract.js';
 
 export const CONTRACTS = {
@@ -39,6 +40,7 @@ export const CONTRACTS = {
   flow: flowContract,
   flowtoken: flowtokenContract,
   logic: logicContract,
+  users: usersContract,
 } as const;
 
 export type Contracts = typeof CONTRACTS;

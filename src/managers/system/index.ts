@@ -1,26 +1,59 @@
 /**
  * System: a probe that answers without a token (`GET /api/manager/system/ping`) for service
- * monitors and discovery, and whether the hub still needs its first-run setup (the web app walks
- * a new owner through language and units, location and a first dashboard).
+ * monitors and discovery, whether the hub still needs its first-run setup (the web app walks a
+ * new owner through language and units, location and a first dashboard), the hub's name, and
+ * Homey's figures of the machine (figures.ts).
  */
+import { hostname } from 'node:os';
+import { z } from 'zod';
+import { KiB } from '../../core/byte-bounds.js';
+import { lanAddress } from '../../core/lan-address.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, JsonBytes, type Operation } from '../../core/operation.js';
+import type { Section } from '../../core/store.js';
 import { HOMEY_VERSION, VERSION } from '../../version.js';
 import type { ManagerContext } from '../context.js';
 import { OPTION_SETUP_DONE, OPTION_SETUP_STEP, systemContract } from './contract.js';
+import { type AppFigures, SystemFigures } from './figures.js';
+
+const SECTION = 'system';
+const SystemSection = z.object({ name: z.string().min(1).max(64).nullable() });
 
 export class SystemManager implements Manager {
   readonly name = systemContract.name;
   readonly contract = systemContract;
   readonly operations: readonly Operation[];
   private readonly pingBody = new TextEncoder().encode(JSON.stringify({ ok: true, version: VERSION }));
+  private section: Section<z.infer<typeof SystemSection>> | undefined;
+  private apps: AppFigures | null = null;
+  /** The port the hub listens on (the configured one may be 0: any free port). */
+  private port: number | undefined;
+  private readonly figures: SystemFigures;
 
   constructor(private readonly ctx: ManagerContext) {
+    this.figures = new SystemFigures({
+      dataDir: ctx.config.dataDir,
+      appsDir: ctx.config.appsDir,
+      backupDir: ctx.config.backupLocation,
+      zone: ctx.config.zone,
+      name: () => this.name_(),
+      language: () => ctx.options.get<string>('i18n', 'language'),
+      address: () => lanAddress(ctx.config.host, this.port ?? ctx.config.port),
+      apps: () => this.apps,
+    });
     this.operations = [
       ...ctx.options.register(this.name, systemContract.options),
       ...implement(systemContract.operations, {
         // Homey's headers too: Homey's client (homey-api's createLocalAPI) knows a Homey by them.
         ping: () => new JsonBytes<{ ok: true; version: string }>(this.pingBody, { 'x-homey-id': ctx.hubId, 'x-homey-version': HOMEY_VERSION }),
+        getInfo: () => this.figures.info(),
+        getSystemName: () => this.name_(),
+        setSystemName: async ({ body }) => {
+          await this.mustSection().update((d) => void (d.name = body.name));
+          return body.name;
+        },
+        getMemoryInfo: () => this.figures.memory(),
+        getStorageInfo: () => this.figures.storageInfo(),
         getSystemState: () => ({
           version: VERSION,
           firstRun: this.firstRun(),
@@ -37,6 +70,28 @@ export class SystemManager implements Manager {
     return !o.isSet('i18n', 'language') && !o.isSet('i18n', 'units') && !o.isSet('geolocation', 'location');
   }
 
-  async start(): Promise<void> {}
+  /** The hub's name: the owner's, else the machine's. */
+  private name_(): string {
+    return this.section?.value.name ?? hostname();
+  }
+
+  private mustSection(): Section<z.infer<typeof SystemSection>> {
+    if (!this.section) throw new Error('the system manager is not started');
+    return this.section;
+  }
+
+  /** Tells the manager the port the hub listens on, for the address getInfo answers. */
+  listeningOn(port: number): void {
+    this.port = port;
+  }
+
+  /** Each app's memory for getMemoryInfo and its folders for getStorageInfo (the apps manager hands the runtime over). */
+  attachApps(runtime: AppFigures): void {
+    this.apps = runtime;
+  }
+
+  async start(): Promise<void> {
+    this.section = this.ctx.store.section(SECTION, SystemSection, () => ({ name: null }), { bytes: { section: 4 * KiB, items: 'system settings' } });
+  }
   async stop(): Promise<void> {}
 }

@@ -20,3 +20,55 @@ export const SystemState = lazy(() =>
   }),
 );
 export type SystemState = z.infer<ReturnType<typeof SystemState>>;
+
+/** `getInfo`, in Homey's shape (the fields apps and dashboards read), with this machine's figures. */
+export const SystemInfo = lazy(() =>
+  z.object({
+    name: z.string(),
+    homeyVersion: z.string().describe('the Homey version whose API this hub speaks'),
+    hearthVersion: z.string(),
+    homeyModelId: z.string(),
+    homeyModelName: z.string(),
+    homeyPlatform: z.string(),
+    homeyPlatformVersion: z.number().int(),
+    hostname: z.string(),
+    platform: z.string(),
+    arch: z.string(),
+    nodeVersion: z.string(),
+    address: z.string().describe('where the hub is reached on the LAN: <address>:<port>'),
+    language: z.string(),
+    timezone: z.string(),
+    date: z.string(),
+    uptime: z.number().describe('seconds since the machine booted'),
+    bootDate: z.string(),
+    cpus: z.array(z.object({ model: z.string(), speed: z.number(), times: z.record(z.string(), z.number()) })),
+    loadavg: z.array(z.number()),
+    totalmem: z.number(),
+    freemem: z.number(),
+    devmode: z.boolean(),
+  }),
+);
+export type SystemInfo = z.infer<ReturnType<typeof SystemInfo>>;
+
+/** What uses memory or disk, by owner (`homey` for the hub, `homey:app:<id>` for an app), as Homey lists it. */
+const Usage = lazy(() => z.record(z.string(), z.object({ name: z.string(), size: z.number().describe('bytes') })));
+
+export const MemoryInfo = lazy(() =>
+  z.object({
+    total: z.number(),
+    free: z.number().describe('bytes available (MemAvailable)'),
+    swap: z.object({ total: z.number(), free: z.number() }),
+    types: Usage(),
+  }),
+);
+export type MemoryInfo = z.infer<ReturnType<typeof MemoryInfo>>;
+
+export const StorageInfo = lazy(() =>
+  z.object({
+    total: z.number(),
+    free: z.number(),
+    used: z.number(),
+    types: Usage(),
+  }),
+);
+export type StorageInfo = z.infer<ReturnType<typeof StorageInfo>>;
