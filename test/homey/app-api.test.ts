@@ -28,6 +28,7 @@ beforeAll(async () => {
       permissions: ['homey:manager:api'],
       api: {
         check: { method: 'GET', path: '/check' },
+        home: { method: 'GET', path: '/home' },
         heard: { method: 'GET', path: '/heard' },
         other: { method: 'GET', path: '/other' },
         peek: { method: 'GET', path: '/peek' },
@@ -60,6 +61,33 @@ module.exports = {
       refused = err.message;
     }
     return { homeyId: await homey.cloud.getHomeyId(), dashboards: Object.keys(dashboards).length, refused, url: await homey.api.getLocalUrl() };
+  },
+  // What Homey's client gives an app (with homey:manager:api): the home read, variables set;
+  // never the hub's tokens, backups or settings.
+  async home({ homey }) {
+    const api = homey.app.api;
+    const zones = await api.zones.getZones();
+    const devices = await api.devices.getDevices();
+    const flows = await api.flow.getFlows();
+    const variable = await api.logic.createVariable({ variable: { name: 'From an app', type: 'number', value: 1 } });
+    const attempt = async (call) => {
+      try {
+        await call();
+        return 'done';
+      } catch (err) {
+        return err.message;
+      }
+    };
+    return {
+      zones: Object.values(zones).map((z) => z.name),
+      devices: Object.keys(devices).length,
+      flows: Object.keys(flows).length,
+      variable: variable.name,
+      tokens: await attempt(() => homey.api.get('/manager/tokens/token')),
+      backup: await attempt(() => homey.api.post('/manager/backup/backup', {})),
+      rename: await attempt(() => homey.api.put('/manager/system/name', { name: 'Mine' })),
+      zone: await attempt(() => api.zones.createZone({ zone: { name: 'Shed', parent: Object.keys(zones)[0] } })),
+    };
   },
   async heard({ homey }) {
     return homey.app.heard;
@@ -149,6 +177,21 @@ describe("Homey's client inside an app (HomeyAPI.createAppAPI)", () => {
     expect(check.body.dashboards).toBe(1);
     expect(check.body.refused).toContain("needs the scope 'service.dashboard'");
     expect(check.body.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it("reads the home and sets variables as Homey's client does, and is refused tokens, backups, the hub's settings and changing zones", async () => {
+    const home = await poll(
+      () => hub.call<Record<string, unknown>>('GET', `/api/app/${APP}/home`),
+      (r) => r.status === 200,
+      'the app answers',
+    );
+    expect(home.body).toMatchObject({ zones: ['Home'], devices: 0, flows: 0, variable: 'From an app' });
+    expect(home.body.tokens).toContain("needs the scope 'SYSTEM'");
+    expect(home.body.backup).toContain('needs the scope');
+    expect(home.body.rename).toContain("needs the scope 'service.system'");
+    expect(home.body.zone).toContain("needs the scope 'service.zone'");
+    const variables = (await hub.call<Record<string, { name: string }>>('GET', '/api/manager/logic/variable')).body;
+    expect(Object.values(variables).map((v) => v.name)).toContain('From an app');
   });
 
   it('hears dashboard.create through connect(), over its socket', async () => {

@@ -3,7 +3,7 @@
  * permission `homey:manager:api`). They never leave the hub: an app in namespaces has no network
  * to reach the API with, and holds no token. The hub makes each request on the app's behalf
  * through its own HTTP layer with the app's own token (`app:<id>`, which it keeps to itself),
- * whose scopes let apps read the hub and change nothing: every check of a client's request applies.
+ * whose scopes (APP_WEB_API_SCOPES) are Homey's for an app: every check of a client's request applies.
  */
 import { invalid, unavailable } from '../../core/errors.js';
 import type { GrantedScope } from '../../core/scopes.js';
@@ -12,14 +12,26 @@ import { localRequest } from '../../http/node-adapter.js';
 import type { HubServe } from './api-socket.js';
 import type { SdkRouter } from './router.js';
 
-/** What apps may do through the Web API: read. (They speak, log and keep settings through the SDK.) */
+/**
+ * What an app with `homey:manager:api` may do through the Web API, as Homey's client gives an app
+ * (energy managers, dashboards, HomeyScript): read the home (devices, zones, flows, variables,
+ * insights, dashboards, apps, location, the hub's state), control devices, start flows and set
+ * variables. Never tokens, backups, installing apps or the hub's settings (SYSTEM,
+ * service.system, service.app), and no change to the home's shape (devices added or deleted,
+ * zones, flows edited). The owner saw this sentence at install (manifest/permissions.ts).
+ */
 export const APP_WEB_API_SCOPES: GrantedScope[] = [
   'service.dashboard.readonly',
   'service.app.readonly',
   'service.insights.readonly',
   'service.geolocation.readonly',
   'service.system.readonly',
-  'SYSTEM_READONLY',
+  'service.device.readonly',
+  'service.device.control',
+  'service.zone.readonly',
+  'service.flow.readonly',
+  'service.flow.start',
+  'service.logic',
 ];
 
 /** The origin of in-process requests (never resolved: the request goes to the app's fetch). */
