@@ -113,7 +113,7 @@ describe('misbehaving apps under a real hub', () => {
     });
     const hub = await hubWith({ appsDir, args: ['--app-heap-mb', '32'] });
     const hog = await until(hub, 'com.test.hog', (a) => a.exitSignal === 'SIGABRT', 'killed at its heap limit');
-    expect(hog.crashedMessage).toContain('reached its heap limit of 32 MiB');
+    expect(hog.crashedMessage).toContain('its JavaScript heap reached its limit of 32 MiB');
     const std = await hub.call<{ stderr: string }>('POST', '/api/manager/apps/app/com.test.hog/crashlog');
     // V8 words it 'Reached heap limit' or, when a scavenge cannot promote, 'young object promotion
     // failed'; both end the same way.

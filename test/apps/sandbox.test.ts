@@ -195,8 +195,36 @@ describe('misbehaving apps', () => {
     t = await startRuntime({ appsDir, dataDir, heapMb: 32, supervisor: { crashLimit: 1 } });
     const app = await t.until('com.test.hog', (a) => a.crashed && a.state === 'stopped', 'stopped at its heap limit', 30_000);
     expect(app.exitSignal).toBe('SIGABRT');
-    expect(app.crashedMessage).toContain('reached its heap limit of 32 MiB');
+    expect(app.crashedMessage).toContain('its JavaScript heap reached its limit of 32 MiB');
     expect((await t.rt.crashLog('com.test.hog')).stderr).toMatch(/Reached heap limit|JavaScript heap out of memory/);
+  });
+
+  it('counts what an app uses against its ceiling, not what it maps: 100 MiB reserved and untouched under a 64 MiB ceiling runs on', async () => {
+    await writeApp(appsDir, 'com.test.reserve', {
+      manifest: { hearth: { memoryMb: 64 } },
+      code: homeyApp(`async onInit() {
+        // Mapped, never touched: address space V8 or a library reserves, not memory in use.
+        this.reserved = Buffer.allocUnsafeSlow(100 * 1024 * 1024);
+        this.homey.settings.set('reserved', this.reserved.length);
+      }`),
+    });
+    t = await startRuntime({ appsDir, dataDir, supervisor: { usageIntervalMs: 100 } });
+    expect(await t.setting('com.test.reserve', 'reserved')).toBe(100 * 1024 * 1024);
+    await pause(1_000, 'a few samples of its memory');
+    expect(t.rt.get('com.test.reserve')).toMatchObject({ state: 'running', crashed: false });
+  });
+
+  it('stops an app that holds more than its ceiling, saying it was what it used', async () => {
+    await writeApp(appsDir, 'com.test.holder', {
+      manifest: { hearth: { memoryMb: 64 } },
+      code: homeyApp(`async onInit() {
+        this.held = [];
+        for (let i = 0; i < 12; i++) this.held.push(Buffer.alloc(8 * 1024 * 1024, 1));
+      }`),
+    });
+    t = await startRuntime({ appsDir, dataDir, supervisor: { usageIntervalMs: 100, crashLimit: 1 } });
+    const app = await t.until('com.test.holder', (a) => a.crashed && a.state === 'stopped', 'stopped over its ceiling', 30_000);
+    expect(app.crashedMessage).toMatch(/it used \d+ MiB of memory \(its proportional set size\), over its ceiling of 64 MiB/);
   });
 
   it('restarts an app that spins the CPU and ignores SIGTERM (SIGKILL path)', { timeout: 60_000 }, async () => {

@@ -23,6 +23,11 @@ export interface AppLimitDefaults {
 }
 
 export const DEFAULT_LIMITS: AppLimitDefaults = { memoryMb: 128, memoryMaxMb: 512, diskMb: 64, diskMaxMb: 1024, diskFloorMb: 256 };
+/**
+ * The hard bound on an app's mapped address space for a memory ceiling of `memoryMb`: the
+ * ceiling and as much again, at least 128 MiB more (what node maps beyond what it uses).
+ */
+export const addressLimitMb = (memoryMb: number): number => memoryMb + Math.max(128, memoryMb);
 /** Open files and processes (threads count) an app may have; its private /tmp. */
 const OPEN_FILES = 1024;
 const PROCESSES = 64;
@@ -69,7 +74,7 @@ export function childSpec(
     network: app.network,
     // No one file may be larger than the whole quota: the kernel refuses the write (EFBIG), even
     // to a file the app deleted and keeps open, which no walk of its folder can see.
-    limits: { memoryMb: limits.memoryMb, openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB, fileMb: limits.diskMb },
+    limits: { memoryMb: limits.memoryMb, addressMb: addressLimitMb(limits.memoryMb), openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB, fileMb: limits.diskMb },
     diskMb: limits.diskMb,
     diskFloorMb: ctx.limits.diskFloorMb,
     appsPackage: join(ctx.appsDir, 'package.json'),

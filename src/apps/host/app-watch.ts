@@ -139,7 +139,7 @@ export class AppWatch {
   private check(u: Usage): void {
     this.hooks.usage(u);
     if (u.mem > this.limits.memoryMb * MiB) {
-      this.end(`it used ${Math.round(u.mem / MiB)} MiB of memory, over its ceiling of ${this.limits.memoryMb} MiB`, false);
+      this.end(`it used ${Math.round(u.mem / MiB)} MiB of memory (its proportional set size), over its ceiling of ${this.limits.memoryMb} MiB`, false);
       return;
     }
     if (u.cpu < this.opts.cpuBudgetPercent) {

@@ -44,8 +44,17 @@ export type SandboxChoice = 'auto' | 'bwrap' | 'off';
 
 /** Limits an app's process gets; it cannot raise them (hard limits). */
 export interface ProcessLimits {
-  /** Memory the process may map for data (RLIMIT_DATA): Buffers and heap alike, in MiB. */
+  /**
+   * The app's memory ceiling, MiB: what it really uses (its proportional set size, sampled by
+   * app-watch.ts) may not pass it. What it maps is bounded by addressMb.
+   */
   readonly memoryMb: number;
+  /**
+   * Address space the process may map for data (RLIMIT_DATA), MiB: a hard bound for a runaway
+   * app between two samples. Generous, since it counts what V8 and malloc reserve, not what is
+   * used (an app with a 22 MiB heap mapped 123 MiB at 92 MiB resident).
+   */
+  readonly addressMb: number;
   readonly openFiles: number;
   /** Processes and threads of the app's user (namespaces only: per user namespace there). */
   readonly processes: number;
@@ -186,7 +195,7 @@ function nodePrefix(nodeBinary: string): string[] {
 
 /** The limits as prlimit arguments (soft = hard: the app cannot raise them). */
 function prlimitArgs(limits: ProcessLimits, namespaces: boolean): string[] {
-  const data = limits.memoryMb * 1024 * 1024;
+  const data = limits.addressMb * 1024 * 1024;
   const fsize = limits.fileMb * 1024 * 1024;
   const args = [`--data=${data}:${data}`, `--nofile=${limits.openFiles}:${limits.openFiles}`, `--fsize=${fsize}:${fsize}`];
   // RLIMIT_NPROC counts every process and thread of the user; in its own user namespace that

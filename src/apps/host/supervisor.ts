@@ -80,12 +80,13 @@ export interface SupervisorHooks {
 }
 
 /** A sentence for crashedMessage from how the child ended and what it last wrote to stderr. */
-export function crashMessage(exit: ChildExit, stderrTail: string, heapMb: number, memoryMb?: number): string {
+export function crashMessage(exit: ChildExit, stderrTail: string, heapMb: number, limits?: { memoryMb: number; addressMb: number }): string {
+  const ended = exit.signal ?? `exit code ${exit.code}`;
   if (/Reached heap limit|JavaScript heap out of memory/.test(stderrTail)) {
-    return `the app ran out of memory: it reached its heap limit of ${heapMb} MiB (${exit.signal ?? `exit code ${exit.code}`}); see its stderr`;
+    return `the app ran out of memory: its JavaScript heap reached its limit of ${heapMb} MiB (${ended}); see its stderr`;
   }
-  if (memoryMb !== undefined && /Array buffer allocation failed|Fatal process out of memory|Allocation failed - process out of memory/.test(stderrTail)) {
-    return `the app ran out of memory: it reached its memory ceiling of ${memoryMb} MiB (${exit.signal ?? `exit code ${exit.code}`}); see its stderr`;
+  if (limits && /Array buffer allocation failed|Fatal process out of memory|Allocation failed - process out of memory/.test(stderrTail)) {
+    return `the app ran out of memory: it mapped ${limits.addressMb} MiB, the most address space an app with a memory ceiling of ${limits.memoryMb} MiB may map (${ended}); see its stderr`;
   }
   const lines = stderrTail
     .split('\n')
@@ -117,8 +118,8 @@ export class AppSupervisor {
   private watcher: AppWatch | undefined;
   /** Why the hub ended the running app (a limit it broke), for its crash log; null: it ended by itself. */
   private cause: string | null = null;
-  /** The memory ceiling of the current run, for the crash message. */
-  private memoryMb: number | undefined;
+  /** The memory limits of the current run, for the crash message. */
+  private memory: { memoryMb: number; addressMb: number } | undefined;
   /** Whether the app should be running: false after stop(), so an exit is not a crash. */
   private wanted = false;
   /** Serialises start/stop/restart so concurrent requests cannot fork twice. */
@@ -238,7 +239,7 @@ export class AppSupervisor {
       return;
     }
     this.cause = null;
-    this.memoryMb = spec.limits.memoryMb;
+    this.memory = { memoryMb: spec.limits.memoryMb, addressMb: spec.limits.addressMb };
     this.stdout.mark(`starting ${this.id}@${spec.version}`);
     this.stderr.mark(`starting ${this.id}@${spec.version}`);
     this.set({ state: 'starting', ready: false });
@@ -258,7 +259,7 @@ export class AppSupervisor {
       const exit = err instanceof StartError ? err.exit : { code: null, signal: null };
       const message =
         err instanceof StartError && err.diedOnItsOwn
-          ? crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb, spec.limits.memoryMb)
+          ? crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb, spec.limits)
           : err instanceof StartError && err.reason.code === 'timeout'
             ? err.message
             : `onInit failed: ${err instanceof Error ? err.message : String(err)}`;
@@ -298,7 +299,7 @@ export class AppSupervisor {
     this.unwatch();
     this.child = undefined;
     const cause = this.cause ?? child.brokenBecause;
-    const message = cause ? `the hub stopped the app: ${cause}` : crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb, this.memoryMb);
+    const message = cause ? `the hub stopped the app: ${cause}` : crashMessage(exit, this.stderr.text().slice(-4096), this.opts.heapMb, this.memory);
     await this.crashed(exit, message);
   }
 

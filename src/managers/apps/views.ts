@@ -131,7 +131,7 @@ export const AppsState = lazy(() =>
     apps: z.number().int(),
     running: z.number().int(),
     limits: z.object({
-      memoryMb: z.number().int().describe("each app's memory ceiling (RSS), unless its app.json asks for more"),
+      memoryMb: z.number().int().describe("each app's memory ceiling (its proportional set size, sampled), unless its app.json asks for more"),
       memoryMaxMb: z.number().int().describe('the most an app.json may ask for'),
       diskMb: z.number().int().describe("each app's userdata quota"),
       diskMaxMb: z.number().int(),
