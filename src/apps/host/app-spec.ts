@@ -74,7 +74,14 @@ export function childSpec(
     network: app.network,
     // No one file may be larger than the whole quota: the kernel refuses the write (EFBIG), even
     // to a file the app deleted and keeps open, which no walk of its folder can see.
-    limits: { memoryMb: limits.memoryMb, addressMb: addressLimitMb(limits.memoryMb), openFiles: OPEN_FILES, processes: PROCESSES, tmpMb: TMP_MB, fileMb: limits.diskMb },
+    limits: {
+      memoryMb: limits.memoryMb,
+      addressMb: addressLimitMb(limits.memoryMb),
+      openFiles: OPEN_FILES,
+      processes: PROCESSES,
+      tmpMb: TMP_MB,
+      fileMb: limits.diskMb,
+    },
     diskMb: limits.diskMb,
     diskFloorMb: ctx.limits.diskFloorMb,
     appsPackage: join(ctx.appsDir, 'package.json'),
