@@ -223,13 +223,14 @@ function hostileSuite(mode: 'namespaces' | 'missing'): void {
   it('cannot make the hub watch another process by calling itself bwrap: it is reniced and held to its CPU budget', async () => {
     const { body } = await ask<{ nice: number; title: string }>('com.hostile.title', 'GET', 'nice');
     expect(body).toEqual({ nice: 10, title: 'bwrap' });
-    // The hub samples node (tens of MiB), not bubblewrap (a MiB or two).
+    // The hub samples node (its proportional set size: 8-9 MiB here, the code it shares with the
+    // hub and other apps counted by its share), not bubblewrap (under a MiB).
     const sampled = await poll(
       () => hub.call<{ usage: { mem: number } }>('GET', '/api/manager/apps/app/com.hostile.title'),
       (r) => r.body.usage.mem > 0,
       'a usage sample',
     );
-    expect(sampled.body.usage.mem).toBeGreaterThan(16 * 1024 * 1024);
+    expect(sampled.body.usage.mem).toBeGreaterThan(4 * 1024 * 1024);
     const before = (await app('com.hostile.title')).exitCount;
     const spin = ask('com.hostile.title', 'POST', 'spin');
     const stopped = await poll(
