@@ -232,7 +232,10 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
       return send(c, found, {
         // Apps change on install/update: revalidate every time (cheap: a 304 on the LAN).
         cache: 'no-cache',
-        headers: { 'Content-Security-Policy': APP_PAGE_CSP },
+        // Any origin may read an app's page files: its pages run in an opaque origin (`null`), and
+        // a module script or a `crossorigin` stylesheet of its own is fetched with CORS. Only
+        // these files: never the Web API.
+        headers: { 'Content-Security-Policy': APP_PAGE_CSP, 'Access-Control-Allow-Origin': '*' },
         ...(transform ? { transform } : {}),
       });
     };

@@ -201,7 +201,7 @@ describe('apps written as real ones are', () => {
     expect((await hub.call<{ icon: string | null }>('GET', '/api/manager/apps/app/com.example.typescript')).body.icon).toBeNull();
   });
 
-  it("serves Homey's shared page assets at Homey's paths, and says why AngularJS is not among them", async () => {
+  it("serves Homey's shared page assets at Homey's paths: the page API, its stylesheet, jQuery and AngularJS", async () => {
     const jquery = await fetch(`${hub.url}/manager/webserver/assets/js/jquery.js`);
     expect(jquery.status).toBe(200);
     expect(jquery.headers.get('content-type')).toContain('text/javascript');
@@ -215,8 +215,8 @@ describe('apps written as real ones are', () => {
       expect(await asset.text()).toBe(await (await fetch(`${hub.url}${same}`)).text());
     }
     const angular = await fetch(`${hub.url}/manager/webserver/assets/js/angular.js`);
-    expect(angular.status).toBe(404);
-    expect(((await angular.json()) as { error_description: string }).error_description).toContain('AngularJS');
+    expect(angular.status).toBe(200);
+    expect(await angular.text()).toContain('AngularJS v1.8');
   });
 
   it('an app fetches a web service on the LAN only while the owner grants it the network', async () => {

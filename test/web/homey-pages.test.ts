@@ -322,7 +322,7 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
     await page.close();
   });
 
-  test("a settings page that loads /homey.js and Homey's shared assets itself gets onHomeyReady once; Homey.get without a key answers all settings", async () => {
+  test("a settings page that loads /homey.js, Homey's shared assets (jQuery, AngularJS) and its own module script and crossorigin stylesheet gets onHomeyReady once; Homey.get without a key answers all settings", async () => {
     await hub.call('PUT', '/api/manager/apps/app/com.test.panel/setting/colour', { body: { value: 'teal' } });
     const page = await signedIn(browser.context, hub.url, OWNER, '#/apps/com.test.panel/settings');
     const settings = page.frameLocator('[data-testid=settings-page]');
@@ -331,6 +331,15 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
       .toEqual({ colour: 'teal' });
     // The page wrote that with jQuery, loaded from Homey's shared assets' path.
     expect(await settings.locator('#jquery').textContent()).toMatch(/^jQuery 3\.\d+\.\d+$/);
+    // Its module script (importing another) and its crossorigin stylesheet were read from its
+    // opaque origin, and AngularJS from Homey's path rendered its template.
+    await expect.poll(() => settings.locator('#module').textContent(), { timeout: 10_000 }).toBe('from a module');
+    await expect.poll(() => settings.locator('#angular').textContent(), { timeout: 10_000 }).toBe('42');
+    expect(
+      await settings
+        .locator('#styled')
+        .evaluate((e) => (globalThis as unknown as { getComputedStyle(e: unknown): { color: string } }).getComputedStyle(e).color),
+    ).toBe('rgb(1, 2, 3)');
     const frame = await frameAt(page, '/app/com.test.panel/settings/');
     const seen = await frame.evaluate(async () => {
       const g = globalThis as unknown as InPage;
