@@ -254,9 +254,11 @@ export class HomeyRealtime {
     const [kind, id] = [uri.slice(0, uri.lastIndexOf(':')), uri.slice(uri.lastIndexOf(':') + 1)];
     if (kind === 'homey:manager') {
       const manager = this.deps.managers.find((m) => m.name === id);
-      const scope = manager?.contract.eventScope;
-      if (!manager || !scope) throw new HearthError('not_found', `no manager of this hub publishes events at '${uri}'`);
-      checkManagerChannel(session.token, manager, scope);
+      if (!manager) throw new HearthError('not_found', `this hub has no manager '${id}': nothing is published at '${uri}'`);
+      // A manager that publishes nothing (system, i18n) may be listened to, as on Homey, whose
+      // client connects to any manager it is asked for: nothing will come.
+      const scope = manager.contract.eventScope;
+      if (scope) checkManagerChannel(session.token, manager, scope);
       return uri;
     }
     if (kind === 'homey:app') {
