@@ -10,6 +10,12 @@
 // data dir, the built hub in dist/), and after they have had time to start (and to crash), each
 // app's state is read through the Web API. The figures go to stdout as a Markdown table and to
 // `<snapshots-dir>/compat-results.json`; docs/apps.md records them.
+//
+// The hub and its apps run in a network namespace of their own with only a loopback (`unshare
+// --user --net`, the same process run again with `--run <work folder>` once the apps are built:
+// building needs the npm registry, running must not reach anything), so nothing an app does
+// leaves the machine; `--no-isolation` runs them on the host's network (where namespaces cannot
+// be made), and the table says which.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -33,6 +39,10 @@ if (!snapshots) {
 }
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new Set(args[onlyAt + 1].split(',')) : null;
+const runAt = args.indexOf('--run');
+/** Set in the namespace: the work folder the builds went into. */
+const runIn = runAt >= 0 ? args[runAt + 1] : null;
+const isolate = !args.includes('--no-isolation');
 const log = (msg) => process.stderr.write(`${msg}\n`);
 
 const corpus = JSON.parse(await readFile(join(import.meta.dirname, 'corpus.json'), 'utf8')).apps.filter((a) => !only || only.has(a.id));
@@ -180,50 +190,99 @@ async function cardsOf(hub, id, appsDir) {
   return out;
 }
 
-const work = await mkdtemp(join(tmpdir(), 'hearth-compat-'));
-const appsDir = join(work, 'apps');
-await mkdir(appsDir);
-const results = [];
-for (const app of corpus) {
-  log(`${app.id} (${app.repo}@${app.commit.slice(0, 10)})`);
-  const result = { id: app.id, repo: app.repo, commit: app.commit, language: app.language, drivers: app.drivers, note: app.note, build: 'ok' };
-  results.push(result);
+/** Builds every app of the corpus into `<work>/apps`; answers each one's result so far. */
+async function buildAll(work) {
+  const appsDir = join(work, 'apps');
+  await mkdir(appsDir);
+  const results = [];
+  for (const app of corpus) {
+    log(`${app.id} (${app.repo}@${app.commit.slice(0, 10)})`);
+    const result = { id: app.id, repo: app.repo, commit: app.commit, language: app.language, drivers: app.drivers, note: app.note, build: 'ok' };
+    results.push(result);
+    try {
+      const exported = await mkdtemp(join(work, 'src-'));
+      const src = await exportApp(app, exported);
+      await build(app, src, join(appsDir, app.id));
+    } catch (err) {
+      result.build = String(err.message).split('\n')[0].slice(0, 300);
+      log(`  build failed: ${result.build}`);
+    }
+  }
+  return results;
+}
+
+/** Runs the built apps on a hub and reads how each one is doing into `results`. */
+async function runAll(work, results) {
+  const appsDir = join(work, 'apps');
+  const hub = await startHub(appsDir, join(work, 'data'));
   try {
-    const exported = await mkdtemp(join(work, 'src-'));
-    const src = await exportApp(app, exported);
-    await build(app, src, join(appsDir, app.id));
-  } catch (err) {
-    result.build = String(err.message).split('\n')[0].slice(0, 300);
-    log(`  build failed: ${result.build}`);
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    await call(hub, 'GET', '/api/manager/apps/app');
+    await new Promise((r) => setTimeout(r, AGAIN_MS));
+    const apps = await call(hub, 'GET', '/api/manager/apps/app');
+    for (const result of results) {
+      const a = apps[result.id];
+      if (!a) {
+        result.outcome = result.build === 'ok' ? 'not listed' : 'build failed';
+        continue;
+      }
+      const held = a.state === 'running' && a.ready && !a.crashed;
+      result.outcome = held ? 'held' : !a.compatible ? 'incompatible' : 'failed';
+      result.reason = held ? null : (a.incompatibleReason ?? a.crashedMessage ?? `state ${a.state}`);
+      result.warnings = a.warnings;
+      result.unsupported = a.unsupported;
+      if (!held && a.compatible) {
+        const std = await call(hub, 'POST', `/api/manager/apps/app/${result.id}/crashlog`, {});
+        result.log = `${std.stdout ?? ''}${std.stderr ?? ''}`.split('\n').filter(Boolean).slice(-6);
+      }
+      if (held) result.cards = await cardsOf(hub, result.id, appsDir);
+    }
+  } finally {
+    await hub.stop();
   }
 }
 
-const dataDir = join(work, 'data');
-const hub = await startHub(appsDir, dataDir);
-try {
-  await new Promise((r) => setTimeout(r, SETTLE_MS));
-  await call(hub, 'GET', '/api/manager/apps/app');
-  await new Promise((r) => setTimeout(r, AGAIN_MS));
-  const apps = await call(hub, 'GET', '/api/manager/apps/app');
-  for (const result of results) {
-    const a = apps[result.id];
-    if (!a) {
-      result.outcome = result.build === 'ok' ? 'not listed' : 'build failed';
-      continue;
-    }
-    const held = a.state === 'running' && a.ready && !a.crashed;
-    result.outcome = held ? 'held' : !a.compatible ? 'incompatible' : 'failed';
-    result.reason = held ? null : (a.incompatibleReason ?? a.crashedMessage ?? `state ${a.state}`);
-    result.warnings = a.warnings;
-    result.unsupported = a.unsupported;
-    if (!held && a.compatible) {
-      const std = await call(hub, 'POST', `/api/manager/apps/app/${result.id}/crashlog`, {});
-      result.log = `${std.stdout ?? ''}${std.stderr ?? ''}`.split('\n').filter(Boolean).slice(-6);
-    }
-    if (held) result.cards = await cardsOf(hub, result.id, appsDir);
-  }
-} finally {
-  await hub.stop();
+if (runIn) {
+  // In the namespace: the loopback up, then the run; the results go back through the work folder.
+  await run('ip', ['link', 'set', 'lo', 'up']);
+  const results = JSON.parse(await readFile(join(runIn, 'results.json'), 'utf8'));
+  await runAll(runIn, results);
+  await writeFile(join(runIn, 'results.json'), JSON.stringify(results));
+  process.exit(0);
+}
+
+const work = await mkdtemp(join(tmpdir(), 'hearth-compat-'));
+const results = await buildAll(work);
+let isolated = false;
+if (isolate) {
+  await writeFile(join(work, 'results.json'), JSON.stringify(results));
+  const code = await new Promise((done) => {
+    const child = spawn(
+      'unshare',
+      [
+        '--user',
+        '--map-current-user',
+        '--net',
+        '--',
+        process.execPath,
+        import.meta.filename,
+        snapshots,
+        '--run',
+        work,
+        ...(only ? ['--only', [...only].join(',')] : []),
+      ],
+      {
+        stdio: 'inherit',
+      },
+    );
+    child.once('error', () => done(-1));
+    child.once('exit', (c) => done(c));
+  });
+  if (code !== 0) throw new Error(`the run in a network namespace failed (unshare exited ${code}); --no-isolation runs on the host's network`);
+  results.splice(0, results.length, ...JSON.parse(await readFile(join(work, 'results.json'), 'utf8')));
+  isolated = true;
+} else {
+  await runAll(work, results);
 }
 
 const count = (o) => results.filter((r) => r.outcome === o).length;
@@ -236,6 +295,7 @@ for (const r of results) {
 const withCards = results.filter((r) => r.cards?.declared > 0);
 console.log(`\n| app with flow cards | declared | listed | ran without arguments | failed |\n|---|---|---|---|---|`);
 for (const r of withCards) console.log(`| ${r.id} | ${r.cards.declared} | ${r.cards.listed} | ${r.cards.ran.length} | ${r.cards.failed.length} |`);
+console.log(isolated ? '\nRun in a network namespace with only a loopback.' : '\nRun on the host network (--no-isolation).');
 console.log(
   `\n${count('held')} of ${results.length} held; driverless: ${driverless.filter((r) => r.outcome === 'held').length} of ${driverless.length}; ` +
     `incompatible (drivers): ${count('incompatible')}; failed: ${count('failed')}; build failed: ${count('build failed')}`,
