@@ -159,14 +159,56 @@ function startHub(appsDir, dataDir) {
   });
 }
 
-const call = async (hub, method, path, body) => {
+const call = async (hub, method, path, body, signal) => {
   const res = await fetch(`${hub.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${OWNER}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
+    ...(signal ? { signal } : {}),
   });
-  return res.json();
+  return res.status === 204 ? null : res.json();
 };
+
+/** How long a driver gets to answer list_devices (a LAN scan, a cloud call that cannot be made here). */
+const LIST_MS = 15_000;
+/** A line an app logs when it calls what hearth's SDK does not have. */
+const MISSING_SDK =
+  /not_available|is not available on hearth|is not a function|Cannot read properties of undefined \(reading '(?:zigbee|zwave|ble|rf|arp|ledring|nfc|speechInput)/;
+
+/**
+ * A driver app's drivers as a person pairing them meets them: each declared driver listed by the
+ * hub, a pair session opened for each with its first view, and, where that view lists devices,
+ * list_devices answered (an empty list is an answer; an error is one too, said in its words).
+ */
+async function driversOf(hub, id, appsDir) {
+  const manifest = JSON.parse(await readFile(join(appsDir, id, 'app.json'), 'utf8'));
+  const declared = (manifest.drivers ?? []).map((d) => d.id);
+  const listed = Object.values(await call(hub, 'GET', '/api/manager/drivers/driver')).filter((d) => d.ownerId === id);
+  const out = { declared: declared.length, listed: listed.length, sessions: 0, firstViews: 0, listAnswered: 0, listFailed: [] };
+  for (const d of listed) {
+    const session = await call(hub, 'POST', '/api/manager/drivers/pairsession', { type: 'pair', driverId: d.id });
+    if (!session?.id) {
+      out.listFailed.push(`${d.id}: no pair session: ${session?.error_description ?? 'no answer'}`);
+      continue;
+    }
+    out.sessions++;
+    if (session.view) out.firstViews++;
+    const first = d.pair?.[0];
+    if (first?.template === 'list_devices' || (!first && (d.pair ?? []).length === 0)) {
+      const answer = await call(
+        hub,
+        'POST',
+        `/api/manager/drivers/pairsession/${session.id}/emit`,
+        { event: 'list_devices' },
+        AbortSignal.timeout(LIST_MS),
+      ).catch((err) => ({ error_description: err.name === 'TimeoutError' ? `no answer in ${LIST_MS / 1000} s` : err.message }));
+      if (Array.isArray(answer)) out.listAnswered++;
+      else out.listFailed.push(`${d.id}: ${answer?.error_description ?? 'no answer'}`);
+    }
+    await call(hub, 'DELETE', `/api/manager/drivers/pairsession/${session.id}`).catch(() => undefined);
+  }
+  return out;
+}
 
 /**
  * An app's flow cards on the hub: how many it declares (its built app.json), how many the hub
@@ -236,6 +278,22 @@ async function runAll(work, results) {
         result.log = `${std.stdout ?? ''}${std.stderr ?? ''}`.split('\n').filter(Boolean).slice(-6);
       }
       if (held) result.cards = await cardsOf(hub, result.id, appsDir);
+      if (held && result.drivers) result.driverChecks = await driversOf(hub, result.id, appsDir);
+    }
+    // Still running after all that, with no call of what hearth's SDK lacks in its log.
+    const after = await call(hub, 'GET', '/api/manager/apps/app');
+    for (const result of results.filter((r) => r.outcome === 'held')) {
+      const a = after[result.id];
+      const std = await call(hub, 'POST', `/api/manager/apps/app/${result.id}/crashlog`, {});
+      const missing = `${std.stdout ?? ''}${std.stderr ?? ''}`.split('\n').filter((l) => MISSING_SDK.test(l));
+      result.missingSdk = missing.slice(-3);
+      if (!(a?.state === 'running' && !a.crashed)) {
+        result.outcome = 'failed';
+        result.reason = `stopped while it was tried: ${a?.crashedMessage ?? a?.state ?? 'gone'}`;
+      } else if (missing.length > 0) {
+        result.outcome = 'failed';
+        result.reason = `called what hearth's SDK does not have: ${missing.at(-1).slice(0, 200)}`;
+      }
     }
   } finally {
     await hub.stop();
@@ -295,6 +353,12 @@ for (const r of results) {
 const withCards = results.filter((r) => r.cards?.declared > 0);
 console.log(`\n| app with flow cards | declared | listed | ran without arguments | failed |\n|---|---|---|---|---|`);
 for (const r of withCards) console.log(`| ${r.id} | ${r.cards.declared} | ${r.cards.listed} | ${r.cards.ran.length} | ${r.cards.failed.length} |`);
+const withDrivers = results.filter((r) => r.driverChecks);
+console.log(`\n| driver app | drivers declared | listed | pair sessions | first view | list_devices answered | not answered |\n|---|---|---|---|---|---|---|`);
+for (const r of withDrivers) {
+  const d = r.driverChecks;
+  console.log(`| ${r.id} | ${d.declared} | ${d.listed} | ${d.sessions} | ${d.firstViews} | ${d.listAnswered} | ${d.listFailed.length} |`);
+}
 console.log(isolated ? '\nRun in a network namespace with only a loopback.' : '\nRun on the host network (--no-isolation).');
 console.log(
   `\n${count('held')} of ${results.length} held; driverless: ${driverless.filter((r) => r.outcome === 'held').length} of ${driverless.length}; ` +
