@@ -184,7 +184,7 @@ async function driversOf(hub, id, appsDir) {
   const manifest = JSON.parse(await readFile(join(appsDir, id, 'app.json'), 'utf8'));
   const declared = (manifest.drivers ?? []).map((d) => d.id);
   const listed = Object.values(await call(hub, 'GET', '/api/manager/drivers/driver')).filter((d) => d.ownerId === id);
-  const out = { declared: declared.length, listed: listed.length, sessions: 0, firstViews: 0, listAnswered: 0, listFailed: [] };
+  const out = { declared: declared.length, listed: listed.length, sessions: 0, firstViews: 0, listAnswered: 0, listRefused: [], listFailed: [] };
   for (const d of listed) {
     const session = await call(hub, 'POST', '/api/manager/drivers/pairsession', { type: 'pair', driverId: d.id });
     if (!session?.id) {
@@ -203,6 +203,8 @@ async function driversOf(hub, id, appsDir) {
         AbortSignal.timeout(LIST_MS),
       ).catch((err) => ({ error_description: err.name === 'TimeoutError' ? `no answer in ${LIST_MS / 1000} s` : err.message }));
       if (Array.isArray(answer)) out.listAnswered++;
+      // The app's own error ("first add a bridge") is an answer a person reads; no answer is not.
+      else if (String(answer?.error_description ?? '').startsWith('the app failed')) out.listRefused.push(`${d.id}: ${answer.error_description}`);
       else out.listFailed.push(`${d.id}: ${answer?.error_description ?? 'no answer'}`);
     }
     await call(hub, 'DELETE', `/api/manager/drivers/pairsession/${session.id}`).catch(() => undefined);
@@ -354,10 +356,14 @@ const withCards = results.filter((r) => r.cards?.declared > 0);
 console.log(`\n| app with flow cards | declared | listed | ran without arguments | failed |\n|---|---|---|---|---|`);
 for (const r of withCards) console.log(`| ${r.id} | ${r.cards.declared} | ${r.cards.listed} | ${r.cards.ran.length} | ${r.cards.failed.length} |`);
 const withDrivers = results.filter((r) => r.driverChecks);
-console.log(`\n| driver app | drivers declared | listed | pair sessions | first view | list_devices answered | not answered |\n|---|---|---|---|---|---|---|`);
+console.log(
+  `\n| driver app | drivers declared | listed | pair sessions | first view | list_devices answered | answered with the app's error | not answered |\n|---|---|---|---|---|---|---|---|`,
+);
 for (const r of withDrivers) {
   const d = r.driverChecks;
-  console.log(`| ${r.id} | ${d.declared} | ${d.listed} | ${d.sessions} | ${d.firstViews} | ${d.listAnswered} | ${d.listFailed.length} |`);
+  console.log(
+    `| ${r.id} | ${d.declared} | ${d.listed} | ${d.sessions} | ${d.firstViews} | ${d.listAnswered} | ${d.listRefused.length} | ${d.listFailed.length} |`,
+  );
 }
 console.log(isolated ? '\nRun in a network namespace with only a loopback.' : '\nRun on the host network (--no-isolation).');
 console.log(
