@@ -204,7 +204,11 @@ export class Hub {
     const options = new OptionService(store, this.bus);
     options.onListenerError = (err, manager, name) => log.error({ err, manager, option: name }, 'option change listener failed; the change is stored');
     if (options.broken) log.error({ reason: options.broken }, 'the options section is unusable: managers run on defaults and option operations answer 503');
-    const managers = createManagers({ config, store, bus: this.bus, log, hubId, options, probes }, tokens, this.options);
+    const managers = createManagers(
+      { config, store, bus: this.bus, log, hubId, options, probes, localAddress: () => (this.port === undefined ? null : lanAddress(config.host, this.port)) },
+      tokens,
+      this.options,
+    );
     // Before any manager starts: the events of their start are checked too.
     if (config.checkAnswers === 'on') this.uncheck = checkEvents(this.bus, managers.all, log);
 
@@ -249,12 +253,10 @@ export class Hub {
             issueToken: (name) => tokens.issueInternal(name, APP_WEB_API_SCOPES),
             dropToken: (name) => tokens.dropInternal(name),
           },
-          localAddress: () => (this.port === undefined ? null : lanAddress(config.host, this.port)),
         });
     this.listening = await listen(this.http, config.host, config.port);
     const port = this.listening.port;
     this.port = port;
-    for (const m of managers.all) if (m instanceof SystemManager) m.listeningOn(port);
     log.info({ port, host: config.host, dataDir: config.dataDir }, 'listening');
     return port;
   }

@@ -15,7 +15,6 @@
  */
 import { constants } from 'node:fs';
 import { open, readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { fsyncDir } from './durable-file.js';
 
@@ -154,5 +153,3 @@ export async function appendEntry(file: string, bytes: number, entry: Buffer): P
     await handle.close();
   }
 }
-
-export const journalPath = (dir: string, dbFile: string, n: number): string => join(dir, journalName(dbFile, n));

@@ -27,4 +27,6 @@ export interface ManagerContext {
   readonly options: OptionService;
   /** The machine's probes, begun when the hub started (host-probes.ts); without them, made in start(). */
   readonly probes?: HostProbes;
+  /** Where devices and people on the LAN reach the hub (`host:port`, core/lan-address.ts), once it listens; null before. */
+  readonly localAddress?: () => string | null;
 }

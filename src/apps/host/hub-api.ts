@@ -42,8 +42,6 @@ export interface HubApi {
   fetch(req: Request): Response | Promise<Response>;
   /** The HTTP application as a server runs it, for the apps' own sockets (api-socket.ts). */
   serve: HubServe;
-  /** Where devices on the LAN reach the hub (`host:port`), once it listens; null before. */
-  localAddress: () => string | null;
 }
 
 /**

@@ -139,7 +139,7 @@ export class AppsManager implements Manager {
       serveHubApi(this.router, () => this.hubApi),
       this.router.handle('api.connection', (app) => this.apiSockets.connection(app.id)),
       this.router.handle('cloud.localAddress', () => {
-        const address = this.hubApi?.localAddress() ?? null;
+        const address = this.ctx.localAddress?.() ?? null;
         if (address === null) throw unavailable('the hub is not listening yet; ask again in a moment');
         return { address };
       }),

@@ -4,7 +4,7 @@
  * disk. What Homey measures per app (memory, storage) is measured per app here too: the apps'
  * sampled memory (the usage the Apps page shows) and their folders' blocks on disk.
  */
-import { readFile, statfs } from 'node:fs/promises';
+import { lstat, readdir, readFile, statfs } from 'node:fs/promises';
 import { arch, cpus, freemem, hostname, loadavg, platform, totalmem, uptime } from 'node:os';
 import { join } from 'node:path';
 import { folderUsage } from '../../apps/host/disk-usage.js';
@@ -97,11 +97,17 @@ export class SystemFigures {
     const free = fs.bavail * fs.bsize;
     const types: StorageInfo['types'] = {};
     const { dataDir, appsDir } = this.src;
-    // The hub's own files; the apps' folders (their code) and runtime folders (userdata, logs) per app.
-    const data = await folderUsage(dataDir);
-    const appsData = await folderUsage(join(dataDir, 'apps'));
+    // The hub's own files (the data dir but the apps' runtime folders, each walked once below, and
+    // the backups kept in it); per app, its folder (its code) and its runtime folder (userdata, logs).
+    let data = 0;
+    for (const name of await readdir(dataDir).catch(() => [] as string[])) {
+      if (name === 'apps') continue;
+      const info = await lstat(join(dataDir, name)).catch(() => null);
+      if (!info) continue;
+      data += info.blocks * 512 + (info.isDirectory() ? (await folderUsage(join(dataDir, name))).bytes : 0);
+    }
     const backups = this.src.backupDir.startsWith(`${dataDir}/`) ? await folderUsage(this.src.backupDir) : { bytes: 0 };
-    types['homey:manager:system:database'] = { name: 'Data', size: data.bytes - appsData.bytes - backups.bytes };
+    types['homey:manager:system:database'] = { name: 'Data', size: data - backups.bytes };
     if (backups.bytes > 0) types['homey:manager:backup'] = { name: 'Backups', size: backups.bytes };
     for (const [id, app] of Object.entries(this.src.apps()?.list() ?? {})) {
       const size = (await folderUsage(join(appsDir, id))).bytes + (await folderUsage(join(dataDir, 'apps', id))).bytes;

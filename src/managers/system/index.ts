@@ -7,7 +7,6 @@
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { KiB } from '../../core/byte-bounds.js';
-import { lanAddress } from '../../core/lan-address.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, JsonBytes, type Operation } from '../../core/operation.js';
 import type { Section } from '../../core/store.js';
@@ -26,8 +25,6 @@ export class SystemManager implements Manager {
   private readonly pingBody = new TextEncoder().encode(JSON.stringify({ ok: true, version: VERSION }));
   private section: Section<z.infer<typeof SystemSection>> | undefined;
   private apps: AppFigures | null = null;
-  /** The port the hub listens on (the configured one may be 0: any free port). */
-  private port: number | undefined;
   private readonly figures: SystemFigures;
 
   constructor(private readonly ctx: ManagerContext) {
@@ -38,7 +35,8 @@ export class SystemManager implements Manager {
       zone: ctx.config.zone,
       name: () => this.name_(),
       language: () => ctx.options.get<string>('i18n', 'language'),
-      address: () => lanAddress(ctx.config.host, this.port ?? ctx.config.port),
+      // Asked only once the hub listens (it answers requests).
+      address: () => ctx.localAddress?.() ?? '',
       apps: () => this.apps,
     });
     this.operations = [
@@ -78,11 +76,6 @@ export class SystemManager implements Manager {
   private mustSection(): Section<z.infer<typeof SystemSection>> {
     if (!this.section) throw new Error('the system manager is not started');
     return this.section;
-  }
-
-  /** Tells the manager the port the hub listens on, for the address getInfo answers. */
-  listeningOn(port: number): void {
-    this.port = port;
   }
 
   /** Each app's memory for getMemoryInfo and its folders for getStorageInfo (the apps manager hands the runtime over). */
