@@ -147,6 +147,19 @@ afterAll(async () => {
   await hub?.cleanup();
 });
 
+/**
+ * Pairs the first device driver `driverId` lists, as the web app's pairing does: answers the
+ * session's status, the names listed and the device added (its status and id).
+ */
+async function pairFirst(driverId: string): Promise<{ session: number; names: string[]; added: { status: number; id: string } }> {
+  const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId } });
+  const listed = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, {
+    body: { event: 'list_devices' },
+  });
+  const added = await hub.call<{ id: string }>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] });
+  return { session: session.status, names: listed.body.map((d) => d.name), added: { status: added.status, id: added.body.id } };
+}
+
 const stdout = async () => (await hub.call<{ stdout: string; stderr: string }>('POST', `/api/manager/apps/app/${APP}/crashlog`, { body: {} })).body;
 
 describe('this.log and this.error passed unbound', () => {
@@ -156,9 +169,7 @@ describe('this.log and this.error passed unbound', () => {
       (r) => r.body.state === 'running',
       'the app to run',
     );
-    const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: `homey:app:${APP}:sensor` } });
-    const listed = await hub.call<unknown[]>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, { body: { event: 'list_devices' } });
-    expect((await hub.call('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] })).status).toBe(201);
+    expect((await pairFirst(`homey:app:${APP}:sensor`)).added.status).toBe(201);
     const logs = await poll(stdout, (l) => l.stderr.includes('the porch sensor does not answer'), 'the failed polls to be logged');
     expect(logs.stderr).toMatch(/\[err\] \[\w*\] Error: the first poll failed/);
     expect(logs.stderr).toContain('the driver could not reach the bridge');
@@ -182,14 +193,10 @@ describe('this.log and this.error passed unbound', () => {
       'the ES module app to answer',
     );
     expect(kind.body).toEqual({ app: 'ByExtension', started: 'by its extension' });
-    const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: `homey:app:${ESM}:plug` } });
-    const listed = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, {
-      body: { event: 'list_devices' },
-    });
-    expect(listed.body.map((d) => d.name)).toEqual(['Desk plug']);
-    const added = await hub.call<{ id: string }>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] });
+    const { names, added } = await pairFirst(`homey:app:${ESM}:plug`);
+    expect(names).toEqual(['Desk plug']);
     expect(added.status).toBe(201);
-    expect((await hub.call('PUT', `/api/manager/devices/device/${added.body.id}/capability/onoff`, { body: { value: true } })).status).toBe(200);
+    expect((await hub.call('PUT', `/api/manager/devices/device/${added.id}/capability/onoff`, { body: { value: true } })).status).toBe(200);
   });
 
   it('runs an app without a main module as the base Homey.App', async () => {
@@ -212,15 +219,8 @@ describe('ids with spaces (Homey takes any text)', () => {
     );
     const drivers = await hub.call<Record<string, { id: string; name: string }>>('GET', '/api/manager/drivers/driver');
     expect(drivers.body[`homey:app:${SPACED}:my plug`]?.name).toBe('My plug');
-    const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', {
-      body: { type: 'pair', driverId: `homey:app:${SPACED}:my plug` },
-    });
-    expect(session.status, session.text).toBe(201);
-    const listed = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, {
-      body: { event: 'list_devices' },
-    });
-    expect(listed.body.map((d) => d.name)).toEqual(['Spaced plug']);
-    expect((await hub.call('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] })).status).toBe(201);
+    const paired = await pairFirst(`homey:app:${SPACED}:my plug`);
+    expect([paired.session, paired.names, paired.added.status]).toEqual([201, ['Spaced plug'], 201]);
     const page = await fetch(`${hub.url}/app/${SPACED}/drivers/my%20plug/pair/start%20here.html`);
     expect([page.status, (await page.text()).includes('Press the button on the plug')]).toEqual([200, true]);
     // Another client's encoding of the same path.
