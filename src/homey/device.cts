@@ -274,8 +274,10 @@ export class Device extends SimpleClass {
   }
   /** Called before the app stops. */
   async onUninit(): Promise<void> {}
-  onDiscoveryResult(_result: unknown): boolean {
-    return false;
+  /** Whether a discovery result is this device's: by default, as on Homey, when its id is the device's `data.id`. */
+  onDiscoveryResult(result: unknown): boolean {
+    const id = (result as { id?: unknown } | null)?.id;
+    return id !== undefined && id === (this.getData() as { id?: unknown } | null)?.id;
   }
   async onDiscoveryAvailable(_result: unknown): Promise<void> {}
   onDiscoveryAddressChanged(_result: unknown): void {}

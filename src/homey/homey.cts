@@ -63,11 +63,14 @@ export class Homey extends SimpleClass {
   readonly notifications: ManagerNotifications;
   readonly audio: ManagerAudio;
   readonly flow: ManagerFlow;
-  readonly apps = unavailableManager<ManagerAppsDecl>('ManagerApps', 'hearth lets apps call no other app', { getInstalled: 'async', getVersion: 'async' });
-  readonly arp = unavailableManager<ManagerArpDecl>('ManagerArp', 'hearth gives apps no view of the network neighbours', { getMAC: 'async' });
-  readonly ble = unavailableManager<ManagerBLEDecl>('ManagerBLE', 'hearth gives apps no Bluetooth', { discover: 'async', find: 'async' });
+  readonly apps = unavailableManager<ManagerAppsDecl>('ManagerApps', 'apps', 'hearth lets apps call no other app', {
+    getInstalled: 'async',
+    getVersion: 'async',
+  });
+  readonly arp = unavailableManager<ManagerArpDecl>('ManagerArp', 'arp', 'hearth gives apps no view of the network neighbours', { getMAC: 'async' });
+  readonly ble = unavailableManager<ManagerBLEDecl>('ManagerBLE', 'ble', 'hearth gives apps no Bluetooth', { discover: 'async', find: 'async' });
 
-  readonly ledring = unavailableManager<ManagerLedringDecl>('ManagerLedring', 'hearth has no LED ring', {
+  readonly ledring = unavailableManager<ManagerLedringDecl>('ManagerLedring', 'ledring', 'hearth has no LED ring', {
     createAnimation: 'async',
     createSystemAnimation: 'async',
     createProgressAnimation: 'async',
@@ -76,8 +79,8 @@ export class Homey extends SimpleClass {
     registerScreensaver: 'async',
     unregisterScreensaver: 'async',
   });
-  readonly nfc = unavailableManager<ManagerNFCDecl>('ManagerNFC', 'hearth has no NFC reader', {});
-  readonly rf = unavailableManager<ManagerRFDecl>('ManagerRF', 'hearth has no 433 MHz, 868 MHz or infrared radio', {
+  readonly nfc = unavailableManager<ManagerNFCDecl>('ManagerNFC', 'nfc', 'hearth has no NFC reader', {});
+  readonly rf = unavailableManager<ManagerRFDecl>('ManagerRF', 'rf', 'hearth has no 433 MHz, 868 MHz or infrared radio', {
     tx: 'async',
     cmd: 'async',
     getSignal433: 'sync',
@@ -86,9 +89,12 @@ export class Homey extends SimpleClass {
     enableSignalRX: 'async',
     disableSignalRX: 'async',
   });
-  readonly speechInput = unavailableManager<ManagerSpeechInputDecl>('ManagerSpeechInput', 'hearth has no speech input', { ask: 'async', confirm: 'async' });
-  readonly zigbee = unavailableManager<ManagerZigBeeDecl>('ManagerZigBee', 'hearth has no Zigbee radio', { getNode: 'async' });
-  readonly zwave = unavailableManager<ManagerZwaveDecl>('ManagerZwave', 'hearth has no Z-Wave radio', { getNode: 'async' });
+  readonly speechInput = unavailableManager<ManagerSpeechInputDecl>('ManagerSpeechInput', 'speech-input', 'hearth has no speech input', {
+    ask: 'async',
+    confirm: 'async',
+  });
+  readonly zigbee = unavailableManager<ManagerZigBeeDecl>('ManagerZigBee', 'zigbee', 'hearth has no Zigbee radio', { getNode: 'async' });
+  readonly zwave = unavailableManager<ManagerZwaveDecl>('ManagerZwave', 'zwave', 'hearth has no Z-Wave radio', { getNode: 'async' });
 
   private readonly timeouts = new Set<Timer>();
   private readonly intervals = new Set<Timer>();

@@ -32,10 +32,53 @@ export {
   Widget,
 };
 
-// Homey.Driver and Homey.Device are loaded when an app first reads them (a driver app's
-// `extends Homey.Device`): most apps have none, and every module an app loads costs it memory.
-Object.defineProperty(exports, 'Driver', { enumerable: true, get: () => (require('./driver.cjs') as typeof import('./driver.cjs')).Driver });
-Object.defineProperty(exports, 'Device', { enumerable: true, get: () => (require('./device.cjs') as typeof import('./device.cjs')).Device });
+/**
+ * The rest of the classes Homey's module declares are loaded when an app first reads them (a
+ * driver app's `extends Homey.Device`, `instanceof Homey.DiscoveryResultMDNSSD`): most apps use
+ * none, and every module an app loads costs it memory.
+ */
+const later = (name: string, load: () => unknown): void => {
+  Object.defineProperty(exports, name, { enumerable: true, get: load });
+};
+const discovery = () => require('./managers/discovery.cjs') as typeof import('./managers/discovery.cjs');
+later('Driver', () => (require('./driver.cjs') as typeof import('./driver.cjs')).Driver);
+later('Device', () => (require('./device.cjs') as typeof import('./device.cjs')).Device);
+later('DiscoveryStrategy', () => discovery().DiscoveryStrategy);
+later('DiscoveryResult', () => discovery().DiscoveryResult);
+later('DiscoveryResultMAC', () => discovery().DiscoveryResultMAC);
+later('DiscoveryResultMDNSSD', () => discovery().DiscoveryResultMDNSSD);
+later('DiscoveryResultSSDP', () => discovery().DiscoveryResultSSDP);
+later('Image', () => (require('./managers/images.cjs') as typeof import('./managers/images.cjs')).Image);
+later('CloudOAuth2Callback', () => (require('./managers/cloud.cjs') as typeof import('./managers/cloud.cjs')).CloudOAuth2Callback);
+later('ApiApp', () => (require('./managers/api-app.cjs') as typeof import('./managers/api-app.cjs')).UnreachableApp);
+
+// Classes only hardware or services hearth lacks give out: they exist, making one throws why.
+const LACKING: Readonly<Record<string, string>> = {
+  Api: 'hearth lets apps listen to no other endpoint',
+  BleAdvertisement: 'hearth gives apps no Bluetooth',
+  BleCharacteristic: 'hearth gives apps no Bluetooth',
+  BleDescriptor: 'hearth gives apps no Bluetooth',
+  BlePeripheral: 'hearth gives apps no Bluetooth',
+  BleService: 'hearth gives apps no Bluetooth',
+  CloudWebhook: 'hearth has no Athom cloud account',
+  LedringAnimation: 'hearth has no LED ring',
+  LedringAnimationSystem: 'hearth has no LED ring',
+  LedringAnimationSystemProgress: 'hearth has no LED ring',
+  Signal: 'hearth has no 433 MHz, 868 MHz or infrared radio',
+  Signal433: 'hearth has no 433 MHz radio',
+  Signal868: 'hearth has no 868 MHz radio',
+  SignalInfrared: 'hearth has no infrared radio',
+  ZigBeeNode: 'hearth has no Zigbee radio',
+  ZwaveNode: 'hearth has no Z-Wave radio',
+  ZwaveCommandClass: 'hearth has no Z-Wave radio',
+};
+for (const [name, why] of Object.entries(LACKING)) {
+  let made: unknown;
+  later(name, () => {
+    made ??= (require('./managers/unavailable.cjs') as typeof import('./managers/unavailable.cjs')).unavailableClass(name, why);
+    return made;
+  });
+}
 
 // Homey's SDK declares these on the module (`require('homey').manifest.id` is read at load). An
 // app's code loads this module after init, so they are the running app's; {} outside an app.

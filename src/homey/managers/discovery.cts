@@ -11,7 +11,7 @@ import type { Device } from '../device.cjs';
 import { describeError, HomeyError, notAvailable } from '../errors.cjs';
 import { Manager, SimpleClass } from '../simple-class.cjs';
 
-abstract class DiscoveryResult extends SimpleClass {
+export abstract class DiscoveryResult extends SimpleClass {
   id: string;
   lastSeen: Date;
   address: string;
@@ -133,18 +133,26 @@ const bound = new WeakMap<Device, { id: string; address: string }>();
 /**
  * Offers a result to a device of a driver that uses the strategy: its onDiscoveryResult decides
  * whether it is the device's; the first time it is, onDiscoveryAvailable; later, a new address
- * (or port) is onDiscoveryAddressChanged, the same one onDiscoveryLastSeenChanged.
+ * (or port) is onDiscoveryAddressChanged, the same one onDiscoveryLastSeenChanged. As on Homey, an
+ * onDiscoveryAvailable that throws makes the device unavailable with its message (the device
+ * cannot be reached there); the next result offers it again.
  */
 export async function deliver(device: Device, result: AnyDiscoveryResult): Promise<void> {
+  let stage = 'onDiscoveryResult';
   try {
     if (!device.onDiscoveryResult(result as never)) return;
     const address = 'port' in result ? `${result.address}:${result.port}` : result.address;
     const had = bound.get(device);
     bound.set(device, { id: result.id, address });
-    if (!had) await device.onDiscoveryAvailable(result);
-    else if (had.address !== address) await device.onDiscoveryAddressChanged(result);
+    if (!had) {
+      stage = 'onDiscoveryAvailable';
+      await device.onDiscoveryAvailable(result);
+    } else if (had.address !== address) await device.onDiscoveryAddressChanged(result);
     else await device.onDiscoveryLastSeenChanged(result);
   } catch (err) {
     device.error('a discovery listener failed:', describeError(err));
+    if (stage !== 'onDiscoveryAvailable') return;
+    bound.delete(device);
+    await device.setUnavailable(err instanceof Error ? err.message : String(err)).catch((e: unknown) => device.error(describeError(e)));
   }
 }

@@ -123,15 +123,17 @@ export class FlowCardTriggerDevice extends FlowCard {
   }
 }
 
-const tokenState = new WeakMap<FlowToken, { ctx: HomeyContext; value: unknown }>();
+const tokenState = new WeakMap<FlowToken, { ctx: HomeyContext; value: unknown; forget: () => void }>();
 
 export class FlowToken {
+  /** `forget`: takes the token out of the manager that made it (unregister frees its id). */
   constructor(
     readonly id: string,
     readonly opts: { type: string; title: string },
     ctx: HomeyContext,
+    forget: () => void = () => undefined,
   ) {
-    tokenState.set(this, { ctx, value: null });
+    tokenState.set(this, { ctx, value: null, forget });
   }
 
   async setValue(value: unknown): Promise<void> {
@@ -143,6 +145,7 @@ export class FlowToken {
 
   async unregister(): Promise<void> {
     const s = tokenState.get(this)!;
+    s.forget();
     await s.ctx.transport.call('flow.token.unregister', { id: this.id });
   }
 }
@@ -176,7 +179,9 @@ export class ManagerFlow extends Manager {
   private card<C extends FlowCard>(kind: Kind, id: string, Card: new (...args: ConstructorParameters<typeof FlowCard>) => C): C {
     const key = `${kind}:${id}`;
     const made = this.cards.get(key);
-    if (made) return made as C;
+    // getTriggerCard and getDeviceTriggerCard of one id share the key: the kind asked for last
+    // is made (a plain trigger card would take the device for the tokens) and hears `update`.
+    if (made instanceof Card) return made;
     const flow = this.ctx.manifest.flow as Record<string, Array<{ id?: unknown }>> | undefined;
     const def = flow?.[LIST[kind]]?.find((c) => c?.id === id);
     if (!def) throw new HomeyError(`the app declares no flow ${kind} card '${id}' in app.json`, 'not_found');
@@ -208,7 +213,9 @@ export class ManagerFlow extends Manager {
     const title = typeof opts.title === 'string' ? opts.title : id;
     const value = tokenValue(opts.type, opts.value, id);
     await this.ctx.transport.call('flow.token.create', { id, type: opts.type as 'string', title, value });
-    const token = new FlowToken(id, { type: opts.type, title }, this.ctx);
+    const token: FlowToken = new FlowToken(id, { type: opts.type, title }, this.ctx, () => {
+      if (this.tokens.get(id) === token) this.tokens.delete(id);
+    });
     this.tokens.set(id, token);
     return token;
   }
@@ -222,7 +229,6 @@ export class ManagerFlow extends Manager {
   async unregisterToken(token: FlowToken): Promise<void> {
     if (!(token instanceof FlowToken) || this.tokens.get(token.id) !== token)
       throw new HomeyError('unregisterToken takes a token the app created', 'invalid_args');
-    this.tokens.delete(token.id);
     await token.unregister();
   }
 

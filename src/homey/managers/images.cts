@@ -22,9 +22,11 @@ type Source = { kind: 'path'; path: string } | { kind: 'stream'; fill: (stream: 
 export class Image {
   private source: Source = null;
 
+  /** `forget`: takes the image out of the manager that made it (unregister frees it). */
   constructor(
     private readonly ctx: HomeyContext,
     readonly id: string,
+    private readonly forget: () => void = () => undefined,
   ) {}
 
   setPath(path: string): void {
@@ -58,6 +60,7 @@ export class Image {
   }
 
   async unregister(): Promise<void> {
+    this.forget();
     await this.ctx.transport.call('image.unregister', { id: this.id });
   }
 
@@ -116,7 +119,9 @@ export class ManagerImages extends Manager {
   }
 
   async createImage(): Promise<Image> {
-    const image = new Image(this.ctx, randomUUID());
+    const image: Image = new Image(this.ctx, randomUUID(), () => {
+      if (this.images.get(image.id) === image) this.images.delete(image.id);
+    });
     await this.ctx.transport.call('image.register', { id: image.id });
     this.images.set(image.id, image);
     return image;
@@ -130,7 +135,6 @@ export class ManagerImages extends Manager {
 
   async unregisterImage(image: Image): Promise<void> {
     await image.unregister();
-    this.images.delete(image.id);
   }
 
   /** The hub asks for an image's content (a client wants to show it). */

@@ -32,8 +32,17 @@ export class ManagerSettings extends Manager {
     return Object.hasOwn(this.defaults, key) ? this.defaults[key] : null;
   }
 
+  /**
+   * `value` undefined unsets the key, as on Homey: the JSON it keeps settings in cannot hold
+   * undefined, so the key reads back null (apps write `set(key, this.option)` before the option
+   * has a value; refusing it stopped them in onInit).
+   */
   set(key: string, value: unknown): void {
     checkKey(key);
+    if (value === undefined) {
+      this.unset(key);
+      return;
+    }
     const as = storedValue(key, value);
     if (!as.ok) throw new HomeyError(as.problem, 'invalid_args');
     const stored = as.value;

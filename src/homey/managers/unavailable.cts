@@ -13,13 +13,15 @@ export type Kind = 'sync' | 'async';
 export type MethodsOf<M> = Exclude<{ [K in keyof M]: M[K] extends (...args: never[]) => unknown ? K : never }[keyof M], keyof EventEmitter | 'log' | 'error'>;
 
 /**
- * A manager named `name` whose every method fails with `why`, but those hearth has (`working`).
- * `M` is Homey's declaration of the manager: the type checker makes `methods` list exactly the
- * methods it declares, sync or async.
+ * A manager named `name` (its `ID` is Homey's, `id`) whose every method fails with `why`, but those
+ * hearth has (`working`). `M` is Homey's declaration of the manager: the type checker makes
+ * `methods` list exactly the methods it declares, sync or async.
  */
-export function unavailableManager<M>(name: string, why: string, methods: Readonly<Record<MethodsOf<M>, Kind>>, working: Partial<M> = {}): M {
+export function unavailableManager<M>(name: string, id: string, why: string, methods: Readonly<Record<MethodsOf<M>, Kind>>, working: Partial<M> = {}): M {
   // A class of its own, so a line the manager logs names it.
-  const Named = class extends Manager {};
+  const Named = class extends Manager {
+    static ID = id;
+  };
   Object.defineProperty(Named, 'name', { value: name });
   const manager = new Named();
   for (const [method, kind] of Object.entries<Kind>(methods)) {
@@ -33,4 +35,20 @@ export function unavailableManager<M>(name: string, why: string, methods: Readon
     });
   }
   return manager as M;
+}
+
+/**
+ * A class of Homey's SDK that only hardware or services hearth lacks give out (a BLE peripheral,
+ * a Z-Wave node, a webhook): exported so an app that names it (`extends Homey.Signal433`,
+ * `instanceof Homey.ZwaveNode`) loads; making one throws `why`, as the manager method that would
+ * have given it does.
+ */
+export function unavailableClass(name: string, why: string): abstract new (...args: never[]) => object {
+  const Named = class {
+    constructor() {
+      throw notAvailable(name, why);
+    }
+  };
+  Object.defineProperty(Named, 'name', { value: name });
+  return Named;
 }
