@@ -15,7 +15,7 @@
 // --user --net`, the same process run again with `--run <work folder>` once the apps are built:
 // building needs the npm registry, running must not reach anything), so nothing an app does
 // leaves the machine; `--no-isolation` runs them on the host's network (where namespaces cannot
-// be made), and the table says which.
+// be made), and the table says which. `--keep` keeps the built apps' folder (to look into one).
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -371,4 +371,5 @@ console.log(
     `incompatible (drivers): ${count('incompatible')}; failed: ${count('failed')}; build failed: ${count('build failed')}`,
 );
 await writeFile(join(resolve(snapshots), 'compat-results.json'), `${JSON.stringify({ at: new Date().toISOString(), results }, null, 2)}\n`);
-await rm(work, { recursive: true, force: true });
+if (args.includes('--keep')) log(`kept the built apps in ${work}`);
+else await rm(work, { recursive: true, force: true });

@@ -5,7 +5,11 @@
  * `homey.cloud.getLocalAddress()` where devices reach the hub (it threw "no Athom cloud account");
  * ES modules by file extension alone (app.mjs, driver.mjs, device.mjs, api.mjs, no `esm` field),
  * and no main module at all (the base Homey.App runs): both died with "Cannot find module app.js";
- * driver, pairing view and flow card ids with spaces (Homey takes any text; they were refused).
+ * driver, pairing view and flow card ids with spaces (Homey takes any text; they were refused);
+ * an app name given as plain text (refused), `settings.set(key, undefined)` (refused: it stopped
+ * onInit), `fs.fsync` of a file the app wrote (Node's permission model refuses it: a database
+ * stopped), and an ES module app shipping Athom's `homey` command-line package, which its
+ * `import Homey from 'homey'` got instead of the SDK.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
@@ -16,6 +20,7 @@ const APP = 'com.example.unbound';
 const ESM = 'com.example.byextension';
 const NOMAIN = 'com.example.nomain';
 const SPACED = 'com.example.spaced';
+const PLAIN = 'com.example.plainwritten';
 let hub: RunningHub;
 
 beforeAll(async () => {
@@ -141,6 +146,50 @@ module.exports = class extends Homey.Device {};
       'drivers/my plug/pair/start here.html': '<p id="start">Press the button on the plug</p>',
     },
   });
+  await writeHomeyApp(appsDir, PLAIN, {
+    json: {
+      // A name as a plain string, as Homey's validator takes it.
+      name: 'Plainly written',
+      api: { state: { method: 'GET', path: '/state' } },
+    },
+    files: {
+      // An ES module app by its package.json, shipping Athom's command-line tool as its own
+      // dependency 'homey' (which has no App): its import must still get the SDK.
+      'package.json': { name: 'plainwritten', type: 'module', dependencies: { homey: '^4.2.0' } },
+      'node_modules/homey/package.json': { name: 'homey', version: '4.2.0', description: 'Command-line interface and type declarations for Homey Apps', main: 'bin/homey.js' },
+      'node_modules/homey/bin/homey.js': "console.log('the homey command-line tool');\n",
+      'app.js': `import Homey from 'homey';
+import fs, { fsync } from 'node:fs';
+import { join } from 'node:path';
+
+export default class Plain extends Homey.App {
+  async onInit() {
+    // An option the app has no value for yet: Homey keeps no value (get answers null).
+    this.homey.settings.set('channel', undefined);
+    // A small database's way of writing: the file, then fsync of it and of its folder.
+    const file = join('/userdata', 'records.db');
+    fs.writeFileSync(file, 'one record');
+    const flushed = (fd) => new Promise((done) => fsync(fd, (err) => { fs.closeSync(fd); done(err ? err.message : 'flushed'); }));
+    const datasynced = await new Promise((done) => { const fd = fs.openSync(file, 'r+'); fs.fdatasync(fd, (err) => { fs.closeSync(fd); done(err ? err.message : 'flushed'); }); });
+    this.state = {
+      channel: this.homey.settings.get('channel'),
+      keys: this.homey.settings.getKeys(),
+      file: await flushed(fs.openSync(file, 'r+')),
+      folder: await flushed(fs.openSync('/userdata', 'r')),
+      datasynced,
+      closed: await new Promise((done) => fs.fsync(9999, (err) => done(err?.code))),
+    };
+  }
+}
+`,
+      'api.js': `export default {
+  async state({ homey }) {
+    return homey.app.state;
+  },
+};
+`,
+    },
+  });
   hub = await startHub({ appsDir });
 }, 60_000);
 afterAll(async () => {
@@ -207,6 +256,19 @@ describe('this.log and this.error passed unbound', () => {
     );
     expect(kind.body).toEqual({ base: true, id: NOMAIN });
     expect((await hub.call<{ state: string }>('GET', `/api/manager/apps/app/${NOMAIN}`)).body.state).toBe('running');
+  });
+});
+
+describe('an app written plainly: name as text, settings.set(key, undefined), fsync, its own homey package', () => {
+  it('runs, its writes flushed and its name taken as English', async () => {
+    const state = await poll(
+      () => hub.call<Record<string, unknown>>('GET', `/api/app/${PLAIN}/state`),
+      (r) => r.status === 200,
+      'the plainly written app to answer',
+    );
+    expect(state.body).toEqual({ channel: null, keys: [], file: 'flushed', folder: 'flushed', datasynced: 'flushed', closed: 'EBADF' });
+    const app = (await hub.call<{ state: string; name: string }>('GET', `/api/manager/apps/app/${PLAIN}`)).body;
+    expect(app).toMatchObject({ state: 'running', name: 'Plainly written' });
   });
 });
 

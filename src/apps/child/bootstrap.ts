@@ -17,6 +17,7 @@ import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES, MAX_HUB_FRA
 import type { AppCallArgs, AppCallMethod, HubMessage } from '../wire/protocol.js';
 import { answerOf, type CallMessage, isHubMessage, PROTOCOL_VERSION, RpcError, RpcPeer } from '../wire/wire.js';
 import { loadAppClass, NotAnApp } from './app-class.js';
+import { allowFdSync } from './fd-sync.js';
 import { resolveHomeyTo } from './homey-module.js';
 import { loadModule } from './load-module.js';
 import { WebApiHandlers } from './web-api-child.js';
@@ -39,6 +40,7 @@ const require = createRequire(import.meta.url);
 const { constructing, App } = require('../homey/app.cjs') as typeof import('../../homey/app.cjs');
 const { Homey: HomeyInstance } = require('../homey/homey.cjs') as typeof import('../../homey/homey.cjs');
 resolveHomeyTo(require.resolve('../homey/index.cjs'));
+allowFdSync();
 
 const channel = new Socket({ fd: CHANNEL_FD, readable: true, writable: true });
 let connected = true;

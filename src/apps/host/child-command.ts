@@ -3,11 +3,15 @@
  * heap limit), the environment it gets (nothing of the hub's), the command around it (prlimit and,
  * in namespaces, bubblewrap: sandbox.ts), and the throttle on what it prints.
  */
+
+import { lstatSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { appRuntimeDirs, runtimeDir } from '../../layout.js';
+import { OWN_FDS } from '../child/fd-sync.js';
 import type { ChildSpec } from './child-spec.js';
 import { HOMEY_USERDATA, sandboxCommand } from './sandbox.js';
+import { ES_MODULE_SHIM } from './sdk-link.js';
 
 /** Output an app may write per stream per second before its writes block (the ring keeps 64 KiB). */
 export const OUTPUT_BYTES_PER_SECOND = 256 * 1024;
@@ -74,7 +78,8 @@ export function childExecArgv(
   const writes = [spec.userdata, ...(spec.sandbox?.containment === 'namespaces' ? [HOMEY_USERDATA] : [])];
   // Above the bootstrap and the app, only the package.json files the module loader looks for.
   const scopes = new Set([...runtime.flatMap(scopeFilesAbove), ...scopeFilesAbove(spec.dir)]);
-  const reads = [...runtime, spec.dir, ...writes, ...spec.readPaths, ...scopes];
+  // Its own descriptors, which fs.fsync opens again to flush (fd-sync.ts).
+  const reads = [...runtime, spec.dir, ...writes, ...spec.readPaths, ...scopes, OWN_FDS];
   const heap = spec.limits ? Math.min(heapMb, Math.max(16, Math.floor(spec.limits.memoryMb * 0.75))) : heapMb;
   return [
     '--experimental-permission',
@@ -95,6 +100,11 @@ export function childEnv(spec: ChildSpec): NodeJS.ProcessEnv {
   return env;
 }
 
+/** Whether the app ships a folder `node_modules/homey` (a link is not mounted over: it may point anywhere). */
+function shipsOwnHomey(appDir: string): boolean {
+  return lstatSync(join(appDir, 'node_modules', 'homey'), { throwIfNoEntry: false })?.isDirectory() === true;
+}
+
 /** The command that starts the app of `spec`: prlimit, bubblewrap (in namespaces), node. */
 export function childCommand(spec: ChildSpec, heapMb: number): { file: string; args: string[] } {
   const dirs = appRuntimeDirs();
@@ -107,6 +117,7 @@ export function childCommand(spec: ChildSpec, heapMb: number): { file: string; a
     userdata: spec.userdata,
     sdkLink: spec.sdkLink,
     appsPackage: spec.appsPackage,
+    ...(shipsOwnHomey(spec.dir) ? { homeyShim: join(dirname(spec.sdkLink), ES_MODULE_SHIM) } : {}),
     // The folder of the SDK link is made in the sandbox with the link alone in it.
     readFiles: spec.readPaths.filter((p) => p !== dirname(spec.sdkLink)),
     network: spec.network,

@@ -130,6 +130,8 @@ export interface SandboxSpec {
   /** `<apps-dir>/node_modules/homey` (shown as a link to the SDK) and `<apps-dir>/package.json`. */
   readonly sdkLink: string;
   readonly appsPackage: string;
+  /** The SDK as a package, mounted over the app's own `node_modules/homey` when it ships one (sdk-link.ts). */
+  readonly homeyShim?: string;
   /** Single files the app may read besides those (sensor readings). */
   readonly readFiles: readonly string[];
   /** Whether the app shares the host's network (the `hearth:network:access` permission). */
@@ -247,6 +249,7 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: str
     '--ro-bind',
     spec.appDir,
     spec.appDir,
+    ...(spec.homeyShim ? ['--ro-bind', spec.homeyShim, join(spec.appDir, 'node_modules', 'homey')] : []),
     '--ro-bind',
     spec.appsPackage,
     spec.appsPackage,

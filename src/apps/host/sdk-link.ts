@@ -7,7 +7,13 @@
  * - `package.json` (no "type"): an app without a package.json of its own is CommonJS, as on
  *   Homey, even when the apps folder sits inside a project whose package.json says "module"
  *   (the checkout's own ./apps does): Node stops looking at the nearest package.json.
- * Both are made again at every start (a release upgrade moves dist).
+ * - `node_modules/.homey-for-es-modules`: a package named homey whose module is the SDK (by its
+ *   absolute path). An app that ships Athom's `homey` npm package (the command-line tool) gets
+ *   this folder mounted over its own in its namespace (sandbox.ts): Node resolves an ES module's
+ *   `import Homey from 'homey'` to the app's copy before the apps folder's link, and Node 20 gives
+ *   no hook that could say otherwise inside the permission model (CommonJS apps are answered by
+ *   homey-module.ts). Without namespaces such an app gets what it ships.
+ * All are made again at every start (a release upgrade moves dist).
  */
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +21,9 @@ import { appRuntimeDirs } from '../../layout.js';
 
 /** The apps folder's folder that holds the link: the hub's own, never an app's (nor backed up). */
 export const SDK_MODULES_DIR = 'node_modules';
+
+/** The folder, beside the SDK link, mounted over an app's own `node_modules/homey`. */
+export const ES_MODULE_SHIM = '.homey-for-es-modules';
 
 /** dist/homey: the SDK beside the bootstrap. */
 export const sdkDir = (): string => appRuntimeDirs().sdk;
@@ -53,5 +62,17 @@ export async function prepareAppsFolder(appsDir: string): Promise<{ link: string
     await rm(link, { recursive: true, force: true });
     await symlink(sdkDir(), link, 'dir');
   }
+  await writeShim(join(modules, ES_MODULE_SHIM));
   return { link, modules };
+}
+
+/** The ES module shim: `require` of the SDK's real path, so it is the bootstrap's own instance. */
+async function writeShim(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const main = join(sdkDir(), 'index.cjs');
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'homey', private: true, main: 'index.cjs' }, null, 2)}\n`);
+  await writeFile(
+    join(dir, 'index.cjs'),
+    `// hearth's Homey SDK, for an app that ships a package named homey (see the apps folder's package.json).\nmodule.exports = require(${JSON.stringify(main)});\n`,
+  );
 }

@@ -34,8 +34,13 @@ export const Version = transient(() =>
 
 export const AppId = transient(() => z.string().max(128).regex(APP_ID, 'must be a reverse-domain id such as com.example.myapp'));
 
-/** A text per language; English is required so every hub can show something. */
-export const Localized = transient(() => z.object({ en: z.string().min(1, 'needs an English text') }).catchall(z.string()));
+/**
+ * A text per language; English is required so every hub can show something. A plain string is
+ * taken as the English text, as Homey's validator takes it (apps written for one language do).
+ */
+export const Localized = transient(() =>
+  z.preprocess((v) => (typeof v === 'string' ? { en: v } : v), z.object({ en: z.string().min(1, 'needs an English text') }).catchall(z.string())),
+);
 const Label = transient(() => z.union([z.string().min(1), Localized()]));
 
 /**
