@@ -94,7 +94,33 @@ async function exportApp(app, into) {
 
 const quiet = { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 };
 
-/** Builds the app in `src` as `homey app build` would, into `out`. */
+/**
+ * An app's env.json holds its developer's secrets (OAuth2 client ids, API keys) and is kept out of
+ * its repository; a person building it from source writes their own, or the app cannot start (on
+ * Homey as here). When the source has none, one is written with a placeholder for each key the
+ * app's own code reads (`env.KEY`), and Homey's OAuth2 library's two when the app uses it: the app
+ * then starts, and only what needs the real service fails. Answers the keys written.
+ */
+async function placeholderEnv(src, out) {
+  if (existsSync(join(src, 'env.json'))) return [];
+  const keys = new Set();
+  const walk = async (dir) => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (/\.(c|m)?(j|t)s$/.test(entry.name)) for (const m of (await readFile(path, 'utf8')).matchAll(/(?<!process\.)\benv\.([A-Z][A-Z0-9_]*)\b/g)) keys.add(m[1]);
+    }
+  };
+  await walk(src);
+  if (existsSync(join(src, 'node_modules/homey-oauth2app'))) keys.add('CLIENT_ID').add('CLIENT_SECRET');
+  if (keys.size === 0) return [];
+  const env = Object.fromEntries([...keys].sort().map((k) => [k, `compat-placeholder-${k.toLowerCase()}`]));
+  await writeFile(join(out, 'env.json'), `${JSON.stringify(env, null, 2)}\n`);
+  return Object.keys(env);
+}
+
+/** Builds the app in `src` as `homey app build` would, into `out`; answers the env.json keys it had to make up. */
 async function build(app, src, out) {
   if (existsSync(join(src, 'package.json'))) {
     const install = (extra) => run('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...extra], { cwd: src, ...quiet });
@@ -112,7 +138,8 @@ async function build(app, src, out) {
     verbatimSymlinks: true,
     filter: (p) => !relative(src, p).startsWith('.homeybuild') && !/(^|\/)\.git(\/|$)/.test(relative(src, p)),
   });
-  if (app.language !== 'ts') return;
+  const envKeys = await placeholderEnv(src, out);
+  if (app.language !== 'ts') return envKeys;
   const types = join(src, 'node_modules/@types/homey');
   if (!existsSync(types)) {
     await mkdir(join(src, 'node_modules/@types'), { recursive: true });
@@ -127,6 +154,15 @@ async function build(app, src, out) {
     if (!existsSync(join(src, outDir))) throw new Error(`tsc emitted nothing: ${String(err.stdout ?? err.message).slice(0, 400)}`);
   });
   await cp(join(src, outDir), out, { recursive: true, force: true });
+  return envKeys;
+}
+
+/** An app's app.json as the hub reads it: composed in memory (by the hub's own code) where it has none. */
+async function manifestOf(appsDir, id) {
+  const { loadAppFolder } = await import(join(root, 'dist/apps/manifest/compose.js'));
+  const loaded = await loadAppFolder(join(appsDir, id));
+  if (!loaded.ok) throw new Error(`the hub cannot read ${id}: ${loaded.message}`);
+  return loaded.folder.manifest.raw;
 }
 
 /** Starts the built hub on `appsDir`; resolves with its URL and a stop function. */
@@ -181,12 +217,17 @@ const MISSING_SDK =
  * list_devices answered (an empty list is an answer; an error is one too, said in its words).
  */
 async function driversOf(hub, id, appsDir) {
-  const manifest = JSON.parse(await readFile(join(appsDir, id, 'app.json'), 'utf8'));
+  const manifest = await manifestOf(appsDir, id);
   const declared = (manifest.drivers ?? []).map((d) => d.id);
   const listed = Object.values(await call(hub, 'GET', '/api/manager/drivers/driver')).filter((d) => d.ownerId === id);
-  const out = { declared: declared.length, listed: listed.length, sessions: 0, firstViews: 0, listAnswered: 0, listRefused: [], listFailed: [] };
+  const out = { declared: declared.length, listed: listed.length, sessions: 0, firstViews: 0, listAnswered: 0, listRefused: [], listFailed: [], needsRadio: [] };
   for (const d of listed) {
     const session = await call(hub, 'POST', '/api/manager/drivers/pairsession', { type: 'pair', driverId: d.id });
+    // A driver for a radio hearth has not (BLE, Zigbee, Z-Wave, ...) cannot pair here: hardware, not compatibility.
+    if (!session?.id && /radio, which hearth has not/.test(session?.error_description ?? '')) {
+      out.needsRadio.push(d.id);
+      continue;
+    }
     if (!session?.id) {
       out.listFailed.push(`${d.id}: no pair session: ${session?.error_description ?? 'no answer'}`);
       continue;
@@ -218,7 +259,7 @@ async function driversOf(hub, id, appsDir) {
  * listener answering, or why not). Cards with arguments need values only a person can choose.
  */
 async function cardsOf(hub, id, appsDir) {
-  const manifest = JSON.parse(await readFile(join(appsDir, id, 'app.json'), 'utf8'));
+  const manifest = await manifestOf(appsDir, id);
   const declared = ['triggers', 'conditions', 'actions'].reduce((n, k) => n + (manifest.flow?.[k]?.length ?? 0), 0);
   const out = { declared, listed: 0, ran: [], failed: [] };
   for (const kind of ['trigger', 'condition', 'action']) {
@@ -246,7 +287,8 @@ async function buildAll(work) {
     try {
       const exported = await mkdtemp(join(work, 'src-'));
       const src = await exportApp(app, exported);
-      await build(app, src, join(appsDir, app.id));
+      const envKeys = await build(app, src, join(appsDir, app.id));
+      if (envKeys.length > 0) result.envPlaceholders = envKeys;
     } catch (err) {
       result.build = String(err.message).split('\n')[0].slice(0, 300);
       log(`  build failed: ${result.build}`);
@@ -295,6 +337,10 @@ async function runAll(work, results) {
       } else if (missing.length > 0) {
         result.outcome = 'failed';
         result.reason = `called what hearth's SDK does not have: ${missing.at(-1).slice(0, 200)}`;
+      } else if (result.driverChecks && (result.driverChecks.listed < result.driverChecks.declared || result.driverChecks.listFailed.length > 0)) {
+        const d = result.driverChecks;
+        result.outcome = 'failed';
+        result.reason = d.listFailed.length > 0 ? `pairing: ${d.listFailed[0].slice(0, 200)}` : `${d.listed} of ${d.declared} drivers listed`;
       }
     }
   } finally {
@@ -357,12 +403,12 @@ console.log(`\n| app with flow cards | declared | listed | ran without arguments
 for (const r of withCards) console.log(`| ${r.id} | ${r.cards.declared} | ${r.cards.listed} | ${r.cards.ran.length} | ${r.cards.failed.length} |`);
 const withDrivers = results.filter((r) => r.driverChecks);
 console.log(
-  `\n| driver app | drivers declared | listed | pair sessions | first view | list_devices answered | answered with the app's error | not answered |\n|---|---|---|---|---|---|---|---|`,
+  `\n| driver app | drivers declared | listed | need a radio | pair sessions | first view | list_devices answered | answered with the app's error | not answered |\n|---|---|---|---|---|---|---|---|---|`,
 );
 for (const r of withDrivers) {
   const d = r.driverChecks;
   console.log(
-    `| ${r.id} | ${d.declared} | ${d.listed} | ${d.sessions} | ${d.firstViews} | ${d.listAnswered} | ${d.listRefused.length} | ${d.listFailed.length} |`,
+    `| ${r.id} | ${d.declared} | ${d.listed} | ${d.needsRadio.length} | ${d.sessions} | ${d.firstViews} | ${d.listAnswered} | ${d.listRefused.length} | ${d.listFailed.length} |`,
   );
 }
 console.log(isolated ? '\nRun in a network namespace with only a loopback.' : '\nRun on the host network (--no-isolation).');
