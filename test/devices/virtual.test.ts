@@ -55,6 +55,11 @@ describe('a driver app from the docs', () => {
     const again = await hub.call<{ error_description: string }>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] });
     expect(again.status).toBe(409);
     expect(again.body.error_description).toBe('this device (Lamp 1) is added already');
+    // Listed again, the paired lamp is left out (by its data, as Homey's docs say).
+    const relisted = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, {
+      body: { event: 'list_devices' },
+    });
+    expect(relisted.body.map((d) => d.name)).toEqual(['Lamp 2']);
     expect((await hub.call('DELETE', `/api/manager/drivers/pairsession/${session.body.id}`)).status).toBe(204);
 
     const zones = await hub.call<Record<string, { parent: string | null }>>('GET', '/api/manager/zones/zone');

@@ -211,6 +211,16 @@ export class DevicesService {
     }
   }
 
+  /**
+   * Whether a device of this driver has `data` already (by value, whatever the order of its keys,
+   * as Homey compares it). Against the writes queued too: the same device paired twice at once is
+   * added once.
+   */
+  isPaired(appId: string, driverId: string, data: unknown): boolean {
+    const key = dataKey(data);
+    return Object.values(this.section.next).some((d) => d.appId === appId && d.driverId === driverId && dataKey(d.data) === key);
+  }
+
   /** A paired device: the driver's defaults with what the pairing gave, told to its app. */
   async create(appId: string, driverId: string, given: PairDevice, zone?: string): Promise<DeviceView> {
     const apps = this.mustApps();
@@ -218,10 +228,7 @@ export class DevicesService {
     if (!driver) throw notFound(`app '${appId}' has no driver '${driverId}'`);
     if (zone !== undefined && !this.zones.exists(zone)) throw new HearthError('invalid_parameter', `zone '${zone}' does not exist`);
     if (Object.keys(this.section.next).length >= LIMITS.devices) throw conflict(`a hub keeps ${LIMITS.devices} devices at most`);
-    // Against the writes queued too: the same device paired twice at once is added once.
-    if (Object.values(this.section.next).some((d) => d.appId === appId && d.driverId === driverId && JSON.stringify(d.data) === JSON.stringify(given.data))) {
-      throw conflict(`this device (${given.name}) is added already`);
-    }
+    if (this.isPaired(appId, driverId, given.data)) throw conflict(`this device (${given.name}) is added already`);
     const settings = nullRecord<unknown>();
     for (const s of driver.deviceSettings) settings[s.id] = s.default;
     Object.assign(settings, given.settings ?? {});
@@ -401,4 +408,19 @@ export class DevicesService {
     });
     return stored;
   }
+}
+
+/** A device's data as text with every object's keys in order: equal data, equal text. */
+function dataKey(data: unknown): string {
+  return (
+    JSON.stringify(data, (_key, value: unknown) =>
+      value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((k) => [k, (value as Record<string, unknown>)[k]]),
+          )
+        : value,
+    ) ?? 'null'
+  );
 }

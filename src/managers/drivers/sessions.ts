@@ -104,9 +104,16 @@ export class PairSessions {
     return view;
   }
 
+  /**
+   * An event from a pairing view to the driver, answered with what its handler answers. The
+   * devices `list_devices` answers leave out those already paired (by their data), as Homey's
+   * docs say: a person sees only what can still be added.
+   */
   async emit(id: string, event: string, data: unknown) {
     const s = this.must(id);
-    return this.drivers.call(s.appId, 'pair.emit', { session: id, event, data: data ?? null }, HANDLER_TIMEOUT_MS);
+    const answer = await this.drivers.call(s.appId, 'pair.emit', { session: id, event, data: data ?? null }, HANDLER_TIMEOUT_MS);
+    if (event !== 'list_devices' || !Array.isArray(answer)) return answer;
+    return answer.filter((d: unknown) => !this.devices.isPaired(s.appId, s.localDriverId, (d as { data?: unknown } | null)?.data));
   }
 
   async addDevice(id: string, body: unknown): Promise<DeviceView> {
