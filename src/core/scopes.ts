@@ -63,6 +63,23 @@ export const SCOPE_INFO: { readonly [S in Scope]: { readonly label: string; read
   SYSTEM: { label: 'Administration', sentence: 'Manage tokens and sign-in links, and download, upload and restore backups: everything short of owner.' },
   SYSTEM_READONLY: { label: 'View administration', sentence: 'See backups and the hub’s administrative state, without changing it.' },
 };
+/**
+ * What a family's phone or wall tablet signs in with by default (the web app's "Sign in a phone"):
+ * everything its home screen and dashboards show and do (seeing and switching devices, the
+ * zones, starting flows, charts, speech), nothing that changes how the home is set up.
+ */
+export const PHONE_SCOPES: readonly Scope[] = [
+  'service.dashboard',
+  'service.device.readonly',
+  'service.device.control',
+  'service.zone.readonly',
+  'service.flow.readonly',
+  'service.flow.start',
+  'service.speech',
+  'service.app.readonly',
+  'service.insights.readonly',
+];
+
 /** What a token may hold: a scope, or `*` for every scope (the owner token). */
 export type GrantedScope = Scope | '*';
 

@@ -4,6 +4,7 @@
  * restart of its app, renamed and deleted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHONE_SCOPES } from '../../src/core/scopes.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
@@ -156,6 +157,23 @@ describe('a driver app from the docs', () => {
     expect(up.body).toMatchObject({ available: true, unavailableMessage: null });
     expect((await hub.call('GET', '/api/manager/devices/state')).body).toEqual({ devices: 1, unavailable: 0 });
     expect(up.body.capabilitiesObj.onoff?.value).toBe(true);
+  });
+
+  it('a phone signed in with the default choices sees the lamp, its zone and the dashboards, and switches it', async () => {
+    const login = await hub.call<{ code: string }>('POST', '/api/manager/tokens/login', { body: { scopes: PHONE_SCOPES } });
+    const phone = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/login/redeem', { token: null, body: { code: login.body.code, browser: 'Phone' } })).body
+      .token;
+    const seen = await hub.call<Record<string, { name: string }>>('GET', '/api/manager/devices/device', { token: phone });
+    expect(Object.values(seen.body).map((d) => d.name)).toEqual(['Lamp 1']);
+    for (const path of ['/api/manager/zones/zone', '/api/manager/dashboards/dashboard', '/api/manager/flow/flow']) {
+      expect((await hub.call('GET', path, { token: phone })).status, path).toBe(200);
+    }
+    for (const value of [false, true]) {
+      const switched = await hub.call('PUT', `/api/manager/devices/device/${device.id}/capability/onoff`, { token: phone, body: { value } });
+      expect(switched.status).toBe(200);
+    }
+    // Setting up the home is not a phone's: renaming the lamp is refused.
+    expect((await hub.call('PUT', `/api/manager/devices/device/${device.id}`, { token: phone, body: { name: 'Mine' } })).status).toBe(403);
   });
 
   it('renames and deletes the device, and the app hears both', async () => {

@@ -108,6 +108,10 @@ describe('sign-in by one-time link in Chromium', { timeout: 120_000 }, () => {
     await phone.locator('nav').waitFor();
     const phoneToken = await stored(phone);
     await phone.close();
+    // Signed in with the default choices, a phone sees the devices and the zones of the home.
+    for (const path of ['/api/manager/devices/device', '/api/manager/zones/zone']) {
+      expect((await hub.call('GET', path, { token: phoneToken })).status, path).toBe(200);
+    }
 
     // One profile, one localStorage: the phone's sign-in replaced the owner's token there.
     await page.close();

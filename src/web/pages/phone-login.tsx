@@ -6,14 +6,12 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { encode } from 'uqr';
-import type { Scope } from '../../core/scopes.js';
+import { PHONE_SCOPES, type Scope } from '../../core/scopes.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import type { LoginCode } from '../types.js';
 import { CopyButton, Err, formatTime, ScopePicker, useAction } from '../ui.js';
 
-/** What a phone usually needs: use dashboards and say things. */
-const DEFAULT_SCOPES: Scope[] = ['service.dashboard', 'service.speech', 'service.app.readonly', 'service.insights.readonly'];
 
 /** SVG path data of the dark modules. */
 function qrPath(modules: readonly (readonly boolean[])[]): string {
@@ -63,7 +61,7 @@ function useCountdown(iso: string | null): number {
 }
 
 export function PhoneLogin(): JSX.Element {
-  const [scopes, setScopes] = useState<Scope[]>(DEFAULT_SCOPES);
+  const [scopes, setScopes] = useState<Scope[]>([...PHONE_SCOPES]);
   const [made, setMade] = useState<LoginCode | null>(null);
   const a = useAction();
   const left = useCountdown(made?.expiresAt ?? null);
