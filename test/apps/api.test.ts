@@ -188,6 +188,22 @@ describe('apps operations on a real hub', () => {
     expect(restarted.body).toMatchObject({ state: 'running', ready: true });
     const broken = await hub.call<{ error: string }>('POST', '/api/manager/apps/app/com.test.broken/restart');
     expect(broken).toMatchObject({ status: 409, body: { error: 'conflict' } });
+    // Restart reads the folder as it is now, as `homey app run` does: the fixed app starts...
+    await writeApp(appsDir, 'com.test.broken', { code: homeyApp('') });
+    const fixed = await hub.call<App>('POST', '/api/manager/apps/app/com.test.broken/restart');
+    expect(fixed.body).toMatchObject({ state: 'running', crashed: false });
+    // ...and, broken another way, it stops and says what is wrong with the file now.
+    await writeApp(appsDir, 'com.test.broken', { code: '', manifest: { sdk: 1, version: 'one' } });
+    const again = await hub.call<{ error_description: string }>('POST', '/api/manager/apps/app/com.test.broken/restart');
+    expect(again.status).toBe(409);
+    expect(again.body.error_description).toMatch(/^app 'com.test.broken' cannot start: app.json version: .*\(its folder as it is now\)$/);
+    await poll(
+      () => app('com.test.broken'),
+      (a) => a.state === 'stopped' && /version/.test(a.crashedMessage ?? ''),
+      'the re-broken app to be stopped with its new error',
+    );
+    await writeApp(appsDir, 'com.test.broken', { code: '', manifest: { sdk: 1 } });
+    await hub.call('POST', '/api/manager/apps/app/com.test.broken/restart');
     const driver = await hub.call<{ error: string; error_description: string }>('POST', '/api/manager/apps/app/com.test.driver/restart');
     expect(driver).toMatchObject({
       status: 409,

@@ -43,11 +43,20 @@ export class OwnerDecisions {
     return this.announced(id);
   }
 
+  /**
+   * Restarts the app from its folder as it is now, as `homey app run` does: a fixed app.json is
+   * what starts, and a broken one is refused with its error as the file is now (not the one it
+   * had when the hub first read it).
+   */
   async restart(id: string): Promise<App> {
     const supervisor = this.host.supervisor(id);
-    const why = this.host.unstartable(id);
-    if (why) throw new HearthError('conflict', `app '${id}' cannot start: ${why}`);
     if (!this.host.record(id).enabled) throw new HearthError('conflict', `app '${id}' is disabled; enable it instead`);
+    await this.host.reread(id);
+    const why = this.host.unstartable(id);
+    if (why) {
+      this.announced(id);
+      throw new HearthError('conflict', `app '${id}' cannot start: ${why} (its folder as it is now)`);
+    }
     await this.host.update(id, (d) => {
       d[id]!.crashes = [];
     });

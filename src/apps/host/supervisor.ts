@@ -217,7 +217,13 @@ export class AppSupervisor {
   hold(message: string): void {
     this.wanted = false;
     this.clearRestart();
-    this.set({ state: 'stopped', ready: false, crashed: true, crashedMessage: message });
+    const held = (): void => this.set({ state: 'stopped', ready: false, crashed: true, crashedMessage: message });
+    if (!this.child) return held();
+    // A running app whose folder is now unusable (a restart re-read it) stops first: held means no process.
+    void this.serial(async () => {
+      await this.halt();
+      held();
+    }).catch((err: unknown) => this.internal(err));
   }
 
   private clearRestart(): void {
