@@ -87,6 +87,23 @@ describe('manifest', () => {
     expect(m.unrun).toEqual([]);
   });
 
+  it('warns of a top-level key Homey does not know, naming the nearest one it does (a typo would be ignored in silence)', () => {
+    const m = parsed({ ...base, permisions: ['homey:manager:api'], somethingHomeyAddsLater: {} });
+    expect(m.warnings).toEqual([
+      "'permisions' is not a key Homey knows in app.json (did you mean 'permissions'?); it is kept in the manifest but nothing reads it",
+      "'somethingHomeyAddsLater' is not a key Homey knows in app.json; it is kept in the manifest but nothing reads it",
+    ]);
+    expect(m.permissions).toEqual([]);
+    expect(parsed({ ...base, _comment: 'generated', $schema: 'x', energy: {}, brandName: 'B' }).warnings).toEqual([]);
+  });
+
+  it('says where app.json stops being JSON by line and column', () => {
+    const text = '{\n  "id": "com.example.app",\n  "version": "1.2.3"\n  "sdk": 3\n}\n';
+    expect(manifestFromText(text)).toEqual({ ok: false, message: "app.json is not valid JSON: line 4, column 3: Expected ',' or '}' after property value" });
+    expect(manifestFromText('{"id": "com.example.app", "sdk": tru}')).toEqual({ ok: false, message: "app.json is not valid JSON: line 1, column 34: Unexpected token '}'" });
+    expect(manifestFromText('{"id": [1,\n2,]}')).toEqual({ ok: false, message: "app.json is not valid JSON: line 2, column 3: Unexpected token ']'" });
+  });
+
   it('leaves out pictures that are not picture files inside the app folder, and accepts the app anyway', () => {
     const m = parsed({ ...base, icon: '/../../etc/passwd.svg', images: { small: '/assets/x.exe', large: '/assets/ok.webp' }, brandColor: 'red' });
     expect(m.icon).toBeUndefined();

@@ -13,8 +13,10 @@
  * Keys starting with `$` are removed from the result, as the CLI does. Files are app input:
  * symlinks are skipped, each file and the result are bounded.
  */
+
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
+import { jsonErrorAt } from '../../core/json-error.js';
 import { nullRecord } from '../../core/records.js';
 import { type AppManifest, FLOW_KINDS, MAX_MANIFEST_BYTES, MAX_MANIFEST_TEXT, manifestFromText, parseManifest, readManifestText } from './manifest.js';
 
@@ -51,10 +53,11 @@ async function readJsonValue(file: string): Promise<unknown> {
   const info = await lstat(file).catch(() => null);
   if (!info?.isFile()) return undefined;
   if (info.size > MAX_FILE_BYTES) throw new ComposeError(`${file} is larger than 256 KiB`);
+  const text = await readFile(file, 'utf8');
   try {
-    return JSON.parse(await readFile(file, 'utf8'));
+    return JSON.parse(text);
   } catch (err) {
-    throw new ComposeError(`${file} is not valid JSON: ${(err as Error).message}`);
+    throw new ComposeError(`${file} is not valid JSON: ${jsonErrorAt(text, err)}`);
   }
 }
 

@@ -12,6 +12,8 @@ import { basename, isAbsolute, join, normalize } from 'node:path';
 import semver from 'semver';
 import { z } from 'zod';
 import type { Capability } from '../../core/capability.js';
+import { jsonErrorAt } from '../../core/json-error.js';
+import { nearest } from '../../core/nearest.js';
 import { nullRecord, safeRecord } from '../../core/records.js';
 import { transient } from '../../core/transient.js';
 import { describeIssues } from '../../core/zod-issues.js';
@@ -365,6 +367,29 @@ function withReadableSettings(raw: Record<string, unknown>): { cleaned: Record<s
   return { cleaned, warnings };
 }
 
+/**
+ * The top-level keys of app.json that Homey's apps use (its docs and validator, and what the
+ * apps of the compatibility corpus write), and hearth's `main`: any other is most likely a typo,
+ * which Homey's validator would refuse and hearth would otherwise ignore in silence.
+ */
+const KNOWN_KEYS = new Set([
+  ...['_comment', 'id', 'version', 'compatibility', 'sdk', 'runtime', 'esm', 'main', 'platforms', 'name', 'description', 'category'],
+  ...['permissions', 'images', 'icon', 'author', 'contributors', 'contributing', 'bugs', 'source', 'homepage', 'support', 'tags'],
+  ...['brandColor', 'brandName', 'homeyCommunityTopicId', 'platformLocalRequiredFeatures', 'dependencies', 'api', 'flow', 'drivers'],
+  ...['capabilities', 'discovery', 'signals', 'screensavers', 'widgets', 'settings', 'energy'],
+]);
+
+/** A warning per top-level key Homey does not know, naming the nearest known one. */
+function unknownKeys(raw: Record<string, unknown>): string[] {
+  return Object.keys(raw)
+    .filter((k) => !KNOWN_KEYS.has(k) && !k.startsWith('$'))
+    .slice(0, 20)
+    .map((k) => {
+      const near = nearest(k, KNOWN_KEYS);
+      return `'${k.slice(0, 64)}' is not a key Homey knows in app.json${near ? ` (did you mean '${near}'?)` : ''}; it is kept in the manifest but nothing reads it`;
+    });
+}
+
 /** Validates a parsed app.json; `folderName`, when given, must equal the id. */
 export function parseManifest(raw: unknown, folderName?: string): ManifestResult {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'app.json must hold a JSON object' };
@@ -380,6 +405,7 @@ export function parseManifest(raw: unknown, folderName?: string): ManifestResult
   const discovery = readDiscovery(rawObject.discovery);
   unrun.push(...discovery.unrun);
   const warnings = [
+    ...unknownKeys(rawObject),
     ...unreadable,
     ...settingWarnings(m.settings, 'settings'),
     ...Object.entries(m.widgets).flatMap(([id, w]) => settingWarnings(w.settings, `widgets.${id}.settings`)),
@@ -417,7 +443,7 @@ export function manifestFromText(text: string, folderName?: string): ManifestRes
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    return { ok: false, message: `app.json is not valid JSON: ${(err as Error).message}` };
+    return { ok: false, message: `app.json is not valid JSON: ${jsonErrorAt(text, err)}` };
   }
   return parseManifest(raw, folderName);
 }
