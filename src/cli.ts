@@ -7,6 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CONFIG_FLAGS, type Config, ConfigError, loadConfig, OWNER_TOKEN_FILE } from './config.js';
+import { nearest } from './core/nearest.js';
+import type { TokenView } from './managers/tokens/views.js';
 import { VERSION } from './version.js';
 
 const USAGE = `hearth ${VERSION}: home-automation hub
@@ -15,7 +17,7 @@ Usage:
   hearth start [--host H] [--port P] [--data-dir D] [--apps-dir A] [--store S] [--audio-out O]
                [--log-level L] [--speech-engine E] [--backup-dir B] [--backup-schedule CRON]
   hearth token create --name NAME --scope SCOPE [--scope SCOPE ...]
-  hearth token list
+  hearth token list [--json]
   hearth token revoke ID
   hearth login [--scope SCOPE ...] [--minutes N]   (a one-time link that signs a browser in, 10 minutes
                                               at most; default: every scope but the owner's)
@@ -37,7 +39,20 @@ function parse(args: string[], extra: Record<string, { type: 'string' | 'boolean
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { ...extra };
   for (const flag of CONFIG_FLAGS()) options[flag] = { type: 'string' };
   options.url = { type: 'string' };
-  return parseArgs({ args, options, allowPositionals: true, strict: true });
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    // Node's text ("To specify a positional argument starting with a '-' ...") helps no one who
+    // mistyped a flag: the flag, the nearest known one, and the usage.
+    const code = (err as NodeJS.ErrnoException).code;
+    const flag = /'(-[^']*)'/.exec((err as Error).message)?.[1];
+    if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || !flag) throw err;
+    const near = nearest(
+      flag,
+      Object.keys(options).map((o) => `--${o}`),
+    );
+    throw new Error(`unknown flag '${flag}'${near ? `: did you mean ${near}?` : ''}\n\n${USAGE}`);
+  }
 }
 
 function configFrom(values: Record<string, unknown>): Config {
@@ -93,8 +108,31 @@ async function checkedScopes(given: string[] | undefined): Promise<string[]> {
   return given;
 }
 
+type TokenRow = Pick<TokenView, 'id' | 'name' | 'scopes' | 'createdAt' | 'owner' | 'session'>;
+
+/** The tokens as a person reads them: one per line, aligned, newest last (`--json` for scripts). */
+function tokenTable(tokens: Record<string, TokenRow>): string {
+  const rows = Object.values(tokens)
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+    .map((t) => [
+      t.id,
+      t.name,
+      t.owner ? 'owner' : t.session ? 'session' : 'token',
+      t.createdAt.slice(0, 16).replace('T', ' '),
+      t.owner ? 'everything' : t.scopes.join(', '),
+    ]);
+  const head = ['ID', 'NAME', 'KIND', 'CREATED (UTC)', 'MAY'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(head), ...rows.map(line)].join('\n');
+}
+
 async function token(args: string[]): Promise<void> {
-  const { values, positionals } = parse(args, { name: { type: 'string' }, scope: { type: 'string', multiple: true } });
+  const { values, positionals } = parse(args, { name: { type: 'string' }, scope: { type: 'string', multiple: true }, json: { type: 'boolean' } });
   const config = configFrom(values);
   const url = values.url as string | undefined;
   const [sub, id] = positionals;
@@ -107,9 +145,11 @@ async function token(args: string[]): Promise<void> {
       console.log(JSON.stringify(created, null, 2));
       return;
     }
-    case 'list':
-      console.log(JSON.stringify(await api(config, url, 'GET', '/token'), null, 2));
+    case 'list': {
+      const tokens = (await api(config, url, 'GET', '/token')) as Record<string, TokenRow>;
+      console.log(values.json === true ? JSON.stringify(tokens, null, 2) : tokenTable(tokens));
       return;
+    }
     case 'revoke':
       if (!id) throw new Error('usage: hearth token revoke ID');
       await api(config, url, 'DELETE', `/token/${encodeURIComponent(id)}`);

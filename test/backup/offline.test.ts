@@ -50,7 +50,7 @@ describe('offline backup and restore', () => {
     const holder = await holdDataLock(f.dataDir);
     try {
       await expect(runOfflineBackup(configFor(f))).rejects.toThrow(
-        `a hub is running on ${f.dataDir} (pid ${holder.pid}); ask it for a backup instead: POST /api/manager/backup/backup/`,
+        `a hub is running on ${f.dataDir} (pid ${holder.pid}); ask it for a backup instead: "Back up now" under System → Backups in the web app, or POST /api/manager/backup/backup/ with a token`,
       );
     } finally {
       await holder.kill();

@@ -212,10 +212,15 @@ describe('process lifecycle', () => {
     }
   });
 
-  it('refuses a bad flag with exit code 2 and a sentence', () => {
+  it('refuses a bad flag with exit code 2 and a sentence; a mistyped one names the nearest flag and the usage', () => {
     const res = spawnSync(process.execPath, [CLI, 'start', '--port', 'eighty'], { encoding: 'utf8' });
     expect(res.status).toBe(2);
     expect(res.stderr).toContain("invalid --port 'eighty'");
+    const typo = spawnSync(process.execPath, [CLI, 'start', '--prot', '8080'], { encoding: 'utf8' });
+    expect(typo.status).toBe(2);
+    expect(typo.stderr).toMatch(/^hearth: unknown flag '--prot': did you mean --port\?\n\nhearth .*\n\nUsage:/);
+    expect(typo.stderr).not.toContain('positional argument');
+    expect(spawnSync(process.execPath, [CLI, 'token', 'list', '--zzzz'], { encoding: 'utf8' }).stderr).toMatch(/^hearth: unknown flag '--zzzz'\n/);
   });
 });
 
@@ -240,6 +245,12 @@ describe('hearth token', () => {
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('runs as a command of its own after a build, as npx hearth runs it (its execute bit)', () => {
+    const res = spawnSync(CLI, ['version'], { encoding: 'utf8' });
+    expect(res.error).toBeUndefined();
+    expect(res.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('answers --help on every command with the usage', () => {
@@ -278,9 +289,14 @@ describe('hearth token', () => {
       expect(token.scopes).toEqual(['service.dashboard.readonly', 'service.speech']);
       expect((await call(hub.url, 'GET', '/api/manager/i18n/state', { token: token.token })).status).toBe(403);
 
-      const listed = JSON.parse((await exec(process.execPath, [CLI, 'token', 'list'], { env })).stdout) as Record<string, { name: string }>;
+      const listed = JSON.parse((await exec(process.execPath, [CLI, 'token', 'list', '--json'], { env })).stdout) as Record<string, { name: string }>;
       expect(listed[token.id]?.name).toBe('kitchen');
       expect(JSON.stringify(listed)).not.toContain(token.token);
+      // For a person: a table, a token per line.
+      const table = (await exec(process.execPath, [CLI, 'token', 'list'], { env })).stdout.trimEnd().split('\n');
+      expect(table[0]).toMatch(/^ID +NAME +KIND +CREATED \(UTC\) +MAY$/);
+      expect(table.find((l) => l.startsWith(token.id))).toMatch(/ kitchen +token +\d{4}-\d\d-\d\d \d\d:\d\d +service\.dashboard\.readonly, service\.speech$/);
+      expect(table.join('\n')).not.toContain(token.token);
 
       await exec(process.execPath, [CLI, 'token', 'revoke', token.id], { env });
       expect((await call(hub.url, 'GET', '/api/manager/i18n/state', { token: token.token })).status).toBe(401);

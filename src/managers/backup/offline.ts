@@ -20,7 +20,7 @@ export async function runOfflineBackup(config: Config): Promise<BackupResult> {
   const holder = await lockHolder(config.dataDir);
   if (holder !== null) {
     throw new Error(
-      `a hub is running on ${config.dataDir}${holder.pid === null ? '' : ` (pid ${holder.pid})`}; ask it for a backup instead: POST /api/manager/backup/backup/`,
+      `a hub is running on ${config.dataDir}${holder.pid === null ? '' : ` (pid ${holder.pid})`}; ask it for a backup instead: "Back up now" under System → Backups in the web app, or POST /api/manager/backup/backup/ with a token`,
     );
   }
   await access(join(config.dataDir, DB_FILE)).catch(() => {
