@@ -61,7 +61,8 @@ function configFrom(values: Record<string, unknown>): Config {
   return loadConfig(flags, process.env);
 }
 
-async function api(config: Config, url: string | undefined, method: string, path: string, body?: unknown): Promise<unknown> {
+/** A call to the running hub's `manager` (the tokens manager unless said). */
+async function api(config: Config, url: string | undefined, method: string, path: string, body?: unknown, manager = 'tokens'): Promise<unknown> {
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const base = url ?? `http://${host}:${config.port}`;
   const tokenFile = join(config.dataDir, OWNER_TOKEN_FILE);
@@ -77,7 +78,7 @@ async function api(config: Config, url: string | undefined, method: string, path
     ));
   let res: Response;
   try {
-    res = await fetch(`${base}/api/manager/tokens${path}`, {
+    res = await fetch(`${base}/api/manager/${manager}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
@@ -171,8 +172,15 @@ async function login(args: string[]): Promise<void> {
     throw new Error(`--minutes must be a whole number from 1 to 10, not '${String(values.minutes)}'`);
   const made = (await api(config, url, 'POST', '/login', { scopes, ttlSeconds: minutes * 60 })) as { code: string; expiresAt: string; scopes: string[] };
   const { linkBase } = await import('./login-link.js');
-  const link = `${linkBase(config, url)}/#login=${made.code}`;
+  // Where the hub says it is reached (the address it listens on): this CLI's --host is not the
+  // hub's, and a hub on 127.0.0.1 alone is not reached at the LAN address.
+  const info = url ? null : ((await api(config, url, 'GET', '/', undefined, 'system').catch(() => null)) as { address?: unknown } | null);
+  const address = typeof info?.address === 'string' && info.address !== '' ? info.address : null;
+  const link = `${address ? `http://${address}` : linkBase(config, url)}/#login=${made.code}`;
   console.log(link);
+  if (address && /^(127\.|\[::1\]|localhost)/.test(address)) {
+    console.error(`The hub listens on ${address.replace(/:\d+$/, '')} only: this link opens on this machine alone. To sign a phone in, start the hub with --host 0.0.0.0.`);
+  }
   // The same link as a QR code for a phone's camera, on stderr (stdout stays the link alone, for
   // scripts). Light modules are the blocks: a terminal draws them in its (light) text colour.
   const { renderUnicodeCompact } = await import('uqr');

@@ -50,6 +50,11 @@ describe('one-time sign-in links', { timeout: 30_000 }, () => {
   it('hearth login prints a link whose code signs a browser in once, with the chosen scopes, as a listed and revocable session', async () => {
     const { link, code, said } = await cliLogin('--scope', 'service.dashboard.readonly', '--minutes', '2');
     expect(said).toMatch(/works once/);
+    // The test hub listens on 127.0.0.1 alone: the link is where it answers (not this machine's
+    // LAN address, which the CLI's own default host would give), and it says a phone cannot open it.
+    expect(link.startsWith(`http://127.0.0.1:${hub.port}/`)).toBe(true);
+    expect((await fetch(link.replace(/#.*$/, ''))).status).toBe(200);
+    expect(said).toContain('The hub listens on 127.0.0.1 only: this link opens on this machine alone. To sign a phone in, start the hub with --host 0.0.0.0.');
     // The same link as a QR code in the terminal, on stderr; read back where zbar is installed.
     const qr = said.split('\n').filter((line) => /^[█▀▄ ]+$/.test(line) && line.length > 20);
     expect(qr.length).toBeGreaterThan(10);
