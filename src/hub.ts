@@ -3,8 +3,8 @@
  * order and stops them in reverse. A manager that fails to start is logged and its operations
  * answer 503; the others run on.
  */
-import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { AppGateway } from './apps/host/gateway.js';
 import { APP_WEB_API_SCOPES } from './apps/host/hub-api.js';
@@ -25,6 +25,7 @@ import { checkSqliteAddon } from './core/native-module.js';
 import { OptionService } from './core/options.js';
 import { checkWritable, folderError } from './core/startup-error.js';
 import { Store } from './core/store.js';
+import { DB_FILE } from './core/store-files.js';
 import { newSecret, TokenService } from './core/tokens.js';
 import { beginHostProbes } from './host-probes.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
@@ -293,6 +294,15 @@ export class Hub {
     const recovered = await recoverRestore(dataDir);
     // What a killed restore staged and the journal no longer needs (its process is gone).
     await cleanLeftovers(dataDir);
+    // A data dir with no data is a new home with a new owner token: loudly, so a mistyped
+    // --data-dir is seen at once rather than as a home that lost everything.
+    const home: string[] = await readdir(dataDir).catch(() => []);
+    if (!home.includes(DB_FILE)) {
+      this.log.warn(
+        { dataDir: resolve(dataDir) },
+        `made a new, empty home in ${resolve(dataDir)} (there was no home there): if your home is in another folder, stop the hub and start it with --data-dir <that folder>`,
+      );
+    }
     await mkdir(dataDir, { recursive: true, mode: 0o750 });
     return recovered;
   }

@@ -3,7 +3,7 @@
  * (no JSON, no stack; the stack is logged at debug) and exits. Everything the start checks
  * before it creates anything (the data dir's lock, the port, folders it must write) ends here.
  */
-import { access, constants } from 'node:fs/promises';
+import { access, constants, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 
 export class StartupError extends Error {
@@ -43,6 +43,9 @@ export function folderError(err: unknown, what: string, dir: string, flag: strin
  */
 export async function checkWritable(dir: string, what: string, flag: string): Promise<void> {
   let at = resolve(dir);
+  // A file given where a folder is meant (a mistyped flag) is that, not a permission problem.
+  const info = await stat(at).catch(() => null);
+  if (info && !info.isDirectory()) throw new StartupError(`the ${what} ${dir} is a file, not a folder: choose a folder with ${flag}`);
   for (;;) {
     try {
       await access(at, constants.W_OK | constants.X_OK);

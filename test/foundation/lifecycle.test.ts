@@ -25,12 +25,16 @@ describe('owner token', () => {
       expect((await call(hub.url, 'GET', '/api/manager/i18n/state', { token })).status).toBe(200);
       expect(hub.output.join('\n')).not.toContain(token);
       expect(await readFile(join(hub.dataDir, 'db.json'), 'utf8')).not.toContain(token);
+      // A new home is said loudly, with where (a mistyped --data-dir is seen at once).
+      const made = hub.output.find((l) => l.includes('made a new, empty home'));
+      expect(made && JSON.parse(made)).toMatchObject({ level: 40, dataDir: hub.dataDir });
 
       // Losing the file and restarting replaces the owner token; the old one stops working.
       await hub.stop();
       await rm(file);
       const again = await startHub({ ownerToken: null, dataDir: hub.dataDir, appsDir: hub.appsDir });
       try {
+        expect(again.output.some((l) => l.includes('made a new, empty home'))).toBe(false);
         const fresh = (await readFile(file, 'utf8')).trim();
         expect(fresh).not.toBe(token);
         expect((await call(again.url, 'GET', '/api/manager/i18n/state', { token })).status).toBe(401);
@@ -208,6 +212,21 @@ describe('process lifecycle', () => {
       expect(await readdir(root)).toEqual(['file']);
     } finally {
       await chmod(root, 0o755);
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a data dir that is a file, saying so (not as a permission problem)', async () => {
+    const root = await tempDir();
+    try {
+      await writeFile(join(root, 'file'), 'x');
+      const res = spawnSync(process.execPath, [CLI, 'start', '--port', '0', '--data-dir', join(root, 'file'), '--apps-dir', join(root, 'apps')], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(res.status).toBe(1);
+      expect(res.stderr.trim()).toBe(`hearth: the data dir ${join(root, 'file')} is a file, not a folder: choose a folder with --data-dir`);
+    } finally {
       await rm(root, { recursive: true, force: true });
     }
   });
