@@ -67,13 +67,21 @@ function LanguageStep({ next }: { next: () => void }): JSX.Element {
   );
 }
 
+/** Why a browser on the hub's plain-http LAN address cannot give its location, and what to do instead. */
+const INSECURE_LOCATION =
+  'browsers tell their location only to secure (https) pages or to the computer the hub runs on, and this page is plain http: type the latitude and longitude instead (a map app shows them when you press and hold on your home)';
+
 function LocationStep({ next }: { next: () => void }): JSX.Element {
   const [lat, setLat] = useState('');
   const [lon, setLon] = useState('');
   const a = useAction();
   const locate = useAction();
+  // Browsers tell their location only to secure pages (https, or this machine itself): on the
+  // hub's plain-http LAN address the request is refused before anyone is asked.
+  const insecure = !window.isSecureContext;
   const fromBrowser = (): Promise<string> =>
     new Promise((resolve, reject) => {
+      if (insecure) return reject(new Error(INSECURE_LOCATION));
       if (!('geolocation' in navigator)) return reject(new Error('this browser cannot tell its location; type it instead'));
       navigator.geolocation.getCurrentPosition(
         (p) => {
@@ -101,9 +109,15 @@ function LocationStep({ next }: { next: () => void }): JSX.Element {
       })}
     >
       <p class="muted">Where the hub is, for apps that need sun times or weather. It stays on the hub.</p>
-      <button type="button" disabled={locate.busy} data-testid="use-browser-location" onClick={() => void locate.run(fromBrowser)}>
-        {locate.busy ? 'Asking the browser…' : "Use this browser's location"}
-      </button>
+      {insecure ? (
+        <p class="muted" data-testid="location-insecure">
+          This browser cannot give its location here: {INSECURE_LOCATION}.
+        </p>
+      ) : (
+        <button type="button" disabled={locate.busy} data-testid="use-browser-location" onClick={() => void locate.run(fromBrowser)}>
+          {locate.busy ? 'Asking the browser…' : "Use this browser's location"}
+        </button>
+      )}
       <span class="ok">{locate.done}</span>
       <Err msg={locate.error} />
       <div class="inline wrap">

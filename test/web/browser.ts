@@ -21,7 +21,13 @@ const FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-quic',
+  // A name for the test hub that is not this machine's: a page there is plain http on the LAN,
+  // not a secure context (as a phone opening the hub's LAN address sees it).
+  '--host-resolver-rules=MAP hearth.lan 127.0.0.1',
 ];
+
+/** The hub's own page at a LAN-like name (see FLAGS): `http://hearth.lan:<port>`. */
+export const lanUrl = (port: number): string => `http://hearth.lan:${port}`;
 
 /** The browser globals the tests touch inside page.evaluate (the Node type-check has no DOM lib). */
 export interface BrowserGlobals {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER } from '../helpers/hub.js';
-import { type BrowserGlobals, screenshots, startWebHub, type WebHub } from './browser.js';
+import { type BrowserGlobals, lanUrl, screenshots, startWebHub, type WebHub } from './browser.js';
 
 let web: WebHub;
 beforeAll(async () => {
@@ -92,5 +92,21 @@ describe('first run in Chromium', { timeout: 120_000 }, () => {
     const bad = await hub.call<{ error_description: string }>('PUT', '/api/manager/system/option/setupDone', { body: { value: 'yes' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error_description).toMatch(/setupDone must be true or false/);
+  });
+
+  test("on the hub's plain-http LAN address, the location step says why the browser cannot tell it, instead of a button that fails", async () => {
+    const { hub, browser } = web;
+    await hub.call('DELETE', '/api/manager/i18n/option/units');
+    const page = await browser.context.newPage();
+    await page.goto(`${lanUrl(hub.port)}/`);
+    expect(await page.evaluate(() => (globalThis as unknown as { isSecureContext: boolean }).isSecureContext)).toBe(false);
+    await page.locator('input[name=token]').fill(OWNER);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('first-run').waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByTestId('location-insecure').waitFor();
+    expect(await page.getByTestId('location-insecure').textContent()).toContain('only to secure (https) pages');
+    expect(await page.getByTestId('use-browser-location').count()).toBe(0);
+    await page.close();
   });
 });
