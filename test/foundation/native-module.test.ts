@@ -63,7 +63,7 @@ the module (for instance, using \`npm rebuild\` or \`npm install\`).`;
 // under another Node (CI's second run, on Node 22) the real dlopen refuses it by its ABI.
 const release = addonCacheFile(hostTarget(), { root: ROOT });
 it.skipIf(!existsSync(release) || process.versions.node.startsWith('20.'))(
-  'refuses, through dlopen itself, a module built for Node 20 under another Node',
+  `refuses, through dlopen itself, a module built for Node 20 under another Node${!existsSync(release) ? ' (skipped: no release module was built here)' : process.versions.node.startsWith('20.') ? ' (skipped: this is Node 20)' : ''}`,
   () => {
     expect(() => checkSqliteAddon(release)).toThrow(`is built for Node's ABI 115, and this Node.js (${process.version}) needs ABI ${process.versions.modules}`);
   },
