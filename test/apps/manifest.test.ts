@@ -380,7 +380,7 @@ describe('manifest', () => {
   });
 
   it('validates the example apps shipped in apps/', async () => {
-    for (const id of ['com.hearth.sysmon', 'com.hearth.greeter']) {
+    for (const id of ['com.hearth.sysmon', 'com.hearth.greeter', 'com.hearth.virtual']) {
       const r = await loadManifest(join(import.meta.dirname, '../../examples', id));
       expect(r.ok ? 'ok' : r.message).toBe('ok');
       expect(r.ok && [r.manifest.incompatible, r.manifest.unrun]).toEqual([null, []]);

@@ -43,7 +43,7 @@ async function installed(id: string): Promise<{ state: string; version: string }
 
 describe('hearth app pack', () => {
   it('packs the example apps (an ES module and a CommonJS app), which a hub installs and runs', async () => {
-    for (const id of ['com.hearth.greeter', 'com.hearth.sysmon']) {
+    for (const id of ['com.hearth.greeter', 'com.hearth.sysmon', 'com.hearth.virtual']) {
       const packed = await packApp(join(ROOT, 'examples', id), store);
       expect(packed).toMatchObject({ id, version: '2.0.0', channel: 'stable' });
       expect(await installed(id)).toMatchObject({ state: 'running', version: '2.0.0' });
