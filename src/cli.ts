@@ -179,7 +179,9 @@ async function login(args: string[]): Promise<void> {
   const link = `${address ? `http://${address}` : linkBase(config, url)}/#login=${made.code}`;
   console.log(link);
   if (address && /^(127\.|\[::1\]|localhost)/.test(address)) {
-    console.error(`The hub listens on ${address.replace(/:\d+$/, '')} only: this link opens on this machine alone. To sign a phone in, start the hub with --host 0.0.0.0.`);
+    console.error(
+      `The hub listens on ${address.replace(/:\d+$/, '')} only: this link opens on this machine alone. To sign a phone in, start the hub with --host 0.0.0.0.`,
+    );
   }
   // The same link as a QR code for a phone's camera, on stderr (stdout stays the link alone, for
   // scripts). Light modules are the blocks: a terminal draws them in its (light) text colour.

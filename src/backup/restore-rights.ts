@@ -9,10 +9,17 @@
  *   never an owner token, never an id or secret hash the hub already has).
  * - apps (code, records with their permissions, settings, userdata): only the owner's restore
  *   brings them in. Through the API app code otherwise comes only from the owner's app store.
- * - insights.db: `service.insights`. Dashboards: `service.dashboard`. Voices: `service.system`.
+ * - insights.db: `service.insights`; each section of db.json by the scope that writes it
+ *   (SECTION_SCOPE: devices and their values `service.device`, zones `service.zone`, flows and
+ *   their folders `service.flow`, variables `service.logic`, dashboards `service.dashboard`, the
+ *   hub's name and voices `service.system`).
  * - options: each one by its own set scope, and only a value its schema accepts; an option the
  *   API does not let anyone set (or this hub does not know) only with the owner.
  * - any other section of db.json: only with the owner.
+ * - this hub's record of its own backups (the `backup` section, `lastSuccessfulBackup`) always
+ *   stays: it says what this hub did, not what the archive's hub had done by then.
+ *
+ * restorePlan() says the same in words, before a restore, for the person about to make it.
  *
  * `hearth restore` on the command line passes no rights: whoever can run it owns the data dir.
  */
@@ -28,11 +35,49 @@ export interface RestoreRights {
   readonly option: (manager: string, name: string) => { readonly set: Scope | null; readonly schema: z.ZodType } | undefined;
 }
 
+/** Each section of db.json and the scope that writes it through the API; absent: only the owner. */
 const SECTION_SCOPE: Readonly<Record<string, Scope>> = {
+  devices: 'service.device',
+  'device-values': 'service.device',
+  zones: 'service.zone',
+  flows: 'service.flow',
+  'flow-folders': 'service.flow',
+  'logic-variables': 'service.logic',
   dashboards: 'service.dashboard',
   speech: 'service.system',
-  backup: 'SYSTEM',
+  system: 'service.system',
 };
+
+/** This hub's own record of its backups: always this hub's, whoever restores. */
+const HUB_OWN_SECTION = 'backup';
+const HUB_OWN_OPTIONS: ReadonlyArray<readonly [string, string]> = [['backup', 'lastSuccessfulBackup']];
+
+/** The parts of a home a restore may bring back, in a person's words, with the scope each needs. */
+const PARTS: ReadonlyArray<{ words: string; scope: Scope | '*' }> = [
+  { words: 'devices and their values', scope: 'service.device' },
+  { words: 'zones', scope: 'service.zone' },
+  { words: 'flows and their folders', scope: 'service.flow' },
+  { words: 'variables', scope: 'service.logic' },
+  { words: 'dashboards', scope: 'service.dashboard' },
+  { words: "the hub's name and voices", scope: 'service.system' },
+  { words: 'insights (logged values and charts)', scope: 'service.insights' },
+  { words: 'apps (their code, permissions, settings and data)', scope: '*' },
+];
+
+/**
+ * What a restore by `rights` will bring back from the backup and what it will leave as it is,
+ * in words, for the confirmation a person reads before restoring.
+ */
+export function restorePlan(rights: RestoreRights | undefined): { brings: string[]; keeps: string[] } {
+  const owner = isOwnerRights(rights);
+  const may = (scope: Scope | '*'): boolean => owner || (scope !== '*' && holds(rights as RestoreRights, scope));
+  const brings = PARTS.filter((p) => may(p.scope)).map((p) => p.words);
+  const keeps = PARTS.filter((p) => !may(p.scope)).map((p) => `${p.words} (${p.scope === '*' ? 'only the owner may bring them back' : `needs ${p.scope}`})`);
+  brings.push(owner ? 'settings (language, units, location, ...)' : 'the settings your sign-in may change');
+  brings.push("the backup's tokens where your sign-in could have made them; the hub's tokens and sign-ins all stay");
+  keeps.push("this hub's record of its backups");
+  return { brings, keeps };
+}
 
 export const isOwnerRights = (rights: RestoreRights | undefined): boolean => rights === undefined || rights.grants.includes('*');
 
@@ -120,12 +165,12 @@ export function composeStore(
   const tokens = mergeTokens(backup.tokens, cur.tokens, rights, leftOut);
   doc.tokens = tokens.merged;
   const tokensAdded = tokens.added;
-  if (isOwnerRights(rights)) return { doc, leftOut, tokensAdded };
+  if (isOwnerRights(rights)) return { doc: keepHubOwn(doc, cur), leftOut, tokensAdded };
   const r = rights as RestoreRights;
   doc.options = mergeOptions(backup.options, cur.options, r, leftOut);
   const kept: string[] = [];
   for (const name of new Set([...Object.keys(backup), ...Object.keys(cur)])) {
-    if (name === 'schemaVersion' || name === 'tokens' || name === 'options') continue;
+    if (name === 'schemaVersion' || name === 'tokens' || name === 'options' || name === HUB_OWN_SECTION) continue;
     const scope = SECTION_SCOPE[name];
     if (scope !== undefined && holds(r, scope)) continue;
     if (JSON.stringify(backup[name]) === JSON.stringify(cur[name])) continue;
@@ -134,5 +179,22 @@ export function composeStore(
     kept.push(scope ? `${name} (needs ${scope})` : name);
   }
   if (kept.length > 0) leftOut.push(`kept as they are: ${kept.join(', ')}`);
-  return { doc, leftOut, tokensAdded };
+  return { doc: keepHubOwn(doc, cur), leftOut, tokensAdded };
+}
+
+/** `doc` with this hub's own record of its backups (section and options) as the hub has it now. */
+function keepHubOwn(doc: StoreDocument, cur: Record<string, unknown>): StoreDocument {
+  if (cur[HUB_OWN_SECTION] === undefined) delete doc[HUB_OWN_SECTION];
+  else doc[HUB_OWN_SECTION] = cur[HUB_OWN_SECTION];
+  const options = isObject(doc.options) ? doc.options : {};
+  const now = isObject(cur.options) ? cur.options : {};
+  for (const [manager, name] of HUB_OWN_OPTIONS) {
+    const mine = isObject(now[manager]) ? (now[manager] as Record<string, unknown>)[name] : undefined;
+    const values: Record<string, unknown> = Object.assign(Object.create(null), isObject(options[manager]) ? options[manager] : {});
+    if (mine === undefined) delete values[name];
+    else values[name] = mine;
+    options[manager] = values;
+  }
+  doc.options = options;
+  return doc;
 }

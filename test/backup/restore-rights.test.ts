@@ -8,6 +8,7 @@
 import { readdir } from 'node:fs/promises';
 
 import { afterEach, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/core/scopes.js';
 import { homeyApp, writeApp } from '../apps/helpers.js';
 import { call, OWNER, type RunningHub, type startHub } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
@@ -74,6 +75,48 @@ async function restoreAs(h: RunningHub, who: string, bytes: Uint8Array): Promise
   );
   return { accepted: accepted.body, record: state!.lastRestore! };
 }
+
+/** Every scope but the owner's: what `hearth login` gives a browser by default. */
+const LOGIN_SCOPES = SCOPES;
+
+describe('a restore by a browser signed in with hearth login (every scope but the owner’s)', { timeout: 120_000 }, () => {
+  it('is told beforehand what comes back and what stays, and gets its zones, flows and variables back; the backup record is not rolled back', async () => {
+    const h = await hub();
+    const browser = await token(h, 'browser', [...LOGIN_SCOPES]);
+    const home = Object.entries((await h.call<Record<string, { parent: string | null }>>('GET', '/api/manager/zones/zone')).body).find(([, z]) => z.parent === null)![0];
+    const shed = (await h.call<{ id: string }>('POST', '/api/manager/zones/zone', { body: { name: 'Shed', parent: home } })).body;
+    const mood = (await h.call<{ id: string; name: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Mood', type: 'string', value: 'calm' } })).body;
+    const flow = (
+      await h.call<{ id: string }>('POST', '/api/manager/flow/flow', {
+        body: {
+          name: 'Cheer up',
+          trigger: { id: 'homey:manager:flow:programmatic_trigger' },
+          actions: [{ id: 'homey:manager:logic:set_variable', args: { variable: { id: mood.id, name: mood.name }, value: 'cheerful' } }],
+        },
+      })
+    ).body;
+    const first = await backUp(h);
+    const second = await backUp(h);
+    for (const path of [`/api/manager/flow/flow/${flow.id}`, `/api/manager/logic/variable/${mood.id}`, `/api/manager/zones/zone/${shed.id}`]) {
+      expect((await h.call('DELETE', path)).status, path).toBe(204);
+    }
+
+    // Before: the confirmation's words, for this sign-in.
+    const plan = (await call<{ restorePlan: { brings: string[]; keeps: string[] } }>(h.url, 'GET', `${B}/state`, { token: browser })).body.restorePlan;
+    expect(plan.brings).toEqual(expect.arrayContaining(['devices and their values', 'zones', 'flows and their folders', 'variables', 'dashboards']));
+    expect(plan.keeps).toEqual(['apps (their code, permissions, settings and data) (only the owner may bring them back)', "this hub's record of its backups"]);
+
+    const res = await fetch(`${h.url}${B}/archive/${first}`, { headers: { authorization: `Bearer ${OWNER}` } });
+    const { record } = await restoreAs(h, browser, new Uint8Array(await res.arrayBuffer()));
+    expect(record.ok).toBe(true);
+    expect(record.leftOut.join(' ')).not.toMatch(/zones|flows|logic-variables|devices/);
+    expect((await h.call('GET', `/api/manager/zones/zone/${shed.id}`)).status).toBe(200);
+    expect((await h.call('GET', `/api/manager/logic/variable/${mood.id}`)).status).toBe(200);
+    expect((await h.call<{ name: string }>('GET', `/api/manager/flow/flow/${flow.id}`)).body.name).toBe('Cheer up');
+    // The hub's last backup is still its last (the second), not the backup's own record.
+    expect((await h.call<{ lastBackup: { file: string } }>('GET', `${B}/state`)).body.lastBackup.file).toBe(second);
+  });
+});
 
 describe('what a restore through the API may bring in', { timeout: 120_000 }, () => {
   it('a SYSTEM token restoring a foreign archive gains no token, app or setting, and keeps every session', async () => {

@@ -12,7 +12,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { archiveName, parseArchiveName, SIDECAR_SUFFIX } from '../../backup/format.js';
 import { BackupArchiveError, restoreBackup, type VerifiedArchive, verifyArchive } from '../../backup/index.js';
 import { PRE_RESTORE_DIR, removePreRestore } from '../../backup/pre-restore.js';
-import { planFiles, type RestoreRights } from '../../backup/restore-rights.js';
+import { planFiles, type RestoreRights, restorePlan } from '../../backup/restore-rights.js';
 import { fsyncDir, writeFileDurable } from '../../core/durable-file.js';
 import { conflict, type HearthError, invalid, notFound, unavailable } from '../../core/errors.js';
 import { RawResult } from '../../core/operation.js';
@@ -156,6 +156,17 @@ export class BackupArchives {
    * kept in the backup folder's pre-restore/<time>/), and a new hub starts on the same port. The outcome is
    * recorded in the restored data dir, where the next hub's state shows it.
    */
+  /** What a restore by `caller` may replace (src/backup/restore-rights.ts). */
+  rightsOf(caller: TokenInfo | null): RestoreRights {
+    const options = this.ctx.options;
+    return { grants: [...(caller?.scopes ?? [])], option: (manager, name) => options.definition(manager, name) };
+  }
+
+  /** What a restore by `caller` will bring back and leave as it is, in words (shown before a restore). */
+  plan(caller: TokenInfo | null): { brings: string[]; keeps: string[] } {
+    return restorePlan(this.rightsOf(caller));
+  }
+
   async restore(file: string, caller: TokenInfo | null): Promise<ArchiveSummary & { restarting: true; leftOut: string[] }> {
     if (!this.restart) throw unavailable('this hub was not started by the hearth daemon and cannot restart itself; stop it and run hearth restore');
     if (this.restoring) throw conflict('a restore is already under way; the hub restarts when it is done');
@@ -165,8 +176,7 @@ export class BackupArchives {
     const { dataDir, appsDir, backupLocation } = this.ctx.config;
     const log = this.ctx.log;
     // The caller's rights decide what the backup may replace (src/backup/restore-rights.ts).
-    const options = this.ctx.options;
-    const rights: RestoreRights = { grants: [...(caller?.scopes ?? [])], option: (manager, name) => options.definition(manager, name) };
+    const rights = this.rightsOf(caller);
     const accepted = this.restart(async () => {
       const at = new Date().toISOString();
       try {

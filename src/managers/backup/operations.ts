@@ -15,7 +15,7 @@ export function backupOperations(service: BackupService, scheduler: BackupSchedu
     verifyBackup: ({ params }) => archives.verify(params.file),
     restoreBackup: ({ params }, ctx) => archives.restore(params.file, ctx.token),
     deletePreRestore: ({ params }) => archives.deletePreRestore(params.name),
-    getState: () => service.state({ schedule, nextRun: scheduler.nextRun() }),
+    getState: async (_, ctx) => ({ ...(await service.state({ schedule, nextRun: scheduler.nextRun() })), restorePlan: archives.plan(ctx.token) }),
     scheduleBackup: () => {
       const { job, joined } = service.schedule('manual');
       return { ...job, joined };

@@ -152,7 +152,7 @@ export class BackupService {
     await this.running;
   }
 
-  async state(scheduleInfo: { schedule: string; nextRun: Date | null }): Promise<BackupState> {
+  async state(scheduleInfo: { schedule: string; nextRun: Date | null }): Promise<Omit<BackupState, 'restorePlan'>> {
     const { config } = this.ctx;
     let backups: BackupRecord[] = [];
     let preRestore: PreRestoreCopy[] = [];

@@ -113,6 +113,8 @@ export const BackupState = lazy(() =>
     lastBackup: LastBackup().nullable(),
     location: z.string(),
     keep: z.number(),
+    /** What a restore by the caller would bring back from a backup and leave as it is, in words. */
+    restorePlan: z.object({ brings: z.array(z.string()), keeps: z.array(z.string()) }),
     /** The last restore through the hub (the web app), or null. */
     lastRestore: LastRestore().nullable(),
     backups: z.array(z.object({ file: z.string(), createdAt: z.string(), size: z.number(), sha256: z.string() })),

@@ -49,14 +49,26 @@ async function waitForRestart(before: string | null): Promise<BackupState> {
   throw new Error('the hub did not come back within two minutes; check its log (journalctl -u hearth)');
 }
 
+/** The restore's confirmation: what this sign-in brings back and what stays as it is, said before. */
+export function restoreQuestion(createdAt: string, plan: BackupState['restorePlan']): string {
+  return [
+    `Restore the backup of ${formatTime(createdAt)}?`,
+    `Brought back from the backup: ${plan.brings.join('; ')}.`,
+    `Left as they are now: ${plan.keeps.join('; ')}.`,
+    'The hub restarts into it; what it holds now is kept aside as a pre-restore copy.',
+  ].join('\n\n');
+}
+
 function ArchiveRow({
   b,
   onRestored,
   lastRestoreAt,
+  plan,
 }: {
   b: BackupState['backups'][number];
   onRestored: () => void;
   lastRestoreAt: string | null;
+  plan: BackupState['restorePlan'];
 }): JSX.Element {
   const verify = useAction();
   const restore = useAction();
@@ -100,14 +112,7 @@ function ArchiveRow({
           data-testid="restore"
           aria-label={`Restore ${b.file}`}
           onClick={() => {
-            const what =
-              "Dashboards, settings, voices, insights and apps are replaced by the backup's where your sign-in may change them; the hub's tokens and sign-ins all stay.";
-            if (
-              !window.confirm(
-                `Restore the backup of ${formatTime(b.createdAt)}? ${what} The hub restarts into it; what it holds now is kept aside as a pre-restore copy.`,
-              )
-            )
-              return;
+            if (!window.confirm(restoreQuestion(b.createdAt, plan))) return;
             void restore.run(async () => {
               await call('backup', 'restoreBackup', archive);
               await waitForRestart(lastRestoreAt);
@@ -293,7 +298,7 @@ export function Backups(): JSX.Element {
                 </tr>
               ) : null}
               {s.backups.map((b) => (
-                <ArchiveRow key={b.file} b={b} onRestored={state.reload} lastRestoreAt={s.lastRestore?.at ?? null} />
+                <ArchiveRow key={b.file} b={b} onRestored={state.reload} lastRestoreAt={s.lastRestore?.at ?? null} plan={s.restorePlan} />
               ))}
             </tbody>
           </table>

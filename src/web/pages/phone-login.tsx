@@ -12,7 +12,6 @@ import { Icon } from '../icons.js';
 import type { LoginCode } from '../types.js';
 import { CopyButton, Err, formatTime, ScopePicker, useAction } from '../ui.js';
 
-
 /** SVG path data of the dark modules. */
 function qrPath(modules: readonly (readonly boolean[])[]): string {
   const parts: string[] = [];
