@@ -25,6 +25,7 @@ Usage:
                                               (adds an app to a local catalogue, signed with the key)
   hearth app keygen DIR                       (an ed25519 key pair to sign a catalogue; pin the .pub.pem
                                               with hearth start --store-key)
+  hearth app log ID [--follow]                (the app's output; --follow streams it as it is written)
   hearth backup [--data-dir D] [--apps-dir A] [--backup-dir B] [--backup-keep N]
   hearth restore ARCHIVE [--data-dir D] [--apps-dir A]      (with the hub stopped)
   hearth version
@@ -35,8 +36,8 @@ in HEARTH_TOKEN, or else the owner token in <data-dir>/owner-token.`;
 
 type Flags = Record<string, string | undefined>;
 
-function parse(args: string[], extra: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {}) {
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { ...extra };
+function parse(args: string[], extra: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = {}) {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { ...extra };
   for (const flag of CONFIG_FLAGS()) options[flag] = { type: 'string' };
   options.url = { type: 'string' };
   try {
@@ -161,6 +162,35 @@ async function token(args: string[]): Promise<void> {
   }
 }
 
+/** How often `hearth app log --follow` asks the hub for what the app wrote since. */
+const FOLLOW_MS = 1000;
+
+/**
+ * An app's output as `homey app run` streams it: what the hub keeps of stdout (to stdout) and
+ * stderr (to stderr), then, with --follow, each new line as the app writes it, until Ctrl-C.
+ */
+async function appLog(config: Config, url: string | undefined, id: string, follow: boolean): Promise<void> {
+  type Part = { text: string; next: number; skipped: number };
+  let cursors = { stdout: 0, stderr: 0 };
+  for (;;) {
+    const log = (await api(config, url, 'GET', `/app/${encodeURIComponent(id)}/log?stdout=${cursors.stdout}&stderr=${cursors.stderr}`, undefined, 'apps')) as {
+      stdout: Part;
+      stderr: Part;
+    };
+    for (const [name, out] of [
+      ['stdout', process.stdout],
+      ['stderr', process.stderr],
+    ] as const) {
+      const part = log[name];
+      if (part.skipped > 0) out.write(`[hearth: ${part.skipped} bytes of ${name} went by faster than they were read]\n`);
+      out.write(part.text);
+    }
+    cursors = { stdout: log.stdout.next, stderr: log.stderr.next };
+    if (!follow) return;
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_MS));
+  }
+}
+
 async function login(args: string[]): Promise<void> {
   const { values } = parse(args, { scope: { type: 'string', multiple: true }, minutes: { type: 'string' } });
   const config = configFrom(values);
@@ -239,15 +269,18 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'app': {
-      const { values, positionals } = parse(rest, { channel: { type: 'string' }, 'sign-key': { type: 'string' } });
+      const { values, positionals } = parse(rest, { channel: { type: 'string' }, 'sign-key': { type: 'string' }, follow: { type: 'boolean', short: 'f' } });
       const [sub, folder] = positionals;
+      if (sub === 'log' && folder) return appLog(configFrom(values), values.url as string | undefined, folder, values.follow === true);
       if (sub === 'keygen' && folder) {
         const { makeKeyPair } = await import('./apps/catalogue/key.js');
         console.log(JSON.stringify(await makeKeyPair(folder), null, 2));
         return;
       }
       if (sub !== 'pack' || !folder || typeof values.store !== 'string') {
-        throw new Error('usage: hearth app pack FOLDER --store DIR [--channel stable|beta] [--sign-key PRIVATE.pem] | hearth app keygen DIR');
+        throw new Error(
+          'usage: hearth app pack FOLDER --store DIR [--channel stable|beta] [--sign-key PRIVATE.pem] | hearth app keygen DIR | hearth app log ID [--follow]',
+        );
       }
       const { packApp } = await import('./apps/catalogue/pack.js');
       const signKey = values['sign-key'] as string | undefined;

@@ -3,12 +3,13 @@
  * events on the apps namespace, store install, the SDK reaching other managers, and the
  * crash/heap/sandbox behaviour seen from the API.
  */
+import { spawn } from 'node:child_process';
 import { cp, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packApp } from '../../src/apps/catalogue/pack.js';
 import { type EventClient, openEvents } from '../helpers/events.js';
-import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { CLI, OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { readStoreDoc } from '../helpers/store-files.js';
 import { assertBuilt, homeyApp, removeAll, writeApp } from './helpers.js';
@@ -226,6 +227,50 @@ describe('apps operations on a real hub', () => {
     expect(r.status).toBe(200);
     expect(r.body.stdout).toContain('echo app up in en Hello');
     expect(r.body.reports.map((x) => x.message)).toEqual(['looks fine to me']);
+  });
+
+  it('follows the output from a cursor, through the API and hearth app log --follow, as homey app run streams it', async () => {
+    type Part = { text: string; next: number; skipped: number };
+    const read = (cursors = '') => hub.call<{ state: string; stdout: Part; stderr: Part }>('GET', `/api/manager/apps/app/com.test.echo/log${cursors}`);
+    const all = await read();
+    expect(all.status).toBe(200);
+    expect(all.body.stdout.text).toContain('echo app up in');
+    expect(all.body.stdout.next).toBeGreaterThan(0);
+    const at = `?stdout=${all.body.stdout.next}&stderr=${all.body.stderr.next}`;
+    expect((await read(at)).body.stdout).toEqual({ text: '', next: all.body.stdout.next, skipped: 0 });
+    expect((await read('?stdout=minus')).status).toBe(400);
+
+    const cli = spawn(process.execPath, [CLI, 'app', 'log', 'com.test.echo', '--follow', '--port', String(hub.port)], {
+      env: { PATH: process.env.PATH, HEARTH_TOKEN: OWNER },
+    });
+    let printed = '';
+    cli.stdout.on('data', (c: Buffer) => {
+      printed += c.toString();
+    });
+    try {
+      await poll(
+        async () => printed,
+        (p) => p.includes('echo app up in'),
+        'the CLI to print what the app wrote',
+      );
+      expect((await hub.call('POST', '/api/manager/apps/app/com.test.echo/restart')).status).toBe(200);
+      // Only what the new run wrote comes after the cursor, once.
+      const since = await poll(
+        () => read(at),
+        (r) => r.body.stdout.text.includes('echo app up in'),
+        'the restarted app to write',
+      );
+      expect(since.body.stdout.text.match(/echo app up in/g)).toHaveLength(1);
+      expect(since.body.stdout.text).toMatch(/^--- \S+ starting com\.test\.echo@1\.0\.0 ---\n/);
+      const followed = await poll(
+        async () => printed,
+        (p) => (p.match(/echo app up in/g) ?? []).length >= 2,
+        'the CLI to follow the restarted app',
+      );
+      expect(followed.match(/starting com\.test\.echo/g)!.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      cli.kill();
+    }
   });
 
   it('updates autoupdate and network only, naming read-only fields', async () => {

@@ -1,9 +1,17 @@
 /** The crash log of an app (getAppStd): the tails of its output and how its last run ended. */
 import type { AppRecord } from './records.js';
 import { MAX_REPORTS } from './records.js';
+import type { LogSince } from './ring.js';
 import type { AppSupervisor } from './supervisor.js';
 
 /** What getAppStd answers. */
+/** What an app wrote after a reader's cursors, with its run state: what a follower of its log reads. */
+export interface AppLog {
+  state: string;
+  stdout: LogSince;
+  stderr: LogSince;
+}
+
 export interface CrashLog {
   stdout: string;
   stderr: string;

@@ -10,9 +10,18 @@ import { writeFileDurable } from '../../core/durable-file.js';
 export const RING_BYTES = 64 * 1024;
 const FLUSH_DELAY_MS = 1_000;
 
+/** What a stream wrote after a reader's cursor: its text, the cursor to ask with next, and the bytes that left the ring unread. */
+export interface LogSince {
+  text: string;
+  next: number;
+  skipped: number;
+}
+
 export class LogRing {
   private chunks: Buffer[] = [];
   private size = 0;
+  /** Bytes written since the ring was made (with what load() found): the cursor of a reader that follows. */
+  private end = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private writing: Promise<void> = Promise.resolve();
   private dirty = false;
@@ -28,6 +37,7 @@ export class LogRing {
       const data = await readFile(this.file);
       this.chunks = [data.subarray(Math.max(0, data.length - this.capacity))];
       this.size = this.chunks[0]!.length;
+      this.end = this.size;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
@@ -38,6 +48,7 @@ export class LogRing {
     if (buf.length === 0) return;
     this.chunks.push(buf);
     this.size += buf.length;
+    this.end += buf.length;
     while (this.size > this.capacity) {
       const first = this.chunks[0]!;
       const excess = this.size - this.capacity;
@@ -71,6 +82,16 @@ export class LogRing {
 
   text(): string {
     return this.bytes().toString('utf8');
+  }
+
+  /**
+   * What was written after `cursor` (a `next` this ring gave before; 0 for everything it holds).
+   * A cursor from before the hub restarted (past the end) reads everything held, as a new reader.
+   */
+  since(cursor: number): LogSince {
+    const start = this.end - this.size;
+    const from = cursor > this.end ? start : Math.max(cursor, start);
+    return { text: this.bytes().subarray(from - start).toString('utf8'), next: this.end, skipped: cursor > this.end ? 0 : Math.max(0, start - cursor) };
   }
 
   clear(): void {

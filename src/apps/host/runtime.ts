@@ -18,7 +18,7 @@ import { AppCalls } from './app-calls.js';
 import { type AppLimitDefaults, childSpec, DEFAULT_LIMITS, type SpecContext } from './app-spec.js';
 import { type HubState, type Locale, localeEvent, locationEvent } from './app-state.js';
 import { type App, viewOf } from './app-view.js';
-import { type CrashLog, crashLogOf, withReport } from './crash-log.js';
+import { type AppLog, type CrashLog, crashLogOf, withReport } from './crash-log.js';
 import { OwnerDecisions } from './decisions.js';
 import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
 import { beginSandboxProbe, type PreparedHost, prepareHost } from './host-prep.js';
@@ -351,6 +351,12 @@ export class AppRuntime {
       });
     }
     return crashLogOf(e.supervisor, this.record(id));
+  }
+
+  /** What the app wrote after the reader's cursors, with its state (a follower stops when it is gone). */
+  followLog(id: string, cursors: { stdout: number; stderr: number }): AppLog {
+    const sup = this.mustGet(id).supervisor;
+    return { state: sup.state.state, stdout: sup.stdout.since(cursors.stdout), stderr: sup.stderr.since(cursors.stderr) };
   }
 
   /** Sends the hub's new language/units (and the app's strings in it) to every app. */

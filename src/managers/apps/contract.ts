@@ -6,10 +6,18 @@ import { z } from 'zod';
 import { defineContract, lazy, op } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { safeRecord } from '../../core/records.js';
-import { AppsState, AppView, CatalogueView, CrashLog, Heap, Notification } from './views.js';
+import { AppLog, AppsState, AppView, CatalogueView, CrashLog, Heap, Notification } from './views.js';
 
 const Id = lazy(() => z.object({ id: z.string().min(1).max(128) }));
 const IdName = lazy(() => z.object({ id: z.string().min(1).max(128), name: z.string().min(1).max(256) }));
+
+/** A reader's place in an app's output stream: a whole number of bytes, as the last answer's `next` gave it. */
+const Cursor = lazy(() =>
+  z
+    .string()
+    .regex(/^\d{1,15}$/, 'a log cursor is a whole number of bytes (the `next` of the last answer)')
+    .transform(Number),
+);
 
 const flag = lazy(() => z.enum(['true', 'false', '1', '0'], { error: 'purgeSettings must be "true" or "false"' }).transform((v) => v === 'true' || v === '1'));
 
@@ -201,6 +209,21 @@ export const appsContract = defineContract({
         params: Id(),
         body: z.object({ message: z.string({ error: 'message must be a string' }).max(4096).optional() }),
         output: CrashLog(),
+      }),
+    ),
+    getAppLog: op(
+      {
+        method: 'GET',
+        path: '/app/:id/log',
+        scope: 'service.app.readonly',
+        extension: true,
+        summary:
+          "What the app wrote to stdout and stderr after the reader's cursors (each part's `next`; none: all that is kept, the last 64 KiB of each), to follow its log live as homey app run does",
+      },
+      () => ({
+        params: Id(),
+        query: z.object({ stdout: Cursor().optional(), stderr: Cursor().optional() }),
+        output: AppLog(),
       }),
     ),
     getAppStore: op(

@@ -45,6 +45,7 @@ export function appsOperations(service: AppsService): Operation[] {
         );
       return service.runtime.crashLog(params.id, body.message);
     },
+    getAppLog: ({ params, query }) => service.runtime.followLog(params.id, { stdout: query.stdout ?? 0, stderr: query.stderr ?? 0 }),
     getAppStore: () => service.catalogue(),
     installFromAppStore: ({ body }) => {
       const { id, ...opts } = body;

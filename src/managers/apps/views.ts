@@ -71,6 +71,11 @@ export const CrashLog = lazy(() =>
     reports: z.array(z.object({ at: z.string(), message: z.string() }).loose()),
   }),
 );
+/** What an app wrote to a stream after a reader's cursor (`next` is the cursor to ask with next). */
+const LogPart = lazy(() => z.object({ text: z.string(), next: z.number(), skipped: z.number() }));
+/** An app's output after the reader's cursors, for following it live (`hearth app log --follow`, the Apps page). */
+export const AppLog = lazy(() => z.object({ state: z.string(), stdout: LogPart(), stderr: LogPart() }));
+export type AppLog = z.infer<ReturnType<typeof AppLog>>;
 export type AppView = z.infer<ReturnType<typeof AppView>>;
 export type CrashLog = z.infer<ReturnType<typeof CrashLog>>;
 

@@ -88,22 +88,52 @@ function Settings({ app }: { app: App }): JSX.Element {
   );
 }
 
+/** How often the output panel asks for what the app wrote since, and how much of it it keeps. */
+const FOLLOW_MS = 2000;
+const KEEP_CHARS = 64 * 1024;
+const tail = (text: string): string => (text.length > KEEP_CHARS ? text.slice(text.length - KEEP_CHARS) : text);
+
+/** The app's output, followed live while the panel is open (as `homey app run` streams it). */
 function Logs({ app }: { app: App }): JSX.Element {
-  const log = useLoad(() => call('apps', 'getAppStd', { ...of(app.id), body: {} }), [app.id, app.state]);
-  if (log.error) return <Err msg={log.error} />;
-  if (!log.data) return <p class="muted">Loading output…</p>;
+  const [out, setOut] = useState({ stdout: '', stderr: '' });
+  const [error, setError] = useState<string | null>(null);
+  const [live, setLive] = useState(true);
+  useEffect(() => {
+    let cursors = { stdout: 0, stderr: 0 };
+    let stopped = false;
+    let timer: number | undefined;
+    setOut({ stdout: '', stderr: '' });
+    const follow = async (): Promise<void> => {
+      try {
+        const log = await call('apps', 'getAppLog', { ...of(app.id), query: { stdout: String(cursors.stdout), stderr: String(cursors.stderr) } });
+        if (stopped) return;
+        cursors = { stdout: log.stdout.next, stderr: log.stderr.next };
+        if (log.stdout.text || log.stderr.text) setOut((o) => ({ stdout: tail(o.stdout + log.stdout.text), stderr: tail(o.stderr + log.stderr.text) }));
+        setError(null);
+      } catch (err) {
+        if (!stopped) setError(err instanceof Error ? err.message : String(err));
+      }
+      if (!stopped && live) timer = window.setTimeout(() => void follow(), FOLLOW_MS);
+    };
+    void follow();
+    return () => {
+      stopped = true;
+      window.clearTimeout(timer);
+    };
+  }, [app.id, live]);
   return (
-    <div class="logs">
+    <div class="logs" data-testid="app-output">
       <div class="toolbar">
         <b>Output</b>
-        <button type="button" onClick={log.reload}>
-          Refresh
-        </button>
+        <label class="inline">
+          <input type="checkbox" checked={live} onChange={(e) => setLive((e.target as HTMLInputElement).checked)} /> Follow as it is written
+        </label>
       </div>
+      <Err msg={error} />
       <h4>stdout</h4>
-      <pre>{log.data.stdout.split('\n').slice(-40).join('\n') || '(empty)'}</pre>
+      <pre data-testid="app-stdout">{out.stdout.split('\n').slice(-200).join('\n') || '(empty)'}</pre>
       <h4>stderr</h4>
-      <pre>{log.data.stderr.split('\n').slice(-40).join('\n') || '(empty)'}</pre>
+      <pre data-testid="app-stderr">{out.stderr.split('\n').slice(-200).join('\n') || '(empty)'}</pre>
     </div>
   );
 }
