@@ -75,6 +75,8 @@ describe('the Devices page', () => {
     const id = (await lamp()).id;
     expect((await hub.call('PUT', `/api/manager/devices/device/${id}/capability/onoff`, { body: { value: false } })).status).toBe(200);
     await expect.poll(() => tile.getByRole('switch', { name: 'Turned on of Lamp 1' }).isChecked()).toBe(false);
+    // Beside the switch its state, not onoff's title ("Turned on" beside a lamp that was off).
+    expect(await tile.getByTestId('state-onoff').textContent()).toBe('Off');
     await expect.poll(() => tile.getByTestId('readout-measure_temperature').textContent()).toContain('18 °C');
     await screenshots(page, 'devices');
   });
@@ -94,6 +96,15 @@ describe('the Devices page', () => {
     await expect.poll(() => button.textContent()).toBe('Lamp 1Off');
     await screenshots(home, 'home-devices');
     await home.close();
+  });
+
+  test("insights shows the lamp's dim level as the Devices page does (90 %, not 0.90 %)", async () => {
+    const id = (await lamp()).id;
+    expect((await hub.call('PUT', `/api/manager/devices/device/${id}/capability/dim`, { body: { value: 0.9 } })).status).toBe(200);
+    const insights = await signedIn(browser.context, hub.url, OWNER, '#/insights');
+    const last = insights.getByTestId(`last-homey:device:${id}:dim`);
+    await expect.poll(() => last.textContent()).toBe('90 %');
+    await insights.close();
   });
 
   test('shows the lamp unavailable, with the reason, while its app is stopped', async () => {
@@ -177,6 +188,7 @@ describe('devices on dashboards', () => {
     const lamp1 = lamps.find((d) => d.name === 'Lamp 1')!;
     const bobs = lamps.find((d) => d.name === "bob's lamp")!;
     await page.goto(`${hub.url}/#/dashboards`);
+    await page.getByTestId('new-dashboard').click();
     await page.getByTestId('new-dashboard-name').fill('Hall');
     const before = page.url();
     await page.getByRole('button', { name: 'Create' }).click();

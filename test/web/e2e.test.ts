@@ -106,6 +106,7 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
 
   test("creates a dashboard with example widgets that render through Homey's widget API", async () => {
     const page = await signedIn(browser.context, hub.url, OWNER);
+    await page.getByTestId('new-dashboard').click();
     await page.getByTestId('new-dashboard-name').fill('Living room');
     const before = page.url();
     await page.getByRole('button', { name: 'Create' }).click();
@@ -281,7 +282,8 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     await hub.call('PUT', `/api/manager/dashboards/dashboard/${created.body.id}`, { body: { name: 'Kitchen tablet' } });
     await page.locator('.dashboard h2', { hasText: 'Kitchen tablet' }).waitFor();
     page.once('dialog', (d) => void d.accept());
-    await page.locator('.dashboard').getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('dashboard-more').locator('summary').click();
+    await page.locator('.dashboard').getByRole('button', { name: 'Delete this dashboard' }).click();
     await expect.poll(async () => (await hub.call('GET', `/api/manager/dashboards/dashboard/${created.body.id}`)).status).toBe(404);
     await expect.poll(() => page.locator('.tabs').textContent()).not.toContain('Kitchen');
     await page.close();
@@ -370,7 +372,7 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     manifest.permissions = ['homey:manager:speech-output', 'hearth:network:access'];
     await writeFile(join(folder, 'app.json'), JSON.stringify(manifest));
     await packApp(folder, join(hub.dataDir, 'store'));
-    const speech = 'homey:manager:speech-output speak through the hub (this.homey.speechOutput.say)';
+    const speech = 'speak through the hub (this.homey.speechOutput.say) homey:manager:speech-output';
 
     const page = await signedIn(browser.context, hub.url, OWNER, '#/apps');
     // How apps are contained here, as the hub says.

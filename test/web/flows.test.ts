@@ -68,6 +68,8 @@ describe('the Flows page', () => {
     await page.getByTestId('flow-save').click();
     const row = page.getByTestId('flow-Windy greeting');
     await row.waitFor();
+    // The list says what the flow does, not its name alone.
+    await expect.poll(() => row.getByTestId('flow-sentence').textContent()).toBe('When the wind starts, and it is not raining, then remember a message');
     await row.getByTestId('flow-start').click();
     await row.getByTestId('flow-last').getByText('Last run: ran').waitFor();
     await row.getByTestId('flow-show-log').click();

@@ -107,6 +107,7 @@ describe("Homey's page APIs in Chromium", { timeout: 120_000 }, () => {
 
   test('a widget sees every kind of setting, its instance id and strings, asks for its height, and stays inside its own Web API', async () => {
     const page = await signedIn(browser.context, hub.url, OWNER);
+    await page.getByTestId('new-dashboard').click();
     await page.getByTestId('new-dashboard-name').fill('Panel board');
     await page.getByRole('button', { name: 'Create' }).click();
     // Other tests made dashboards before: arrange the new one once it is shown.

@@ -23,9 +23,12 @@ describe('QR codes of sign-in links in a terminal', () => {
     expect(modules[2]!.slice(2, 9)).toEqual([true, true, true, true, true, true, true]);
   });
 
-  it.skipIf(!existsSync('/usr/bin/zbarimg'))(`decodes back to the link (zbar)${existsSync('/usr/bin/zbarimg') ? '' : ' (skipped: zbarimg is not installed)'}`, async () => {
-    for (const text of ['hi', `http://192.168.1.20:8720/#login=${'Ab_-'.repeat(8)}`]) {
-      expect(await decode(modulesOfBlocks(renderUnicodeCompact(text, { ecc: 'M', border: 2 })))).toBe(text);
-    }
-  });
+  it.skipIf(!existsSync('/usr/bin/zbarimg'))(
+    `decodes back to the link (zbar)${existsSync('/usr/bin/zbarimg') ? '' : ' (skipped: zbarimg is not installed)'}`,
+    async () => {
+      for (const text of ['hi', `http://192.168.1.20:8720/#login=${'Ab_-'.repeat(8)}`]) {
+        expect(await decode(modulesOfBlocks(renderUnicodeCompact(text, { ecc: 'M', border: 2 })))).toBe(text);
+      }
+    },
+  );
 });

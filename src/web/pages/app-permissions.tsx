@@ -24,7 +24,8 @@ export function PermissionList({ details, added = [] }: { details: PermissionDet
     <ul class="permissions" data-testid="permissions">
       {details.map((d) => (
         <li key={d.id} data-permission={d.id} class={d.granted ? '' : 'muted'}>
-          <code>{d.id}</code>
+          {/* The sentence is what a family reads; Homey's name for it is for the app's author, after it. */}
+          {d.sentence} <code class="muted small">{d.id}</code>
           {added.includes(d.id) ? (
             <>
               {' '}
@@ -36,8 +37,7 @@ export function PermissionList({ details, added = [] }: { details: PermissionDet
               {' '}
               <span class="badge idle">not given</span>
             </>
-          )}{' '}
-          {d.sentence}
+          )}
         </li>
       ))}
     </ul>
@@ -113,7 +113,7 @@ export function ReleasePermissions({
 /** How apps are contained on this hub, in one line (the apps state: getAppsState). */
 export function ContainmentLine({ state }: { state: AppsState }): JSX.Element {
   const { memoryMb, memoryMaxMb, diskMb, diskMaxMb } = state.limits;
-  const limits = `Each app gets ${memoryMb} MiB of memory (up to ${memoryMaxMb} MiB if it asks) and ${diskMb} MiB of disk (up to ${diskMaxMb} MiB).`;
+  const limits = `Each app may use ${memoryMb} MB of memory (up to ${memoryMaxMb} MB if it asks) and ${diskMb} MB of storage (up to ${diskMaxMb} MB).`;
   // In the words of the people who live with the hub; how it is done is one click away.
   const how = (text: string): JSX.Element => (
     <details class="small">

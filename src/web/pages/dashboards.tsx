@@ -40,9 +40,21 @@ function selectedId(dashboards: Dict<Dashboard>): string | undefined {
   return Object.keys(dashboards)[0];
 }
 
+/**
+ * "New dashboard", folded until asked for: on a phone the dashboard, not a form, is what the page
+ * opens with.
+ */
 function CreateForm(): JSX.Element {
+  const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const a = useAction();
+  if (!open) {
+    return (
+      <button type="button" data-testid="new-dashboard" onClick={() => setOpen(true)}>
+        New dashboard
+      </button>
+    );
+  }
   return (
     <form
       class="inline"
@@ -52,7 +64,14 @@ function CreateForm(): JSX.Element {
         location.hash = `#/dashboards/${seg(created.id)}`;
       })}
     >
-      <input placeholder="New dashboard name" value={name} data-testid="new-dashboard-name" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      {/* biome-ignore lint/a11y/noAutofocus: the person just asked for this one field */}
+      <input
+        placeholder="New dashboard name"
+        value={name}
+        autoFocus
+        data-testid="new-dashboard-name"
+        onInput={(e) => setName((e.target as HTMLInputElement).value)}
+      />
       <button type="submit" class="primary" disabled={a.busy}>
         {a.busy ? 'Creating…' : 'Create'}
       </button>
@@ -103,12 +122,16 @@ export function DashboardsPage(): JSX.Element {
                 <button type="button" data-testid="arrange" onClick={() => setArranging(true)}>
                   Arrange
                 </button>
-                <ActionButton
-                  label="Delete"
-                  kind="danger"
-                  confirm={`Delete the dashboard '${current.name}'?`}
-                  onRun={() => call('dashboards', 'deleteDashboard', { params: { id: current.id } })}
-                />
+                {/* Deleting is rare and cannot be undone: folded away, not a red button above the home. */}
+                <details class="more" data-testid="dashboard-more">
+                  <summary>More</summary>
+                  <ActionButton
+                    label="Delete this dashboard"
+                    kind="danger"
+                    confirm={`Delete the dashboard '${current.name}'?`}
+                    onRun={() => call('dashboards', 'deleteDashboard', { params: { id: current.id } })}
+                  />
+                </details>
               </>
             )}
           </header>

@@ -52,7 +52,8 @@ function Control({ device, cap, set }: { device: DeviceView; cap: Cap; set: (id:
           data-testid={`control-${cap.id}`}
           onChange={(e) => set(cap.id, (e.target as HTMLInputElement).checked)}
         />
-        <span>{cap.title}</span>
+        {/* onoff's title is "Turned on", which read as the state beside a switch that was off. */}
+        <span data-testid={`state-${cap.id}`}>{cap.id === 'onoff' ? (cap.value === true ? 'On' : 'Off') : cap.title}</span>
       </label>
     );
   }

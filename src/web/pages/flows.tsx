@@ -6,12 +6,27 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { FlowView, FolderView, RunView } from '../../managers/flow/schema.js';
+import { readTitle } from '../../managers/flow/title.js';
 import { call, subscribe } from '../client.js';
 import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { type Draft, draftOf, FlowEditor } from './flow-editor.js';
 import { FlowLog } from './flow-log.js';
 
-function FlowRow({ flow, last }: { flow: FlowView; last: RunView | undefined }): JSX.Element {
+/** The cards' titles by id (trigger, condition, action), for the flows' "when … then …" lines. */
+type Titles = Record<string, string>;
+
+/** A flow as a sentence a family reads: "When the door opens, and it is dark, then turn on the hall light". */
+export function flowSentence(flow: FlowView, titles: Titles): string {
+  // Homey's titles hold both readings of a condition ("It !{{is|is not}} raining"): the flow's.
+  const title = (id: string, inverted = false): string => readTitle(titles[id] ?? id.slice(id.lastIndexOf(':') + 1).replace(/_/g, ' '), inverted);
+  const lower = (t: string): string => t.charAt(0).toLowerCase() + t.slice(1);
+  const when = flow.trigger ? lower(title(flow.trigger.id)) : 'started by hand';
+  const and = flow.conditions.map((c) => lower(title(c.id, c.inverted)));
+  const then = flow.actions.filter((a) => a.group === 'then').map((a) => lower(title(a.id)));
+  return `When ${when}${and.length > 0 ? `, and ${and.join(', and ')}` : ''}, then ${then.length > 0 ? then.join(', then ') : 'nothing yet'}`;
+}
+
+function FlowRow({ flow, last, titles }: { flow: FlowView; last: RunView | undefined; titles: Titles }): JSX.Element {
   const [editing, setEditing] = useState<Draft | null>(null);
   const [showLog, setShowLog] = useState(false);
   const a = useAction();
@@ -53,6 +68,9 @@ function FlowRow({ flow, last }: { flow: FlowView; last: RunView | undefined }):
         </button>
         <ActionButton label="Delete" confirm={`Delete the flow ${flow.name}?`} onRun={() => call('flow', 'deleteFlow', { params: { id: flow.id } })} />
       </div>
+      <p class="muted small flow-sentence" data-testid="flow-sentence">
+        {flowSentence(flow, titles)}
+      </p>
       <Err msg={a.error} />
       {showLog ? <FlowLog id={flow.id} version={last ? Date.parse(last.started) : 0} /> : null}
     </li>
@@ -62,6 +80,10 @@ function FlowRow({ flow, last }: { flow: FlowView; last: RunView | undefined }):
 export function FlowsPage(): JSX.Element {
   const flows = useLoad(() => call('flow', 'getFlows'));
   const folders = useLoad(() => call('flow', 'getFlowFolders'));
+  const titles = useLoad<Titles>(async () => {
+    const lists = await Promise.all([call('flow', 'getFlowCardTriggers'), call('flow', 'getFlowCardConditions'), call('flow', 'getFlowCardActions')]);
+    return Object.fromEntries(lists.flatMap((cards) => Object.values(cards).map((c) => [c.id, c.title])));
+  });
   useLiveCollection('flow', 'flow', flows);
   useLiveCollection('flow', 'flowfolder', folders);
   const [last, setLast] = useState<Record<string, RunView>>({});
@@ -108,7 +130,7 @@ export function FlowsPage(): JSX.Element {
             {folder ? <h2>{folder.name}</h2> : null}
             <ul class="plain">
               {here.map((f) => (
-                <FlowRow key={f.id} flow={f} last={last[f.id]} />
+                <FlowRow key={f.id} flow={f} last={last[f.id]} titles={titles.data ?? {}} />
               ))}
             </ul>
           </section>

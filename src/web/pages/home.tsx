@@ -75,7 +75,16 @@ function DeviceButton({ device }: { device: DeviceView }): JSX.Element {
       ) : (
         <a href="#/devices">{body}</a>
       )}
-      <Err msg={error} />
+      {error ? (
+        // A family sentence; the app's own words ("connect ECONNREFUSED ...") behind it, for whoever looks after the hub.
+        <div class="error small" role="alert" data-testid="home-device-error">
+          {device.name} did not respond. Try again in a moment.
+          <details>
+            <summary>Details</summary>
+            {error}
+          </details>
+        </div>
+      ) : null}
     </div>
   );
 }

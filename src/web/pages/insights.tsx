@@ -4,9 +4,11 @@
  * the insights namespace. uPlot is loaded only when this page opens (a separate chunk), so the
  * first page stays small.
  */
+
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlotType from 'uplot';
+import { shownScale } from '../../core/fraction-capabilities.js';
 import { describe } from '../api.js';
 import { call, subscribe } from '../client.js';
 import type { App, Entries, Log } from '../types.js';
@@ -59,11 +61,17 @@ function rememberedPicks(): string[] {
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
 const key = (l: Log): string => l.id;
 
-function fmt(l: Log, v: number | boolean | null): string {
+/**
+ * A value as a person reads it, the Devices page's way: a device's fraction (dim 0.9) as a
+ * percentage (90 %). `charted`: the value is already scaled (it is the chart's).
+ */
+function fmt(l: Log, v: number | boolean | null, charted = false): string {
   if (v === null || v === undefined) return '–';
   if (l.type === 'boolean') return v === true || v === 1 ? (l.titleTrue ?? 'on') : (l.titleFalse ?? 'off');
-  const n = typeof v === 'number' ? v : Number(v);
-  return `${l.decimals !== null ? n.toFixed(l.decimals) : String(n)}${l.units ? ` ${l.units}` : ''}`;
+  const scale = shownScale(l);
+  const n = (typeof v === 'number' ? v : Number(v)) * (charted ? 1 : scale);
+  const decimals = scale === 1 ? l.decimals : 0;
+  return `${decimals !== null ? n.toFixed(decimals) : String(n)}${l.units ? ` ${l.units}` : ''}`;
 }
 
 /** Aligns every log's buckets on one time axis (seconds, as uPlot wants). */
@@ -75,7 +83,7 @@ function align(logs: Log[], entries: Entries[]): uPlotType.AlignedData {
   const cols = logs.map((l, li) => {
     const col: Array<number | null> = new Array(xs.length).fill(null);
     for (const p of entries[li]?.values ?? []) {
-      const v = p.v === null ? null : l.type === 'boolean' ? (p.v === true || p.v === 1 ? 1 : 0) : Number(p.v);
+      const v = p.v === null ? null : l.type === 'boolean' ? (p.v === true || p.v === 1 ? 1 : 0) : Number(p.v) * shownScale(l);
       col[index.get(Date.parse(p.t) / 1000)!] = v;
     }
     return col;
@@ -146,7 +154,7 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
               stroke: color,
               width: 2,
               spanGaps: false,
-              value: (_u, v) => fmt(l, v),
+              value: (_u, v) => fmt(l, v, true),
               points: { show: count <= 60, size: 6, fill: color },
             });
           }
