@@ -11,23 +11,10 @@ import type { DeviceView } from '../../managers/devices/views.js';
 import { describe } from '../api.js';
 import { call } from '../client.js';
 import { DeviceImages } from '../device-images.js';
+import { readout } from '../readout.js';
 import { Err } from '../ui.js';
 
 type Cap = DeviceView['capabilitiesObj'][string];
-
-/** A capability's value as a person reads it (units, choices by title, a fraction as a percentage). */
-export function readout(c: Cap): string {
-  if (c.value === null) return '–';
-  if (c.type === 'boolean') return c.value ? 'yes' : 'no';
-  if (c.type === 'enum') return c.values?.find((v) => v.id === c.value)?.title ?? String(c.value);
-  if (c.type === 'number' && typeof c.value === 'number') {
-    const percent = c.units === '%' && c.max === 1;
-    const shown = percent ? c.value * 100 : c.value;
-    const decimals = percent ? 0 : (c.decimals ?? 2);
-    return `${Number(shown.toFixed(decimals))}${c.units ? ` ${c.units}` : ''}`;
-  }
-  return String(c.value);
-}
 
 function Control({ device, cap, set }: { device: DeviceView; cap: Cap; set: (id: string, v: unknown) => void }): JSX.Element {
   const disabled = !device.available;

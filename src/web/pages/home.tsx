@@ -12,8 +12,8 @@ import { describe, seg } from '../api.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import { useLiveDevices } from '../live-devices.js';
+import { readout } from '../readout.js';
 import { Err, useLiveCollection, useLoad } from '../ui.js';
-import { readout } from './device-tile.js';
 
 type Cap = DeviceView['capabilitiesObj'][string];
 
@@ -38,10 +38,19 @@ function Greeting(): JSX.Element {
   );
 }
 
-/** The capability a device's big button shows: on/off when it has it, else the first reading. */
+/**
+ * The capability a device's big button shows: on/off when it has it, else the first measurement
+ * (a thermostat shows the room's temperature, not its target), else the first reading.
+ */
 function mainCap(d: DeviceView): Cap | undefined {
   const caps = d.capabilities.map((id) => d.capabilitiesObj[id]).filter((c): c is Cap => c !== undefined);
-  return caps.find((c) => c.id === 'onoff' && c.setable) ?? caps.find((c) => c.getable && c.value !== null) ?? caps[0];
+  const reading = (c: Cap): boolean => c.getable && c.value !== null;
+  return (
+    caps.find((c) => c.id === 'onoff' && c.setable) ??
+    caps.find((c) => reading(c) && c.id.startsWith('measure_') && c.id !== 'measure_battery') ??
+    caps.find(reading) ??
+    caps[0]
+  );
 }
 
 function DeviceButton({ device }: { device: DeviceView }): JSX.Element {

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// `npm run screenshots`: the README's and docs' pictures of a family's home, taken from a real
+// hub (the built one in dist/) running the example apps in a temporary data dir: zones, the
+// virtual devices paired into them (a lamp on, a plug at work, a sensor, a door, a thermostat),
+// a dashboard; then Chromium (Debian's, as the web tests use) at desktop and phone width, light
+// and dark. The pictures go to docs/images/. Nothing here reaches beyond 127.0.0.1.
+import { spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { chromium } from 'playwright-core';
+
+const root = join(import.meta.dirname, '..');
+const out = join(root, 'docs/images');
+const work = await mkdtemp(join(tmpdir(), 'hearth-screenshots-'));
+const appsDir = join(work, 'apps');
+await cp(join(root, 'examples'), appsDir, { recursive: true });
+
+const hub = spawn(process.execPath, [join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(work, 'data'), '--apps-dir', appsDir], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, HEARTH_LOG_LEVEL: 'info' },
+});
+const port = await new Promise((resolve, reject) => {
+  hub.once('exit', (code) => reject(new Error(`the hub exited ${code}`)));
+  createInterface({ input: hub.stdout }).on('line', (line) => {
+    try {
+      const entry = JSON.parse(line);
+      if (entry.msg === 'listening') resolve(entry.port);
+    } catch {}
+  });
+});
+const url = `http://127.0.0.1:${port}`;
+const owner = (await readFile(join(work, 'data/owner-token'), 'utf8')).trim();
+
+async function call(method, path, body) {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${owner}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+
+try {
+  for (let i = 0; i < 120; i++) {
+    const apps = await call('GET', '/api/manager/apps/app');
+    if (Object.values(apps).every((a) => a.ready)) break;
+    await pause(250);
+  }
+  await call('PUT', '/api/manager/system/option/setupDone', { value: true });
+  await call('PUT', '/api/manager/system/name', { name: 'The Jansens' });
+  const home = Object.entries(await call('GET', '/api/manager/zones/zone')).find(([, z]) => z.parent === null)[0];
+  const zone = async (name) => (await call('POST', '/api/manager/zones/zone', { name, parent: home })).id;
+  const rooms = { living: await zone('Living room'), kitchen: await zone('Kitchen'), hall: await zone('Hall') };
+  const pair = async (driver, zoneId, name) => {
+    const session = await call('POST', '/api/manager/drivers/pairsession', { type: 'pair', driverId: `homey:app:com.hearth.virtual:${driver}`, zoneId });
+    const [listed] = await call('POST', `/api/manager/drivers/pairsession/${session.id}/emit`, { event: 'list_devices' });
+    const device = await call('POST', `/api/manager/drivers/pairsession/${session.id}/device`, { ...listed, name });
+    await call('DELETE', `/api/manager/drivers/pairsession/${session.id}`);
+    return device;
+  };
+  const lamp = await pair('lamp', rooms.living, 'Reading lamp');
+  await pair('climate', rooms.living, 'Living room climate');
+  await pair('thermostat', rooms.living, 'Thermostat');
+  const plug = await pair('plug', rooms.kitchen, 'Coffee machine');
+  await pair('lamp', rooms.kitchen, 'Kitchen lights');
+  await pair('door', rooms.hall, 'Front door');
+  await call('PUT', `/api/manager/devices/device/${lamp.id}/capability/onoff`, { value: true });
+  await call('PUT', `/api/manager/devices/device/${plug.id}/capability/onoff`, { value: true });
+  await pause(1500);
+
+  await mkdir(out, { recursive: true });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    for (const scheme of ['light', 'dark']) {
+      for (const [size, viewport] of [
+        ['desktop', { width: 1280, height: 860 }],
+        ['phone', { width: 390, height: 844 }],
+      ]) {
+        const context = await browser.newContext({ viewport, colorScheme: scheme, deviceScaleFactor: size === 'phone' ? 2 : 1 });
+        const page = await context.newPage();
+        await page.goto(`${url}/#/home`);
+        await page.locator('input[name=token]').fill(owner);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByTestId('home-device-Reading lamp').waitFor();
+        await pause(500);
+        await page.screenshot({ path: join(out, `home-${size === 'phone' ? 'phone-' : ''}${scheme}.png`) });
+        if (scheme === 'light' && size === 'desktop') {
+          await page.goto(`${url}/#/devices`);
+          await page.getByTestId('add-device').click();
+          await page.getByTestId('pair-driver').selectOption({ label: 'Metering plug (com.hearth.virtual)' });
+          await page.getByTestId('pair-start').click();
+          await page.getByTestId('pair-add').waitFor();
+          await pause(300);
+          await page.screenshot({ path: join(out, 'pair-plug-light.png') });
+        }
+        await context.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  console.log(`pictures in ${out}: home-{light,dark}.png, home-phone-{light,dark}.png, pair-plug-light.png`);
+} finally {
+  hub.kill('SIGTERM');
+  await new Promise((r) => hub.once('exit', r));
+  await rm(work, { recursive: true, force: true });
+}
