@@ -17,10 +17,14 @@ const work = await mkdtemp(join(tmpdir(), 'hearth-screenshots-'));
 const appsDir = join(work, 'apps');
 await cp(join(root, 'examples'), appsDir, { recursive: true });
 
-const hub = spawn(process.execPath, [join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(work, 'data'), '--apps-dir', appsDir], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, HEARTH_LOG_LEVEL: 'info' },
-});
+const hub = spawn(
+  process.execPath,
+  [join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(work, 'data'), '--apps-dir', appsDir],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, HEARTH_LOG_LEVEL: 'info' },
+  },
+);
 const port = await new Promise((resolve, reject) => {
   hub.once('exit', (code) => reject(new Error(`the hub exited ${code}`)));
   createInterface({ input: hub.stdout }).on('line', (line) => {

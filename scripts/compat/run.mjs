@@ -109,7 +109,8 @@ async function placeholderEnv(src, out) {
       if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else if (/\.(c|m)?(j|t)s$/.test(entry.name)) for (const m of (await readFile(path, 'utf8')).matchAll(/(?<!process\.)\benv\.([A-Z][A-Z0-9_]*)\b/g)) keys.add(m[1]);
+      else if (/\.(c|m)?(j|t)s$/.test(entry.name))
+        for (const m of (await readFile(path, 'utf8')).matchAll(/(?<!process\.)\benv\.([A-Z][A-Z0-9_]*)\b/g)) keys.add(m[1]);
     }
   };
   await walk(src);
@@ -220,7 +221,16 @@ async function driversOf(hub, id, appsDir) {
   const manifest = await manifestOf(appsDir, id);
   const declared = (manifest.drivers ?? []).map((d) => d.id);
   const listed = Object.values(await call(hub, 'GET', '/api/manager/drivers/driver')).filter((d) => d.ownerId === id);
-  const out = { declared: declared.length, listed: listed.length, sessions: 0, firstViews: 0, listAnswered: 0, listRefused: [], listFailed: [], needsRadio: [] };
+  const out = {
+    declared: declared.length,
+    listed: listed.length,
+    sessions: 0,
+    firstViews: 0,
+    listAnswered: 0,
+    listRefused: [],
+    listFailed: [],
+    needsRadio: [],
+  };
   for (const d of listed) {
     const session = await call(hub, 'POST', '/api/manager/drivers/pairsession', { type: 'pair', driverId: d.id });
     // A driver for a radio hearth has not (BLE, Zigbee, Z-Wave, ...) cannot pair here: hardware, not compatibility.

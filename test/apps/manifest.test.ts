@@ -100,7 +100,10 @@ describe('manifest', () => {
   it('says where app.json stops being JSON by line and column', () => {
     const text = '{\n  "id": "com.example.app",\n  "version": "1.2.3"\n  "sdk": 3\n}\n';
     expect(manifestFromText(text)).toEqual({ ok: false, message: "app.json is not valid JSON: line 4, column 3: Expected ',' or '}' after property value" });
-    expect(manifestFromText('{"id": "com.example.app", "sdk": tru}')).toEqual({ ok: false, message: "app.json is not valid JSON: line 1, column 34: Unexpected token '}'" });
+    expect(manifestFromText('{"id": "com.example.app", "sdk": tru}')).toEqual({
+      ok: false,
+      message: "app.json is not valid JSON: line 1, column 34: Unexpected token '}'",
+    });
     expect(manifestFromText('{"id": [1,\n2,]}')).toEqual({ ok: false, message: "app.json is not valid JSON: line 2, column 3: Unexpected token ']'" });
   });
 

@@ -83,9 +83,12 @@ describe('a restore by a browser signed in with hearth login (every scope but th
   it('is told beforehand what comes back and what stays, and gets its zones, flows and variables back; the backup record is not rolled back', async () => {
     const h = await hub();
     const browser = await token(h, 'browser', [...LOGIN_SCOPES]);
-    const home = Object.entries((await h.call<Record<string, { parent: string | null }>>('GET', '/api/manager/zones/zone')).body).find(([, z]) => z.parent === null)![0];
+    const home = Object.entries((await h.call<Record<string, { parent: string | null }>>('GET', '/api/manager/zones/zone')).body).find(
+      ([, z]) => z.parent === null,
+    )![0];
     const shed = (await h.call<{ id: string }>('POST', '/api/manager/zones/zone', { body: { name: 'Shed', parent: home } })).body;
-    const mood = (await h.call<{ id: string; name: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Mood', type: 'string', value: 'calm' } })).body;
+    const mood = (await h.call<{ id: string; name: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Mood', type: 'string', value: 'calm' } }))
+      .body;
     const flow = (
       await h.call<{ id: string }>('POST', '/api/manager/flow/flow', {
         body: {

@@ -161,8 +161,9 @@ describe('a driver app from the docs', () => {
 
   it('a phone signed in with the default choices sees the lamp, its zone and the dashboards, and switches it', async () => {
     const login = await hub.call<{ code: string }>('POST', '/api/manager/tokens/login', { body: { scopes: PHONE_SCOPES } });
-    const phone = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/login/redeem', { token: null, body: { code: login.body.code, browser: 'Phone' } })).body
-      .token;
+    const phone = (
+      await hub.call<{ token: string }>('POST', '/api/manager/tokens/login/redeem', { token: null, body: { code: login.body.code, browser: 'Phone' } })
+    ).body.token;
     const seen = await hub.call<Record<string, { name: string }>>('GET', '/api/manager/devices/device', { token: phone });
     expect(Object.values(seen.body).map((d) => d.name)).toEqual(['Lamp 1']);
     for (const path of ['/api/manager/zones/zone', '/api/manager/dashboards/dashboard', '/api/manager/flow/flow']) {

@@ -6,7 +6,22 @@ import { describe, expect, it } from 'vitest';
 import { jsonErrorAt, jsonErrorPosition } from '../../src/core/json-error.js';
 import { nearest } from '../../src/core/nearest.js';
 
-const BROKEN = ['{\n  "a": 1\n  "b": 2\n}', '{"a":', '{"a":[1,2,]}', '{"a":1}}', '', '{"a" 1}', '{"a":"\u0001"}', '{"a":1,}', '{,}', '[,1]', '{"a":tru}', '"\\x"', '[1 2]', '{"a":{"b":[}]}'];
+const BROKEN = [
+  '{\n  "a": 1\n  "b": 2\n}',
+  '{"a":',
+  '{"a":[1,2,]}',
+  '{"a":1}}',
+  '',
+  '{"a" 1}',
+  '{"a":"\u0001"}',
+  '{"a":1,}',
+  '{,}',
+  '[,1]',
+  '{"a":tru}',
+  '"\\x"',
+  '[1 2]',
+  '{"a":{"b":[}]}',
+];
 const VALID = ['{}', '[]', ' 5 ', '"s\\u00e9\\n"', '[1,{"x":{"y":[true,null,-1.5e3,"\\"q"]}}]', '{"a":{"b":{"c":[[[]]]}}}'];
 
 describe('where JSON goes wrong', () => {

@@ -156,7 +156,12 @@ module.exports = class extends Homey.Device {};
       // An ES module app by its package.json, shipping Athom's command-line tool as its own
       // dependency 'homey' (which has no App): its import must still get the SDK.
       'package.json': { name: 'plainwritten', type: 'module', dependencies: { homey: '^4.2.0' } },
-      'node_modules/homey/package.json': { name: 'homey', version: '4.2.0', description: 'Command-line interface and type declarations for Homey Apps', main: 'bin/homey.js' },
+      'node_modules/homey/package.json': {
+        name: 'homey',
+        version: '4.2.0',
+        description: 'Command-line interface and type declarations for Homey Apps',
+        main: 'bin/homey.js',
+      },
       'node_modules/homey/bin/homey.js': "console.log('the homey command-line tool');\n",
       'app.js': `import Homey from 'homey';
 import fs, { fsync } from 'node:fs';

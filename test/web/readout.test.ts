@@ -7,7 +7,8 @@ import type { DeviceView } from '../../src/managers/devices/views.js';
 import { readout } from '../../src/web/readout.js';
 
 type Cap = DeviceView['capabilitiesObj'][string];
-const cap = (c: Partial<Cap>): Cap => ({ id: 'x', type: 'number', title: 'X', value: null, units: null, decimals: null, min: null, max: null, values: null, ...c }) as Cap;
+const cap = (c: Partial<Cap>): Cap =>
+  ({ id: 'x', type: 'number', title: 'X', value: null, units: null, decimals: null, min: null, max: null, values: null, ...c }) as Cap;
 
 it('reads a value as a person does', () => {
   expect(readout(cap({ id: 'alarm_contact', type: 'boolean', value: false }))).toBe('Closed');

@@ -91,7 +91,13 @@ export class LogRing {
   since(cursor: number): LogSince {
     const start = this.end - this.size;
     const from = cursor > this.end ? start : Math.max(cursor, start);
-    return { text: this.bytes().subarray(from - start).toString('utf8'), next: this.end, skipped: cursor > this.end ? 0 : Math.max(0, start - cursor) };
+    return {
+      text: this.bytes()
+        .subarray(from - start)
+        .toString('utf8'),
+      next: this.end,
+      skipped: cursor > this.end ? 0 : Math.max(0, start - cursor),
+    };
   }
 
   clear(): void {

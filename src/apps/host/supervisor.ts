@@ -218,7 +218,10 @@ export class AppSupervisor {
     this.wanted = false;
     this.clearRestart();
     const held = (): void => this.set({ state: 'stopped', ready: false, crashed: true, crashedMessage: message });
-    if (!this.child) return held();
+    if (!this.child) {
+      held();
+      return;
+    }
     // A running app whose folder is now unusable (a restart re-read it) stops first: held means no process.
     void this.serial(async () => {
       await this.halt();

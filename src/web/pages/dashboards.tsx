@@ -64,14 +64,7 @@ function CreateForm(): JSX.Element {
         location.hash = `#/dashboards/${seg(created.id)}`;
       })}
     >
-      {/* biome-ignore lint/a11y/noAutofocus: the person just asked for this one field */}
-      <input
-        placeholder="New dashboard name"
-        value={name}
-        autoFocus
-        data-testid="new-dashboard-name"
-        onInput={(e) => setName((e.target as HTMLInputElement).value)}
-      />
+      <input placeholder="New dashboard name" value={name} data-testid="new-dashboard-name" onInput={(e) => setName((e.target as HTMLInputElement).value)} />
       <button type="submit" class="primary" disabled={a.busy}>
         {a.busy ? 'Creating…' : 'Create'}
       </button>
