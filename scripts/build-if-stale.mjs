@@ -3,7 +3,7 @@
 // leaves dist/.built (written by `npm run build` as its last step: `--stamp`); anything under
 // src/ or scripts/, package.json, the lockfile or a tsconfig newer than it means build again.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -24,7 +24,7 @@ const newestSource = () => Math.max(...sources.map((s) => newest(join(root, s)))
 if (process.argv.includes('--stamp')) {
   // The command `hearth` (package.json's bin): tsc writes it without the execute bit, and
   // `npx hearth` in a checkout then fails with "Permission denied".
-  chmodSync(join(root, 'dist/cli.js'), 0o755);
+  if (existsSync(join(root, 'dist/cli.js'))) chmodSync(join(root, 'dist/cli.js'), 0o755);
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
   // Never older than what it was built from: a source dated ahead (clock skew, an unpacked
   // archive) would otherwise mean a build at every start.
