@@ -6,7 +6,8 @@ export default defineConfig({
   oxc: { include: /\.([cm]?ts|[jt]sx)$/ },
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/temp-root.ts'],
+    // Built first when stale, so a test after an edit of src/ tests the new code (not dist/'s).
+    globalSetup: ['test/setup/build-if-stale.ts', 'test/setup/temp-root.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration suites start real hub processes and real engines; two cores cannot run many.
