@@ -146,11 +146,12 @@ describe('misbehaving apps under a real hub', () => {
     });
     const hub = await hubWith({ appsDir, dataDir, ownerToken: null });
     const owner = (await readFile(join(dataDir, 'owner-token'), 'utf8')).trim();
-    let r: { status: number; body: unknown } = { status: 0, body: null };
-    for (let i = 0; i < 200 && r.status !== 200; i++) {
-      r = await hub.call('GET', '/api/manager/apps/app/com.test.probe/setting/r', { token: owner });
-      await new Promise((res) => setTimeout(res, 50));
-    }
+    const r = await poll(
+      () => hub.call('GET', '/api/manager/apps/app/com.test.probe/setting/r', { token: owner }),
+      (a) => a.status === 200,
+      'the probe app to record what it was refused',
+      200,
+    );
     expect(r.body).toEqual({ db: 'ERR_ACCESS_DENIED', owner: 'ERR_ACCESS_DENIED', spawn: 'ERR_ACCESS_DENIED' });
   });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents } from '../helpers/events.js';
 import { OWNER, type RunningHub, startHub } from '../helpers/hub.js';
+import { pause } from '../helpers/poll.js';
 
 let hub: RunningHub;
 async function token(scopes: string[]): Promise<{ id: string; token: string }> {
@@ -82,7 +83,7 @@ describe('event namespaces', () => {
     client.socket.send('x'.repeat(64 * 1024));
     expect(await closed).toBe(1009);
     // ws reports the frame as an error on the hub's socket first: heard, not the end of the hub.
-    await new Promise((r) => setTimeout(r, 100));
+    await pause(100, "the hub has heard the frame's error on its socket by now");
     expect((await hub.call('GET', '/api/manager/i18n/option/language')).status).toBe(200);
   });
 

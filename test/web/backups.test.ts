@@ -9,7 +9,7 @@ import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER, tempDir } from '../helpers/hub.js';
-import { poll } from '../helpers/poll.js';
+import { pause, poll } from '../helpers/poll.js';
 import { screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
 
 let web: WebHub;
@@ -140,7 +140,7 @@ describe('backups in Chromium', { timeout: 120_000 }, () => {
     );
     // Signed out: nothing more is asked of the hub (a loop with a dead token would count against
     // the failed-sign-in limit).
-    await page.waitForTimeout(3_000);
+    await pause(3_000, 'a signed-out page that kept asking the hub would have asked by now');
     expect(refusedAt).toBeGreaterThan(0);
     expect(asked.filter((a) => a.at > refusedAt).map((a) => a.url)).toEqual([]);
     await poll(
