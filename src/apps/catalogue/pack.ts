@@ -85,7 +85,7 @@ async function writeComposed(appDir: string, folder: AppFolder): Promise<void> {
 const ICON_TYPES: Record<string, string> = { '.svg': 'image/svg+xml', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.webp': 'image/webp' };
 
 /** The app's icon as a data URL for the catalogue, or null (none, unreadable, or over ICON_MAX_BYTES). */
-async function iconDataUrl(folder: string, icon: string | undefined): Promise<string | null> {
+export async function iconDataUrl(folder: string, icon: string | undefined): Promise<string | null> {
   const type = icon ? ICON_TYPES[extname(icon).toLowerCase()] : undefined;
   if (!icon || !type) return null;
   const bytes = await readFile(join(folder, icon)).catch(() => null);

@@ -3,10 +3,12 @@
  * catalogue (an extension), and the events of apps and notifications.
  */
 import { z } from 'zod';
+import { MAX_UPLOAD_BYTES } from '../../apps/catalogue/upload-limits.js';
 import { defineContract, lazy, op } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { safeRecord } from '../../core/records.js';
-import { AppLog, AppsState, AppView, CatalogueView, CrashLog, Heap, Notification } from './views.js';
+import { UPLOAD_TYPES } from '../backup/contract.js';
+import { AppLog, AppsState, AppView, CatalogueView, CrashLog, Heap, Notification, UploadedApp } from './views.js';
 
 const Id = lazy(() => z.object({ id: z.string().min(1).max(128) }));
 const IdName = lazy(() => z.object({ id: z.string().min(1).max(128), name: z.string().min(1).max(256) }));
@@ -261,6 +263,44 @@ export const appsContract = defineContract({
         }),
         output: AppView(),
       }),
+    ),
+    uploadApp: op(
+      {
+        method: 'POST',
+        path: '/upload/',
+        scope: 'service.app',
+        extension: true,
+        summary:
+          'Upload an archive of an app folder (.tar.gz as the body): unpacked and checked, nothing of it runs; answers what the app is and asks for, to install within 10 minutes or discard',
+        upload: { types: UPLOAD_TYPES, maxBytes: MAX_UPLOAD_BYTES },
+        status: 201,
+      },
+      () => ({ output: UploadedApp() }),
+    ),
+    installUploadedApp: op(
+      {
+        method: 'POST',
+        path: '/upload/:upload/install',
+        scope: 'service.app',
+        extension: true,
+        summary: 'Install an uploaded app as a local app and start it (replacing a local app of its id, whose settings stay)',
+      },
+      () => ({
+        params: z.object({ upload: z.string().min(1).max(64) }),
+        body: z.object({ network: z.boolean().optional().describe('grant the app the network (the LAN and the internet)') }),
+        output: AppView(),
+      }),
+    ),
+    discardUploadedApp: op(
+      {
+        method: 'DELETE',
+        path: '/upload/:upload',
+        scope: 'service.app',
+        extension: true,
+        summary: 'Drop an uploaded app without installing it',
+        status: 204,
+      },
+      () => ({ params: z.object({ upload: z.string().min(1).max(64) }) }),
     ),
   },
 });

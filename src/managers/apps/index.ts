@@ -203,6 +203,7 @@ export class AppsManager implements Manager {
   async stop(): Promise<void> {
     clearTimeout(this.updateTimer);
     this.updateTimer = undefined;
+    await this.service.uploads.stop();
     await this.runtime.stop();
     await this.apiSockets.closeAll();
     for (const f of this.off) f();

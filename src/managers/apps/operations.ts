@@ -46,6 +46,12 @@ export function appsOperations(service: AppsService): Operation[] {
       return service.runtime.crashLog(params.id, body.message);
     },
     getAppLog: ({ params, query }) => service.runtime.followLog(params.id, { stdout: query.stdout ?? 0, stderr: query.stderr ?? 0 }),
+    uploadApp: ({ upload }) => service.uploads.stage(upload as ReadableStream<Uint8Array>),
+    installUploadedApp: ({ params, body }) => service.uploads.install(params.upload, body.network === undefined ? {} : { network: body.network }),
+    discardUploadedApp: async ({ params }) => {
+      await service.uploads.discard(params.upload);
+      return null;
+    },
     getAppStore: () => service.catalogue(),
     installFromAppStore: ({ body }) => {
       const { id, ...opts } = body;

@@ -2,6 +2,7 @@
  * The apps service: the runtime plus what the HTTP operations need on top of it (updateApp's
  * field rules, uninstall with its folders, install from the configured store).
  */
+
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -10,6 +11,7 @@ import { type ChannelEntry, INDEX_FILE, readCatalogue } from '../../apps/catalog
 import { keepAppAside, removeApp } from '../../apps/catalogue/install.js';
 import { installFromCatalogue } from '../../apps/catalogue/install-from-catalogue.js';
 import { automaticUpdates, type CatalogueSource } from '../../apps/catalogue/key.js';
+import { Uploads } from '../../apps/catalogue/uploads.js';
 import type { App, AppRuntime } from '../../apps/host/runtime.js';
 import { textOf } from '../../apps/manifest/manifest.js';
 import { permissionDetails, usesNetwork } from '../../apps/manifest/permissions.js';
@@ -31,11 +33,16 @@ export const REMOVED_APPS_DIR = 'removed-apps';
 const WRITABLE = new Set(['autoupdate', 'network']);
 
 export class AppsService {
+  /** Apps uploaded as an archive of their folder, waiting for Install or Discard. */
+  readonly uploads: Uploads;
+
   constructor(
     readonly runtime: AppRuntime,
     private readonly store: CatalogueSource,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.uploads = new Uploads(runtime);
+  }
 
   private get storeLocation(): string {
     return this.store.location;

@@ -71,6 +71,22 @@ export const CrashLog = lazy(() =>
     reports: z.array(z.object({ at: z.string(), message: z.string() }).loose()),
   }),
 );
+/** An uploaded app waiting to be installed: what it is and asks for, shown before Install. */
+export const UploadedApp = lazy(() =>
+  z.object({
+    upload: z.string().describe('the upload, for Install and Discard'),
+    id: z.string(),
+    name: z.string(),
+    version: z.string(),
+    description: z.string().nullable(),
+    icon: z.string().nullable().describe('a data URL'),
+    permissions: z.array(PermissionDetail()),
+    drivers: z.array(z.object({ id: z.string(), name: z.string() })),
+    replaces: z.string().nullable().describe('the version of the installed local app of this id that Install replaces'),
+    expiresAt: z.string().describe('when the upload is dropped unless installed'),
+  }),
+);
+
 /** What an app wrote to a stream after a reader's cursor (`next` is the cursor to ask with next). */
 const LogPart = lazy(() => z.object({ text: z.string(), next: z.number(), skipped: z.number() }));
 /** An app's output after the reader's cursors, for following it live (`hearth app log --follow`, the Apps page). */

@@ -14,6 +14,7 @@ import { ActionButton, Card, Err, formatBytes, label, useAction, useHash, useLiv
 import { ContainmentLine, NetworkGrant, PermissionList } from './app-permissions.js';
 import { AppSettingsPage, settingsRoute, settingsRouteApp } from './app-settings-page.js';
 import { AppIcon, Install, Store } from './app-store.js';
+import { UploadApp } from './app-upload.js';
 
 const of = (id: string) => ({ params: { id } });
 
@@ -286,6 +287,10 @@ export function AppsPage(): JSX.Element {
         <details>
           <summary>Install by id (another channel)</summary>
           <Install />
+        </details>
+        <details data-testid="get-from-file">
+          <summary>From a file (an app folder you have)</summary>
+          <UploadApp />
         </details>
       </Card>
       {apps.error ? <Err msg={apps.error} /> : null}

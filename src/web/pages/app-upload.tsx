@@ -1,0 +1,104 @@
+/**
+ * Apps → Get apps → From a file: an archive of an app folder (a .tar.gz, as `homey app build`
+ * leaves it or of the folder itself) uploaded, then shown as the hub read it, name, icon,
+ * permissions and drivers, before Install (with the owner's network grant) or Discard.
+ */
+import type { JSX } from 'preact';
+import { useRef, useState } from 'preact/hooks';
+import type { z } from 'zod';
+import type { UploadedApp } from '../../managers/apps/views.js';
+import { upload } from '../api.js';
+import { call, path } from '../client.js';
+import { Err, Ok, useAction } from '../ui.js';
+import { NETWORK_SENTENCE, PermissionList } from './app-permissions.js';
+import { AppIcon } from './app-store.js';
+
+type Staged = z.infer<ReturnType<typeof UploadedApp>>;
+
+export function UploadApp(): JSX.Element {
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState('');
+  const [staged, setStaged] = useState<Staged | null>(null);
+  const [network, setNetwork] = useState(false);
+  const send = useAction();
+  const act = useAction();
+  if (staged) {
+    return (
+      <div class="upload-review" data-testid="upload-review">
+        <div class="inline">
+          <AppIcon app={{ icon: staged.icon, brandColor: null }} />
+          <b data-testid="upload-name">{staged.name}</b> <span class="muted">{staged.version}</span>
+          {staged.replaces ? <span class="badge warn">replaces {staged.replaces}</span> : null}
+        </div>
+        {staged.description ? <p class="muted">{staged.description}</p> : null}
+        <PermissionList details={staged.permissions} />
+        {staged.drivers.length > 0 ? (
+          <p class="small" data-testid="upload-drivers">
+            Adds devices: {staged.drivers.map((d) => d.name).join(', ')}
+          </p>
+        ) : null}
+        <label class="inline small">
+          <input type="checkbox" checked={network} onChange={(e) => setNetwork((e.target as HTMLInputElement).checked)} /> {NETWORK_SENTENCE}
+        </label>
+        <div class="inline">
+          <button
+            type="button"
+            class="primary"
+            disabled={act.busy}
+            data-testid="upload-install"
+            onClick={() =>
+              void act.run(async () => {
+                const app = await call('apps', 'installUploadedApp', { params: { upload: staged.upload }, body: { network } });
+                setStaged(null);
+                return `installed ${app.name} ${app.version}`;
+              })
+            }
+          >
+            {act.busy ? 'Installing…' : 'Install'}
+          </button>
+          <button
+            type="button"
+            disabled={act.busy}
+            onClick={() =>
+              void act.run(async () => {
+                await call('apps', 'discardUploadedApp', { params: { upload: staged.upload } });
+                setStaged(null);
+              })
+            }
+          >
+            Discard
+          </button>
+        </div>
+        <Err msg={act.error} />
+      </div>
+    );
+  }
+  return (
+    <form
+      class="inline wrap"
+      onSubmit={send.submit(async () => {
+        const chosen = input.current?.files?.[0];
+        if (!chosen) throw new Error('choose an archive of an app folder (.tar.gz) first');
+        setStaged(await upload<Staged>(path('apps', 'uploadApp'), chosen, 'application/gzip'));
+        if (input.current) input.current.value = '';
+        setFile('');
+      })}
+    >
+      <label class="inline">
+        <span>An app folder, archived (.tar.gz)</span>
+        <input
+          ref={input}
+          type="file"
+          accept=".gz,.tgz,.tar.gz,application/gzip"
+          data-testid="upload-app-file"
+          onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0]?.name ?? '')}
+        />
+      </label>
+      <button type="submit" disabled={send.busy || !file} data-testid="upload-app">
+        {send.busy ? 'Uploading and checking…' : 'Upload'}
+      </button>
+      <Err msg={send.error} />
+      <Ok msg={act.done} testId="upload-installed" />
+    </form>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * Apps → From a file, in Chromium: an archive of an app folder chosen, shown as the hub read it
+ * (name, permissions, the devices it adds) before Install, then installed and running.
+ */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { OWNER, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
+import { writeHomeyApp } from '../homey/apps.js';
+import { screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
+
+let web: WebHub;
+let archive: string;
+beforeAll(async () => {
+  web = await startWebHub([]);
+  const work = await tempDir('hearth-web-upload-');
+  const dir = await writeHomeyApp(work, 'com.example.porch', {
+    json: {
+      name: { en: 'Porch light' },
+      permissions: ['homey:manager:speech-output'],
+      drivers: [{ id: 'porch', name: { en: 'Porch light' }, class: 'light', capabilities: ['onoff'], platforms: ['local'], connectivity: ['lan'] }],
+    },
+    files: {
+      'app.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.App {};\n",
+      'drivers/porch/driver.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.Driver {};\n",
+      'drivers/porch/device.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.Device {};\n",
+    },
+  });
+  archive = join(work, 'porch.tar.gz');
+  execFileSync('tar', ['-czf', archive, '-C', dir, '.']);
+}, 90_000);
+afterAll(async () => {
+  await web?.close();
+});
+
+describe('getting an app from a file', { timeout: 90_000 }, () => {
+  test('shows what the uploaded app is and asks for, then installs it', async () => {
+    const { hub, browser } = web;
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/apps');
+    await page.getByTestId('get-from-file').locator('summary').click();
+    await page.getByTestId('upload-app-file').setInputFiles(archive);
+    await page.getByTestId('upload-app').click();
+    const review = page.getByTestId('upload-review');
+    await review.waitFor();
+    expect(await review.getByTestId('upload-name').textContent()).toBe('Porch light');
+    expect(await review.getByTestId('upload-drivers').textContent()).toBe('Adds devices: Porch light');
+    expect(await review.locator('[data-permission="homey:manager:speech-output"]').count()).toBe(1);
+    await screenshots(page, 'apps-upload');
+    await page.getByTestId('upload-install').click();
+    await page.getByTestId('upload-installed').waitFor();
+    const app = await poll(
+      () => hub.call<{ state: string; origin: string }>('GET', '/api/manager/apps/app/com.example.porch'),
+      (r) => r.status === 200 && r.body.state === 'running',
+      'the uploaded app running',
+    );
+    expect(app.body.origin).toBe('local');
+    await page.close();
+  });
+});
