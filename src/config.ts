@@ -28,6 +28,13 @@ export const CONFIG_FIELDS = transient(
       store: { flag: 'store', env: 'HEARTH_STORE', schema: z.string(), default: '' },
       /** An ed25519 public key (PEM file) the store's index.json must be signed with; '' = none. */
       storeKeyFile: { flag: 'store-key', env: 'HEARTH_STORE_KEY', schema: z.string(), default: '' },
+      /** Where Get apps fetches repositories: '' = GitHub; else one origin serving GitHub's paths (a mirror, the tests' stand-in). */
+      repoHost: {
+        flag: 'repo-host',
+        env: 'HEARTH_REPO_HOST',
+        schema: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) address' })]),
+        default: '',
+      },
       /** 'default' = the sound card; anything else is a folder to write one WAV per utterance into. */
       audioOut: { flag: 'audio-out', env: 'HEARTH_AUDIO_OUT', schema: z.string().min(1), default: 'default' },
       speechEngine: {

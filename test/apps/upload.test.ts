@@ -5,6 +5,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
@@ -14,13 +16,33 @@ import { writeHomeyApp } from '../homey/apps.js';
 const U = '/api/manager/apps/upload';
 let hub: RunningHub;
 let work: string;
+/** A stand-in for GitHub on 127.0.0.1: commits by ref, and a commit's tarball, as GitHub serves them. */
+let github: Server;
+const COMMIT = 'c0ffee'.padEnd(40, '0');
+const tarballs = new Map<string, Uint8Array>();
+const asked: string[] = [];
 
 beforeAll(async () => {
   work = await tempDir('hearth-upload-');
-  hub = await startHub();
+  github = createServer((req, res) => {
+    asked.push(`${req.method} ${req.url} ${req.headers.accept ?? ''}`);
+    const ref = /^\/repos\/example\/porch-app\/commits\/([^/]+)$/.exec(req.url ?? '');
+    if (ref) {
+      const known = ['HEAD', 'v1.0.0', COMMIT].includes(decodeURIComponent(ref[1]!));
+      res.writeHead(known ? 200 : 422, { 'content-type': 'text/plain' }).end(known ? COMMIT : 'No commit found');
+      return;
+    }
+    const tar = /^\/example\/porch-app\/tar\.gz\/([0-9a-f]{40})$/.exec(req.url ?? '');
+    const bytes = tar ? tarballs.get(tar[1]!) : undefined;
+    if (bytes) res.writeHead(200, { 'content-type': 'application/x-gzip' }).end(Buffer.from(bytes));
+    else res.writeHead(404).end('Not Found');
+  });
+  await new Promise<void>((r) => github.listen(0, '127.0.0.1', r));
+  hub = await startHub({ args: ['--repo-host', `http://127.0.0.1:${(github.address() as AddressInfo).port}`] });
 }, 60_000);
 afterAll(async () => {
   await hub?.cleanup();
+  github?.close();
 });
 
 /** A .tar.gz of an app folder written from Homey's docs; `wrapped`: of the folder itself, not its contents. */
@@ -86,6 +108,43 @@ describe('installing an app from an uploaded archive of its folder', { timeout: 
     expect((await hub.call('POST', `${U}/${again.body.upload}/install`, { body: {} })).status).toBe(404);
     // Nothing of it is left in the apps folder.
     expect((await readdir(hub.appsDir)).filter((n) => n.startsWith('.install-'))).toEqual([]);
+  });
+
+  it('fetches an app from its repository as the commit its tag is now, pinned to it, and installs it', async () => {
+    // GitHub's archive holds one folder, <name>-<commit>/, with the app in it.
+    tarballs.set(COMMIT, await archiveOf('com.example.porch', true));
+    const fetched = await hub.call<Record<string, unknown> & { upload: string }>('POST', '/api/manager/apps/source/', {
+      body: { repo: 'https://github.com/example/porch-app/tree/v1.0.0' },
+    });
+    expect(fetched.status, JSON.stringify(fetched.body)).toBe(201);
+    expect(fetched.body).toMatchObject({ id: 'com.example.porch', source: { repo: 'example/porch-app', ref: 'v1.0.0', commit: COMMIT } });
+    // The ref asked GitHub's API for its commit (as text), then the commit's tarball was fetched.
+    expect(asked).toEqual([`GET /repos/example/porch-app/commits/v1.0.0 application/vnd.github.sha`, `GET /example/porch-app/tar.gz/${COMMIT} */*`]);
+    const installed = await hub.call<{ id: string; state: string }>('POST', `${U}/${fetched.body.upload}/install`, { body: {} });
+    expect(installed.body).toMatchObject({ id: 'com.example.porch' });
+    await poll(
+      () => hub.call<string>('GET', '/api/app/com.example.porch/hello'),
+      (r) => r.status === 200,
+      'the fetched app to answer',
+    );
+  });
+
+  it('says why a repository cannot be fetched: no such ref, not a repository, an app that needs npm packages', async () => {
+    const noRef = await hub.call<{ error_description: string }>('POST', '/api/manager/apps/source/', { body: { repo: 'example/porch-app@v9' } });
+    expect(noRef.status).toBe(404);
+    expect(noRef.body.error_description).toBe("example/porch-app has no tag, branch or commit 'v9' (or the repository is not public)");
+    const bad = await hub.call<{ error_description: string }>('POST', '/api/manager/apps/source/', { body: { repo: 'just-a-name' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error_description).toMatch(/^'just-a-name' is not a repository: give it as owner\/name/);
+    const needy = await writeHomeyApp(join(work, 'needy'), 'com.example.needy', {
+      files: { 'app.js': "module.exports = require('homey').App;\n", 'package.json': { dependencies: { 'node-fetch': '^2.0.0' } } },
+    });
+    execFileSync('tar', ['-czf', join(work, 'needy.tar.gz'), '-C', needy, '.']);
+    const refused = await upload(new Uint8Array(await readFile(join(work, 'needy.tar.gz'))));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error_description).toBe(
+      'the app needs npm packages (node-fetch) that its archive does not hold: hearth does not build them yet, so archive the folder after npm install --omit=dev',
+    );
   });
 
   it('refuses what is not an app archive, in a sentence, leaving nothing', async () => {

@@ -3,6 +3,9 @@
  * (name, permissions, the devices it adds) before Install, then installed and running.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER, tempDir } from '../helpers/hub.js';
@@ -12,8 +15,17 @@ import { screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
 
 let web: WebHub;
 let archive: string;
+/** GitHub's stand-in on 127.0.0.1: any ref is this commit, whose tarball is the porch app's. */
+let github: Server;
+const COMMIT = 'abcdef1'.padEnd(40, '2');
 beforeAll(async () => {
-  web = await startWebHub([]);
+  github = createServer((req, res) => {
+    if (/^\/repos\/family\/porch\/commits\//.test(req.url ?? '')) res.writeHead(200, { 'content-type': 'text/plain' }).end(COMMIT);
+    else if (req.url === `/family/porch/tar.gz/${COMMIT}`) res.writeHead(200).end(readFileSync(archive));
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => github.listen(0, '127.0.0.1', r));
+  web = await startWebHub([], { args: ['--repo-host', `http://127.0.0.1:${(github.address() as AddressInfo).port}`] });
   const work = await tempDir('hearth-web-upload-');
   const dir = await writeHomeyApp(work, 'com.example.porch', {
     json: {
@@ -32,6 +44,7 @@ beforeAll(async () => {
 }, 90_000);
 afterAll(async () => {
   await web?.close();
+  github?.close();
 });
 
 describe('getting an app from a file', { timeout: 90_000 }, () => {
@@ -55,6 +68,26 @@ describe('getting an app from a file', { timeout: 90_000 }, () => {
       'the uploaded app running',
     );
     expect(app.body.origin).toBe('local');
+    await page.close();
+  });
+
+  test('fetches an app from its repository, says the commit it installs, and installs it', async () => {
+    const { hub, browser } = web;
+    expect((await hub.call('DELETE', '/api/manager/apps/app/com.example.porch')).status).toBe(204);
+    const page = await signedIn(browser.context, hub.url, OWNER, '#/apps');
+    await page.getByTestId('get-from-file').locator('summary').click();
+    await page.getByTestId('repo').fill('family/porch@v2');
+    await page.getByTestId('repo-fetch').click();
+    const review = page.getByTestId('upload-review');
+    await review.waitFor();
+    expect(await review.getByTestId('upload-source').textContent()).toBe('From family/porch v2, commit abcdef1: this commit is what gets installed.');
+    await page.getByTestId('upload-install').click();
+    await page.getByTestId('upload-installed').waitFor();
+    await poll(
+      () => hub.call<{ state: string }>('GET', '/api/manager/apps/app/com.example.porch'),
+      (r) => r.status === 200 && r.body.state === 'running',
+      'the fetched app running',
+    );
     await page.close();
   });
 });

@@ -115,14 +115,15 @@ export interface WebHub {
  * Starts a web test's hub (copies of examples/ and the fixture app folders) and Chromium. The hub's
  * first-run setup is marked done unless `firstRun` (only its own test walks it).
  */
-export async function startWebHub(fixtures: string[], options: { firstRun?: boolean } = {}): Promise<WebHub> {
+/** `args`: more flags for the hub (a stand-in's address, say). */
+export async function startWebHub(fixtures: string[], options: { firstRun?: boolean; args?: string[] } = {}): Promise<WebHub> {
   if (!existsSync(CHROMIUM)) throw new Error(`the web app tests drive Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   const appsDir = await tempDir('hearth-web-apps-');
   await cp(join(ROOT, 'examples'), appsDir, { recursive: true });
   for (const fixture of fixtures) await cp(fixture, join(appsDir, fixture.split('/').pop()!), { recursive: true });
   const audioOut = await tempDir('hearth-web-audio-');
   await mkdir(audioOut, { recursive: true });
-  const hub = await startHub({ appsDir, args: ['--audio-out', audioOut] });
+  const hub = await startHub({ appsDir, args: ['--audio-out', audioOut, ...(options.args ?? [])] });
   if (!options.firstRun) await hub.call('PUT', '/api/manager/system/option/setupDone', { body: { value: true } });
   const browser = await launch();
   return {

@@ -7,7 +7,7 @@
  * drops it. An upload not installed within HOLD_MS is dropped; at most MAX_HELD wait at once.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -19,6 +19,7 @@ import { type PermissionDetail, permissionDetails } from '../manifest/permission
 import { makeStaging, swapIntoPlace } from './install.js';
 import { iconDataUrl } from './pack.js';
 import { extract } from './package-extract.js';
+import { downloadCommit, parseRepo, type RepoHost, repoText, resolveCommit } from './repository.js';
 import { MAX_UPLOAD_BYTES } from './upload-limits.js';
 
 /** How long an upload waits for Install, and how many may wait at once. */
@@ -37,6 +38,8 @@ export interface UploadedApp {
   drivers: Array<{ id: string; name: string }>;
   /** Installing it replaces the installed local app of the same id (its settings stay). */
   replaces: string | null;
+  /** Where it came from when fetched from a repository: the commit installed, whatever the ref becomes. */
+  source: { repo: string; ref: string | null; commit: string } | null;
   expiresAt: string;
 }
 
@@ -53,13 +56,27 @@ export class Uploads {
   constructor(private readonly rt: AppRuntime) {}
 
   /** Unpacks and checks an uploaded archive; answers what it is. Nothing of it runs. */
-  async stage(body: ReadableStream<Uint8Array>): Promise<UploadedApp> {
+  stage(body: ReadableStream<Uint8Array>): Promise<UploadedApp> {
+    return this.staged(null, (archive) => save(body, archive));
+  }
+
+  /**
+   * Fetches the app at `repo` (owner/name[@ref]) as the commit its ref is now, and checks it as
+   * an upload; answers what it is, with the commit it is pinned to. Nothing of it runs.
+   */
+  async fromRepository(repo: string, host: RepoHost): Promise<UploadedApp> {
+    const r = parseRepo(repo);
+    const commit = await resolveCommit(host, r);
+    return this.staged({ repo: repoText(r), ref: r.ref, commit }, (archive) => downloadCommit(host, r, commit, archive, MAX_UPLOAD_BYTES));
+  }
+
+  private async staged(source: UploadedApp['source'], fill: (archive: string) => Promise<void>): Promise<UploadedApp> {
     if (this.held.size >= MAX_HELD) throw conflict(`${MAX_HELD} uploads wait to be installed or discarded already; install or discard one first`);
     const upload = randomBytes(9).toString('base64url');
     const staging = await makeStaging(this.rt.appsDir, `upload-${upload}`);
     try {
       const archive = join(staging, 'upload.tar.gz');
-      await save(body, archive);
+      await fill(archive);
       const unpacked = join(staging, 'unpacked');
       await mkdir(unpacked);
       await extract(archive, unpacked).catch((err: unknown) => {
@@ -71,6 +88,7 @@ export class Uploads {
       const dir = await appFolderIn(unpacked);
       const loaded = await loadAppFolder(dir, { checkFolderName: false });
       if (!loaded.ok) throw invalid(`the archive holds no app hearth can run: ${loaded.message}`);
+      await checkBuilt(dir);
       const { manifest } = loaded.folder;
       if (this.rt.has(manifest.id) && this.rt.get(manifest.id).origin !== 'local') {
         throw conflict(`'${manifest.id}' is installed from the app store: an upload would replace the store's app. Uninstall it first; nothing was changed`);
@@ -89,6 +107,7 @@ export class Uploads {
         permissions: permissionDetails(manifest.permissions),
         drivers: manifest.drivers.map((d) => ({ id: d.id, name: d.name ? textOf(d.name, language) : d.id })),
         replaces: this.rt.has(manifest.id) ? this.rt.get(manifest.id).version : null,
+        source,
         expiresAt: new Date(Date.now() + HOLD_MS).toISOString(),
       };
     } catch (err) {
@@ -150,6 +169,35 @@ async function save(body: ReadableStream<Uint8Array>, file: string): Promise<voi
     }
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * An app folder as it runs, not its sources alone: npm packages it needs must be in the archive,
+ * and a TypeScript app's compiled JavaScript (building both from a repository is Get apps' next
+ * step; until then such an app is refused in a sentence that says so, not installed half-made).
+ */
+async function checkBuilt(dir: string): Promise<void> {
+  const has = (name: string): Promise<boolean> =>
+    stat(join(dir, name)).then(
+      () => true,
+      () => false,
+    );
+  const pkg = await readFile(join(dir, 'package.json'), 'utf8').then(
+    (t) => JSON.parse(t) as { dependencies?: Record<string, string> },
+    () => null,
+  );
+  const needs = Object.keys(pkg?.dependencies ?? {}).filter((d) => d !== 'homey');
+  if (needs.length > 0 && !(await has('node_modules'))) {
+    throw invalid(
+      `the app needs npm packages (${needs.slice(0, 5).join(', ')}${needs.length > 5 ? ', ...' : ''}) that its archive does not hold: hearth does not build them yet, so archive the folder after npm install --omit=dev`,
+    );
+  }
+  const compiled = (await has('app.js')) || (await has('app.mjs')) || (await has('app.cjs'));
+  if (!compiled && ((await has('app.ts')) || (await has('app.mts')))) {
+    throw invalid(
+      'the app is TypeScript and its archive holds no compiled app.js: hearth does not compile it yet, so archive what homey app build leaves in .homeybuild',
+    );
   }
 }
 

@@ -277,6 +277,21 @@ export const appsContract = defineContract({
       },
       () => ({ output: UploadedApp() }),
     ),
+    getAppFromRepository: op(
+      {
+        method: 'POST',
+        path: '/source/',
+        scope: 'service.app',
+        extension: true,
+        summary:
+          'Fetch an app from its GitHub repository (`owner/name`, optionally `@tag` or commit), as the commit that is now; checked as an upload (nothing of it runs) and answered the same way, to install or discard',
+        status: 201,
+      },
+      () => ({
+        body: z.object({ repo: z.string({ error: 'repo is required: owner/name, e.g. athombv/com.athom.homeyscript' }).min(3).max(300) }),
+        output: UploadedApp(),
+      }),
+    ),
     installUploadedApp: op(
       {
         method: 'POST',

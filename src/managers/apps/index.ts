@@ -4,9 +4,11 @@
  * location current, exposes the SDK router so other managers can serve their calls, and offers
  * the HTTP layer its gateway: the apps' Web APIs, realtime events and pages.
  */
+
 import { join } from 'node:path';
 import { checkForUpdates } from '../../apps/catalogue/autoupdate.js';
 import { StoredCatalogueMemory } from '../../apps/catalogue/memory.js';
+import { repoHost } from '../../apps/catalogue/repository.js';
 import { AppApiSockets } from '../../apps/host/api-socket.js';
 import type { AppGateway } from '../../apps/host/gateway.js';
 import { type HubApi, serveHubApi } from '../../apps/host/hub-api.js';
@@ -111,7 +113,12 @@ export class AppsManager implements Manager {
       },
     };
     this.catalogues = new StoredCatalogueMemory(ctx.store);
-    this.service = new AppsService(this.runtime, { location: ctx.config.storeLocation, key: ctx.config.storeKey, seen: this.catalogues }, ctx.log);
+    this.service = new AppsService(
+      this.runtime,
+      { location: ctx.config.storeLocation, key: ctx.config.storeKey, seen: this.catalogues },
+      ctx.log,
+      repoHost(ctx.config.repoHost),
+    );
     this.operations = appsOperations(this.service);
   }
 

@@ -47,6 +47,7 @@ export function appsOperations(service: AppsService): Operation[] {
     },
     getAppLog: ({ params, query }) => service.runtime.followLog(params.id, { stdout: query.stdout ?? 0, stderr: query.stderr ?? 0 }),
     uploadApp: ({ upload }) => service.uploads.stage(upload as ReadableStream<Uint8Array>),
+    getAppFromRepository: ({ body }) => service.uploads.fromRepository(body.repo, service.repos),
     installUploadedApp: ({ params, body }) => service.uploads.install(params.upload, body.network === undefined ? {} : { network: body.network }),
     discardUploadedApp: async ({ params }) => {
       await service.uploads.discard(params.upload);

@@ -11,6 +11,7 @@ import { type ChannelEntry, INDEX_FILE, readCatalogue } from '../../apps/catalog
 import { keepAppAside, removeApp } from '../../apps/catalogue/install.js';
 import { installFromCatalogue } from '../../apps/catalogue/install-from-catalogue.js';
 import { automaticUpdates, type CatalogueSource } from '../../apps/catalogue/key.js';
+import { type RepoHost, repoHost } from '../../apps/catalogue/repository.js';
 import { Uploads } from '../../apps/catalogue/uploads.js';
 import type { App, AppRuntime } from '../../apps/host/runtime.js';
 import { textOf } from '../../apps/manifest/manifest.js';
@@ -40,6 +41,8 @@ export class AppsService {
     readonly runtime: AppRuntime,
     private readonly store: CatalogueSource,
     private readonly log: Logger,
+    /** Where Get apps fetches repositories (GitHub, or --repo-host). */
+    readonly repos: RepoHost = repoHost(''),
   ) {
     this.uploads = new Uploads(runtime);
   }

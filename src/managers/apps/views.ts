@@ -83,6 +83,10 @@ export const UploadedApp = lazy(() =>
     permissions: z.array(PermissionDetail()),
     drivers: z.array(z.object({ id: z.string(), name: z.string() })),
     replaces: z.string().nullable().describe('the version of the installed local app of this id that Install replaces'),
+    source: z
+      .object({ repo: z.string(), ref: z.string().nullable(), commit: z.string() })
+      .nullable()
+      .describe('the repository and the commit fetched (what is installed, whatever the ref becomes); null for an upload'),
     expiresAt: z.string().describe('when the upload is dropped unless installed'),
   }),
 );

@@ -15,9 +15,9 @@ import { AppIcon } from './app-store.js';
 
 type Staged = z.infer<ReturnType<typeof UploadedApp>>;
 
+/** Get apps: from a GitHub repository, or from an archive of an app folder. */
 export function UploadApp(): JSX.Element {
-  const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState('');
+  const [repo, setRepo] = useState('');
   const [staged, setStaged] = useState<Staged | null>(null);
   const [network, setNetwork] = useState(false);
   const send = useAction();
@@ -30,6 +30,12 @@ export function UploadApp(): JSX.Element {
           <b data-testid="upload-name">{staged.name}</b> <span class="muted">{staged.version}</span>
           {staged.replaces ? <span class="badge warn">replaces {staged.replaces}</span> : null}
         </div>
+        {staged.source ? (
+          <p class="small" data-testid="upload-source">
+            From {staged.source.repo}
+            {staged.source.ref ? ` ${staged.source.ref}` : ''}, commit <code>{staged.source.commit.slice(0, 7)}</code>: this commit is what gets installed.
+          </p>
+        ) : null}
         {staged.description ? <p class="muted">{staged.description}</p> : null}
         <PermissionList details={staged.permissions} />
         {staged.drivers.length > 0 ? (
@@ -74,12 +80,41 @@ export function UploadApp(): JSX.Element {
     );
   }
   return (
+    <>
+      <form
+        class="inline wrap"
+        onSubmit={send.submit(async () => {
+          if (repo.trim() === '') throw new Error('give the repository as owner/name, e.g. athombv/com.athom.homeyscript');
+          setStaged(await call('apps', 'getAppFromRepository', { body: { repo: repo.trim() } }));
+          setRepo('');
+        })}
+      >
+        <label class="inline">
+          <span>A GitHub repository</span>
+          <input placeholder="owner/name or owner/name@v1.2.0" value={repo} data-testid="repo" onInput={(e) => setRepo((e.target as HTMLInputElement).value)} />
+        </label>
+        <button type="submit" disabled={send.busy || repo.trim() === ''} data-testid="repo-fetch">
+          {send.busy ? 'Fetching and checking…' : 'Fetch'}
+        </button>
+        <Err msg={send.error} />
+      </form>
+      <UploadForm onStaged={setStaged} done={act.done} />
+    </>
+  );
+}
+
+/** An archive of an app folder chosen from this computer. */
+function UploadForm({ onStaged, done }: { onStaged: (s: Staged) => void; done: string | null }): JSX.Element {
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState('');
+  const send = useAction();
+  return (
     <form
       class="inline wrap"
       onSubmit={send.submit(async () => {
         const chosen = input.current?.files?.[0];
         if (!chosen) throw new Error('choose an archive of an app folder (.tar.gz) first');
-        setStaged(await upload<Staged>(path('apps', 'uploadApp'), chosen, 'application/gzip'));
+        onStaged(await upload<Staged>(path('apps', 'uploadApp'), chosen, 'application/gzip'));
         if (input.current) input.current.value = '';
         setFile('');
       })}
@@ -98,7 +133,7 @@ export function UploadApp(): JSX.Element {
         {send.busy ? 'Uploading and checking…' : 'Upload'}
       </button>
       <Err msg={send.error} />
-      <Ok msg={act.done} testId="upload-installed" />
+      <Ok msg={done} testId="upload-installed" />
     </form>
   );
 }

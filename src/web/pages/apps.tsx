@@ -289,7 +289,7 @@ export function AppsPage(): JSX.Element {
           <Install />
         </details>
         <details data-testid="get-from-file">
-          <summary>From a file (an app folder you have)</summary>
+          <summary>Get apps from a repository or a file</summary>
           <UploadApp />
         </details>
       </Card>
