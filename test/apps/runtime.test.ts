@@ -124,7 +124,7 @@ describe('app lifecycle', () => {
     expect(r.after.rss).toBeGreaterThan(1024 * 1024);
   });
 
-  it('samples cpu and RSS of a running app', async () => {
+  it('samples cpu and memory (PSS) of a running app', async () => {
     // Busy half of every 100 ms: about half a core, which the sample must see (an idle app's 0 proves nothing).
     const busy = homeyApp(`
   async onInit() {
@@ -133,7 +133,9 @@ describe('app lifecycle', () => {
     await writeApp(appsDir, 'com.test.busy', { code: busy });
     t = await startRuntime({ appsDir, dataDir });
     const app = await t.until('com.test.busy', (a) => a.usage.mem > 0 && a.usage.cpu > 10, 'sampled busy');
-    expect(app.usage.mem).toBeGreaterThan(10 * 1024 * 1024);
+    // PSS: its own pages and its share of those it shares with other node processes (the more
+    // of them run, as in a parallel test run, the smaller that share): a few MiB at least.
+    expect(app.usage.mem).toBeGreaterThan(4 * 1024 * 1024);
     expect(app.usage.mem).toBeLessThan(512 * 1024 * 1024);
     // A percentage of one core: one thread spinning half the time cannot pass a whole core.
     expect(app.usage.cpu).toBeGreaterThan(10);

@@ -113,11 +113,13 @@ export async function writeLampApp(appsDir: string): Promise<void> {
   });
 }
 
-/** Pairs 'Lamp 1' (or the `index`th device the driver lists) through a pairing session, as a script would. */
+/** Pairs 'Lamp <index + 1>' of the two the driver lists through a pairing session, as a script would. */
 export async function pairLamp(hub: RunningHub, index = 0): Promise<Device> {
   const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: DRIVER } });
-  const listed = await hub.call<unknown[]>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, { body: { event: 'list_devices' } });
-  const added = await hub.call<Device>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[index] });
+  const listed = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, { body: { event: 'list_devices' } });
+  // By name: the list leaves out the lamps paired already, so a position would shift.
+  const lamp = listed.body.find((d) => d.name === `Lamp ${index + 1}`);
+  const added = await hub.call<Device>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: lamp });
   await hub.call('DELETE', `/api/manager/drivers/pairsession/${session.body.id}`);
   if (added.status !== 201) throw new Error(`pairing failed: ${added.text}`);
   return added.body;
