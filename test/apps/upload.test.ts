@@ -90,7 +90,7 @@ describe('installing an app from an uploaded archive of its folder', { timeout: 
 
     const installed = await hub.call<{ id: string; origin: string }>('POST', `${U}/${staged.body.upload}/install`, { body: {} });
     expect(installed.status).toBe(200);
-    expect(installed.body).toMatchObject({ id: 'com.example.uploaded', origin: 'local' });
+    expect(installed.body).toMatchObject({ id: 'com.example.uploaded', origin: 'local', source: null });
     const hello = await poll(
       () => hub.call<string>('GET', '/api/app/com.example.uploaded/hello'),
       (r) => r.status === 200,
@@ -121,7 +121,8 @@ describe('installing an app from an uploaded archive of its folder', { timeout: 
     // The ref asked GitHub's API for its commit (as text), then the commit's tarball was fetched.
     expect(asked).toEqual([`GET /repos/example/porch-app/commits/v1.0.0 application/vnd.github.sha`, `GET /example/porch-app/tar.gz/${COMMIT} */*`]);
     const installed = await hub.call<{ id: string; state: string }>('POST', `${U}/${fetched.body.upload}/install`, { body: {} });
-    expect(installed.body).toMatchObject({ id: 'com.example.porch' });
+    // Pinned: the app's record keeps the repository, the ref asked for and the commit installed.
+    expect(installed.body).toMatchObject({ id: 'com.example.porch', origin: 'local', source: { repo: 'example/porch-app', ref: 'v1.0.0', commit: COMMIT } });
     await poll(
       () => hub.call<string>('GET', '/api/app/com.example.porch/hello'),
       (r) => r.status === 200,

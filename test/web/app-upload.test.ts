@@ -88,6 +88,8 @@ describe('getting an app from a file', { timeout: 90_000 }, () => {
       (r) => r.status === 200 && r.body.state === 'running',
       'the fetched app running',
     );
+    // Its card says where it came from, at which commit.
+    await expect.poll(() => page.getByTestId('app-source').textContent()).toBe('from family/porch v2 at abcdef1');
     await page.close();
   });
 });

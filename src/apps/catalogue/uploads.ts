@@ -47,6 +47,7 @@ interface Held {
   staging: string;
   dir: string;
   folder: AppFolder;
+  source: UploadedApp['source'];
   timer: NodeJS.Timeout;
 }
 
@@ -95,7 +96,7 @@ export class Uploads {
       }
       const timer = setTimeout(() => void this.discard(upload).catch(() => undefined), HOLD_MS);
       timer.unref();
-      this.held.set(upload, { staging, dir, folder: loaded.folder, timer });
+      this.held.set(upload, { staging, dir, folder: loaded.folder, source, timer });
       const language = this.rt.locale().language;
       return {
         upload,
@@ -130,6 +131,8 @@ export class Uploads {
         throw err;
       }
       await this.rt.add(id, 'local', null, true, opts.network);
+      // What it came from now (an upload replacing a fetched app is no longer that commit).
+      await this.rt.setSource(id, held.source);
       await this.rt.resume(id);
       return this.rt.get(id);
     } finally {

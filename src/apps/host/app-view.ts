@@ -13,6 +13,8 @@ export interface App extends RunState {
   sdk: number | null;
   origin: AppRecord['origin'];
   channel: string | null;
+  /** The repository and commit a local app was fetched from (Get apps), or null. */
+  source: AppRecord['source'];
   enabled: boolean;
   autoupdate: boolean;
   /** False when hearth cannot run the app at all (it has drivers); `incompatibleReason` says why. */
@@ -46,6 +48,7 @@ export function viewOf(e: { id: string; folder: AppFolder | null; supervisor: Ap
     sdk: m?.sdk ?? null,
     origin: r.origin,
     channel: r.channel,
+    source: r.source,
     enabled: r.enabled,
     autoupdate: r.autoupdate,
     ...e.supervisor.state,

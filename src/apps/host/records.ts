@@ -32,6 +32,14 @@ export const AppRecord = z.object({
    * decided, and the app's kind decides (networkGranted).
    */
   network: z.boolean().nullable().default(null),
+  /**
+   * Where a local app came from when it was fetched from a repository (Get apps): the repository,
+   * the ref asked for and the commit installed. null: put in the apps folder, or uploaded.
+   */
+  source: z
+    .object({ repo: z.string().max(300), ref: z.string().max(200).nullable(), commit: z.string().regex(/^[0-9a-f]{40}$/) })
+    .nullable()
+    .default(null),
   /** Messages people attached when they fetched the crash log (getAppStd), newest last. */
   reports: z.array(z.object({ at: z.string(), message: z.string(), crash: CrashReportSchema.nullable() })).default([]),
 });
@@ -55,6 +63,7 @@ export function newRecord(origin: AppRecord['origin'], channel: string | null = 
     hubDeaths: 0,
     disabledReason: null,
     network: null,
+    source: null,
     reports: [],
   };
 }

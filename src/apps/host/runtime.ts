@@ -353,6 +353,13 @@ export class AppRuntime {
     return crashLogOf(e.supervisor, this.record(id));
   }
 
+  /** Records where a local app came from (Get apps' repository and commit), or that it came from nowhere known. */
+  async setSource(id: string, source: AppRecord['source']): Promise<void> {
+    await this.section.updateSome([id], (d) => {
+      d[id]!.source = source;
+    });
+  }
+
   /** What the app wrote after the reader's cursors, with its state (a follower stops when it is gone). */
   followLog(id: string, cursors: { stdout: number; stderr: number }): AppLog {
     const sup = this.mustGet(id).supervisor;

@@ -34,6 +34,10 @@ export const AppView = lazy(() =>
     sdk: z.number().nullable(),
     origin: z.enum(['local', 'appstore']),
     channel: z.string().nullable(),
+    source: z
+      .object({ repo: z.string(), ref: z.string().nullable(), commit: z.string() })
+      .nullable()
+      .describe('the repository, ref and commit a local app was fetched from (Get apps); null otherwise'),
     enabled: z.boolean(),
     autoupdate: z.boolean(),
     state: z.enum(['stopped', 'starting', 'running', 'stopping']),

@@ -195,7 +195,14 @@ function AppCard({ app }: { app: App }): JSX.Element {
       <p class="muted small">
         {/* 0 bytes means "not sampled yet" (a process that just started, or a stopped app). */}
         cpu {app.usage.mem > 0 ? `${app.usage.cpu.toFixed(1)}%` : '–'} · mem {app.usage.mem > 0 ? formatBytes(app.usage.mem) : '–'} · restarts {app.exitCount} ·{' '}
-        {app.origin}
+        {app.source ? (
+          <span data-testid="app-source">
+            from {app.source.repo}
+            {app.source.ref ? ` ${app.source.ref}` : ''} at <code>{app.source.commit.slice(0, 7)}</code>
+          </span>
+        ) : (
+          app.origin
+        )}
         {app.channel ? ` (${app.channel})` : ''}
       </p>
       <div class="actions wrap">
