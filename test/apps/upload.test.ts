@@ -32,6 +32,12 @@ beforeAll(async () => {
       res.writeHead(known ? 200 : 422, { 'content-type': 'text/plain' }).end(known ? COMMIT : 'No commit found');
       return;
     }
+    if (req.url === '/repos/example/porch-app/releases/latest') {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ tag_name: 'v1.1.0', name: 'Brighter', published_at: '2026-11-20T10:00:00Z', draft: false }));
+      return;
+    }
     const tar = /^\/example\/porch-app\/tar\.gz\/([0-9a-f]{40})$/.exec(req.url ?? '');
     const bytes = tar ? tarballs.get(tar[1]!) : undefined;
     if (bytes) res.writeHead(200, { 'content-type': 'application/x-gzip' }).end(Buffer.from(bytes));
@@ -128,6 +134,18 @@ describe('installing an app from an uploaded archive of its folder', { timeout: 
       (r) => r.status === 200,
       'the fetched app to answer',
     );
+  });
+
+  it('tells of a newer release of a fetched app, asking GitHub once in six hours; an app not fetched has none', async () => {
+    asked.length = 0;
+    const update = await hub.call<Record<string, unknown>>('GET', '/api/manager/apps/app/com.example.porch/source-update');
+    expect(update.status).toBe(200);
+    expect(update.body).toMatchObject({ latest: { tag: 'v1.1.0', name: 'Brighter', publishedAt: '2026-11-20T10:00:00Z' }, newer: true });
+    expect((await hub.call('GET', '/api/manager/apps/app/com.example.porch/source-update')).status).toBe(200);
+    expect(asked.filter((a) => a.includes('releases/latest'))).toHaveLength(1);
+    const none = await hub.call<{ error_description: string }>('GET', '/api/manager/apps/app/com.example.uploaded/source-update');
+    expect(none.status).toBe(409);
+    expect(none.body.error_description).toBe("app 'com.example.uploaded' was not fetched from a repository, so it has no releases to follow");
   });
 
   it('says why a repository cannot be fetched: no such ref, not a repository, an app that needs npm packages', async () => {

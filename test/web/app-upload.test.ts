@@ -22,6 +22,7 @@ beforeAll(async () => {
   github = createServer((req, res) => {
     if (/^\/repos\/family\/porch\/commits\//.test(req.url ?? '')) res.writeHead(200, { 'content-type': 'text/plain' }).end(COMMIT);
     else if (req.url === `/family/porch/tar.gz/${COMMIT}`) res.writeHead(200).end(readFileSync(archive));
+    else if (req.url === '/repos/family/porch/releases/latest') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ tag_name: 'v3', name: 'Warmer light' }));
     else res.writeHead(404).end();
   });
   await new Promise<void>((r) => github.listen(0, '127.0.0.1', r));
@@ -88,8 +89,22 @@ describe('getting an app from a file', { timeout: 90_000 }, () => {
       (r) => r.status === 200 && r.body.state === 'running',
       'the fetched app running',
     );
-    // Its card says where it came from, at which commit.
+    // Its card says where it came from, at which commit, and that a newer release is out.
     await expect.poll(() => page.getByTestId('app-source').textContent()).toBe('from family/porch v2 at abcdef1');
+    const update = page.getByTestId('source-update');
+    await expect.poll(() => update.textContent()).toContain('Warmer light (v3) is out.');
+    await screenshots(page, 'apps-source-update');
+    // Upgraded when asked, after saying what it asks for.
+    page.once('dialog', (d) => {
+      expect(d.message()).toContain('Upgrade Porch light to 1.0.0 (v3, commit abcdef1)? It asks for: speak through the hub');
+      void d.accept();
+    });
+    await update.getByTestId('source-upgrade').click();
+    await poll(
+      () => hub.call<{ source: { ref: string } | null }>('GET', '/api/manager/apps/app/com.example.porch'),
+      (r) => r.body.source?.ref === 'v3',
+      'the app upgraded to v3',
+    );
     await page.close();
   });
 });

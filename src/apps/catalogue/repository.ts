@@ -102,3 +102,23 @@ function resetTime(res: Response): string {
   const reset = Number(res.headers.get('x-ratelimit-reset'));
   return Number.isFinite(reset) && reset > 0 ? new Date(reset * 1000).toLocaleTimeString() : 'an hour';
 }
+
+/** A repository's latest release (not a draft or prerelease), or null when it has none. */
+export async function latestRelease(host: RepoHost, r: RepoRef): Promise<{ tag: string; name: string | null; publishedAt: string | null } | null> {
+  const res = await reach(`${host.api}/repos/${r.owner}/${r.name}/releases/latest`, { headers: { ...HEADERS, accept: 'application/vnd.github+json' } });
+  if (res.status === 404) return null;
+  if (res.status === 403 || res.status === 429) {
+    throw new HearthError(
+      'unavailable',
+      `GitHub refused to answer (it allows 60 requests an hour from one address without a token); try again after ${resetTime(res)}`,
+    );
+  }
+  const body = (await res.json().catch(() => null)) as { tag_name?: unknown; name?: unknown; published_at?: unknown } | null;
+  if (!res.ok || typeof body?.tag_name !== 'string' || !REF.test(body.tag_name))
+    throw badGateway(`GitHub answered ${res.status} for the latest release of ${repoText(r)}`);
+  return {
+    tag: body.tag_name,
+    name: typeof body.name === 'string' && body.name !== '' ? body.name.slice(0, 200) : null,
+    publishedAt: typeof body.published_at === 'string' ? body.published_at : null,
+  };
+}

@@ -8,7 +8,7 @@ import { defineContract, lazy, op } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { safeRecord } from '../../core/records.js';
 import { UPLOAD_TYPES } from '../backup/contract.js';
-import { AppLog, AppsState, AppView, CatalogueView, CrashLog, Heap, Notification, UploadedApp } from './views.js';
+import { AppLog, AppsState, AppView, CatalogueView, CrashLog, Heap, Notification, SourceUpdate, UploadedApp } from './views.js';
 
 const Id = lazy(() => z.object({ id: z.string().min(1).max(128) }));
 const IdName = lazy(() => z.object({ id: z.string().min(1).max(128), name: z.string().min(1).max(256) }));
@@ -291,6 +291,17 @@ export const appsContract = defineContract({
         body: z.object({ repo: z.string({ error: 'repo is required: owner/name, e.g. athombv/com.athom.homeyscript' }).min(3).max(300) }),
         output: UploadedApp(),
       }),
+    ),
+    getAppSourceUpdate: op(
+      {
+        method: 'GET',
+        path: '/app/:id/source-update',
+        scope: 'service.app.readonly',
+        extension: true,
+        summary:
+          'For an app fetched from a repository: its latest release, and whether it is another than the one installed (GitHub asked at most every 6 hours per app); upgrade by fetching that tag and installing it',
+      },
+      () => ({ params: Id(), output: SourceUpdate() }),
     ),
     installUploadedApp: op(
       {

@@ -47,6 +47,11 @@ export function appsOperations(service: AppsService): Operation[] {
     },
     getAppLog: ({ params, query }) => service.runtime.followLog(params.id, { stdout: query.stdout ?? 0, stderr: query.stderr ?? 0 }),
     uploadApp: ({ upload }) => service.uploads.stage(upload as ReadableStream<Uint8Array>),
+    getAppSourceUpdate: ({ params }) => {
+      const { source } = service.runtime.get(params.id);
+      if (!source) throw new HearthError('conflict', `app '${params.id}' was not fetched from a repository, so it has no releases to follow`);
+      return service.sourceUpdates.check(params.id, source);
+    },
     getAppFromRepository: ({ body }) => service.uploads.fromRepository(body.repo, service.repos),
     installUploadedApp: ({ params, body }) => service.uploads.install(params.upload, body.network === undefined ? {} : { network: body.network }),
     discardUploadedApp: async ({ params }) => {

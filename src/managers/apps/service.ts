@@ -12,6 +12,7 @@ import { keepAppAside, removeApp } from '../../apps/catalogue/install.js';
 import { installFromCatalogue } from '../../apps/catalogue/install-from-catalogue.js';
 import { automaticUpdates, type CatalogueSource } from '../../apps/catalogue/key.js';
 import { type RepoHost, repoHost } from '../../apps/catalogue/repository.js';
+import { SourceUpdates } from '../../apps/catalogue/source-updates.js';
 import { Uploads } from '../../apps/catalogue/uploads.js';
 import type { App, AppRuntime } from '../../apps/host/runtime.js';
 import { textOf } from '../../apps/manifest/manifest.js';
@@ -45,7 +46,11 @@ export class AppsService {
     readonly repos: RepoHost = repoHost(''),
   ) {
     this.uploads = new Uploads(runtime);
+    this.sourceUpdates = new SourceUpdates(repos);
   }
+
+  /** Whether newer releases are out for apps fetched from repositories. */
+  readonly sourceUpdates: SourceUpdates;
 
   private get storeLocation(): string {
     return this.store.location;

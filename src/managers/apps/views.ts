@@ -95,6 +95,18 @@ export const UploadedApp = lazy(() =>
   }),
 );
 
+/** Whether a newer release is out for an app fetched from a repository. */
+export const SourceUpdate = lazy(() =>
+  z.object({
+    latest: z
+      .object({ tag: z.string(), name: z.string().nullable(), publishedAt: z.string().nullable() })
+      .nullable()
+      .describe("the repository's latest release, or null when it has none"),
+    newer: z.boolean().describe('whether that is another release than the one installed'),
+    checkedAt: z.string().describe('when GitHub was asked (at most every 6 hours per app)'),
+  }),
+);
+
 /** What an app wrote to a stream after a reader's cursor (`next` is the cursor to ask with next). */
 const LogPart = lazy(() => z.object({ text: z.string(), next: z.number(), skipped: z.number() }));
 /** An app's output after the reader's cursors, for following it live (`hearth app log --follow`, the Apps page). */

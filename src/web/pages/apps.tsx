@@ -139,6 +139,44 @@ function Logs({ app }: { app: App }): JSX.Element {
   );
 }
 
+/**
+ * For an app fetched from a repository: a newer release, when one is out, and its upgrade (the
+ * release fetched and checked, what it asks for confirmed, then installed), as HACS does: never
+ * on its own.
+ */
+function SourceUpdateLine({ app, source }: { app: App; source: NonNullable<App['source']> }): JSX.Element | null {
+  const update = useLoad(() => call('apps', 'getAppSourceUpdate', of(app.id)), [app.id, source.commit]);
+  const a = useAction();
+  const latest = update.data?.latest;
+  if (!update.data?.newer || !latest) return update.error ? <p class="muted small">{update.error}</p> : null;
+  return (
+    <div class="notice small" data-testid="source-update">
+      {latest.name ? `${latest.name} (${latest.tag})` : latest.tag} is out.{' '}
+      <button
+        type="button"
+        disabled={a.busy}
+        data-testid="source-upgrade"
+        onClick={() =>
+          void a.run(async () => {
+            const staged = await call('apps', 'getAppFromRepository', { body: { repo: `${source.repo}@${latest.tag}` } });
+            const asks = staged.permissions.map((p) => p.sentence).join('; ') || 'no permissions';
+            if (
+              !window.confirm(`Upgrade ${app.name} to ${staged.version} (${latest.tag}, commit ${staged.source?.commit.slice(0, 7)})? It asks for: ${asks}.`)
+            ) {
+              await call('apps', 'discardUploadedApp', { params: { upload: staged.upload } });
+              return;
+            }
+            await call('apps', 'installUploadedApp', { params: { upload: staged.upload }, body: {} });
+          })
+        }
+      >
+        {a.busy ? 'Getting it…' : `Get ${latest.tag}`}
+      </button>
+      <Err msg={a.error} />
+    </div>
+  );
+}
+
 /** A folded list of the hub's sentences about an app (nothing when there are none). */
 function Sentences({ testId, title, lines }: { testId: string; title: string; lines: string[] }): JSX.Element | null {
   if (lines.length === 0) return null;
@@ -205,6 +243,7 @@ function AppCard({ app }: { app: App }): JSX.Element {
         )}
         {app.channel ? ` (${app.channel})` : ''}
       </p>
+      {app.source ? <SourceUpdateLine app={app} source={app.source} /> : null}
       <div class="actions wrap">
         {app.enabled ? (
           <ActionButton label="Disable" busyLabel="Disabling…" testId="disable" onRun={() => call('apps', 'disableApp', of(app.id))} />
