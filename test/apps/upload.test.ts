@@ -72,7 +72,7 @@ async function archiveOf(id: string, wrapped: boolean): Promise<Uint8Array> {
 }
 
 const upload = (bytes: Uint8Array) =>
-  call<Record<string, unknown> & { error_description?: string }>(hub.url, 'POST', U + '/', {
+  call<Record<string, unknown> & { error_description?: string }>(hub.url, 'POST', `${U}/`, {
     token: OWNER,
     rawBody: bytes,
     headers: { 'content-type': 'application/gzip' },

@@ -116,7 +116,9 @@ export async function writeLampApp(appsDir: string): Promise<void> {
 /** Pairs 'Lamp <index + 1>' of the two the driver lists through a pairing session, as a script would. */
 export async function pairLamp(hub: RunningHub, index = 0): Promise<Device> {
   const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: DRIVER } });
-  const listed = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, { body: { event: 'list_devices' } });
+  const listed = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, {
+    body: { event: 'list_devices' },
+  });
   // By name: the list leaves out the lamps paired already, so a position would shift.
   const lamp = listed.body.find((d) => d.name === `Lamp ${index + 1}`);
   const added = await hub.call<Device>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: lamp });

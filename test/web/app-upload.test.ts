@@ -22,7 +22,8 @@ beforeAll(async () => {
   github = createServer((req, res) => {
     if (/^\/repos\/family\/porch\/commits\//.test(req.url ?? '')) res.writeHead(200, { 'content-type': 'text/plain' }).end(COMMIT);
     else if (req.url === `/family/porch/tar.gz/${COMMIT}`) res.writeHead(200).end(readFileSync(archive));
-    else if (req.url === '/repos/family/porch/releases/latest') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ tag_name: 'v3', name: 'Warmer light' }));
+    else if (req.url === '/repos/family/porch/releases/latest')
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ tag_name: 'v3', name: 'Warmer light' }));
     else res.writeHead(404).end();
   });
   await new Promise<void>((r) => github.listen(0, '127.0.0.1', r));
