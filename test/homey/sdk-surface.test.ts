@@ -276,28 +276,10 @@ describe("hearth's SDK against Homey's declarations", () => {
 describe('members that did less than Homey documents', () => {
   it("a device's own discovery results are its own by default (its data.id), and a throwing onDiscoveryAvailable makes it unavailable", async () => {
     const { device, found, calls } = await sdkOfAnApp();
-    const result = new found.DiscoveryResultMDNSSD({
-      id: 'lamp-1',
-      lastSeen: Date.now(),
-      address: '192.0.2.9',
-      type: 'mdns-sd',
-      port: 80,
-      name: 'l',
-      fullname: 'l',
-      host: 'l',
-      txt: {},
-    });
-    const other = new found.DiscoveryResultMDNSSD({
-      id: 'lamp-2',
-      lastSeen: Date.now(),
-      address: '192.0.2.8',
-      type: 'mdns-sd',
-      port: 80,
-      name: 'l',
-      fullname: 'l',
-      host: 'l',
-      txt: {},
-    });
+    const seen = (id: string, address: string) =>
+      new found.DiscoveryResultMDNSSD({ id, lastSeen: Date.now(), address, type: 'mdns-sd', port: 80, name: 'l', fullname: 'l', host: 'l', txt: {} });
+    const result = seen('lamp-1', '192.0.2.9');
+    const other = seen('lamp-2', '192.0.2.8');
     expect(device.onDiscoveryResult(result)).toBe(true);
     expect(device.onDiscoveryResult(other)).toBe(false);
     const heard: string[] = [];

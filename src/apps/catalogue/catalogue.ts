@@ -6,11 +6,10 @@
  */
 
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, readFile, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { HearthError, notFound } from '../../core/errors.js';
@@ -21,7 +20,7 @@ import { loadAppFolder } from '../manifest/compose.js';
 import { AppId, type AppManifest, Localized, Version } from '../manifest/manifest.js';
 import { permissionChange, permissionProblem } from '../manifest/permissions.js';
 import { type CatalogueSource, SIGNATURE_SUFFIX, signatureHolds, sourceOf } from './key.js';
-import { extract, orNoRoom } from './package-extract.js';
+import { extract, saveBounded } from './package-extract.js';
 
 /** A release's permissions as its app.json lists them; repeats dropped, as the manifest drops them. */
 const ListedPermissions = transient(() => z.array(z.string().refine((p) => permissionProblem(p) === null)).transform((p) => [...new Set(p)]));
@@ -220,21 +219,12 @@ export async function download(url: URL, dest: string, maxBytes = MAX_PACKAGE_BY
     source = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
   }
   const hash = createHash('sha256');
-  let size = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      size += chunk.length;
-      if (size > maxBytes) return done(badGateway(`the app package is larger than ${maxBytes} bytes`));
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
+  let size: number;
   try {
-    await pipeline(source, meter, createWriteStream(dest, { mode: 0o600 }));
+    const tooLarge = (): HearthError => badGateway(`the app package is larger than ${maxBytes} bytes`);
+    size = await saveBounded(source, dest, { maxBytes, tooLarge, doing: 'while the app package was downloaded' }, (chunk) => hash.update(chunk));
   } catch (err) {
     if (err instanceof HearthError) throw err;
-    const full = orNoRoom(err, 'while the app package was downloaded');
-    if (full instanceof HearthError) throw full;
     throw badGateway(`the app package at ${url.href} could not be fetched: ${(err as Error).message}`);
   }
   return { sha256: hash.digest('hex'), size };

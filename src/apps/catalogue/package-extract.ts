@@ -7,7 +7,7 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type * as Tar from 'tar';
@@ -27,6 +27,35 @@ export function orNoRoom(err: unknown, doing: string): unknown {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ENOSPC' || code === 'EDQUOT') return noRoom(`the disk is full ${doing}; free some space and try again`);
   return err;
+}
+
+/**
+ * Writes `source` into the file `dest` (0600), refusing it as it comes once it passes `maxBytes`
+ * (with `tooLarge`'s error) and a full disk as 507 (saying it happened `doing`); `onChunk` sees
+ * each chunk (a hash). What every download and upload of an app (catalogue, repository, file) is
+ * written with. Resolves with the bytes written; another error is the stream's own.
+ */
+export async function saveBounded(
+  source: Readable,
+  dest: string,
+  limit: { maxBytes: number; tooLarge: () => HearthError; doing: string },
+  onChunk: (chunk: Buffer) => void = () => undefined,
+): Promise<number> {
+  let size = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > limit.maxBytes) return done(limit.tooLarge());
+      onChunk(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    await pipeline(source, meter, createWriteStream(dest, { mode: 0o600 }));
+  } catch (err) {
+    throw orNoRoom(err, limit.doing);
+  }
+  return size;
 }
 
 /** Entry paths a package may not contain: absolute, `..`, or anything but files and folders. */

@@ -6,8 +6,10 @@
  * a tag moved later changes nothing installed. `--repo-host` points both at another origin
  * serving the same paths (the tests' stand-in on 127.0.0.1, a mirror).
  */
-import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { HearthError, invalid, notFound } from '../../core/errors.js';
+import { saveBounded } from './package-extract.js';
 
 const badGateway = (what: string): HearthError => new HearthError('bad_gateway', what);
 
@@ -76,17 +78,12 @@ export async function resolveCommit(host: RepoHost, r: RepoRef): Promise<string>
 export async function downloadCommit(host: RepoHost, r: RepoRef, sha: string, file: string, maxBytes: number): Promise<void> {
   const res = await reach(`${host.archive}/${r.owner}/${r.name}/tar.gz/${sha}`, { headers: HEADERS });
   if (!res.ok || !res.body) throw badGateway(`the archive of ${repoText(r)} at ${sha.slice(0, 7)} could not be fetched (${res.status})`);
-  const handle = await open(file, 'wx', 0o600);
-  let bytes = 0;
-  try {
-    for await (const chunk of res.body) {
-      bytes += chunk.length;
-      if (bytes > maxBytes) throw invalid(`the repository's archive is larger than ${maxBytes / 1024 / 1024} MiB: too large an app to install`);
-      await handle.write(chunk);
-    }
-  } finally {
-    await handle.close();
-  }
+  const tooLarge = (): HearthError => invalid(`the repository's archive is larger than ${maxBytes / 1024 / 1024} MiB: too large an app to install`);
+  await saveBounded(Readable.fromWeb(res.body as NodeReadableStream<Uint8Array>), file, {
+    maxBytes,
+    tooLarge,
+    doing: "while the repository's archive was fetched",
+  });
 }
 
 async function reach(url: string, init: RequestInit): Promise<Response> {

@@ -7,7 +7,7 @@
  * drops it. An upload not installed within HOLD_MS is dropped; at most MAX_HELD wait at once.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -18,7 +18,7 @@ import { textOf } from '../manifest/manifest.js';
 import { type PermissionDetail, permissionDetails } from '../manifest/permissions.js';
 import { makeStaging, swapIntoPlace } from './install.js';
 import { iconDataUrl } from './pack.js';
-import { extract } from './package-extract.js';
+import { extract, saveBounded } from './package-extract.js';
 import { downloadCommit, parseRepo, type RepoHost, repoText, resolveCommit } from './repository.js';
 import { MAX_UPLOAD_BYTES } from './upload-limits.js';
 
@@ -162,17 +162,12 @@ export class Uploads {
 
 /** Writes the upload to `file`, refusing one over MAX_UPLOAD_BYTES as it comes. */
 async function save(body: ReadableStream<Uint8Array>, file: string): Promise<void> {
-  const handle = await open(file, 'wx', 0o600);
-  let bytes = 0;
-  try {
-    for await (const chunk of Readable.fromWeb(body as NodeReadableStream<Uint8Array>)) {
-      bytes += (chunk as Buffer).length;
-      if (bytes > MAX_UPLOAD_BYTES) throw invalid(`the archive is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB`);
-      await handle.write(chunk as Buffer);
-    }
-  } finally {
-    await handle.close();
-  }
+  const tooLarge = (): HearthError => invalid(`the archive is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB`);
+  await saveBounded(Readable.fromWeb(body as NodeReadableStream<Uint8Array>), file, {
+    maxBytes: MAX_UPLOAD_BYTES,
+    tooLarge,
+    doing: 'while the app was uploaded',
+  });
 }
 
 /**

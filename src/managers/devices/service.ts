@@ -217,8 +217,17 @@ export class DevicesService {
    * added once.
    */
   isPaired(appId: string, driverId: string, data: unknown): boolean {
-    const key = dataKey(data);
-    return Object.values(this.section.next).some((d) => d.appId === appId && d.driverId === driverId && dataKey(d.data) === key);
+    return this.pairedWith(appId, driverId)(data);
+  }
+
+  /** isPaired for many candidates (a driver's list_devices): the driver's devices read once. */
+  pairedWith(appId: string, driverId: string): (data: unknown) => boolean {
+    const keys = new Set(
+      Object.values(this.section.next)
+        .filter((d) => d.appId === appId && d.driverId === driverId)
+        .map((d) => dataKey(d.data)),
+    );
+    return (data) => keys.has(dataKey(data));
   }
 
   /** A paired device: the driver's defaults with what the pairing gave, told to its app. */

@@ -113,7 +113,8 @@ export class PairSessions {
     const s = this.must(id);
     const answer = await this.drivers.call(s.appId, 'pair.emit', { session: id, event, data: data ?? null }, HANDLER_TIMEOUT_MS);
     if (event !== 'list_devices' || !Array.isArray(answer)) return answer;
-    return answer.filter((d: unknown) => !this.devices.isPaired(s.appId, s.localDriverId, (d as { data?: unknown } | null)?.data));
+    const paired = this.devices.pairedWith(s.appId, s.localDriverId);
+    return answer.filter((d: unknown) => !paired((d as { data?: unknown } | null)?.data));
   }
 
   async addDevice(id: string, body: unknown): Promise<DeviceView> {

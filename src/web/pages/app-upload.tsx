@@ -1,15 +1,17 @@
 /**
- * Apps → Get apps → From a file: an archive of an app folder (a .tar.gz, as `homey app build`
- * leaves it or of the folder itself) uploaded, then shown as the hub read it, name, icon,
- * permissions and drivers, before Install (with the owner's network grant) or Discard.
+ * Apps → Get apps: an app fetched from its GitHub repository (owner/name[@ref], pinned to the
+ * commit that ref is now) or an archive of an app folder uploaded (a .tar.gz, as `homey app
+ * build` leaves it or of the folder itself), then shown as the hub read it, name, icon,
+ * permissions, drivers and the commit, before Install (with the owner's network grant) or Discard.
  */
 import type { JSX } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { z } from 'zod';
 import type { UploadedApp } from '../../managers/apps/views.js';
 import { upload } from '../api.js';
 import { call, path } from '../client.js';
-import { Err, Ok, useAction } from '../ui.js';
+import { FileForm } from '../file-form.js';
+import { Err, useAction } from '../ui.js';
 import { NETWORK_SENTENCE, PermissionList } from './app-permissions.js';
 import { AppIcon } from './app-store.js';
 
@@ -105,35 +107,18 @@ export function UploadApp(): JSX.Element {
 
 /** An archive of an app folder chosen from this computer. */
 function UploadForm({ onStaged, done }: { onStaged: (s: Staged) => void; done: string | null }): JSX.Element {
-  const input = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState('');
-  const send = useAction();
   return (
-    <form
-      class="inline wrap"
-      onSubmit={send.submit(async () => {
-        const chosen = input.current?.files?.[0];
-        if (!chosen) throw new Error('choose an archive of an app folder (.tar.gz) first');
-        onStaged(await upload<Staged>(path('apps', 'uploadApp'), chosen, 'application/gzip'));
-        if (input.current) input.current.value = '';
-        setFile('');
-      })}
-    >
-      <label class="inline">
-        <span>An app folder, archived (.tar.gz)</span>
-        <input
-          ref={input}
-          type="file"
-          accept=".gz,.tgz,.tar.gz,application/gzip"
-          data-testid="upload-app-file"
-          onChange={(e) => setFile((e.target as HTMLInputElement).files?.[0]?.name ?? '')}
-        />
-      </label>
-      <button type="submit" disabled={send.busy || !file} data-testid="upload-app">
-        {send.busy ? 'Uploading and checking…' : 'Upload'}
-      </button>
-      <Err msg={send.error} />
-      <Ok msg={done} testId="upload-installed" />
-    </form>
+    <FileForm
+      label="An app folder, archived (.tar.gz)"
+      accept=".gz,.tgz,.tar.gz,application/gzip"
+      missing="choose an archive of an app folder (.tar.gz) first"
+      busy="Uploading and checking…"
+      testIds={{ file: 'upload-app-file', send: 'upload-app', done: 'upload-installed' }}
+      send={async (file) => {
+        onStaged(await upload<Staged>(path('apps', 'uploadApp'), file, 'application/gzip'));
+        return undefined;
+      }}
+      done={done}
+    />
   );
 }

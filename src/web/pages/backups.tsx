@@ -5,9 +5,10 @@
  * the page waits for it to answer again and then says where the replaced data went.
  */
 import type { JSX } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
 import { ApiError, download, upload } from '../api.js';
 import { call, path, subscribe } from '../client.js';
+import { FileForm } from '../file-form.js';
 import { Icon } from '../icons.js';
 import type { ArchiveSummary, BackupState } from '../types.js';
 import { ActionButton, Card, Err, formatBytes, formatTime, Ok, useAction, useLoad } from '../ui.js';
@@ -128,38 +129,19 @@ function ArchiveRow({
 }
 
 function Upload({ onAdded }: { onAdded: () => void }): JSX.Element {
-  const input = useRef<HTMLInputElement>(null);
-  const a = useAction();
-  const [name, setName] = useState('');
   return (
-    <form
-      class="inline wrap"
-      onSubmit={a.submit(async () => {
-        const file = input.current?.files?.[0];
-        if (!file) throw new Error('choose a backup file (hearth-backup-….tar.gz) first');
+    <FileForm
+      label="Upload a backup"
+      accept=".gz,.tar.gz,application/gzip"
+      missing="choose a backup file (hearth-backup-….tar.gz) first"
+      busy="Uploading and verifying…"
+      testIds={{ file: 'upload-file', send: 'upload', done: 'uploaded' }}
+      send={async (file) => {
         const s = await upload<ArchiveSummary>(path('backup', 'uploadBackup'), file, 'application/gzip');
         onAdded();
-        if (input.current) input.current.value = '';
-        setName('');
         return s.alreadyThere ? `already here as ${s.file}; ${verifiedSentence(s)}` : `added as ${s.file}; ${verifiedSentence(s)}`;
-      })}
-    >
-      <label class="inline">
-        <span>Upload a backup</span>
-        <input
-          ref={input}
-          type="file"
-          accept=".gz,.tar.gz,application/gzip"
-          data-testid="upload-file"
-          onChange={(e) => setName((e.target as HTMLInputElement).files?.[0]?.name ?? '')}
-        />
-      </label>
-      <button type="submit" disabled={a.busy || !name} data-testid="upload">
-        <Icon name="upload" /> {a.busy ? 'Uploading and verifying…' : 'Upload'}
-      </button>
-      <Err msg={a.error} />
-      <Ok msg={a.done} testId="uploaded" />
-    </form>
+      }}
+    />
   );
 }
 
