@@ -63,7 +63,7 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
 
         // Under the unit's hardening, as the hearth user, the apps run in namespaces of their own.
         const apps = await getJson<{ containment: string; containmentReason: string | null; running: number }>(`${url}/apps/state`, owner);
-        expect(apps).toMatchObject({ containment: 'namespaces', containmentReason: null, running: 2 });
+        expect(apps).toMatchObject({ containment: 'namespaces', containmentReason: null, running: EXAMPLES.length });
         const readings = await getJson<{ readings: Record<string, unknown> }>(`http://127.0.0.1:${port}/api/app/com.hearth.sysmon/readings`, owner);
         expect(Object.keys(readings.readings)).toContain('cpu-load');
 

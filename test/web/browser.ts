@@ -92,6 +92,17 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1280, height: 860 });
 }
 
+/**
+ * Waits for the element with `testId`, or fails at once with the alert the page shows instead
+ * (an error the hub gave), so a step that went wrong names its cause rather than timing out.
+ */
+export async function shown(page: Page, testId: string, timeoutMs = 20_000): Promise<void> {
+  const wanted = page.getByTestId(testId);
+  const alert = page.getByRole('alert').first();
+  await wanted.or(alert).first().waitFor({ timeout: timeoutMs });
+  if (!(await wanted.count()) && (await alert.count())) throw new Error(`waiting for ${testId}, the page said: ${await alert.textContent()}`);
+}
+
 /** The frame of `page` whose URL holds `part` (an app page's path), once it is there. */
 export async function frameAt(page: Page, part: string, timeoutMs = 15_000): Promise<Frame> {
   const until = Date.now() + timeoutMs;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { OAUTH_APP, startProvider, writeOAuthApp } from '../devices/oauth2-app.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
-import { type Browser, launch, screenshots, signedIn } from './browser.js';
+import { type Browser, launch, screenshots, shown, signedIn } from './browser.js';
 
 let hub: RunningHub;
 let browser: Browser;
@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe('login_oauth2 in the browser', () => {
-  test("signs in at the provider, takes the pasted address, and adds the driver's device", async () => {
+  test("signs in at the provider, takes the pasted address, and adds the driver's device", { timeout: 60_000 }, async () => {
     await page.getByTestId('add-device').click();
     await page.getByTestId('pair-driver').selectOption({ label: `Cloud thermostat (${OAUTH_APP})` });
     await page.getByTestId('pair-start').click();
@@ -49,8 +49,9 @@ describe('login_oauth2 in the browser', () => {
     await view.getByTestId('pair-oauth2-address').fill(landed);
     await view.getByTestId('pair-oauth2-continue').click();
     // Signed in: the pairing goes on to the devices the driver lists.
-    await page.getByTestId('pair-device-Thermostat').waitFor();
+    await shown(page, 'pair-device-Thermostat');
     await page.getByTestId('pair-add').click();
+    await shown(page, 'pair-done');
     expect(await page.getByTestId('pair-done').textContent()).toBe('Added Thermostat.');
     const devices = await hub.call<Record<string, { name: string }>>('GET', '/api/manager/devices/device');
     expect(Object.values(devices.body).map((d) => d.name)).toEqual(['Thermostat']);
