@@ -35,6 +35,17 @@ export const CONFIG_FIELDS = transient(
         schema: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'must be an http(s) address' })]),
         default: '',
       },
+      /** The npm registry Get apps installs an app's packages from. */
+      npmRegistry: {
+        flag: 'npm-registry',
+        env: 'HEARTH_NPM_REGISTRY',
+        schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) address' }),
+        default: 'https://registry.npmjs.org/',
+      },
+      /** The heap of each step of an app's build (npm, the TypeScript compiler), MiB. */
+      appBuildMemoryMb: { flag: 'app-build-memory-mb', env: 'HEARTH_APP_BUILD_MEMORY_MB', schema: positiveInt(), default: 768 },
+      /** How long an app's build may take at most, minutes. */
+      appBuildMinutes: { flag: 'app-build-minutes', env: 'HEARTH_APP_BUILD_MINUTES', schema: positiveInt(), default: 20 },
       /** 'default' = the sound card; anything else is a folder to write one WAV per utterance into. */
       audioOut: { flag: 'audio-out', env: 'HEARTH_AUDIO_OUT', schema: z.string().min(1), default: 'default' },
       speechEngine: {

@@ -148,21 +148,22 @@ describe('installing an app from an uploaded archive of its folder', { timeout: 
     expect(none.body.error_description).toBe("app 'com.example.uploaded' was not fetched from a repository, so it has no releases to follow");
   });
 
-  it('says why a repository cannot be fetched: no such ref, not a repository, an app that needs npm packages', async () => {
+  it('says why a repository cannot be fetched: no such ref, not a repository, a TypeScript app without its compiler', async () => {
     const noRef = await hub.call<{ error_description: string }>('POST', '/api/manager/apps/source/', { body: { repo: 'example/porch-app@v9' } });
     expect(noRef.status).toBe(404);
     expect(noRef.body.error_description).toBe("example/porch-app has no tag, branch or commit 'v9' (or the repository is not public)");
     const bad = await hub.call<{ error_description: string }>('POST', '/api/manager/apps/source/', { body: { repo: 'just-a-name' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error_description).toMatch(/^'just-a-name' is not a repository: give it as owner\/name/);
-    const needy = await writeHomeyApp(join(work, 'needy'), 'com.example.needy', {
-      files: { 'app.js': "module.exports = require('homey').App;\n", 'package.json': { dependencies: { 'node-fetch': '^2.0.0' } } },
+    // An app that needs npm packages is built (test/apps/build.test.ts); one in TypeScript without its compiler cannot be.
+    const typed = await writeHomeyApp(join(work, 'typed'), 'com.example.typed', {
+      files: { 'app.ts': "import Homey from 'homey';\n", 'tsconfig.json': {}, 'package.json': { devDependencies: {} } },
     });
-    execFileSync('tar', ['-czf', join(work, 'needy.tar.gz'), '-C', needy, '.']);
-    const refused = await upload(new Uint8Array(await readFile(join(work, 'needy.tar.gz'))));
+    execFileSync('tar', ['-czf', join(work, 'typed.tar.gz'), '-C', typed, '.']);
+    const refused = await upload(new Uint8Array(await readFile(join(work, 'typed.tar.gz'))));
     expect(refused.status).toBe(400);
     expect(refused.body.error_description).toBe(
-      'the app needs npm packages (node-fetch) that its archive does not hold: hearth does not build them yet, so archive the folder after npm install --omit=dev',
+      'the app is TypeScript but lists no typescript compiler in its package.json (devDependencies), as apps made with homey app create do',
     );
   });
 

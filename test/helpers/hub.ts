@@ -73,7 +73,14 @@ export async function startHub(options: HubOptions = {}): Promise<RunningHub> {
   }
   await mkdir(appsDir, { recursive: true });
   // Every answer of every test hub is checked against its operation's output schema.
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), HEARTH_LOG_LEVEL: 'info', HEARTH_CHECK_ANSWERS: 'on', ...options.env };
+  // No test hub builds an app from the internet's npm registry: one that is to gets a stand-in's (--npm-registry).
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    HEARTH_LOG_LEVEL: 'info',
+    HEARTH_CHECK_ANSWERS: 'on',
+    HEARTH_NPM_REGISTRY: 'http://127.0.0.1:9/',
+    ...options.env,
+  };
   delete env.HEARTH_OWNER_TOKEN;
   const owner = options.ownerToken === undefined ? OWNER : options.ownerToken;
   if (owner !== null) env.HEARTH_OWNER_TOKEN = owner;

@@ -4,10 +4,13 @@
  * any folder). Two steps, as a person installs: the upload is unpacked with the package bounds
  * and checked (nothing of it runs), and answered with what the app is and asks for (name, icon,
  * permissions, drivers); then Install puts it into the apps folder as a local app, or Discard
- * drops it. An upload not installed within HOLD_MS is dropped; at most MAX_HELD wait at once.
+ * drops it. An app that needs building (its npm packages, its TypeScript: build-plan.ts) is built
+ * meanwhile, contained (build.ts), one at a time; Install waits for the build to have succeeded.
+ * An upload not installed within HOLD_MS (of its build's end) is dropped; at most MAX_HELD wait
+ * at once.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -16,6 +19,8 @@ import type { App, AppRuntime } from '../host/runtime.js';
 import { type AppFolder, loadAppFolder } from '../manifest/compose.js';
 import { textOf } from '../manifest/manifest.js';
 import { type PermissionDetail, permissionDetails } from '../manifest/permissions.js';
+import { type BuildEnvironment, type BuildProgress, buildApp } from './build.js';
+import { planBuild } from './build-plan.js';
 import { makeStaging, swapIntoPlace } from './install.js';
 import { iconDataUrl } from './pack.js';
 import { extract, saveBounded } from './package-extract.js';
@@ -40,21 +45,44 @@ export interface UploadedApp {
   replaces: string | null;
   /** Where it came from when fetched from a repository: the commit installed, whatever the ref becomes. */
   source: { repo: string; ref: string | null; commit: string } | null;
-  expiresAt: string;
+  /** Null until its build ends (a build may take minutes). */
+  expiresAt: string | null;
+  /** Its build, when it needs one (npm packages, TypeScript); null when it runs as it came. */
+  build: UploadBuild | null;
+}
+
+/** Where an upload's build is. */
+export interface UploadBuild {
+  state: 'building' | 'built' | 'failed';
+  /** What it does now, or did last, for a person. */
+  sentence: string;
+  /** The last lines its current (or last) step printed. */
+  lines: string[];
+  /** Why it failed, in one sentence; null unless failed. */
+  error: string | null;
+  startedAt: string;
+  endedAt: string | null;
 }
 
 interface Held {
   staging: string;
   dir: string;
   folder: AppFolder;
-  source: UploadedApp['source'];
-  timer: NodeJS.Timeout;
+  answer: UploadedApp;
+  timer: NodeJS.Timeout | null;
+  /** Stops its build, while it builds. */
+  abort: AbortController | null;
+  building: Promise<void> | null;
 }
 
 export class Uploads {
   private readonly held = new Map<string, Held>();
 
-  constructor(private readonly rt: AppRuntime) {}
+  constructor(
+    private readonly rt: AppRuntime,
+    /** How apps are built (the registry, the limits); the containment is the runtime's. */
+    private readonly builds: Omit<BuildEnvironment, 'sandbox'>,
+  ) {}
 
   /** Unpacks and checks an uploaded archive; answers what it is. Nothing of it runs. */
   stage(body: ReadableStream<Uint8Array>): Promise<UploadedApp> {
@@ -89,16 +117,21 @@ export class Uploads {
       const dir = await appFolderIn(unpacked);
       const loaded = await loadAppFolder(dir, { checkFolderName: false });
       if (!loaded.ok) throw invalid(`the archive holds no app hearth can run: ${loaded.message}`);
-      await checkBuilt(dir);
       const { manifest } = loaded.folder;
+      const plan = await planBuild(
+        dir,
+        manifest.drivers.map((d) => d.id),
+      );
+      const needsBuild = plan.packages !== null || plan.compile;
+      if (needsBuild && [...this.held.values()].some((h) => h.building)) {
+        throw conflict('another app is being built now (one at a time: a build takes the board for minutes); try again when it is done');
+      }
       if (this.rt.has(manifest.id) && this.rt.get(manifest.id).origin !== 'local') {
         throw conflict(`'${manifest.id}' is installed from the app store: an upload would replace the store's app. Uninstall it first; nothing was changed`);
       }
-      const timer = setTimeout(() => void this.discard(upload).catch(() => undefined), HOLD_MS);
-      timer.unref();
-      this.held.set(upload, { staging, dir, folder: loaded.folder, source, timer });
       const language = this.rt.locale().language;
-      return {
+      const now = new Date().toISOString();
+      const answer: UploadedApp = {
         upload,
         id: manifest.id,
         name: textOf(manifest.name, language),
@@ -109,16 +142,71 @@ export class Uploads {
         drivers: manifest.drivers.map((d) => ({ id: d.id, name: d.name ? textOf(d.name, language) : d.id })),
         replaces: this.rt.has(manifest.id) ? this.rt.get(manifest.id).version : null,
         source,
-        expiresAt: new Date(Date.now() + HOLD_MS).toISOString(),
+        expiresAt: null,
+        build: needsBuild ? { state: 'building', sentence: 'Starting the build', lines: [], error: null, startedAt: now, endedAt: null } : null,
       };
+      const held: Held = { staging, dir, folder: loaded.folder, answer, timer: null, abort: null, building: null };
+      this.held.set(upload, held);
+      if (needsBuild) {
+        held.abort = new AbortController();
+        const env = { ...this.builds, sandbox: this.rt.containment };
+        held.building = buildApp(staging, dir, plan, env, (p) => this.progress(held, p), held.abort.signal)
+          .then(
+            () => this.built(held, null),
+            (err: unknown) => this.built(held, err instanceof HearthError ? err.message : `the build failed: ${(err as Error).message}`),
+          )
+          .catch(() => undefined);
+      } else this.expireLater(held);
+      return this.view(held);
     } catch (err) {
       await rm(staging, { recursive: true, force: true });
       throw err;
     }
   }
 
+  /** What an upload is now (its build goes on after it was staged). */
+  get(upload: string): UploadedApp {
+    const held = this.held.get(upload);
+    if (!held) throw gone(upload);
+    return this.view(held);
+  }
+
+  private view(held: Held): UploadedApp {
+    const { answer } = held;
+    return { ...answer, build: answer.build ? { ...answer.build, lines: [...answer.build.lines] } : null };
+  }
+
+  private progress(held: Held, p: BuildProgress): void {
+    const build = held.answer.build;
+    if (build?.state !== 'building') return;
+    build.sentence = p.sentence;
+    build.lines = [...p.lines];
+  }
+
+  /** A build ended: the upload now waits HOLD_MS for Install; a failed one keeps only its record. */
+  private async built(held: Held, error: string | null): Promise<void> {
+    const build = held.answer.build!;
+    build.state = error ? 'failed' : 'built';
+    build.error = error;
+    build.sentence = error ? 'The build failed' : 'Built';
+    build.endedAt = new Date().toISOString();
+    held.abort = null;
+    held.building = null;
+    if (error) await rm(held.staging, { recursive: true, force: true });
+    if (this.held.get(held.answer.upload) === held) this.expireLater(held);
+  }
+
+  private expireLater(held: Held): void {
+    held.timer = setTimeout(() => void this.discard(held.answer.upload).catch(() => undefined), HOLD_MS);
+    held.timer.unref();
+    held.answer.expiresAt = new Date(Date.now() + HOLD_MS).toISOString();
+  }
+
   /** Installs a staged upload as a local app (replacing a local app of its id, whose settings stay). */
   async install(upload: string, opts: { network?: boolean } = {}): Promise<App> {
+    const waiting = this.held.get(upload);
+    if (waiting?.answer.build?.state === 'building') throw conflict(`'${waiting.answer.id}' is still being built: install it once it is built`);
+    if (waiting?.answer.build?.state === 'failed') throw invalid(`'${waiting.answer.id}' cannot be installed: ${waiting.answer.build.error}`);
     const held = this.take(upload);
     const { id } = held.folder.manifest;
     try {
@@ -132,7 +220,7 @@ export class Uploads {
       }
       await this.rt.add(id, 'local', null, true, opts.network);
       // What it came from now (an upload replacing a fetched app is no longer that commit).
-      await this.rt.setSource(id, held.source);
+      await this.rt.setSource(id, held.answer.source);
       await this.rt.resume(id);
       return this.rt.get(id);
     } finally {
@@ -140,8 +228,11 @@ export class Uploads {
     }
   }
 
+  /** Drops an upload (stopping its build first, when it builds). */
   async discard(upload: string): Promise<void> {
     const held = this.take(upload);
+    held.abort?.abort();
+    await held.building;
     await rm(held.staging, { recursive: true, force: true });
   }
 
@@ -152,13 +243,15 @@ export class Uploads {
 
   private take(upload: string): Held {
     const held = this.held.get(upload);
-    if (!held)
-      throw notFound(`upload '${upload}' is not waiting to be installed (it was installed, discarded, or waited more than ${HOLD_MS / 60_000} minutes)`);
+    if (!held) throw gone(upload);
     this.held.delete(upload);
-    clearTimeout(held.timer);
+    if (held.timer) clearTimeout(held.timer);
     return held;
   }
 }
+
+const gone = (upload: string): HearthError =>
+  notFound(`upload '${upload}' is not waiting to be installed (it was installed, discarded, or waited more than ${HOLD_MS / 60_000} minutes)`);
 
 /** Writes the upload to `file`, refusing one over MAX_UPLOAD_BYTES as it comes. */
 async function save(body: ReadableStream<Uint8Array>, file: string): Promise<void> {
@@ -168,35 +261,6 @@ async function save(body: ReadableStream<Uint8Array>, file: string): Promise<voi
     tooLarge,
     doing: 'while the app was uploaded',
   });
-}
-
-/**
- * An app folder as it runs, not its sources alone: npm packages it needs must be in the archive,
- * and a TypeScript app's compiled JavaScript (building both from a repository is Get apps' next
- * step; until then such an app is refused in a sentence that says so, not installed half-made).
- */
-async function checkBuilt(dir: string): Promise<void> {
-  const has = (name: string): Promise<boolean> =>
-    stat(join(dir, name)).then(
-      () => true,
-      () => false,
-    );
-  const pkg = await readFile(join(dir, 'package.json'), 'utf8').then(
-    (t) => JSON.parse(t) as { dependencies?: Record<string, string> },
-    () => null,
-  );
-  const needs = Object.keys(pkg?.dependencies ?? {}).filter((d) => d !== 'homey');
-  if (needs.length > 0 && !(await has('node_modules'))) {
-    throw invalid(
-      `the app needs npm packages (${needs.slice(0, 5).join(', ')}${needs.length > 5 ? ', ...' : ''}) that its archive does not hold: hearth does not build them yet, so archive the folder after npm install --omit=dev`,
-    );
-  }
-  const compiled = (await has('app.js')) || (await has('app.mjs')) || (await has('app.cjs'));
-  if (!compiled && ((await has('app.ts')) || (await has('app.mts')))) {
-    throw invalid(
-      'the app is TypeScript and its archive holds no compiled app.js: hearth does not compile it yet, so archive what homey app build leaves in .homeybuild',
-    );
-  }
 }
 
 /**

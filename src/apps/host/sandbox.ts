@@ -75,7 +75,7 @@ export const SETPRIV = 'setpriv';
  * UTS and cgroup namespaces stay refused (the hub uses no SysV IPC, and an app cannot change a
  * hostname or cgroups its user namespace does not own).
  */
-const UNSHARE = ['--unshare-user', '--unshare-pid'];
+export const UNSHARE = ['--unshare-user', '--unshare-pid'];
 
 function run(file: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
@@ -157,7 +157,7 @@ const ETC = [
   '/etc/resolv.conf',
 ];
 
-function systemMounts(): string[] {
+export function systemMounts(): string[] {
   const out: string[] = [];
   for (const path of SYSTEM) {
     let info: Stats;
@@ -188,7 +188,7 @@ export function scopeFiles(dir: string): string[] {
 }
 
 /** The folder node was installed into when it is not under /usr (an official build in /opt). */
-function nodePrefix(nodeBinary: string): string[] {
+export function nodePrefix(nodeBinary: string): string[] {
   const real = realpathSync(nodeBinary);
   if (real.startsWith('/usr/')) return [];
   const prefix = dirname(dirname(real));

@@ -271,7 +271,7 @@ export const appsContract = defineContract({
         scope: 'service.app',
         extension: true,
         summary:
-          'Upload an archive of an app folder (.tar.gz as the body): unpacked and checked, nothing of it runs; answers what the app is and asks for, to install within 10 minutes or discard',
+          'Upload an archive of an app folder (.tar.gz as the body): unpacked and checked; answers what the app is and asks for, to install within 10 minutes (of its build, when its npm packages or TypeScript are built, contained) or discard',
         upload: { types: UPLOAD_TYPES, maxBytes: MAX_UPLOAD_BYTES },
         status: 201,
       },
@@ -302,6 +302,16 @@ export const appsContract = defineContract({
           'For an app fetched from a repository: its latest release, and whether it is another than the one installed (GitHub asked at most every 6 hours per app); upgrade by fetching that tag and installing it',
       },
       () => ({ params: Id(), output: SourceUpdate() }),
+    ),
+    getUploadedApp: op(
+      {
+        method: 'GET',
+        path: '/upload/:upload',
+        scope: 'service.app',
+        extension: true,
+        summary: 'An uploaded or fetched app waiting to be installed, with its build as it is now (a build may take minutes)',
+      },
+      () => ({ params: z.object({ upload: z.string().min(1).max(64) }), output: UploadedApp() }),
     ),
     installUploadedApp: op(
       {

@@ -7,6 +7,7 @@
 
 import { join } from 'node:path';
 import { checkForUpdates } from '../../apps/catalogue/autoupdate.js';
+import { DEFAULT_BUILD_LIMITS } from '../../apps/catalogue/build.js';
 import { StoredCatalogueMemory } from '../../apps/catalogue/memory.js';
 import { repoHost } from '../../apps/catalogue/repository.js';
 import { AppApiSockets } from '../../apps/host/api-socket.js';
@@ -118,6 +119,15 @@ export class AppsManager implements Manager {
       { location: ctx.config.storeLocation, key: ctx.config.storeKey, seen: this.catalogues },
       ctx.log,
       repoHost(ctx.config.repoHost),
+      {
+        registry: ctx.config.npmRegistry,
+        limits: {
+          ...DEFAULT_BUILD_LIMITS,
+          memoryMb: ctx.config.appBuildMemoryMb,
+          timeoutMs: ctx.config.appBuildMinutes * 60_000,
+          floorBytes: ctx.config.appDiskFloorMb * 1024 * 1024,
+        },
+      },
     );
     this.operations = appsOperations(this.service);
   }

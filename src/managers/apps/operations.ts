@@ -53,6 +53,7 @@ export function appsOperations(service: AppsService): Operation[] {
       return service.sourceUpdates.check(params.id, source);
     },
     getAppFromRepository: ({ body }) => service.uploads.fromRepository(body.repo, service.repos),
+    getUploadedApp: ({ params }) => service.uploads.get(params.upload),
     installUploadedApp: ({ params, body }) => service.uploads.install(params.upload, body.network === undefined ? {} : { network: body.network }),
     discardUploadedApp: async ({ params }) => {
       await service.uploads.discard(params.upload);

@@ -7,6 +7,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
+import { type BuildEnvironment, DEFAULT_BUILD_LIMITS } from '../../apps/catalogue/build.js';
 import { type ChannelEntry, INDEX_FILE, readCatalogue } from '../../apps/catalogue/catalogue.js';
 import { keepAppAside, removeApp } from '../../apps/catalogue/install.js';
 import { installFromCatalogue } from '../../apps/catalogue/install-from-catalogue.js';
@@ -44,8 +45,10 @@ export class AppsService {
     private readonly log: Logger,
     /** Where Get apps fetches repositories (GitHub, or --repo-host). */
     readonly repos: RepoHost = repoHost(''),
+    /** How Get apps builds an app (the npm registry, the limits). */
+    builds: Omit<BuildEnvironment, 'sandbox'> = { registry: 'https://registry.npmjs.org/', limits: DEFAULT_BUILD_LIMITS },
   ) {
-    this.uploads = new Uploads(runtime);
+    this.uploads = new Uploads(runtime, builds);
     this.sourceUpdates = new SourceUpdates(repos);
   }
 

@@ -91,7 +91,18 @@ export const UploadedApp = lazy(() =>
       .object({ repo: z.string(), ref: z.string().nullable(), commit: z.string() })
       .nullable()
       .describe('the repository and the commit fetched (what is installed, whatever the ref becomes); null for an upload'),
-    expiresAt: z.string().describe('when the upload is dropped unless installed'),
+    expiresAt: z.string().nullable().describe('when the upload is dropped unless installed; null while it is built'),
+    build: z
+      .object({
+        state: z.enum(['building', 'built', 'failed']),
+        sentence: z.string().describe('what the build does now, or did last'),
+        lines: z.array(z.string()).describe('the last lines its current (or last) step printed'),
+        error: z.string().nullable().describe('why it failed, in one sentence'),
+        startedAt: z.string(),
+        endedAt: z.string().nullable(),
+      })
+      .nullable()
+      .describe("its build (npm packages, TypeScript), when it needs one; Install waits for it. Ask getUploadedApp until it is no longer 'building'"),
   }),
 );
 
