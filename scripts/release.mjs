@@ -42,6 +42,11 @@ try {
   // The lockfile's production dependencies, as JavaScript: nothing compiles here.
   run('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], app);
   const modules = join(app, 'node_modules');
+  // npm 10 (hearth's own, first on PATH under `npm run`) leaves the scope folders of development
+  // packages it skipped, empty: nothing of them belongs in a release.
+  for (const scope of readdirSync(modules).filter((n) => n.startsWith('@'))) {
+    if (readdirSync(join(modules, scope)).length === 0) rmSync(join(modules, scope), { recursive: true });
+  }
   const sqlite = join(modules, 'better-sqlite3');
   // Its C sources (10 MB) are for compiling, which a device never does.
   for (const dir of ['deps', 'src', 'build']) rmSync(join(sqlite, dir), { recursive: true, force: true });

@@ -3,9 +3,10 @@
 // hub (the built one in dist/) running the example apps in a temporary data dir: zones, the
 // virtual devices paired into them (a lamp on, a plug at work, a sensor, a door, a thermostat),
 // a dashboard; then Chromium (Debian's, as the web tests use) at desktop and phone width, light
-// and dark. The pictures go to docs/images/. Nothing here reaches beyond 127.0.0.1.
-import { spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+// and dark: the home screen, the pairing of a plug, and Get apps with an app's archive chosen.
+// The pictures go to docs/images/. Nothing here reaches beyond 127.0.0.1.
+import { execFileSync, spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -35,6 +36,31 @@ const port = await new Promise((resolve, reject) => {
   });
 });
 const url = `http://127.0.0.1:${port}`;
+
+/** An app a family might get from a friend: an archive of its folder, for Get apps. */
+async function gardenArchive() {
+  const dir = join(work, 'garden');
+  await mkdir(join(dir, 'drivers/lamp'), { recursive: true });
+  const app = {
+    id: 'com.example.garden',
+    version: '1.4.0',
+    compatibility: '>=5.0.0',
+    sdk: 3,
+    name: { en: 'Garden lights' },
+    description: { en: 'Path lights and the pond pump, on a timer or by hand.' },
+    category: ['lights'],
+    permissions: ['homey:manager:geolocation'],
+    author: { name: 'A neighbour' },
+    drivers: [{ id: 'lamp', name: { en: 'Path light' }, class: 'light', capabilities: ['onoff'], platforms: ['local'], connectivity: ['lan'] }],
+  };
+  await writeFile(join(dir, 'app.json'), JSON.stringify(app, null, 2));
+  await writeFile(join(dir, 'app.js'), "module.exports = class extends require('homey').App {};\n");
+  await writeFile(join(dir, 'drivers/lamp/driver.js'), "module.exports = class extends require('homey').Driver {};\n");
+  await writeFile(join(dir, 'drivers/lamp/device.js'), "module.exports = class extends require('homey').Device {};\n");
+  const file = join(work, 'garden.tar.gz');
+  execFileSync('tar', ['-czf', file, '-C', dir, '.']);
+  return file;
+}
 const owner = (await readFile(join(work, 'data/owner-token'), 'utf8')).trim();
 
 async function call(method, path, body) {
@@ -78,6 +104,7 @@ try {
   await pause(1500);
 
   await mkdir(out, { recursive: true });
+  const archive = await gardenArchive();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   try {
     for (const scheme of ['light', 'dark']) {
@@ -92,23 +119,32 @@ try {
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByTestId('home-device-Reading lamp').waitFor();
         await pause(500);
-        await page.screenshot({ path: join(out, `home-${size === 'phone' ? 'phone-' : ''}${scheme}.png`) });
-        if (scheme === 'light' && size === 'desktop') {
-          await page.goto(`${url}/#/devices`);
-          await page.getByTestId('add-device').click();
-          await page.getByTestId('pair-driver').selectOption({ label: 'Metering plug (com.hearth.virtual)' });
-          await page.getByTestId('pair-start').click();
-          await page.getByTestId('pair-add').waitFor();
-          await pause(300);
-          await page.screenshot({ path: join(out, 'pair-plug-light.png') });
-        }
+        const suffix = `${size === 'phone' ? 'phone-' : ''}${scheme}.png`;
+        await page.screenshot({ path: join(out, `home-${suffix}`) });
+        await page.goto(`${url}/#/devices`);
+        await page.getByTestId('add-device').click();
+        await page.getByTestId('pair-driver').selectOption({ label: 'Metering plug (com.hearth.virtual)' });
+        await page.getByTestId('pair-start').click();
+        await page.getByTestId('pair-add').waitFor();
+        await pause(300);
+        await page.screenshot({ path: join(out, `pair-plug-${suffix}`) });
+        await page.goto(`${url}/#/apps`);
+        await page.getByTestId('get-from-file').locator('summary').click();
+        await page.getByTestId('upload-app-file').setInputFiles(archive);
+        await page.getByTestId('upload-app').click();
+        const review = page.getByTestId('upload-review');
+        await review.waitFor();
+        await review.scrollIntoViewIfNeeded();
+        await pause(300);
+        await page.screenshot({ path: join(out, `get-apps-${suffix}`) });
+        await review.getByRole('button', { name: 'Discard' }).click();
         await context.close();
       }
     }
   } finally {
     await browser.close();
   }
-  console.log(`pictures in ${out}: home-{light,dark}.png, home-phone-{light,dark}.png, pair-plug-light.png`);
+  console.log(`pictures in ${out}: {home,pair-plug,get-apps}-{,phone-}{light,dark}.png`);
 } finally {
   hub.kill('SIGTERM');
   await new Promise((r) => hub.once('exit', r));

@@ -43,7 +43,7 @@ export const CONFIG_FIELDS = transient(
         default: 'https://registry.npmjs.org/',
       },
       /** The heap of each step of an app's build (npm, the TypeScript compiler), MiB. */
-      appBuildMemoryMb: { flag: 'app-build-memory-mb', env: 'HEARTH_APP_BUILD_MEMORY_MB', schema: positiveInt(), default: 768 },
+      appBuildMemoryMb: { flag: 'app-build-memory-mb', env: 'HEARTH_APP_BUILD_MEMORY_MB', schema: positiveInt(), default: 512 },
       /** How long an app's build may take at most, minutes. */
       appBuildMinutes: { flag: 'app-build-minutes', env: 'HEARTH_APP_BUILD_MINUTES', schema: positiveInt(), default: 20 },
       /** 'default' = the sound card; anything else is a folder to write one WAV per utterance into. */

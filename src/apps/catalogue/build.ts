@@ -31,7 +31,7 @@ export interface BuildLimits {
 
 /** Limits when none are configured: what a 2 GiB board can give one build. */
 export const DEFAULT_BUILD_LIMITS: BuildLimits = {
-  memoryMb: 768,
+  memoryMb: 512,
   timeoutMs: 20 * 60_000,
   maxBytes: 1536 * 1024 * 1024,
   floorBytes: 256 * 1024 * 1024,
@@ -109,8 +109,9 @@ export async function buildApp(
           'install',
           ...quiet,
           '--loglevel=http',
+          // A lockfile's registry.npmjs.org addresses go to the registry given (npm's default,
+          // replace-registry-host=npmjs); other hosts it names (GitHub's packages) stay its own.
           `--registry=${env.registry}`,
-          '--replace-registry-host=always',
           ...(plan.packages === 'production' ? ['--omit=dev'] : []),
         ],
         true,

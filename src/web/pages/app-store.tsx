@@ -49,7 +49,12 @@ export function Store({
     return (
       <>
         {updatesOff}
-        <p class="muted">The app store at {store.data.location} lists no apps yet (add one with hearth app pack).</p>
+        <p class="muted">
+          This hub's app store has no apps yet: get apps from their repository or a file below.{' '}
+          <span class="small" title={store.data.location}>
+            (For app makers: add one with hearth app pack.)
+          </span>
+        </p>
       </>
     );
   }

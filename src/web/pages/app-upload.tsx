@@ -5,7 +5,7 @@
  * permissions, drivers and the commit, before Install (with the owner's network grant) or Discard.
  */
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { z } from 'zod';
 import type { UploadedApp } from '../../managers/apps/views.js';
 import { upload } from '../api.js';
@@ -24,7 +24,25 @@ export function UploadApp(): JSX.Element {
   const [network, setNetwork] = useState(false);
   const send = useAction();
   const act = useAction();
+  // A build goes on after the fetch answered: asked again every second until it ends.
+  const building = staged?.build?.state === 'building' ? staged.upload : null;
+  useEffect(() => {
+    if (!building) return;
+    let live = true;
+    const timer = setInterval(() => {
+      void call('apps', 'getUploadedApp', { params: { upload: building } })
+        .then((s) => {
+          if (live) setStaged(s);
+        })
+        .catch(() => undefined);
+    }, 1000);
+    return () => {
+      live = false;
+      clearInterval(timer);
+    };
+  }, [building]);
   if (staged) {
+    const ready = staged.build === null || staged.build.state === 'built';
     return (
       <div class="upload-review" data-testid="upload-review">
         <div class="inline">
@@ -45,6 +63,7 @@ export function UploadApp(): JSX.Element {
             Adds devices: {staged.drivers.map((d) => d.name).join(', ')}
           </p>
         ) : null}
+        {staged.build ? <BuildStatus build={staged.build} /> : null}
         <label class="inline small">
           <input type="checkbox" checked={network} onChange={(e) => setNetwork((e.target as HTMLInputElement).checked)} /> {NETWORK_SENTENCE}
         </label>
@@ -52,7 +71,7 @@ export function UploadApp(): JSX.Element {
           <button
             type="button"
             class="primary"
-            disabled={act.busy}
+            disabled={act.busy || !ready}
             data-testid="upload-install"
             onClick={() =>
               void act.run(async () => {
@@ -102,6 +121,27 @@ export function UploadApp(): JSX.Element {
       </form>
       <UploadForm onStaged={setStaged} done={act.done} />
     </>
+  );
+}
+
+/** Where the app's build is: what it does now, the last lines it printed, or why it failed. */
+function BuildStatus({ build }: { build: NonNullable<Staged['build']> }): JSX.Element {
+  return (
+    <div class="stack small" data-testid="upload-build" data-state={build.state}>
+      {build.state === 'failed' ? (
+        <Err msg={`The app could not be built: ${build.error ?? 'the build failed'}. Nothing was installed.`} />
+      ) : (
+        <p role="status">
+          {build.state === 'building' ? `Building the app (this may take minutes on a small board): ${build.sentence}…` : 'Built: ready to install.'}
+        </p>
+      )}
+      {build.lines.length > 0 ? (
+        <details open={build.state === 'failed'}>
+          <summary>What the build printed</summary>
+          <pre>{build.lines.join('\n')}</pre>
+        </details>
+      ) : null}
+    </div>
   );
 }
 
