@@ -148,6 +148,8 @@ class Channel {
   private retry = 500;
   private timer: number | undefined;
   readonly handlers = new Set<EventHandler>();
+  /** Told each time the socket opens: what happened while it was not open is not coming. */
+  readonly openHandlers = new Set<() => void>();
   connected = false;
   private wasOpen = false;
 
@@ -165,6 +167,7 @@ class Channel {
     ws.onopen = () => {
       this.retry = 500;
       this.setConnected(true);
+      for (const h of this.openHandlers) h();
     };
     ws.onmessage = (m) => {
       let frame: { event?: unknown; args?: unknown };
@@ -207,17 +210,24 @@ class Channel {
 /** Open channels by URL path. */
 const sockets = new Map<string, Channel>();
 
-/** Listens on the channel at `path` (a socket shared by its listeners); client.ts names the managers' paths. */
-export function listen(path: string, handler: EventHandler, closeWhenUnused: boolean): () => void {
+/**
+ * Listens on the channel at `path` (a socket shared by its listeners); client.ts names the
+ * managers' paths. `onOpen` is called each time the socket opens after this call (the first time
+ * when it was not open yet, and after every reconnect): events published before that never
+ * arrive, so a page that loaded state loads it again there.
+ */
+export function listen(path: string, handler: EventHandler, closeWhenUnused: boolean, onOpen?: () => void): () => void {
   let channel = sockets.get(path);
   if (!channel) {
     channel = new Channel(path);
     sockets.set(path, channel);
   }
   channel.handlers.add(handler);
+  if (onOpen) channel.openHandlers.add(onOpen);
   const owned = channel;
   return () => {
     owned.handlers.delete(handler);
+    if (onOpen) owned.openHandlers.delete(onOpen);
     if (closeWhenUnused && owned.handlers.size === 0 && sockets.get(path) === owned) {
       owned.close();
       sockets.delete(path);

@@ -74,12 +74,16 @@ export type HubEvent<M extends ManagerName> = {
 /** Managers with an event namespace. */
 export type EventManager = { [M in ManagerName]: Contracts[M]['eventScope'] extends null ? never : M }[ManagerName];
 
-/** Listens to a manager's events (one shared, reconnecting socket per manager); returns the unsubscribe. */
-export function subscribe<M extends EventManager>(manager: M, handler: (event: HubEvent<M>) => void): () => void {
+/**
+ * Listens to a manager's events (one shared, reconnecting socket per manager); returns the
+ * unsubscribe. `resync` is called whenever the socket opens after this call (late, or again after
+ * a drop): what was published meanwhile is lost, so state loaded alongside is loaded again there.
+ */
+export function subscribe<M extends EventManager>(manager: M, handler: (event: HubEvent<M>) => void, resync?: () => void): () => void {
   const at = ROUTES[manager]?.events;
   if (!at) throw new Error(`the ${manager} manager has no events`);
   // Kept open when unused: pages come back to the same few namespaces all the time.
-  return listen(at, (name, args) => handler({ name, args } as unknown as HubEvent<M>), false);
+  return listen(at, (name, args) => handler({ name, args } as unknown as HubEvent<M>), false, resync);
 }
 
 /** The resources of manager `M` that have create/update/delete events ('app', 'voice', ...). */

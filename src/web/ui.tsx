@@ -43,7 +43,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []): Loaded
 
 /**
  * Keeps a loaded collection keyed by id current with a manager's `<kind>.create|update|delete`
- * events, so what the page shows follows changes made anywhere.
+ * events, so what the page shows follows changes made anywhere; loaded again when the socket
+ * opens after the load (late, or after a drop), since the events of the meantime are lost.
  *
  * @example useLiveCollection('apps', 'app', apps)
  */
@@ -54,20 +55,24 @@ export function useLiveCollection<M extends EventManager, R extends Resource<M>>
 ): void {
   useEffect(
     () =>
-      subscribe(manager, (event) => {
-        const [eventKind, verb] = event.name.split('.');
-        // A `<kind>.*` event carries the resource first (the contract says so).
-        const item = (event.args as readonly unknown[])[0] as ResourceItem<M, R> & { id?: unknown };
-        if (eventKind !== kind || typeof item?.id !== 'string') return;
-        const id = item.id;
-        loaded.set((prev) => {
-          if (!prev) return prev;
-          const next = { ...prev };
-          if (verb === 'delete') delete next[id];
-          else next[id] = item;
-          return next;
-        });
-      }),
+      subscribe(
+        manager,
+        (event) => {
+          const [eventKind, verb] = event.name.split('.');
+          // A `<kind>.*` event carries the resource first (the contract says so).
+          const item = (event.args as readonly unknown[])[0] as ResourceItem<M, R> & { id?: unknown };
+          if (eventKind !== kind || typeof item?.id !== 'string') return;
+          const id = item.id;
+          loaded.set((prev) => {
+            if (!prev) return prev;
+            const next = { ...prev };
+            if (verb === 'delete') delete next[id];
+            else next[id] = item;
+            return next;
+          });
+        },
+        loaded.reload,
+      ),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [manager, kind],
   );

@@ -40,7 +40,12 @@ export async function startProvider(): Promise<{ server: Server; url: string }> 
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-const driverJs = (provider: string) => `'use strict';
+/**
+ * `urlOn`: when the driver makes its sign-in address: as the session starts (Homey's docs), or
+ * once the login view is shown (the `showView` handler, as Athom's homey-oauth2app does), which
+ * is after the page has started listening.
+ */
+const driverJs = (provider: string, urlOn: 'pair' | 'showView') => `'use strict';
 const Homey = require('homey');
 
 const API_URL = '${provider}/authorize?response_type=code';
@@ -50,12 +55,14 @@ const CLIENT_ID = 'hearth-test';
 module.exports = class ThermostatDriver extends Homey.Driver {
   async onPair(session) {
     let token = null;
+    const signIn = async () => {
     const myOAuth2Callback = await this.homey.cloud.createOAuth2Callback(
       API_URL + '&client_id=' + CLIENT_ID + '&redirect_uri=' + encodeURIComponent(CALLBACK_URL),
     );
     myOAuth2Callback
       .on('url', (url) => {
         session.emit('url', url);
+        this.log('sent the sign-in address');
       })
       .on('code', async (code) => {
         if (code instanceof Error) {
@@ -74,12 +81,14 @@ module.exports = class ThermostatDriver extends Homey.Driver {
         token = answer.access_token;
         session.emit('authorized');
       });
+    };
+    ${urlOn === 'pair' ? 'await signIn();' : "session.setHandler('showView', async (view) => { if (view === 'login_oauth2') await signIn(); });"}
     session.setHandler('list_devices', async () => [{ name: 'Thermostat', data: { id: 'thermo-1' }, store: { token } }]);
   }
 };
 `;
 
-export async function writeOAuthApp(appsDir: string, provider: string): Promise<void> {
+export async function writeOAuthApp(appsDir: string, provider: string, urlOn: 'pair' | 'showView' = 'pair'): Promise<void> {
   await writeHomeyApp(appsDir, OAUTH_APP, {
     json: {
       drivers: [
@@ -99,7 +108,7 @@ export async function writeOAuthApp(appsDir: string, provider: string): Promise<
     },
     files: {
       'app.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.App {};\n",
-      'drivers/thermostat/driver.js': driverJs(provider),
+      'drivers/thermostat/driver.js': driverJs(provider, urlOn),
       'drivers/thermostat/device.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.Device {};\n",
     },
   });

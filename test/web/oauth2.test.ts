@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { OAUTH_APP, startProvider, writeOAuthApp } from '../devices/oauth2-app.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { poll } from '../helpers/poll.js';
 import { type Browser, launch, screenshots, shown, signedIn } from './browser.js';
 
 let hub: RunningHub;
@@ -19,7 +20,7 @@ let provider: { server: Server; url: string };
 beforeAll(async () => {
   provider = await startProvider();
   const appsDir = await tempDir('hearth-web-oauth2-');
-  await writeOAuthApp(appsDir, provider.url);
+  await writeOAuthApp(appsDir, provider.url, 'showView');
   hub = await startHub({ appsDir });
   await waitAppRunning(hub, OAUTH_APP);
   browser = await launch();
@@ -34,6 +35,26 @@ afterAll(async () => {
 
 describe('login_oauth2 in the browser', () => {
   test("signs in at the provider, takes the pasted address, and adds the driver's device", { timeout: 60_000 }, async () => {
+    // The drivers socket opens late: its first connection is held until the driver has sent its
+    // sign-in address (on showView, after the page loaded the session), then dropped; the page
+    // reconnects. The address was sent while no socket listened: the page must load it again.
+    let first = true;
+    await page.routeWebSocket(
+      (url) => url.pathname.startsWith('/api/manager/drivers'),
+      async (ws) => {
+        if (!first) {
+          ws.connectToServer();
+          return;
+        }
+        first = false;
+        await poll(
+          async () => (await hub.call<{ stdout: { text: string } }>('GET', `/api/manager/apps/app/${OAUTH_APP}/log`)).body,
+          (log) => log.stdout?.text.includes('sent the sign-in address') === true,
+          'the driver sending its sign-in address',
+        );
+        await ws.close();
+      },
+    );
     await page.getByTestId('add-device').click();
     await page.getByTestId('pair-driver').selectOption({ label: `Cloud thermostat (${OAUTH_APP})` });
     await page.getByTestId('pair-start').click();

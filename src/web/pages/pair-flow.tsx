@@ -84,11 +84,17 @@ export function PairFlow({ session, driver, zone, onFinish }: Props): JSX.Elemen
     }
   };
   useEffect(() => {
-    const off = subscribe('drivers', (e) => {
-      if (e.name === 'pairsession.update' && e.args[0].id === session.id) take(e.args[0]);
-    });
-    // What the driver sent before this page listened (its onPair runs as the session is made).
-    call('drivers', 'getPairSession', { params: { id: session.id } }).then(take, () => undefined);
+    // What the driver sent before this page listened (its onPair runs as the session is made),
+    // and again whenever the socket opens late or anew: what it sent meanwhile came to no one.
+    const load = (): void => void call('drivers', 'getPairSession', { params: { id: session.id } }).then(take, () => undefined);
+    const off = subscribe(
+      'drivers',
+      (e) => {
+        if (e.name === 'pairsession.update' && e.args[0].id === session.id) take(e.args[0]);
+      },
+      load,
+    );
+    load();
     return off;
   }, [session.id]);
 
