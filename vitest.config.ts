@@ -32,6 +32,7 @@ const UNIT = [
   'test/foundation/option-listeners.test.ts',
   'test/foundation/prerequisites.test.ts',
   'test/foundation/readonly-writes.test.ts',
+  'test/foundation/typed-bus.test.ts',
   'test/foundation/realtime-fuzz.test.ts',
   'test/foundation/store-journal.test.ts',
   'test/foundation/store.test.ts',

@@ -36,6 +36,7 @@ import { AppsManager } from './managers/apps/index.js';
 import { notify } from './managers/apps/notify.js';
 import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
+import type { HubBus, HubEventMaps } from './managers/bus.js';
 import type { ManagerContext } from './managers/context.js';
 import { DashboardsManager } from './managers/dashboards/index.js';
 import { DevicesManager } from './managers/devices/index.js';
@@ -130,7 +131,7 @@ export class Hub {
   /** Ends the event check of --check-answers. */
   private uncheck: (() => void) | undefined;
   readonly failed = new Map<string, string>();
-  readonly bus = new EventBus();
+  readonly bus: HubBus = new EventBus<HubEventMaps>();
   /** The port it listens on, once it does. */
   port: number | undefined;
 

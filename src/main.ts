@@ -112,6 +112,7 @@ export async function runDaemon(config: Config): Promise<void> {
       grew: (young) => log.debug({ youngMiB: mib(young) }, 'the young generation grew'),
       collected: (young) => log.debug({ youngMiB: mib(young) }, 'idle after a burst: one full collection, so V8 gives back its young generation'),
       shrunk: (young) => log.debug({ youngMiB: mib(young) }, 'the young generation is small again'),
+      shrunkAlone: (young) => log.debug({ youngMiB: mib(young) }, 'the young generation is small again without a collection'),
     });
   } catch (err) {
     startFailed(log, err, 'the hub could not start');

@@ -1,7 +1,9 @@
 /**
  * The hub's event bus: managers publish `<resource>.<create|update|delete>` events on their own
- * namespace; the WebSocket layer (and anyone else) subscribes. Listeners are registered per owner
- * and removed with the function `subscribe` returns.
+ * namespace; the WebSocket layer subscribes to every event as it is, and a manager listens to
+ * another's with `on(manager, listener)`, typed by that manager's event contract (the map of
+ * contracts is the hub's, src/managers/bus.ts: core names no manager). Each listener is removed
+ * with the function that registered it returns.
  */
 
 import { z } from 'zod';
@@ -54,6 +56,7 @@ export function contractEvents(contract: ManagerContract): EventContract {
   return { ...contract.events?.(), ...(contract.options?.length ? OPTION_EVENTS() : {}) };
 }
 
+/** An event as the sockets forward it: untyped (`on` gives the typed form). */
 export interface HubEvent {
   readonly manager: ManagerName;
   readonly event: EventName;
@@ -62,26 +65,52 @@ export interface HubEvent {
 
 export type EventListener = (event: HubEvent) => void;
 
-/**
- * An apps event (app.create/update/delete) as the other managers read it: the app's id, whether
- * its record says it runs, and whether it went (deleted, or not running). Null for any other event.
- */
-export function appEventOf(e: HubEvent): { id: string; running: boolean; gone: boolean; deleted: boolean } | null {
-  if (e.manager !== 'apps' || !e.event.startsWith('app.')) return null;
-  const app = e.args[0] as { id?: unknown; state?: unknown } | undefined;
-  if (typeof app?.id !== 'string') return null;
-  const running = app.state === 'running';
-  const deleted = e.event === 'app.delete';
-  return { id: app.id, running, deleted, gone: deleted || !running };
-}
+/** What an event carries, from its contract: each argument's schema's output. */
+export type EventArgs<T> = T extends readonly unknown[] ? { -readonly [I in keyof T]: T[I] extends z.ZodType ? z.output<T[I]> : never } : never;
 
-export class EventBus {
-  private readonly listeners = new Set<EventListener>();
+/** Each manager's events (its contract's, and option.update): the bus is typed by such a map. */
+export type EventMaps = { readonly [M in ManagerName]: EventContract };
+
+/** One event of manager `M` in `Maps`: narrowing on `event` types `args`. */
+export type BusEvent<Maps extends EventMaps, M extends keyof Maps> = {
+  [E in keyof Maps[M] & string]: { readonly manager: M; readonly event: E; readonly args: EventArgs<Maps[M][E]> };
+}[keyof Maps[M] & string];
+
+export class EventBus<Maps extends EventMaps = EventMaps> {
+  private readonly all = new Set<EventListener>();
+  /** Listeners of one manager's events: a publish reaches only its own (no filter in each). */
+  private readonly byManager = new Map<ManagerName, Set<EventListener>>();
 
   /** Delivers synchronously; a throwing listener is isolated from the others and the publisher. */
-  publish(manager: ManagerName, event: EventName, ...args: unknown[]): void {
+  publish<M extends keyof Maps & ManagerName, E extends keyof Maps[M] & EventName>(manager: M, event: E, ...args: EventArgs<Maps[M][E]>): void {
     const e: HubEvent = { manager, event, args };
-    for (const l of this.listeners) {
+    this.deliver(this.all, e);
+    const own = this.byManager.get(manager);
+    if (own) this.deliver(own, e);
+  }
+
+  /** Every event, untyped, as the sockets forward them. */
+  subscribe(listener: EventListener): () => void {
+    this.all.add(listener);
+    return () => this.all.delete(listener);
+  }
+
+  /** Manager `manager`'s events, typed by its contract. */
+  on<M extends keyof Maps & ManagerName>(manager: M, listener: (event: BusEvent<Maps, M>) => void): () => void {
+    let set = this.byManager.get(manager);
+    if (!set) this.byManager.set(manager, (set = new Set()));
+    // The one place an event meets its type: publish took exactly these arguments for this name.
+    const held = listener as unknown as EventListener;
+    set.add(held);
+    const own = set;
+    return () => own.delete(held);
+  }
+
+  /** Set by the hub to log listener failures. */
+  onListenerError: ((err: unknown, event: HubEvent) => void) | undefined;
+
+  private deliver(listeners: Set<EventListener>, e: HubEvent): void {
+    for (const l of listeners) {
       try {
         l(e);
       } catch (err) {
@@ -89,12 +118,4 @@ export class EventBus {
       }
     }
   }
-
-  subscribe(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Set by the hub to log listener failures. */
-  onListenerError: ((err: unknown, event: HubEvent) => void) | undefined;
 }

@@ -47,6 +47,8 @@ export interface SettleReports {
   collected?(youngBytes: number): void;
   /** New space is back to its small size after a collection. */
   shrunk?(youngBytes: number): void;
+  /** New space went back to its small size before any collection of ours (V8 did it alone). */
+  shrunkAlone?(youngBytes: number): void;
 }
 
 /** Starts looking; returns how to stop. */
@@ -62,6 +64,7 @@ export function settleHeapWhenIdle(reports: SettleReports = {}, everyMs = EVERY_
     const young = youngBytes();
     if (young <= GROWN_BYTES) {
       if (collected !== null) reports.shrunk?.(young);
+      else if (grown) reports.shrunkAlone?.(young);
       collected = null;
       grown = false;
       return;

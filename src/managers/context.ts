@@ -5,9 +5,9 @@
 import type { Logger } from 'pino';
 import type { Sandbox } from '../apps/host/sandbox.js';
 import type { Config } from '../config.js';
-import type { EventBus } from '../core/events.js';
 import type { OptionService } from '../core/options.js';
 import type { Store } from '../core/store.js';
+import type { HubBus } from './bus.js';
 import type { SpeechProbe } from './speech-output/probe.js';
 
 /** What the hub asks of the machine at start (host-probes.ts), run while it starts. */
@@ -19,7 +19,7 @@ export interface HostProbes {
 export interface ManagerContext {
   readonly config: Config;
   readonly store: Store;
-  readonly bus: EventBus;
+  readonly bus: HubBus;
   readonly log: Logger;
   /** The hub's id, as Homey's clients know a Homey by it (core/hub-id.ts). */
   readonly hubId: string;

@@ -11,7 +11,7 @@
  */
 import type { z } from 'zod';
 import type { ContractOperations, ManagerName } from '../core/contract.js';
-import type { ContractEvents } from '../core/events.js';
+import type { ContractEvents, EventArgs } from '../core/events.js';
 import type { Contracts } from '../managers/contracts.js';
 import { api, type CallOptions, listen, seg } from './api.js';
 
@@ -64,7 +64,6 @@ function route(manager: string, id: string, input: Partial<Record<'params' | 'qu
 }
 
 type Events<M extends ManagerName> = ContractEvents<Contracts[M]>;
-type EventArgs<T> = { -readonly [I in keyof T]: T[I] extends z.ZodType ? z.output<T[I]> : never };
 
 /** One event of manager `M`: its name and its arguments, typed by name. */
 export type HubEvent<M extends ManagerName> = {
@@ -96,3 +95,20 @@ export type ResourceItem<M extends EventManager, R extends string> = Extract<Hub
 ]
   ? T
   : never;
+
+/**
+ * A `<kind>.create|update|delete` event of resource `kind` read from one of manager `M`'s events:
+ * the verb and the resource it carries (first, as every resource event's contract says, typed
+ * `T` by the caller from that contract), or null for another event. Beside `subscribe`, the other
+ * place the wire meets the contract's types.
+ */
+export function resourceEvent<T>(
+  event: { readonly name: string; readonly args: readonly unknown[] },
+  kind: string,
+): { verb: 'create' | 'update' | 'delete'; item: T & { id: string } } | null {
+  const [eventKind, verb] = event.name.split('.');
+  const item: unknown = event.args[0];
+  if (eventKind !== kind || (verb !== 'create' && verb !== 'update' && verb !== 'delete')) return null;
+  if (typeof item !== 'object' || item === null || typeof (item as { id?: unknown }).id !== 'string') return null;
+  return { verb, item: item as T & { id: string } };
+}

@@ -7,7 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 // The hub's own list (a module without imports, so it bundles as is).
 import { SCOPE_INFO, SCOPES, type Scope } from '../core/scopes.js';
 import { describe } from './api.js';
-import { type EventManager, type Resource, type ResourceItem, subscribe } from './client.js';
+import { type EventManager, type Resource, type ResourceItem, resourceEvent, subscribe } from './client.js';
 import { Icon } from './icons.js';
 
 export interface Loaded<T> {
@@ -58,16 +58,14 @@ export function useLiveCollection<M extends EventManager, R extends Resource<M>>
       subscribe(
         manager,
         (event) => {
-          const [eventKind, verb] = event.name.split('.');
-          // A `<kind>.*` event carries the resource first (the contract says so).
-          const item = (event.args as readonly unknown[])[0] as ResourceItem<M, R> & { id?: unknown };
-          if (eventKind !== kind || typeof item?.id !== 'string') return;
-          const id = item.id;
+          const change = resourceEvent<ResourceItem<M, R>>(event, kind);
+          if (!change) return;
+          const { verb, item } = change;
           loaded.set((prev) => {
             if (!prev) return prev;
             const next = { ...prev };
-            if (verb === 'delete') delete next[id];
-            else next[id] = item;
+            if (verb === 'delete') delete next[item.id];
+            else next[item.id] = item;
             return next;
           });
         },

@@ -34,6 +34,7 @@ describe('the heap after a burst', () => {
   const COLLECTED = 'idle after a burst: one full collection, so V8 gives back its young generation';
   const SHRUNK = 'the young generation is small again';
   const GREW = 'the young generation grew';
+  const ALONE = 'the young generation is small again without a collection';
 
   it('is collected once idle, and new space shrinks back', { timeout: 660_000 }, async () => {
     // Start-up is a burst of its own: let it settle first (it may not need to).
@@ -52,7 +53,19 @@ describe('the heap after a burst', () => {
     // Idle is under 2% of a core over a 15 s look: on a machine loaded by other tests, the hub's
     // own timers cost more and a look can miss it; it is waited for over several looks (up to
     // eight minutes: the other worker's fuzz and scope-matrix files keep a core busy for minutes).
-    await waitUntil(() => entries(COLLECTED).length > before, 'a collection once idle', 960, 500);
+    // On failure, what the hub said of its heap is the evidence.
+    const heapLines = (): string => hub.output.filter((l) => /young generation|idle after a burst/.test(l)).join('\n');
+    const alone = entries(ALONE).length;
+    await waitUntil(() => entries(COLLECTED).length > before || entries(ALONE).length > alone, 'a collection once idle', 960, 500).catch((err: Error) => {
+      throw new Error(`${err.message}\n${heapLines()}`);
+    });
+    // V8 may shrink new space by itself before the hub's next look (seen under load): then there
+    // is nothing to give back, and the hub must have said so rather than collect.
+    if (entries(ALONE).length > alone) {
+      expect(entries(COLLECTED).length).toBe(before);
+      expect(entries(ALONE).at(-1)!.youngMiB).toBeLessThanOrEqual(2);
+      return;
+    }
     const collected = entries(COLLECTED).at(-1)!;
     expect(collected.youngMiB).toBeGreaterThan(2);
     await waitUntil(() => entries(SHRUNK).length > before, 'new space to shrink', 180, 500);

@@ -23,10 +23,10 @@ import type { Logger } from 'pino';
 import type { Namespace, Socket, Server as SocketServer } from 'socket.io';
 import type { AppGateway } from '../../apps/host/gateway.js';
 import { HearthError } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { appOwnerUri as appUri } from '../../core/owners.js';
 import type { TokenInfo } from '../../core/tokens.js';
+import type { HubBus } from '../../managers/bus.js';
 import type { Authenticator } from '../auth.js';
 import { checkAppChannel, checkManagerChannel, MAX_BUFFERED_BYTES, MAX_SOCKETS, MAX_SOCKETS_PER_TOKEN } from '../event-sockets.js';
 import { managerUri, SocketApi } from './api-over-socket.js';
@@ -38,7 +38,7 @@ export const REALTIME_PATH = '/socket.io/';
 export const HOMEY_NAMESPACE = '/api';
 
 export interface RealtimeDeps {
-  readonly bus: EventBus;
+  readonly bus: HubBus;
   readonly auth: Authenticator;
   readonly managers: readonly Manager[];
   readonly gateway?: AppGateway;
@@ -140,8 +140,9 @@ export class HomeyRealtime {
     });
     nsp.on('connection', (socket) => this.onHomey(socket));
     this.unsubscribe.push(
-      this.deps.bus.subscribe((e) => {
-        this.emit(nsp, managerUri(e.manager), e.event, e.args);
+      this.deps.bus.subscribe((e) => this.emit(nsp, managerUri(e.manager), e.event, e.args)),
+      // After the manager's own event (the bus tells every-event listeners first), as Homey does.
+      this.deps.bus.on('devices', (e) => {
         const item = itemEvent(e);
         if (item) this.emit(nsp, item.uri, item.event, item.args);
       }),

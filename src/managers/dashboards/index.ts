@@ -8,6 +8,7 @@ import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { ChoosableDevice } from '../../core/device-choice.js';
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import { AppWidgetCatalog } from './app-widgets.js';
 import { dashboardsContract } from './contract.js';
@@ -51,10 +52,9 @@ export class DashboardsManager implements Manager {
     this.off.push(
       // Installs, upgrades and uninstalls reach us as app events; most app.update events are
       // state changes that leave the widgets as they were, and refresh() finds no change.
-      bus.subscribe((e) => {
-        if (e.manager !== 'apps' || !e.event.startsWith('app.')) return;
-        const app = e.args[0] as { id?: unknown } | undefined;
-        if (typeof app?.id === 'string') this.service.appWidgetsChanged(this.catalog.refresh([app.id]));
+      bus.on('apps', (e) => {
+        const app = appEventOf(e);
+        if (app) this.service.appWidgetsChanged(this.catalog.refresh([app.id]));
       }),
       // Names follow the hub's language.
       options.onChange('i18n', (name) => {

@@ -8,9 +8,9 @@ import { MiB } from '../../core/byte-bounds.js';
 import type { ChoosableDevice } from '../../core/device-choice.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
 import { JsonBytes } from '../../core/operation.js';
 import type { Section, Store } from '../../core/store.js';
+import type { HubBus } from '../bus.js';
 import { type AppWidgetCatalog, isBuiltIn, type WidgetChange } from './app-widgets.js';
 import { buildColumns } from './columns.js';
 import { type ColumnsInput, type Dashboard, DashboardsSection, type DashboardsState, type DashboardView, LIMITS, SECTION, type WidgetStore } from './schema.js';
@@ -29,7 +29,7 @@ export class DashboardsService {
 
   constructor(
     private readonly store: Store,
-    private readonly bus: EventBus,
+    private readonly bus: HubBus,
     readonly catalog: AppWidgetCatalog,
     /** The home's devices, to check what a widget is given (null: the hub has no devices manager). */
     private readonly devices: ((id: string) => ChoosableDevice | null) | null = null,

@@ -6,9 +6,9 @@
 
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
-import { appEventOf } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { InsightsService } from '../insights/service.js';
 import type { ZonesService } from '../zones/service.js';
@@ -72,7 +72,7 @@ export class DevicesManager implements Manager {
     this.off.push(
       // An app that starts, stops or crashes makes its devices available or not; an uninstalled
       // app takes its devices with it.
-      this.ctx.bus.subscribe((e) => {
+      this.ctx.bus.on('apps', (e) => {
         const app = appEventOf(e);
         if (!app) return;
         const appId = app.id;

@@ -16,9 +16,9 @@ import { MiB } from '../../core/byte-bounds.js';
 import { type Capability, valueProblem } from '../../core/capability.js';
 import { diff } from '../../core/diff.js';
 import { conflict, HearthError, notFound } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
 import { nullRecord } from '../../core/records.js';
 import type { RecordSection, Store } from '../../core/store.js';
+import type { HubBus } from '../bus.js';
 import type { ZonesService } from '../zones/service.js';
 import type { DeviceLogs } from './device-logs.js';
 import { DEVICES_SECTION, DeviceRecord, LIMITS, type StoredValue } from './records.js';
@@ -75,7 +75,7 @@ export class DevicesService {
 
   constructor(
     private readonly store: Store,
-    private readonly bus: EventBus,
+    private readonly bus: HubBus,
     private readonly zones: ZonesService,
     private readonly log: Logger,
     private readonly logs: DeviceLogs | null = null,

@@ -7,9 +7,9 @@
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { DiscoveryStrategy } from '../../apps/manifest/drivers.js';
-import { appEventOf } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import { driversContract } from './contract.js';
@@ -94,7 +94,7 @@ export class DriversManager implements Manager {
 
   async start(): Promise<void> {
     this.off.push(
-      this.ctx.bus.subscribe((e) => {
+      this.ctx.bus.on('apps', (e) => {
         const app = appEventOf(e);
         if (app?.gone) {
           this.sessions.appStopped(app.id);

@@ -8,8 +8,8 @@ import type { PairDevice } from '../../apps/wire/device-calls.js';
 import { PairDevice as PairDeviceSchema } from '../../apps/wire/device-calls.js';
 import { diff } from '../../core/diff.js';
 import { conflict, HearthError, notFound } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
 import { describeIssues } from '../../core/zod-issues.js';
+import type { HubBus } from '../bus.js';
 import type { DevicesService } from '../devices/service.js';
 import type { DeviceView } from '../devices/views.js';
 import type { PairSessionView } from './contract.js';
@@ -35,7 +35,7 @@ export class PairSessions {
   constructor(
     private readonly drivers: DriverCatalog,
     private readonly devices: DevicesService,
-    private readonly bus: EventBus,
+    private readonly bus: HubBus,
   ) {}
 
   get count(): number {

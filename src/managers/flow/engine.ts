@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import type { CardKind } from '../../apps/manifest/flow-cards.js';
 import type { FLOW_APP_CALLS } from '../../apps/wire/flow-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
-import type { EventBus } from '../../core/events.js';
+import type { HubBus } from '../bus.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import { type TokenLookup, withTokens } from './arg-values.js';
 import type { CardRegistry } from './cards.js';
@@ -49,7 +49,7 @@ export interface EngineDeps {
   readonly cards: CardRegistry;
   readonly tokens: FlowTokens;
   readonly runs: RunLog;
-  readonly bus: EventBus;
+  readonly bus: HubBus;
   readonly log: Logger;
   readonly call: AppCaller;
   /** Puts a sentence on the home's timeline (a notification, as the flow's own card makes). */

@@ -9,12 +9,12 @@ import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { CardKind } from '../../apps/manifest/flow-cards.js';
 import type { Capability } from '../../core/capability.js';
 import { HearthError, invalid } from '../../core/errors.js';
-import type { HubEvent } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import { clockFor } from '../../core/system-zone.js';
 import type { TokenInfo } from '../../core/tokens.js';
 import { notify as notifyTimeline } from '../apps/notify.js';
+import { appEventOf, type ManagerEvent } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
@@ -231,11 +231,10 @@ export class FlowManager implements Manager {
   }
 
   /** A logic variable's value changed: "a variable changed" fires, the new value as its token. */
-  private variableChanged(e: HubEvent): void {
+  private variableChanged(e: ManagerEvent<'logic'>): void {
     if (e.event !== 'variable.update') return;
-    const variable = e.args[0] as { id?: unknown; value?: unknown } | undefined;
-    const change = e.args[1] as { changedKeys?: unknown } | undefined;
-    if (typeof variable?.id !== 'string' || !Array.isArray(change?.changedKeys) || !change.changedKeys.includes('value')) return;
+    const [variable, change] = e.args;
+    if (!change.changedKeys.includes('value')) return;
     void this.fireSystem('homey:manager:logic:variable_changed', { variable: variable.id }, this.variableCauses.get(variable.id) ?? null, {
       value: String(variable.value),
     });
@@ -317,29 +316,25 @@ export class FlowManager implements Manager {
       }
     }
     this.off.push(
-      this.ctx.bus.subscribe((e) => {
-        if (e.manager === 'i18n') return this.cards.forget();
-        if (e.manager === 'logic') return this.variableChanged(e);
-        if (e.manager === 'devices') {
-          const arg = e.args[0] as { id?: unknown; deviceId?: unknown; capabilityId?: unknown; value?: unknown } | undefined;
-          if (e.event === 'capability.update' && typeof arg?.deviceId === 'string' && typeof arg.capabilityId === 'string') {
-            this.capabilityChanged(arg.deviceId, arg.capabilityId, arg.value);
-          } else if (typeof arg?.id === 'string') {
-            this.cards.forgetDevice(arg.id);
-          }
-          return;
-        }
-        if (e.manager !== 'apps' || !e.event.startsWith('app.')) return;
-        const app = e.args[0] as { id?: unknown; version?: unknown } | undefined;
-        if (typeof app?.id !== 'string') return;
-        if (e.event === 'app.delete') {
+      this.ctx.bus.on('i18n', () => this.cards.forget()),
+      this.ctx.bus.on('logic', (e) => this.variableChanged(e)),
+      this.ctx.bus.on('devices', (e) => {
+        if (e.event === 'capability.update') {
+          const { deviceId, capabilityId, value } = e.args[0];
+          this.capabilityChanged(deviceId, capabilityId, value);
+        } else this.cards.forgetDevice(e.args[0].id);
+      }),
+      this.ctx.bus.on('apps', (e) => {
+        const app = appEventOf(e);
+        if (!app) return;
+        if (app.deleted) {
           this.versions.delete(app.id);
           this.tokens.removeApp(app.id);
           this.cards.forget();
           return;
         }
         // An app's cards change only with its manifest: when it is installed or its version changes.
-        const version = typeof app.version === 'string' ? app.version : '';
+        const version = app.view.version ?? '';
         if (this.versions.get(app.id) === version) return;
         this.versions.set(app.id, version);
         this.cards.forget();

@@ -9,9 +9,9 @@ import type { CardKind } from '../../apps/manifest/flow-cards.js';
 import { KiB, MiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
 import { nullRecord } from '../../core/records.js';
 import type { RecordSection, Store } from '../../core/store.js';
+import type { HubBus } from '../bus.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import { argsProblem, tokensIn } from './arg-values.js';
 import type { CardRegistry } from './cards.js';
@@ -61,7 +61,7 @@ export class FlowsService {
 
   constructor(
     private readonly store: Store,
-    private readonly bus: EventBus,
+    private readonly bus: HubBus,
     private readonly cards: CardRegistry,
     private readonly tokens: FlowTokens,
   ) {}

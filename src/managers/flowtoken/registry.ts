@@ -5,8 +5,8 @@
  */
 import type { Capability } from '../../core/capability.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
 import { nullRecord } from '../../core/records.js';
+import type { HubBus } from '../bus.js';
 import type { LogicService } from '../logic/service.js';
 import type { FlowTokenView, TokenValue } from './contract.js';
 
@@ -37,7 +37,7 @@ export class FlowTokens {
   private devices: DeviceTokenSource | null = null;
 
   constructor(
-    private readonly bus: EventBus,
+    private readonly bus: HubBus,
     private readonly logic: LogicService,
     private readonly appName: (appId: string) => string,
   ) {}

@@ -6,9 +6,9 @@
 import type { SdkRouter } from '../../apps/host/router.js';
 import type { AppRuntime } from '../../apps/host/runtime.js';
 import { notFound } from '../../core/errors.js';
-import { appEventOf } from '../../core/events.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import { imagesContract } from './contract.js';
@@ -56,10 +56,12 @@ export class ImagesManager implements Manager {
 
   async start(): Promise<void> {
     this.off.push(
-      this.ctx.bus.subscribe((e) => {
+      this.ctx.bus.on('apps', (e) => {
         const app = appEventOf(e);
         if (app?.gone) this.service.appGone(app.id);
-        if (e.manager === 'devices' && e.event === 'device.delete') this.service.deviceGone((e.args[0] as { id: string }).id);
+      }),
+      this.ctx.bus.on('devices', (e) => {
+        if (e.event === 'device.delete') this.service.deviceGone(e.args[0].id);
       }),
     );
   }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound, unavailable } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
+import type { HubBus } from '../bus.js';
 import { retentionTable } from './levels.js';
 import { type EntriesAnswer, logKey, queryEntries, typed } from './query.js';
 import { DEFAULT_RESOLUTION, isResolution, RESOLUTIONS } from './resolutions.js';
@@ -54,7 +54,7 @@ export interface CreateLogOptions {
 export interface InsightsDeps {
   readonly dataDir: string;
   readonly zone: string;
-  readonly bus: EventBus;
+  readonly bus: HubBus;
   readonly log: Logger;
   readonly now?: () => number;
   readonly flushMs?: number;

@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { KiB, MiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
 import { nullRecord } from '../../core/records.js';
 import type { RecordSection, Store } from '../../core/store.js';
+import type { HubBus } from '../bus.js';
 import { type VariableType, type VariableValue, VariableView } from './contract.js';
 
 /** Variables a home keeps at most. */
@@ -20,7 +20,7 @@ export class LogicService {
 
   constructor(
     private readonly store: Store,
-    private readonly bus: EventBus,
+    private readonly bus: HubBus,
   ) {}
 
   start(): void {

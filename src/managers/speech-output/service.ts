@@ -9,9 +9,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
 import { diff } from '../../core/diff.js';
 import { invalid, notFound, unavailable } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
 import type { ManagerName } from '../../core/managers.js';
 import type { Store } from '../../core/store.js';
+import type { HubBus } from '../bus.js';
 import { cacheKey, SpeechCache } from './cache.js';
 import { MAX_TEXT, MAX_TIMEOUT_S } from './contract.js';
 import { cleanText, type EngineVoice, type SpeechEngine, type Voice } from './engines/engine.js';
@@ -24,7 +24,7 @@ import { type AudioFormat, type AudioSink, CardSink, FolderSink } from './sink.j
 import { bestVoiceFor, VoiceRegistry } from './voices.js';
 import { wavInfo } from './wav.js';
 
-export const MANAGER: ManagerName = 'speech-output';
+export const MANAGER = 'speech-output' satisfies ManagerName;
 /** Without a `timeout`, an utterance still may not wait and speak longer than this. */
 const DEFAULT_TIMEOUT_S = MAX_TIMEOUT_S;
 const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
@@ -38,7 +38,7 @@ export interface OptionAccess {
 export interface SpeechDeps {
   readonly config: Pick<Config, 'audioOut' | 'speechEngine' | 'dataDir'>;
   readonly store: Store;
-  readonly bus: EventBus;
+  readonly bus: HubBus;
   readonly log: Logger;
   readonly options: OptionAccess;
   /** The hub's language (i18n option), e.g. 'en'. */

@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { KiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, HearthError, notFound } from '../../core/errors.js';
-import type { EventBus } from '../../core/events.js';
 import { nullRecord, safeRecord } from '../../core/records.js';
 import type { Section, Store } from '../../core/store.js';
+import type { HubBus } from '../bus.js';
 import type { ZoneView } from './contract.js';
 
 const ZoneRecord = z.object({ id: z.string(), name: z.string(), parent: z.string().nullable(), icon: z.string() });
@@ -35,7 +35,7 @@ export class ZonesService {
 
   constructor(
     private readonly store: Store,
-    private readonly bus: EventBus,
+    private readonly bus: HubBus,
   ) {}
 
   async start(): Promise<void> {

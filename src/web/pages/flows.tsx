@@ -92,7 +92,7 @@ export function FlowsPage(): JSX.Element {
     () =>
       subscribe('flow', (e) => {
         if (e.name === 'flowrun.create') {
-          const run = e.args[0] as RunView;
+          const [run] = e.args;
           setLast((prev) => ({ ...prev, [run.flow]: run }));
         }
       }),
