@@ -1,7 +1,8 @@
 /**
  * The hub's event bus typed from the contracts: a listener hears only the manager it listens to,
  * after the every-event listeners (the sockets), and an off stops it; a throwing listener harms
- * no other. And nowhere in src/ is an event's payload cast: its type comes from its contract.
+ * no other. And nowhere in src/ is an event's payload, or an app call's arguments, cast: their
+ * types come from the contracts and the protocol.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -90,5 +91,20 @@ describe('event payloads', () => {
       });
     }
     expect(casts).toEqual([]);
+  });
+
+  it("nor are an app call's arguments: one table of handlers in the app answers every call, checked against the protocol", async () => {
+    const casts: string[] = [];
+    for (const file of await sources(join(ROOT, 'src'))) {
+      const text = await readFile(file, 'utf8');
+      for (const m of text.matchAll(/as AppCallArgs<[^>]*>/g)) casts.push(`${relative(ROOT, file)}: ${m[0]}`);
+    }
+    expect(casts).toEqual([]);
+    // The table names every call the protocol has.
+    const { APP_CALLS } = await import('../../src/apps/wire/protocol.js');
+    const bootstrap = await readFile(join(ROOT, 'src/apps/child/bootstrap.ts'), 'utf8');
+    const table = bootstrap.slice(bootstrap.indexOf('const HANDLERS = {'), bootstrap.indexOf('} satisfies AppCallHandlers;'));
+    const named = [...table.matchAll(/^ {2}'?([a-z0-9.]+)'?:/gm)].map((m) => m[1]);
+    expect(named.sort()).toEqual(Object.keys(APP_CALLS).sort());
   });
 });

@@ -14,7 +14,7 @@ import type { App as HomeyApp } from '../../homey/app.cjs';
 import type { HomeyContext } from '../../homey/context.cjs';
 import type { Homey } from '../../homey/homey.cjs';
 import { CHANNEL_FD, encodeFrame, FrameDecoder, MAX_APP_FRAME_BYTES, MAX_HUB_FRAME_BYTES } from '../wire/frames.js';
-import type { AppCallArgs, AppCallMethod, HubMessage } from '../wire/protocol.js';
+import type { AppCallArgs, AppCallHandlers, AppCallMethod, HubMessage } from '../wire/protocol.js';
 import { answerOf, type CallMessage, isHubMessage, PROTOCOL_VERSION, RpcError, RpcPeer } from '../wire/wire.js';
 import { loadAppClass, NotAnApp } from './app-class.js';
 import { allowFdSync } from './fd-sync.js';
@@ -164,45 +164,57 @@ function ready(): Running {
   return running;
 }
 
-async function handle(method: AppCallMethod, args: unknown): Promise<unknown> {
-  switch (method) {
-    case 'init':
-      await init(args as AppCallArgs<'init'>);
-      return null;
-    case 'uninit':
-      if (running) {
-        running.homey.emit('unload');
-        if (Array.isArray(running.homey.manifest.drivers)) await running.homey.drivers.stop();
-        await running.app.onUninit();
-        running.homey.destroy();
-      }
-      return null;
-    case 'gc': {
-      const heap = () => {
-        const m = process.memoryUsage();
-        return { heapUsed: m.heapUsed, heapTotal: m.heapTotal, rss: m.rss };
-      };
-      const before = heap();
-      const gc = (globalThis as { gc?: () => void }).gc;
-      if (!gc) throw new RpcError('not_available', 'the child was started without --expose-gc');
-      gc();
-      return { before, after: heap() };
+/** Every call the hub makes to the app, one handler each: a call without one fails to compile. */
+const HANDLERS = {
+  init: async (a) => {
+    await init(a);
+    return null;
+  },
+  uninit: async () => {
+    if (running) {
+      running.homey.emit('unload');
+      if (Array.isArray(running.homey.manifest.drivers)) await running.homey.drivers.stop();
+      await running.app.onUninit();
+      running.homey.destroy();
     }
-    case 'autocomplete': {
-      const a = args as AppCallArgs<'autocomplete'>;
-      return ready().homey.dashboards.autocomplete(a.widgetId, a.settingId, a.query, a.settings);
-    }
-    case 'api':
-      return ready().api.run(args as AppCallArgs<'api'>);
-    case 'ping':
-      return null;
-    default:
-      if (method === 'image.content') return ready().homey.images.content((args as AppCallArgs<'image.content'>).id);
-      if (method === 'oauth2.code') return ready().homey.cloud.handle(args as AppCallArgs<'oauth2.code'>);
-      if (method.startsWith('flow.')) return ready().homey.flow.handle(method, args);
-      if (method.startsWith('device.') || method.startsWith('pair.') || method.startsWith('discovery.')) return ready().homey.drivers.handle(method, args);
-      throw new RpcError('not_available', `unknown call '${String(method)}'`);
-  }
+    return null;
+  },
+  gc: () => {
+    const heap = () => {
+      const m = process.memoryUsage();
+      return { heapUsed: m.heapUsed, heapTotal: m.heapTotal, rss: m.rss };
+    };
+    const before = heap();
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (!gc) throw new RpcError('not_available', 'the child was started without --expose-gc');
+    gc();
+    return { before, after: heap() };
+  },
+  autocomplete: (a) => ready().homey.dashboards.autocomplete(a.widgetId, a.settingId, a.query, a.settings),
+  api: (a) => ready().api.run(a),
+  ping: () => null,
+  'image.content': (a) => ready().homey.images.content(a.id),
+  'oauth2.code': (a) => ready().homey.cloud.handle(a),
+  'device.added': (a) => ready().homey.drivers.calls['device.added'](a),
+  'device.deleted': (a) => ready().homey.drivers.calls['device.deleted'](a),
+  'device.renamed': (a) => ready().homey.drivers.calls['device.renamed'](a),
+  'device.settings': (a) => ready().homey.drivers.calls['device.settings'](a),
+  'device.capability': (a) => ready().homey.drivers.calls['device.capability'](a),
+  'pair.start': (a) => ready().homey.drivers.calls['pair.start'](a),
+  'pair.emit': (a) => ready().homey.drivers.calls['pair.emit'](a),
+  'pair.end': (a) => ready().homey.drivers.calls['pair.end'](a),
+  'discovery.result': (a) => ready().homey.drivers.calls['discovery.result'](a),
+  'flow.filter': (a) => ready().homey.flow.calls['flow.filter'](a),
+  'flow.run': (a) => ready().homey.flow.calls['flow.run'](a),
+  'flow.autocomplete': (a) => ready().homey.flow.calls['flow.autocomplete'](a),
+} satisfies AppCallHandlers;
+
+function handle(method: AppCallMethod, args: unknown): Promise<unknown> {
+  const handler = HANDLERS[method] as ((args: unknown) => unknown) | undefined;
+  if (!handler) return Promise.reject(new RpcError('not_available', `unknown call '${String(method)}'`));
+  // The one place the wire meets the types: the hub sends each method the arguments its schema
+  // in protocol.ts describes (isHubMessage checked the method is one of them).
+  return Promise.resolve().then(() => handler(args));
 }
 
 function onCall(message: CallMessage): void {

@@ -238,6 +238,13 @@ export type HubCallArgs<M extends HubCallMethod> = z.output<HubCalls[M]['args']>
 export type HubCallResult<M extends HubCallMethod> = z.input<HubCalls[M]['result']>;
 export type AppCallArgs<M extends AppCallMethod> = z.input<AppCalls[M]['args']>;
 export type AppCallResult<M extends AppCallMethod> = z.output<AppCalls[M]['result']>;
+/** What answers one of the hub's calls in the app, typed by the protocol's schemas for it. */
+export type AppCallHandler<M extends AppCallMethod> = (args: AppCallArgs<M>) => Promise<AppCallResult<M>> | AppCallResult<M>;
+/**
+ * One handler for each of `K` (every call, unless narrowed): a table checked with `satisfies`,
+ * so a call the protocol gains and the app does not answer fails to compile.
+ */
+export type AppCallHandlers<K extends AppCallMethod = AppCallMethod> = { readonly [M in K]: AppCallHandler<M> };
 
 const names = <T extends object>(table: T) => Object.keys(table) as [keyof T & string, ...(keyof T & string)[]];
 

@@ -7,7 +7,20 @@
  * take the app's other devices down.
  */
 import type { DeviceState, DiscoveryResult } from '../../apps/wire/device-calls.js' with { 'resolution-mode': 'import' };
-import type { AppCallArgs } from '../../apps/wire/protocol.js' with { 'resolution-mode': 'import' };
+import type { AppCallHandlers } from '../../apps/wire/protocol.js' with { 'resolution-mode': 'import' };
+
+/** The hub's device, pairing and discovery calls an app answers here. */
+type DeviceCallMethod =
+  | 'device.added'
+  | 'device.deleted'
+  | 'device.renamed'
+  | 'device.settings'
+  | 'device.capability'
+  | 'pair.start'
+  | 'pair.emit'
+  | 'pair.end'
+  | 'discovery.result';
+
 import { radioOf } from '../../apps/wire/radios.cjs';
 import type { HomeyContext } from '../context.cjs';
 import { changeSettings, constructingDevice, Device, deviceState, markDeviceReady, renamed, setCapabilities } from '../device.cjs';
@@ -170,78 +183,67 @@ export class ManagerDrivers extends Manager {
     driverDevices(device.driver).delete(id);
   }
 
-  /** Serves one of the hub's device and pairing calls. */
-  async handle(method: string, args: unknown): Promise<unknown> {
-    switch (method) {
-      case 'device.added': {
-        const { device } = args as AppCallArgs<'device.added'>;
-        await this.add(device, true);
-        return null;
+  /** The hub's device and pairing calls, one handler each (bootstrap.ts forwards them here). */
+  readonly calls = {
+    'device.added': async ({ device }) => {
+      await this.add(device, true);
+      return null;
+    },
+    'device.deleted': async ({ id }) => {
+      const device = this.device(id);
+      try {
+        await device.onDeleted();
+        await device.onUninit();
+      } finally {
+        this.forget(id);
       }
-      case 'device.deleted': {
-        const { id } = args as AppCallArgs<'device.deleted'>;
-        const device = this.device(id);
-        try {
-          await device.onDeleted();
-          await device.onUninit();
-        } finally {
-          this.forget(id);
-        }
-        return null;
+      return null;
+    },
+    'device.renamed': async (a) => {
+      await renamed(this.device(a.id), a.name);
+      return null;
+    },
+    'device.settings': async (a) => {
+      await changeSettings(this.device(a.id), a);
+      return null;
+    },
+    'device.capability': async (a) => {
+      await setCapabilities(this.device(a.id), a.values, a.opts);
+      return null;
+    },
+    'pair.start': async (a) => {
+      const driver = this.getDriver(a.driverId);
+      const session = new PairSession(this.ctx, a.session);
+      this.sessions.set(a.session, session);
+      if (a.type === 'repair') await driver.onRepair(session, this.device(a.deviceId ?? ''));
+      else await driver.onPair(session);
+      return null;
+    },
+    'pair.emit': async (a) => {
+      const session = this.sessions.get(a.session);
+      if (!session) throw new HomeyError(`no pairing session '${a.session}'`, 'not_found');
+      // Homey tells the driver of each view shown; a driver that sets no handler for it does not mind.
+      const answered = await receive(session, a.event, a.data, a.event === 'showView');
+      // What the view gets is JSON, as it travels.
+      return answered === undefined || answered === null ? null : JSON.parse(JSON.stringify(answered));
+    },
+    'pair.end': async (a) => {
+      const session = this.sessions.get(a.session);
+      this.sessions.delete(a.session);
+      if (session) await receive(session, 'disconnect', null, true).catch(() => undefined);
+      return null;
+    },
+    'discovery.result': async (a) => {
+      const strategy = this.strategy(a.strategy);
+      if (!strategy) return null;
+      const { result } = strategy.take(a.result);
+      for (const driver of this.drivers.values()) {
+        if (driver.manifest.discovery !== a.strategy) continue;
+        for (const device of driverDevices(driver).values()) await this.offer(device, driver, result);
       }
-      case 'device.renamed': {
-        const a = args as AppCallArgs<'device.renamed'>;
-        await renamed(this.device(a.id), a.name);
-        return null;
-      }
-      case 'device.settings': {
-        const a = args as AppCallArgs<'device.settings'>;
-        await changeSettings(this.device(a.id), a);
-        return null;
-      }
-      case 'device.capability': {
-        const a = args as AppCallArgs<'device.capability'>;
-        await setCapabilities(this.device(a.id), a.values, a.opts as Record<string, unknown>);
-        return null;
-      }
-      case 'pair.start': {
-        const a = args as AppCallArgs<'pair.start'>;
-        const driver = this.getDriver(a.driverId);
-        const session = new PairSession(this.ctx, a.session);
-        this.sessions.set(a.session, session);
-        if (a.type === 'repair') await driver.onRepair(session, this.device(a.deviceId ?? ''));
-        else await driver.onPair(session);
-        return null;
-      }
-      case 'pair.emit': {
-        const a = args as AppCallArgs<'pair.emit'>;
-        const session = this.sessions.get(a.session);
-        if (!session) throw new HomeyError(`no pairing session '${a.session}'`, 'not_found');
-        // Homey tells the driver of each view shown; a driver that sets no handler for it does not mind.
-        return (await receive(session, a.event, a.data, a.event === 'showView')) ?? null;
-      }
-      case 'pair.end': {
-        const a = args as AppCallArgs<'pair.end'>;
-        const session = this.sessions.get(a.session);
-        this.sessions.delete(a.session);
-        if (session) await receive(session, 'disconnect', null, true).catch(() => undefined);
-        return null;
-      }
-      case 'discovery.result': {
-        const a = args as AppCallArgs<'discovery.result'>;
-        const strategy = this.strategy(a.strategy);
-        if (!strategy) return null;
-        const { result } = strategy.take(a.result);
-        for (const driver of this.drivers.values()) {
-          if (driver.manifest.discovery !== a.strategy) continue;
-          for (const device of driverDevices(driver).values()) await this.offer(device, driver, result);
-        }
-        return null;
-      }
-      default:
-        throw new HomeyError(`unknown device call '${method}'`, 'not_found');
-    }
-  }
+      return null;
+    },
+  } satisfies AppCallHandlers<DeviceCallMethod>;
 
   /** Every device's onUninit, then every driver's (the app is stopping). */
   async stop(): Promise<void> {

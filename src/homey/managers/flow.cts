@@ -8,7 +8,7 @@
  * listener fires carries it, so the hub can bound a flow that triggers itself through the app.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AppCallArgs } from '../../apps/wire/protocol.js' with { 'resolution-mode': 'import' };
+import type { AppCallHandlers } from '../../apps/wire/protocol.js' with { 'resolution-mode': 'import' };
 import type { HomeyContext } from '../context.cjs';
 import type { Device } from '../device.cjs';
 import { HomeyError } from '../errors.cjs';
@@ -247,48 +247,41 @@ export class ManagerFlow extends Manager {
     return this.card(kind, id, kind === 'trigger' ? FlowCardTrigger : kind === 'condition' ? FlowCardCondition : FlowCardAction);
   }
 
-  /** Serves one of the hub's flow calls. */
-  async handle(method: string, args: unknown): Promise<unknown> {
-    switch (method) {
-      case 'flow.filter': {
-        const a = args as AppCallArgs<'flow.filter'>;
-        const card = this.made('trigger', a.card);
-        const listener = own(card).run;
-        if (!listener) return a.args.map(() => true);
-        // Each flow's arguments are asked on their own: one that throws says no for that flow only.
-        return Promise.all(
-          a.args.map(async (flowArgs) => {
-            try {
-              return (await listener.call(card, withDevice(this.devices, flowArgs), a.state)) === true;
-            } catch (err) {
-              card.error(`the run listener of trigger '${card.id}' threw:`, err);
-              return false;
-            }
-          }),
-        );
-      }
-      case 'flow.run': {
-        const a = args as AppCallArgs<'flow.run'>;
-        const card = this.made(a.kind, a.card);
-        const listener = own(card).run;
-        if (!listener) throw new HomeyError(`flow ${a.kind} card '${a.card}' has no run listener (registerRunListener)`, 'not_found');
-        const result = await currentRun.run(a.run, () => listener.call(card, withDevice(this.devices, a.args), a.state));
-        // A condition's answer is taken for its truth, as apps written for Homey expect.
-        if (a.kind === 'condition') return Boolean(result);
-        // An action may answer tokens (Homey's advanced flows use them); plain JSON only.
-        return result === undefined ? null : JSON.parse(JSON.stringify(result));
-      }
-      case 'flow.autocomplete': {
-        const a = args as AppCallArgs<'flow.autocomplete'>;
-        const card = this.made(a.kind, a.card);
-        const listener = own(card).complete.get(a.name);
-        if (!listener) throw new HomeyError(`argument '${a.name}' of '${a.card}' has no autocomplete listener`, 'not_found');
-        const found = await listener.call(card, a.query, withDevice(this.devices, a.args));
-        if (!Array.isArray(found)) throw new HomeyError(`the autocomplete listener of '${a.name}' answered no list`, 'invalid_args');
-        return JSON.parse(JSON.stringify(found));
-      }
-      default:
-        throw new HomeyError(`unknown call '${method}'`, 'not_available');
-    }
-  }
+  /** The hub's flow calls, one handler each (bootstrap.ts forwards them here). */
+  readonly calls = {
+    'flow.filter': async (a) => {
+      const card = this.made('trigger', a.card);
+      const listener = own(card).run;
+      if (!listener) return a.args.map(() => true);
+      // Each flow's arguments are asked on their own: one that throws says no for that flow only.
+      return Promise.all(
+        a.args.map(async (flowArgs) => {
+          try {
+            return (await listener.call(card, withDevice(this.devices, flowArgs), a.state)) === true;
+          } catch (err) {
+            card.error(`the run listener of trigger '${card.id}' threw:`, err);
+            return false;
+          }
+        }),
+      );
+    },
+    'flow.run': async (a) => {
+      const card = this.made(a.kind, a.card);
+      const listener = own(card).run;
+      if (!listener) throw new HomeyError(`flow ${a.kind} card '${a.card}' has no run listener (registerRunListener)`, 'not_found');
+      const result = await currentRun.run(a.run, () => listener.call(card, withDevice(this.devices, a.args), a.state));
+      // A condition's answer is taken for its truth, as apps written for Homey expect.
+      if (a.kind === 'condition') return Boolean(result);
+      // An action may answer tokens (Homey's advanced flows use them); plain JSON only.
+      return result === undefined ? null : JSON.parse(JSON.stringify(result));
+    },
+    'flow.autocomplete': async (a) => {
+      const card = this.made(a.kind, a.card);
+      const listener = own(card).complete.get(a.name);
+      if (!listener) throw new HomeyError(`argument '${a.name}' of '${a.card}' has no autocomplete listener`, 'not_found');
+      const found = await listener.call(card, a.query, withDevice(this.devices, a.args));
+      if (!Array.isArray(found)) throw new HomeyError(`the autocomplete listener of '${a.name}' answered no list`, 'invalid_args');
+      return JSON.parse(JSON.stringify(found));
+    },
+  } satisfies AppCallHandlers<'flow.filter' | 'flow.run' | 'flow.autocomplete'>;
 }

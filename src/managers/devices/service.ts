@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { AppRefusal } from '../../apps/host/errors.js';
 import type { DeviceSettingDef, DriverDefinition } from '../../apps/manifest/drivers.js';
 import type { AppManifest } from '../../apps/manifest/manifest.js';
 import type { DEVICE_APP_CALLS, DeviceState, PairDevice } from '../../apps/wire/device-calls.js';
@@ -365,8 +366,7 @@ export class DevicesService {
     try {
       await this.mustApps().call(record.appId, 'device.settings', { id, oldSettings: record.settings, newSettings, changedKeys }, LISTENER_TIMEOUT_MS);
     } catch (err) {
-      if (err instanceof HearthError && err.code === 'bad_gateway')
-        throw new HearthError('invalid_parameter', `'${record.name}' refused the settings: ${err.message.replace(/^the app failed: /, '')}`);
+      if (err instanceof AppRefusal) throw new HearthError('invalid_parameter', `'${record.name}' refused the settings: ${err.said}`);
       throw err;
     }
     return this.change(id, (r) => {
