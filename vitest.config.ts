@@ -20,6 +20,7 @@ const UNIT = [
   'test/dashboards/widgetstore.test.ts',
   'test/devices/fractions.test.ts',
   'test/flows/time.test.ts',
+  'test/foundation/arrows.test.ts',
   'test/foundation/config.test.ts',
   'test/foundation/cron.test.ts',
   'test/foundation/daemon-flags.test.ts',

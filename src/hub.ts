@@ -31,7 +31,7 @@ import { beginHostProbes } from './host-probes.js';
 import { createHttpApp, type HttpApp } from './http/app.js';
 import { Authenticator } from './http/auth.js';
 import { checkPort, type HubServer, listen } from './http/listen.js';
-import { requestListener } from './http/node-adapter.js';
+import { localRequest, requestListener } from './http/node-adapter.js';
 import { AppsManager } from './managers/apps/index.js';
 import { notify } from './managers/apps/notify.js';
 import { BackupManager } from './managers/backup/index.js';
@@ -248,7 +248,7 @@ export class Hub {
     for (const m of managers.all)
       if (m instanceof AppsManager)
         m.attachHubApi({
-          fetch: (req) => http.app.fetch(req),
+          fetch: (url, init) => http.app.fetch(localRequest(url, init) as unknown as Request),
           serve: {
             request: requestListener(http.fetch),
             upgrade: http.upgrade,

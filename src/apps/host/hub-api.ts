@@ -8,7 +8,6 @@
 import { invalid, unavailable } from '../../core/errors.js';
 import type { GrantedScope } from '../../core/scopes.js';
 import { APP_TOKEN_NAME } from '../../core/tokens.js';
-import { localRequest } from '../../http/node-adapter.js';
 import type { HubServe } from './api-socket.js';
 import type { SdkRouter } from './router.js';
 
@@ -37,9 +36,19 @@ export const APP_WEB_API_SCOPES: GrantedScope[] = [
 /** The origin of in-process requests (never resolved: the request goes to the app's fetch). */
 const ORIGIN = 'http://hearth.internal';
 
+/** A request the hub makes of itself: the address (path and query) and what it carries. */
+export interface LocalRequest {
+  readonly method: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
 export interface HubApi {
-  /** The hub's HTTP application. */
-  fetch(req: Request): Response | Promise<Response>;
+  /**
+   * Runs a request through the hub's HTTP application as any client's is run (the HTTP layer
+   * makes the request object: this module knows nothing of it).
+   */
+  fetch(url: string, init: LocalRequest): Response | Promise<Response>;
   /** The HTTP application as a server runs it, for the apps' own sockets (api-socket.ts). */
   serve: HubServe;
 }
@@ -61,13 +70,11 @@ export function serveHubApi(router: SdkRouter, hubApi: () => HubApi | null): () 
     const url = new URL(`${ORIGIN}/api${path}`);
     if (!url.pathname.startsWith('/api/manager/')) throw invalid("an app may call the managers' API only: a path such as /manager/i18n/state");
     const send = (token: string) =>
-      api.fetch(
-        localRequest(url.href, {
-          method,
-          headers: { authorization: `Bearer ${token}`, ...(sendsBody ? { 'content-type': 'application/json' } : {}) },
-          ...(sendsBody ? { body: JSON.stringify(body) } : {}),
-        }) as unknown as Request,
-      );
+      api.fetch(url.href, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(sendsBody ? { 'content-type': 'application/json' } : {}) },
+        ...(sendsBody ? { body: JSON.stringify(body) } : {}),
+      });
     const issue = () => {
       const made = api.serve.issueToken(`${APP_TOKEN_NAME}${app.id}`);
       tokens.set(app.id, made);
