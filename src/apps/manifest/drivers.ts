@@ -60,6 +60,8 @@ const SettingEntry = transient(() =>
     value: z.unknown().optional(),
     min: z.number().optional(),
     max: z.number().optional(),
+    /** Where Homey's docs put a number setting's bounds (`attr: {min, max, step}`). */
+    attr: z.looseObject({ min: z.number().optional(), max: z.number().optional() }).optional(),
     values: z.array(z.looseObject({ id: z.string() })).optional(),
     children: z.array(z.unknown()).optional(),
   }),
@@ -75,13 +77,15 @@ function flattenSettings(list: unknown[], out: DeviceSettingDef[] = [], depth = 
       continue;
     }
     if (!s.data.id || s.data.type === 'label') continue;
+    const min = s.data.attr?.min ?? s.data.min;
+    const max = s.data.attr?.max ?? s.data.max;
     out.push({
       id: s.data.id,
       type: s.data.type,
       label: s.data.label ?? s.data.title ?? s.data.id,
       default: s.data.value ?? null,
-      ...(s.data.min !== undefined ? { min: s.data.min } : {}),
-      ...(s.data.max !== undefined ? { max: s.data.max } : {}),
+      ...(min !== undefined ? { min } : {}),
+      ...(max !== undefined ? { max } : {}),
       ...(s.data.values ? { values: s.data.values.map((v) => ({ id: v.id, label: v.label ?? v.title ?? v.id })) } : {}),
     });
   }

@@ -40,11 +40,13 @@ export function serveDevices(router: SdkRouter, devices: DevicesService): Array<
         delete r.store[key];
       }),
     ),
-    router.handle('device.setSettings', (app, { id, settings }) =>
-      change(app, id, (r) => {
+    router.handle('device.setSettings', (app, { id, settings }) => {
+      const problem = devices.appSettingsProblem(own(app, id), settings);
+      if (problem) throw new HearthError('invalid_parameter', problem);
+      return change(app, id, (r) => {
         Object.assign(r.settings, settings);
-      }),
-    ),
+      });
+    }),
     router.handle('device.setAvailable', (app, { id, available, message }) =>
       change(app, id, (r) => {
         r.available = available;

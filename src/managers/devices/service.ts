@@ -23,6 +23,7 @@ import type { HubBus } from '../bus.js';
 import type { ZonesService } from '../zones/service.js';
 import type { DeviceLogs } from './device-logs.js';
 import { DEVICES_SECTION, DeviceRecord, LIMITS, type StoredValue } from './records.js';
+import { settingProblem } from './setting-check.js';
 import { CapabilityValues } from './values.js';
 import { type DeviceImageView, type DeviceView, deviceView, factsOf } from './views.js';
 
@@ -50,24 +51,6 @@ export type DevicePatch = {
 };
 
 const bytes = (v: unknown): number => JSON.stringify(v ?? null).length;
-
-/** Why `value` cannot be the value of a device setting, or null. */
-function settingProblem(def: DeviceSettingDef, value: unknown): string | null {
-  switch (def.type) {
-    case 'checkbox':
-      return typeof value === 'boolean' ? null : 'takes true or false';
-    case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) return 'takes a number';
-      if (def.min !== undefined && value < def.min) return `takes ${def.min} at least`;
-      if (def.max !== undefined && value > def.max) return `takes ${def.max} at most`;
-      return null;
-    case 'dropdown':
-    case 'radio':
-      return def.values?.some((v) => v.id === value) ? null : `takes one of: ${(def.values ?? []).map((v) => v.id).join(', ')}`;
-    default:
-      return typeof value === 'string' && value.length <= 10_000 ? null : 'takes a text';
-  }
-}
 
 export class DevicesService {
   private section!: RecordSection<DeviceRecord>;
@@ -343,6 +326,22 @@ export class DevicesService {
     const driver = this.apps?.manifest(record.appId)?.drivers.find((d) => d.id === record.driverId);
     if (!driver) throw new HearthError('unavailable', `the driver of '${record.name}' is not loaded (its app '${record.appId}' is missing or broken)`);
     return driver;
+  }
+
+  /**
+   * Why the settings an app sets on its own device (`Device#setSettings`) cannot be kept, or
+   * null: a setting its driver declares takes a value of its type, as on Homey (which refuses
+   * such a call with invalid_setting_type); null clears one; keys it does not declare are the
+   * app's own business and kept.
+   */
+  appSettingsProblem(record: DeviceRecord, settings: Record<string, unknown>): string | null {
+    const defs = this.driverOf(record).deviceSettings;
+    for (const [key, value] of Object.entries(settings)) {
+      const def = defs.find((d) => d.id === key);
+      const problem = def && value !== null ? settingProblem(def, value) : null;
+      if (problem) return `setting '${key}' of '${record.name}' ${problem}: nothing was set (Homey: invalid_setting_type)`;
+    }
+    return null;
   }
 
   /**
