@@ -5,12 +5,12 @@
 // a dashboard; then Chromium (Debian's, as the web tests use) at desktop and phone width, light
 // and dark: the home screen, the pairing of a plug, and Get apps with an app's archive chosen.
 // The pictures go to docs/images/. Nothing here reaches beyond 127.0.0.1.
-import { execFileSync, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { chromium } from 'playwright-core';
+import { api, OWNER, sleep, startHub } from './bench/lib.mjs';
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'docs/images');
@@ -18,24 +18,8 @@ const work = await mkdtemp(join(tmpdir(), 'hearth-screenshots-'));
 const appsDir = join(work, 'apps');
 await cp(join(root, 'examples'), appsDir, { recursive: true });
 
-const hub = spawn(
-  process.execPath,
-  [join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', join(work, 'data'), '--apps-dir', appsDir],
-  {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, HEARTH_LOG_LEVEL: 'info' },
-  },
-);
-const port = await new Promise((resolve, reject) => {
-  hub.once('exit', (code) => reject(new Error(`the hub exited ${code}`)));
-  createInterface({ input: hub.stdout }).on('line', (line) => {
-    try {
-      const entry = JSON.parse(line);
-      if (entry.msg === 'listening') resolve(entry.port);
-    } catch {}
-  });
-});
-const url = `http://127.0.0.1:${port}`;
+const hub = await startHub(root, { appsDir });
+const { url } = hub;
 
 /** An app a family might get from a friend: an archive of its folder, for Get apps. */
 async function gardenArchive() {
@@ -61,19 +45,8 @@ async function gardenArchive() {
   execFileSync('tar', ['-czf', file, '-C', dir, '.']);
   return file;
 }
-const owner = (await readFile(join(work, 'data/owner-token'), 'utf8')).trim();
-
-async function call(method, path, body) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${owner}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
-const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+const call = (method, path, body) => api(hub, method, path, body);
+const pause = sleep;
 
 try {
   for (let i = 0; i < 120; i++) {
@@ -115,7 +88,7 @@ try {
         const context = await browser.newContext({ viewport, colorScheme: scheme, deviceScaleFactor: size === 'phone' ? 2 : 1 });
         const page = await context.newPage();
         await page.goto(`${url}/#/home`);
-        await page.locator('input[name=token]').fill(owner);
+        await page.locator('input[name=token]').fill(OWNER);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByTestId('home-device-Reading lamp').waitFor();
         await pause(500);
@@ -146,7 +119,6 @@ try {
   }
   console.log(`pictures in ${out}: {home,pair-plug,get-apps}-{,phone-}{light,dark}.png`);
 } finally {
-  hub.kill('SIGTERM');
-  await new Promise((r) => hub.once('exit', r));
+  await hub.stop();
   await rm(work, { recursive: true, force: true });
 }
