@@ -6,8 +6,7 @@
  * that fetches packages shares the network. Without namespaces the owner chose to run apps
  * without them (`--app-sandbox off`), and builds run so too, under the same limits.
  */
-import type { Sandbox } from '../host/sandbox.js';
-import { BWRAP, nodePrefix, PRLIMIT, SETPRIV, systemMounts, UNSHARE } from '../host/sandbox.js';
+import { type ContainedLimits, containedCommand, type Sandbox } from '../host/sandbox.js';
 
 export interface BuildStepSpec {
   /** The node binary, and what it runs (a script and its arguments). */
@@ -25,10 +24,8 @@ export interface BuildStepSpec {
   readonly memoryMb: number;
 }
 
-/** Largest single file a step may write (a package tarball, a compiled module), MiB. */
-const FILE_MB = 512;
-const OPEN_FILES = 8192;
-const PROCESSES = 512;
+/** What a step may use: its heap's worth of mapped data (RLIMIT_DATA counts what V8 reserves, so well above it), files, processes. */
+const limitsOf = (memoryMb: number): ContainedLimits => ({ addressMb: memoryMb * 4 + 1024, openFiles: 8192, fileMb: 512, processes: 512, tmpMb: 16 });
 
 /** The environment a step gets: its own, nothing of the hub's (which may hold the owner token). */
 export function buildEnv(spec: BuildStepSpec): Record<string, string> {
@@ -43,45 +40,6 @@ export function buildEnv(spec: BuildStepSpec): Record<string, string> {
 }
 
 export function buildCommand(sandbox: Sandbox, spec: BuildStepSpec): { file: string; args: string[] } {
-  // What node maps is bounded too (RLIMIT_DATA counts what V8 reserves, so well above its heap).
-  const data = (spec.memoryMb * 4 + 1024) * 1024 * 1024;
-  const fsize = FILE_MB * 1024 * 1024;
-  const namespaces = sandbox.containment === 'namespaces';
-  const limits = [`--data=${data}:${data}`, `--nofile=${OPEN_FILES}:${OPEN_FILES}`, `--fsize=${fsize}:${fsize}`];
-  if (namespaces) limits.push(`--nproc=${PROCESSES}:${PROCESSES}`);
-  const run = [spec.node, ...spec.argv];
-  if (!namespaces) return { file: PRLIMIT, args: [...limits, '--', SETPRIV, '--pdeathsig', 'KILL', '--', ...run] };
-  return {
-    file: PRLIMIT,
-    args: [
-      ...limits,
-      '--',
-      BWRAP,
-      ...UNSHARE,
-      ...(spec.network ? [] : ['--unshare-net']),
-      ...(sandbox.nestedUserns === 'forbidden' ? ['--disable-userns'] : []),
-      '--die-with-parent',
-      '--new-session',
-      ...systemMounts(),
-      '--size',
-      String(16 * 1024 * 1024),
-      '--tmpfs',
-      '/tmp',
-      '--proc',
-      '/proc',
-      '--dev',
-      '/dev',
-      ...nodePrefix(spec.node),
-      ...spec.readOnly.flatMap((dir) => ['--ro-bind', dir, dir]),
-      '--bind',
-      spec.root,
-      spec.root,
-      '--remount-ro',
-      '/',
-      '--chdir',
-      spec.cwd,
-      '--',
-      ...run,
-    ],
-  };
+  const own = [...spec.readOnly.flatMap((dir) => ['--ro-bind', dir, dir]), '--bind', spec.root, spec.root, '--remount-ro', '/', '--chdir', spec.cwd];
+  return containedCommand(sandbox, { limits: limitsOf(spec.memoryMb), network: spec.network, node: spec.node }, own, [spec.node, ...spec.argv]);
 }

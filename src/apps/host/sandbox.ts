@@ -195,15 +195,66 @@ export function nodePrefix(nodeBinary: string): string[] {
   return ['--ro-bind', prefix, prefix];
 }
 
-/** The limits as prlimit arguments (soft = hard: the app cannot raise them). */
-function prlimitArgs(limits: ProcessLimits, namespaces: boolean): string[] {
+/** The limits a contained process gets (an app's, a build step's). */
+export type ContainedLimits = Pick<ProcessLimits, 'addressMb' | 'openFiles' | 'fileMb' | 'processes' | 'tmpMb'>;
+
+/** The limits as prlimit arguments (soft = hard: the process cannot raise them). */
+function prlimitArgs(limits: ContainedLimits, namespaces: boolean): string[] {
   const data = limits.addressMb * 1024 * 1024;
   const fsize = limits.fileMb * 1024 * 1024;
   const args = [`--data=${data}:${data}`, `--nofile=${limits.openFiles}:${limits.openFiles}`, `--fsize=${fsize}:${fsize}`];
   // RLIMIT_NPROC counts every process and thread of the user; in its own user namespace that
-  // is the app alone, outside it the hub and every other app too, so it is set only there.
+  // is the process alone, outside it the hub and every app too, so it is set only there.
   if (namespaces) args.push(`--nproc=${limits.processes}:${limits.processes}`);
   return args;
+}
+
+/**
+ * The command of a contained process (an app, a step of an app's build): prlimit, then (in
+ * namespaces) bubblewrap with what every such process gets (its namespaces, the network only
+ * when it may have it, the system's folders read-only, a private /tmp, /proc, /dev, node), then
+ * `own` (its own bubblewrap arguments: mounts, working folder), then `run`. Without namespaces:
+ * prlimit and setpriv, so the kernel still ends it with the hub.
+ */
+export function containedCommand(
+  sandbox: Sandbox,
+  c: { readonly limits: ContainedLimits; readonly network: boolean; readonly node: string },
+  own: readonly string[],
+  run: readonly string[],
+): { file: string; args: string[] } {
+  const namespaces = sandbox.containment === 'namespaces';
+  const limits = [...prlimitArgs(c.limits, namespaces), '--'];
+  // Without namespaces the kernel still ends the process with the hub: a dead hub's app cannot
+  // outlive it, whatever it does to process.exit or its title (bubblewrap's --die-with-parent
+  // does the same in namespaces).
+  if (!namespaces) return { file: PRLIMIT, args: [...limits, SETPRIV, '--pdeathsig', 'KILL', '--', ...run] };
+  const args = [
+    ...limits,
+    BWRAP,
+    ...UNSHARE,
+    ...(c.network ? [] : ['--unshare-net']),
+    ...(sandbox.nestedUserns === 'forbidden' ? ['--disable-userns'] : []),
+    '--die-with-parent',
+    // Not --as-pid-1: the first process of a pid namespace gets no signal it has no handler for,
+    // not even its own abort(), and a node that hit its heap limit then died of SIGSEGV instead of
+    // SIGABRT. bubblewrap's small reaper is pid 1; node is pid 2, as any program expects to be.
+    '--new-session',
+    ...systemMounts(),
+    // Before the process's own mounts: on a hub whose folders are under /tmp (tests) they go on top.
+    '--size',
+    String(c.limits.tmpMb * 1024 * 1024),
+    '--tmpfs',
+    '/tmp',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    ...nodePrefix(c.node),
+    ...own,
+    '--',
+    ...run,
+  ];
+  return { file: PRLIMIT, args };
 }
 
 /**
@@ -212,38 +263,11 @@ function prlimitArgs(limits: ProcessLimits, namespaces: boolean): string[] {
  */
 export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: string; args: string[] } {
   const [nodeBinary, ...nodeArgs] = spec.node as [string, ...string[]];
-  const namespaces = sandbox.containment === 'namespaces';
-  const limits = [...prlimitArgs(spec.limits, namespaces), '--'];
-  // Without namespaces the kernel still ends the app with the hub: a dead hub's app cannot
-  // outlive it, whatever it does to process.exit or its title (bubblewrap's --die-with-parent
-  // does the same in namespaces).
-  if (!namespaces) return { file: PRLIMIT, args: [...limits, SETPRIV, '--pdeathsig', 'KILL', '--', nodeBinary, ...nodeArgs] };
   const appsDir = dirname(spec.appsPackage);
-  const args = [
-    ...limits,
-    BWRAP,
-    ...UNSHARE,
-    ...(spec.network ? [] : ['--unshare-net']),
-    ...(sandbox.nestedUserns === 'forbidden' ? ['--disable-userns'] : []),
-    '--die-with-parent',
+  const own = [
     // Which process is node, from bubblewrap rather than from anything the app can write.
     '--info-fd',
     String(INFO_FD),
-    // Not --as-pid-1: the first process of a pid namespace gets no signal it has no handler for,
-    // not even its own abort(), and a node that hit its heap limit then died of SIGSEGV instead of
-    // SIGABRT. bubblewrap's small reaper is pid 1; node is pid 2, as any program expects to be.
-    '--new-session',
-    ...systemMounts(),
-    // Before the app's own mounts: on a hub whose folders are under /tmp (tests) they go on top.
-    '--size',
-    String(spec.limits.tmpMb * 1024 * 1024),
-    '--tmpfs',
-    '/tmp',
-    '--proc',
-    '/proc',
-    '--dev',
-    '/dev',
-    ...nodePrefix(nodeBinary),
     ...spec.runtime.flatMap((dir) => ['--ro-bind', dir, dir]),
     ...[...new Set(spec.runtime.flatMap(scopeFiles))].flatMap((file) => ['--ro-bind-try', file, file]),
     '--ro-bind',
@@ -270,9 +294,6 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: str
     '/',
     '--chdir',
     spec.userdata,
-    '--',
-    nodeBinary,
-    ...nodeArgs,
   ];
-  return { file: PRLIMIT, args };
+  return containedCommand(sandbox, { limits: spec.limits, network: spec.network, node: nodeBinary }, own, [nodeBinary, ...nodeArgs]);
 }
