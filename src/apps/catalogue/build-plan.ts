@@ -8,6 +8,7 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { invalid } from '../../core/errors.js';
+import { exists } from '../../core/files.js';
 
 /** package.json files larger than this are refused (a real one is a few KiB). */
 const MAX_PACKAGE_JSON = 256 * 1024;
@@ -31,12 +32,6 @@ interface PackageJson {
 
 /** Packages an app may list that are not installed for it. */
 export const LEFT_OUT = ['homey'];
-
-const exists = (path: string): Promise<boolean> =>
-  lstat(path).then(
-    () => true,
-    () => false,
-  );
 
 export async function readPackageJson(dir: string): Promise<PackageJson | null> {
   const file = join(dir, 'package.json');

@@ -157,6 +157,7 @@ async function leaveOut(dir: string, names: readonly string[]): Promise<() => Pr
 /** Watches a build's time, blocks on disk and free space; kills its running step past a bound. */
 class BuildGuard {
   private reason: string | null = null;
+  private measuring = false;
   private kill: (() => void) | null = null;
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly onAbort = (): void => this.stopWith('the build was stopped');
@@ -195,6 +196,17 @@ class BuildGuard {
   }
 
   private async measure(): Promise<void> {
+    // A walk of a large install may outlast the interval: one at a time.
+    if (this.measuring) return;
+    this.measuring = true;
+    try {
+      await this.measureOnce();
+    } finally {
+      this.measuring = false;
+    }
+  }
+
+  private async measureOnce(): Promise<void> {
     const used = await folderUsage(this.root, MAX_ENTRIES);
     const mib = (n: number): number => Math.round(n / 1024 / 1024);
     if (used.truncated || used.bytes > this.limits.maxBytes) {
