@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitAppRunning } from '../dashboards/helpers.js';
 import { type GitHub, startGitHub } from '../helpers/github.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { type Registry, startRegistry } from '../helpers/npm-registry.js';
@@ -171,11 +172,7 @@ describe('Get apps builds an app', () => {
     expect(report.network).toBe('ECONNREFUSED');
     // The compiler, a development package, is gone once compiled (what homey app build ships).
     expect(existsSync(join(appDir, 'node_modules/typescript'))).toBe(false);
-    await poll(
-      async () => (await hub.call<{ state: string }>('GET', '/api/manager/apps/app/com.example.typed')).body.state,
-      (s) => s === 'running',
-      'the compiled app running',
-    );
+    await waitAppRunning(hub, 'com.example.typed');
   });
 
   it('says in one sentence why a build failed, and leaves nothing behind', async () => {

@@ -5,8 +5,8 @@
  * A number setting's bounds are read where Homey's docs put them (`attr: {min, max}`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitAppRunning } from '../dashboards/helpers.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
-import { poll } from '../helpers/poll.js';
 import { writeHomeyApp } from '../homey/apps.js';
 
 const APP = 'com.example.thermo';
@@ -45,11 +45,7 @@ beforeAll(async () => {
     },
   });
   hub = await startHub({ appsDir });
-  await poll(
-    () => hub.call<{ state: string }>('GET', `/api/manager/apps/app/${APP}`),
-    (r) => r.body.state === 'running',
-    'the app running',
-  );
+  await waitAppRunning(hub, APP);
   const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: `homey:app:${APP}:thermo` } });
   const [listed] = (await hub.call<unknown[]>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, { body: { event: 'list_devices' } })).body;
   device = (await hub.call<{ id: string }>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed })).body.id;

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { waitAppRunning } from '../dashboards/helpers.js';
 import { type GitHub, startGitHub } from '../helpers/github.js';
 import { OWNER, ROOT, tempDir } from '../helpers/hub.js';
 import { type Registry, startRegistry } from '../helpers/npm-registry.js';
@@ -108,11 +109,7 @@ describe('getting an app that must be built', { timeout: 180_000 }, () => {
     await screenshots(page, 'apps-build');
     await review.getByTestId('upload-install').click();
     await page.getByTestId('upload-installed').waitFor();
-    await poll(
-      () => hub.call<{ state: string }>('GET', `/api/manager/apps/app/${APP}`),
-      (r) => r.status === 200 && r.body.state === 'running',
-      'the built app running',
-    );
+    await waitAppRunning(hub, APP);
     // Its compiled module ran with its package: the app said so in its log.
     const log = await poll(
       () => hub.call<{ stdout: { text: string } }>('GET', `/api/manager/apps/app/${APP}/log`),
