@@ -6,8 +6,7 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { AppGateway } from './apps/host/gateway.js';
-import { APP_WEB_API_SCOPES } from './apps/host/hub-api.js';
+import { APP_WEB_API_SCOPES, type HubApi } from './apps/host/hub-api.js';
 import { keepAside } from './backup/pre-restore.js';
 import { recoverRestore } from './backup/restore-journal.js';
 import { cleanLeftovers } from './backup/swap.js';
@@ -59,6 +58,7 @@ import { ZonesManager } from './managers/zones/index.js';
 export interface HubManagers {
   readonly i18n: I18nManager;
   readonly geolocation: GeolocationManager;
+  readonly apps: AppsManager;
   readonly all: readonly Manager[];
 }
 
@@ -73,18 +73,22 @@ export interface HubOptions {
   readonly restart?: (work: RestartWork) => boolean;
 }
 
-function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubOptions): HubManagers {
+function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubOptions, hubApi: () => HubApi | null): HubManagers {
+  // First made, last started: each manager gets the part of the apps runtime it uses, and the
+  // apps start once every manager serves its SDK calls.
+  const apps = new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { hubApi });
+  const runtime = apps.runtime;
   const i18n = new I18nManager({ ...ctx, log: ctx.log.child({ module: 'i18n' }) });
   const geolocation = new GeolocationManager({ ...ctx, log: ctx.log.child({ module: 'geolocation' }) });
-  const insights = new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) });
+  const insights = new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) }, runtime);
   const zones = new ZonesManager({ ...ctx, log: ctx.log.child({ module: 'zones' }) });
-  const devices = new DevicesManager({ ...ctx, log: ctx.log.child({ module: 'devices' }) }, zones.service, insights.service);
+  const devices = new DevicesManager({ ...ctx, log: ctx.log.child({ module: 'devices' }) }, zones.service, insights.service, runtime);
   const logic = new LogicManager({ ...ctx, log: ctx.log.child({ module: 'logic' }) });
-  const flowtoken = new FlowTokenManager({ ...ctx, log: ctx.log.child({ module: 'flowtoken' }) }, logic.service);
-  const speech = new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) });
+  const flowtoken = new FlowTokenManager({ ...ctx, log: ctx.log.child({ module: 'flowtoken' }) }, logic.service, runtime);
+  const speech = new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }, runtime);
   // --- manager registration: one line per manager, in start order ---
   const all: Manager[] = [
-    new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }),
+    new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }, runtime),
     new TokensManager(tokens),
     new UsersManager({ ...ctx, log: ctx.log.child({ module: 'users' }) }),
     i18n,
@@ -96,11 +100,15 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
       { ...ctx, log: ctx.log.child({ module: 'backup' }) },
       { copyInsights: (dest) => insights.backup(dest), ...(options.restart ? { restart: options.restart } : {}) },
     ),
-    new DashboardsManager({ ...ctx, log: ctx.log.child({ module: 'dashboards' }) }, (id) => (devices.service.has(id) ? devices.service.record(id) : null)),
+    new DashboardsManager(
+      { ...ctx, log: ctx.log.child({ module: 'dashboards' }) },
+      (id) => (devices.service.has(id) ? devices.service.record(id) : null),
+      runtime,
+    ),
     zones,
     devices,
-    new DriversManager({ ...ctx, log: ctx.log.child({ module: 'drivers' }) }, devices.service),
-    new ImagesManager({ ...ctx, log: ctx.log.child({ module: 'images' }) }, devices.service),
+    new DriversManager({ ...ctx, log: ctx.log.child({ module: 'drivers' }) }, devices.service, runtime),
+    new ImagesManager({ ...ctx, log: ctx.log.child({ module: 'images' }) }, devices.service, runtime),
     logic,
     flowtoken,
     new FlowManager(
@@ -114,12 +122,13 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
         location: () => geolocation.location(),
       },
       devices.service,
+      runtime,
     ),
-    // Last: serves its peers' SDK calls to the apps, so every handler exists before an app starts.
-    new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { peers: () => all }),
+    // Last: its apps start once every other manager serves their SDK calls.
+    apps,
   ];
   // --- end of manager registration ---
-  return { i18n, geolocation, all };
+  return { i18n, geolocation, apps, all };
 }
 
 export class Hub {
@@ -128,6 +137,8 @@ export class Hub {
   private http: HttpApp | undefined;
   private started: Manager[] = [];
   private store: Store | undefined;
+  /** The HTTP layer as apps reach it (their `homey.api` calls and sockets), once it is made. */
+  private hubApi: HubApi | null = null;
   /** Ends the event check of --check-answers. */
   private uncheck: (() => void) | undefined;
   readonly failed = new Map<string, string>();
@@ -210,6 +221,7 @@ export class Hub {
       { config, store, bus: this.bus, log, hubId, options, probes, localAddress: () => (this.port === undefined ? null : lanAddress(config.host, this.port)) },
       tokens,
       this.options,
+      () => this.hubApi,
     );
     // Before any manager starts: the events of their start are checked too.
     if (config.checkAnswers === 'on') this.uncheck = checkEvents(this.bus, managers.all, log);
@@ -235,7 +247,7 @@ export class Hub {
       bodyLimit: config.bodyLimit,
       failed: this.failed,
       checkAnswers: config.checkAnswers === 'on',
-      ...appGateway(managers.all),
+      gateway: managers.apps.appGateway,
     });
     if (config.checkAnswers === 'on')
       log.info('every answer is checked against its operation schema, and every event against its contract (--check-answers on)');
@@ -243,19 +255,17 @@ export class Hub {
       this.http?.sockets.closeToken(id);
       this.http?.realtime.closeToken(id);
     };
-    // Apps' this.homey.api calls go through the HTTP layer too, with the hub's own read-only token.
+    // Apps' this.homey.api calls go through the HTTP layer too, each app with a token of its own.
     const http = this.http;
-    for (const m of managers.all)
-      if (m instanceof AppsManager)
-        m.attachHubApi({
-          fetch: (url, init) => http.app.fetch(localRequest(url, init) as unknown as Request),
-          serve: {
-            request: requestListener(http.fetch),
-            upgrade: http.upgrade,
-            issueToken: (name) => tokens.issueInternal(name, APP_WEB_API_SCOPES),
-            dropToken: (name) => tokens.dropInternal(name),
-          },
-        });
+    this.hubApi = {
+      fetch: (url, init) => http.app.fetch(localRequest(url, init) as unknown as Request),
+      serve: {
+        request: requestListener(http.fetch),
+        upgrade: http.upgrade,
+        issueToken: (name) => tokens.issueInternal(name, APP_WEB_API_SCOPES),
+        dropToken: (name) => tokens.dropInternal(name),
+      },
+    };
     this.listening = await listen(this.http, config.host, config.port);
     const port = this.listening.port;
     this.port = port;
@@ -362,10 +372,4 @@ export class Hub {
       .catch((err: unknown) => this.log.error({ err }, 'the data file could not be written whole at stop; its journal keeps every change'));
     await this.releaseLock?.();
   }
-}
-
-/** The apps manager's way in for the HTTP layer (apps' Web APIs, realtime and pages), when it is there. */
-function appGateway(managers: readonly Manager[]): { gateway?: AppGateway } {
-  const apps = managers.find((m): m is AppsManager => m instanceof AppsManager);
-  return apps ? { gateway: apps.appGateway } : {};
 }

@@ -108,3 +108,17 @@ describe('event payloads', () => {
     expect(named.sort()).toEqual(Object.keys(APP_CALLS).sort());
   });
 });
+
+describe('the apps runtime', () => {
+  it('reaches the other managers through their constructors, never attached late or found by duck typing', async () => {
+    const late: string[] = [];
+    for (const file of await sources(join(ROOT, 'src/managers'))) {
+      const lines = (await readFile(file, 'utf8')).split('\n');
+      lines.forEach((line, i) => {
+        // A method that hands a manager its runtime or router after it was made, or a peer probed for one.
+        if (/^\s+(attach\w*|serveSdk|appsLoaded)\(\w+[:)]|typeof \w+\.\w+ === 'function'/.test(line)) late.push(`${relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
+      });
+    }
+    expect(late).toEqual([]);
+  });
+});

@@ -37,7 +37,7 @@ afterEach(async () => {
   }
 });
 
-async function harness(opts: { engine?: string; audioOut?: string; language?: string; dataDir?: string } = {}): Promise<Harness> {
+async function harness(opts: { engine?: string; audioOut?: string; language?: string; dataDir?: string; router?: SdkRouter } = {}): Promise<Harness> {
   const dataDir = opts.dataDir ?? (await tempDir('speech-data'));
   const config = loadConfig(
     { 'data-dir': dataDir, 'audio-out': opts.audioOut ?? (await tempDir('speech-out')), 'speech-engine': opts.engine ?? 'espeak-ng' },
@@ -51,7 +51,7 @@ async function harness(opts: { engine?: string; audioOut?: string; language?: st
   const ctx: ManagerContext = { config, store, bus, log: pino({ level: 'silent' }), hubId: '0123456789abcdef01234567', options };
   const i18n = new I18nManager(ctx);
   if (opts.language) await options.set('i18n', 'language', opts.language);
-  const manager = new SpeechOutputManager(ctx);
+  const manager = new SpeechOutputManager(ctx, { router: opts.router ?? new SdkRouter() });
   await i18n.start();
   await manager.start();
   const h = { manager, options, events, dataDir, store };
@@ -339,9 +339,8 @@ it('keeps the cache folder clean of temp files left by a crash', async () => {
 describe('apps SDK', () => {
   it('serves speechOutput.say through the router to apps with the speech permission', async () => {
     const out = await tempDir('speech-out');
-    const h = await harness({ audioOut: out });
     const router = new SdkRouter();
-    h.manager.serveSdk(router);
+    await harness({ audioOut: out, router });
     const app = { id: 'com.example.door', uri: 'homey:app:com.example.door', version: '1.0.0' };
     const allowed = { ...app, permissions: ['homey:manager:speech-output'] };
     expect(await router.dispatch(allowed, 'speech.say', { text: 'The door is open' })).toBeNull();
@@ -354,9 +353,8 @@ describe('apps SDK', () => {
 
   it('plays an app sample (homey.audio.playWav) through the router, and refuses one that is no WAV', async () => {
     const out = await tempDir('speech-out');
-    const h = await harness({ audioOut: out });
     const router = new SdkRouter();
-    h.manager.serveSdk(router);
+    const h = await harness({ audioOut: out, router });
     const app = { id: 'com.example.door', uri: 'homey:app:com.example.door', version: '1.0.0', permissions: [] };
     const wav = await h.manager.service.synthesize('ding');
     expect(await router.dispatch(app, 'audio.play', { format: 'wav', sample: Buffer.from(wav).toString('base64') })).toBeNull();

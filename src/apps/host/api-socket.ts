@@ -46,23 +46,19 @@ export function apiSocketDir(runDir: string, id: string): string {
 
 export class AppApiSockets {
   private readonly open = new Map<string, { server: Server; path: string; token: string; sockets: Set<Duplex> }>();
-  private serve: HubServe | null = null;
 
   constructor(
     private readonly runDir: string,
     private readonly log: Logger,
+    /** The hub's HTTP application, once it has one (the hub makes it after the managers). */
+    private readonly hubServe: () => HubServe | null,
   ) {}
-
-  /** The hub's HTTP application, once it has one (after the managers start). */
-  attach(serve: HubServe): void {
-    this.serve = serve;
-  }
 
   /** App `id`'s token and socket, listening (made at its first ask). */
   async connection(id: string): Promise<{ token: string; socket: string }> {
     const known = this.open.get(id);
     if (known) return { token: known.token, socket: known.path };
-    const serve = this.serve;
+    const serve = this.hubServe();
     if (!serve) throw unavailable("the hub's Web API is not up yet; try again in a moment");
     const path = join(apiSocketDir(this.runDir, id), API_SOCKET_FILE);
     if (Buffer.byteLength(path) > 107) throw unavailable(`the socket path ${path} is longer than Unix sockets allow: use a shorter --data-dir`);
@@ -102,7 +98,7 @@ export class AppApiSockets {
     const known = this.open.get(id);
     if (!known) return;
     this.open.delete(id);
-    this.serve?.dropToken(`${APP_TOKEN_NAME}${id}`);
+    this.hubServe()?.dropToken(`${APP_TOKEN_NAME}${id}`);
     const closed = new Promise<void>((resolve) => known.server.close(() => resolve()));
     for (const socket of known.sockets) socket.destroy();
     await closed;

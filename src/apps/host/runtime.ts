@@ -160,6 +160,15 @@ export class AppRuntime {
       () => undefined,
     );
     this.watch.start();
+    for (const listener of this.loadedListeners) listener();
+  }
+
+  private readonly loadedListeners = new Set<() => void>();
+
+  /** Calls `listener` at the end of each start(), once every installed app has been read (not yet started). */
+  onLoaded(listener: () => void): () => void {
+    this.loadedListeners.add(listener);
+    return () => this.loadedListeners.delete(listener);
   }
 
   /** Settles once every app enabled at start() has started or failed to. */

@@ -1,8 +1,9 @@
 /**
  * apps: installed Homey apps running in child processes (src/apps/ is the runtime). Publishes
  * app.create/update/delete and notification.create, keeps apps' copies of the hub's language and
- * location current, exposes the SDK router so other managers can serve their calls, and offers
- * the HTTP layer its gateway: the apps' Web APIs, realtime events and pages.
+ * location current, and offers the HTTP layer its gateway: the apps' Web APIs, realtime events
+ * and pages. It is made before the other managers, which get the part of its runtime they use
+ * (port.ts), and started after them, so every SDK call is served before an app can make it.
  */
 
 import { join } from 'node:path';
@@ -35,21 +36,12 @@ export interface AppsManagerOptions {
   /** Supervisor tuning (tests shorten backoff); defaults in src/apps/host/supervisor.ts. */
   readonly supervisor?: Partial<Omit<SupervisorOptions, 'heapMb'>>;
   /**
-   * The hub's other managers. At start, each that has `serveSdk(router)` registers the SDK calls
-   * it serves, and each that has `attachApps(runtime)` gets the runtime (usage logs,
-   * autocomplete), so the hub wires apps with one line and apps start with every call served.
+   * The hub's HTTP application and its token for apps, once it has them (the hub makes its HTTP
+   * layer after the managers): apps' `homey.api` calls and their own Web API sockets go through it.
    */
-  readonly peers?: () => readonly Manager[];
+  readonly hubApi?: () => HubApi | null;
   /** When automatic updates run (tests shorten it); 5 min after start, then every 24 h. */
   readonly autoupdate?: { readonly firstMs: number; readonly everyMs: number };
-}
-
-/** What a manager offers to the apps runtime; both optional (see AppsManagerOptions.peers). */
-export interface AppsPeer {
-  serveSdk?(router: SdkRouter): unknown;
-  attachApps?(runtime: AppRuntime): unknown;
-  /** Called once the runtime has read every installed app (start-up apps are known). */
-  appsLoaded?(): unknown;
 }
 
 export class AppsManager implements Manager {
@@ -62,8 +54,8 @@ export class AppsManager implements Manager {
   private readonly catalogues: StoredCatalogueMemory;
   readonly appGateway: AppGateway;
   private off: Array<() => void> = [];
-  private hubApi: HubApi | null = null;
   private readonly apiSockets: AppApiSockets;
+  private readonly hubApi: () => HubApi | null;
   private updateTimer: ReturnType<typeof setTimeout> | undefined;
   /** Each app as clients last heard of it, so app.update carries the shared diff. */
   private readonly published = new Map<string, App>();
@@ -99,7 +91,9 @@ export class AppsManager implements Manager {
       },
       supervisor: { cpuBudgetMs: ctx.config.appCpuBudgetS * 1000, ...options.supervisor },
     });
-    this.apiSockets = new AppApiSockets(join(ctx.config.dataDir, 'run'), ctx.log);
+    const hubApi = options.hubApi ?? (() => null);
+    this.hubApi = hubApi;
+    this.apiSockets = new AppApiSockets(join(ctx.config.dataDir, 'run'), ctx.log, () => hubApi()?.serve ?? null);
     const runtime = this.runtime;
     this.appGateway = {
       appsDir: ctx.config.appsDir,
@@ -132,14 +126,8 @@ export class AppsManager implements Manager {
     this.operations = appsOperations(this.service);
   }
 
-  /** The hub's HTTP application and its token for apps, once it has them (after the managers start). */
-  attachHubApi(api: HubApi): void {
-    this.hubApi = api;
-    this.apiSockets.attach(api.serve);
-  }
-
-  /** Where other managers register the SDK calls they serve (before start()). */
-  get router(): SdkRouter {
+  /** Where the apps manager registers the SDK calls it serves itself. */
+  private get router(): SdkRouter {
     return this.runtime.router;
   }
 
@@ -153,7 +141,7 @@ export class AppsManager implements Manager {
   async start(): Promise<void> {
     const { options } = this.ctx;
     this.off.push(
-      serveHubApi(this.router, () => this.hubApi),
+      serveHubApi(this.router, this.hubApi),
       this.router.handle('api.connection', (app) => this.apiSockets.connection(app.id)),
       this.router.handle('cloud.localAddress', () => {
         const address = this.ctx.localAddress?.() ?? null;
@@ -165,19 +153,10 @@ export class AppsManager implements Manager {
         if (name === 'location') this.runtime.locationChanged();
       }),
     );
-    for (const peer of this.options.peers?.() ?? []) {
-      if (peer === this) continue;
-      const p = peer as Manager & AppsPeer;
-      if (typeof p.serveSdk === 'function') p.serveSdk(this.router);
-      if (typeof p.attachApps === 'function') p.attachApps(this.runtime);
-    }
     await this.service.prepareStore();
     await this.runtime.start();
     // Apps found at start were never announced: what a client reads now is the base of the diff.
     for (const app of Object.values(this.runtime.list())) if (!this.published.has(app.id)) this.published.set(app.id, app);
-    for (const peer of this.options.peers?.() ?? []) {
-      if (peer !== this) (peer as Manager & AppsPeer).appsLoaded?.();
-    }
     this.scheduleUpdates((this.options.autoupdate ?? AUTOUPDATE).firstMs);
   }
 

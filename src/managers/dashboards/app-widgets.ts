@@ -52,19 +52,17 @@ function widgetOf(appId: string, manifest: AppManifest, widgetId: string, def: W
 }
 
 export class AppWidgetCatalog {
-  private source: AppSource | null = null;
   /** What clients were last told, per app; null until the runtime has read its apps. */
   private known: Map<string, Map<string, AppWidget>> | null = null;
 
-  constructor(private readonly language: () => string) {}
-
-  attach(source: AppSource): void {
-    this.source = source;
-  }
+  constructor(
+    private readonly source: AppSource,
+    private readonly language: () => string,
+  ) {}
 
   /** The widgets of one app as they are now (none when it is not installed or broken). */
   private widgetsOf(appId: string): Map<string, AppWidget> {
-    const manifest = this.source?.manifest(appId) ?? null;
+    const manifest = this.source.manifest(appId);
     const out = new Map<string, AppWidget>();
     if (!manifest) return out;
     const language = this.language();
@@ -77,7 +75,7 @@ export class AppWidgetCatalog {
 
   list(): Record<string, AppWidget> {
     const out: Record<string, AppWidget> = {};
-    for (const appId of Object.keys(this.source?.list() ?? {}).sort()) {
+    for (const appId of Object.keys(this.source.list()).sort()) {
       for (const [id, w] of this.widgetsOf(appId)) out[id] = w;
     }
     return out;
@@ -100,26 +98,26 @@ export class AppWidgetCatalog {
   deviceChoice(id: string): DeviceChoice | null {
     if (isBuiltIn(id)) return BUILT_IN[id] ?? null;
     const appId = appIdOf(id);
-    return this.source?.manifest(appId)?.widgets[id.slice(appId.length + 1)]?.devices ?? null;
+    return this.source.manifest(appId)?.widgets[id.slice(appId.length + 1)]?.devices ?? null;
   }
 
   /** The settings app widget `id` declares in its app's manifest (none when unknown). */
   settingDefinitions(id: string): readonly SettingDefinition[] {
     const appId = appIdOf(id);
-    const widget = this.source?.manifest(appId)?.widgets[id.slice(appId.length + 1)];
+    const widget = this.source.manifest(appId)?.widgets[id.slice(appId.length + 1)];
     return widget?.settings ?? [];
   }
 
   /** Whether the app owning widget `id` runs and has finished onInit. */
   running(appId: string): boolean {
-    const app = this.source?.list()[appId];
+    const app = this.source.list()[appId];
     return app !== undefined && app.state === 'running' && app.ready;
   }
 
   /** Remembers the current widgets without announcing them (apps present at start-up). */
   seed(): void {
     this.known = new Map();
-    for (const appId of Object.keys(this.source?.list() ?? {})) this.known.set(appId, this.widgetsOf(appId));
+    for (const appId of Object.keys(this.source.list())) this.known.set(appId, this.widgetsOf(appId));
   }
 
   /**
@@ -128,7 +126,7 @@ export class AppWidgetCatalog {
    */
   refresh(appIds?: readonly string[]): WidgetChange[] {
     if (!this.known) return [];
-    const ids = appIds ?? [...new Set([...this.known.keys(), ...Object.keys(this.source?.list() ?? {})])];
+    const ids = appIds ?? [...new Set([...this.known.keys(), ...Object.keys(this.source.list())])];
     const changes: WidgetChange[] = [];
     for (const appId of ids) {
       const before = this.known.get(appId) ?? new Map<string, AppWidget>();

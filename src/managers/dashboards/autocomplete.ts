@@ -95,7 +95,7 @@ export class InFlight {
 
 export async function autocomplete(
   catalog: AppWidgetCatalog,
-  runtime: AutocompleteRuntime | null,
+  runtime: AutocompleteRuntime,
   appWidgetId: string,
   req: AutocompleteRequest,
   inFlight: InFlight,
@@ -112,7 +112,7 @@ export async function autocomplete(
   if (setting.type !== 'autocomplete') {
     throw invalid(`setting '${req.settingId}' of widget '${appWidgetId}' is of type '${String(setting.type)}', not autocomplete`);
   }
-  if (!runtime || !catalog.running(widget.ownerId)) {
+  if (!catalog.running(widget.ownerId)) {
     throw conflict(`app '${widget.ownerId}' is not running; enable or restart it, then ask again`);
   }
   const widgetId = appWidgetId.slice(widget.ownerId.length + 1);

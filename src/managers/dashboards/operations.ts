@@ -9,7 +9,7 @@ import { dashboardsContract } from './contract.js';
 import { LIMITS } from './schema.js';
 import type { DashboardsService } from './service.js';
 
-export function dashboardsOperations(service: DashboardsService, runtime: () => AutocompleteRuntime | null): Operation[] {
+export function dashboardsOperations(service: DashboardsService, runtime: AutocompleteRuntime): Operation[] {
   const { catalog } = service;
   const inFlight = new InFlight(LIMITS.autocompleteInFlight);
   return implement(dashboardsContract.operations, {
@@ -24,7 +24,7 @@ export function dashboardsOperations(service: DashboardsService, runtime: () => 
       if (!w) throw notFound(`app widget '${params.id}' does not exist; list them with GET /api/manager/dashboards/appwidget`);
       return w;
     },
-    getAppWidgetAutocomplete: ({ params, query }, ctx) => autocomplete(catalog, runtime(), params.id, query, inFlight, ctx.signal),
+    getAppWidgetAutocomplete: ({ params, query }, ctx) => autocomplete(catalog, runtime, params.id, query, inFlight, ctx.signal),
     getWidgetStores: () => service.listStores(),
     getWidgetStore: ({ params }) => service.getStore(params.id),
     getWidgetStoreState: ({ params }) => service.getStore(params.id).state,

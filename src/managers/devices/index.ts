@@ -1,13 +1,12 @@
 /**
  * Devices: the devices the home's apps paired, their capabilities and values (service.ts), the
- * SDK calls their apps make (app-side.ts). The apps manager hands it the runtime (attachApps) and
- * its router (serveSdk); app.* events say when an app starts, stops or goes.
+ * SDK calls their apps make (app-side.ts, served on the runtime's router while it runs); app.*
+ * events say when an app starts, stops or goes.
  */
 
-import type { SdkRouter } from '../../apps/host/router.js';
-import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import type { AppsPort } from '../apps/port.js';
 import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { InsightsService } from '../insights/service.js';
@@ -29,10 +28,25 @@ export class DevicesManager implements Manager {
   constructor(
     private readonly ctx: ManagerContext,
     zones: ZonesService,
-    insights: InsightsService | null = null,
+    insights: InsightsService | null,
+    private readonly apps: AppsPort<'manifest' | 'has' | 'supervisor' | 'calls'>,
   ) {
     const logs = insights ? new DeviceLogs(insights, ctx.log) : null;
-    const service = (this.service = new DevicesService(ctx.store, ctx.bus, zones, ctx.log, logs));
+    const service = (this.service = new DevicesService(
+      ctx.store,
+      ctx.bus,
+      zones,
+      ctx.log,
+      {
+        manifest: (appId) => apps.manifest(appId),
+        down: (appId) => {
+          if (!apps.has(appId)) return `its app '${appId}' is not installed`;
+          return apps.supervisor(appId).state.ready ? null : `its app '${appId}' is not running`;
+        },
+        call: (appId, method, args, timeoutMs) => apps.calls.device(appId, method, args, timeoutMs),
+      },
+      logs,
+    ));
     this.operations = implement(devicesContract.operations, {
       getState: () => service.state(),
       getDevices: () => service.list(),
@@ -51,25 +65,10 @@ export class DevicesManager implements Manager {
     });
   }
 
-  serveSdk(router: SdkRouter): void {
-    this.off.push(...serveDevices(router, this.service));
-  }
-
-  attachApps(runtime: AppRuntime): void {
-    this.service.attach({
-      manifest: (appId) => runtime.manifest(appId),
-      down: (appId) => {
-        if (!runtime.has(appId)) return `its app '${appId}' is not installed`;
-        const state = runtime.supervisor(appId).state;
-        return state.ready ? null : `its app '${appId}' is not running`;
-      },
-      call: (appId, method, args, timeoutMs) => runtime.calls.device(appId, method, args, timeoutMs),
-    });
-  }
-
   async start(): Promise<void> {
     this.service.start();
     this.off.push(
+      ...serveDevices(this.apps.router, this.service),
       // An app that starts, stops or crashes makes its devices available or not; an uninstalled
       // app takes its devices with it.
       this.ctx.bus.on('apps', (e) => {

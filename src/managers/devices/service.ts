@@ -55,20 +55,16 @@ const bytes = (v: unknown): number => JSON.stringify(v ?? null).length;
 export class DevicesService {
   private section!: RecordSection<DeviceRecord>;
   readonly values: CapabilityValues;
-  private apps: DeviceApps | null = null;
 
   constructor(
     private readonly store: Store,
     private readonly bus: HubBus,
     private readonly zones: ZonesService,
     private readonly log: Logger,
+    private readonly apps: DeviceApps,
     private readonly logs: DeviceLogs | null = null,
   ) {
     this.values = new CapabilityValues(store, log);
-  }
-
-  attach(apps: DeviceApps): void {
-    this.apps = apps;
   }
 
   start(): void {
@@ -82,11 +78,11 @@ export class DevicesService {
   }
 
   private custom(appId: string): Readonly<Record<string, Capability>> {
-    return this.apps?.manifest(appId)?.capabilities ?? {};
+    return this.apps.manifest(appId)?.capabilities ?? {};
   }
 
   private down(appId: string): string | null {
-    return this.apps ? this.apps.down(appId) : 'the apps are not loaded yet';
+    return this.apps.down(appId);
   }
 
   has(id: string): boolean {
@@ -162,11 +158,6 @@ export class DevicesService {
     };
   }
 
-  private mustApps(): DeviceApps {
-    if (!this.apps) throw new HearthError('unavailable', 'the apps are not loaded yet');
-    return this.apps;
-  }
-
   /** Changes a record and publishes device.update with what changed in its view. */
   async change(id: string, mutate: (r: DeviceRecord) => void): Promise<DeviceView> {
     const before = this.get(id);
@@ -216,7 +207,7 @@ export class DevicesService {
 
   /** A paired device: the driver's defaults with what the pairing gave, told to its app. */
   async create(appId: string, driverId: string, given: PairDevice, zone?: string): Promise<DeviceView> {
-    const apps = this.mustApps();
+    const apps = this.apps;
     const driver = apps.manifest(appId)?.drivers.find((d) => d.id === driverId);
     if (!driver) throw notFound(`app '${appId}' has no driver '${driverId}'`);
     if (zone !== undefined && !this.zones.exists(zone)) throw new HearthError('invalid_parameter', `zone '${zone}' does not exist`);
@@ -274,7 +265,7 @@ export class DevicesService {
       if (patch.virtualClass !== undefined) r.virtualClass = patch.virtualClass;
     });
     if (patch.name !== undefined && patch.name !== before.name && !this.down(before.appId)) {
-      await this.mustApps()
+      await this.apps
         .call(before.appId, 'device.renamed', { id, name: patch.name }, LISTENER_TIMEOUT_MS)
         .catch((err: unknown) => this.log.warn({ err, device: id }, 'the app failed to hear of the rename'));
     }
@@ -286,7 +277,7 @@ export class DevicesService {
     const record = this.record(id);
     const view = this.get(id);
     if (!this.down(record.appId)) {
-      await this.mustApps()
+      await this.apps
         .call(record.appId, 'device.deleted', { id }, LISTENER_TIMEOUT_MS)
         .catch((err: unknown) => this.log.warn({ err, device: id }, 'the app failed to hear of the delete'));
     }
@@ -323,7 +314,7 @@ export class DevicesService {
   }
 
   private driverOf(record: DeviceRecord): DriverDefinition {
-    const driver = this.apps?.manifest(record.appId)?.drivers.find((d) => d.id === record.driverId);
+    const driver = this.apps.manifest(record.appId)?.drivers.find((d) => d.id === record.driverId);
     if (!driver) throw new HearthError('unavailable', `the driver of '${record.name}' is not loaded (its app '${record.appId}' is missing or broken)`);
     return driver;
   }
@@ -363,7 +354,7 @@ export class DevicesService {
     const down = this.down(record.appId);
     if (down) throw new HearthError('unavailable', `'${record.name}' cannot be reached: ${down}`);
     try {
-      await this.mustApps().call(record.appId, 'device.settings', { id, oldSettings: record.settings, newSettings, changedKeys }, LISTENER_TIMEOUT_MS);
+      await this.apps.call(record.appId, 'device.settings', { id, oldSettings: record.settings, newSettings, changedKeys }, LISTENER_TIMEOUT_MS);
     } catch (err) {
       if (err instanceof AppRefusal) throw new HearthError('invalid_parameter', `'${record.name}' refused the settings: ${err.said}`);
       throw err;
@@ -399,7 +390,7 @@ export class DevicesService {
     if (!record.available)
       throw new HearthError('unavailable', `'${record.name}' is unavailable${record.unavailableMessage ? `: ${record.unavailableMessage}` : ''}`);
     const v = value as StoredValue['value'];
-    await this.mustApps().call(record.appId, 'device.capability', { id, values: { [capabilityId]: v }, opts: { [capabilityId]: opts } }, LISTENER_TIMEOUT_MS);
+    await this.apps.call(record.appId, 'device.capability', { id, values: { [capabilityId]: v }, opts: { [capabilityId]: opts } }, LISTENER_TIMEOUT_MS);
     if (facts.getable) this.report(record, capabilityId, v, facts, transactionId);
   }
 

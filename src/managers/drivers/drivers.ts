@@ -39,12 +39,11 @@ export interface FoundDriver {
   localId: string;
 }
 
-export class DriverCatalog {
-  private runtime: AppRuntime | null = null;
+/** The apps runtime as the driver catalog sees it (AppRuntime fits). */
+export type DriverApps = Pick<AppRuntime, 'list' | 'manifest' | 'calls'>;
 
-  attach(runtime: AppRuntime): void {
-    this.runtime = runtime;
-  }
+export class DriverCatalog {
+  constructor(private readonly runtime: DriverApps) {}
 
   list(language = 'en'): Record<string, DriverView> {
     const out = nullRecord<DriverView>();
@@ -54,7 +53,6 @@ export class DriverCatalog {
 
   private all(language: string): FoundDriver[] {
     const rt = this.runtime;
-    if (!rt) return [];
     return Object.values(rt.list()).flatMap((app) => {
       const manifest = rt.manifest(app.id);
       return (manifest?.drivers ?? []).map((d) => {
@@ -86,7 +84,6 @@ export class DriverCatalog {
   }
 
   call<M extends keyof typeof DEVICE_APP_CALLS>(appId: string, method: M, args: AppCallArgs<M>, timeoutMs: number): Promise<AppCallResult<M>> {
-    if (!this.runtime) throw notFound('no app is loaded yet');
     return this.runtime.calls.device(appId, method, args, timeoutMs);
   }
 }

@@ -4,11 +4,10 @@
  * (discovery.ts).
  */
 
-import type { SdkRouter } from '../../apps/host/router.js';
-import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { DiscoveryStrategy } from '../../apps/manifest/drivers.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import type { AppsPort } from '../apps/port.js';
 import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
@@ -22,17 +21,18 @@ export class DriversManager implements Manager {
   readonly name = driversContract.name;
   readonly contract = driversContract;
   readonly operations: readonly Operation[];
-  readonly catalog = new DriverCatalog();
+  readonly catalog: DriverCatalog;
   readonly sessions: PairSessions;
   readonly discovery: Discovery;
   private readonly oauth2 = new OAuth2Callbacks();
   private off: Array<() => void> = [];
-  private runtime: AppRuntime | null = null;
 
   constructor(
     private readonly ctx: ManagerContext,
     devices: DevicesService,
+    private readonly apps: AppsPort<'list' | 'manifest' | 'calls'>,
   ) {
+    this.catalog = new DriverCatalog(apps);
     const sessions = (this.sessions = new PairSessions(this.catalog, devices, ctx.bus));
     this.discovery = new Discovery(
       {
@@ -65,23 +65,9 @@ export class DriversManager implements Manager {
     });
   }
 
-  serveSdk(router: SdkRouter): void {
-    this.off.push(
-      router.handle('pair.toView', (app, { session, kind, event, data }) => this.sessions.toView(app.id, session, { kind, event, data })),
-      router.handle('discovery.results', (app) => this.discovery.results(app.id)),
-      router.handle('oauth2.callback', (app) => this.oauth2.create(app.id)),
-    );
-  }
-
-  attachApps(runtime: AppRuntime): void {
-    this.runtime = runtime;
-    this.catalog.attach(runtime);
-  }
-
   /** The discovery strategies a driver uses, of every app that runs with the network. */
   private watched(): Array<{ appId: string; strategyId: string; strategy: DiscoveryStrategy }> {
-    const rt = this.runtime;
-    if (!rt) return [];
+    const rt = this.apps;
     return Object.values(rt.list()).flatMap((app) => {
       const manifest = rt.manifest(app.id);
       if (!manifest || app.state !== 'running' || !app.network) return [];
@@ -93,7 +79,11 @@ export class DriversManager implements Manager {
   }
 
   async start(): Promise<void> {
+    const { router } = this.apps;
     this.off.push(
+      router.handle('pair.toView', (app, { session, kind, event, data }) => this.sessions.toView(app.id, session, { kind, event, data })),
+      router.handle('discovery.results', (app) => this.discovery.results(app.id)),
+      router.handle('oauth2.callback', (app) => this.oauth2.create(app.id)),
       this.ctx.bus.on('apps', (e) => {
         const app = appEventOf(e);
         if (app?.gone) {

@@ -22,10 +22,7 @@ export interface CardSource {
   language(): string;
 }
 
-const NO_SOURCE: CardSource = { appIds: () => [], manifest: () => null, appName: (id) => id, language: () => 'en' };
-
 export class CardRegistry {
-  private source: CardSource = NO_SOURCE;
   /** The hub's own cards (system-cards.ts). */
   private system: HubCard[] = [];
   /** The devices' cards (device-cards.ts), made per device when first asked. */
@@ -35,10 +32,7 @@ export class CardRegistry {
   private byId = new Map<string, Card>();
   private readonly problems = new Map<string, string[]>();
 
-  attach(source: CardSource): void {
-    this.source = source;
-    this.forget();
-  }
+  constructor(private readonly source: CardSource) {}
 
   setDevices(devices: { ids(): string[]; cards(id: string): HubCard[] }): void {
     this.devices = devices;

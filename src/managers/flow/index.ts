@@ -1,11 +1,9 @@
 /**
- * Flows: the home's automations (service.ts), the cards apps bring (cards.ts), the engine that
- * runs them (engine.ts) and the SDK calls of the apps' cards (app-side.ts). The apps manager
- * hands it the runtime (attachApps: the apps' manifests and their processes) and its router
- * (serveSdk); app.* events say when an app's cards change.
+ * Flows: the home's automations (service.ts), the cards apps bring (cards.ts, from the apps'
+ * manifests), the engine that runs them (engine.ts, calling the apps' processes) and the SDK
+ * calls of the apps' cards (app-side.ts, served on the runtime's router while it runs); app.*
+ * events say when an app's cards change.
  */
-import type { SdkRouter } from '../../apps/host/router.js';
-import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { CardKind } from '../../apps/manifest/flow-cards.js';
 import type { Capability } from '../../core/capability.js';
 import { HearthError, invalid } from '../../core/errors.js';
@@ -14,6 +12,7 @@ import { implement, type Operation } from '../../core/operation.js';
 import { clockFor } from '../../core/system-zone.js';
 import type { TokenInfo } from '../../core/tokens.js';
 import { notify as notifyTimeline } from '../apps/notify.js';
+import type { AppsPort } from '../apps/port.js';
 import { appEventOf, type ManagerEvent } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
@@ -25,7 +24,7 @@ import { CardRegistry } from './cards.js';
 import { flowContract } from './contract.js';
 import { deviceCards, triggerIds } from './device-cards.js';
 import { deviceSide } from './devices-side.js';
-import { type AppCaller, FlowEngine, type Tokens } from './engine.js';
+import { FlowEngine, type Tokens } from './engine.js';
 import { RunLog } from './run-log.js';
 import type { CardView } from './schema.js';
 import { FlowsService, refsOf } from './service.js';
@@ -52,13 +51,10 @@ export class FlowManager implements Manager {
   readonly contract = flowContract;
   readonly operations: readonly Operation[];
   readonly service: FlowsService;
-  readonly cards = new CardRegistry();
+  readonly cards: CardRegistry;
   readonly engine: FlowEngine;
   private readonly runs = new RunLog();
   private off: Array<() => void> = [];
-  private call: AppCaller = async () => {
-    throw new HearthError('unavailable', 'the apps are not running yet');
-  };
   /** While a flow sets a device's capability, the run that set it (devices-side.ts). */
   private readonly causes = new Map<string, string>();
   /** While a flow sets a logic variable, the run that set it (system-cards.ts). */
@@ -74,10 +70,22 @@ export class FlowManager implements Manager {
     private readonly ctx: ManagerContext,
     private readonly tokens: FlowTokens,
     hub: HubSide,
-    private readonly devices: DevicesService | null = null,
+    private readonly devices: DevicesService | null,
+    private readonly apps: AppsPort<'calls' | 'has' | 'get' | 'supervisor' | 'list' | 'manifest' | 'locale'>,
   ) {
-    const service = (this.service = new FlowsService(ctx.store, ctx.bus, this.cards, tokens));
-    service.world = { hasDevice: (id) => devices?.has(id) ?? false, hasApp: () => false };
+    this.cards = new CardRegistry({
+      appIds: () => Object.keys(apps.list()),
+      manifest: (id) => apps.manifest(id),
+      appName: (id) => (apps.has(id) ? apps.get(id).name : id),
+      language: () => apps.locale().language,
+    });
+    const service = (this.service = new FlowsService(ctx.store, ctx.bus, this.cards, tokens, {
+      hasDevice: (id) => devices?.has(id) ?? false,
+      hasApp: (id) => apps.has(id),
+      cardsChanged: (cards) => {
+        for (const c of cards) if (apps.has(c.appId)) apps.supervisor(c.appId).notify({ name: 'flow.update', kind: c.kind, card: c.cardId });
+      },
+    }));
     const notify = (text: string) => notifyTimeline(ctx.bus, { uri: 'homey:manager:flow', id: 'flow' }, text);
     this.engine = new FlowEngine({
       cards: this.cards,
@@ -85,7 +93,7 @@ export class FlowManager implements Manager {
       runs: this.runs,
       bus: ctx.bus,
       log: ctx.log,
-      call: (...a) => this.call(...a),
+      call: (appId, method, args, timeoutMs) => apps.calls.flow(appId, method, args, timeoutMs),
       notify,
       broken: (f) => service.brokenReason(f),
     });
@@ -192,7 +200,7 @@ export class FlowManager implements Manager {
         }
         if (card.system) return card.system.autocomplete?.(query.name, query.query) ?? [];
         const device = card.deviceArg ? ((args[card.deviceArg.name] as { id?: string } | undefined)?.id ?? null) : null;
-        return this.call(card.appId, 'flow.autocomplete', { kind, card: card.cardId, device, name: query.name, query: query.query, args }, 5_000);
+        return apps.calls.flow(card.appId, 'flow.autocomplete', { kind, card: card.cardId, device, name: query.name, query: query.query, args }, 5_000);
       },
       getAdvancedFlows: notHere,
       getAdvancedFlow: notHere,
@@ -276,32 +284,6 @@ export class FlowManager implements Manager {
     }
   }
 
-  serveSdk(router: SdkRouter): void {
-    this.off.push(
-      ...serveFlows(router, {
-        cards: this.cards,
-        flows: this.service,
-        engine: this.engine,
-        tokens: this.tokens,
-        deviceApp: (id) => (this.devices?.has(id) ? this.devices.record(id).appId : null),
-      }),
-    );
-  }
-
-  attachApps(runtime: AppRuntime): void {
-    this.call = (appId, method, args, timeoutMs) => runtime.calls.flow(appId, method, args, timeoutMs);
-    this.service.world = { hasDevice: (id) => this.devices?.has(id) ?? false, hasApp: (id) => runtime.has(id) };
-    this.service.cardsChanged = (cards) => {
-      for (const c of cards) if (runtime.has(c.appId)) runtime.supervisor(c.appId).notify({ name: 'flow.update', kind: c.kind, card: c.cardId });
-    };
-    this.cards.attach({
-      appIds: () => Object.keys(runtime.list()),
-      manifest: (id) => runtime.manifest(id),
-      appName: (id) => (runtime.has(id) ? runtime.get(id).name : id),
-      language: () => runtime.locale().language,
-    });
-  }
-
   async start(): Promise<void> {
     this.service.start();
     this.time.start();
@@ -316,6 +298,13 @@ export class FlowManager implements Manager {
       }
     }
     this.off.push(
+      ...serveFlows(this.apps.router, {
+        cards: this.cards,
+        flows: this.service,
+        engine: this.engine,
+        tokens: this.tokens,
+        deviceApp: (id) => (this.devices?.has(id) ? this.devices.record(id).appId : null),
+      }),
       this.ctx.bus.on('i18n', () => this.cards.forget()),
       this.ctx.bus.on('logic', (e) => this.variableChanged(e)),
       this.ctx.bus.on('devices', (e) => {

@@ -18,9 +18,12 @@ import type { CardRegistry } from './cards.js';
 import { FLOW_LIMITS, type FlowCreate, FlowRecord, type FlowUpdate, type FlowView, FolderRecord } from './schema.js';
 
 /** What the service asks of the rest of the hub: whether a device and an app exist. */
+/** What a flow's cards name outside the flows: whether each still exists, and who hears of card changes. */
 export interface FlowWorld {
   hasDevice(id: string): boolean;
   hasApp(appId: string): boolean;
+  /** Told which apps' cards a flow change touched (the apps' cards emit `update`). */
+  cardsChanged(cards: Array<{ appId: string; kind: CardKind; cardId: string }>): void;
 }
 
 type CardRef = { id: string; args: Record<string, unknown> };
@@ -41,9 +44,6 @@ export function refsOf(f: {
 export class FlowsService {
   private flows!: RecordSection<FlowRecord>;
   private folders!: RecordSection<FolderRecord>;
-  world: FlowWorld = { hasDevice: () => false, hasApp: () => false };
-  /** Told which apps' cards a flow change touched (the apps' cards emit `update`). */
-  cardsChanged: (cards: Array<{ appId: string; kind: CardKind; cardId: string }>) => void = () => undefined;
 
   /** The app cards of the flows given (before and after a change), each once. */
   private touched(...flows: FlowRecord[]): void {
@@ -56,7 +56,7 @@ export class FlowsService {
         out.set(`${kind} ${ref.id}`, { appId: appId!, kind, cardId: rest.join(':') });
       }
     }
-    if (out.size > 0) this.cardsChanged([...out.values()]);
+    if (out.size > 0) this.world.cardsChanged([...out.values()]);
   }
 
   constructor(
@@ -64,6 +64,7 @@ export class FlowsService {
     private readonly bus: HubBus,
     private readonly cards: CardRegistry,
     private readonly tokens: FlowTokens,
+    private readonly world: FlowWorld,
   ) {}
 
   start(): void {

@@ -2,9 +2,9 @@
  * Flow tokens: the global tokens apps make and the logic variables (registry.ts), which flows
  * use in their cards' arguments. The flow manager serves the apps' calls that make and set them.
  */
-import type { AppRuntime } from '../../apps/host/runtime.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import type { AppsPort } from '../apps/port.js';
 import type { ManagerContext } from '../context.js';
 import type { LogicService } from '../logic/service.js';
 import { flowtokenContract } from './contract.js';
@@ -15,11 +15,11 @@ export class FlowTokenManager implements Manager {
   readonly contract = flowtokenContract;
   readonly operations: readonly Operation[];
   readonly tokens: FlowTokens;
-  /** The apps' names, once the apps manager hands its runtime to the flow manager. */
-  appName: (appId: string) => string = (appId) => appId;
 
-  constructor(ctx: ManagerContext, logic: LogicService) {
-    const tokens = (this.tokens = new FlowTokens(ctx.bus, logic, (appId) => this.appName(appId)));
+  constructor(ctx: ManagerContext, logic: LogicService, apps: AppsPort<'has' | 'get'>) {
+    // A token's owner is named by its app's name.
+    const appName = (appId: string) => (apps.has(appId) ? apps.get(appId).name : appId);
+    const tokens = (this.tokens = new FlowTokens(ctx.bus, logic, appName));
     this.operations = implement(flowtokenContract.operations, {
       getState: () => ({ tokens: Object.keys(tokens.list()).length }),
       getFlowTokens: () => tokens.list(),
@@ -27,10 +27,6 @@ export class FlowTokenManager implements Manager {
       getFlowToken: ({ params }) => tokens.get(params.id),
       getFlowTokenOfOwner: ({ params }) => tokens.get(`${params.uri}:${params.id}`),
     });
-  }
-
-  attachApps(runtime: AppRuntime): void {
-    this.appName = (appId) => (runtime.has(appId) ? runtime.get(appId).name : appId);
   }
 
   async start(): Promise<void> {}

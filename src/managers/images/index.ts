@@ -1,13 +1,12 @@
 /**
  * Images: what apps show for their devices (album art, camera pictures) through Homey's images
  * SDK (service.ts), their content served on request. The devices manager lists each device's
- * images in its view; the apps manager hands this manager its runtime and its SDK router.
+ * images in its view; the apps' SDK calls are served on the runtime's router while it runs.
  */
-import type { SdkRouter } from '../../apps/host/router.js';
-import type { AppRuntime } from '../../apps/host/runtime.js';
 import { notFound } from '../../core/errors.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
+import type { AppsPort } from '../apps/port.js';
 import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
@@ -18,14 +17,17 @@ export class ImagesManager implements Manager {
   readonly name = imagesContract.name;
   readonly contract = imagesContract;
   readonly operations: readonly Operation[];
-  readonly service = new ImagesService();
+  readonly service: ImagesService;
   private off: Array<() => void> = [];
 
   constructor(
     private readonly ctx: ManagerContext,
     private readonly devices: DevicesService,
+    private readonly apps: AppsPort<'calls'>,
   ) {
-    const service = this.service;
+    const service = (this.service = new ImagesService({
+      content: (appId, id, timeoutMs) => apps.calls.device(appId, 'image.content', { id }, timeoutMs),
+    }));
     devices.imagesOf = (id) => service.of(id);
     service.onDeviceImages = (id, before) => devices.imagesChanged(id, before);
     this.operations = implement(imagesContract.operations, {
@@ -35,12 +37,9 @@ export class ImagesManager implements Manager {
     });
   }
 
-  attachApps(runtime: AppRuntime): void {
-    this.service.attach({ content: (appId, id, timeoutMs) => runtime.calls.device(appId, 'image.content', { id }, timeoutMs) });
-  }
-
-  serveSdk(router: SdkRouter): void {
+  async start(): Promise<void> {
     const s = this.service;
+    const { router } = this.apps;
     this.off.push(
       router.handle('image.register', (app, { id }) => s.register(app.id, id)),
       router.handle('image.set', (app, { id, source, url }) => s.set(app.id, id, source, url)),
@@ -51,11 +50,6 @@ export class ImagesManager implements Manager {
         if (!record || record.appId !== app.id) throw notFound(`the app has no device '${id}'`);
         return s.show(app.id, id, { slot, type, title, image });
       }),
-    );
-  }
-
-  async start(): Promise<void> {
-    this.off.push(
       this.ctx.bus.on('apps', (e) => {
         const app = appEventOf(e);
         if (app?.gone) this.service.appGone(app.id);

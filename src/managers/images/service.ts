@@ -38,13 +38,10 @@ export interface ImageApps {
 export class ImagesService {
   private readonly images = new Map<string, ImageRecord>();
   private readonly shown = new Map<string, Shown[]>();
-  private apps: ImageApps | null = null;
   /** Hears that a device's images changed, with what they were before. */
   onDeviceImages: (deviceId: string, before: DeviceImageView[]) => void = () => undefined;
 
-  attach(apps: ImageApps): void {
-    this.apps = apps;
-  }
+  constructor(private readonly apps: ImageApps) {}
 
   get count(): number {
     return this.images.size;
@@ -141,7 +138,6 @@ export class ImagesService {
     if (image.source === null) throw notFound(`image '${id}' has no content yet`);
     const headers = { 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; sandbox" };
     if (image.source === 'url') return new RawResult('text/plain', new Uint8Array(), 302, { ...headers, location: image.url ?? '' });
-    if (!this.apps) throw new HearthError('unavailable', 'the apps are not loaded yet');
     const answer = await this.apps.content(image.appId, id, CONTENT_TIMEOUT_MS);
     const bytes = Buffer.from(answer.base64, 'base64');
     const type = sniff(bytes);

@@ -1,7 +1,6 @@
 /**
  * The hub's own logs, so a fresh install has data to show: resident memory, event-loop lag,
- * CPU use of the hub process and the system load, and the cpu/mem of each running app when an
- * app source is attached. Sampled every `intervalMs` (first sample at start).
+ * CPU use of the hub process and the system load, and the cpu/mem of each running app. Sampled every `intervalMs` (first sample at start).
  */
 import { loadavg } from 'node:os';
 import type { Logger } from 'pino';
@@ -24,18 +23,14 @@ export class HubLogs {
   private readonly lag = new LoopLag();
   private lastCpu = process.cpuUsage();
   private lastAt = process.hrtime.bigint();
-  private apps: AppUsageSource | null = null;
 
   constructor(
     private readonly insights: InsightsService,
     private readonly log: Logger,
+    /** Where the per-app cpu (%) and memory (MB) logs come from. */
+    private readonly apps: AppUsageSource,
     private readonly intervalMs = 10_000,
   ) {}
-
-  /** Adds per-app cpu (%) and memory (MB) logs from now on. */
-  attachApps(source: AppUsageSource): void {
-    this.apps = source;
-  }
 
   start(): void {
     this.lag.start();
@@ -63,7 +58,7 @@ export class HubLogs {
       this.write(HUB_URI, 'eventLoopLag', 'Hub event-loop lag (p99)', 'ms', 1, lagMs);
       this.write(HUB_URI, 'cpu', 'Hub CPU use', '%', 1, elapsedUs > 0 ? ((cpu.user + cpu.system) / elapsedUs) * 100 : 0);
       this.write(HUB_URI, 'load', 'System load (1 min)', undefined, 2, loadavg()[0] ?? 0);
-      for (const [id, app] of Object.entries(this.apps?.list() ?? {})) {
+      for (const [id, app] of Object.entries(this.apps.list())) {
         if (app.state !== 'running') continue;
         // Titled by the app's name, as the page names apps; the log id keeps the app id.
         this.write(APPS_URI, `${id}.cpu`, `${app.name} CPU use`, '%', 1, app.usage.cpu);

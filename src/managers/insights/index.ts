@@ -1,13 +1,14 @@
 /**
  * insights: time-series logs in SQLite (<data-dir>/insights.db) with rollups and retention.
- * The hub registers this manager; the apps manager hands it its SDK router and app list.
+ * Apps' `homey.insights` calls are served on the apps runtime's router while it runs; the
+ * runtime's app list gives the per-app usage logs.
  */
-import type { SdkRouter } from '../../apps/host/router.js';
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import type { AppsPort } from '../apps/port.js';
 import type { ManagerContext } from '../context.js';
 import { insightsContract } from './contract.js';
-import { type AppUsageSource, HubLogs } from './hub-logs.js';
+import { HubLogs } from './hub-logs.js';
 import { insightsOperations } from './operations.js';
 import { serveSdk } from './sdk.js';
 import { InsightsService } from './service.js';
@@ -26,7 +27,11 @@ export class InsightsManager implements Manager {
   private readonly hubLogs: HubLogs;
   private sdkOff: (() => void) | null = null;
 
-  constructor(ctx: ManagerContext, options: InsightsOptions = {}) {
+  constructor(
+    ctx: ManagerContext,
+    private readonly apps: AppsPort<'list'>,
+    options: InsightsOptions = {},
+  ) {
     this.service = new InsightsService({
       dataDir: ctx.config.dataDir,
       zone: ctx.config.zone,
@@ -34,19 +39,8 @@ export class InsightsManager implements Manager {
       log: ctx.log,
       ...(options.now ? { now: options.now } : {}),
     });
-    this.hubLogs = new HubLogs(this.service, ctx.log, options.sampleMs);
+    this.hubLogs = new HubLogs(this.service, ctx.log, apps, options.sampleMs);
     this.operations = insightsOperations(this.service);
-  }
-
-  /** Serves `hub.insights.*` of the app SDK through the apps runtime's router. */
-  serveSdk(router: SdkRouter): void {
-    this.sdkOff?.();
-    this.sdkOff = serveSdk(router, this.service);
-  }
-
-  /** Adds per-app cpu/mem logs sampled from the apps runtime (AppRuntime fits). */
-  attachApps(source: AppUsageSource): void {
-    this.hubLogs.attachApps(source);
   }
 
   /**
@@ -61,6 +55,8 @@ export class InsightsManager implements Manager {
 
   async start(): Promise<void> {
     this.service.start();
+    // Serves `hub.insights.*` of the app SDK.
+    this.sdkOff = serveSdk(this.apps.router, this.service);
     this.hubLogs.start();
   }
 

@@ -2,9 +2,9 @@
  * The speech-output manager: OS text-to-speech (espeak-ng or festival through `say`), voices,
  * speed and voice options, and the say queue. `service.say()` is what the apps SDK calls.
  */
-import type { SdkRouter } from '../../apps/host/router.js';
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import type { AppsPort } from '../apps/port.js';
 import type { ManagerContext } from '../context.js';
 import { speechOutputContract } from './contract.js';
 import { voiceOperations } from './operations.js';
@@ -19,7 +19,10 @@ export class SpeechOutputManager implements Manager {
   readonly service: SpeechService;
   private sdkOff: Array<() => void> = [];
 
-  constructor(ctx: ManagerContext) {
+  constructor(
+    ctx: ManagerContext,
+    private readonly apps: AppsPort,
+  ) {
     this.service = new SpeechService({
       config: ctx.config,
       store: ctx.store,
@@ -41,8 +44,8 @@ export class SpeechOutputManager implements Manager {
    * SDK through the apps runtime's router (which has checked the app's speech permission and the
    * arguments); each resolves once the audio was played.
    */
-  serveSdk(router: SdkRouter): void {
-    for (const off of this.sdkOff) off();
+  private serveSdk(): void {
+    const { router } = this.apps;
     this.sdkOff = [
       router.handle('speech.say', async (_app, { text }) => {
         await this.service.say(text);
@@ -56,6 +59,7 @@ export class SpeechOutputManager implements Manager {
   }
 
   start(): Promise<void> {
+    this.serveSdk();
     return this.service.start();
   }
 

@@ -24,7 +24,7 @@ export interface FigureSources {
   readonly name: () => string;
   readonly language: () => string;
   readonly address: () => string;
-  readonly apps: () => AppFigures | null;
+  readonly apps: AppFigures;
 }
 
 /** How long a storage answer is reused: walking every app's folder is slow on an SD card (Homey's own takes seconds). */
@@ -70,7 +70,7 @@ export class SystemFigures {
       return m ? Number(m[1]) * 1024 : null;
     };
     const types: MemoryInfo['types'] = { homey: { name: 'hearth', size: process.memoryUsage.rss() } };
-    for (const [id, app] of Object.entries(this.src.apps()?.list() ?? {})) {
+    for (const [id, app] of Object.entries(this.src.apps.list())) {
       if (app.usage.mem > 0) types[`homey:app:${id}`] = { name: app.name, size: app.usage.mem };
     }
     return {
@@ -109,7 +109,7 @@ export class SystemFigures {
     const backups = this.src.backupDir.startsWith(`${dataDir}/`) ? await folderUsage(this.src.backupDir) : { bytes: 0 };
     types['homey:manager:system:database'] = { name: 'Data', size: data - backups.bytes };
     if (backups.bytes > 0) types['homey:manager:backup'] = { name: 'Backups', size: backups.bytes };
-    for (const [id, app] of Object.entries(this.src.apps()?.list() ?? {})) {
+    for (const [id, app] of Object.entries(this.src.apps.list())) {
       const size = (await folderUsage(join(appsDir, id))).bytes + (await folderUsage(join(dataDir, 'apps', id))).bytes;
       types[`homey:app:${id}`] = { name: app.name, size };
     }

@@ -24,10 +24,13 @@ export class SystemManager implements Manager {
   readonly operations: readonly Operation[];
   private readonly pingBody = new TextEncoder().encode(JSON.stringify({ ok: true, version: VERSION }));
   private section: Section<z.infer<typeof SystemSection>> | undefined;
-  private apps: AppFigures | null = null;
   private readonly figures: SystemFigures;
 
-  constructor(private readonly ctx: ManagerContext) {
+  constructor(
+    private readonly ctx: ManagerContext,
+    /** Each app's memory for getMemoryInfo and its folders for getStorageInfo. */
+    apps: AppFigures,
+  ) {
     this.figures = new SystemFigures({
       dataDir: ctx.config.dataDir,
       appsDir: ctx.config.appsDir,
@@ -37,7 +40,7 @@ export class SystemManager implements Manager {
       language: () => ctx.options.get<string>('i18n', 'language'),
       // Asked only once the hub listens (it answers requests).
       address: () => ctx.localAddress?.() ?? '',
-      apps: () => this.apps,
+      apps,
     });
     this.operations = [
       ...ctx.options.register(this.name, systemContract.options),
@@ -76,11 +79,6 @@ export class SystemManager implements Manager {
   private mustSection(): Section<z.infer<typeof SystemSection>> {
     if (!this.section) throw new Error('the system manager is not started');
     return this.section;
-  }
-
-  /** Each app's memory for getMemoryInfo and its folders for getStorageInfo (the apps manager hands the runtime over). */
-  attachApps(runtime: AppFigures): void {
-    this.apps = runtime;
   }
 
   async start(): Promise<void> {
