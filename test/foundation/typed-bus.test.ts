@@ -116,7 +116,8 @@ describe('the apps runtime', () => {
       const lines = (await readFile(file, 'utf8')).split('\n');
       lines.forEach((line, i) => {
         // A method that hands a manager its runtime or router after it was made, or a peer probed for one.
-        if (/^\s+(attach\w*|serveSdk|appsLoaded)\(\w+[:)]|typeof \w+\.\w+ === 'function'/.test(line)) late.push(`${relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
+        if (/^\s+(attach\w*|serveSdk|appsLoaded)\(\w+[:)]|typeof \w+\.\w+ === 'function'/.test(line))
+          late.push(`${relative(ROOT, file)}:${i + 1}: ${line.trim()}`);
       });
     }
     expect(late).toEqual([]);
