@@ -13,7 +13,7 @@
 
 import { z } from 'zod';
 import { APP_ID, AppId } from '../apps/manifest/manifest.js';
-import { safeRecord } from '../core/records.js';
+import { safeRecord } from '../core/null-prototype.js';
 import { transient } from '../core/transient.js';
 
 /** Bumped when a reader of this version could misread a newer archive. */

@@ -4,7 +4,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { UpdateInfo } from './events.js';
-import { nullRecord } from './records.js';
+import { nullRecord } from './null-prototype.js';
 
 /**
  * @example diff({a: 1, b: 2}, {a: 1, b: 3, c: 4})

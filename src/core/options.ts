@@ -8,8 +8,8 @@ import { KiB } from './byte-bounds.js';
 import { extendOperation, type ManagerName, type OptionContract, optionOperations } from './contract.js';
 import { unavailable } from './errors.js';
 import type { EventBus } from './events.js';
+import { nullRecord, safeRecord } from './null-prototype.js';
 import type { Operation } from './operation.js';
-import { nullRecord, safeRecord } from './records.js';
 import type { Scope } from './scopes.js';
 import { type Section, type Store, StoreSectionError } from './store.js';
 

@@ -12,7 +12,7 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { writeFileDurableSync } from './durable-file.js';
-import { issueKey } from './records.js';
+import { issueKey } from './null-prototype.js';
 import { describeIssues } from './zod-issues.js';
 
 /** Where records are in a section: a path per kind of record, `*` standing for any id. */

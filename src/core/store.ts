@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { type ByteBound, checkRecordBytes, checkSectionBytes, type RecordBound, sizeOf } from './byte-bounds.js';
 import { invalid } from './errors.js';
 import { SCHEMA_VERSION } from './migrations.js';
-import { nullProtoClone, nullRecord, safeRecord } from './records.js';
+import { nullProtoClone, nullRecord, safeRecord } from './null-prototype.js';
 import { keepJournalAside, keepSetAside, parseSettingAside, type RecordPaths, type SetAside } from './set-aside.js';
 import { DB_FILE, migrate, readStoreDocument, type StoreDocument, StoreFiles, StoreSectionError } from './store-files.js';
 import type { JournalOp } from './store-journal.js';
@@ -269,7 +269,7 @@ export class Store {
 
   /**
    * A section's value from a document, or its initial value when absent, parsed with its schema
-   * either way: the schema is what makes caller-keyed records null-prototype (core/records.ts).
+   * either way: the schema is what makes caller-keyed records null-prototype (core/null-prototype.ts).
    */
   private load(name: string, spec: SectionSpec, raw: unknown): unknown {
     const parsed = spec.schema.safeParse(raw === undefined ? spec.initial() : raw);

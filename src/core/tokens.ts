@@ -6,7 +6,7 @@ import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { MiB } from './byte-bounds.js';
 import { unavailable } from './errors.js';
-import { nullRecord, safeRecord } from './records.js';
+import { nullRecord, safeRecord } from './null-prototype.js';
 import { type GrantedScope, SCOPES } from './scopes.js';
 import { type Section, type Store, StoreSectionError } from './store.js';
 

@@ -3,7 +3,7 @@
  * (HTTP input has its own, field-by-field wording in http/input.ts).
  */
 import type { z } from 'zod';
-import { issueKey } from './records.js';
+import { issueKey } from './null-prototype.js';
 
 /**
  * @example describeIssues(err, 'app.json') // "app.json version: Invalid string; app.json sdk: ..."

@@ -13,7 +13,7 @@ import type { AppGateway } from '../apps/host/gateway.js';
 import { APP_ID, HTTP_METHODS, type HttpMethod } from '../apps/manifest/manifest.js';
 import type { ApiAnswer } from '../apps/wire/protocol.js';
 import { ERROR_STATUS, type ErrorCode, HearthError } from '../core/errors.js';
-import { nullRecord } from '../core/records.js';
+import { nullRecord } from '../core/null-prototype.js';
 import { grants, type Scope } from '../core/scopes.js';
 import { APP_TOKEN_REFUSED, isAppToken } from '../core/tokens.js';
 import { VERSION } from '../version.js';

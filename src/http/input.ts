@@ -7,8 +7,8 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { HearthError } from '../core/errors.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
+import { issueKey } from '../core/null-prototype.js';
 import type { Operation, UploadSpec } from '../core/operation.js';
-import { issueKey } from '../core/records.js';
 
 type Where = 'path parameter' | 'query parameter' | 'body field' | 'body';
 

@@ -4,7 +4,7 @@
  * Arrange beside the apps' widgets, as an app widget would be.
  */
 import type { JSX } from 'preact';
-import { DEVICE_TILE } from '../core/device-choice.js';
+import { DEVICE_TILE } from '../home/device-choice.js';
 import type { DeviceView } from './live-devices.js';
 import { DeviceTile } from './pages/device-tile.js';
 import type { AppWidget } from './types.js';

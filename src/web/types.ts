@@ -6,7 +6,7 @@
  */
 export type { AppsState, AppView as App, CatalogueApp, CatalogueRelease, CatalogueView, CrashLog, PermissionDetail } from '../managers/apps/views.js';
 export type { ArchiveSummary, BackupJob, BackupState } from '../managers/backup/views.js';
-export type { AppWidget, DashboardView as Dashboard } from '../managers/dashboards/schema.js';
+export type { AppWidget, DashboardView as Dashboard } from '../managers/dashboards/views.js';
 export type { Units } from '../managers/i18n/contract.js';
 export type { EntriesView as Entries, LogView as Log } from '../managers/insights/views.js';
 export type { Voice } from '../managers/speech-output/engines/engine.js';

@@ -7,7 +7,7 @@
  */
 import type { JSX } from 'preact';
 import { useRef, useState } from 'preact/hooks';
-import { DEVICE_TILE } from '../core/device-choice.js';
+import { DEVICE_TILE } from '../home/device-choice.js';
 import { seg } from './api.js';
 import { DeviceWidget } from './device-widget.js';
 import type { DeviceView } from './live-devices.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SettingDefinition } from '../../src/apps/manifest/manifest.js';
 import { buildColumns, type ColumnContext } from '../../src/managers/dashboards/columns.js';
-import type { Dashboard } from '../../src/managers/dashboards/schema.js';
+import type { Dashboard } from '../../src/managers/dashboards/views.js';
 
 const WIDGET = 'com.test.w:clock';
 const definitions: SettingDefinition[] = [

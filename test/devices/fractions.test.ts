@@ -3,8 +3,8 @@
  * every capability made as a 0..1 fraction with units %, and no other.
  */
 import { expect, it } from 'vitest';
-import { SYSTEM_CAPABILITIES } from '../../src/core/capability-table.js';
-import { FRACTION_CAPABILITIES, shownScale } from '../../src/core/fraction-capabilities.js';
+import { SYSTEM_CAPABILITIES } from '../../src/home/capability-table.js';
+import { FRACTION_CAPABILITIES, shownScale } from '../../src/home/fraction-capabilities.js';
 
 it("holds exactly the table's 0..1 percentages, and scales only a device's log of one", () => {
   const fractions = Object.entries(SYSTEM_CAPABILITIES)

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { zoneClock } from '../../src/core/cron.js';
-import { sunTimes } from '../../src/core/sun.js';
+import { sunTimes } from '../../src/home/sun.js';
 import { systemCards } from '../../src/managers/flow/system-cards.js';
 import { TimeTriggers } from '../../src/managers/flow/time-triggers.js';
 import type { LogicService } from '../../src/managers/logic/service.js';

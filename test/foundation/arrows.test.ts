@@ -39,6 +39,8 @@ async function lint(path: string, source: string): Promise<string[]> {
 describe('the architecture arrows', () => {
   it('refuse an import that runs up, and let the same import run down', async () => {
     expect(await lint('src/core/up.ts', "import { imported } from '../managers/bus.js';")).toEqual(['core is the framework']);
+    expect(await lint('src/core/home.ts', "import { imported } from '../home/capability.js';")).toEqual(['core is the framework']);
+    expect(await lint('src/home/up.ts', "import { imported } from '../managers/bus.js';")).toEqual(["home is Homey's model of a home"]);
     expect(await lint('src/apps/host/up.ts', "import { imported } from '../../http/node-adapter.js';")).toEqual([
       'apps/ imports nothing of managers, http, backup or the web app',
     ]);
@@ -46,6 +48,8 @@ describe('the architecture arrows', () => {
     expect(await lint('src/apps/child/up.ts', "import { imported } from '../host/runtime.js';")).toEqual(['the app process takes only apps/wire']);
     // Down and sideways: allowed.
     expect(await lint('src/managers/down.ts', "import { imported } from '../core/errors.js';")).toEqual([]);
+    expect(await lint('src/managers/home.ts', "import { imported } from '../home/capability.js';")).toEqual([]);
+    expect(await lint('src/home/down.ts', "import { imported } from '../core/errors.js';")).toEqual([]);
     expect(await lint('src/homey/managers/down.cts', "import { imported } from '../../apps/wire/protocol.js';")).toEqual([]);
     expect(await lint('src/homey/down.cts', "import { imported } from './managers/audio.cjs';")).toEqual([]);
   });

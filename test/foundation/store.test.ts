@@ -154,7 +154,7 @@ describe('readers see only durable state', () => {
   });
 
   it('copies keep caller-keyed records free of a prototype (a __proto__ key stays a key)', async () => {
-    const { safeRecord } = await import('../../src/core/records.js');
+    const { safeRecord } = await import('../../src/core/null-prototype.js');
     const store = await Store.open(dir);
     const map = store.section('map', safeRecord(z.string(), z.number()), () => ({}), { bytes: BIG });
     // biome-ignore lint/suspicious/noProto: the test is that writing __proto__ changes no prototype

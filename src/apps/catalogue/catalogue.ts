@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { HearthError, notFound } from '../../core/errors.js';
-import { safeRecord } from '../../core/records.js';
+import { safeRecord } from '../../core/null-prototype.js';
 import { transient } from '../../core/transient.js';
 import { describeIssues } from '../../core/zod-issues.js';
 import { loadAppFolder } from '../manifest/compose.js';

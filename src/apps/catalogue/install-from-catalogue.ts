@@ -26,7 +26,7 @@ export async function installFromCatalogue(
   from: string | CatalogueSource,
   id: string,
   channel = 'stable',
-  /** `network`: the owner's grant of network access (records.ts); an upgrade keeps the app's without it. */
+  /** `network`: the owner's grant of network access (app-record.ts); an upgrade keeps the app's without it. */
   opts: { version?: string; network?: boolean } = {},
 ): Promise<App> {
   // Checked before anything touches the disk: the id becomes part of folder names.

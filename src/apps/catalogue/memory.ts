@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { KiB } from '../../core/byte-bounds.js';
 import { HearthError } from '../../core/errors.js';
-import { safeRecord } from '../../core/records.js';
+import { safeRecord } from '../../core/null-prototype.js';
 import type { Section, Store } from '../../core/store.js';
 import type { CatalogueMemory } from './key.js';
 

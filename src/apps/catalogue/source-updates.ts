@@ -4,7 +4,7 @@
  * page shows the app, and kept for CHECK_MS per app: GitHub allows 60 requests an hour from one
  * address without a token, shared by a whole home's network.
  */
-import type { AppRecord } from '../host/records.js';
+import type { AppRecord } from '../host/app-record.js';
 import { latestRelease, parseRepo, type RepoHost } from './repository.js';
 
 export const CHECK_MS = 6 * 60 * 60_000;

@@ -4,7 +4,7 @@
  * under `/widgets/<id>`. Paths are matched segment by segment (no pattern built from app input),
  * in the order app.json declares them; a path that matches with another method is a 405.
  */
-import { nullRecord } from '../../core/records.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import type { ApiRoute, AppManifest, HttpMethod } from '../manifest/manifest.js';
 
 export interface RouteMatch {

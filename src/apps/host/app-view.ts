@@ -2,7 +2,7 @@
 import type { AppFolder } from '../manifest/compose.js';
 import { type SettingDefinition, textOf } from '../manifest/manifest.js';
 import { notGranted, type PermissionDetail, permissionDetails } from '../manifest/permissions.js';
-import { type AppRecord, networkGranted } from './records.js';
+import { type AppRecord, networkGranted } from './app-record.js';
 import type { AppSupervisor, RunState } from './supervisor.js';
 
 export interface App extends RunState {
@@ -24,7 +24,7 @@ export interface App extends RunState {
   unsupported: string[];
   /** What Homey's tools would warn about in app.json and hearth let pass. */
   warnings: string[];
-  /** Whether the app may use the network (the LAN and the internet): the owner's grant (records.ts). */
+  /** Whether the app may use the network (the LAN and the internet): the owner's grant (app-record.ts). */
   network: boolean;
   permissions: string[];
   /** `permissions` with what each means on hearth, as the store showed them before install. */

@@ -1,6 +1,6 @@
 /** The crash log of an app (getAppStd): the tails of its output and how its last run ended. */
-import type { AppRecord } from './records.js';
-import { MAX_REPORTS } from './records.js';
+import type { AppRecord } from './app-record.js';
+import { MAX_REPORTS } from './app-record.js';
 import type { LogSince } from './ring.js';
 import type { AppSupervisor } from './supervisor.js';
 

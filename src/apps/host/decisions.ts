@@ -4,8 +4,8 @@
  * disable after repeated hub deaths, a crash backoff).
  */
 import { HearthError } from '../../core/errors.js';
+import type { AppRecord } from './app-record.js';
 import type { App } from './app-view.js';
-import type { AppRecord } from './records.js';
 import type { AppSupervisor } from './supervisor.js';
 
 /** The runtime as the owner's decisions see it. */

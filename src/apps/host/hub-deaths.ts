@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { writeFileDurable } from '../../core/durable-file.js';
 import type { Section } from '../../core/store.js';
+import type { AppsSection } from './app-record.js';
 import { type ProcessIdentity, startTimeOf } from './leftovers.js';
-import type { AppsSection } from './records.js';
 
 const FILE = 'running.json';
 

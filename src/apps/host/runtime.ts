@@ -15,6 +15,7 @@ import { systemZone } from '../../core/system-zone.js';
 import { type AppFolder, type Locales, loadAppFolder } from '../manifest/compose.js';
 import { APP_ID, type AppManifest } from '../manifest/manifest.js';
 import { AppCalls } from './app-calls.js';
+import { AppRecord, networkGranted, newRecord, STORE_SECTION } from './app-record.js';
 import { type AppLimitDefaults, childSpec, DEFAULT_LIMITS, type SpecContext } from './app-spec.js';
 import { type HubState, type Locale, localeEvent, locationEvent } from './app-state.js';
 import { type App, viewOf } from './app-view.js';
@@ -25,7 +26,6 @@ import { beginSandboxProbe, type PreparedHost, prepareHost } from './host-prep.j
 import { countHubDeaths, forgiveHubDeaths, RunningApps } from './hub-deaths.js';
 import { killRecorded } from './leftovers.js';
 import { AppPushes } from './pushes.js';
-import { AppRecord, networkGranted, newRecord, STORE_SECTION } from './records.js';
 import { type CallerApp, SdkRouter } from './router.js';
 import type { AppEventKind, RuntimeHooks, RuntimeOptions } from './runtime-options.js';
 import type { Sandbox } from './sandbox.js';

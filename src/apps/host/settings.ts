@@ -6,12 +6,12 @@
  * A change made through the API is sent to the running app; its own writes it knows already.
  */
 import { invalid, notFound } from '../../core/errors.js';
-import { nullRecord } from '../../core/records.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import type { RecordSection } from '../../core/store.js';
 import type { AppManifest } from '../manifest/manifest.js';
 import type { AppEvent } from '../wire/protocol.js';
 import { capProblem, keyProblem, settingProblem, storedValue } from '../wire/setting-rules.cjs';
-import type { AppRecord } from './records.js';
+import type { AppRecord } from './app-record.js';
 import type { SdkRouter } from './router.js';
 
 export { MAX_APP_SETTINGS_BYTES, MAX_SETTING_KEYS } from '../wire/setting-rules.cjs';

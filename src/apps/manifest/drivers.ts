@@ -9,9 +9,9 @@
  */
 
 import { z } from 'zod';
-import { type Capability, type CapabilityUi, english } from '../../core/capability.js';
-import { nullRecord, safeRecord } from '../../core/records.js';
+import { nullRecord, safeRecord } from '../../core/null-prototype.js';
 import { transient } from '../../core/transient.js';
+import { type Capability, type CapabilityUi, english } from '../../home/capability.js';
 
 export { radioOf } from '../wire/radios.cjs';
 

@@ -5,7 +5,7 @@
  * device record; the app holds a copy, sent with init and with each device it gains.
  */
 import { z } from 'zod';
-import { safeRecord } from '../../core/records.js';
+import { safeRecord } from '../../core/null-prototype.js';
 import { openCall } from './open-call.js';
 
 const JsonObject = safeRecord(z.string(), z.unknown());

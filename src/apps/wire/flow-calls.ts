@@ -5,7 +5,7 @@
  * (`kind` and the card's id); the hub knows them as `homey:app:<appId>:<id>`.
  */
 import { z } from 'zod';
-import { safeRecord } from '../../core/records.js';
+import { safeRecord } from '../../core/null-prototype.js';
 import { openCall } from './open-call.js';
 
 const JsonObject = safeRecord(z.string(), z.unknown());

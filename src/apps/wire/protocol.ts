@@ -9,7 +9,7 @@
  * wire.ts, which test/apps/protocol.test.ts holds against these schemas.
  */
 import { z } from 'zod';
-import { safeRecord } from '../../core/records.js';
+import { safeRecord } from '../../core/null-prototype.js';
 import type { Permission } from '../manifest/permissions.js';
 import { DEVICE_APP_CALLS, DEVICE_HUB_CALLS } from './device-calls.js';
 import { FLOW_APP_CALLS, FLOW_HUB_CALLS } from './flow-calls.js';

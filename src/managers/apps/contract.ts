@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { MAX_UPLOAD_BYTES } from '../../apps/catalogue/upload-limits.js';
 import { defineContract, lazy, op } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
-import { safeRecord } from '../../core/records.js';
+import { safeRecord } from '../../core/null-prototype.js';
 import { UPLOAD_TYPES } from '../backup/contract.js';
 import { AppLog, AppsState, AppView, CatalogueView, CrashLog, Heap, Notification, SourceUpdate, UploadedApp } from './views.js';
 

@@ -5,8 +5,8 @@
  * output may hold keys and passwords the app logged).
  */
 import { HearthError } from '../../core/errors.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import { implement, type Operation } from '../../core/operation.js';
-import { nullRecord } from '../../core/records.js';
 import { grants } from '../../core/scopes.js';
 import { appOfToken } from '../../core/tokens.js';
 import { appsContract } from './contract.js';

@@ -20,7 +20,7 @@ import { textOf } from '../../apps/manifest/manifest.js';
 import { permissionDetails, usesNetwork } from '../../apps/manifest/permissions.js';
 import { invalid, notFound } from '../../core/errors.js';
 import { exists } from '../../core/files.js';
-import { toNullRecord } from '../../core/records.js';
+import { toNullRecord } from '../../core/null-prototype.js';
 import type { AppsState, CatalogueApp, CatalogueRelease, CatalogueView } from './views.js';
 
 /** A catalogue release as the store answer shows it: what it asks for, before anyone installs it. */

@@ -5,11 +5,11 @@
  */
 
 import { type AppManifest, type SettingDefinition, textOf, type WidgetDefinition } from '../../apps/manifest/manifest.js';
-import { DEVICE_TILE, type DeviceChoice } from '../../core/device-choice.js';
 import { diff } from '../../core/diff.js';
 import type { UpdateInfo } from '../../core/events.js';
 import { appOwnerUri } from '../../core/owners.js';
-import type { AppWidget } from './schema.js';
+import { DEVICE_TILE, type DeviceChoice } from '../../home/device-choice.js';
+import type { AppWidget } from './views.js';
 
 /** What the catalog needs from the apps runtime (AppRuntime fits). */
 export interface AppSource {

@@ -9,7 +9,7 @@
 import { conflict, HearthError, invalid, notFound } from '../../core/errors.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../../core/json-depth.js';
 import type { AppWidgetCatalog } from './app-widgets.js';
-import { LIMITS } from './schema.js';
+import { LIMITS } from './views.js';
 
 /** One choice: `name` is shown; whatever else the app put in comes back in the widget's settings. */
 export interface AutocompleteItem {

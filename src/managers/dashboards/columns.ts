@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { SettingDefinition } from '../../apps/manifest/manifest.js';
 import { settingProblem } from '../../apps/wire/setting-rules.cjs';
-import { type ChoosableDevice, choiceProblem, type DeviceChoice } from '../../core/device-choice.js';
 import { invalid } from '../../core/errors.js';
+import { type ChoosableDevice, choiceProblem, type DeviceChoice } from '../../home/device-choice.js';
 import { appIdOf } from './app-widgets.js';
-import { type Column, type ColumnsInput, type Dashboard, LIMITS, type Widget } from './schema.js';
+import { type Column, type ColumnsInput, type Dashboard, LIMITS, type Widget } from './views.js';
 
 export interface ColumnContext {
   /** The dashboard being updated (null on create): its widgets may keep an app widget that is gone. */

@@ -5,8 +5,8 @@
 import { z } from 'zod';
 import { defineContract, lazy, op } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
-import { safeRecord } from '../../core/records.js';
-import { AppWidgetView, AutocompleteResult, CreateDashboardBody, DashboardView, StateView, UpdateDashboardBody, WidgetStore } from './schema.js';
+import { safeRecord } from '../../core/null-prototype.js';
+import { AppWidgetView, AutocompleteResult, CreateDashboardBody, DashboardView, StateView, UpdateDashboardBody, WidgetStore } from './views.js';
 
 const Id = lazy(() => z.object({ id: z.string().min(1).max(200) }));
 const JsonObject = lazy(() => safeRecord(z.string(), z.unknown()));

@@ -4,9 +4,10 @@
  * The widgets are read from the apps runtime once it has read the installed apps; app changes
  * arrive as app.* events on the bus.
  */
-import type { ChoosableDevice } from '../../core/device-choice.js';
+
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
+import type { ChoosableDevice } from '../../home/device-choice.js';
 import type { AppsPort } from '../apps/port.js';
 import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';

@@ -6,8 +6,8 @@ import { notFound } from '../../core/errors.js';
 import { implement, type Operation } from '../../core/operation.js';
 import { type AutocompleteRuntime, autocomplete, InFlight } from './autocomplete.js';
 import { dashboardsContract } from './contract.js';
-import { LIMITS } from './schema.js';
 import type { DashboardsService } from './service.js';
+import { LIMITS } from './views.js';
 
 export function dashboardsOperations(service: DashboardsService, runtime: AutocompleteRuntime): Operation[] {
   const { catalog } = service;

@@ -5,15 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MiB } from '../../core/byte-bounds.js';
-import type { ChoosableDevice } from '../../core/device-choice.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
 import { JsonBytes } from '../../core/operation.js';
 import type { Section, Store } from '../../core/store.js';
+import type { ChoosableDevice } from '../../home/device-choice.js';
 import type { HubBus } from '../bus.js';
 import { type AppWidgetCatalog, isBuiltIn, type WidgetChange } from './app-widgets.js';
 import { buildColumns } from './columns.js';
-import { type ColumnsInput, type Dashboard, DashboardsSection, type DashboardsState, type DashboardView, LIMITS, SECTION, type WidgetStore } from './schema.js';
+import { type ColumnsInput, type Dashboard, DashboardsSection, type DashboardsState, type DashboardView, LIMITS, SECTION, type WidgetStore } from './views.js';
 import { type StoreChanges, syncStores } from './widget-stores.js';
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

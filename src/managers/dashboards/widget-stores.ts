@@ -4,7 +4,7 @@
  * dashboards and stores reach the disk in one write.
  */
 import { appIdOf, appUri } from './app-widgets.js';
-import type { DashboardsSection, WidgetStore } from './schema.js';
+import type { DashboardsSection, WidgetStore } from './views.js';
 
 export interface StoreChanges {
   created: WidgetStore[];

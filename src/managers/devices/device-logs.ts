@@ -5,8 +5,8 @@
  * other log. A deleted device takes its logs with it.
  */
 import type { Logger } from 'pino';
-import type { Capability } from '../../core/capability.js';
 import { deviceOwnerUri } from '../../core/owners.js';
+import type { Capability } from '../../home/capability.js';
 import type { InsightsService } from '../insights/service.js';
 
 export class DeviceLogs {

@@ -1,6 +1,6 @@
 /**
  * Devices: the devices the home's apps paired, their capabilities and values (service.ts), the
- * SDK calls their apps make (app-side.ts, served on the runtime's router while it runs); app.*
+ * SDK calls their apps make (sdk.ts, served on the runtime's router while it runs); app.*
  * events say when an app starts, stops or goes.
  */
 
@@ -11,9 +11,9 @@ import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { InsightsService } from '../insights/service.js';
 import type { ZonesService } from '../zones/service.js';
-import { serveDevices } from './app-side.js';
 import { devicesContract } from './contract.js';
 import { DeviceLogs } from './device-logs.js';
+import { serveDevices } from './sdk.js';
 import { DevicesService } from './service.js';
 
 export class DevicesManager implements Manager {

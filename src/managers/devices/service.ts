@@ -2,7 +2,7 @@
  * The devices of the home: their records (the `devices` section), their capability values
  * (values.ts), and every change to them, whoever makes it: a person through the Web API (rename,
  * move, settings, a capability set, delete), the pairing (create), or the device's own app
- * (app-side.ts). Every change is published: device.create/update/delete with the Device view, and
+ * (sdk.ts). Every change is published: device.create/update/delete with the Device view, and
  * capability.update for each value. A capability set by a person goes through the app's
  * listener first and is the device's value only once the app took it.
  */
@@ -14,15 +14,15 @@ import type { AppManifest } from '../../apps/manifest/manifest.js';
 import type { DEVICE_APP_CALLS, DeviceState, PairDevice } from '../../apps/wire/device-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
 import { MiB } from '../../core/byte-bounds.js';
-import { type Capability, valueProblem } from '../../core/capability.js';
 import { diff } from '../../core/diff.js';
 import { conflict, HearthError, notFound } from '../../core/errors.js';
-import { nullRecord } from '../../core/records.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import type { RecordSection, Store } from '../../core/store.js';
+import { type Capability, valueProblem } from '../../home/capability.js';
 import type { HubBus } from '../bus.js';
 import type { ZonesService } from '../zones/service.js';
 import type { DeviceLogs } from './device-logs.js';
-import { DEVICES_SECTION, DeviceRecord, LIMITS, type StoredValue } from './records.js';
+import { DEVICES_SECTION, DeviceRecord, LIMITS, type StoredValue } from './device-record.js';
 import { settingProblem } from './setting-check.js';
 import { CapabilityValues } from './values.js';
 import { type DeviceImageView, type DeviceView, deviceView, factsOf } from './views.js';

@@ -7,9 +7,9 @@
  */
 import type { Logger } from 'pino';
 import { KiB, MiB } from '../../core/byte-bounds.js';
-import { nullRecord } from '../../core/records.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import type { RecordSection, Store } from '../../core/store.js';
-import { DeviceValues, type StoredValue, VALUES_SECTION } from './records.js';
+import { DeviceValues, type StoredValue, VALUES_SECTION } from './device-record.js';
 
 const FLUSH_MS = 5_000;
 

@@ -4,10 +4,10 @@
  */
 
 import { z } from 'zod';
-import { type Capability, capabilityOf } from '../../core/capability.js';
 import { lazy } from '../../core/contract.js';
 import { appOwnerUri } from '../../core/owners.js';
-import type { DeviceRecord, StoredValue } from './records.js';
+import { type Capability, capabilityOf } from '../../home/capability.js';
+import type { DeviceRecord, StoredValue } from './device-record.js';
 
 const CapabilityView = lazy(() =>
   z.object({

@@ -7,8 +7,8 @@ import { textOf } from '../../apps/manifest/manifest.js';
 import type { DEVICE_APP_CALLS } from '../../apps/wire/device-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
 import { notFound } from '../../core/errors.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import { appOwnerUri } from '../../core/owners.js';
-import { nullRecord } from '../../core/records.js';
 import { driverUri } from '../devices/views.js';
 import type { DriverView } from './contract.js';
 

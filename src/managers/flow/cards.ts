@@ -7,10 +7,10 @@
 import { type CardKind, readCards } from '../../apps/manifest/flow-cards.js';
 import type { AppManifest } from '../../apps/manifest/manifest.js';
 import { notFound } from '../../core/errors.js';
-import { nullRecord } from '../../core/records.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import { cardScope } from './card-rights.js';
 import type { HubCard } from './hub-card.js';
-import type { CardView } from './schema.js';
+import type { CardView } from './views.js';
 
 type Card = HubCard;
 

@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { defineContract, lazy, op, stateOperation } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
-import { safeRecord } from '../../core/records.js';
-import { ActionInput, CardView, ConditionInput, FLOW_LIMITS, FlowCreate, FlowUpdate, FlowView, FolderView, RunView, TriggerInput } from './schema.js';
+import { safeRecord } from '../../core/null-prototype.js';
+import { ActionInput, CardView, ConditionInput, FLOW_LIMITS, FlowCreate, FlowUpdate, FlowView, FolderView, RunView, TriggerInput } from './views.js';
 
 const Id = lazy(() => z.object({ id: z.string().min(1).max(64) }));
 /** A card by Homey's two path parts: its owner's uri and its id (whole, as V3 sends it, or its own, as V2 does). */

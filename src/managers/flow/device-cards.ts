@@ -7,7 +7,7 @@
  * the hub, through the devices manager (a set goes to the device's app like any other).
  */
 import type { Arg, CardKind, Token } from '../../apps/manifest/flow-cards.js';
-import type { Capability } from '../../core/capability.js';
+import type { Capability } from '../../home/capability.js';
 import { type HubCard, hubArg, hubCard, type SystemImpl } from './hub-card.js';
 
 /** What the device cards need of the devices manager. */

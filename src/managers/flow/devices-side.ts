@@ -2,7 +2,7 @@
  * The devices manager as the device cards and the devices' tokens see it: a device's name,
  * capabilities, their facts and values, and setting one (through the device's app).
  */
-import type { Capability } from '../../core/capability.js';
+import type { Capability } from '../../home/capability.js';
 import type { DevicesService } from '../devices/service.js';
 import type { DeviceTokenSource } from '../flowtoken/registry.js';
 import type { DeviceSide } from './device-cards.js';

@@ -26,8 +26,8 @@ import type { CardRegistry } from './cards.js';
 import type { HubCard } from './hub-card.js';
 import { RunBounds } from './run-bounds.js';
 import type { Lineage, RunLog } from './run-log.js';
-import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './schema.js';
 import { readTitle } from './title.js';
+import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './views.js';
 
 /** Runs in a chain of flows starting flows, at most (the first is 0). */
 export const MAX_DEPTH = 10;

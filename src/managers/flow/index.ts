@@ -1,16 +1,16 @@
 /**
  * Flows: the home's automations (service.ts), the cards apps bring (cards.ts, from the apps'
  * manifests), the engine that runs them (engine.ts, calling the apps' processes) and the SDK
- * calls of the apps' cards (app-side.ts, served on the runtime's router while it runs); app.*
+ * calls of the apps' cards (sdk.ts, served on the runtime's router while it runs); app.*
  * events say when an app's cards change.
  */
 import type { CardKind } from '../../apps/manifest/flow-cards.js';
-import type { Capability } from '../../core/capability.js';
 import { HearthError, invalid } from '../../core/errors.js';
 import type { Manager } from '../../core/managers.js';
 import { implement, type Operation } from '../../core/operation.js';
 import { clockFor } from '../../core/system-zone.js';
 import type { TokenInfo } from '../../core/tokens.js';
+import type { Capability } from '../../home/capability.js';
 import { notify as notifyTimeline } from '../apps/notify.js';
 import type { AppsPort } from '../apps/port.js';
 import { appEventOf, type ManagerEvent } from '../bus.js';
@@ -18,7 +18,6 @@ import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import type { LogicService } from '../logic/service.js';
-import { serveFlows } from './app-side.js';
 import { checkCardRights, forCaller } from './card-rights.js';
 import { CardRegistry } from './cards.js';
 import { flowContract } from './contract.js';
@@ -26,10 +25,11 @@ import { deviceCards, triggerIds } from './device-cards.js';
 import { deviceSide } from './devices-side.js';
 import { FlowEngine, type Tokens } from './engine.js';
 import { RunLog } from './run-log.js';
-import type { CardView } from './schema.js';
+import { serveFlows } from './sdk.js';
 import { FlowsService, refsOf } from './service.js';
 import { systemCards } from './system-cards.js';
 import { TimeTriggers } from './time-triggers.js';
+import type { CardView } from './views.js';
 
 /** What the hub's own cards need of the other managers. */
 export interface HubSide {

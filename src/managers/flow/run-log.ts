@@ -3,7 +3,7 @@
  * a flow did and why it failed, not a history; it starts empty when the hub starts). Also which
  * run caused which (its lineage), for as long as a trigger fired from a run's listener can arrive.
  */
-import type { RunView } from './schema.js';
+import type { RunView } from './views.js';
 
 /** Where a run stands in a chain of runs starting runs: how deep, and the chain's first run. */
 export interface Lineage {

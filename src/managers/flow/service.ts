@@ -9,13 +9,13 @@ import type { CardKind } from '../../apps/manifest/flow-cards.js';
 import { KiB, MiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
-import { nullRecord } from '../../core/records.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import type { RecordSection, Store } from '../../core/store.js';
 import type { HubBus } from '../bus.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import { argsProblem, tokensIn } from './arg-values.js';
 import type { CardRegistry } from './cards.js';
-import { FLOW_LIMITS, type FlowCreate, FlowRecord, type FlowUpdate, type FlowView, FolderRecord } from './schema.js';
+import { FLOW_LIMITS, type FlowCreate, FlowRecord, type FlowUpdate, type FlowView, FolderRecord } from './views.js';
 
 /** What the service asks of the rest of the hub: whether a device and an app exist. */
 /** What a flow's cards name outside the flows: whether each still exists, and who hears of card changes. */

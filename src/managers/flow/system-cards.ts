@@ -8,11 +8,11 @@
  */
 import type { Arg, CardKind, Token } from '../../apps/manifest/flow-cards.js';
 import type { WallClock } from '../../core/cron.js';
-import { sunTimes } from '../../core/sun.js';
+import { sunTimes } from '../../home/sun.js';
 import type { VariableView } from '../logic/contract.js';
 import type { LogicService } from '../logic/service.js';
 import { type HubCard, hubArg, hubCard, type SystemImpl } from './hub-card.js';
-import type { FlowRecord } from './schema.js';
+import type { FlowRecord } from './views.js';
 
 export interface SystemDeps {
   readonly logic: LogicService;

@@ -5,7 +5,7 @@
  * "at 07:00" at 07:20 would be wrong.
  */
 import type { WallClock } from '../../core/cron.js';
-import { sunTimes } from '../../core/sun.js';
+import { sunTimes } from '../../home/sun.js';
 
 const MINUTE = 60_000;
 

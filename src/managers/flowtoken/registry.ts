@@ -3,9 +3,10 @@
  * each time it starts, which replaces them) and one per logic variable. Apps' token values live
  * in memory only: an app sets them again when it runs.
  */
-import type { Capability } from '../../core/capability.js';
+
 import { conflict, invalid, notFound } from '../../core/errors.js';
-import { nullRecord } from '../../core/records.js';
+import { nullRecord } from '../../core/null-prototype.js';
+import type { Capability } from '../../home/capability.js';
 import type { HubBus } from '../bus.js';
 import type { LogicService } from '../logic/service.js';
 import type { FlowTokenView, TokenValue } from './contract.js';

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineContract, defineOption, lazy, stateOperation } from '../../core/contract.js';
-import { safeRecord } from '../../core/records.js';
+import { safeRecord } from '../../core/null-prototype.js';
 
 function degrees(name: string, limit: number) {
   const range = { error: `${name} must be between -${limit} and ${limit} degrees` };

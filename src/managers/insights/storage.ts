@@ -5,8 +5,8 @@
  */
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { MIGRATE_FROM, SCHEMA_SQL, SCHEMA_VERSION } from './db-schema.js';
 import { LEVELS, RAW_KEEP_MS, type RollupLevel } from './levels.js';
-import { MIGRATE_FROM, SCHEMA_SQL, SCHEMA_VERSION } from './schema.js';
 import { prepareStatements, type Statements, toLog } from './statements.js';
 
 export type LogType = 'number' | 'boolean';

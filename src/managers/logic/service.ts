@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { KiB, MiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
-import { nullRecord } from '../../core/records.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import type { RecordSection, Store } from '../../core/store.js';
 import type { HubBus } from '../bus.js';
 import { type VariableType, type VariableValue, VariableView } from './contract.js';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { MiB } from '../../core/byte-bounds.js';
-import { nullRecord, safeRecord } from '../../core/records.js';
+import { nullRecord, safeRecord } from '../../core/null-prototype.js';
 import type { Section, Store } from '../../core/store.js';
 import { type EngineId, type EngineVoice, Voice } from './engines/engine.js';
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { KiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, HearthError, notFound } from '../../core/errors.js';
-import { nullRecord, safeRecord } from '../../core/records.js';
+import { nullRecord, safeRecord } from '../../core/null-prototype.js';
 import type { Section, Store } from '../../core/store.js';
 import type { HubBus } from '../bus.js';
 import type { ZoneView } from './contract.js';

@@ -7,7 +7,7 @@
  */
 import type { JSX } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { DEVICE_TILE } from '../../core/device-choice.js';
+import { DEVICE_TILE } from '../../home/device-choice.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import type { DeviceView } from '../live-devices.js';

@@ -1,13 +1,13 @@
 /**
  * Homey's devices picker for a placed widget: the devices its app widget may be given (its
  * `devices` key: its own app's or any, one or several, filtered by class and capabilities), the
- * same filter the hub checks on save (core/device-choice.ts). One device: a list box; several:
+ * same filter the hub checks on save (home/device-choice.ts). One device: a list box; several:
  * a check box each, in the order they were ticked (each chosen one can be moved earlier or
  * later), which the widget's page gets from Homey.getDeviceIds(). A chosen device that was
  * deleted since is shown so it can be unticked.
  */
 import type { JSX } from 'preact';
-import { choiceProblem, type DeviceChoice } from '../../core/device-choice.js';
+import { choiceProblem, type DeviceChoice } from '../../home/device-choice.js';
 import { appOf, type DeviceView } from '../live-devices.js';
 
 export function DevicePicker({

@@ -6,7 +6,7 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { DeviceView } from '../../managers/devices/views.js';
-import type { CardView } from '../../managers/flow/schema.js';
+import type { CardView } from '../../managers/flow/views.js';
 import { describe } from '../api.js';
 import { call } from '../client.js';
 import { Combobox, type Suggestion } from '../combobox.js';

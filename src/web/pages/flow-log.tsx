@@ -3,7 +3,7 @@
  * the last 20 of each flow while it runs).
  */
 import type { JSX } from 'preact';
-import type { RunView } from '../../managers/flow/schema.js';
+import type { RunView } from '../../managers/flow/views.js';
 import { call } from '../client.js';
 import { Err, formatTime, useLoad } from '../ui.js';
 

@@ -5,8 +5,8 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { FlowView, FolderView, RunView } from '../../managers/flow/schema.js';
 import { readTitle } from '../../managers/flow/title.js';
+import type { FlowView, FolderView, RunView } from '../../managers/flow/views.js';
 import { call, subscribe } from '../client.js';
 import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { type Draft, draftOf, FlowEditor } from './flow-editor.js';

@@ -8,7 +8,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlotType from 'uplot';
-import { shownScale } from '../../core/fraction-capabilities.js';
+import { shownScale } from '../../home/fraction-capabilities.js';
 import { describe } from '../api.js';
 import { call, subscribe } from '../client.js';
 import type { App, Entries, Log } from '../types.js';

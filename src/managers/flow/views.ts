@@ -8,7 +8,7 @@
 
 import { z } from 'zod';
 import { lazy } from '../../core/contract.js';
-import { safeRecord } from '../../core/records.js';
+import { safeRecord } from '../../core/null-prototype.js';
 
 const JsonObject = lazy(() => safeRecord(z.string(), z.unknown()));
 

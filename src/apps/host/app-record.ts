@@ -4,7 +4,7 @@
  * The app's files live in the apps folder; its logs and userdata under <data-dir>/apps/<id>/.
  */
 import { z } from 'zod';
-import { nullRecord, safeRecord } from '../../core/records.js';
+import { nullRecord, safeRecord } from '../../core/null-prototype.js';
 import { usesNetwork } from '../manifest/permissions.js';
 
 export const CrashReportSchema = z.object({

@@ -5,7 +5,7 @@
  * report every second, and a value lost in a power cut is reported again by its device).
  */
 import { z } from 'zod';
-import { safeRecord } from '../../core/records.js';
+import { safeRecord } from '../../core/null-prototype.js';
 
 const JsonObject = safeRecord(z.string(), z.unknown());
 

@@ -6,7 +6,7 @@
 
 import { z } from 'zod';
 import { lazy } from '../../core/contract.js';
-import { safeRecord } from '../../core/records.js';
+import { safeRecord } from '../../core/null-prototype.js';
 
 export const LIMITS = {
   nameLength: 100,

@@ -4,9 +4,9 @@
  * devices only: a device of another app is "not found", as if it did not exist.
  */
 import type { CallerApp, SdkRouter } from '../../apps/host/router.js';
-import { valueProblem } from '../../core/capability.js';
 import { HearthError, notFound } from '../../core/errors.js';
-import { type DeviceRecord, LIMITS } from './records.js';
+import { valueProblem } from '../../home/capability.js';
+import { type DeviceRecord, LIMITS } from './device-record.js';
 import type { DevicesService } from './service.js';
 
 export function serveDevices(router: SdkRouter, devices: DevicesService): Array<() => void> {
