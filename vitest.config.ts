@@ -24,6 +24,7 @@ const UNIT = [
   'test/foundation/config.test.ts',
   'test/foundation/cron.test.ts',
   'test/foundation/daemon-flags.test.ts',
+  'test/foundation/house.test.ts',
   'test/foundation/json-error.test.ts',
   'test/foundation/lan-address.test.ts',
   'test/foundation/lazy-schemas.test.ts',

@@ -189,3 +189,16 @@ export function contractOperations(contract: ManagerContract): Record<string, Op
   for (const def of contract.options ?? []) Object.assign(all, optionOperations(def));
   return all;
 }
+
+// ---- what a call sends and answers, typed from an operation's schemas (the web client, tests) ----
+
+type Field<O, K extends string> = O extends { readonly [k in K]: infer S extends z.ZodType } ? z.input<S> : never;
+// `{} extends T`: T has no required key (biome's noBannedTypes is about values typed `{}`, not this test).
+// biome-ignore lint/complexity/noBannedTypes: see above
+type Part<O, K extends string> = [Field<O, K>] extends [never] ? unknown : {} extends Field<O, K> ? { [k in K]?: Field<O, K> } : { [k in K]: Field<O, K> };
+
+/** What a call of operation `O` sends: its params, query and body, each where it has one. */
+export type OperationInput<O> = Part<O, 'params'> & Part<O, 'query'> & Part<O, 'body'>;
+
+/** What operation `O` answers: its output schema's type; null for a 204. */
+export type OperationAnswer<O> = O extends { readonly status: 204 } ? null : O extends { readonly output: infer S extends z.ZodType } ? z.output<S> : unknown;

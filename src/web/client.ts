@@ -9,8 +9,7 @@
  * const d = await call('dashboards', 'getDashboard', { params: { id } });
  * subscribe('backup', (e) => e.name === 'backup.update' && show(e.args[0].state));
  */
-import type { z } from 'zod';
-import type { ContractOperations, ManagerName } from '../core/contract.js';
+import type { ContractOperations, ManagerName, OperationAnswer, OperationInput } from '../core/contract.js';
 import type { ContractEvents, EventArgs } from '../core/events.js';
 import type { Contracts } from '../managers/contracts.js';
 import { api, type CallOptions, listen, seg } from './api.js';
@@ -26,16 +25,9 @@ const ROUTES: Routes = __HEARTH_ROUTES__;
 
 type Ops<M extends ManagerName> = ContractOperations<Contracts[M]>;
 type OpId<M extends ManagerName> = keyof Ops<M> & string;
-type Field<O, K extends string> = O extends { readonly [k in K]: infer S extends z.ZodType } ? z.input<S> : never;
-// `{} extends T`: T has no required key (biome's noBannedTypes is about values typed `{}`, not this test).
-// biome-ignore lint/complexity/noBannedTypes: see above
-type Part<O, K extends string> = [Field<O, K>] extends [never] ? unknown : {} extends Field<O, K> ? { [k in K]?: Field<O, K> } : { [k in K]: Field<O, K> };
-
-/** What a call of operation `O` sends: its params, query and body, each where it has one. */
-export type Input<O> = Part<O, 'params'> & Part<O, 'query'> & Part<O, 'body'>;
-
-/** What operation `O` answers: its output schema's type; null for a 204. */
-export type Answer<O> = O extends { readonly status: 204 } ? null : O extends { readonly output: infer S extends z.ZodType } ? z.output<S> : unknown;
+/** What a call of operation `O` sends, and what it answers (core/contract.ts). */
+export type Input<O> = OperationInput<O>;
+export type Answer<O> = OperationAnswer<O>;
 
 // biome-ignore lint/complexity/noBannedTypes: `{} extends T` tests that T has no required key
 type Args<O> = {} extends Input<O> ? [input?: Input<O>, options?: CallOptions] : [input: Input<O>, options?: CallOptions];

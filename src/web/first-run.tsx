@@ -10,7 +10,7 @@ import { seg } from './api.js';
 import { call } from './client.js';
 import { Icon } from './icons.js';
 import type { Units } from './types.js';
-import { Err, useAction, useLoad } from './ui.js';
+import { Err, LanguageSelect, useAction, useLoad } from './ui.js';
 
 const STEPS = ['Language and units', 'Location', 'First dashboard'] as const;
 
@@ -40,16 +40,7 @@ function LanguageStep({ next }: { next: () => void }): JSX.Element {
         next();
       })}
     >
-      <label>
-        Language
-        <select value={language ?? s?.language} disabled={!s} data-testid="setup-language" onChange={(e) => setLanguage((e.target as HTMLSelectElement).value)}>
-          {Object.entries(s?.languages ?? {}).map(([id, name]) => (
-            <option key={id} value={id}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <LanguageSelect languages={s?.languages} value={language ?? s?.language} disabled={!s} testId="setup-language" onChange={setLanguage} />
       <fieldset class="choice">
         <legend>Units</legend>
         {(['metric', 'imperial'] as const).map((u) => (

@@ -304,3 +304,26 @@ export function ErrWithRaw({ msg }: { msg: string | null | undefined }): JSX.Ele
     </span>
   );
 }
+
+/** The hub's language picker, labelled (first run and Settings): the languages the i18n manager speaks, by their own names. */
+export function LanguageSelect(p: {
+  languages: Readonly<Record<string, string>> | undefined;
+  value: string | undefined;
+  disabled: boolean;
+  onChange: (language: string) => void;
+  testId?: string;
+  class?: string;
+}): JSX.Element {
+  return (
+    <label class={p.class}>
+      Language
+      <select value={p.value} disabled={p.disabled} data-testid={p.testId} onChange={(e) => p.onChange((e.target as HTMLSelectElement).value)}>
+        {Object.entries(p.languages ?? {}).map(([id, name]) => (
+          <option key={id} value={id}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -7,6 +7,9 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { ContractOperations, ManagerName } from '../../src/core/contract.js';
+import type { Contracts } from '../../src/managers/contracts.js';
+import { callOp, type OpAnswer, type OpArgs, type OpId } from './op.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'dist/cli.js');
@@ -51,6 +54,8 @@ export interface RunningHub {
   /** Everything the hub printed, for failure messages. */
   readonly output: string[];
   call<T = unknown>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
+  /** An operation by manager and id, typed from its contract, as the owner (helpers/op.ts); a refusal throws OpError. */
+  op<M extends ManagerName, K extends OpId<M>>(manager: M, id: K, ...input: OpArgs<ContractOperations<Contracts[M]>[K]>): Promise<OpAnswer<M, K>>;
   /** SIGTERM and wait; resolves with the exit code. */
   stop(): Promise<number | null>;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -123,6 +128,7 @@ export async function startHub(options: HubOptions = {}): Promise<RunningHub> {
     process: child,
     output,
     call: (method, path, callOptions = {}) => call(url, method, path, { token: owner, ...callOptions }),
+    op: (manager, id, ...input) => callOp(url, owner, manager, id, ...input),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;

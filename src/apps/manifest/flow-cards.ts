@@ -117,6 +117,12 @@ export interface Card {
   readonly deviceArg: Arg | null;
 }
 
+/** The device a device card's arguments name (its device argument's `{id}`), or null: the one reading of it. */
+export function deviceOf(card: Pick<Card, 'deviceArg'>, args: Readonly<Record<string, unknown>>): string | null {
+  const value = card.deviceArg ? args[card.deviceArg.name] : undefined;
+  return typeof value === 'object' && value !== null && 'id' in value && typeof value.id === 'string' ? value.id : null;
+}
+
 /** A text in `language`, else English, else the first the app gave. */
 export function localized(text: unknown, language: string): string | null {
   if (typeof text === 'string') return text;

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { defineContract, lazy, op, stateOperation } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
-import { DeviceView } from './views.js';
+import { DeviceSettingView, DeviceView } from './views.js';
 
 const Id = lazy(() => z.object({ id: z.string().min(1).max(64) }));
 const CapabilityParams = lazy(() => z.object({ deviceId: z.string().min(1).max(64), capabilityId: z.string().min(1).max(130) }));
@@ -78,18 +78,7 @@ export const devicesContract = defineContract({
       },
       () => ({
         params: Id(),
-        output: z.array(
-          z.object({
-            id: z.string(),
-            type: z.string(),
-            label: z.union([z.string(), z.record(z.string(), z.string())]),
-            default: z.unknown(),
-            value: z.unknown(),
-            min: z.number().optional(),
-            max: z.number().optional(),
-            values: z.array(z.object({ id: z.string(), label: z.unknown() })).optional(),
-          }),
-        ),
+        output: z.array(DeviceSettingView()),
       }),
     ),
     setDeviceSettings: op(

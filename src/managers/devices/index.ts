@@ -5,7 +5,7 @@
  */
 
 import type { Manager } from '../../core/managers.js';
-import { implement, type Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/operation.js';
 import type { AppsPort } from '../apps/port.js';
 import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
@@ -13,6 +13,7 @@ import type { InsightsService } from '../insights/service.js';
 import type { ZonesService } from '../zones/service.js';
 import { devicesContract } from './contract.js';
 import { DeviceLogs } from './device-logs.js';
+import { devicesOperations } from './operations.js';
 import { serveDevices } from './sdk.js';
 import { DevicesService } from './service.js';
 
@@ -47,22 +48,7 @@ export class DevicesManager implements Manager {
       },
       logs,
     ));
-    this.operations = implement(devicesContract.operations, {
-      getState: () => service.state(),
-      getDevices: () => service.list(),
-      getDevice: ({ params }) => service.get(params.id),
-      updateDevice: ({ params, body }) => service.update(params.id, body),
-      getDeviceSettingsObj: ({ params }) => service.settingsObj(params.id),
-      setDeviceSettings: ({ params, body }) => service.setSettings(params.id, body),
-      deleteDevice: async ({ params }) => {
-        await service.remove(params.id);
-      },
-      getCapabilityValue: ({ params }) => service.getCapabilityValue(params.deviceId, params.capabilityId),
-      setCapabilityValue: async ({ params, body }) => {
-        await service.setCapabilityValue(params.deviceId, params.capabilityId, body.value, body.opts, body.transactionId);
-        return null;
-      },
-    });
+    this.operations = devicesOperations(service);
   }
 
   async start(): Promise<void> {

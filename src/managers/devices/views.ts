@@ -45,6 +45,21 @@ export const DeviceImageView = lazy(() =>
 );
 export type DeviceImageView = z.infer<ReturnType<typeof DeviceImageView>>;
 
+/** One setting of a device as its driver declares it, with its value (getDeviceSettingsObj). */
+export const DeviceSettingView = lazy(() =>
+  z.object({
+    id: z.string(),
+    type: z.string(),
+    label: z.union([z.string(), z.record(z.string(), z.string())]),
+    default: z.unknown(),
+    value: z.unknown(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    values: z.array(z.object({ id: z.string(), label: z.unknown() })).optional(),
+  }),
+);
+export type DeviceSettingView = z.infer<ReturnType<typeof DeviceSettingView>>;
+
 export const DeviceView = lazy(() =>
   z.object({
     id: z.string(),

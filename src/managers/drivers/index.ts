@@ -6,7 +6,7 @@
 
 import type { DiscoveryStrategy } from '../../apps/manifest/drivers.js';
 import type { Manager } from '../../core/managers.js';
-import { implement, type Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/operation.js';
 import type { AppsPort } from '../apps/port.js';
 import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
@@ -15,6 +15,7 @@ import { driversContract } from './contract.js';
 import { Discovery } from './discovery.js';
 import { DriverCatalog } from './drivers.js';
 import { OAuth2Callbacks } from './oauth2.js';
+import { driversOperations } from './operations.js';
 import { PairSessions } from './sessions.js';
 
 export class DriversManager implements Manager {
@@ -41,27 +42,11 @@ export class DriversManager implements Manager {
       },
       ctx.log,
     );
-    const language = () => ctx.options.get<string>('i18n', 'language') ?? 'en';
-    this.operations = implement(driversContract.operations, {
-      getState: () => ({ drivers: Object.keys(this.catalog.list()).length, pairSessions: sessions.count }),
-      getDrivers: () => this.catalog.list(language()),
-      getDriver: ({ params }) => this.catalog.get(params.id, language()).view,
-      createPairSession: ({ body }) => sessions.create(body),
-      getPairSession: ({ params }) => sessions.get(params.id),
-      deletePairSession: async ({ params }) => {
-        await sessions.end(params.id);
-      },
-      emitPairingHeartbeat: ({ params }) => {
-        sessions.get(params.id);
-        return null;
-      },
-      emitPairingEvent: ({ params, body }) => sessions.emit(params.id, body.event, body.data),
-      createPairSessionDevice: ({ params, body }) => sessions.addDevice(params.id, body),
-      deliverPairOAuth2: async ({ params, body }) => {
-        const appId = sessions.appOf(params.id);
-        await this.catalog.call(appId, 'oauth2.code', this.oauth2.read(appId, body.url), 10_000);
-        return null;
-      },
+    this.operations = driversOperations({
+      catalog: this.catalog,
+      sessions,
+      oauth2: this.oauth2,
+      language: () => ctx.options.get<string>('i18n', 'language') ?? 'en',
     });
   }
 

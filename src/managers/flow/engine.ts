@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { CardKind } from '../../apps/manifest/flow-cards.js';
+import { type CardKind, deviceOf } from '../../apps/manifest/flow-cards.js';
 import type { FLOW_APP_CALLS } from '../../apps/wire/flow-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
 import type { HubBus } from '../bus.js';
@@ -93,7 +93,7 @@ export class FlowEngine {
     const lineage: Lineage | null = cause === null ? null : { depth: (parent?.depth ?? 0) + 1, chain: parent?.chain ?? cause };
     const depth = lineage?.depth ?? 0;
     const deviceArg = card.deviceArg;
-    const on = device === null || !deviceArg ? flows : flows.filter((f) => (f.trigger.args[deviceArg.name] as { id?: unknown } | undefined)?.id === device);
+    const on = device === null || !deviceArg ? flows : flows.filter((f) => deviceOf(card, f.trigger.args) === device);
     if (on.length === 0) return;
     let go: boolean[];
     try {
@@ -285,7 +285,7 @@ export class FlowEngine {
       if (!run) throw new Error(`card ${card.id} does nothing when run`);
       return run(args, runId);
     }
-    const device = card.deviceArg ? ((args[card.deviceArg.name] as { id?: string } | undefined)?.id ?? null) : null;
+    const device = deviceOf(card, args);
     return this.deps.call(card.appId, 'flow.run', { kind, card: card.cardId, device, args, state, run: runId }, CARD_TIMEOUT_MS);
   }
 

@@ -4,6 +4,7 @@
  * only: another app's are "not found", as if they did not exist.
  */
 import type { SdkRouter } from '../../apps/host/router.js';
+import { deviceOf } from '../../apps/manifest/flow-cards.js';
 import { invalid, notFound } from '../../core/errors.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import type { CardRegistry } from './cards.js';
@@ -66,7 +67,7 @@ export function serveFlows(router: SdkRouter, d: AppSideDeps): Array<() => void>
         const refs = kind === 'trigger' ? [f.trigger] : kind === 'condition' ? f.conditions : f.actions;
         for (const ref of refs) {
           if (ref.id !== card.id) continue;
-          if (device !== null && card.deviceArg && (ref.args[card.deviceArg.name] as { id?: unknown } | undefined)?.id !== device) continue;
+          if (device !== null && card.deviceArg && deviceOf(card, ref.args) !== device) continue;
           out.push(ref.args);
         }
       }

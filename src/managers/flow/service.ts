@@ -5,7 +5,7 @@
  * marked broken with the reason, and does not run until it is mended or what it needs is back.
  */
 import { randomUUID } from 'node:crypto';
-import type { CardKind } from '../../apps/manifest/flow-cards.js';
+import { type CardKind, deviceOf } from '../../apps/manifest/flow-cards.js';
 import { KiB, MiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound } from '../../core/errors.js';
@@ -126,8 +126,8 @@ export class FlowsService {
           ? `its ${kind} card ${ref.id} is gone: app '${appId}' is not installed`
           : `its ${kind} card ${ref.id} no longer exists`;
       }
-      const device = card.deviceArg ? (ref.args[card.deviceArg.name] as { id?: unknown } | undefined)?.id : undefined;
-      if (typeof device === 'string' && !this.world.hasDevice(device)) return `the device of its ${kind} card ${ref.id} was deleted`;
+      const device = deviceOf(card, ref.args);
+      if (device !== null && !this.world.hasDevice(device)) return `the device of its ${kind} card ${ref.id} was deleted`;
       const gone = card.system?.broken?.(ref.args);
       if (gone) return `its ${kind} card ${ref.id}: ${gone}`;
       for (const token of tokensIn(ref.args)) {
@@ -177,8 +177,8 @@ export class FlowsService {
       if (!card) throw invalid(`there is no ${kind} card '${ref.id}'`);
       const problem = argsProblem(card, ref.args);
       if (problem) throw invalid(problem);
-      const device = card.deviceArg ? (ref.args[card.deviceArg.name] as { id?: unknown } | undefined)?.id : undefined;
-      if (typeof device === 'string' && !this.world.hasDevice(device)) throw invalid(`the device '${device}' of card '${card.title}' does not exist`);
+      const device = deviceOf(card, ref.args);
+      if (device !== null && !this.world.hasDevice(device)) throw invalid(`the device '${device}' of card '${card.title}' does not exist`);
     }
   }
 

@@ -3,11 +3,12 @@
  * use in their cards' arguments. The flow manager serves the apps' calls that make and set them.
  */
 import type { Manager } from '../../core/managers.js';
-import { implement, type Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/operation.js';
 import type { AppsPort } from '../apps/port.js';
 import type { ManagerContext } from '../context.js';
 import type { LogicService } from '../logic/service.js';
 import { flowtokenContract } from './contract.js';
+import { flowtokenOperations } from './operations.js';
 import { FlowTokens } from './registry.js';
 
 export class FlowTokenManager implements Manager {
@@ -20,13 +21,7 @@ export class FlowTokenManager implements Manager {
     // A token's owner is named by its app's name.
     const appName = (appId: string) => (apps.has(appId) ? apps.get(appId).name : appId);
     const tokens = (this.tokens = new FlowTokens(ctx.bus, logic, appName));
-    this.operations = implement(flowtokenContract.operations, {
-      getState: () => ({ tokens: Object.keys(tokens.list()).length }),
-      getFlowTokens: () => tokens.list(),
-      getFlowTokenValue: ({ params }) => tokens.get(params.id).value,
-      getFlowToken: ({ params }) => tokens.get(params.id),
-      getFlowTokenOfOwner: ({ params }) => tokens.get(`${params.uri}:${params.id}`),
-    });
+    this.operations = flowtokenOperations(tokens);
   }
 
   async start(): Promise<void> {}

@@ -2,9 +2,10 @@
  * Geolocation: where the hub is (coordinates) and its postal address. Options only.
  */
 import type { Manager } from '../../core/managers.js';
-import { implement, type Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
-import { type Address, geolocationContract, type Location } from './contract.js';
+import { geolocationContract, type Location } from './contract.js';
+import { geolocationOperations } from './operations.js';
 
 export { Address, Location } from './contract.js';
 
@@ -14,17 +15,7 @@ export class GeolocationManager implements Manager {
   readonly operations: readonly Operation[];
 
   constructor(private readonly ctx: ManagerContext) {
-    this.operations = [
-      ...ctx.options.register(this.name, geolocationContract.options),
-      ...implement(geolocationContract.operations, {
-        getState: () => ({
-          location: this.location(),
-          address: ctx.options.get<Address | null>(this.name, 'address'),
-          locationSet: ctx.options.isSet(this.name, 'location'),
-          addressSet: ctx.options.isSet(this.name, 'address'),
-        }),
-      }),
-    ];
+    this.operations = geolocationOperations(ctx.options);
   }
 
   location(): Location | null {

@@ -3,9 +3,10 @@
  * The PIN is secret: never in events, state or logs; readable only through its own GET.
  */
 import type { Manager } from '../../core/managers.js';
-import { implement, type Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
 import { googleAssistantContract } from './contract.js';
+import { googleAssistantOperations } from './operations.js';
 
 export class GoogleAssistantManager implements Manager {
   readonly name = googleAssistantContract.name;
@@ -13,12 +14,7 @@ export class GoogleAssistantManager implements Manager {
   readonly operations: readonly Operation[];
 
   constructor(ctx: ManagerContext) {
-    this.operations = [
-      ...ctx.options.register(this.name, googleAssistantContract.options),
-      ...implement(googleAssistantContract.operations, {
-        getState: () => ({ pinCodeSet: ctx.options.isSet(this.name, 'pinCode') }),
-      }),
-    ];
+    this.operations = googleAssistantOperations(ctx.options);
   }
 
   async start(): Promise<void> {}

@@ -2,10 +2,11 @@
  * i18n: the hub's language and units. Options only, plus a state with the supported languages.
  */
 import type { Manager } from '../../core/managers.js';
-import { implement, type Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
 import { i18nContract, type Units } from './contract.js';
-import { LANGUAGES, type Language } from './languages.js';
+import type { Language } from './languages.js';
+import { i18nOperations } from './operations.js';
 
 export type { Units } from './contract.js';
 
@@ -15,12 +16,7 @@ export class I18nManager implements Manager {
   readonly operations: readonly Operation[];
 
   constructor(private readonly ctx: ManagerContext) {
-    this.operations = [
-      ...ctx.options.register(this.name, i18nContract.options),
-      ...implement(i18nContract.operations, {
-        getState: () => ({ language: this.language(), units: this.units(), languages: LANGUAGES }),
-      }),
-    ];
+    this.operations = i18nOperations(ctx.options);
   }
 
   language(): Language {

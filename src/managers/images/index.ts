@@ -5,12 +5,13 @@
  */
 import { notFound } from '../../core/errors.js';
 import type { Manager } from '../../core/managers.js';
-import { implement, type Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/operation.js';
 import type { AppsPort } from '../apps/port.js';
 import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import { imagesContract } from './contract.js';
+import { imagesOperations } from './operations.js';
 import { ImagesService } from './service.js';
 
 export class ImagesManager implements Manager {
@@ -30,11 +31,7 @@ export class ImagesManager implements Manager {
     }));
     devices.imagesOf = (id) => service.of(id);
     service.onDeviceImages = (id, before) => devices.imagesChanged(id, before);
-    this.operations = implement(imagesContract.operations, {
-      getState: () => ({ images: service.count }),
-      getImages: () => service.list(),
-      getImageContent: ({ params }) => service.content(params.id),
-    });
+    this.operations = imagesOperations(service);
   }
 
   async start(): Promise<void> {

@@ -2,9 +2,10 @@
  * Logic: the home's variables (service.ts), which flows read as tokens and set with cards.
  */
 import type { Manager } from '../../core/managers.js';
-import { implement, type Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
 import { logicContract } from './contract.js';
+import { logicOperations } from './operations.js';
 import { LogicService } from './service.js';
 
 export class LogicManager implements Manager {
@@ -15,16 +16,7 @@ export class LogicManager implements Manager {
 
   constructor(ctx: ManagerContext) {
     const service = (this.service = new LogicService(ctx.store, ctx.bus));
-    this.operations = implement(logicContract.operations, {
-      getState: () => ({ variables: Object.keys(service.list()).length }),
-      getVariables: () => service.list(),
-      getVariable: ({ params }) => service.get(params.id),
-      createVariable: ({ body }) => service.create(body),
-      updateVariable: ({ params, body }) => service.update(params.id, body),
-      deleteVariable: async ({ params }) => {
-        await service.remove(params.id);
-      },
-    });
+    this.operations = logicOperations(service);
   }
 
   async start(): Promise<void> {

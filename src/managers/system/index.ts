@@ -8,12 +8,12 @@ import { hostname } from 'node:os';
 import { z } from 'zod';
 import { KiB } from '../../core/byte-bounds.js';
 import type { Manager } from '../../core/managers.js';
-import { implement, JsonBytes, type Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/operation.js';
 import type { Section } from '../../core/store.js';
-import { HOMEY_VERSION, VERSION } from '../../version.js';
 import type { ManagerContext } from '../context.js';
-import { OPTION_SETUP_DONE, OPTION_SETUP_STEP, systemContract } from './contract.js';
+import { systemContract } from './contract.js';
 import { type AppFigures, SystemFigures } from './figures.js';
+import { systemOperations } from './operations.js';
 
 const SECTION = 'system';
 const SystemSection = z.object({ name: z.string().min(1).max(64).nullable() });
@@ -22,7 +22,6 @@ export class SystemManager implements Manager {
   readonly name = systemContract.name;
   readonly contract = systemContract;
   readonly operations: readonly Operation[];
-  private readonly pingBody = new TextEncoder().encode(JSON.stringify({ ok: true, version: VERSION }));
   private section: Section<z.infer<typeof SystemSection>> | undefined;
   private readonly figures: SystemFigures;
 
@@ -42,33 +41,13 @@ export class SystemManager implements Manager {
       address: () => ctx.localAddress?.() ?? '',
       apps,
     });
-    this.operations = [
-      ...ctx.options.register(this.name, systemContract.options),
-      ...implement(systemContract.operations, {
-        // Homey's headers too: Homey's client (homey-api's createLocalAPI) knows a Homey by them.
-        ping: () => new JsonBytes<{ ok: true; version: string }>(this.pingBody, { 'x-homey-id': ctx.hubId, 'x-homey-version': HOMEY_VERSION }),
-        getInfo: () => this.figures.info(),
-        getSystemName: () => this.name_(),
-        setSystemName: async ({ body }) => {
-          await this.mustSection().update((d) => void (d.name = body.name));
-          return body.name;
-        },
-        getMemoryInfo: () => this.figures.memory(),
-        getStorageInfo: () => this.figures.storageInfo(),
-        getSystemState: () => ({
-          version: VERSION,
-          firstRun: this.firstRun(),
-          setupStep: ctx.options.isSet(this.name, OPTION_SETUP_STEP) ? ctx.options.get<number>(this.name, OPTION_SETUP_STEP) : null,
-        }),
-      }),
-    ];
-  }
-
-  private firstRun(): boolean {
-    const o = this.ctx.options;
-    if (o.get<boolean>(this.name, OPTION_SETUP_DONE)) return false;
-    if (o.isSet(this.name, OPTION_SETUP_STEP)) return true;
-    return !o.isSet('i18n', 'language') && !o.isSet('i18n', 'units') && !o.isSet('geolocation', 'location');
+    this.operations = systemOperations({
+      options: ctx.options,
+      hubId: ctx.hubId,
+      figures: this.figures,
+      name: () => this.name_(),
+      setName: (name) => this.mustSection().update((d) => void (d.name = name)),
+    });
   }
 
   /** The hub's name: the owner's, else the machine's. */

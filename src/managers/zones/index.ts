@@ -2,9 +2,10 @@
  * Zones: the home as a tree of zones with one root; devices are placed in them.
  */
 import type { Manager } from '../../core/managers.js';
-import { implement, type Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
 import { zonesContract } from './contract.js';
+import { zonesOperations } from './operations.js';
 import { ZonesService } from './service.js';
 
 export class ZonesManager implements Manager {
@@ -15,16 +16,7 @@ export class ZonesManager implements Manager {
 
   constructor(ctx: ManagerContext) {
     const service = (this.service = new ZonesService(ctx.store, ctx.bus));
-    this.operations = implement(zonesContract.operations, {
-      getState: () => ({ zones: Object.keys(service.list()).length, root: service.root }),
-      getZones: () => service.list(),
-      getZone: ({ params }) => service.get(params.id),
-      createZone: ({ body }) => service.create(body),
-      updateZone: ({ params, body }) => service.update(params.id, body),
-      deleteZone: async ({ params }) => {
-        await service.remove(params.id);
-      },
-    });
+    this.operations = zonesOperations(service);
   }
 
   async start(): Promise<void> {

@@ -7,19 +7,9 @@
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
-import type { DeviceView } from '../../managers/devices/views.js';
+import type { DeviceView, DeviceSettingView as SettingObj } from '../../managers/devices/views.js';
 import { call } from '../client.js';
 import { Err, label, useAction, useLoad } from '../ui.js';
-
-interface SettingObj {
-  id: string;
-  type: string;
-  label: unknown;
-  value: unknown;
-  min?: number | undefined;
-  max?: number | undefined;
-  values?: Array<{ id: string; label: unknown }> | undefined;
-}
 
 function Field({ id, s, value, set }: { id: string; s: SettingObj; value: unknown; set: (v: unknown) => void }): JSX.Element {
   const testId = `device-setting-${s.id}`;
@@ -63,7 +53,7 @@ function Field({ id, s, value, set }: { id: string; s: SettingObj; value: unknow
 }
 
 export function DeviceSettings({ device, onClose }: { device: DeviceView; onClose: () => void }): JSX.Element {
-  const loaded = useLoad(() => call('devices', 'getDeviceSettingsObj', { params: { id: device.id } }) as Promise<SettingObj[]>);
+  const loaded = useLoad(() => call('devices', 'getDeviceSettingsObj', { params: { id: device.id } }));
   const [changed, setChanged] = useState<Record<string, unknown>>({});
   const a = useAction();
   if (!loaded.data) return loaded.error ? <Err msg={loaded.error} /> : <p class="muted">Loading settings…</p>;

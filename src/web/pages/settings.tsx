@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { isScope, SCOPE_INFO, type Scope } from '../../core/scopes.js';
 import { call } from '../client.js';
 import type { Token, Units } from '../types.js';
-import { ActionButton, Card, CopyButton, Err, formatTime, ScopePicker, useAction, useLoad } from '../ui.js';
+import { ActionButton, Card, CopyButton, Err, formatTime, LanguageSelect, ScopePicker, useAction, useLoad } from '../ui.js';
 import { PhoneLogin } from './phone-login.js';
 
 /** A token's scopes in words (their labels), the raw names in the tooltip. */
@@ -66,20 +66,13 @@ function Language(): JSX.Element {
   const s = state.data;
   return (
     <div class="inline wrap">
-      <label class="inline">
-        Language
-        <select
-          value={s?.language}
-          disabled={!s || a.busy}
-          onChange={(e) => put(() => call('i18n', 'setOptionLanguage', { body: { value: (e.target as HTMLSelectElement).value } }))}
-        >
-          {Object.entries(s?.languages ?? {}).map(([id, name]) => (
-            <option key={id} value={id}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <LanguageSelect
+        class="inline"
+        languages={s?.languages}
+        value={s?.language}
+        disabled={!s || a.busy}
+        onChange={(value) => put(() => call('i18n', 'setOptionLanguage', { body: { value } }))}
+      />
       <label class="inline">
         Units
         <select
