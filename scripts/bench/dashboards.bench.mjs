@@ -69,7 +69,7 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100
 
 export default async function bench({ root, log }) {
   const appsDir = await mkdtemp(join(tmpdir(), 'hearth-bench-dash-apps-'));
-  await cp(join(root, 'test/dashboards/fixtures', APP), join(appsDir, APP), { recursive: true });
+  await cp(join(root, 'test/managers/dashboards/fixtures', APP), join(appsDir, APP), { recursive: true });
   await cp(join(root, 'examples', GREETER), join(appsDir, GREETER), { recursive: true });
   const bare = await startListening([join(root, 'scripts/bench/bare-hono.mjs')]);
   let hub;

@@ -45,7 +45,7 @@ export function stopChild(child) {
 
 /**
  * The node flags the daemon runs with, wherever it is started for real (the systemd unit's
- * ExecStart, `npm start`; test/foundation/daemon-flags.test.ts holds them equal), so the benches
+ * ExecStart, `npm start`; test/hub/daemon-flags.test.ts holds them equal), so the benches
  * measure the hub as a device runs it. `--v8-pool-size=1`: V8's background threads (4 by
  * default, whatever the cores) each got a malloc arena of their own once GC work ran on them,
  * 5 MiB of an idle hub's memory after its first minute (docs/performance.md).

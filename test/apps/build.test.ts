@@ -8,12 +8,12 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitAppRunning } from '../dashboards/helpers.js';
 import { type GitHub, startGitHub } from '../helpers/github.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { type Registry, startRegistry } from '../helpers/npm-registry.js';
 import { poll } from '../helpers/poll.js';
 import { writeHomeyApp } from '../homey/apps.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
 
 interface Build {
   state: 'building' | 'built' | 'failed';

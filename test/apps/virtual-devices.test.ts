@@ -8,9 +8,9 @@
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitAppRunning } from '../dashboards/helpers.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
 import { ROOT } from './helpers.js';
 
 const APP = 'com.hearth.virtual';

@@ -8,10 +8,10 @@
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitAppRunning } from '../dashboards/helpers.js';
 import { homeyApiModules } from '../helpers/homey-api.js';
 import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
 import { writeHomeyApp } from './apps.js';
 
 let hub: RunningHub;

@@ -1,7 +1,7 @@
 /**
  * What hearth makes of Homey apps that reach beyond it, in a real hub: an app with drivers is
  * listed as incompatible and never started; an app with flow cards runs (its cards take their
- * listeners; test/flows runs them); an app touching the Z-Wave radio gets a
+ * listeners; test/managers/flow runs them); an app touching the Z-Wave radio gets a
  * sentence; a Homey Compose folder is composed; apps dropped into the apps folder while the hub
  * runs are picked up; CommonJS apps without a package.json run as CommonJS wherever the apps
  * folder is; the app lifecycle (unload, timers) as the SDK documents it.

@@ -8,11 +8,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANAGER_NAMES } from '../../src/core/contract.js';
-import { waitAppRunning } from '../dashboards/helpers.js';
-import { APP, DRIVER, pairLamp, writeLampApp } from '../devices/lamp-app.js';
 import { type HomeyApiClient, type HomeyApiManager, loadHomeyApi } from '../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { pause, poll } from '../helpers/poll.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
+import { APP, DRIVER, pairLamp, writeLampApp } from '../managers/devices/lamp-app.js';
 
 /** Managers of homey-api's V3 local client that hearth serves, and the call that fills each one's cache. */
 const MANAGERS: Record<string, string | null> = {

@@ -6,9 +6,9 @@
  * token without a manager's read scope is refused its subscription, an unknown token its handshake.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP, BASE, body, CLOCK, copyFixture, type DashboardView, waitAppRunning, widgetIds } from '../dashboards/helpers.js';
 import { type HomeyApiClient, type HomeyApiManager, type HomeyApiModule, loadHomeyApi, loadSocketIo2, type SocketIo2 } from '../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { APP, BASE, body, CLOCK, copyFixture, type DashboardView, waitAppRunning, widgetIds } from '../managers/dashboards/helpers.js';
 import { writeHomeyApp } from './apps.js';
 
 let hub: RunningHub;

@@ -12,9 +12,9 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitAppRunning } from '../dashboards/helpers.js';
 import { ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
 import { writeHomeyApp } from './apps.js';
 
 let hub: RunningHub;

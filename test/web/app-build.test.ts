@@ -7,12 +7,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { waitAppRunning } from '../dashboards/helpers.js';
 import { type GitHub, startGitHub } from '../helpers/github.js';
 import { OWNER, ROOT, tempDir } from '../helpers/hub.js';
 import { type Registry, startRegistry } from '../helpers/npm-registry.js';
 import { poll } from '../helpers/poll.js';
 import { writeHomeyApp } from '../homey/apps.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
 import { screenshots, shown, signedIn, startWebHub, type WebHub } from './browser.js';
 
 const APP = 'com.example.garden';

@@ -6,9 +6,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { waitAppRunning } from '../dashboards/helpers.js';
-import { APP, pairSpeaker, writeSpeakerApp } from '../devices/speaker-app.js';
 import { OWNER, ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
+import { APP, pairSpeaker, writeSpeakerApp } from '../managers/devices/speaker-app.js';
 import { type Browser, launch, screenshots, signedIn } from './browser.js';
 
 let hub: RunningHub;

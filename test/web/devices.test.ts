@@ -1,18 +1,18 @@
 /**
- * The Devices page in Chromium against a real hub running the lamp app (test/devices/lamp-app.ts,
+ * The Devices page in Chromium against a real hub running the lamp app (test/managers/devices/lamp-app.ts,
  * written from Homey's docs): add a device by listing what the driver finds, switch it from its
  * tile and see the value its app reports, see another client's change live, and see the device
- * go unavailable when its app stops; pair the cloud app's lamp (test/devices/cloud-app.ts) through
+ * go unavailable when its app stops; pair the cloud app's lamp (test/managers/devices/cloud-app.ts) through
  * its login and its own pairing view.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { waitAppRunning } from '../dashboards/helpers.js';
-import { CLOUD_APP, writeCloudApp } from '../devices/cloud-app.js';
-import { APP, type Device, writeLampApp } from '../devices/lamp-app.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { writeHomeyApp } from '../homey/apps.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
+import { CLOUD_APP, writeCloudApp } from '../managers/devices/cloud-app.js';
+import { APP, type Device, writeLampApp } from '../managers/devices/lamp-app.js';
 import { type Browser, launch, screenshots, signedIn } from './browser.js';
 
 const PANEL = 'com.example.panel';

@@ -1,5 +1,5 @@
 /**
- * The Flows page in Chromium against a real hub running the weather app (test/flows/
+ * The Flows page in Chromium against a real hub running the weather app (test/managers/flow/
  * weather-app.ts, written from Homey's docs): build a flow in the editor by searching its cards
  * (a trigger, a condition turned round, an action whose text takes a token), test it unsaved,
  * save it, start it and read its log; an autocomplete argument's choices come from the app; a
@@ -7,11 +7,11 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { waitAppRunning } from '../dashboards/helpers.js';
-import { flowsOf } from '../flows/helpers.js';
-import { WEATHER, writeWeatherApp } from '../flows/weather-app.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
+import { flowsOf } from '../managers/flow/helpers.js';
+import { WEATHER, writeWeatherApp } from '../managers/flow/weather-app.js';
 import { type Browser, launch, screenshots, signedIn } from './browser.js';
 
 let hub: RunningHub;

@@ -6,10 +6,10 @@
 import type { Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { waitAppRunning } from '../dashboards/helpers.js';
-import { OAUTH_APP, startProvider, writeOAuthApp } from '../devices/oauth2-app.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
+import { OAUTH_APP, startProvider, writeOAuthApp } from '../managers/devices/oauth2-app.js';
 import { type Browser, launch, screenshots, shown, signedIn } from './browser.js';
 
 let hub: RunningHub;

@@ -1,0 +1,543 @@
+/**
+ * Flows in a real hub, with apps written from Homey's docs (weather-app.ts): cards listed at
+ * Homey's paths, flows built through the Web API and checked when saved, a trigger with tokens
+ * driving an action (its run listener filtering by state), a condition that blocks and an else
+ * branch, a delay, an autocomplete argument, a logic variable as a token, a crashing app's card
+ * failing only its flow's run, a flow that starts itself stopped at the bound, a flow whose app
+ * is uninstalled kept and marked broken, and the scopes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEvents } from '../../helpers/events.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
+import { pause, poll } from '../../helpers/poll.js';
+import { waitAppRunning } from '../dashboards/helpers.js';
+import { F, type Flow, flowsOf, type Run } from './helpers.js';
+import { CRASHY, card, WEATHER, writeWeatherApp } from './weather-app.js';
+
+let hub: RunningHub;
+const RAIN = card(WEATHER, 'rain_start');
+const RAINING = card(WEATHER, 'is_raining');
+const REMEMBER = card(WEATHER, 'remember');
+
+const { createFlow, lastMessage, log, runs } = flowsOf(() => hub);
+const rain = (location: string, mm: number) => hub.call('POST', `/api/app/${WEATHER}/rain`, { body: { location, mm } });
+const stdout = async () => (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${WEATHER}/crashlog`, { body: {} })).body.stdout;
+
+beforeAll(async () => {
+  const appsDir = await tempDir('hearth-flows-apps-');
+  await writeWeatherApp(appsDir);
+  hub = await startHub({ appsDir });
+  await waitAppRunning(hub, WEATHER);
+  await waitAppRunning(hub, CRASHY);
+  // The app made its token in onInit.
+  await poll(lastMessage, (v) => v === '', 'the weather app to make its token');
+});
+
+afterAll(async () => {
+  await hub?.cleanup();
+});
+
+describe('flow cards from apps', () => {
+  it("lists each app's cards at Homey's paths, with their arguments and tokens", async () => {
+    const triggers = await hub.call<Record<string, Record<string, unknown>>>('GET', `${F}/flowcardtrigger`);
+    expect(triggers.status).toBe(200);
+    expect(triggers.body[RAIN]).toMatchObject({
+      id: RAIN,
+      uri: `homey:app:${WEATHER}`,
+      ownerUri: `homey:app:${WEATHER}`,
+      ownerId: WEATHER,
+      ownerName: 'weather',
+      type: 'trigger',
+      title: 'It starts raining',
+      titleFormatted: 'It starts raining at [[location]]',
+      hint: 'When it starts raining more than 0.1 mm/h',
+      tokens: [{ id: 'mm_per_hour', type: 'number', title: 'mm/h', example: '5' }],
+      args: [
+        {
+          name: 'location',
+          type: 'dropdown',
+          values: [
+            { id: 'home', label: 'Home' },
+            { id: 'work', label: 'Work' },
+            { id: 'loop', label: 'Everywhere at once' },
+          ],
+        },
+      ],
+    });
+    const actions = await hub.call<Record<string, unknown>>('GET', `${F}/flowcardaction`);
+    expect(
+      Object.keys(actions.body)
+        .filter((id) => id.startsWith('homey:app:'))
+        .sort(),
+    ).toEqual([card(CRASHY, 'explode'), card(WEATHER, 'make_it_rain'), card(WEATHER, 'play_artist'), REMEMBER].sort());
+    // One card, by Homey's two path parts: V3 sends the whole id, V2 the card's own.
+    for (const id of [encodeURIComponent(RAINING), 'is_raining']) {
+      const one = await hub.call<{ id: string; args: Array<{ name: string }> }>('GET', `${F}/flowcardcondition/homey:app:${WEATHER}/${id}`);
+      expect(one.status).toBe(200);
+      expect(one.body.id).toBe(RAINING);
+    }
+    expect((await hub.call('GET', `${F}/flowcardcondition/homey:app:${WEATHER}/nope`)).status).toBe(404);
+  });
+
+  it("runs an autocomplete argument's listener, and a card by hand", async () => {
+    const found = await hub.call<Array<{ name: string; id: string }>>(
+      'GET',
+      `${F}/flowcardaction/homey:app:${WEATHER}/play_artist/autocomplete?name=artist&query=moz`,
+    );
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual([{ name: 'Wolfgang Amadeus Mozart', description: 'Composer', id: 'mozart' }]);
+    const cond = await hub.call<boolean>('POST', `${F}/flowcardcondition/homey:app:${WEATHER}/is_raining/run`, { body: { args: { where: 'here' } } });
+    expect(cond.body).toBe(true);
+    const act = await hub.call('POST', `${F}/flowcardaction/homey:app:${WEATHER}/remember/run`, { body: { args: { message: 'by hand' } } });
+    expect(act.status).toBe(200);
+    expect(await lastMessage()).toBe('by hand');
+  });
+});
+
+describe('flows', () => {
+  it('refuses a flow whose cards or arguments do not fit, saying which', async () => {
+    const bad = async (flow: Record<string, unknown>) =>
+      (await hub.call<{ error_description: string }>('POST', `${F}/flow`, { body: flow })).body.error_description;
+    const trigger = { id: RAIN, args: { location: 'home' } };
+    expect(await bad({ name: 'x', trigger: { id: card(WEATHER, 'nope') }, conditions: [], actions: [] })).toBe(
+      `there is no trigger card '${card(WEATHER, 'nope')}'`,
+    );
+    expect(await bad({ name: 'x', trigger: { id: RAIN, args: { location: 'moon' } }, conditions: [], actions: [] })).toBe(
+      "argument 'location' of card 'It starts raining' must be one of home, work, loop",
+    );
+    expect(await bad({ name: 'x', trigger, conditions: [], actions: [{ id: REMEMBER, args: {} }] })).toBe(
+      "card 'Remember a message' needs its argument 'message' (Message)",
+    );
+    expect(await bad({ name: 'x', trigger, conditions: [], actions: [{ id: REMEMBER, args: { message: 'a', amount: 5000 } }] })).toBe(
+      "argument 'amount' of card 'Remember a message' must be at most 1000",
+    );
+    expect(await bad({ name: 'x', trigger: { id: 'lamp' }, conditions: [], actions: [] })).toContain('is not a card id such as homey:app:com.example:my_card');
+    expect(await bad({ name: 'x', folder: 'nope', trigger, conditions: [], actions: [] })).toBe("flow folder 'nope' does not exist");
+    expect(Object.keys((await hub.call('GET', `${F}/flow`)).body as object)).toEqual([]);
+  });
+
+  it("a trigger with tokens drives an app's action; the run listener picks the flows by state", async () => {
+    const flow = await createFlow({
+      name: 'Rain at home',
+      trigger: { id: RAIN, args: { location: 'home' } },
+      conditions: [],
+      actions: [{ id: REMEMBER, args: { message: 'rain: [[mm_per_hour]] mm/h', amount: '[[mm_per_hour]]' } }],
+    });
+    expect(flow).toMatchObject({ enabled: true, broken: false, brokenReason: null, triggerable: false, trigger: { id: RAIN, uri: `homey:app:${WEATHER}` } });
+    // The card heard that a flow on it was made, and reads the flows' arguments.
+    await poll(stdout, (o) => o.includes('rain_start flows watch ["home"]'), 'the card to emit update');
+    expect((await rain('work', 2)).status).toBe(200);
+    expect((await rain('home', 3)).status).toBe(200);
+    const [run] = await runs(flow.id, 1);
+    expect(run).toMatchObject({ result: 'ran', branch: 'then', error: null });
+    expect(run!.steps.map((s) => [s.kind, s.outcome])).toEqual([
+      ['trigger', 'done'],
+      ['action', 'done'],
+    ]);
+    expect(await lastMessage()).toBe('rain: 3 mm/h');
+    // Only the run for 'home': 'work' was filtered out by the app's run listener.
+    expect(await log(flow.id)).toHaveLength(1);
+    expect(await stdout()).toContain('remember rain: 3 mm/h number 3');
+    await hub.call('DELETE', `${F}/flow/${flow.id}`);
+  });
+
+  it('a condition blocks the then branch and runs the else branch; inverted, it lets it through; a delay holds', async () => {
+    const flow = await createFlow({
+      name: 'Is it raining?',
+      trigger: { id: RAIN, args: { location: 'work' } },
+      conditions: [{ id: RAINING, args: { where: 'there' } }],
+      actions: [
+        { id: REMEMBER, group: 'then', args: { message: 'it rains there' } },
+        { id: REMEMBER, group: 'else', args: { message: 'dry there' }, delay: 1 },
+      ],
+    });
+    await rain('work', 1);
+    const [blocked] = await runs(flow.id, 1);
+    expect(blocked).toMatchObject({ result: 'ran', branch: 'else' });
+    expect(blocked!.steps.map((s) => [s.kind, s.outcome])).toEqual([
+      ['trigger', 'done'],
+      ['condition', 'false'],
+      ['action', 'done'],
+    ]);
+    // Each step names its card as a person reads it (Homey's `!{{is|is not}}` as the flow has it).
+    expect(blocked!.steps.map((s) => [s.ownerName, s.title])).toEqual([
+      ['weather', 'It starts raining'],
+      ['weather', 'It is raining'],
+      ['weather', 'Remember a message'],
+    ]);
+    expect(await lastMessage()).toBe('dry there');
+    // The else action waited its second before it ran.
+    expect(Date.parse(blocked!.steps[2]!.at) - Date.parse(blocked!.steps[1]!.at)).toBeGreaterThanOrEqual(1000);
+
+    const upd = await hub.call<Flow>('PUT', `${F}/flow/${flow.id}`, { body: { conditions: [{ id: RAINING, args: { where: 'there' }, inverted: true }] } });
+    expect(upd.status).toBe(200);
+    await rain('work', 1);
+    const [inverted] = await runs(flow.id, 2);
+    expect(inverted).toMatchObject({ result: 'ran', branch: 'then' });
+    expect(await lastMessage()).toBe('it rains there');
+
+    // Groups: one of them holding is enough.
+    await hub.call('PUT', `${F}/flow/${flow.id}`, {
+      body: {
+        conditions: [
+          { id: RAINING, args: { where: 'there' }, group: 'group1' },
+          { id: RAINING, args: { where: 'here' }, group: 'group2' },
+        ],
+      },
+    });
+    await rain('work', 1);
+    const [either] = await runs(flow.id, 3);
+    expect(either!.branch).toBe('then');
+    expect(either!.steps.map((s) => s.outcome)).toEqual(['done', 'false', 'true', 'done']);
+    await hub.call('DELETE', `${F}/flow/${flow.id}`);
+  });
+
+  it("a crashed app's card fails only its flow's run, and the run log says so", async () => {
+    const crashing = await createFlow({
+      name: 'Explode on rain',
+      trigger: { id: RAIN, args: { location: 'home' } },
+      actions: [{ id: card(CRASHY, 'explode') }, { id: REMEMBER, args: { message: 'after the crash' } }],
+    });
+    const calm = await createFlow({
+      name: 'Calm on rain',
+      trigger: { id: RAIN, args: { location: 'home' } },
+      conditions: [{ id: RAINING, args: { where: 'here' } }],
+      actions: [],
+    });
+    await rain('home', 1);
+    const [crashed] = await runs(crashing.id, 1);
+    expect(crashed!.result).toBe('failed');
+    expect(crashed!.steps.map((s) => [s.card, s.outcome])).toEqual([
+      [RAIN, 'done'],
+      [card(CRASHY, 'explode'), 'failed'],
+      [REMEMBER, 'done'],
+    ]);
+    expect(crashed!.steps[1]!.error).toMatch(/exited|ended|not running|closed/);
+    expect(crashed!.error).toContain("the action 'crashy: Explode' failed: ");
+    expect(await lastMessage()).toBe('after the crash');
+    const [ok] = await runs(calm.id, 1);
+    expect(ok).toMatchObject({ result: 'ran', branch: 'then' });
+    // The crashed app comes back (its supervisor restarts it); the flow still fails clearly while it is down.
+    await waitAppRunning(hub, CRASHY);
+    await hub.call('DELETE', `${F}/flow/${crashing.id}`);
+    await hub.call('DELETE', `${F}/flow/${calm.id}`);
+  });
+
+  it('a flow that starts itself is stopped at the bound, and its log says why', async () => {
+    const loop = await createFlow({
+      name: 'Rain makes rain',
+      trigger: { id: RAIN, args: { location: 'loop' } },
+      actions: [{ id: card(WEATHER, 'make_it_rain'), args: { mm: 1 } }],
+    });
+    await rain('loop', 1);
+    const all = await poll(
+      () => log(loop.id),
+      (l) => l.some((r) => r.result === 'stopped'),
+      'the loop to be stopped',
+    );
+    const stopped = all.find((r) => r.result === 'stopped')!;
+    expect(stopped.error).toBe(
+      'stopped: it was started by a chain of 11 flow runs, each started by the one before (a flow that starts itself); the bound is 10',
+    );
+    expect(all.filter((r) => r.result === 'ran')).toHaveLength(11);
+    await hub.call('DELETE', `${F}/flow/${loop.id}`);
+  });
+
+  it('a flow that starts itself six times over is refused past the bounds of runs; the hub answers, the log and the timeline say why', async () => {
+    const flowToken = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'flows only', scopes: ['service.flow'] } })).body
+      .token;
+    const made = await hub.call<Flow>('POST', `${F}/flow`, {
+      token: flowToken,
+      body: { name: 'Fan out', trigger: { id: 'homey:manager:flow:programmatic_trigger' } },
+    });
+    expect(made.status).toBe(201);
+    const self = { id: made.body.id, name: 'Fan out' };
+    const start = { id: 'homey:manager:flow:start_flow', args: { flow: self } };
+    expect((await hub.call('PUT', `${F}/flow/${self.id}`, { token: flowToken, body: { actions: Array(6).fill(start) } })).status).toBe(200);
+    const flowEvents = await openEvents(hub.wsUrl, 'flow', OWNER);
+    const timeline = await openEvents(hub.wsUrl, 'apps', OWNER);
+    const runsOf = () =>
+      flowEvents.frames.filter((f) => f.event === 'flowrun.create' && (f.args[0] as { flow: string }).flow === self.id).map((f) => f.args[0] as Run);
+    expect((await hub.call<Run>('POST', `${F}/flow/${self.id}/trigger`, { token: flowToken })).status).toBe(200);
+    // Which bound a run meets first depends on how the runs interleave: 32 of one flow at once, or 200 in the chain.
+    const bound =
+      /^(not started: 32 runs of this flow were under way, the bound for one flow|not started: the chain of flow runs that started it \(flows starting flows\) made 200 runs, the bound for one chain|stopped: it was started by a chain of 11 flow runs, .*; the bound is 10)$/;
+    const note = await timeline.next(
+      (f) => f.event === 'notification.create' && String((f.args[0] as { excerpt: string }).excerpt).includes('Fan out'),
+      20_000,
+    );
+    const excerpt = (note.args[0] as { excerpt: string }).excerpt;
+    expect(excerpt.startsWith("Flow 'Fan out' was started more often than the hub allows: ")).toBe(true);
+    expect(excerpt.slice(excerpt.indexOf('allows: ') + 8, -1)).toMatch(bound);
+    // The hub answers, and the chain ends: no more runs are published.
+    expect((await hub.call('GET', '/api/manager/system/ping')).status).toBe(200);
+    let seen = -1;
+    await poll(
+      async () => {
+        const before = seen;
+        seen = runsOf().length;
+        await pause(300, 'a run still under way would have been published by now');
+        return before === seen;
+      },
+      (settled) => settled,
+      'the chain to end',
+      100,
+    );
+    const all = runsOf();
+    const ran = all.filter((r) => r.result === 'ran').length;
+    expect(ran).toBeGreaterThanOrEqual(32);
+    expect(ran).toBeLessThanOrEqual(200);
+    // One refused run is logged (the others in the same ten seconds only counted), saying which bound.
+    const stopped = all.filter((r) => r.result === 'stopped');
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]!.error).toMatch(bound);
+    flowEvents.close();
+    timeline.close();
+    await hub.call('DELETE', `${F}/flow/${self.id}`);
+  });
+
+  it('a logic variable is a token in a flow; deleting it marks the flow broken, and the flow is kept', async () => {
+    const v = await hub.call<{ id: string; value: unknown }>('POST', '/api/manager/logic/variable', {
+      body: { name: 'Greeting', type: 'string', value: 'hello' },
+    });
+    expect(v.status).toBe(201);
+    expect((await hub.call('POST', '/api/manager/logic/variable', { body: { name: 'Count', type: 'number', value: 'three' } })).status).toBe(400);
+    expect((await hub.call('POST', '/api/manager/logic/variable', { body: { name: 'greeting', type: 'string', value: 'x' } })).status).toBe(409);
+    expect((await hub.call('PUT', `/api/manager/logic/variable/${v.body.id}`, { body: { value: 'good morning' } })).status).toBe(200);
+    const tokens = await hub.call<Record<string, { title: string; value: unknown }>>('GET', '/api/manager/flowtoken/flowtoken');
+    expect(tokens.body[`homey:manager:logic:${v.body.id}`]).toMatchObject({ title: 'Greeting', value: 'good morning' });
+    expect(tokens.body[`homey:app:${WEATHER}:last_message`]).toMatchObject({ title: 'Last message', ownerName: 'weather' });
+
+    const flow = await createFlow({
+      name: 'Greet on rain',
+      trigger: { id: RAIN, args: { location: 'work' } },
+      actions: [{ id: REMEMBER, args: { message: `[[homey:manager:logic|${v.body.id}]], it rains` } }],
+    });
+    await rain('work', 1);
+    await runs(flow.id, 1);
+    expect(await lastMessage()).toBe('good morning, it rains');
+
+    expect((await hub.call('DELETE', `/api/manager/logic/variable/${v.body.id}`)).status).toBe(204);
+    const after = await hub.call<Flow>('GET', `${F}/flow/${flow.id}`);
+    expect(after.body).toMatchObject({ broken: true, brokenReason: `the variable its action card ${REMEMBER} uses was deleted` });
+    await rain('work', 1);
+    // A broken flow does not run.
+    await poll(lastMessage, (m) => m === 'good morning, it rains', 'nothing to change');
+    expect(await log(flow.id)).toHaveLength(1);
+    expect((await hub.call<{ error_description: string }>('POST', `${F}/flow/${flow.id}/trigger`)).status).toBe(409);
+    await hub.call('DELETE', `${F}/flow/${flow.id}`);
+  });
+
+  it('starts a flow by hand, keeps folders, and answers advanced flows with 501', async () => {
+    const folder = await hub.call<{ id: string }>('POST', `${F}/flowfolder`, { body: { name: 'Weather' } });
+    expect(folder.status).toBe(201);
+    const sub = await hub.call<{ id: string; parent: string }>('POST', `${F}/flowfolder`, { body: { name: 'Rain', parent: folder.body.id } });
+    expect((await hub.call('PUT', `${F}/flowfolder/${folder.body.id}`, { body: { parent: sub.body.id } })).status).toBe(409);
+    const flow = await createFlow({
+      name: 'By hand',
+      folder: sub.body.id,
+      trigger: { id: card(WEATHER, 'rain_start'), args: { location: 'home' } },
+      actions: [{ id: REMEMBER, args: { message: 'started by hand' } }],
+    });
+    expect(flow.triggerable).toBe(false);
+    // Its trigger brings a token: started by hand it is refused; tested with the token given, it runs.
+    expect((await hub.call('POST', `${F}/flow/${flow.id}/trigger`)).status).toBe(409);
+    const tested = await hub.call<Run>('POST', `${F}/flow/test`, {
+      body: {
+        flow: { trigger: { id: RAIN, args: { location: 'home' } }, actions: [{ id: REMEMBER, args: { message: 'tested with [[mm_per_hour]] mm' } }] },
+        tokens: { mm_per_hour: 7 },
+        sessionId: 'editor',
+      },
+    });
+    expect(tested.body).toMatchObject({ flow: 'test', result: 'ran', branch: 'then' });
+    expect(await lastMessage()).toBe('tested with 7 mm');
+    expect((await hub.call('POST', `${F}/flow/test`, { body: { flow: { trigger: { id: RAIN, args: { location: 'mars' } } }, tokens: {} } })).status).toBe(400);
+    await hub.call('DELETE', `${F}/flow/${flow.id}`);
+    // Deleting a folder moves what was in it up.
+    expect((await hub.call('DELETE', `${F}/flowfolder/${folder.body.id}`)).status).toBe(204);
+    expect((await hub.call<{ parent: string | null }>('GET', `${F}/flowfolder/${sub.body.id}`)).body.parent).toBeNull();
+    const adv = await hub.call<{ error_description: string }>('GET', `${F}/advancedflow`);
+    expect(adv.status).toBe(501);
+    expect(adv.body.error_description).toContain('advanced flows are not part of hearth');
+  });
+
+  it("the hub's own cards: a flow starts another, which compares and sets a variable", async () => {
+    const triggers = (await hub.call<Record<string, { ownerName: string; title: string }>>('GET', `${F}/flowcardtrigger`)).body;
+    expect(triggers['homey:manager:cron:sunset']).toMatchObject({ ownerName: 'Date & time', title: 'At sunset' });
+    const count = (await hub.call<{ id: string; name: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Count', type: 'number', value: 1 } }))
+      .body;
+    const variable = { id: count.id, name: count.name };
+    const found = await hub.call<Array<{ id: string; name: string }>>(
+      'GET',
+      `${F}/flowcardaction/homey:manager:logic/set_variable/autocomplete?name=variable&query=cou`,
+    );
+    expect(found.body).toEqual([{ id: count.id, name: 'Count', description: 'number' }]);
+    const started = await createFlow({
+      name: 'Count up once',
+      trigger: { id: 'homey:manager:flow:programmatic_trigger' },
+      conditions: [{ id: 'homey:manager:logic:compare', args: { variable, operator: 'eq', value: '1' } }],
+      actions: [
+        { id: 'homey:manager:logic:set_variable', args: { variable, value: `[[homey:manager:logic|${count.id}]]0` } },
+        { id: REMEMBER, group: 'else', args: { message: 'counted already' } },
+      ],
+    });
+    const starter = await createFlow({
+      name: 'When the wind starts',
+      trigger: { id: card(WEATHER, 'wind_start') },
+      actions: [{ id: 'homey:manager:flow:start_flow', args: { flow: { id: started.id, name: started.name } } }],
+    });
+    expect(starter.triggerable).toBe(true);
+    const run = await hub.call<Run>('POST', `${F}/flow/${starter.id}/trigger`);
+    expect(run.body).toMatchObject({ result: 'ran', branch: 'then' });
+    const [first] = await runs(started.id, 1);
+    expect(first).toMatchObject({ result: 'ran', branch: 'then' });
+    // "1" and "0" made 10: a token inside a text.
+    expect((await hub.call<{ value: number }>('GET', `/api/manager/logic/variable/${count.id}`)).body.value).toBe(10);
+    await hub.call('POST', `${F}/flow/${starter.id}/trigger`);
+    const [second] = await runs(started.id, 2);
+    expect(second).toMatchObject({ result: 'ran', branch: 'else' });
+    expect(await lastMessage()).toBe('counted already');
+    // Deleting the started flow breaks the starter, which names it.
+    await hub.call('DELETE', `${F}/flow/${started.id}`);
+    expect((await hub.call<Flow>('GET', `${F}/flow/${starter.id}`)).body.brokenReason).toBe(
+      'its action card homey:manager:flow:start_flow: the flow it starts was deleted',
+    );
+    await hub.call('DELETE', `${F}/flow/${starter.id}`);
+  });
+
+  it('"a variable changed" fires with the new value as a token, and a flow that changes its own variable stops at the bound', async () => {
+    const made = await hub.call<{ id: string; name: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Mode', type: 'string', value: 'day' } });
+    const mode = { id: made.body.id, name: made.body.name };
+    const other = (await hub.call<{ id: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Other', type: 'string', value: 'a' } })).body;
+    const watch = await createFlow({
+      name: 'Mode changes',
+      trigger: { id: 'homey:manager:logic:variable_changed', args: { variable: mode } },
+      actions: [{ id: REMEMBER, args: { message: 'mode is [[value]]' } }],
+    });
+    await hub.call('PUT', `/api/manager/logic/variable/${other.id}`, { body: { value: 'b' } });
+    await hub.call('PUT', `/api/manager/logic/variable/${mode.id}`, { body: { value: 'night' } });
+    const [run] = await runs(watch.id, 1);
+    expect(run).toMatchObject({ result: 'ran' });
+    expect(await lastMessage()).toBe('mode is night');
+    // Another variable, or the same value again, starts nothing.
+    await hub.call('PUT', `/api/manager/logic/variable/${mode.id}`, { body: { value: 'night' } });
+    expect(await log(watch.id)).toHaveLength(1);
+    await hub.call('DELETE', `${F}/flow/${watch.id}`);
+
+    const loop = await createFlow({
+      name: 'Mode feeds itself',
+      trigger: { id: 'homey:manager:logic:variable_changed', args: { variable: mode } },
+      actions: [{ id: 'homey:manager:logic:set_variable', args: { variable: mode, value: '[[value]]!' } }],
+    });
+    await hub.call('PUT', `/api/manager/logic/variable/${mode.id}`, { body: { value: 'go' } });
+    const all = await poll(
+      () => log(loop.id),
+      (l) => l.some((r) => r.result === 'stopped'),
+      'the loop to be stopped',
+    );
+    expect(all.find((r) => r.result === 'stopped')?.error).toMatch(/a flow that starts itself\); the bound is 10$/);
+    await hub.call('DELETE', `${F}/flow/${loop.id}`);
+    await hub.call('DELETE', `/api/manager/logic/variable/${mode.id}`);
+    await hub.call('DELETE', `/api/manager/logic/variable/${other.id}`);
+  });
+
+  it("the notifications card: every browser's toast, as an app's notification; a text too long fails the run", async () => {
+    const listener = await openEvents(hub.wsUrl, 'apps', OWNER);
+    const flow = await createFlow({
+      name: 'Tell the house',
+      trigger: { id: 'homey:manager:flow:programmatic_trigger' },
+      actions: [{ id: 'homey:manager:notifications:create_notification', args: { text: 'The bell rang at noon' } }],
+    });
+    expect((await hub.call<Run>('POST', `${F}/flow/${flow.id}/trigger`)).body).toMatchObject({ result: 'ran' });
+    const frame = await listener.next((f) => f.event === 'notification.create');
+    expect(frame.args[0]).toMatchObject({ ownerUri: 'homey:manager:flow', ownerId: 'flow', excerpt: 'The bell rang at noon' });
+    listener.close();
+    await hub.call('PUT', `${F}/flow/${flow.id}`, {
+      body: { actions: [{ id: 'homey:manager:notifications:create_notification', args: { text: 'x'.repeat(1001) } }] },
+    });
+    await hub.call('POST', `${F}/flow/${flow.id}/trigger`);
+    const [failed] = await runs(flow.id, 2);
+    expect(JSON.stringify(failed)).toContain('a notification is at most 1000 characters; this one is 1001');
+    await hub.call('DELETE', `${F}/flow/${flow.id}`);
+  });
+
+  it('keeps a flow whose app was uninstalled, marked broken with the reason', async () => {
+    const flow = await createFlow({
+      name: 'Explode',
+      trigger: { id: RAIN, args: { location: 'home' } },
+      actions: [{ id: card(CRASHY, 'explode') }],
+    });
+    expect((await hub.call('DELETE', `/api/manager/apps/app/${CRASHY}`)).status).toBe(204);
+    const after = await poll(
+      async () => (await hub.call<Flow>('GET', `${F}/flow/${flow.id}`)).body,
+      (f) => f.broken,
+      'the flow to be broken',
+    );
+    expect(after.brokenReason).toBe(`its action card ${card(CRASHY, 'explode')} is gone: app '${CRASHY}' is not installed`);
+    const state = await hub.call<{ broken: number }>('GET', `${F}/state`);
+    expect(state.body.broken).toBe(1);
+  });
+
+  it("runs no card past the caller's rights: by hand, in a test, or in a flow it saves; the card list says which it may run", async () => {
+    const make = async (scopes: string[]) =>
+      (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'cards', scopes } })).body.token;
+    const flowOnly = await make(['service.flow']);
+    const withLogic = await make(['service.flow', 'service.logic']);
+    const v = (
+      await hub.call<{ id: string; name: string }>('POST', '/api/manager/logic/variable', { body: { name: 'Guarded', type: 'string', value: 'kept' } })
+    ).body;
+    const setIt = { id: 'homey:manager:logic:set_variable', args: { variable: { id: v.id, name: v.name }, value: 'changed' } };
+    const byHand = await hub.call<{ error_description: string }>('POST', `${F}/flowcardaction/homey:manager:logic/set_variable/run`, {
+      token: flowOnly,
+      body: { args: setIt.args },
+    });
+    expect(byHand.status).toBe(403);
+    expect(byHand.body.error_description).toBe("the action card 'Logic: Set a variable' needs the scope 'service.logic', which this token does not hold");
+    const programmatic = { id: 'homey:manager:flow:programmatic_trigger' };
+    const saved = await hub.call<{ error_description: string }>('POST', `${F}/flow`, {
+      token: flowOnly,
+      body: { name: 'Speak up', trigger: programmatic, actions: [{ id: 'homey:manager:speech-output:say', args: { text: 'hello' } }] },
+    });
+    expect(saved.status).toBe(403);
+    expect(saved.body.error_description).toContain("needs the scope 'service.speech'");
+    const tested = await hub.call<{ error_description: string }>('POST', `${F}/flow/test`, {
+      token: flowOnly,
+      body: { flow: { trigger: programmatic, actions: [{ id: REMEMBER, args: { message: 'planted' } }] }, tokens: {} },
+    });
+    expect(tested.status).toBe(403);
+    expect(tested.body.error_description).toContain("needs the scope 'service.app.control'");
+    // A flow the owner made with the card cannot be changed to use it by the flows-only token either.
+    const mine = await createFlow({ name: 'Harmless', trigger: programmatic });
+    expect((await hub.call('PUT', `${F}/flow/${mine.id}`, { token: flowOnly, body: { actions: [setIt] } })).status).toBe(403);
+    expect((await hub.call<{ value: string }>('GET', `/api/manager/logic/variable/${v.id}`)).body.value).toBe('kept');
+    // With the variables scope the same token may.
+    expect((await hub.call('PUT', `${F}/flow/${mine.id}`, { token: withLogic, body: { actions: [setIt] } })).status).toBe(200);
+    expect((await hub.call<Run>('POST', `${F}/flow/${mine.id}/trigger`, { token: withLogic })).body.result).toBe('ran');
+    expect((await hub.call<{ value: string }>('GET', `/api/manager/logic/variable/${v.id}`)).body.value).toBe('changed');
+    // The card list answers each caller which cards it may run, and what each needs.
+    const seen = (await hub.call<Record<string, { needs: string | null; usable: boolean }>>('GET', `${F}/flowcardaction`, { token: flowOnly })).body;
+    expect(seen['homey:manager:logic:set_variable']).toMatchObject({ needs: 'service.logic', usable: false });
+    expect(seen['homey:manager:flow:start_flow']).toMatchObject({ needs: 'service.flow.start', usable: true });
+    expect(seen['homey:manager:notifications:create_notification']).toMatchObject({ needs: null, usable: true });
+    const owner = (await hub.call<Record<string, { usable: boolean }>>('GET', `${F}/flowcardaction`)).body;
+    expect(Object.values(owner).every((c) => c.usable)).toBe(true);
+    await hub.call('DELETE', `${F}/flow/${mine.id}`);
+    await hub.call('DELETE', `/api/manager/logic/variable/${v.id}`);
+  });
+
+  it('holds each operation to its scope', async () => {
+    const made = await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', {
+      body: { name: 'reader', scopes: ['service.flow.readonly', 'service.logic.readonly'] },
+    });
+    expect(made.status).toBe(201);
+    const reader = made.body.token;
+    expect((await hub.call('GET', `${F}/flow`, { token: reader })).status).toBe(200);
+    expect((await hub.call('GET', '/api/manager/logic/variable', { token: reader })).status).toBe(200);
+    expect((await hub.call('POST', `${F}/flowfolder`, { token: reader, body: { name: 'x' } })).status).toBe(403);
+    expect((await hub.call('POST', '/api/manager/logic/variable', { token: reader, body: { name: 'x', type: 'boolean', value: true } })).status).toBe(403);
+    const starter = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'starter', scopes: ['service.flow.start'] } })).body
+      .token;
+    expect((await hub.call('POST', `${F}/flow/nope/trigger`, { token: starter })).status).toBe(404);
+    expect((await hub.call('GET', `${F}/flow`, { token: starter })).status).toBe(403);
+  });
+});
