@@ -46,17 +46,18 @@ beforeAll(async () => {
   });
   hub = await startHub({ appsDir });
   await waitAppRunning(hub, APP);
-  const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: `homey:app:${APP}:thermo` } });
-  const [listed] = (await hub.call<unknown[]>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, { body: { event: 'list_devices' } })).body;
-  device = (await hub.call<{ id: string }>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed })).body.id;
+  const session = await hub.op('drivers', 'createPairSession', { body: { type: 'pair', driverId: `homey:app:${APP}:thermo` } });
+  const [listed] = (await hub.op('drivers', 'emitPairingEvent', { params: { id: session.id }, body: { event: 'list_devices' } })) as Array<{
+    name: string;
+    data: { id: string };
+  }>;
+  device = (await hub.op('drivers', 'createPairSessionDevice', { params: { id: session.id }, body: listed! })).id;
 }, 60_000);
 afterAll(() => hub?.cleanup());
 
 const set = async (settings: Record<string, unknown>): Promise<string> => (await hub.call<string>('POST', `/api/app/${APP}/set`, { body: settings })).body;
 const settings = async (): Promise<Record<string, unknown>> =>
-  Object.fromEntries(
-    (await hub.call<Array<{ id: string; value: unknown }>>('GET', `/api/manager/devices/device/${device}/settings_obj`)).body.map((s) => [s.id, s.value]),
-  );
+  Object.fromEntries((await hub.op('devices', 'getDeviceSettingsObj', { params: { id: device } })).map((s) => [s.id, s.value]));
 
 describe("an app's own setSettings", () => {
   it('keeps values of their declared types, and its own undeclared keys', async () => {
@@ -72,8 +73,9 @@ describe("an app's own setSettings", () => {
   });
 
   it("holds a person's change to the bounds Homey's docs put in attr, as the app's", async () => {
-    const refused = await hub.call<{ error_description: string }>('PUT', `/api/manager/devices/device/${device}/settings`, { body: { poll: 1 } });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error_description).toBe("setting 'poll': takes 5 at least");
+    await expect(hub.op('devices', 'setDeviceSettings', { params: { id: device }, body: { poll: 1 } })).rejects.toMatchObject({
+      status: 400,
+      body: { error_description: "setting 'poll': takes 5 at least" },
+    });
   });
 });
