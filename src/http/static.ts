@@ -48,6 +48,8 @@ const contentType = (file: string): string => TYPES[extname(file).toLowerCase()]
 
 /** Built assets carry a content hash in their name (app-3F2A9C1B.js): cache them for a year. */
 const HASHED = /-[A-Z0-9]{8}\.(js|css)$/;
+/** The files an app may show as a picture of a driver or a device. */
+const PICTURE = /\.(svg|png|jpe?g|webp|gif)$/i;
 const WIDGET_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Segments of each kind of page's folder in its URL: `/app/<id>/settings`, `/app/<id>/widgets/<w>`, `/app/<id>/drivers/<d>/pair`. */
 const PREFIX_SEGMENTS: Readonly<Record<PageKind, number>> = { settings: 3, widget: 4, pair: 5 };
@@ -255,6 +257,34 @@ export function mountStatic(app: Hono, gateway: AppGateway | undefined, webRoot:
     if (!found) return next();
     // An SVG is app content that could hold script: sandboxed like the app's pages if opened alone.
     return send(c, found, { cache: 'no-cache', headers: { 'Content-Security-Policy': 'sandbox', 'X-Content-Type-Options': 'nosniff' } });
+  });
+  // A driver's icon (its manifest's, else Homey's default place) and the pictures of its assets
+  // folder, where a device's own icon is named from. The driver is found in the app's manifest by
+  // its id, so the folder is the manifest's, never the URL's; only picture files are served.
+  const driverOf = (appId: string, driverId: string) =>
+    gateway && APP_ID.test(appId) ? (gateway.manifest(appId)?.drivers.find((d) => d.id === driverId) ?? null) : null;
+  const picture = async (c: Context, appId: string, segments: string[] | null): Promise<Response | null> => {
+    const file = segments?.at(-1);
+    const found = segments && file && PICTURE.test(file) && gateway ? await findFile(join(gateway.appsDir, appId), segments) : null;
+    // An SVG is app content that could hold script: sandboxed if opened alone.
+    return found ? send(c, found, { cache: 'no-cache', headers: { 'Content-Security-Policy': 'sandbox', 'X-Content-Type-Options': 'nosniff' } }) : null;
+  };
+  // A path a manifest gives (not URL-encoded), checked as a URL's would be.
+  const manifestPath = (rel: string): string[] | null => safeSegments(rel.split('/').map(encodeURIComponent).join('/'));
+  app.get('/app/:appId/drivers/:driverId/icon', async (c, next) => {
+    const { appId, driverId } = c.req.param();
+    const driver = driverOf(appId, driverId);
+    if (!driver) return next();
+    return (await picture(c, appId, manifestPath(driver.icon ?? `drivers/${driver.id}/assets/icon.svg`))) ?? next();
+  });
+  app.get('/app/:appId/drivers/:driverId/assets/*', async (c, next) => {
+    const { appId, driverId } = c.req.param();
+    const driver = driverOf(appId, driverId);
+    // What follows `assets/` in the raw path: a driver id may be encoded any way a client likes.
+    const tail = safeSegments(new URL(c.req.url).pathname.split('/').slice(6).join('/'));
+    const folder = driver ? manifestPath(`drivers/${driver.id}/assets`) : null;
+    if (!folder || !tail || tail.length === 0) return next();
+    return (await picture(c, appId, [...folder, ...tail])) ?? next();
   });
   // A widget's preview pictures, as the manifest found them (compose.ts), for the add-widget picker.
   app.get('/app/:appId/widget-preview/:widgetId/:theme', async (c, next) => {

@@ -34,9 +34,51 @@ const PATHS = {
   right: 'M9 5l7 7-7 7',
   up: 'M5 15l7-7 7 7',
   down: 'M5 9l7 7 7-7',
+  // Device classes (Homey's `class`), for a tile whose app ships no icon of its own.
+  socket: 'M6 3h12a3 3 0 0 1 3 3v12a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3V6a3 3 0 0 1 3-3zM9.5 10v3M14.5 10v3',
+  sensor: 'M12 12h.01M8.5 8.5a5 5 0 0 0 0 7M15.5 8.5a5 5 0 0 1 0 7M5.6 5.6a9 9 0 0 0 0 12.8M18.4 5.6a9 9 0 0 1 0 12.8',
+  door: 'M6 21V3h12v18M4 21h16M14.5 12h.01',
+  thermostat: 'M10 14V5a2 2 0 0 1 4 0v9a4 4 0 1 1-4 0zM12 11v6',
+  lock: 'M6 11h12v10H6zM8 11V7a4 4 0 0 1 8 0v4M12 15v2',
+  fan: 'M12 10a2 2 0 1 0 0 4a2 2 0 1 0 0-4zM12 10c0-4 1-7 4-7s2 5-2 8M14 12c4 0 7 1 7 4s-5 2-8-2M12 14c0 4-1 7-4 7s-2-5 2-8M10 12c-4 0-7-1-7-4s5-2 8 2',
+  blinds: 'M4 3h16M5 3v13h14V3M5 7h14M5 11h14M12 16v5',
+  tv: 'M3 5h18v12H3zM8 21h8M12 17v4',
+  heater: 'M4 6h16v12H4zM8 6v12M12 6v12M16 6v12M6 21v-3M18 21v-3',
+  button: 'M12 9a3 3 0 1 0 0 6a3 3 0 1 0 0-6zM12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18z',
+  camera: 'M3 7h4l2-3h6l2 3h4v13H3zM12 10a3.5 3.5 0 1 0 0 7a3.5 3.5 0 1 0 0-7z',
+  other: 'M7 7h10v10H7zM9.5 3v4M14.5 3v4M9.5 17v4M14.5 17v4M3 9.5h4M3 14.5h4M17 9.5h4M17 14.5h4',
 } as const;
 
 export type IconName = keyof typeof PATHS;
+
+/** Homey's device classes by the icon that draws them; a class not named here is `other`. */
+const CLASS_ICONS: Readonly<Record<string, IconName>> = {
+  light: 'devices',
+  socket: 'socket',
+  sensor: 'sensor',
+  thermostat: 'thermostat',
+  heater: 'heater',
+  lock: 'lock',
+  fan: 'fan',
+  windowcoverings: 'blinds',
+  curtain: 'blinds',
+  blinds: 'blinds',
+  sunshade: 'blinds',
+  garagedoor: 'door',
+  tv: 'tv',
+  speaker: 'speech',
+  amplifier: 'speech',
+  button: 'button',
+  remote: 'button',
+  camera: 'camera',
+  doorbell: 'bell',
+};
+
+/** The icon of a device class; a door contact (a sensor with alarm_contact) is drawn as a door. */
+export function classIcon(deviceClass: string, capabilities: readonly string[]): IconName {
+  if (deviceClass === 'sensor' && capabilities.includes('alarm_contact')) return 'door';
+  return CLASS_ICONS[deviceClass] ?? 'other';
+}
 
 export function Icon({ name, size = 18 }: { name: IconName; size?: number }): JSX.Element {
   return (

@@ -10,12 +10,12 @@ import type { DeviceView } from '../../managers/devices/views.js';
 import type { ZoneView } from '../../managers/zones/contract.js';
 import { describe, seg } from '../api.js';
 import { call } from '../client.js';
+import { DeviceIcon } from '../device-icon.js';
+import { lookOf, type Unusual, unusualOf } from '../device-look.js';
 import { Icon } from '../icons.js';
 import { useLiveDevices } from '../live-devices.js';
-import { readout } from '../readout.js';
+import type { App } from '../types.js';
 import { Err, useLiveCollection, useLoad } from '../ui.js';
-
-type Cap = DeviceView['capabilitiesObj'][string];
 
 /** "Good evening" and the date and time, moved on each minute. */
 function Greeting(): JSX.Element {
@@ -38,43 +38,34 @@ function Greeting(): JSX.Element {
   );
 }
 
-/**
- * The capability a device's big button shows: on/off when it has it, else the first measurement
- * (a thermostat shows the room's temperature, not its target), else the first reading.
- */
-function mainCap(d: DeviceView): Cap | undefined {
-  const caps = d.capabilities.map((id) => d.capabilitiesObj[id]).filter((c): c is Cap => c !== undefined);
-  const reading = (c: Cap): boolean => c.getable && c.value !== null;
-  return (
-    caps.find((c) => c.id === 'onoff' && c.setable) ??
-    caps.find((c) => reading(c) && c.id.startsWith('measure_') && c.id !== 'measure_battery') ??
-    caps.find(reading) ??
-    caps[0]
-  );
-}
-
 function DeviceButton({ device }: { device: DeviceView }): JSX.Element {
   const [error, setError] = useState<string | null>(null);
-  const cap = mainCap(device);
-  const switchable = cap?.id === 'onoff' && cap.setable;
-  const on = switchable && cap.value === true;
-  const state = !device.available ? 'unavailable' : cap ? (switchable ? (on ? 'On' : 'Off') : readout(cap)) : '';
+  const look = lookOf(device);
+  const classes = ['home-device', look.on ? 'on' : '', look.alert ? 'alert' : '', device.available ? '' : 'unavailable'].filter(Boolean).join(' ');
+  // A lit light in its own colour; its brightness as a bar along the tile's foot.
+  const style = { ...(look.tint ? { '--tint': look.tint } : {}), ...(look.level !== null ? { '--level': String(look.level) } : {}) };
   const body = (
     <>
+      <DeviceIcon device={device} />
       <span class="name">{device.name}</span>
-      <span class="state">{state}</span>
+      <span class="state" data-testid="home-device-state">
+        {look.state}
+      </span>
+      {look.details.length > 0 ? <span class="details">{look.details.join(' · ')}</span> : null}
+      {!device.available && device.unavailableMessage ? <span class="details reason">{device.unavailableMessage}</span> : null}
+      {look.level !== null ? <span class="level" aria-hidden="true" /> : null}
     </>
   );
   return (
-    <div class={`home-device${on ? ' on' : ''}`} data-testid={`home-device-${device.name}`}>
-      {switchable ? (
+    <div class={classes} style={style} data-testid={`home-device-${device.name}`}>
+      {look.switchable ? (
         <button
           type="button"
-          aria-pressed={on}
+          aria-pressed={look.on}
           disabled={!device.available}
           onClick={() => {
             setError(null);
-            call('devices', 'setCapabilityValue', { params: { deviceId: device.id, capabilityId: 'onoff' }, body: { value: !on } }).catch((e: unknown) =>
+            call('devices', 'setCapabilityValue', { params: { deviceId: device.id, capabilityId: 'onoff' }, body: { value: !look.on } }).catch((e: unknown) =>
               setError(describe(e)),
             );
           }}
@@ -95,6 +86,38 @@ function DeviceButton({ device }: { device: DeviceView }): JSX.Element {
         </div>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * What is unusual in the home, one line each with the way to see to it: a door open, an alarm, a
+ * battery low, a device out of reach, an app that stopped by itself, a backup that failed. What a
+ * sign-in may not read is left out, not an error.
+ */
+function HomeState({ devices }: { devices: readonly DeviceView[] }): JSX.Element | null {
+  const apps = useLoad(() => call('apps', 'getApps').catch(() => ({}) as Record<string, App>));
+  useLiveCollection('apps', 'app', apps);
+  const backup = useLoad(() => call('backup', 'getState').catch(() => null));
+  const lines: Unusual[] = devices.flatMap(unusualOf);
+  for (const app of Object.values(apps.data ?? {})) {
+    if (app.enabled && app.crashed && app.state !== 'running')
+      lines.push({ key: `app:${app.id}`, text: `The app ${app.name} stopped${app.crashedMessage ? `: ${app.crashedMessage}` : ''}`, href: '#/apps' });
+  }
+  const failed = backup.data?.lastError;
+  if (failed && (!backup.data?.lastSuccessfulBackup || backup.data.lastSuccessfulBackup < failed.at))
+    lines.push({ key: 'backup', text: `The last backup failed: ${failed.message}`, href: '#/system' });
+  if (lines.length === 0) return null;
+  return (
+    <section class="home-state" aria-labelledby="home-state" data-testid="home-state">
+      <h2 id="home-state">Needs a look</h2>
+      <ul>
+        {lines.map((l) => (
+          <li key={l.key}>
+            <a href={l.href}>{l.text}</a>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -140,6 +163,7 @@ export function HomePage(): JSX.Element {
   return (
     <div class="home" data-testid="home">
       <Greeting />
+      {devices.data ? <HomeState devices={shown} /> : null}
       <Err msg={dashboards.error} />
       {!dashboards.data ? <p class="muted">Loading…</p> : null}
       {dashboards.data && boards.length === 0 && shown.length === 0 ? <EmptyHome /> : null}
