@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm run screenshots`: the README's and docs' pictures of a family's home, taken from a real
 // hub (the built one in dist/) running the example apps in a temporary data dir: zones, the
-// virtual devices paired into them (a lamp on, a plug at work, a sensor, a door, a thermostat),
-// a dashboard; then Chromium (Debian's, as the web tests use) at desktop and phone width, light
-// and dark: the home screen, the pairing of a plug, and Get apps with an app's archive chosen.
+// virtual devices paired into them (a lamp on and dimmed in its colour, a plug at work, a sensor,
+// a door left open, a thermostat, and a porch light of another app that is out of reach); then
+// Chromium (Debian's, as the web tests use) on a wall tablet (1024x768) and a phone, light and
+// dark: the home screen, the pairing of a plug, and Get apps with an app's archive chosen.
 // The pictures go to docs/images/. Nothing here reaches beyond 127.0.0.1.
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -17,6 +18,22 @@ const out = join(root, 'docs/images');
 const work = await mkdtemp(join(tmpdir(), 'hearth-screenshots-'));
 const appsDir = join(work, 'apps');
 await cp(join(root, 'examples'), appsDir, { recursive: true });
+// A porch light whose app cannot reach it: what a tile out of reach looks like.
+const faraway = join(appsDir, 'com.example.porch');
+await mkdir(join(faraway, 'drivers/bulb'), { recursive: true });
+await writeFile(
+  join(faraway, 'app.json'),
+  JSON.stringify({ id: 'com.example.porch', version: '1.0.0', sdk: 3, name: { en: 'Porch' }, drivers: [{ id: 'bulb', name: { en: 'Bulb' }, class: 'light', capabilities: ['onoff'] }] }),
+);
+await writeFile(join(faraway, 'app.js'), "module.exports = class extends require('homey').App {};\n");
+await writeFile(
+  join(faraway, 'drivers/bulb/driver.js'),
+  "module.exports = class extends require('homey').Driver { async onPairListDevices() { return [{ name: 'Porch light', data: { id: 'porch' } }]; } };\n",
+);
+await writeFile(
+  join(faraway, 'drivers/bulb/device.js'),
+  "module.exports = class extends require('homey').Device { async onInit() { await this.setUnavailable('out of reach: check its power'); } };\n",
+);
 
 const hub = await startHub(root, { appsDir });
 const { url } = hub;
@@ -59,8 +76,8 @@ try {
   const home = Object.entries(await call('GET', '/api/manager/zones/zone')).find(([, z]) => z.parent === null)[0];
   const zone = async (name) => (await call('POST', '/api/manager/zones/zone', { name, parent: home })).id;
   const rooms = { living: await zone('Living room'), kitchen: await zone('Kitchen'), hall: await zone('Hall') };
-  const pair = async (driver, zoneId, name) => {
-    const session = await call('POST', '/api/manager/drivers/pairsession', { type: 'pair', driverId: `homey:app:com.hearth.virtual:${driver}`, zoneId });
+  const pair = async (driver, zoneId, name, app = 'com.hearth.virtual') => {
+    const session = await call('POST', '/api/manager/drivers/pairsession', { type: 'pair', driverId: `homey:app:${app}:${driver}`, zoneId });
     const [listed] = await call('POST', `/api/manager/drivers/pairsession/${session.id}/emit`, { event: 'list_devices' });
     const device = await call('POST', `/api/manager/drivers/pairsession/${session.id}/device`, { ...listed, name });
     await call('DELETE', `/api/manager/drivers/pairsession/${session.id}`);
@@ -71,9 +88,16 @@ try {
   await pair('thermostat', rooms.living, 'Thermostat');
   const plug = await pair('plug', rooms.kitchen, 'Coffee machine');
   await pair('lamp', rooms.kitchen, 'Kitchen lights');
-  await pair('door', rooms.hall, 'Front door');
-  await call('PUT', `/api/manager/devices/device/${lamp.id}/capability/onoff`, { value: true });
-  await call('PUT', `/api/manager/devices/device/${plug.id}/capability/onoff`, { value: true });
+  const door = await pair('door', rooms.hall, 'Front door');
+  await pair('bulb', rooms.hall, 'Porch light', 'com.example.porch');
+  const set = (device, capability, value) => call('PUT', `/api/manager/devices/device/${device.id}/capability/${capability}`, { value });
+  await set(lamp, 'onoff', true);
+  await set(lamp, 'light_mode', 'color');
+  await set(lamp, 'light_hue', 0.1);
+  await set(lamp, 'light_saturation', 0.8);
+  await set(lamp, 'dim', 0.6);
+  await set(plug, 'onoff', true);
+  await call('POST', '/api/manager/flow/flowcardaction/homey:app:com.hearth.virtual/simulate_open/run', { args: { device: { id: door.id, name: door.name } } });
   await pause(1500);
 
   await mkdir(out, { recursive: true });
@@ -82,7 +106,7 @@ try {
   try {
     for (const scheme of ['light', 'dark']) {
       for (const [size, viewport] of [
-        ['desktop', { width: 1280, height: 860 }],
+        ['tablet', { width: 1024, height: 768 }],
         ['phone', { width: 390, height: 844 }],
       ]) {
         const context = await browser.newContext({ viewport, colorScheme: scheme, deviceScaleFactor: size === 'phone' ? 2 : 1 });
