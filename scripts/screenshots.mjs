@@ -23,7 +23,13 @@ const faraway = join(appsDir, 'com.example.porch');
 await mkdir(join(faraway, 'drivers/bulb'), { recursive: true });
 await writeFile(
   join(faraway, 'app.json'),
-  JSON.stringify({ id: 'com.example.porch', version: '1.0.0', sdk: 3, name: { en: 'Porch' }, drivers: [{ id: 'bulb', name: { en: 'Bulb' }, class: 'light', capabilities: ['onoff'] }] }),
+  JSON.stringify({
+    id: 'com.example.porch',
+    version: '1.0.0',
+    sdk: 3,
+    name: { en: 'Porch' },
+    drivers: [{ id: 'bulb', name: { en: 'Bulb' }, class: 'light', capabilities: ['onoff'] }],
+  }),
 );
 await writeFile(join(faraway, 'app.js'), "module.exports = class extends require('homey').App {};\n");
 await writeFile(
