@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 import { accessibilityViolations, unreachableByTab } from './a11y.js';
-import { screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
+import { screenshot, screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
 
 const VIRTUAL = 'com.hearth.virtual';
 const FAR = 'com.test.faraway';
@@ -110,7 +110,7 @@ describe('the home as a picture', () => {
     }
   });
 
-  it('draws each device as a family reads it, what needs a look first, on a tablet and a phone, light and dark', async () => {
+  it('draws each device as a family reads it, what needs a look first, on a tablet and a phone, light and dark', { timeout: 120_000 }, async () => {
     const { context } = w.browser;
     const page = await signedIn(context, w.hub.url, OWNER, '#/home');
     await page.setViewportSize({ width: 1024, height: 768 });
@@ -134,7 +134,7 @@ describe('the home as a picture', () => {
       // Out of reach: greyed, with the app's reason, and not a button that does nothing.
       expect(await tile('Porch light').getByTestId('home-device-state').textContent()).toBe('Unavailable');
       expect(await tile('Porch light').textContent()).toContain('out of reach: check its power');
-      expect(await tile('Porch light').locator('button').isDisabled()).toBe(true);
+      expect(await tile('Porch light').locator('button').first().isDisabled()).toBe(true);
       // Its app ships no icon: the light class's is drawn instead.
       await expect.poll(() => tile('Porch light').locator('[data-icon]').getAttribute('data-icon')).toBe('class');
       // What needs a look, first: the open door and the light out of reach, each a link.
@@ -149,13 +149,33 @@ describe('the home as a picture', () => {
       expect(await unreachableByTab(page)).toEqual([]);
       await screenshots(page, 'home-room');
 
+      // The lamp's second tap target opens its full controls in a sheet, live; Escape shuts it.
+      await tile('Reading lamp').getByRole('button', { name: 'All controls of Reading lamp' }).click();
+      const sheet = page.getByTestId('device-sheet');
+      await sheet.getByTestId('control-dim').waitFor();
+      expect(await sheet.getByTestId('control-light_hue').count()).toBe(1);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'home-sheet');
+      await page.keyboard.press('Escape');
+      await sheet.waitFor({ state: 'detached' });
+      // A sensor's tile opens its readings; the porch light's sheet says why it is out of reach.
+      await tile('Living room climate').locator('button').first().click();
+      await sheet.getByTestId('readout-measure_humidity').waitFor();
+      await sheet.getByRole('button', { name: 'Close' }).click();
+      await sheet.waitFor({ state: 'detached' });
+      await tile('Porch light').getByRole('button', { name: 'All controls of Porch light' }).click();
+      await sheet.getByTestId('device-unavailable').waitFor();
+      expect(await sheet.getByTestId('device-unavailable').textContent()).toBe('unavailable: out of reach: check its power');
+      await page.keyboard.press('Escape');
+      await sheet.waitFor({ state: 'detached' });
+
       // A tap on the tablet switches the lamp off; a phone on the same home sees it within a second or so.
       const onPhone = await context.newPage();
       try {
         await onPhone.setViewportSize({ width: 375, height: 740 });
         await onPhone.goto(`${w.hub.url}/#/home`);
         await onPhone.getByTestId('home-device-Reading lamp').waitFor();
-        await tile('Reading lamp').locator('button').click();
+        await tile('Reading lamp').locator('button').first().click();
         await expect.poll(() => onPhone.getByTestId('home-device-Reading lamp').getByTestId('home-device-state').textContent(), { timeout: 5_000 }).toBe('Off');
         expect(await accessibilityViolations(onPhone)).toEqual([]);
         await screenshots(onPhone, 'home-room-phone');

@@ -5,7 +5,7 @@
  * An empty home says what to do next, in three large steps. Everything stays live.
  */
 import type { JSX } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { DeviceView } from '../../managers/devices/views.js';
 import type { ZoneView } from '../../managers/zones/contract.js';
 import { describe, seg } from '../api.js';
@@ -16,6 +16,7 @@ import { Icon } from '../icons.js';
 import { useLiveDevices } from '../live-devices.js';
 import type { App } from '../types.js';
 import { Err, useLiveCollection, useLoad } from '../ui.js';
+import { DeviceTile } from './device-tile.js';
 
 /** "Good evening" and the date and time, moved on each minute. */
 function Greeting(): JSX.Element {
@@ -38,8 +39,33 @@ function Greeting(): JSX.Element {
   );
 }
 
+/**
+ * A device's full controls in a sheet over the home (a modal dialog: Escape or Close shuts it,
+ * focus stays inside), live as the tile is.
+ */
+function DeviceSheet({ device, onClose }: { device: DeviceView; onClose: () => void }): JSX.Element {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} class="sheet" aria-label={device.name} data-testid="device-sheet" onClose={onClose}>
+      <DeviceTile
+        device={device}
+        menu={
+          <button type="button" class="ghost" aria-label="Close" onClick={() => ref.current?.close()}>
+            <Icon name="close" />
+          </button>
+        }
+      />
+    </dialog>
+  );
+}
+
 function DeviceButton({ device }: { device: DeviceView }): JSX.Element {
   const [error, setError] = useState<string | null>(null);
+  const [sheet, setSheet] = useState(false);
   const look = lookOf(device);
   const classes = ['home-device', look.on ? 'on' : '', look.alert ? 'alert' : '', device.available ? '' : 'unavailable'].filter(Boolean).join(' ');
   // A lit light in its own colour; its brightness as a bar along the tile's foot.
@@ -73,8 +99,17 @@ function DeviceButton({ device }: { device: DeviceView }): JSX.Element {
           {body}
         </button>
       ) : (
-        <a href="#/devices">{body}</a>
+        <button type="button" aria-haspopup="dialog" onClick={() => setSheet(true)}>
+          {body}
+        </button>
       )}
+      {look.switchable ? (
+        // The second tap target of a switch: its brightness, colour and the rest.
+        <button type="button" class="more" aria-haspopup="dialog" aria-label={`All controls of ${device.name}`} onClick={() => setSheet(true)}>
+          <Icon name="menu" />
+        </button>
+      ) : null}
+      {sheet ? <DeviceSheet device={device} onClose={() => setSheet(false)} /> : null}
       {error ? (
         // A family sentence; the app's own words ("connect ECONNREFUSED ...") behind it, for whoever looks after the hub.
         <div class="error small" role="alert" data-testid="home-device-error">
