@@ -43,6 +43,7 @@ const UNIT = [
   'test/managers/insights/zone.test.ts',
   'test/managers/speech-output/cache.test.ts',
   'test/web/device-look.test.ts',
+  'test/web/night.test.ts',
   'test/web/qr.test.ts',
   'test/web/readout.test.ts',
 ];

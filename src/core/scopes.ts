@@ -80,6 +80,19 @@ export const PHONE_SCOPES: readonly Scope[] = [
   'service.insights.readonly',
 ];
 
+/**
+ * What a wall tablet signs in with (System → Sign in a phone, "for a wall tablet"): seeing and
+ * switching devices, the rooms, the dashboards and whether the apps run; nothing of the home's
+ * set-up, no flows, no speech.
+ */
+export const WALL_SCOPES: readonly Scope[] = [
+  'service.dashboard.readonly',
+  'service.device.readonly',
+  'service.device.control',
+  'service.zone.readonly',
+  'service.app.readonly',
+];
+
 /** What a token may hold: a scope, or `*` for every scope (the owner token). */
 export type GrantedScope = Scope | '*';
 

@@ -1,7 +1,7 @@
 /**
  * The web app's shell: sign-in (signin.tsx: a one-time link, or a pasted token), a hash router
  * (#/home, the first screen; #/dashboards, #/devices, #/flows, #/apps, #/insights, #/system) so the hub serves one static page, and the
- * navigation. Each page lives in pages/.
+ * navigation. Each page lives in pages/. #/wall is a wall tablet's screen, shown without the navigation.
  */
 import { type JSX, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -17,6 +17,7 @@ import { FlowsPage } from './pages/flows.js';
 import { HomePage } from './pages/home.js';
 import { InsightsPage } from './pages/insights.js';
 import { SystemPage } from './pages/system.js';
+import { WallPage } from './pages/wall.js';
 import { loginCode, redeemLogin, SignIn } from './signin.js';
 import './styles.css';
 
@@ -31,8 +32,8 @@ const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: ()
 ];
 
 function currentRoute(): string {
-  const id = location.hash.replace(/^#\/?/, '').split('/')[0] ?? '';
-  return PAGES.some((p) => p.id === id) ? id : 'home';
+  const id = location.hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
+  return id === 'wall' || PAGES.some((p) => p.id === id) ? id : 'home';
 }
 
 function App(): JSX.Element {
@@ -50,6 +51,9 @@ function App(): JSX.Element {
           setReason(null);
           setSignedIn(true);
           setRedeeming(false);
+          // The link's landing (the wall, for a wall tablet's) replaced the address without a
+          // hashchange: the router hears of it here.
+          window.dispatchEvent(new HashChangeEvent('hashchange'));
         },
         (err: unknown) => {
           setToken(null);
@@ -104,6 +108,8 @@ function App(): JSX.Element {
     );
   }
   if (!signedIn) return <SignIn reason={reason} onDone={() => setSignedIn(true)} />;
+  // A wall tablet: the wall alone, no navigation, no administration, no first-run walk.
+  if (route === 'wall') return <WallPage />;
   if (firstRun) return <FirstRun startAt={firstRun.at} onDone={() => setFirstRun(null)} />;
   const page = PAGES.find((p) => p.id === route) ?? PAGES[0]!;
   const View = page.view;

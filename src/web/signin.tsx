@@ -9,7 +9,8 @@ import { describe, setToken } from './api.js';
 import { call } from './client.js';
 import { Err } from './ui.js';
 
-const LOGIN_HASH = /^#login=([A-Za-z0-9_-]{1,200})$/;
+/** `#login=<code>`, and for a wall tablet `&to=wall` with its night hours (`&night=22:00-07:00`). */
+const LOGIN_HASH = /^#login=([A-Za-z0-9_-]{1,200})(&to=wall(?:&night=(\d\d:\d\d-\d\d:\d\d))?)?$/;
 
 /** "Chrome on Android": what the session is called in the token list. */
 export function browserName(ua = navigator.userAgent): string {
@@ -47,7 +48,9 @@ export function loginCode(): string | null {
  * sentence (used, expired, unknown).
  */
 export async function redeemLogin(code: string): Promise<void> {
-  history.replaceState(null, '', `${location.pathname}#/dashboards`);
+  const m = LOGIN_HASH.exec(location.hash);
+  const landing = m?.[2] ? `#/wall${m[3] ? `?night=${m[3]}` : ''}` : '#/dashboards';
+  history.replaceState(null, '', `${location.pathname}${landing}`);
   const made = await call('tokens', 'redeemLogin', { body: { code, browser: browserName() } }, { signOutOn401: false, anonymous: true });
   setToken(made.token);
 }

@@ -129,7 +129,7 @@ function DeviceButton({ device }: { device: DeviceView }): JSX.Element {
  * battery low, a device out of reach, an app that stopped by itself, a backup that failed. What a
  * sign-in may not read is left out, not an error.
  */
-function HomeState({ devices }: { devices: readonly DeviceView[] }): JSX.Element | null {
+export function HomeState({ devices }: { devices: readonly DeviceView[] }): JSX.Element | null {
   const apps = useLoad(() => call('apps', 'getApps').catch(() => ({}) as Record<string, App>));
   useLiveCollection('apps', 'app', apps);
   const backup = useLoad(() => call('backup', 'getState').catch(() => null));
@@ -153,6 +153,27 @@ function HomeState({ devices }: { devices: readonly DeviceView[] }): JSX.Element
         ))}
       </ul>
     </section>
+  );
+}
+
+/** The home's devices room by room, each room a section of tiles, devices by name. */
+export function Rooms({ devices, zones }: { devices: readonly DeviceView[]; zones: Readonly<Record<string, ZoneView>> | undefined }): JSX.Element {
+  const byZone = new Map<string, DeviceView[]>();
+  for (const d of [...devices].sort((a, b) => a.name.localeCompare(b.name))) byZone.set(d.zone, [...(byZone.get(d.zone) ?? []), d]);
+  const zoneName = (id: string): string => zones?.[id]?.name ?? 'Home';
+  return (
+    <>
+      {[...byZone].map(([zone, list]) => (
+        <section key={zone} aria-label={zoneName(zone)}>
+          <h2>{zoneName(zone)}</h2>
+          <div class="home-tiles">
+            {list.map((d) => (
+              <DeviceButton key={d.id} device={d} />
+            ))}
+          </div>
+        </section>
+      ))}
+    </>
   );
 }
 
@@ -192,9 +213,6 @@ export function HomePage(): JSX.Element {
   }, [dashboards.data !== undefined]);
   const boards = Object.values(dashboards.data ?? {});
   const shown = Object.values(devices.data ?? {}).filter((d) => !d.hidden);
-  const byZone = new Map<string, DeviceView[]>();
-  for (const d of shown.sort((a, b) => a.name.localeCompare(b.name))) byZone.set(d.zone, [...(byZone.get(d.zone) ?? []), d]);
-  const zoneName = (id: string): string => zones.data?.[id]?.name ?? 'Home';
   return (
     <div class="home" data-testid="home">
       <Greeting />
@@ -228,16 +246,7 @@ export function HomePage(): JSX.Element {
           </div>
         </section>
       ) : null}
-      {[...byZone].map(([zone, list]) => (
-        <section key={zone} aria-label={zoneName(zone)}>
-          <h2>{zoneName(zone)}</h2>
-          <div class="home-tiles">
-            {list.map((d) => (
-              <DeviceButton key={d.id} device={d} />
-            ))}
-          </div>
-        </section>
-      ))}
+      <Rooms devices={shown} zones={zones.data} />
     </div>
   );
 }

@@ -6,7 +6,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { encode } from 'uqr';
-import { PHONE_SCOPES, type Scope } from '../../core/scopes.js';
+import { PHONE_SCOPES, type Scope, WALL_SCOPES } from '../../core/scopes.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import type { LoginCode } from '../types.js';
@@ -61,10 +61,13 @@ function useCountdown(iso: string | null): number {
 
 export function PhoneLogin(): JSX.Element {
   const [scopes, setScopes] = useState<Scope[]>([...PHONE_SCOPES]);
-  const [made, setMade] = useState<LoginCode | null>(null);
+  // A wall tablet: its own scopes, and the link opens the wall view with its night hours.
+  const [wall, setWall] = useState(false);
+  const [night, setNight] = useState({ from: '22:00', until: '07:00' });
+  const [made, setMade] = useState<(LoginCode & { to: string }) | null>(null);
   const a = useAction();
   const left = useCountdown(made?.expiresAt ?? null);
-  const link = made ? `${location.origin}/#login=${made.code}` : '';
+  const link = made ? `${location.origin}/#login=${made.code}${made.to}` : '';
   const local = /^(localhost|127\.|\[::1\])/.test(location.host);
   return (
     <>
@@ -73,9 +76,47 @@ export function PhoneLogin(): JSX.Element {
       </p>
       <form
         onSubmit={a.submit(async () => {
-          setMade(await call('tokens', 'createLogin', { body: { scopes } }));
+          const code = await call('tokens', 'createLogin', { body: { scopes } });
+          setMade({ ...code, to: wall ? `&to=wall&night=${night.from}-${night.until}` : '' });
         })}
       >
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={wall}
+            data-testid="login-wall"
+            onChange={(e) => {
+              const on = (e.target as HTMLInputElement).checked;
+              setWall(on);
+              setScopes([...(on ? WALL_SCOPES : PHONE_SCOPES)]);
+            }}
+          />
+          <span>For a wall tablet: it opens on the home's rooms and a clock, with nothing to administer, and dims at night</span>
+        </label>
+        {wall ? (
+          <div class="inline wrap">
+            <label class="inline">
+              Night from{' '}
+              <input
+                type="time"
+                required
+                value={night.from}
+                data-testid="wall-night-from"
+                onInput={(e) => setNight({ ...night, from: (e.target as HTMLInputElement).value })}
+              />
+            </label>
+            <label class="inline">
+              until{' '}
+              <input
+                type="time"
+                required
+                value={night.until}
+                data-testid="wall-night-until"
+                onInput={(e) => setNight({ ...night, until: (e.target as HTMLInputElement).value })}
+              />
+            </label>
+          </div>
+        ) : null}
         <ScopePicker value={scopes} onChange={setScopes} />
         <button type="submit" class="primary" disabled={a.busy} data-testid="make-login">
           <Icon name="phone" /> {a.busy ? 'Making…' : 'Make a sign-in link'}
