@@ -169,6 +169,17 @@ describe('the home as a picture', () => {
       await page.keyboard.press('Escape');
       await sheet.waitFor({ state: 'detached' });
 
+      // A room's name opens its own page: its devices, what needs a look in it, the way back.
+      await page.getByRole('link', { name: 'Living room' }).click();
+      await page.getByTestId('room').waitFor();
+      expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Living room');
+      expect(await page.getByTestId('home-state').locator('li').count()).toBe(2);
+      await tile('Reading lamp').waitFor();
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await screenshot(page, 'home-room-page');
+      await page.getByRole('link', { name: 'All rooms' }).click();
+      await page.getByTestId('home').waitFor();
+
       // A tap on the tablet switches the lamp off; a phone on the same home sees it within a second or so.
       const onPhone = await context.newPage();
       try {

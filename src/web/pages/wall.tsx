@@ -12,7 +12,7 @@ import { call } from '../client.js';
 import { useLiveDevices } from '../live-devices.js';
 import { isNight, nightOf } from '../night.js';
 import { useLoad } from '../ui.js';
-import { HomeState, Rooms } from './home.js';
+import { HomeState, Rooms } from './rooms.js';
 
 /** How long a touch wakes the night view. */
 const AWAKE_MS = 60_000;
