@@ -71,7 +71,16 @@ describe('the Flows page', () => {
     // The list says what the flow does, not its name alone.
     await expect.poll(() => row.getByTestId('flow-sentence').textContent()).toBe('When the wind starts, and it is not raining, then remember a message');
     await row.getByTestId('flow-start').click();
-    await row.getByTestId('flow-last').getByText('Last run: ran').waitFor();
+    await row.getByTestId('flow-last').getByText(/^Ran /).waitFor();
+    // On and off with a switch, named by the flow.
+    const enabled = row.getByRole('switch', { name: 'Windy greeting is on' });
+    expect(await enabled.isChecked()).toBe(true);
+    await enabled.click();
+    const stored = async (): Promise<boolean | undefined> => Object.values(await hub.op('flow', 'getFlows')).find((f) => f.name === 'Windy greeting')?.enabled;
+    await expect.poll(stored).toBe(false);
+    await expect.poll(() => enabled.isChecked()).toBe(false);
+    await enabled.click();
+    await expect.poll(() => enabled.isChecked()).toBe(true);
     await row.getByTestId('flow-show-log').click();
     await row.getByTestId('flow-run').first().waitFor();
     expect(await row.getByTestId('flow-run').first().textContent()).toContain('ran (then)');

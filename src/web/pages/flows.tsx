@@ -8,7 +8,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { readTitle } from '../../managers/flow/title.js';
 import type { FlowView, FolderView, RunView } from '../../managers/flow/views.js';
 import { call, subscribe } from '../client.js';
-import { ActionButton, Card, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
+import { ActionButton, Card, Err, formatTime, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { type Draft, draftOf, FlowEditor } from './flow-editor.js';
 import { FlowLog } from './flow-log.js';
 
@@ -26,6 +26,9 @@ export function flowSentence(flow: FlowView, titles: Titles): string {
   return `When ${when}${and.length > 0 ? `, and ${and.join(', and ')}` : ''}, then ${then.length > 0 ? then.join(', then ') : 'nothing yet'}`;
 }
 
+/** How a flow's last run went, in words. */
+const LAST_RUN: Record<RunView['result'], string> = { running: 'Running since', ran: 'Ran', failed: 'Failed', stopped: 'Stopped' };
+
 function FlowRow({ flow, last, titles }: { flow: FlowView; last: RunView | undefined; titles: Titles }): JSX.Element {
   const [editing, setEditing] = useState<Draft | null>(null);
   const [showLog, setShowLog] = useState(false);
@@ -34,11 +37,14 @@ function FlowRow({ flow, last, titles }: { flow: FlowView; last: RunView | undef
   return (
     <li class="flow" data-testid={`flow-${flow.name}`}>
       <div class="flow-head">
-        <label class="inline">
+        <label class="inline switch">
           <input
             type="checkbox"
+            role="switch"
             checked={flow.enabled}
+            aria-checked={flow.enabled}
             aria-label={`${flow.name} is on`}
+            data-testid="flow-enabled"
             onChange={() =>
               void a.run(async () => {
                 await call('flow', 'updateFlow', { params: { id: flow.id }, body: { enabled: !flow.enabled } });
@@ -53,8 +59,9 @@ function FlowRow({ flow, last, titles }: { flow: FlowView; last: RunView | undef
           </span>
         ) : null}
         {last ? (
-          <span class={last.result === 'ran' ? 'muted' : 'error'} data-testid="flow-last">
-            Last run: {last.result}
+          <span class={last.result === 'ran' || last.result === 'running' ? 'muted' : 'error'} data-testid="flow-last">
+            {LAST_RUN[last.result]} {formatTime(last.started)}
+            {last.error ? `: ${last.error}` : ''}
           </span>
         ) : null}
         {flow.triggerable && !flow.broken ? (
