@@ -4,7 +4,8 @@
 // virtual devices paired into them (a lamp on and dimmed in its colour, a plug at work, a sensor,
 // a door left open, a thermostat, and a porch light of another app that is out of reach); then
 // Chromium (Debian's, as the web tests use) on a wall tablet (1024x768) and a phone, light and
-// dark: the home screen, the pairing of a plug, and Get apps with an app's archive chosen.
+// dark: the home screen, a lamp's sheet, a room's page, the wall by day and night, the pairing of a
+// plug, and Get apps with an app's archive chosen.
 // The pictures go to docs/images/. Nothing here reaches beyond 127.0.0.1.
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -124,6 +125,29 @@ try {
         await pause(500);
         const suffix = `${size === 'phone' ? 'phone-' : ''}${scheme}.png`;
         await page.screenshot({ path: join(out, `home-${suffix}`) });
+        // The lamp's full controls in a sheet, and the living room's own page.
+        await page.getByTestId('home-device-Reading lamp').getByRole('button', { name: 'All controls of Reading lamp' }).click();
+        await page.getByTestId('device-sheet').getByTestId('control-dim').waitFor();
+        await pause(300);
+        await page.screenshot({ path: join(out, `home-sheet-${suffix}`) });
+        await page.keyboard.press('Escape');
+        await page.getByTestId('device-sheet').waitFor({ state: 'detached' });
+        await page.getByRole('link', { name: 'Living room' }).click();
+        await page.getByTestId('room').waitFor();
+        await pause(300);
+        await page.screenshot({ path: join(out, `room-${suffix}`) });
+        if (size === 'tablet') {
+          // The wall by day, and at night (an hour either side of now).
+          await page.goto(`${url}/#/wall`);
+          await page.getByTestId('wall').waitFor();
+          await pause(500);
+          await page.screenshot({ path: join(out, `wall-day-${scheme}.png`) });
+          const hhmm = (minutes) => new Date(Date.now() + minutes * 60_000).toTimeString().slice(0, 5);
+          await page.goto(`${url}/#/wall?night=${hhmm(-60)}-${hhmm(60)}`);
+          await page.getByTestId('wall-night').waitFor();
+          await pause(300);
+          if (scheme === 'dark') await page.screenshot({ path: join(out, 'wall-night.png') });
+        }
         await page.goto(`${url}/#/devices`);
         await page.getByTestId('add-device').click();
         await page.getByTestId('pair-driver').selectOption({ label: 'Metering plug (com.hearth.virtual)' });
@@ -147,7 +171,7 @@ try {
   } finally {
     await browser.close();
   }
-  console.log(`pictures in ${out}: {home,pair-plug,get-apps}-{,phone-}{light,dark}.png`);
+  console.log(`pictures in ${out}: {home,home-sheet,room,pair-plug,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`);
 } finally {
   await hub.stop();
   await rm(work, { recursive: true, force: true });

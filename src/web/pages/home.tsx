@@ -130,7 +130,7 @@ function RoomPage({ id, devices, zones }: { id: string; devices: readonly Device
       {zones && !name ? <p class="muted">It was deleted or renamed away: go back to all rooms.</p> : null}
       {name && here.length === 0 ? <p class="muted">No devices here yet: pair them on the Devices page and put them in {name}.</p> : null}
       <HomeState devices={here} whole={false} />
-      <Rooms devices={here} zones={zones} />
+      <Rooms devices={here} zones={zones} here={id} />
     </div>
   );
 }

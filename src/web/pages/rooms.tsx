@@ -158,26 +158,31 @@ export function Rooms({
   devices,
   zones,
   linked = false,
+  here,
 }: {
   devices: readonly DeviceView[];
   zones: Readonly<Record<string, ZoneView>> | undefined;
   linked?: boolean;
+  /** The room whose page this is: its own devices come first, under no second heading. */
+  here?: string;
 }): JSX.Element {
-  const byZone = new Map<string, DeviceView[]>();
+  const byZone = new Map<string, DeviceView[]>(here === undefined ? [] : [[here, []]]);
   for (const d of [...devices].sort((a, b) => a.name.localeCompare(b.name))) byZone.set(d.zone, [...(byZone.get(d.zone) ?? []), d]);
   const zoneName = (id: string): string => zones?.[id]?.name ?? 'Home';
   return (
     <>
-      {[...byZone].map(([zone, list]) => (
-        <section key={zone} aria-label={zoneName(zone)}>
-          <h2>{linked ? <a href={`#/home/room/${seg(zone)}`}>{zoneName(zone)}</a> : zoneName(zone)}</h2>
-          <div class="home-tiles">
-            {list.map((d) => (
-              <DeviceButton key={d.id} device={d} />
-            ))}
-          </div>
-        </section>
-      ))}
+      {[...byZone]
+        .filter(([, list]) => list.length > 0)
+        .map(([zone, list]) => (
+          <section key={zone} aria-label={zoneName(zone)}>
+            {zone === here ? null : <h2>{linked ? <a href={`#/home/room/${seg(zone)}`}>{zoneName(zone)}</a> : zoneName(zone)}</h2>}
+            <div class="home-tiles">
+              {list.map((d) => (
+                <DeviceButton key={d.id} device={d} />
+              ))}
+            </div>
+          </section>
+        ))}
     </>
   );
 }
