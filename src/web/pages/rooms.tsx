@@ -106,7 +106,16 @@ function DeviceButton({ device }: { device: DeviceView }): JSX.Element {
  * battery low, a device out of reach, an app that stopped by itself, a backup that failed. What a
  * sign-in may not read is left out, not an error.
  */
-export function HomeState({ devices, whole = true }: { devices: readonly DeviceView[]; whole?: boolean }): JSX.Element | null {
+export function HomeState({
+  devices,
+  whole = true,
+  links = true,
+}: {
+  devices: readonly DeviceView[];
+  whole?: boolean;
+  /** Each line a link to where to see to it (not on the wall: it administers nothing). */
+  links?: boolean;
+}): JSX.Element | null {
   const apps = useLoad(() => call('apps', 'getApps').catch(() => ({}) as Record<string, App>));
   useLiveCollection('apps', 'app', apps);
   const backup = useLoad(() => call('backup', 'getState').catch(() => null));
@@ -125,9 +134,7 @@ export function HomeState({ devices, whole = true }: { devices: readonly DeviceV
       <h2 id="home-state">Needs a look</h2>
       <ul>
         {lines.map((l) => (
-          <li key={l.key}>
-            <a href={l.href}>{l.text}</a>
-          </li>
+          <li key={l.key}>{links ? <a href={l.href}>{l.text}</a> : <span>{l.text}</span>}</li>
         ))}
       </ul>
     </section>

@@ -59,7 +59,7 @@ export function WallPage(): JSX.Element {
   return (
     <main class="wall home" data-testid="wall" onPointerDown={awakeUntil > 0 ? touched : undefined}>
       <Clock now={now} />
-      {devices.data ? <HomeState devices={shown} /> : <p class="muted">Loading…</p>}
+      {devices.data ? <HomeState devices={shown} links={false} /> : <p class="muted">Loading…</p>}
       <Rooms devices={shown} zones={zones.data} />
     </main>
   );
