@@ -72,6 +72,9 @@ describe('the Flows page', () => {
     await expect.poll(() => row.getByTestId('flow-sentence').textContent()).toBe('When the wind starts, and it is not raining, then remember a message');
     await row.getByTestId('flow-start').click();
     await row.getByTestId('flow-last').getByText(/^Ran /).waitFor();
+    // It still says so after a reload (the hub keeps each flow's last run).
+    await page.reload();
+    await row.getByTestId('flow-last').getByText(/^Ran /).waitFor();
     // On and off with a switch, named by the flow.
     const enabled = row.getByRole('switch', { name: 'Windy greeting is on' });
     expect(await enabled.isChecked()).toBe(true);

@@ -124,6 +124,18 @@ export const flowContract = defineContract({
         output: z.array(RunView()),
       }),
     ),
+    getFlowLastRuns: op(
+      {
+        method: 'GET',
+        path: '/lastrun',
+        scope: 'service.flow.readonly',
+        extension: true,
+        summary: "Each flow's latest run since the hub started, by flow id (the flows list says when each ran and how)",
+      },
+      () => ({
+        output: z.record(z.string(), RunView()),
+      }),
+    ),
     getFlowFolders: op(
       {
         method: 'GET',

@@ -111,6 +111,7 @@ export function flowOperations({ service, cards, engine, runs, call }: FlowSide)
       service.record(params.id);
       return runs.of(params.id);
     },
+    getFlowLastRuns: () => runs.latest(),
     getFlowFolders: () => service.folderList(),
     getFlowFolder: ({ params }) => service.folder(params.id),
     createFlowFolder: ({ body }) => service.createFolder(body),

@@ -3,6 +3,7 @@
  * a flow did and why it failed, not a history; it starts empty when the hub starts). Also which
  * run caused which (its lineage), for as long as a trigger fired from a run's listener can arrive.
  */
+import { nullRecord } from '../../core/null-prototype.js';
 import type { RunView } from './views.js';
 
 /** Where a run stands in a chain of runs starting runs: how deep, and the chain's first run. */
@@ -31,6 +32,13 @@ export class RunLog {
     if (list.length > RUNS_KEPT) list.length = RUNS_KEPT;
     this.runs.set(run.flow, list);
     if (!this.lineages.has(run.id)) this.begin(run.id, lineage);
+  }
+
+  /** Each flow's newest run, by flow id. */
+  latest(): Record<string, RunView> {
+    const out = nullRecord<RunView>();
+    for (const [flow, list] of this.runs) if (list[0]) out[flow] = { ...list[0], steps: [...list[0].steps] };
+    return out;
   }
 
   of(flowId: string): RunView[] {

@@ -95,16 +95,30 @@ export function FlowsPage(): JSX.Element {
   useLiveCollection('flow', 'flowfolder', folders);
   const [last, setLast] = useState<Record<string, RunView>>({});
   const [creating, setCreating] = useState(false);
-  useEffect(
-    () =>
-      subscribe('flow', (e) => {
+  useEffect(() => {
+    // Each flow's last run since the hub started, then every run as it comes (the newer wins).
+    const load = (): void =>
+      void call('flow', 'getFlowLastRuns').then(
+        (runs) =>
+          setLast((prev) => {
+            const next = { ...prev };
+            for (const [flow, run] of Object.entries(runs)) if (!next[flow] || next[flow].started < run.started) next[flow] = run;
+            return next;
+          }),
+        () => undefined,
+      );
+    load();
+    return subscribe(
+      'flow',
+      (e) => {
         if (e.name === 'flowrun.create') {
           const [run] = e.args;
           setLast((prev) => ({ ...prev, [run.flow]: run }));
         }
-      }),
-    [],
-  );
+      },
+      load,
+    );
+  }, []);
   if (flows.error) return <Err msg={flows.error} />;
   if (!flows.data) return <p class="muted">Loading…</p>;
   const all = Object.values(flows.data).sort((a, b) => a.name.localeCompare(b.name));
