@@ -56,8 +56,9 @@ beforeAll(async () => {
   const zones = await hub.op('zones', 'getZones');
   const home = Object.values(zones).find((z) => z.parent === null)!.id;
   const room = (await hub.op('zones', 'createZone', { body: { name: 'Living room', parent: home } })).id;
-  const pair = async (app: string, driver: string, name: string): Promise<void> => {
-    const session = await hub.op('drivers', 'createPairSession', { body: { type: 'pair', driverId: `homey:app:${app}:${driver}`, zoneId: room } });
+  const porch = (await hub.op('zones', 'createZone', { body: { name: 'Porch', parent: home } })).id;
+  const pair = async (app: string, driver: string, name: string, zoneId = room): Promise<void> => {
+    const session = await hub.op('drivers', 'createPairSession', { body: { type: 'pair', driverId: `homey:app:${app}:${driver}`, zoneId } });
     const [listed] = (await hub.op('drivers', 'emitPairingEvent', { params: { id: session.id }, body: { event: 'list_devices' } })) as Array<
       Record<string, unknown>
     >;
@@ -69,7 +70,7 @@ beforeAll(async () => {
   await pair(VIRTUAL, 'climate', 'Living room climate');
   await pair(VIRTUAL, 'door', 'Front door');
   await pair(VIRTUAL, 'thermostat', 'Thermostat');
-  await pair(FAR, 'bulb', 'Porch light');
+  await pair(FAR, 'bulb', 'Porch light', porch);
   const set = (name: string, capabilityId: string, value: boolean | number | string) =>
     hub.op('devices', 'setCapabilityValue', { params: { deviceId: ids[name]!, capabilityId }, body: { value } });
   await set('Reading lamp', 'onoff', true);
@@ -169,11 +170,25 @@ describe('the home as a picture', () => {
       await page.keyboard.press('Escape');
       await sheet.waitFor({ state: 'detached' });
 
+      // The rooms in the order the family sets: by name at first, then Porch moved up; it stays.
+      const rooms = () => page.locator('h2.room-head').allTextContents();
+      expect(await rooms()).toEqual(['Living room', 'Porch']);
+      await page.getByTestId('arrange-rooms').click();
+      await page.getByRole('button', { name: 'Move Porch up' }).click();
+      await expect.poll(rooms).toEqual(['Porch', 'Living room']);
+      await expect.poll(async () => (await w.hub.op('zones', 'getOptionRoomOrder')).value).toHaveLength(2);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await page.getByTestId('arrange-rooms').click();
+      await page.reload();
+      await tile('Reading lamp').waitFor();
+      expect(await rooms()).toEqual(['Porch', 'Living room']);
+
       // A room's name opens its own page: its devices, what needs a look in it, the way back.
       await page.getByRole('link', { name: 'Living room' }).click();
       await page.getByTestId('room').waitFor();
       expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Living room');
-      expect(await page.getByTestId('home-state').locator('li').count()).toBe(2);
+      // What needs a look there: the open door (the porch light is in another room).
+      expect(await page.getByTestId('home-state').locator('li').allTextContents()).toEqual(['Front door is open']);
       await tile('Reading lamp').waitFor();
       expect(await accessibilityViolations(page)).toEqual([]);
       await screenshot(page, 'home-room-page');

@@ -4,7 +4,7 @@
  * cannot be deleted (move or delete them first).
  */
 import { z } from 'zod';
-import { defineContract, lazy, op, stateOperation } from '../../core/contract.js';
+import { defineContract, defineOption, lazy, op, stateOperation } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 
 export const ZONE_ICONS = [
@@ -43,6 +43,15 @@ export const zonesContract = defineContract({
   name: 'zones',
   eventScope: 'service.zone.readonly',
   events: lazy(() => resourceEvents('zone', ZoneView())),
+  options: [
+    defineOption({
+      name: 'roomOrder',
+      schema: z.array(z.string().min(1).max(64)).max(1000),
+      default: [],
+      scopes: { get: 'service.zone.readonly', set: 'service.zone', unset: 'service.zone' },
+      summary: 'the order a family sees its rooms in on the home (zone ids; a room not named follows, by name)',
+    }),
+  ],
   operations: {
     getState: stateOperation({ summary: 'How many zones there are, and the root', output: () => z.object({ zones: z.number().int(), root: z.string() }) }),
     getZones: op(

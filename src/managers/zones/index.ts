@@ -16,7 +16,7 @@ export class ZonesManager implements Manager {
 
   constructor(ctx: ManagerContext) {
     const service = (this.service = new ZonesService(ctx.store, ctx.bus));
-    this.operations = zonesOperations(service);
+    this.operations = zonesOperations(service, ctx.options);
   }
 
   async start(): Promise<void> {

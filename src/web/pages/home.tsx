@@ -12,7 +12,7 @@ import { seg } from '../api.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import { useLiveDevices } from '../live-devices.js';
-import { Err, useHash, useLiveCollection, useLoad } from '../ui.js';
+import { Err, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
 import { HomeState, Rooms, zoneAndInside } from './rooms.js';
 
 /** "Good evening" and the date and time, moved on each minute. */
@@ -72,6 +72,23 @@ export function HomePage(): JSX.Element {
   useEffect(() => {
     if (drawn && performance.getEntriesByName('hearth:home-rendered').length === 0) performance.mark('hearth:home-rendered');
   }, [drawn]);
+  // The family's order of the rooms, and whether they are arranging it now.
+  const order = useLoad(() =>
+    call('zones', 'getOptionRoomOrder').then(
+      (o) => (Array.isArray(o.value) ? o.value.filter((v): v is string => typeof v === 'string') : []),
+      () => [] as string[],
+    ),
+  );
+  const [arranging, setArranging] = useState(false);
+  const arrange = useAction();
+  const move = (rooms: readonly string[], zone: string, by: -1 | 1): void => {
+    const next = [...rooms];
+    const at = next.indexOf(zone);
+    next.splice(at, 1);
+    next.splice(at + by, 0, zone);
+    order.set(() => next);
+    void arrange.run(() => call('zones', 'setOptionRoomOrder', { body: { value: next } }));
+  };
   const boards = Object.values(dashboards.data ?? {});
   const shown = Object.values(devices.data ?? {}).filter((d) => !d.hidden);
   const room = /^#\/home\/room\/([^/?]+)/.exec(useHash())?.[1];
@@ -109,7 +126,15 @@ export function HomePage(): JSX.Element {
           </div>
         </section>
       ) : null}
-      <Rooms devices={shown} zones={zones.data} linked />
+      {shown.length > 1 ? (
+        <p>
+          <button type="button" aria-pressed={arranging} data-testid="arrange-rooms" onClick={() => setArranging(!arranging)}>
+            {arranging ? 'Done arranging' : 'Arrange rooms'}
+          </button>
+        </p>
+      ) : null}
+      <Err msg={arrange.error} />
+      <Rooms devices={shown} zones={zones.data} linked order={order.data ?? []} {...(arranging ? { move } : {})} />
     </div>
   );
 }

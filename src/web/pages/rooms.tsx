@@ -166,30 +166,57 @@ export function Rooms({
   zones,
   linked = false,
   here,
+  order = [],
+  move,
 }: {
   devices: readonly DeviceView[];
   zones: Readonly<Record<string, ZoneView>> | undefined;
   linked?: boolean;
   /** The room whose page this is: its own devices come first, under no second heading. */
   here?: string;
+  /** The family's order of the rooms (zone ids); a room not in it follows, by name. */
+  order?: readonly string[];
+  /** While the family arranges the rooms: moves one a place up (-1) or down (1). */
+  move?: (rooms: readonly string[], zone: string, by: -1 | 1) => void;
 }): JSX.Element {
   const byZone = new Map<string, DeviceView[]>(here === undefined ? [] : [[here, []]]);
   for (const d of [...devices].sort((a, b) => a.name.localeCompare(b.name))) byZone.set(d.zone, [...(byZone.get(d.zone) ?? []), d]);
   const zoneName = (id: string): string => zones?.[id]?.name ?? 'Home';
+  const rank = (id: string): number => (id === here ? -1 : order.includes(id) ? order.indexOf(id) : order.length);
+  const rooms = [...byZone].filter(([, list]) => list.length > 0).sort(([a], [b]) => rank(a) - rank(b) || zoneName(a).localeCompare(zoneName(b)));
+  const ids = rooms.map(([zone]) => zone);
   return (
     <>
-      {[...byZone]
-        .filter(([, list]) => list.length > 0)
-        .map(([zone, list]) => (
-          <section key={zone} aria-label={zoneName(zone)}>
-            {zone === here ? null : <h2>{linked ? <a href={`#/home/room/${seg(zone)}`}>{zoneName(zone)}</a> : zoneName(zone)}</h2>}
-            <div class="home-tiles">
-              {list.map((d) => (
-                <DeviceButton key={d.id} device={d} />
-              ))}
-            </div>
-          </section>
-        ))}
+      {rooms.map(([zone, list], i) => (
+        <section key={zone} aria-label={zoneName(zone)}>
+          {zone === here ? null : (
+            <h2 class="room-head">
+              {linked ? <a href={`#/home/room/${seg(zone)}`}>{zoneName(zone)}</a> : zoneName(zone)}
+              {move ? (
+                <span class="inline">
+                  <button type="button" class="ghost" aria-label={`Move ${zoneName(zone)} up`} disabled={i === 0} onClick={() => move(ids, zone, -1)}>
+                    <Icon name="up" />
+                  </button>
+                  <button
+                    type="button"
+                    class="ghost"
+                    aria-label={`Move ${zoneName(zone)} down`}
+                    disabled={i === rooms.length - 1}
+                    onClick={() => move(ids, zone, 1)}
+                  >
+                    <Icon name="down" />
+                  </button>
+                </span>
+              ) : null}
+            </h2>
+          )}
+          <div class="home-tiles">
+            {list.map((d) => (
+              <DeviceButton key={d.id} device={d} />
+            ))}
+          </div>
+        </section>
+      ))}
     </>
   );
 }
