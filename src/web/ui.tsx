@@ -327,3 +327,20 @@ export function LanguageSelect(p: {
     </label>
   );
 }
+
+/**
+ * A form field's draft of a value the hub holds: it follows a new value from the hub, but never
+ * the one it began with. (An effect that set the draft on mount ran after the first paint, and
+ * overwrote what a quick hand, or a test, had typed in between.)
+ */
+export function useDraft<T>(held: T): [T, (next: T) => void] {
+  const [draft, setDraft] = useState<T>(held);
+  const key = JSON.stringify(held);
+  const last = useRef(key);
+  useEffect(() => {
+    if (last.current === key) return;
+    last.current = key;
+    setDraft(held);
+  }, [key]);
+  return [draft, setDraft];
+}

@@ -10,7 +10,7 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../client.js';
 import type { App } from '../types.js';
-import { ActionButton, Card, Err, formatBytes, label, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
+import { ActionButton, Card, Err, formatBytes, label, useAction, useDraft, useHash, useLiveCollection, useLoad } from '../ui.js';
 import { ContainmentLine, NetworkGrant, PermissionList } from './app-permissions.js';
 import { AppSettingsPage, settingsRoute, settingsRouteApp } from './app-settings-page.js';
 import { AppIcon, Install, Store } from './app-store.js';
@@ -22,8 +22,7 @@ function Setting({ app, def, value, onSaved }: { app: App; def: Record<string, u
   const id = String(def.id);
   const type = String(def.type);
   const shown = value === undefined ? def.default : value;
-  const [draft, setDraft] = useState<unknown>(shown);
-  useEffect(() => setDraft(shown), [JSON.stringify(shown)]);
+  const [draft, setDraft] = useDraft<unknown>(shown);
   const a = useAction();
   const save = (v: unknown): void => void a.run(() => call('apps', 'setAppSetting', { params: { id: app.id, name: id }, body: { value: v } }).then(onSaved));
   let input: JSX.Element;
