@@ -181,7 +181,13 @@ describe('the home as a picture', () => {
       await page.getByTestId('arrange-rooms').click();
       await page.reload();
       await tile('Reading lamp').waitFor();
-      expect(await rooms()).toEqual(['Porch', 'Living room']);
+      await expect.poll(rooms).toEqual(['Porch', 'Living room']);
+      // The wall shows the same order (the order comes just after the devices).
+      await page.goto(`${w.hub.url}/#/wall`);
+      await page.getByTestId('wall').waitFor();
+      await expect.poll(rooms).toEqual(['Porch', 'Living room']);
+      await page.goto(`${w.hub.url}/#/home`);
+      await tile('Reading lamp').waitFor();
 
       // A room's name opens its own page: its devices, what needs a look in it, the way back.
       await page.getByRole('link', { name: 'Living room' }).click();

@@ -13,7 +13,7 @@ import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import { useLiveDevices } from '../live-devices.js';
 import { Err, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
-import { HomeState, Rooms, zoneAndInside } from './rooms.js';
+import { HomeState, RoomState, Rooms, useRoomOrder, zoneAndInside } from './rooms.js';
 
 /** "Good evening" and the date and time, moved on each minute. */
 function Greeting(): JSX.Element {
@@ -73,12 +73,7 @@ export function HomePage(): JSX.Element {
     if (drawn && performance.getEntriesByName('hearth:home-rendered').length === 0) performance.mark('hearth:home-rendered');
   }, [drawn]);
   // The family's order of the rooms, and whether they are arranging it now.
-  const order = useLoad(() =>
-    call('zones', 'getOptionRoomOrder').then(
-      (o) => (Array.isArray(o.value) ? o.value.filter((v): v is string => typeof v === 'string') : []),
-      () => [] as string[],
-    ),
-  );
+  const order = useRoomOrder();
   const [arranging, setArranging] = useState(false);
   const arrange = useAction();
   const move = (rooms: readonly string[], zone: string, by: -1 | 1): void => {
@@ -154,7 +149,7 @@ function RoomPage({ id, devices, zones }: { id: string; devices: readonly Device
       <h1>{name ?? (zones ? 'This room is gone' : 'Loading…')}</h1>
       {zones && !name ? <p class="muted">It was deleted or renamed away: go back to all rooms.</p> : null}
       {name && here.length === 0 ? <p class="muted">No devices here yet: pair them on the Devices page and put them in {name}.</p> : null}
-      <HomeState devices={here} whole={false} />
+      <RoomState devices={here} />
       <Rooms devices={here} zones={zones} here={id} />
     </div>
   );

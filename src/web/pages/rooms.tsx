@@ -13,7 +13,7 @@ import { DeviceIcon } from '../device-icon.js';
 import { lookOf, type Unusual, unusualOf } from '../device-look.js';
 import { Icon } from '../icons.js';
 import type { App } from '../types.js';
-import { useLiveCollection, useLoad } from '../ui.js';
+import { type Loaded, useLiveCollection, useLoad } from '../ui.js';
 import { DeviceTile } from './device-tile.js';
 
 /**
@@ -101,33 +101,8 @@ function DeviceButton({ device }: { device: DeviceView }): JSX.Element {
   );
 }
 
-/**
- * What is unusual in the home, one line each with the way to see to it: a door open, an alarm, a
- * battery low, a device out of reach, an app that stopped by itself, a backup that failed. What a
- * sign-in may not read is left out, not an error.
- */
-export function HomeState({
-  devices,
-  whole = true,
-  links = true,
-}: {
-  devices: readonly DeviceView[];
-  whole?: boolean;
-  /** Each line a link to where to see to it (not on the wall: it administers nothing). */
-  links?: boolean;
-}): JSX.Element | null {
-  const apps = useLoad(() => call('apps', 'getApps').catch(() => ({}) as Record<string, App>));
-  useLiveCollection('apps', 'app', apps);
-  const backup = useLoad(() => call('backup', 'getState').catch(() => null));
-  const lines: Unusual[] = devices.flatMap(unusualOf);
-  // A room's page says what is unusual in the room alone: the apps and backups are the home's.
-  for (const app of whole ? Object.values(apps.data ?? {}) : []) {
-    if (app.enabled && app.crashed && app.state !== 'running')
-      lines.push({ key: `app:${app.id}`, text: `The app ${app.name} stopped${app.crashedMessage ? `: ${app.crashedMessage}` : ''}`, href: '#/apps' });
-  }
-  const failed = whole ? backup.data?.lastError : undefined;
-  if (failed && (!backup.data?.lastSuccessfulBackup || backup.data.lastSuccessfulBackup < failed.at))
-    lines.push({ key: 'backup', text: `The last backup failed: ${failed.message}`, href: '#/system' });
+/** What needs a look, one line each: a link to where to see to it, or words alone (the wall administers nothing). */
+function NeedsALook({ lines, links }: { lines: readonly Unusual[]; links: boolean }): JSX.Element | null {
   if (lines.length === 0) return null;
   return (
     <section class="home-state" aria-labelledby="home-state" data-testid="home-state">
@@ -138,6 +113,41 @@ export function HomeState({
         ))}
       </ul>
     </section>
+  );
+}
+
+/**
+ * What is unusual in the home: a door open, an alarm, a battery low, a device out of reach, an
+ * app that stopped by itself, a backup that failed. What a sign-in may not read is left out, not
+ * an error.
+ */
+export function HomeState({ devices, links = true }: { devices: readonly DeviceView[]; links?: boolean }): JSX.Element | null {
+  const apps = useLoad(() => call('apps', 'getApps').catch(() => ({}) as Record<string, App>));
+  useLiveCollection('apps', 'app', apps);
+  const backup = useLoad(() => call('backup', 'getState').catch(() => null));
+  const lines: Unusual[] = devices.flatMap(unusualOf);
+  for (const app of Object.values(apps.data ?? {})) {
+    if (app.enabled && app.crashed && app.state !== 'running')
+      lines.push({ key: `app:${app.id}`, text: `The app ${app.name} stopped${app.crashedMessage ? `: ${app.crashedMessage}` : ''}`, href: '#/apps' });
+  }
+  const failed = backup.data?.lastError;
+  if (failed && (!backup.data?.lastSuccessfulBackup || backup.data.lastSuccessfulBackup < failed.at))
+    lines.push({ key: 'backup', text: `The last backup failed: ${failed.message}`, href: '#/system' });
+  return <NeedsALook lines={lines} links={links} />;
+}
+
+/** What is unusual in a room: its devices' alone (the apps and backups are the home's, and are not asked for). */
+export function RoomState({ devices }: { devices: readonly DeviceView[] }): JSX.Element | null {
+  return <NeedsALook lines={devices.flatMap(unusualOf)} links />;
+}
+
+/** The family's order of the rooms (the zones manager's option roomOrder); empty while unset or unreadable. */
+export function useRoomOrder(): Loaded<string[]> {
+  return useLoad(() =>
+    call('zones', 'getOptionRoomOrder').then(
+      (o) => (Array.isArray(o.value) ? o.value.filter((v): v is string => typeof v === 'string') : []),
+      () => [],
+    ),
   );
 }
 

@@ -12,7 +12,7 @@ import { call } from '../client.js';
 import { useLiveDevices } from '../live-devices.js';
 import { isNight, nightOf } from '../night.js';
 import { useLoad } from '../ui.js';
-import { HomeState, Rooms } from './rooms.js';
+import { HomeState, Rooms, useRoomOrder } from './rooms.js';
 
 /** How long a touch wakes the night view. */
 const AWAKE_MS = 60_000;
@@ -42,6 +42,7 @@ export function WallPage(): JSX.Element {
   const now = useNow();
   const devices = useLiveDevices(true);
   const zones = useLoad(() => call('zones', 'getZones').catch(() => ({}) as Record<string, ZoneView>));
+  const order = useRoomOrder();
   const [awakeUntil, setAwakeUntil] = useState(0);
   const night = isNight(nightOf(location.hash), now) && now.getTime() >= awakeUntil;
   // Any touch while awake at night keeps it awake a minute more.
@@ -60,7 +61,7 @@ export function WallPage(): JSX.Element {
     <main class="wall home" data-testid="wall" onPointerDown={awakeUntil > 0 ? touched : undefined}>
       <Clock now={now} />
       {devices.data ? <HomeState devices={shown} links={false} /> : <p class="muted">Loading…</p>}
-      <Rooms devices={shown} zones={zones.data} />
+      <Rooms devices={shown} zones={zones.data} order={order.data ?? []} />
     </main>
   );
 }
