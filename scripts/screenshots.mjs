@@ -19,28 +19,8 @@ const out = join(root, 'docs/images');
 const work = await mkdtemp(join(tmpdir(), 'hearth-screenshots-'));
 const appsDir = join(work, 'apps');
 await cp(join(root, 'examples'), appsDir, { recursive: true });
-// A porch light whose app cannot reach it: what a tile out of reach looks like.
-const faraway = join(appsDir, 'com.example.porch');
-await mkdir(join(faraway, 'drivers/bulb'), { recursive: true });
-await writeFile(
-  join(faraway, 'app.json'),
-  JSON.stringify({
-    id: 'com.example.porch',
-    version: '1.0.0',
-    sdk: 3,
-    name: { en: 'Porch' },
-    drivers: [{ id: 'bulb', name: { en: 'Bulb' }, class: 'light', capabilities: ['onoff'] }],
-  }),
-);
-await writeFile(join(faraway, 'app.js'), "module.exports = class extends require('homey').App {};\n");
-await writeFile(
-  join(faraway, 'drivers/bulb/driver.js'),
-  "module.exports = class extends require('homey').Driver { async onPairListDevices() { return [{ name: 'Porch light', data: { id: 'porch' } }]; } };\n",
-);
-await writeFile(
-  join(faraway, 'drivers/bulb/device.js'),
-  "module.exports = class extends require('homey').Device { async onInit() { await this.setUnavailable('out of reach: check its power'); } };\n",
-);
+// A porch light whose app cannot reach it: what a tile out of reach looks like (the web tests' fixture).
+await cp(join(root, 'test/web/fixtures/com.test.faraway'), join(appsDir, 'com.test.faraway'), { recursive: true });
 
 const hub = await startHub(root, { appsDir });
 const { url } = hub;
@@ -96,7 +76,7 @@ try {
   const plug = await pair('plug', rooms.kitchen, 'Coffee machine');
   await pair('lamp', rooms.kitchen, 'Kitchen lights');
   const door = await pair('door', rooms.hall, 'Front door');
-  await pair('bulb', rooms.hall, 'Porch light', 'com.example.porch');
+  await pair('bulb', rooms.hall, 'Porch light', 'com.test.faraway');
   const set = (device, capability, value) => call('PUT', `/api/manager/devices/device/${device.id}/capability/${capability}`, { value });
   await set(lamp, 'onoff', true);
   await set(lamp, 'light_mode', 'color');

@@ -6,10 +6,10 @@
  * see to, and an unreachable device greyed with the reason; what needs a look stands first, one
  * line each. A tap on the tablet switches the lamp, and the phone sees it.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, tempDir } from '../helpers/hub.js';
+import { OWNER } from '../helpers/hub.js';
+import { pairDevice } from '../helpers/pair.js';
 import { poll } from '../helpers/poll.js';
 import { accessibilityViolations, unreachableByTab } from './a11y.js';
 import { screenshot, screenshots, signedIn, startWebHub, type WebHub } from './browser.js';
@@ -19,34 +19,9 @@ const FAR = 'com.test.faraway';
 let w: WebHub;
 const ids: Record<string, string> = {};
 
-/** An app whose lamp is out of reach (and that ships no icon: its tile shows the light class's). */
-async function farawayApp(): Promise<string> {
-  const dir = join(await tempDir('hearth-home-fixture-'), FAR);
-  await mkdir(join(dir, 'drivers/bulb'), { recursive: true });
-  await writeFile(
-    join(dir, 'app.json'),
-    JSON.stringify({
-      id: FAR,
-      version: '1.0.0',
-      sdk: 3,
-      name: { en: 'Faraway' },
-      drivers: [{ id: 'bulb', name: { en: 'Bulb' }, class: 'light', capabilities: ['onoff'] }],
-    }),
-  );
-  await writeFile(join(dir, 'app.js'), "module.exports = class extends require('homey').App {};\n");
-  await writeFile(
-    join(dir, 'drivers/bulb/driver.js'),
-    "module.exports = class extends require('homey').Driver { async onPairListDevices() { return [{ name: 'Porch light', data: { id: 'porch' } }]; } };\n",
-  );
-  await writeFile(
-    join(dir, 'drivers/bulb/device.js'),
-    "module.exports = class extends require('homey').Device { async onInit() { await this.setUnavailable('out of reach: check its power'); } };\n",
-  );
-  return dir;
-}
-
 beforeAll(async () => {
-  w = await startWebHub([await farawayApp()]);
+  // An app whose lamp is out of reach (and that ships no icon: its tile shows the light class's).
+  w = await startWebHub([join(import.meta.dirname, 'fixtures', FAR)]);
   const { hub } = w;
   await poll(
     () => hub.op('drivers', 'getDrivers'),
@@ -58,12 +33,7 @@ beforeAll(async () => {
   const room = (await hub.op('zones', 'createZone', { body: { name: 'Living room', parent: home } })).id;
   const porch = (await hub.op('zones', 'createZone', { body: { name: 'Porch', parent: home } })).id;
   const pair = async (app: string, driver: string, name: string, zoneId = room): Promise<void> => {
-    const session = await hub.op('drivers', 'createPairSession', { body: { type: 'pair', driverId: `homey:app:${app}:${driver}`, zoneId } });
-    const [listed] = (await hub.op('drivers', 'emitPairingEvent', { params: { id: session.id }, body: { event: 'list_devices' } })) as Array<
-      Record<string, unknown>
-    >;
-    ids[name] = (await hub.op('drivers', 'createPairSessionDevice', { params: { id: session.id }, body: { ...listed!, name } as never })).id;
-    await hub.op('drivers', 'deletePairSession', { params: { id: session.id } });
+    ids[name] = await pairDevice(hub, `homey:app:${app}:${driver}`, { name, zoneId });
   };
   await pair(VIRTUAL, 'lamp', 'Reading lamp');
   await pair(VIRTUAL, 'plug', 'Coffee machine');

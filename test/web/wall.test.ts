@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER, type RunningHub, startHub } from '../helpers/hub.js';
+import { pairDevice } from '../helpers/pair.js';
 import { poll } from '../helpers/poll.js';
 import { accessibilityViolations, unreachableByTab } from './a11y.js';
 import { type BrowserGlobals, screenshot, signedIn, startWebHub, type WebHub } from './browser.js';
@@ -25,11 +26,7 @@ beforeAll(async () => {
   );
   const home = Object.values(await hub.op('zones', 'getZones')).find((z) => z.parent === null)!.id;
   const room = (await hub.op('zones', 'createZone', { body: { name: 'Kitchen', parent: home } })).id;
-  const session = await hub.op('drivers', 'createPairSession', { body: { type: 'pair', driverId: `homey:app:${VIRTUAL}:lamp`, zoneId: room } });
-  const [listed] = (await hub.op('drivers', 'emitPairingEvent', { params: { id: session.id }, body: { event: 'list_devices' } })) as Array<
-    Record<string, unknown>
-  >;
-  lamp = (await hub.op('drivers', 'createPairSessionDevice', { params: { id: session.id }, body: { ...listed!, name: 'Kitchen lights' } as never })).id;
+  lamp = await pairDevice(hub, `homey:app:${VIRTUAL}:lamp`, { name: 'Kitchen lights', zoneId: room });
 }, 120_000);
 afterAll(async () => {
   await w?.browser.close();

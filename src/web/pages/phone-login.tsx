@@ -95,26 +95,18 @@ export function PhoneLogin(): JSX.Element {
         </label>
         {wall ? (
           <div class="inline wrap">
-            <label class="inline">
-              Night from{' '}
-              <input
-                type="time"
-                required
-                value={night.from}
-                data-testid="wall-night-from"
-                onInput={(e) => setNight({ ...night, from: (e.target as HTMLInputElement).value })}
-              />
-            </label>
-            <label class="inline">
-              until{' '}
-              <input
-                type="time"
-                required
-                value={night.until}
-                data-testid="wall-night-until"
-                onInput={(e) => setNight({ ...night, until: (e.target as HTMLInputElement).value })}
-              />
-            </label>
+            {(['from', 'until'] as const).map((end) => (
+              <label key={end} class="inline">
+                {end === 'from' ? 'Night from' : 'until'}{' '}
+                <input
+                  type="time"
+                  required
+                  value={night[end]}
+                  data-testid={`wall-night-${end}`}
+                  onInput={(e) => setNight({ ...night, [end]: (e.target as HTMLInputElement).value })}
+                />
+              </label>
+            ))}
           </div>
         ) : null}
         <ScopePicker value={scopes} onChange={setScopes} />

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
+import { pairDevice } from '../../helpers/pair.js';
 import { writeHomeyApp } from '../../homey/apps.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
 
@@ -46,12 +47,7 @@ beforeAll(async () => {
   });
   hub = await startHub({ appsDir });
   await waitAppRunning(hub, APP);
-  const session = await hub.op('drivers', 'createPairSession', { body: { type: 'pair', driverId: `homey:app:${APP}:thermo` } });
-  const [listed] = (await hub.op('drivers', 'emitPairingEvent', { params: { id: session.id }, body: { event: 'list_devices' } })) as Array<{
-    name: string;
-    data: { id: string };
-  }>;
-  device = (await hub.op('drivers', 'createPairSessionDevice', { params: { id: session.id }, body: listed! })).id;
+  device = await pairDevice(hub, `homey:app:${APP}:thermo`);
 }, 60_000);
 afterAll(() => hub?.cleanup());
 
