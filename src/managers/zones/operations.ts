@@ -7,9 +7,21 @@ import type { OptionService } from '../../core/options.js';
 import { zonesContract } from './contract.js';
 import type { ZonesService } from './service.js';
 
+/** Why a room order cannot be kept: a zone named twice, or one that does not exist. */
+function orderProblem(service: ZonesService, order: unknown): string | null {
+  if (!Array.isArray(order)) return null; // the schema's to refuse
+  const seen = new Set<unknown>();
+  for (const id of order) {
+    if (seen.has(id)) return `zone '${String(id)}' is named twice`;
+    seen.add(id);
+    if (typeof id === 'string' && !service.exists(id)) return `zone '${id}' does not exist`;
+  }
+  return null;
+}
+
 export function zonesOperations(service: ZonesService, options: OptionService): Operation[] {
   return [
-    ...options.register(zonesContract.name, zonesContract.options),
+    ...options.register(zonesContract.name, zonesContract.options, { roomOrder: (value) => orderProblem(service, value) }),
     ...implement(zonesContract.operations, {
       getState: () => ({ zones: Object.keys(service.list()).length, root: service.root }),
       getZones: () => service.list(),
