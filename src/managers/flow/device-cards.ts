@@ -34,8 +34,11 @@ const arg = hubArg;
 
 export function deviceCards(deviceId: string, side: DeviceSide): HubCard[] {
   const owner = { uri: `homey:device:${deviceId}`, id: deviceId, name: side.name(deviceId) };
-  const card = (cardId: string, kind: CardKind, title: string, system: SystemImpl, args: Arg[] = [], tokens: Token[] = []): HubCard =>
-    hubCard(owner, { cardId, kind, title, args, tokens }, system);
+  // A card taking a value reads with it in place: "Set Brightness to [[value]]", "Mode is [[value]]".
+  const card = (cardId: string, kind: CardKind, title: string, system: SystemImpl, args: Arg[] = [], tokens: Token[] = []): HubCard => {
+    const titleFormatted = args.some((a) => a.name === 'value') ? `${title}${kind === 'action' ? ' to' : ''} [[value]]` : undefined;
+    return hubCard(owner, { cardId, kind, title, args, tokens, ...(titleFormatted ? { titleFormatted } : {}) }, system);
+  };
   const out: HubCard[] = [];
   for (const cap of side.capabilities(deviceId)) {
     const f = side.facts(deviceId, cap);

@@ -130,7 +130,7 @@ export class FlowEngine {
       result: 'failed',
       branch: null,
       error,
-      steps: [this.step(flow.trigger.id, 'trigger', 'failed', error)],
+      steps: [this.step(flow.trigger.id, 'trigger', 0, 'failed', error)],
     };
   }
 
@@ -142,7 +142,7 @@ export class FlowEngine {
     const run: RunView = { id: randomUUID(), flow: flow.id, started: now(), ended: null, result: 'running', branch: null, error: null, steps: [] };
     const lineage = from ?? { depth: 0, chain: run.id };
     const depth = lineage.depth;
-    run.steps.push(this.step(flow.trigger.id, 'trigger', 'done', null));
+    run.steps.push(this.step(flow.trigger.id, 'trigger', 0, 'done', null));
     if (depth > MAX_DEPTH) {
       const why = `stopped: it was started by a chain of ${depth} flow runs, each started by the one before (a flow that starts itself); the bound is ${MAX_DEPTH}`;
       return this.refuse(flow, run, lineage, why, false, logged);
@@ -164,6 +164,7 @@ export class FlowEngine {
       run.branch = pass ? 'then' : 'else';
       await this.actions(
         flow.actions.filter((a) => a.group === run.branch),
+        (a) => flow.actions.indexOf(a),
         run,
         tokens,
         state,
@@ -217,20 +218,22 @@ export class FlowEngine {
   private async conditions(conditions: readonly ConditionRef[], run: RunView, tokens: Tokens, state: Record<string, unknown>): Promise<boolean | null> {
     if (conditions.length === 0) return true;
     const groups = new Map<string, ConditionRef[]>();
+    const at = new Map(conditions.map((c, i) => [c, i]));
     for (const c of conditions) groups.set(c.group, [...(groups.get(c.group) ?? []), c]);
     for (const group of groups.values()) {
       let holds = true;
       for (const c of group) {
+        const index = at.get(c) ?? 0;
         try {
           const answer = (await this.runCard('condition', c, tokens, state, run.id)) === true;
           const value = c.inverted ? !answer : answer;
-          run.steps.push(this.step(c.id, 'condition', value ? 'true' : 'false', null, c.inverted));
+          run.steps.push(this.step(c.id, 'condition', index, value ? 'true' : 'false', null, c.inverted));
           if (!value) {
             holds = false;
             break;
           }
         } catch (err) {
-          const failed = this.step(c.id, 'condition', 'failed', message(err), c.inverted);
+          const failed = this.step(c.id, 'condition', index, 'failed', message(err), c.inverted);
           run.steps.push(failed);
           run.result = 'failed';
           run.error = `the condition ${named(failed)} failed: ${message(err)}`;
@@ -243,14 +246,20 @@ export class FlowEngine {
   }
 
   /** Runs the branch's actions in order; one that fails is recorded and the next still runs. */
-  private async actions(actions: readonly ActionRef[], run: RunView, tokens: Tokens, state: Record<string, unknown>): Promise<void> {
+  private async actions(
+    actions: readonly ActionRef[],
+    index: (a: ActionRef) => number,
+    run: RunView,
+    tokens: Tokens,
+    state: Record<string, unknown>,
+  ): Promise<void> {
     const failed: string[] = [];
     for (const a of actions) {
       if (a.delay) {
         try {
           await sleep(a.delay * 1000, undefined, { signal: this.stopping.signal });
         } catch {
-          run.steps.push(this.step(a.id, 'action', 'skipped', 'the hub stopped while it waited for its delay'));
+          run.steps.push(this.step(a.id, 'action', index(a), 'skipped', 'the hub stopped while it waited for its delay'));
           run.result = 'stopped';
           run.error = 'the hub stopped while an action waited for its delay';
           return;
@@ -258,9 +267,9 @@ export class FlowEngine {
       }
       try {
         await this.runCard('action', a, tokens, state, run.id);
-        run.steps.push(this.step(a.id, 'action', 'done', null));
+        run.steps.push(this.step(a.id, 'action', index(a), 'done', null));
       } catch (err) {
-        const step = this.step(a.id, 'action', 'failed', message(err));
+        const step = this.step(a.id, 'action', index(a), 'failed', message(err));
         run.steps.push(step);
         failed.push(`the action ${named(step)} failed: ${message(err)}`);
       }
@@ -307,9 +316,9 @@ export class FlowEngine {
    * One card's outcome in a run, named as the card was when it ran (a condition as the flow reads
    * it: "It is not raining" when turned round). A condition's outcome is the flow's reading too.
    */
-  private step(card: string, kind: CardKind, outcome: RunStep['outcome'], error: string | null, inverted = false): RunStep {
+  private step(card: string, kind: CardKind, index: number, outcome: RunStep['outcome'], error: string | null, inverted = false): RunStep {
     const named = this.deps.cards.describe(kind, card);
-    return { card, title: named ? readTitle(named.title, inverted) : null, ownerName: named?.ownerName ?? null, kind, outcome, error, at: now() };
+    return { card, title: named ? readTitle(named.title, inverted) : null, ownerName: named?.ownerName ?? null, kind, index, outcome, error, at: now() };
   }
 
   private record(run: RunView, lineage: Lineage, logged = true): RunView {

@@ -24,7 +24,7 @@ export function hubArg(name: string, type: Arg['type'], title: string, extra: Pa
 /** A hub card of `owner` (`homey:manager:<id>` or `homey:device:<id>`). */
 export function hubCard(
   owner: { uri: string; id: string; name: string },
-  spec: { cardId: string; kind: CardKind; title: string; args?: Arg[]; tokens?: Token[]; hint?: string },
+  spec: { cardId: string; kind: CardKind; title: string; titleFormatted?: string; args?: Arg[]; tokens?: Token[]; hint?: string },
   system: SystemImpl,
 ): HubCard {
   return {
@@ -34,7 +34,7 @@ export function hubCard(
     cardId: spec.cardId,
     kind: spec.kind,
     title: spec.title,
-    titleFormatted: null,
+    titleFormatted: spec.titleFormatted ?? null,
     hint: spec.hint ?? null,
     args: spec.args ?? [],
     tokens: spec.tokens ?? [],

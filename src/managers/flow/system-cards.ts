@@ -40,6 +40,20 @@ const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'frida
 
 const arg = hubArg;
 
+/** The hub's cards as sentences with their arguments in place, as Homey's `titleFormatted` writes an app's (an editor puts each field in its blank). */
+const FORMATTED: Readonly<Record<string, string>> = {
+  time_exactly: 'At [[time]]',
+  every_minutes: 'Every [[minutes]] minutes',
+  time_between: 'The time !{{is|is not}} between [[from]] and [[to]]',
+  weekday: 'Today !{{is|is not}} [[day]]',
+  variable_changed: '[[variable]] changed',
+  compare: '[[variable]] is [[operator]] [[value]]',
+  set_variable: 'Set [[variable]] to [[value]]',
+  say: 'Say [[text]]',
+  create_notification: 'Create a notification: [[text]]',
+  start_flow: 'Start the flow [[flow]]',
+};
+
 function card(
   owner: string,
   cardId: string,
@@ -49,7 +63,12 @@ function card(
   system: SystemImpl,
   more: { hint?: string; tokens?: Token[] } = {},
 ): HubCard {
-  return hubCard({ uri: `homey:manager:${owner}`, id: owner, name: OWNERS[owner] ?? owner }, { cardId, kind, title, args, ...more }, system);
+  const titleFormatted = FORMATTED[cardId];
+  return hubCard(
+    { uri: `homey:manager:${owner}`, id: owner, name: OWNERS[owner] ?? owner },
+    { cardId, kind, title, args, ...more, ...(titleFormatted ? { titleFormatted } : {}) },
+    system,
+  );
 }
 
 const minutesOf = (hhmm: unknown): number => {

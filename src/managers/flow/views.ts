@@ -208,6 +208,8 @@ const Step = lazy(() =>
     title: z.string().nullable(),
     ownerName: z.string().nullable(),
     kind: z.enum(['trigger', 'condition', 'action']),
+    /** The card's place in the flow: 0 for the trigger, else its index among the flow's conditions or its actions (then and else together). */
+    index: z.number().int().min(0),
     outcome: z.enum(['true', 'false', 'done', 'failed', 'skipped']),
     error: z.string().nullable(),
     at: z.string(),
