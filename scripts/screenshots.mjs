@@ -4,8 +4,8 @@
 // virtual devices paired into them (a lamp on and dimmed in its colour, a plug at work, a sensor,
 // a door left open, a thermostat, and a porch light of another app that is out of reach); then
 // Chromium (Debian's, as the web tests use) on a wall tablet (1024x768) and a phone, light and
-// dark: the home screen, a lamp's sheet, a room's page, the wall by day and night, the pairing of a
-// plug, and Get apps with an app's archive chosen.
+// dark: the home screen, a lamp's sheet, a room's page, the wall by day and night, the flows list,
+// a flow's cards after a test run, the pairing of a plug, and Get apps with an app's archive chosen.
 // The pictures go to docs/images/. Nothing here reaches beyond 127.0.0.1.
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -85,6 +85,40 @@ try {
   await set(lamp, 'dim', 0.6);
   await set(plug, 'onoff', true);
   await call('POST', '/api/manager/flow/flowcardaction/homey:app:com.hearth.virtual/simulate_open/run', { args: { device: { id: door.id, name: door.name } } });
+  // Flows a family keeps: three cards with a token in the action's text, and two more for the list.
+  const virtual = (id) => `homey:app:com.hearth.virtual:${id}`;
+  await call('POST', '/api/manager/flow/flow', {
+    name: 'Door left open',
+    trigger: { id: virtual('door_left_open'), args: { device: { id: door.id, name: door.name } } },
+    conditions: [{ id: `homey:device:${lamp.id}:on`, args: {}, inverted: false, group: 'group1' }],
+    actions: [
+      {
+        id: 'homey:manager:notifications:create_notification',
+        args: { text: 'The front door has been open for [[minutes]] minutes' },
+        group: 'then',
+        delay: null,
+      },
+    ],
+  });
+  const goodNight = await call('POST', '/api/manager/flow/flow', {
+    name: 'Good night',
+    trigger: { id: 'homey:manager:cron:time_exactly', args: { time: '23:00' } },
+    conditions: [],
+    actions: [
+      { id: `homey:device:${lamp.id}:off`, args: {}, group: 'then', delay: null },
+      { id: `homey:device:${plug.id}:off`, args: {}, group: 'then', delay: null },
+    ],
+  });
+  await call('POST', '/api/manager/flow/flow', {
+    name: 'Coffee is ready',
+    trigger: { id: 'homey:manager:cron:sunrise', args: {} },
+    conditions: [{ id: virtual('power_above'), args: { device: { id: plug.id, name: plug.name }, watts: 5 }, inverted: false, group: 'group1' }],
+    actions: [{ id: virtual('flash'), args: { device: { id: lamp.id, name: lamp.name }, times: 3 }, group: 'then', delay: null }],
+  });
+  // The list says when a flow last ran: "Good night" has, by hand (and the lamp and plug are on again for the home's pictures).
+  await call('POST', `/api/manager/flow/flow/${goodNight.id}/trigger`, {});
+  await set(lamp, 'onoff', true);
+  await set(plug, 'onoff', true);
   await pause(1500);
 
   await mkdir(out, { recursive: true });
@@ -128,6 +162,25 @@ try {
           await pause(300);
           if (scheme === 'dark') await page.screenshot({ path: join(out, 'wall-night.png') });
         }
+        // The flows list, and a flow's cards lit by a test run.
+        await page.goto(`${url}/#/flows`);
+        const flow = page.getByTestId('flow-Door left open');
+        await flow.waitFor();
+        await pause(300);
+        await page.screenshot({ path: join(out, `flows-${suffix}`) });
+        await flow.getByTestId('flow-edit').click();
+        await page.getByTestId('flow-test').click();
+        await page.getByTestId('flow-tested').waitFor();
+        // The test's notification, put away for the picture.
+        await page
+          .getByRole('button', { name: 'dismiss' })
+          .first()
+          .click({ timeout: 5000 })
+          .catch(() => {});
+        // The tablet sees the editor's four columns at once; the phone's picture is the whole page.
+        if (size === 'phone') await page.evaluate('window.scrollTo(0, 0)');
+        else await page.getByTestId('flow-editor').scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(out, `flow-editor-${suffix}`), fullPage: size === 'phone', animations: 'disabled' });
         await page.goto(`${url}/#/devices`);
         await page.getByTestId('add-device').click();
         await page.getByTestId('pair-driver').selectOption({ label: 'Metering plug (com.hearth.virtual)' });
@@ -151,7 +204,9 @@ try {
   } finally {
     await browser.close();
   }
-  console.log(`pictures in ${out}: {home,home-sheet,room,pair-plug,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`);
+  console.log(
+    `pictures in ${out}: {home,home-sheet,room,flows,flow-editor,pair-plug,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`,
+  );
 } finally {
   await hub.stop();
   await rm(work, { recursive: true, force: true });

@@ -30,6 +30,8 @@ const PATHS = {
   speech: 'M4 9h4l5-4v14l-5-4H4zM17 9a4 4 0 0 1 0 6',
   refresh: 'M20 12a8 8 0 1 1-2.3-5.7M20 4v4h-4',
   play: 'M7 4l13 8-13 8z',
+  clock: 'M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18zM12 7v5l3 2',
+  turn: 'M7 4L3 8l4 4M3 8h14M17 12l4 4-4 4M21 16H7',
   left: 'M15 5l-7 7 7 7',
   right: 'M9 5l7 7-7 7',
   up: 'M5 15l7-7 7 7',

@@ -80,7 +80,7 @@ export async function signedIn(context: BrowserContext, url: string, token: stri
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `web-${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(ARTIFACTS, `web-${name}.png`), fullPage: true, animations: 'disabled' });
 }
 
 /** Screenshots at desktop width and at phone width (375 px), then restores the viewport. */

@@ -1,7 +1,8 @@
 /**
  * A card's arguments in the flow editor, each a field of its type: text (with tokens to insert),
  * number and range, checkbox, dropdown, autocomplete (the card's listener suggests as one types),
- * date, time, colour, and a device (the home's devices the argument's filter lets through).
+ * date, time, colour, and a device (the home's devices the argument's filter lets through). A text
+ * takes tokens (flow-tokens.tsx drops or inserts them) and shows them as pills.
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
@@ -16,6 +17,8 @@ export interface TokenChoice {
   /** What goes into the text: `[[name]]` or `[[<uri>|<id>]]`. */
   ref: string;
   title: string;
+  /** The trigger's own (always at hand), or one of the home's (found by a search). */
+  from: 'trigger' | 'home';
 }
 
 /** Whether a device passes an argument's filter (`driver_id=lamp`, `class=light|socket`, `capabilities=onoff`). */
@@ -29,6 +32,26 @@ function passes(d: DeviceView, filter: string | null): boolean {
     if (key === 'capabilities') return any.some((v) => d.capabilities.includes(v));
     return true;
   });
+}
+
+const TOKEN_REF = /(\[\[[^[\]]+\]\])/;
+
+/** A text's tokens as pills, as it will read when the flow runs ("wind says [Logic: Greeting]"); nothing without tokens. */
+export function TokenText({ value, tokens }: { value: string; tokens: readonly TokenChoice[] }): JSX.Element | null {
+  if (!TOKEN_REF.test(value)) return null;
+  return (
+    <span class="token-text" data-testid="token-text">
+      {value.split(TOKEN_REF).map((piece, i) => {
+        if (i % 2 === 0) return piece;
+        const known = tokens.find((t) => t.ref === piece);
+        return (
+          <span key={`${i}-${piece}`} class={known ? 'token-pill' : 'token-pill unknown'}>
+            {known ? known.title : `${piece.slice(2, -2)} (not known here)`}
+          </span>
+        );
+      })}
+    </span>
+  );
 }
 
 const toDate = (v: unknown): string => (typeof v === 'string' && /^\d{2}-\d{2}-\d{4}$/.test(v) ? v.split('-').reverse().join('-') : '');
@@ -91,6 +114,8 @@ export function ArgField(p: {
   tokens: readonly TokenChoice[];
   devices: readonly DeviceView[];
   onChange: (v: unknown) => void;
+  /** In the card's sentence, where its title names it: the field alone, no title beside it. */
+  inline?: boolean;
 }): JSX.Element {
   const { arg, value, onChange } = p;
   const str = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
@@ -99,32 +124,17 @@ export function ArgField(p: {
     switch (arg.type) {
       case 'text':
         return (
-          <span class="inline">
+          <span class="text-arg">
             <input
               aria-label={arg.title}
-              placeholder={arg.placeholder ?? ''}
+              placeholder={arg.placeholder ?? arg.title}
               value={str}
+              data-takes-tokens=""
               onInput={(e) => onChange((e.target as HTMLInputElement).value)}
               data-testid={id}
             />
-            {p.tokens.length > 0 ? (
-              <select
-                aria-label={`Insert a token into ${arg.title}`}
-                value=""
-                data-testid={`${id}-token`}
-                onChange={(e) => {
-                  const ref = (e.target as HTMLSelectElement).value;
-                  if (ref) onChange(`${str}${ref}`);
-                }}
-              >
-                <option value="">Insert a token…</option>
-                {p.tokens.map((t) => (
-                  <option key={t.ref} value={t.ref}>
-                    {t.title}
-                  </option>
-                ))}
-              </select>
-            ) : null}
+            {/* In a sentence, the card shows how the text reads below the sentence instead. */}
+            {p.inline ? null : <TokenText value={str} tokens={p.tokens} />}
           </span>
         );
       case 'code':
@@ -135,6 +145,7 @@ export function ArgField(p: {
           <input
             type="number"
             aria-label={arg.title}
+            placeholder={arg.placeholder ?? arg.title}
             value={str}
             min={arg.min ?? undefined}
             max={arg.max ?? undefined}
@@ -219,6 +230,7 @@ export function ArgField(p: {
     }
   })();
   // Each control names itself (aria-label); the visible title is for the eye.
+  if (p.inline) return <span class="inline-arg">{field}</span>;
   return (
     <div class="arg">
       <span aria-hidden="true">{arg.title}</span>

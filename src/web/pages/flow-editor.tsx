@@ -1,32 +1,24 @@
 /**
- * The flow editor: When (one trigger), And (conditions, each may be turned round with "not"),
- * Then and Else (actions, each with a delay), every card chosen by searching the cards of the
- * apps, the devices and the hub, and its arguments filled in by type (flow-args.tsx), tokens
- * insertable into text. "Test" runs what is on screen without saving it (the trigger's tokens
- * take their examples); "Save" creates or changes the flow, and the hub's sentence says what to
- * mend when it refuses.
+ * The flow editor as cards: When (one trigger), And (conditions, each turned round with one tap),
+ * Then and Else (actions, each with a delay), side by side on a tablet and one under another on a
+ * phone. Each card reads as a sentence with its arguments in its blanks (flow-card.tsx); cards
+ * are added by searching the cards of the apps, the devices and the hub (flow-picker.tsx); tokens
+ * are pills dragged or tapped into text (flow-tokens.tsx). "Test" runs what is on screen without
+ * saving it (the trigger's tokens take their examples) and lights each card by how it went;
+ * "Save" creates or changes the flow, and the hub's sentence says what to mend when it refuses.
  */
-import type { JSX } from 'preact';
+import type { ComponentChildren, JSX } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
-import { isScope, SCOPE_INFO } from '../../core/scopes.js';
-import type { DeviceView } from '../../managers/devices/views.js';
-import { readTitle } from '../../managers/flow/title.js';
 import type { CardView, FlowView, RunView } from '../../managers/flow/views.js';
 import type { FlowTokenView } from '../../managers/flowtoken/contract.js';
 import { call } from '../client.js';
 import { useLiveDevices } from '../live-devices.js';
 import { Err, useAction, useLoad } from '../ui.js';
-import { ArgField, type TokenChoice } from './flow-args.js';
-import { RunSteps } from './flow-log.js';
+import type { TokenChoice } from './flow-args.js';
+import { FlowCard, type Kind, type Outcome, type Step } from './flow-card.js';
+import { CardPicker } from './flow-picker.js';
+import { TokenTray, useTokenTarget } from './flow-tokens.js';
 
-type Kind = 'trigger' | 'condition' | 'action';
-interface Step {
-  id: string;
-  args: Record<string, unknown>;
-  inverted: boolean;
-  group: string;
-  delay: number | null;
-}
 export interface Draft {
   id: string | null;
   name: string;
@@ -51,130 +43,14 @@ export function draftOf(f: FlowView | null): Draft {
   };
 }
 
-/** A search over the cards of one kind, by title and owner. */
-/** A scope in words (its label), or the raw name for one the web app does not know. */
-const scopeLabel = (scope: string | null): string => (scope && isScope(scope) ? SCOPE_INFO[scope].label : String(scope));
-
-function CardPicker({ kind, cards, onPick }: { kind: Kind; cards: Record<string, CardView>; onPick: (id: string) => void }): JSX.Element {
-  const [query, setQuery] = useState('');
-  const q = query.toLowerCase();
-  const what = `${kind === 'action' ? 'an' : 'a'} ${kind} card`;
-  const found = Object.values(cards)
-    .filter((c) => !c.deprecated && `${c.ownerName} ${readTitle(c.title)}`.toLowerCase().includes(q))
-    .sort((a, b) => a.ownerName.localeCompare(b.ownerName) || a.title.localeCompare(b.title))
-    .slice(0, 30);
+function Column({ id, title, hint, children }: { id: string; title: string; hint: string; children: ComponentChildren }): JSX.Element {
   return (
-    <div class="card-picker">
-      <input
-        type="search"
-        aria-label={`Find ${what}`}
-        placeholder={`Find ${what}: an app, a device, a word`}
-        value={query}
-        onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
-        data-testid={`find-${kind}`}
-      />
-      {query ? (
-        <ul class="plain">
-          {found.map((c) => (
-            <li key={c.id}>
-              <button
-                type="button"
-                data-testid="card-option"
-                disabled={!c.usable}
-                aria-describedby={c.usable ? undefined : `why-${c.id}`}
-                onClick={() => {
-                  setQuery('');
-                  onPick(c.id);
-                }}
-              >
-                <span class="muted">{c.ownerName}:</span> {readTitle(c.title)}
-              </button>
-              {c.usable ? null : (
-                <span class="muted small" id={`why-${c.id}`} data-testid="card-why">
-                  {' '}
-                  Not for you: it needs the right “{scopeLabel(c.needs)}”, which this sign-in does not have.
-                </span>
-              )}
-            </li>
-          ))}
-          {found.length === 0 ? <li class="muted">No card matches.</li> : null}
-        </ul>
-      ) : null}
-    </div>
-  );
-}
-
-function StepBox(p: {
-  kind: Kind;
-  step: Step;
-  card: CardView | undefined;
-  tokens: readonly TokenChoice[];
-  devices: readonly DeviceView[];
-  onChange: (s: Step) => void;
-  onRemove: () => void;
-}): JSX.Element {
-  const { step: s, card } = p;
-  if (!card) {
-    return (
-      <div class="step broken" data-testid="step">
-        <span>{s.id}: this card no longer exists.</span>
-        <button type="button" onClick={p.onRemove}>
-          Remove
-        </button>
-      </div>
-    );
-  }
-  return (
-    <div class="step" data-testid="step">
-      <div class="step-head">
-        <strong>
-          <span class="muted">{card.ownerName}:</span> {readTitle(card.title, s.inverted)}
-        </strong>
-        {p.kind === 'condition' ? (
-          <label class="inline">
-            <input type="checkbox" checked={s.inverted} onChange={(e) => p.onChange({ ...s, inverted: (e.target as HTMLInputElement).checked })} /> not
-          </label>
-        ) : null}
-        {p.kind === 'action' ? (
-          <label class="inline">
-            after
-            <input
-              type="number"
-              min={0}
-              class="short"
-              value={s.delay ?? ''}
-              onInput={(e) => {
-                const raw = (e.target as HTMLInputElement).value;
-                p.onChange({ ...s, delay: raw === '' ? null : Number(raw) });
-              }}
-            />
-            s
-          </label>
-        ) : null}
-        <button type="button" aria-label={`Remove ${readTitle(card.title)}`} onClick={p.onRemove}>
-          Remove
-        </button>
-      </div>
-      {card.args
-        .filter((a) => !(p.kind === 'trigger' && a.type === 'device' && card.ownerUri.startsWith('homey:device:')))
-        .map((a) => (
-          <ArgField
-            key={a.name}
-            card={card}
-            arg={a}
-            value={s.args[a.name]}
-            args={s.args}
-            tokens={p.tokens}
-            devices={p.devices}
-            onChange={(v) => {
-              const args = { ...s.args };
-              if (v === undefined) delete args[a.name];
-              else args[a.name] = v;
-              p.onChange({ ...s, args });
-            }}
-          />
-        ))}
-    </div>
+    <section class="flow-column" aria-labelledby={`column-${id}`} data-testid={id === 'then' || id === 'else' ? `branch-${id}` : `column-${id}`}>
+      <h3 id={`column-${id}`}>
+        {title} <span class="muted small">{hint}</span>
+      </h3>
+      {children}
+    </section>
   );
 }
 
@@ -185,9 +61,15 @@ const body = (d: Draft) => ({
 });
 
 export function FlowEditor({ initial, onDone }: { initial: Draft; onDone: () => void }): JSX.Element {
-  const [d, setD] = useState(initial);
+  const [d, setDraft] = useState(initial);
   const [tested, setTested] = useState<RunView | null>(null);
+  // A test's lights describe the flow as it was tested: any change puts them out.
+  const setD = (next: Draft): void => {
+    setDraft(next);
+    setTested(null);
+  };
   const a = useAction();
+  const target = useTokenTarget();
   const cards = useLoad<Cards>(async () => {
     const [trigger, condition, action] = await Promise.all([
       call('flow', 'getFlowCardTriggers'),
@@ -201,29 +83,35 @@ export function FlowEditor({ initial, onDone }: { initial: Draft; onDone: () => 
   const trigger = d.trigger ? cards.data?.trigger[d.trigger.id] : undefined;
   const tokens = useMemo<TokenChoice[]>(
     () => [
-      ...(trigger?.tokens ?? []).map((t) => ({ ref: `[[${t.id}]]`, title: `${trigger?.title}: ${t.title}` })),
-      ...Object.values(globals.data ?? {}).map((t) => ({ ref: `[[${t.uri}|${t.id}]]`, title: `${t.ownerName}: ${t.title}` })),
+      ...(trigger?.tokens ?? []).map((t) => ({ ref: `[[${t.id}]]`, title: t.title, from: 'trigger' as const })),
+      ...Object.values(globals.data ?? {}).map((t) => ({ ref: `[[${t.uri}|${t.id}]]`, title: `${t.ownerName}: ${t.title}`, from: 'home' as const })),
     ],
     [trigger, globals.data],
   );
   if (cards.error) return <Err msg={cards.error} />;
   if (!cards.data) return <p class="muted">Loading cards…</p>;
   const all = cards.data;
+  const lit = (kind: Kind, index: number): { outcome: Outcome; order: number } => {
+    if (!tested) return { outcome: null, order: 0 };
+    const order = tested.steps.findIndex((x) => x.kind === kind && x.index === index);
+    return order < 0 ? { outcome: 'unreached', order: tested.steps.length } : { outcome: tested.steps[order] ?? null, order };
+  };
   const box = (kind: Kind, s: Step, i: number) => (
-    <StepBox
-      key={`${kind}-${i}`}
+    <FlowCard
+      key={`${kind}-${i}-${s.id}`}
       kind={kind}
       step={s}
       card={all[kind][s.id]}
       tokens={kind === 'trigger' ? [] : tokens}
       devices={devices}
+      {...lit(kind, i)}
       onRemove={() =>
         setD(
           kind === 'trigger'
             ? { ...d, trigger: null }
             : kind === 'condition'
               ? { ...d, conditions: d.conditions.filter((_, j) => j !== i) }
-              : { ...d, actions: d.actions.filter((x) => x !== s) },
+              : { ...d, actions: d.actions.filter((_, j) => j !== i) },
         )
       }
       onChange={(next) =>
@@ -232,29 +120,33 @@ export function FlowEditor({ initial, onDone }: { initial: Draft; onDone: () => 
             ? { ...d, trigger: next }
             : kind === 'condition'
               ? { ...d, conditions: d.conditions.map((x, j) => (j === i ? next : x)) }
-              : { ...d, actions: d.actions.map((x) => (x === s ? next : x)) },
+              : { ...d, actions: d.actions.map((x, j) => (j === i ? next : x)) },
         )
       }
     />
   );
-  const branch = (group: 'then' | 'else') => d.actions.filter((x) => x.group === group);
+  const branch = (group: 'then' | 'else') => d.actions.flatMap((s, i) => (s.group === group ? [box('action', s, i)] : []));
   return (
-    <section class="flow-editor" data-testid="flow-editor" aria-label="Flow editor">
-      <label>
+    <section class="flow-editor" data-testid="flow-editor" aria-label="Flow editor" onFocusCapture={target.onFocus}>
+      <label class="flow-name">
         Name <input value={d.name} onInput={(e) => setD({ ...d, name: (e.target as HTMLInputElement).value })} data-testid="flow-name" />
       </label>
-      <h3>When</h3>
-      {d.trigger ? box('trigger', d.trigger, 0) : <CardPicker kind="trigger" cards={all.trigger} onPick={(id) => setD({ ...d, trigger: step(id, '') })} />}
-      <h3>And</h3>
-      {d.conditions.map((c, i) => box('condition', c, i))}
-      <CardPicker kind="condition" cards={all.condition} onPick={(id) => setD({ ...d, conditions: [...d.conditions, step(id, 'group1')] })} />
-      {(['then', 'else'] as const).map((group) => (
-        <div key={group} data-testid={`branch-${group}`}>
-          <h3>{group === 'then' ? 'Then' : 'Else'}</h3>
-          {branch(group).map((s, i) => box('action', s, i))}
-          <CardPicker kind="action" cards={all.action} onPick={(id) => setD({ ...d, actions: [...d.actions, step(id, group)] })} />
-        </div>
-      ))}
+      <TokenTray tokens={tokens} target={target} />
+      <div class="flow-columns">
+        <Column id="when" title="When" hint="starts it">
+          {d.trigger ? box('trigger', d.trigger, 0) : <CardPicker kind="trigger" cards={all.trigger} onPick={(id) => setD({ ...d, trigger: step(id, '') })} />}
+        </Column>
+        <Column id="and" title="And" hint="only if">
+          {d.conditions.map((c, i) => box('condition', c, i))}
+          <CardPicker kind="condition" cards={all.condition} onPick={(id) => setD({ ...d, conditions: [...d.conditions, step(id, 'group1')] })} />
+        </Column>
+        {(['then', 'else'] as const).map((group) => (
+          <Column key={group} id={group} title={group === 'then' ? 'Then' : 'Else'} hint={group === 'then' ? 'does this' : 'when a condition does not hold'}>
+            {branch(group)}
+            <CardPicker kind="action" cards={all.action} onPick={(id) => setD({ ...d, actions: [...d.actions, step(id, group)] })} />
+          </Column>
+        ))}
+      </div>
       <div class="actions">
         <button
           type="button"
@@ -277,6 +169,7 @@ export function FlowEditor({ initial, onDone }: { initial: Draft; onDone: () => 
           data-testid="flow-test"
           onClick={() =>
             void a.run(async () => {
+              setTested(null);
               const given = Object.fromEntries((trigger?.tokens ?? []).map((t) => [t.id, t.type === 'number' ? Number(t.example ?? 0) : (t.example ?? '')]));
               setTested(await call('flow', 'testFlow', { body: { flow: body(d), tokens: given } }));
             })
@@ -290,13 +183,11 @@ export function FlowEditor({ initial, onDone }: { initial: Draft; onDone: () => 
       </div>
       <Err msg={a.error} />
       {tested ? (
-        <div data-testid="flow-tested">
-          <p>
-            Tested: <strong>{tested.result}</strong>
-            {tested.branch ? ` (${tested.branch})` : ''}
-          </p>
-          <RunSteps run={tested} />
-        </div>
+        <p data-testid="flow-tested" role="status">
+          Tested: <strong>{tested.result}</strong>
+          {tested.branch ? ` (${tested.branch})` : ''}
+          {tested.error ? ` — ${tested.error}` : ''}
+        </p>
       ) : null}
     </section>
   );

@@ -5,31 +5,19 @@
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { readTitle } from '../../managers/flow/title.js';
 import type { FlowView, FolderView, RunView } from '../../managers/flow/views.js';
 import { call, subscribe } from '../client.js';
+import { type CardsByKind, flowSentence } from '../flow-sentence.js';
 import { ActionButton, Card, Err, formatTime, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { type Draft, draftOf, FlowEditor } from './flow-editor.js';
 import { FlowLog } from './flow-log.js';
 
-/** The cards' titles by id (trigger, condition, action), for the flows' "when … then …" lines. */
-type Titles = Record<string, string>;
-
-/** A flow as a sentence a family reads: "When the door opens, and it is dark, then turn on the hall light". */
-export function flowSentence(flow: FlowView, titles: Titles): string {
-  // Homey's titles hold both readings of a condition ("It !{{is|is not}} raining"): the flow's.
-  const title = (id: string, inverted = false): string => readTitle(titles[id] ?? id.slice(id.lastIndexOf(':') + 1).replace(/_/g, ' '), inverted);
-  const lower = (t: string): string => t.charAt(0).toLowerCase() + t.slice(1);
-  const when = flow.trigger ? lower(title(flow.trigger.id)) : 'started by hand';
-  const and = flow.conditions.map((c) => lower(title(c.id, c.inverted)));
-  const then = flow.actions.filter((a) => a.group === 'then').map((a) => lower(title(a.id)));
-  return `When ${when}${and.length > 0 ? `, and ${and.join(', and ')}` : ''}, then ${then.length > 0 ? then.join(', then ') : 'nothing yet'}`;
-}
+const NO_CARDS: CardsByKind = { trigger: {}, condition: {}, action: {} };
 
 /** How a flow's last run went, in words. */
 const LAST_RUN: Record<RunView['result'], string> = { running: 'Running since', ran: 'Ran', failed: 'Failed', stopped: 'Stopped' };
 
-function FlowRow({ flow, last, titles }: { flow: FlowView; last: RunView | undefined; titles: Titles }): JSX.Element {
+function FlowRow({ flow, last, cards }: { flow: FlowView; last: RunView | undefined; cards: CardsByKind }): JSX.Element {
   const [editing, setEditing] = useState<Draft | null>(null);
   const [showLog, setShowLog] = useState(false);
   const a = useAction();
@@ -76,7 +64,7 @@ function FlowRow({ flow, last, titles }: { flow: FlowView; last: RunView | undef
         <ActionButton label="Delete" confirm={`Delete the flow ${flow.name}?`} onRun={() => call('flow', 'deleteFlow', { params: { id: flow.id } })} />
       </div>
       <p class="muted small flow-sentence" data-testid="flow-sentence">
-        {flowSentence(flow, titles)}
+        {flowSentence(flow, cards)}
       </p>
       <Err msg={a.error} />
       {showLog ? <FlowLog id={flow.id} version={last ? Date.parse(last.started) : 0} /> : null}
@@ -87,9 +75,13 @@ function FlowRow({ flow, last, titles }: { flow: FlowView; last: RunView | undef
 export function FlowsPage(): JSX.Element {
   const flows = useLoad(() => call('flow', 'getFlows'));
   const folders = useLoad(() => call('flow', 'getFlowFolders'));
-  const titles = useLoad<Titles>(async () => {
-    const lists = await Promise.all([call('flow', 'getFlowCardTriggers'), call('flow', 'getFlowCardConditions'), call('flow', 'getFlowCardActions')]);
-    return Object.fromEntries(lists.flatMap((cards) => Object.values(cards).map((c) => [c.id, c.title])));
+  const cards = useLoad<CardsByKind>(async () => {
+    const [trigger, condition, action] = await Promise.all([
+      call('flow', 'getFlowCardTriggers'),
+      call('flow', 'getFlowCardConditions'),
+      call('flow', 'getFlowCardActions'),
+    ]);
+    return { trigger, condition, action };
   });
   useLiveCollection('flow', 'flow', flows);
   useLiveCollection('flow', 'flowfolder', folders);
@@ -151,7 +143,7 @@ export function FlowsPage(): JSX.Element {
             {folder ? <h2>{folder.name}</h2> : null}
             <ul class="plain">
               {here.map((f) => (
-                <FlowRow key={f.id} flow={f} last={last[f.id]} titles={titles.data ?? {}} />
+                <FlowRow key={f.id} flow={f} last={last[f.id]} cards={cards.data ?? NO_CARDS} />
               ))}
             </ul>
           </section>
