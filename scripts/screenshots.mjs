@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run screenshots`: the README's and docs' pictures of a family's home, taken from a real
-// hub (the built one in dist/) running the example apps in a temporary data dir: zones, the
-// virtual devices paired into them (a lamp on and dimmed in its colour, a plug at work, a sensor,
-// a door left open, a thermostat, and a porch light of another app that is out of reach); then
+// hub (the built one in dist/) running the example apps in a temporary data dir: zones in the
+// family's order, the virtual devices paired into them (in the living room a lamp on and dimmed in
+// its colour, a plug at work, a sensor, a door left open, and a floor lamp of another app that is
+// out of reach; more in the kitchen and the hall) and a few flows; then
 // Chromium (Debian's, as the web tests use) on a wall tablet (1024x768) and a phone, light and
 // dark: the home screen, a lamp's sheet, a room's page, the wall by day and night, the flows list,
 // a flow's cards after a test run, the pairing of a plug, and Get apps with an app's archive chosen.
@@ -70,13 +71,18 @@ try {
     await call('DELETE', `/api/manager/drivers/pairsession/${session.id}`);
     return device;
   };
+  // The living room holds the five the pictures show: a lamp on and dimmed in its colour, a plug
+  // at work, a sensor, a door left open, and a floor lamp of another app that is out of reach.
   const lamp = await pair('lamp', rooms.living, 'Reading lamp');
+  const plug = await pair('plug', rooms.living, 'Television');
   await pair('climate', rooms.living, 'Living room climate');
-  await pair('thermostat', rooms.living, 'Thermostat');
-  const plug = await pair('plug', rooms.kitchen, 'Coffee machine');
+  const door = await pair('door', rooms.living, 'Balcony door');
+  await pair('bulb', rooms.living, 'Floor lamp', 'com.test.faraway');
   await pair('lamp', rooms.kitchen, 'Kitchen lights');
-  const door = await pair('door', rooms.hall, 'Front door');
-  await pair('bulb', rooms.hall, 'Porch light', 'com.test.faraway');
+  await pair('plug', rooms.kitchen, 'Coffee machine');
+  await pair('thermostat', rooms.hall, 'Thermostat');
+  await pair('door', rooms.hall, 'Front door');
+  await call('PUT', '/api/manager/zones/option/roomOrder', { value: [rooms.living, rooms.kitchen, rooms.hall] });
   const set = (device, capability, value) => call('PUT', `/api/manager/devices/device/${device.id}/capability/${capability}`, { value });
   await set(lamp, 'onoff', true);
   await set(lamp, 'light_mode', 'color');
@@ -94,7 +100,7 @@ try {
     actions: [
       {
         id: 'homey:manager:notifications:create_notification',
-        args: { text: 'The front door has been open for [[minutes]] minutes' },
+        args: { text: 'The balcony door has been open for [[minutes]] minutes' },
         group: 'then',
         delay: null,
       },
@@ -110,7 +116,7 @@ try {
     ],
   });
   await call('POST', '/api/manager/flow/flow', {
-    name: 'Coffee is ready',
+    name: 'TV left on',
     trigger: { id: 'homey:manager:cron:sunrise', args: {} },
     conditions: [{ id: virtual('power_above'), args: { device: { id: plug.id, name: plug.name }, watts: 5 }, inverted: false, group: 'group1' }],
     actions: [{ id: virtual('flash'), args: { device: { id: lamp.id, name: lamp.name }, times: 3 }, group: 'then', delay: null }],
