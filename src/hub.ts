@@ -32,7 +32,6 @@ import { Authenticator } from './http/auth.js';
 import { checkPort, type HubServer, listen } from './http/listen.js';
 import { localRequest, requestListener } from './http/node-adapter.js';
 import { AppsManager } from './managers/apps/index.js';
-import { notify } from './managers/apps/notify.js';
 import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
 import type { HubBus, HubEventMaps } from './managers/bus.js';
@@ -48,6 +47,8 @@ import { I18nManager } from './managers/i18n/index.js';
 import { ImagesManager } from './managers/images/index.js';
 import { InsightsManager } from './managers/insights/index.js';
 import { LogicManager } from './managers/logic/index.js';
+import { NotificationsManager } from './managers/notifications/index.js';
+import type { Timeline } from './managers/notifications/service.js';
 import { SpeechOutputManager } from './managers/speech-output/index.js';
 import { SystemManager } from './managers/system/index.js';
 import { TokensManager } from './managers/tokens/index.js';
@@ -59,6 +60,7 @@ export interface HubManagers {
   readonly i18n: I18nManager;
   readonly geolocation: GeolocationManager;
   readonly apps: AppsManager;
+  readonly notifications: NotificationsManager;
   readonly all: readonly Manager[];
 }
 
@@ -74,9 +76,12 @@ export interface HubOptions {
 }
 
 function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubOptions, hubApi: () => HubApi | null): HubManagers {
+  // The timeline first: anyone may say something from their start.
+  const notifications = new NotificationsManager({ ...ctx, log: ctx.log.child({ module: 'notifications' }) });
+  const timeline = notifications.service;
   // First made, last started: each manager gets the part of the apps runtime it uses, and the
   // apps start once every manager serves its SDK calls.
-  const apps = new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { hubApi });
+  const apps = new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { hubApi, timeline });
   const runtime = apps.runtime;
   const i18n = new I18nManager({ ...ctx, log: ctx.log.child({ module: 'i18n' }) });
   const geolocation = new GeolocationManager({ ...ctx, log: ctx.log.child({ module: 'geolocation' }) });
@@ -88,6 +93,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
   const speech = new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }, runtime);
   // --- manager registration: one line per manager, in start order ---
   const all: Manager[] = [
+    notifications,
     new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }, runtime),
     new TokensManager(tokens),
     new UsersManager({ ...ctx, log: ctx.log.child({ module: 'users' }) }),
@@ -121,6 +127,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
         },
         location: () => geolocation.location(),
       },
+      timeline,
       devices.service,
       runtime,
     ),
@@ -128,7 +135,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
     apps,
   ];
   // --- end of manager registration ---
-  return { i18n, geolocation, apps, all };
+  return { i18n, geolocation, apps, notifications, all };
 }
 
 export class Hub {
@@ -236,7 +243,7 @@ export class Hub {
       }
     }
 
-    this.sayWhatWasSetAside(store, log);
+    this.sayWhatWasSetAside(store, log, managers.notifications.service);
 
     const auth = new Authenticator(tokens, config.authFailureLimit);
     this.http = createHttpApp({
@@ -274,7 +281,7 @@ export class Hub {
   }
 
   /** Records the store set aside at open (they did not parse): in the log and on the timeline, each section once. */
-  private sayWhatWasSetAside(store: Store, log: Logger): void {
+  private sayWhatWasSetAside(store: Store, log: Logger, timeline: Timeline): void {
     for (const part of store.ignored) {
       log.warn(
         { journal: part.file, bytes: part.bytes, keptIn: part.keptIn },
@@ -287,9 +294,8 @@ export class Hub {
         { section: aside.section, records: where, reasons: aside.records.map((r) => r.reason), keptIn: aside.file },
         'records in the data file did not parse and were set aside',
       );
-      notify(
-        this.bus,
-        { uri: 'homey:manager:system', id: 'system' },
+      void timeline.notify(
+        { uri: 'homey:manager:system', id: 'system', name: 'hearth' },
         `${aside.records.length} record${aside.records.length === 1 ? '' : 's'} of '${aside.section}' in the data file could not be read and ${aside.records.length === 1 ? 'was' : 'were'} set aside (kept in ${aside.file} in the data folder): ${where.slice(0, 5).join(', ')}`,
       );
     }

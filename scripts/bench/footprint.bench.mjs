@@ -11,7 +11,20 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAEMON_ENV, DAEMON_NODE_FLAGS, freePort, median, OWNER, privateNode, processTree, pssOf, sleep, startHub, stopChild } from './lib.mjs';
+import {
+  DAEMON_ENV,
+  DAEMON_NODE_FLAGS,
+  freePort,
+  median,
+  OWNER,
+  privateNode,
+  processTree,
+  pssOf,
+  sleep,
+  spawnToFirst200,
+  startHub,
+  stopChild,
+} from './lib.mjs';
 
 const APPS = 10;
 const ROUNDS = 3;
@@ -89,26 +102,6 @@ async function hubHome(root, appsDir, node) {
     return { own, apps: total - own, total, processes };
   } finally {
     await hub.stop();
-  }
-}
-
-/** ms from spawn to the first 200 of GET url, polled every 2 ms on fresh connections. */
-async function spawnToFirst200(args, env, url, init = {}) {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
-  try {
-    for (;;) {
-      const res = await fetch(url, { ...init, headers: { ...init.headers, connection: 'close' } }).catch(() => null);
-      if (res) {
-        await res.arrayBuffer();
-        if (res.status === 200) return performance.now() - t0;
-      }
-      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited ${child.exitCode}`);
-      if (performance.now() - t0 > 30_000) throw new Error(`${url}: no 200 within 30 s`);
-      await sleep(2);
-    }
-  } finally {
-    await stopChild(child);
   }
 }
 

@@ -152,3 +152,23 @@ export async function api(hub, method, path, body) {
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : null;
 }
+
+/** ms from spawn to the first 200 of GET url, polled every 2 ms on fresh connections. */
+export async function spawnToFirst200(args, env, url, init = {}) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: 'ignore' });
+  try {
+    for (;;) {
+      const res = await fetch(url, { ...init, headers: { ...init.headers, connection: 'close' } }).catch(() => null);
+      if (res) {
+        await res.arrayBuffer();
+        if (res.status === 200) return performance.now() - t0;
+      }
+      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited ${child.exitCode}`);
+      if (performance.now() - t0 > 30_000) throw new Error(`${url}: no 200 within 30 s`);
+      await sleep(2);
+    }
+  } finally {
+    await stopChild(child);
+  }
+}

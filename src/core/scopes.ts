@@ -27,6 +27,8 @@ export const SCOPES = [
   'service.flow.start',
   'service.logic',
   'service.logic.readonly',
+  'service.notifications',
+  'service.notifications.readonly',
   'SYSTEM',
   'SYSTEM_READONLY',
 ] as const;
@@ -60,6 +62,8 @@ export const SCOPE_INFO: { readonly [S in Scope]: { readonly label: string; read
   'service.flow.start': { label: 'Start flows', sentence: 'Start flows by hand (seeing them needs View flows).' },
   'service.logic': { label: 'Variables', sentence: 'Create, change and delete the variables flows use.' },
   'service.logic.readonly': { label: 'View variables', sentence: 'See the variables flows use and their values.' },
+  'service.notifications': { label: 'Timeline', sentence: 'Delete notifications from the timeline and turn off what an app or part of the hub says.' },
+  'service.notifications.readonly': { label: 'View timeline', sentence: 'See the timeline: what apps, flows and the hub said.' },
   SYSTEM: { label: 'Administration', sentence: 'Manage tokens and sign-in links, and download, upload and restore backups: everything short of owner.' },
   SYSTEM_READONLY: { label: 'View administration', sentence: 'See backups and the hub’s administrative state, without changing it.' },
 };
@@ -78,6 +82,7 @@ export const PHONE_SCOPES: readonly Scope[] = [
   'service.speech',
   'service.app.readonly',
   'service.insights.readonly',
+  'service.notifications.readonly',
 ];
 
 /**

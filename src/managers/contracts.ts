@@ -16,6 +16,7 @@ import { i18nContract } from './i18n/contract.js';
 import { imagesContract } from './images/contract.js';
 import { insightsContract } from './insights/contract.js';
 import { logicContract } from './logic/contract.js';
+import { notificationsContract } from './notifications/contract.js';
 import { speechOutputContract } from './speech-output/contract.js';
 import { systemContract } from './system/contract.js';
 import { tokensContract } from './tokens/contract.js';
@@ -41,6 +42,7 @@ export const CONTRACTS = {
   flowtoken: flowtokenContract,
   logic: logicContract,
   users: usersContract,
+  notifications: notificationsContract,
 } as const;
 
 export type Contracts = typeof CONTRACTS;

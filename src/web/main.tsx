@@ -1,6 +1,6 @@
 /**
  * The web app's shell: sign-in (signin.tsx: a one-time link, or a pasted token), a hash router
- * (#/home, the first screen; #/dashboards, #/devices, #/flows, #/apps, #/insights, #/system) so the hub serves one static page, and the
+ * (#/home, the first screen; #/dashboards, #/devices, #/flows, #/apps, #/insights, #/timeline, #/system) so the hub serves one static page, and the
  * navigation. Each page lives in pages/. #/wall is a wall tablet's screen, shown without the navigation.
  */
 import { type JSX, render } from 'preact';
@@ -17,6 +17,7 @@ import { FlowsPage } from './pages/flows.js';
 import { HomePage } from './pages/home.js';
 import { InsightsPage } from './pages/insights.js';
 import { SystemPage } from './pages/system.js';
+import { TimelinePage } from './pages/timeline.js';
 import { WallPage } from './pages/wall.js';
 import { loginCode, redeemLogin, SignIn } from './signin.js';
 import './styles.css';
@@ -28,6 +29,7 @@ const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: ()
   { id: 'flows', title: 'Flows', icon: 'flows', view: FlowsPage },
   { id: 'apps', title: 'Apps', icon: 'apps', view: AppsPage },
   { id: 'insights', title: 'Insights', icon: 'insights', view: InsightsPage },
+  { id: 'timeline', title: 'Timeline', icon: 'bell', view: TimelinePage },
   { id: 'system', title: 'System', icon: 'system', view: SystemPage },
 ];
 

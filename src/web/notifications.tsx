@@ -1,7 +1,7 @@
 /**
- * Apps' notifications (`this.homey.notifications.createNotification`, the `notification.create`
- * event of the apps namespace) as toasts in a corner of every page. Only when the token may read
- * the apps namespace: one read of the app list says so, and names the apps the toasts come from.
+ * The home's timeline as it happens (the notifications namespace's `notification.create`: what
+ * apps, flows and the hub say) as toasts in a corner of every page. Only when the token may read
+ * the timeline (its socket is refused otherwise, and nothing shows).
  */
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -9,21 +9,13 @@ import { call, subscribe } from './client.js';
 
 interface Toast {
   id: string;
-  app: string;
+  owner: string;
   excerpt: string;
 }
 
 /** Toasts shown at once; older ones make room. */
 const MAX_SHOWN = 4;
 const SHOWN_MS = 12_000;
-
-function toastOf(arg: unknown, names: Map<string, string>): Toast | null {
-  if (typeof arg !== 'object' || arg === null) return null;
-  const n = arg as { id?: unknown; ownerId?: unknown; excerpt?: unknown };
-  if (typeof n.id !== 'string' || typeof n.excerpt !== 'string') return null;
-  const owner = typeof n.ownerId === 'string' ? n.ownerId : '';
-  return { id: n.id, app: names.get(owner) ?? owner, excerpt: n.excerpt };
-}
 
 export function Notifications(): JSX.Element {
   const [toasts, setToasts] = useState<Toast[]>([]);
@@ -38,21 +30,18 @@ export function Notifications(): JSX.Element {
       }, SHOWN_MS);
       timers.add(timer);
     };
-    call('apps', 'getApps').then(
-      (apps) => {
+    // One read says whether the token may hear the timeline: no socket to be refused otherwise.
+    call('notifications', 'getOwners').then(
+      () => {
         if (!live) return;
-        // A flow's notifications (its "create a notification" card) are owned by 'flow', never an app id.
-        const names = new Map([['flow', 'Flows'], ...Object.values(apps).map((a): [string, string] => [a.id, a.name])]);
-        off = subscribe('apps', (e) => {
-          if (e.name === 'app.create' || e.name === 'app.update') names.set(e.args[0].id, e.args[0].name);
+        off = subscribe('notifications', (e) => {
           if (e.name !== 'notification.create') return;
-          const toast = toastOf(e.args[0], names);
-          if (!toast) return;
+          const [n] = e.args;
+          const toast = { id: n.id, owner: n.ownerName, excerpt: n.excerpt };
           setToasts((all) => [...all.filter((t) => t.id !== toast.id), toast].slice(-MAX_SHOWN));
           dismissLater(toast.id);
         });
       },
-      // A token without the apps scope gets no notifications (and no socket that is refused).
       () => undefined,
     );
     return () => {
@@ -67,7 +56,7 @@ export function Notifications(): JSX.Element {
       {toasts.map((t) => (
         <div class="toast" key={t.id} data-testid="toast">
           <div>
-            <b>{t.app}</b>
+            <b>{t.owner}</b>
             <div>{t.excerpt}</div>
           </div>
           <button type="button" class="link" aria-label="dismiss" onClick={() => setToasts((all) => all.filter((x) => x.id !== t.id))}>

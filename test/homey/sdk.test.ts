@@ -443,16 +443,20 @@ describe("the hub's Web API (ManagerApi, homey:manager:api)", () => {
 });
 
 describe('notifications (ManagerNotifications)', () => {
-  it('become notification.create events on the apps namespace and a line in the app log', async () => {
+  it("go on the home's timeline (notification.create of the notifications namespace) and a line in the app log", async () => {
     await running('com.example.notify');
     const events = await openEvents(
       hub.wsUrl,
-      'apps',
-      (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'n', scopes: ['service.app.readonly'] } })).body.token,
+      'notifications',
+      (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'n', scopes: ['service.notifications.readonly'] } })).body.token,
     );
     await appApi('com.example.notify', 'POST', '/notify', { excerpt: 'The **washing** is done' });
     const frame = await events.next((f) => f.event === 'notification.create');
     expect(frame.args[0]).toMatchObject({ ownerUri: 'homey:app:com.example.notify', ownerId: 'com.example.notify', excerpt: 'The **washing** is done' });
+    // Kept on the timeline, named by its app.
+    const kept = Object.values(await hub.op('notifications', 'getNotifications')).filter((n) => n.ownerId === 'com.example.notify');
+    expect(kept.map((n) => n.excerpt)).toContain('The **washing** is done');
+    expect(kept[0]?.ownerName).toBe(((await hub.op('apps', 'getApp', { params: { id: 'com.example.notify' } })) as { name: string }).name);
     events.close();
     const log = await hub.call<{ stdout: string }>('POST', '/api/manager/apps/app/com.example.notify/crashlog', { body: {} });
     expect(log.body.stdout).toContain('[notification] The **washing** is done');
@@ -460,7 +464,7 @@ describe('notifications (ManagerNotifications)', () => {
 
   it('are limited to a burst of 10 and 10 a minute: a flood is dropped with the reason, the browsers get the burst only', async () => {
     await running('com.example.notify');
-    const events = await openEvents(hub.wsUrl, 'apps', OWNER);
+    const events = await openEvents(hub.wsUrl, 'notifications', OWNER);
     const r = await appApi<{ delivered: number; refused: number; why: string | null }>('com.example.notify', 'POST', '/flood', {});
     // The earlier test took one notification of the burst (refilled by a few seconds since).
     expect(r.delivered).toBeGreaterThanOrEqual(9);

@@ -65,6 +65,11 @@ const VISITS: Visit[] = [
       await p.getByTestId('arg-text').waitFor();
     },
   },
+  {
+    name: 'timeline',
+    hash: '#/timeline',
+    ready: async (p) => void (await p.getByTestId('timeline-empty').or(p.getByTestId('timeline-item').first()).waitFor()),
+  },
   { name: 'system', hash: '#/system', ready: async (p) => void (await p.locator('[data-testid=backups]').waitFor()) },
 ];
 

@@ -8,7 +8,7 @@ import { defineContract, lazy, op } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { safeRecord } from '../../core/null-prototype.js';
 import { UPLOAD_TYPES } from '../backup/contract.js';
-import { AppLog, AppsState, AppView, CatalogueView, CrashLog, Heap, Notification, SourceUpdate, UploadedApp } from './views.js';
+import { AppLog, AppsState, AppView, CatalogueView, CrashLog, Heap, SourceUpdate, UploadedApp } from './views.js';
 
 const Id = lazy(() => z.object({ id: z.string().min(1).max(128) }));
 const IdName = lazy(() => z.object({ id: z.string().min(1).max(128), name: z.string().min(1).max(256) }));
@@ -26,7 +26,7 @@ const flag = lazy(() => z.enum(['true', 'false', '1', '0'], { error: 'purgeSetti
 export const appsContract = defineContract({
   name: 'apps',
   eventScope: 'service.app.readonly',
-  events: lazy(() => ({ ...resourceEvents('app', AppView()), 'notification.create': [Notification()] })),
+  events: lazy(() => resourceEvents('app', AppView())),
   operations: {
     getAppsState: op(
       {

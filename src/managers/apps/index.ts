@@ -1,6 +1,6 @@
 /**
  * apps: installed Homey apps running in child processes (src/apps/ is the runtime). Publishes
- * app.create/update/delete and notification.create, keeps apps' copies of the hub's language and
+ * app.create/update/delete (apps' notifications go to the timeline), keeps apps' copies of the hub's language and
  * location current, and offers the HTTP layer its gateway: the apps' Web APIs, realtime events
  * and pages. It is made before the other managers, which get the part of its runtime they use
  * (port.ts), and started after them, so every SDK call is served before an app can make it.
@@ -24,8 +24,8 @@ import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import { appOwnerUri } from '../../core/owners.js';
 import type { ManagerContext } from '../context.js';
+import type { Timeline } from '../notifications/service.js';
 import { appsContract } from './contract.js';
-import { notify } from './notify.js';
 import { appsOperations } from './operations.js';
 import { AppsService } from './service.js';
 
@@ -40,6 +40,8 @@ export interface AppsManagerOptions {
    * layer after the managers): apps' `homey.api` calls and their own Web API sockets go through it.
    */
   readonly hubApi?: () => HubApi | null;
+  /** The home's timeline, where apps' notifications go (absent: a manager on its own, in a test, drops them). */
+  readonly timeline?: Timeline;
   /** When automatic updates run (tests shorten it); 5 min after start, then every 24 h. */
   readonly autoupdate?: { readonly firstMs: number; readonly everyMs: number };
 }
@@ -69,7 +71,8 @@ export class AppsManager implements Manager {
       hooks: {
         event: (kind, app) => this.publish(kind, app),
         realtime: (e) => realtime.publish(e),
-        notification: (appId, excerpt) => notify(this.ctx.bus, { uri: appOwnerUri(appId), id: appId }, excerpt),
+        notification: (appId, excerpt) =>
+          options.timeline?.notify({ uri: appOwnerUri(appId), id: appId, name: this.runtime.has(appId) ? this.runtime.get(appId).name : appId }, excerpt),
       },
       appsDir: ctx.config.appsDir,
       dataDir: ctx.config.dataDir,

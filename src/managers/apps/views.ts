@@ -60,11 +60,6 @@ export const AppView = lazy(() =>
     usage: Usage(),
   }),
 );
-/** An app's notification (notification.create on the apps namespace): what the web app shows as a toast. */
-export const Notification = lazy(() =>
-  z.object({ id: z.string(), ownerUri: z.string(), ownerId: z.string(), excerpt: z.string(), dateCreated: z.iso.datetime() }),
-);
-
 export const Heap = lazy(() => z.object({ heapUsed: z.number(), heapTotal: z.number(), rss: z.number() }));
 export const CrashLog = lazy(() =>
   z.object({

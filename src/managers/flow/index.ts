@@ -2,13 +2,13 @@ import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import { clockFor } from '../../core/system-zone.js';
 import type { Capability } from '../../home/capability.js';
-import { notify as notifyTimeline } from '../apps/notify.js';
 import type { AppsPort } from '../apps/port.js';
 import { appEventOf, type ManagerEvent } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import type { LogicService } from '../logic/service.js';
+import type { Timeline } from '../notifications/service.js';
 import { CardRegistry } from './cards.js';
 import { flowContract } from './contract.js';
 import { deviceCards, triggerIds } from './device-cards.js';
@@ -52,6 +52,7 @@ export class FlowManager implements Manager {
     private readonly ctx: ManagerContext,
     private readonly tokens: FlowTokens,
     hub: HubSide,
+    timeline: Timeline,
     private readonly devices: DevicesService | null,
     private readonly apps: AppsPort<'calls' | 'has' | 'get' | 'supervisor' | 'list' | 'manifest' | 'locale'>,
   ) {
@@ -68,7 +69,7 @@ export class FlowManager implements Manager {
         for (const c of cards) if (apps.has(c.appId)) apps.supervisor(c.appId).notify({ name: 'flow.update', kind: c.kind, card: c.cardId });
       },
     }));
-    const notify = (text: string) => notifyTimeline(ctx.bus, { uri: 'homey:manager:flow', id: 'flow' }, text);
+    const notify = (text: string) => timeline.notify({ uri: 'homey:manager:flow', id: 'flow', name: 'Flows' }, text);
     this.engine = new FlowEngine({
       cards: this.cards,
       tokens,

@@ -17,8 +17,8 @@ import type { FlowRecord } from './views.js';
 export interface SystemDeps {
   readonly logic: LogicService;
   readonly say: (text: string) => Promise<void>;
-  /** Publishes a notification (the apps namespace's notification.create, as an app's are). */
-  readonly notify: (text: string) => void;
+  /** Says something on the home's timeline (the notifications manager), as the flows. */
+  readonly notify: (text: string) => Promise<void>;
   readonly flows: () => FlowRecord[];
   /**
    * While "set a variable" sets one, the run that sets it, by variable id: the flows its change
@@ -231,11 +231,11 @@ export function systemCards(d: SystemDeps): HubCard[] {
       },
     }),
     card('notifications', 'create_notification', 'action', 'Create a notification', [arg('text', 'text', 'Text')], {
-      run: (args) => {
+      run: async (args) => {
         const text = String(args.text ?? '').trim();
         if (text === '') throw new Error('a notification needs a text');
         if (text.length > MAX_NOTIFICATION) throw new Error(`a notification is at most ${MAX_NOTIFICATION} characters; this one is ${text.length}`);
-        d.notify(text);
+        await d.notify(text);
       },
     }),
     card('flow', 'programmatic_trigger', 'trigger', 'This flow is started', [], {

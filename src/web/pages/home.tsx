@@ -14,6 +14,7 @@ import { Icon } from '../icons.js';
 import { useLiveDevices } from '../live-devices.js';
 import { Err, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
 import { HomeState, RoomState, Rooms, useRoomOrder, zoneAndInside } from './rooms.js';
+import { TimelineLink } from './timeline.js';
 
 /** "Good evening" and the date and time, moved on each minute. */
 function Greeting(): JSX.Element {
@@ -32,6 +33,7 @@ function Greeting(): JSX.Element {
       <p>
         {day} · <time dateTime={now.toISOString()}>{time}</time>
       </p>
+      <TimelineLink />
     </header>
   );
 }

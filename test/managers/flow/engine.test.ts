@@ -255,7 +255,7 @@ describe('flows', () => {
     const start = { id: 'homey:manager:flow:start_flow', args: { flow: self } };
     expect((await hub.call('PUT', `${F}/flow/${self.id}`, { token: flowToken, body: { actions: Array(6).fill(start) } })).status).toBe(200);
     const flowEvents = await openEvents(hub.wsUrl, 'flow', OWNER);
-    const timeline = await openEvents(hub.wsUrl, 'apps', OWNER);
+    const timeline = await openEvents(hub.wsUrl, 'notifications', OWNER);
     const runsOf = () =>
       flowEvents.frames.filter((f) => f.event === 'flowrun.create' && (f.args[0] as { flow: string }).flow === self.id).map((f) => f.args[0] as Run);
     expect((await hub.call<Run>('POST', `${F}/flow/${self.id}/trigger`, { token: flowToken })).status).toBe(200);
@@ -441,8 +441,8 @@ describe('flows', () => {
     await hub.call('DELETE', `/api/manager/logic/variable/${other.id}`);
   });
 
-  it("the notifications card: every browser's toast, as an app's notification; a text too long fails the run", async () => {
-    const listener = await openEvents(hub.wsUrl, 'apps', OWNER);
+  it("the notifications card: on the home's timeline (every browser's toast), as an app's notification; a text too long fails the run", async () => {
+    const listener = await openEvents(hub.wsUrl, 'notifications', OWNER);
     const flow = await createFlow({
       name: 'Tell the house',
       trigger: { id: 'homey:manager:flow:programmatic_trigger' },
@@ -450,7 +450,7 @@ describe('flows', () => {
     });
     expect((await hub.call<Run>('POST', `${F}/flow/${flow.id}/trigger`)).body).toMatchObject({ result: 'ran' });
     const frame = await listener.next((f) => f.event === 'notification.create');
-    expect(frame.args[0]).toMatchObject({ ownerUri: 'homey:manager:flow', ownerId: 'flow', excerpt: 'The bell rang at noon' });
+    expect(frame.args[0]).toMatchObject({ ownerUri: 'homey:manager:flow', ownerId: 'flow', ownerName: 'Flows', excerpt: 'The bell rang at noon' });
     listener.close();
     await hub.call('PUT', `${F}/flow/${flow.id}`, {
       body: { actions: [{ id: 'homey:manager:notifications:create_notification', args: { text: 'x'.repeat(1001) } }] },

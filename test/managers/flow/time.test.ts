@@ -89,7 +89,7 @@ describe('the time conditions', () => {
     systemCards({
       logic: {} as LogicService,
       say: async () => undefined,
-      notify: () => undefined,
+      notify: async () => undefined,
       variableCauses: new Map(),
       flows: () => [],
       startFlow: async () => undefined,

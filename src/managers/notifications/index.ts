@@ -1,0 +1,29 @@
+/**
+ * Notifications: the home's timeline (service.ts), what apps, flows and the hub say, kept on disk
+ * and bounded. The rest of the hub holds it as a `Timeline` (made first, so every manager can say
+ * something from its start).
+ */
+import type { Manager } from '../../core/managers.js';
+import type { Operation } from '../../core/operation.js';
+import type { ManagerContext } from '../context.js';
+import { notificationsContract } from './contract.js';
+import { notificationsOperations } from './operations.js';
+import { NotificationsService } from './service.js';
+
+export class NotificationsManager implements Manager {
+  readonly name = notificationsContract.name;
+  readonly contract = notificationsContract;
+  readonly operations: readonly Operation[];
+  readonly service: NotificationsService;
+
+  constructor(ctx: ManagerContext) {
+    this.service = new NotificationsService(ctx.store, ctx.bus, (err) => ctx.log.error({ err }, 'a notification could not be kept'));
+    this.operations = notificationsOperations(this.service);
+  }
+
+  async start(): Promise<void> {
+    this.service.start();
+  }
+
+  async stop(): Promise<void> {}
+}
