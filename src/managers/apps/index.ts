@@ -186,8 +186,16 @@ export class AppsManager implements Manager {
   private publish(kind: AppEventKind, app: App): void {
     const { bus } = this.ctx;
     if (kind === 'update') {
-      const info = diff(this.published.get(app.id) ?? {}, app);
+      const before = this.published.get(app.id);
+      const info = diff(before ?? {}, app);
       this.published.set(app.id, app);
+      // The hub says so on the timeline when an app stops by itself and is held.
+      if (app.crashed && before && !before.crashed) {
+        void this.options.timeline?.notify(
+          { uri: 'homey:manager:apps', id: 'apps', name: 'Apps' },
+          `${app.name} stopped${app.crashedMessage ? `: ${app.crashedMessage}` : ''}. It is held until it is restarted (Apps).`,
+        );
+      }
       if (info.changedKeys.length > 0) bus.publish('apps', 'app.update', app, info);
       return;
     }

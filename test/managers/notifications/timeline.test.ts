@@ -4,11 +4,14 @@
  * are deleted one by one, by owner or all; they survive a restart; a token that may only read
  * the timeline cannot change it; and Homey's own client lists them, hears them and deletes them.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_KEPT } from '../../../src/managers/notifications/service.js';
 import { openEvents } from '../../helpers/events.js';
 import { type HomeyApiClient, loadHomeyApi } from '../../helpers/homey-api.js';
-import { OWNER, type RunningHub, startHub } from '../../helpers/hub.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
+import { poll } from '../../helpers/poll.js';
 
 let hub: RunningHub;
 const SAY = '/api/manager/flow/flowcardaction/homey:manager:notifications/create_notification/run';
@@ -98,6 +101,25 @@ describe('the timeline', () => {
       expect((await timeline()).includes('For Homey')).toBe(false);
     } finally {
       client.destroy();
+    }
+  });
+
+  it('hears the hub: a backup that failed is on the timeline with its reason', { timeout: 60_000 }, async () => {
+    // A backup folder inside a file: every backup fails at once, with the system's reason.
+    const file = join(await tempDir('hearth-timeline-'), 'a-file');
+    await writeFile(file, '');
+    const broken = await startHub({ args: ['--backup-dir', join(file, 'backups')] });
+    try {
+      expect((await broken.call('POST', '/api/manager/backup/backup/', { body: {} })).status).toBeLessThan(300);
+      const said = await poll(
+        async () => Object.values(await broken.op('notifications', 'getNotifications')),
+        (notes) => notes.length > 0,
+        'the failed backup on the timeline',
+      );
+      expect(said[0]).toMatchObject({ ownerUri: 'homey:manager:backup', ownerName: 'Backups' });
+      expect(said[0]?.excerpt).toMatch(/^A backup failed: .+\.$/);
+    } finally {
+      await broken.cleanup();
     }
   });
 });
