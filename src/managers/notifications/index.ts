@@ -30,7 +30,8 @@ export class NotificationsManager implements Manager {
       this.ctx.bus.on('backup', (e) => {
         if (e.event !== 'backup.update') return;
         const [job] = e.args;
-        if (job.state === 'failed') void this.service.notify({ uri: 'homey:manager:backup', id: 'backup', name: 'Backups' }, `A backup failed: ${job.error ?? 'no reason given'}.`);
+        if (job.state === 'failed')
+          void this.service.notify({ uri: 'homey:manager:backup', id: 'backup', name: 'Backups' }, `A backup failed: ${job.error ?? 'no reason given'}.`);
       }),
     );
   }
