@@ -58,7 +58,7 @@ async function socket(url, onEvent) {
 }
 
 /** Rooms, lamps paired into them (one session a room), and flows: the home a family would make. */
-async function build(hub, { devices, zones, flows }) {
+export async function build(hub, { devices, zones, flows }) {
   const root = Object.entries(await api(hub, 'GET', '/api/manager/zones/zone')).find(([, z]) => z.parent === null)[0];
   const rooms = [];
   for (let i = 0; i < zones; i++) rooms.push((await api(hub, 'POST', '/api/manager/zones/zone', { name: `Room ${i}`, parent: root })).id);
