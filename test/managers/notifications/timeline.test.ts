@@ -4,14 +4,16 @@
  * are deleted one by one, by owner or all; they survive a restart; a token that may only read
  * the timeline cannot change it; and Homey's own client lists them, hears them and deletes them.
  */
-import { writeFile } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_KEPT } from '../../../src/managers/notifications/service.js';
 import { openEvents } from '../../helpers/events.js';
 import { type HomeyApiClient, loadHomeyApi } from '../../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
-import { poll } from '../../helpers/poll.js';
+import { pairDevice } from '../../helpers/pair.js';
+import { pause, poll } from '../../helpers/poll.js';
+import { waitAppRunning } from '../dashboards/helpers.js';
 
 let hub: RunningHub;
 const SAY = '/api/manager/flow/flowcardaction/homey:manager:notifications/create_notification/run';
@@ -120,6 +122,29 @@ describe('the timeline', () => {
       expect(said[0]?.excerpt).toMatch(/^A backup failed: .+\.$/);
     } finally {
       await broken.cleanup();
+    }
+  });
+
+  it('hears the hub: a device its app cannot reach is on the timeline once, with the reason', { timeout: 90_000 }, async () => {
+    const appsDir = await tempDir('hearth-timeline-apps-');
+    await cp(join(import.meta.dirname, '../../web/fixtures/com.test.faraway'), join(appsDir, 'com.test.faraway'), { recursive: true });
+    const home = await startHub({ appsDir });
+    try {
+      await waitAppRunning(home, 'com.test.faraway');
+      await pairDevice(home, 'homey:app:com.test.faraway:bulb', { name: 'Porch light' });
+      const said = await poll(
+        async () => Object.values(await home.op('notifications', 'getNotifications')),
+        (notes) => notes.length > 0,
+        'the unreachable device on the timeline',
+      );
+      expect(said.map((n) => [n.ownerName, n.excerpt])).toEqual([['Devices', 'Porch light is unavailable: out of reach: check its power.']]);
+      // Its app stopping makes it unavailable again, but that is the app's news, not the device's.
+      await home.op('apps', 'restartApp', { params: { id: 'com.test.faraway' } });
+      await waitAppRunning(home, 'com.test.faraway');
+      await pause(500, 'any further notification to arrive (none may: it was said within ten minutes)');
+      expect(Object.values(await home.op('notifications', 'getNotifications'))).toHaveLength(1);
+    } finally {
+      await home.cleanup();
     }
   });
 });
