@@ -144,8 +144,8 @@ export class OptionService {
     // One operation per method; their ids and paths are the contract's (optionOperations).
     const handlers: Partial<Record<string, Operation['handler']>> = {
       GET: () => {
-        this.mustSection();
-        return { value: this.get(manager, def.name) };
+        const stored = this.mustSection().value[manager]?.[def.name];
+        return { value: stored === undefined ? def.default : stored };
       },
       PUT: async ({ body }) => ({ value: await this.set(manager, def.name, (body as { value: unknown }).value) }),
       DELETE: () => this.unset(manager, def.name),

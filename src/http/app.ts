@@ -6,8 +6,10 @@
 
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { UnsupportedPathError } from 'hono/router';
+import { RegExpRouter } from 'hono/router/reg-exp-router';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
@@ -72,8 +74,28 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   const answerMismatch = options.checkAnswers
     ? (op: { id: string }, problem: string) => log.error({ operation: op.id, problem }, 'an answer does not match its schema')
     : undefined;
-  for (const m of mounted)
-    mountOperation(app, m, { auth, bodyLimit: options.bodyLimit, failed: options.failed, ...(answerMismatch ? { answerMismatch } : {}) });
+  // Hono's RegExpRouter matches a request with one regular expression; one route it cannot hold
+  // (a static segment beside a parameter: /flow/flow/test by /flow/flow/:id/trigger) made Hono
+  // route every request with its TrieRouter, which splits and walks the path: a twentieth of an
+  // option GET. Those few operations are mounted on a second app, asked only when no route of
+  // the first one matched (none of theirs is shadowed by, or shadows, another route: those
+  // routes' own tests hold, test/managers/flow and test/managers/flowtoken).
+  const fallback = new Hono({ strict: false });
+  const probe = new RegExpRouter<null>();
+  let fallbackRoutes = 0;
+  for (const m of mounted) {
+    const path = m.fullPath.replace(/(.)\/$/, '$1');
+    let target: Hono = app;
+    try {
+      probe.add(m.op.method, path, null);
+    } catch (err) {
+      if (!(err instanceof UnsupportedPathError)) throw err;
+      target = fallback;
+      fallbackRoutes++;
+    }
+    mountOperation(target, m, { auth, bodyLimit: options.bodyLimit, failed: options.failed, ...(answerMismatch ? { answerMismatch } : {}) });
+  }
+  fallback.notFound(() => FALLBACK_MISS);
   sockets.mount(app, managers, auth);
   // The apps' own Web APIs and realtime channels at /api/app/<appId>, their pages under /app/.
   const { gateway } = options;
@@ -104,6 +126,10 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   const patterns = mounted.map((m) => ({ re: pathPattern(m.fullPath), method: m.op.method }));
   app.notFound(async (c) => {
+    if (fallbackRoutes > 0 && c.req.path.startsWith('/api/manager/')) {
+      const res = await fallback.fetch(c.req.raw, c.env);
+      if (res !== FALLBACK_MISS) return res;
+    }
     const file = await webRoot(c);
     if (file) return file;
     const allowed = [...new Set(patterns.filter((p) => p.re.test(c.req.path)).map((p) => p.method))];
@@ -117,7 +143,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     return errorResponse(new HearthError('not_found', `no such path: ${c.req.path}; the API is described at /api/openapi.json`));
   });
 
-  app.onError((err, c) => {
+  const onError = (err: Error, c: Context): Response => {
     if (err instanceof HearthError) return errorResponse(err);
     if (err instanceof z.ZodError) return errorResponse(invalidInput(err, 'body field'));
     if (err instanceof HTTPException && err.status < 500) {
@@ -125,7 +151,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     }
     log.error({ err, method: c.req.method, path: c.req.path }, 'request failed');
     return errorResponse(new HearthError('internal_error', 'the hub failed to handle this request; the details are in its log'));
-  });
+  };
+  app.onError(onError);
+  fallback.onError(onError);
 
   return { app, sockets, realtime, fetch, upgrade: upgradeListener(fetch, sockets, realtime) };
 }
@@ -185,6 +213,9 @@ function refuseDotSegments(fetch: Hono['fetch']): Hono['fetch'] {
     return fetch(req, env, ctx);
   };
 }
+
+/** What the fallback app (see createHttpApp) answers when none of its routes matched either. */
+const FALLBACK_MISS = answer(null, { status: 404 });
 
 /**
  * Built directly, like every answer (see respond() in mount.ts): c.json() and then setting

@@ -3,12 +3,14 @@
  * operation's schema. The body is read as a stream and refused once it passes the limit, so a
  * large upload is never buffered.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { HearthError } from '../core/errors.js';
 import { exceedsDepth, MAX_JSON_DEPTH } from '../core/json-depth.js';
 import { issueKey } from '../core/null-prototype.js';
 import type { Operation, UploadSpec } from '../core/operation.js';
+import { HubRequest } from './node-adapter.js';
 
 type Where = 'path parameter' | 'query parameter' | 'body field' | 'body';
 
@@ -50,6 +52,9 @@ export async function readBody(c: Context, limit: number): Promise<string> {
   if (declared !== undefined && Number(declared) > limit) {
     throw new HearthError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`);
   }
+  const raw = c.req.raw as unknown;
+  const incoming = raw instanceof HubRequest ? raw.unreadIncoming() : null;
+  if (incoming) return readNodeBody(incoming, limit);
   const stream = c.req.raw.body;
   if (!stream) return '';
   const reader = stream.getReader();
@@ -66,6 +71,38 @@ export async function readBody(c: Context, limit: number): Promise<string> {
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Node's request body to its end, refused (413) past `limit`: no web stream per request. */
+function readNodeBody(incoming: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const done = (): void => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      total += chunk.length;
+      if (total > limit) {
+        done();
+        incoming.resume();
+        reject(new HearthError('payload_too_large', `the request body is larger than the limit of ${limit} bytes`));
+      } else chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, total).toString('utf8'));
+    };
+    const onError = (err: Error): void => {
+      done();
+      reject(err);
+    };
+    const onClose = (): void => {
+      done();
+      reject(new Error('the client closed the request before its body ended'));
+    };
+    incoming.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
 }
 
 function isJsonType(contentType: string | undefined): boolean {

@@ -115,6 +115,7 @@ function respond(op: Operation, result: unknown): Response {
   return answer(JSON.stringify(result === undefined ? {} : result), {
     status,
     headers: { 'content-type': 'application/json', 'x-hearth-version': VERSION },
+    lowerCase: true,
   });
 }
 

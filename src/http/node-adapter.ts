@@ -85,11 +85,15 @@ export class Answer {
 
   constructor(
     readonly body: AnswerBody,
-    init: { status?: number; headers?: Record<string, string> } = {},
+    init: { status?: number; headers?: Record<string, string>; lowerCase?: boolean } = {},
   ) {
     this.status = init.status ?? 200;
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(init.headers ?? {})) headers[k.toLowerCase()] = v;
+    let headers: Record<string, string>;
+    if (init.lowerCase && init.headers) headers = init.headers;
+    else {
+      headers = {};
+      for (const [k, v] of Object.entries(init.headers ?? {})) headers[k.toLowerCase()] = v;
+    }
     this.headers = new AnswerHeaders(headers);
   }
 
@@ -118,7 +122,7 @@ export class Answer {
  * realtime API calls, tests) use what Answer has of a Response (status, ok, headers.get, text,
  * json, arrayBuffer, body).
  */
-export function answer(body: AnswerBody, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+export function answer(body: AnswerBody, init: { status?: number; headers?: Record<string, string>; lowerCase?: boolean } = {}): Response {
   return new Answer(body, init) as unknown as Response;
 }
 
@@ -184,6 +188,13 @@ export class HubRequest {
 
   async json(): Promise<unknown> {
     return JSON.parse(await this.text());
+  }
+
+  /** Node's request, when the body comes from it and nothing has read it yet (no web stream made). */
+  unreadIncoming(): IncomingMessage | null {
+    const source = this.source;
+    if (this.stream !== undefined || source === null || typeof source === 'string' || NO_BODY.has(this.method)) return null;
+    return source.readableDidRead ? null : source;
   }
 }
 

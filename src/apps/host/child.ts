@@ -245,10 +245,16 @@ export class AppChild {
 
   /** Sends a message after checking it against the protocol (what the child trusts). */
   private send(message: unknown): void {
-    const checked = HubMessage.safeParse(message);
-    if (!checked.success) throw new RpcError('invalid_args', describeIssues(checked.error, 'message to the app'));
+    // The hub's own calls (RpcPeer builds exactly {type, id, method, args}) are checked by hand:
+    // zod's copy of `args` into null-prototype objects made JSON.stringify take its slow path.
+    let out: unknown = message;
+    if (!isOwnCall(message)) {
+      const checked = HubMessage.safeParse(message);
+      if (!checked.success) throw new RpcError('invalid_args', describeIssues(checked.error, 'message to the app'));
+      out = checked.data;
+    }
     if (!this.channelOpen || !this.running) throw new RpcError('closed', 'the app is not running');
-    this.channel.write(encodeFrame(checked.data));
+    this.channel.write(encodeFrame(out));
     // An app that stops reading would otherwise grow this buffer in the hub without bound.
     if (this.channel.writableLength > MAX_UNREAD_BYTES) {
       this.breakChannel(`it left ${this.channel.writableLength} bytes of the hub's messages unread`);
@@ -317,4 +323,25 @@ export class AppChild {
     }
     return this.exited;
   }
+}
+
+/**
+ * A call message as HubMessage takes it: a known method, an integer id, an object of arguments
+ * (what RpcPeer makes of the hub's own calls). The arguments' own shapes are each method's
+ * handler's to check in the app, as they were under the zod check (a record of unknowns).
+ */
+function isOwnCall(m: unknown): boolean {
+  if (typeof m !== 'object' || m === null) return false;
+  const { type, id, method, args } = m as { type?: unknown; id?: unknown; method?: unknown; args?: unknown };
+  return (
+    type === 'call' &&
+    Number.isInteger(id) &&
+    (id as number) >= 0 &&
+    typeof method === 'string' &&
+    Object.hasOwn(APP_CALLS, method) &&
+    typeof args === 'object' &&
+    args !== null &&
+    !Array.isArray(args) &&
+    Object.keys(m).length === 4
+  );
 }

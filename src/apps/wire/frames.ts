@@ -26,11 +26,12 @@ export class FrameError extends Error {
 
 /** One message as a frame. Throws a FrameError when its JSON is larger than `maxBytes`. */
 export function encodeFrame(message: unknown, maxBytes = MAX_HUB_FRAME_BYTES): Buffer {
-  const body = Buffer.from(JSON.stringify(message) ?? 'null', 'utf8');
-  if (body.length > maxBytes) throw new FrameError(`a message of ${body.length} bytes is over the limit of ${maxBytes}`);
-  const frame = Buffer.allocUnsafe(HEADER_BYTES + body.length);
-  frame.writeUInt32BE(body.length, 0);
-  body.copy(frame, HEADER_BYTES);
+  const json = JSON.stringify(message) ?? 'null';
+  const length = Buffer.byteLength(json, 'utf8');
+  if (length > maxBytes) throw new FrameError(`a message of ${length} bytes is over the limit of ${maxBytes}`);
+  const frame = Buffer.allocUnsafe(HEADER_BYTES + length);
+  frame.writeUInt32BE(length, 0);
+  frame.write(json, HEADER_BYTES, 'utf8');
   return frame;
 }
 
