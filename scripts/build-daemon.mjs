@@ -71,8 +71,9 @@ await build({
   sourcemap: 'linked',
   logLevel: 'warning',
 });
-// The loader wraps the bundle in a function: no #! line inside it.
-writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/^#!.*\n/, ''));
+// The loader wraps the bundle in a function: no #! line inside it. The line is left empty, not
+// removed, so the source map esbuild wrote still points at the right lines.
+writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/^#!.*\n/, '\n'));
 copyFileSync(join(root, 'scripts/bundle-loader.mjs'), entry);
 for (const name of readdirSync(dist)) if (name.startsWith('bundle-')) rmSync(join(dist, name)); // an older build's chunks
 
