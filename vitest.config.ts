@@ -28,6 +28,7 @@ const UNIT = [
   'test/house/arrows.test.ts',
   'test/house/house.test.ts',
   'test/house/no-bare-sleeps.test.ts',
+  'test/house/no-recursive-mkdir.test.ts',
   'test/house/web-paths.test.ts',
   'test/hub/config.test.ts',
   'test/hub/daemon-flags.test.ts',

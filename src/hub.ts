@@ -3,7 +3,7 @@
  * order and stops them in reverse. A manager that fails to start is logged and its operations
  * answer 503; the others run on.
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { APP_WEB_API_SCOPES, type HubApi } from './apps/host/hub-api.js';
@@ -15,7 +15,7 @@ import { acquireDataLock } from './core/data-lock.js';
 import { writeFileDurable } from './core/durable-file.js';
 import { checkEvents } from './core/event-check.js';
 import { EventBus } from './core/events.js';
-import { exists } from './core/files.js';
+import { exists, makeDirs } from './core/files.js';
 import { loadHubId } from './core/hub-id.js';
 import { closeInheritedDescriptors } from './core/inherited-fds.js';
 import { lanAddress } from './core/lan-address.js';
@@ -307,7 +307,7 @@ export class Hub {
    */
   private async openDataDir(): Promise<Awaited<ReturnType<typeof recoverRestore>>> {
     const { dataDir } = this.config;
-    await mkdir(dirname(dataDir), { recursive: true });
+    await makeDirs(dirname(dataDir));
     const recovered = await recoverRestore(dataDir);
     // What a killed restore staged and the journal no longer needs (its process is gone).
     await cleanLeftovers(dataDir);
@@ -320,7 +320,7 @@ export class Hub {
         `made a new, empty home in ${resolve(dataDir)} (there was no home there): if your home is in another folder, stop the hub and start it with --data-dir <that folder>`,
       );
     }
-    await mkdir(dataDir, { recursive: true, mode: 0o750 });
+    await makeDirs(dataDir, 0o750);
     return recovered;
   }
 

@@ -6,12 +6,12 @@
  * looks like a finished backup; the next run removes the leftovers.
  */
 import type { Dirent } from 'node:fs';
-import { mkdir, mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { SDK_MODULES_DIR } from '../apps/host/sdk-link.js';
 import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
-import { exists } from '../core/files.js';
+import { exists, makeDirs } from '../core/files.js';
 import {
   APPS_PREFIX,
   archiveName,
@@ -153,7 +153,7 @@ async function freeName(outDir: string, now: Date): Promise<{ name: string; crea
 export async function createBackup(opts: CreateBackupOptions): Promise<BackupResult> {
   const started = performance.now();
   JSON.parse(opts.storeSnapshot); // a snapshot that is not JSON would make a backup that cannot restore
-  await mkdir(opts.outDir, { recursive: true, mode: 0o700 });
+  await makeDirs(opts.outDir, 0o700);
   await cleanStale(opts.outDir);
 
   const { name, createdAt } = await freeName(opts.outDir, (opts.now ?? (() => new Date()))());

@@ -6,9 +6,9 @@
  * move here, and a hub's start moves any left beside (a stop between the two, or a restore by an
  * older hearth, which left `data.pre-restore-*` folders in the folder above the data dir).
  */
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { exists } from '../core/files.js';
+import { exists, makeDirs } from '../core/files.js';
 import { literal } from '../core/regexp.js';
 import { move } from './swap.js';
 
@@ -67,7 +67,7 @@ export async function keepAside(dirs: { dataDir: string; appsDir: string; backup
       // The backup folder may sit inside the data dir: never move a folder into itself.
       if (root === copy.path || root.startsWith(`${copy.path}/`)) continue;
       const folder = join(root, copy.stamp);
-      await mkdir(folder, { recursive: true, mode: 0o750 });
+      await makeDirs(folder, 0o750);
       let to = join(folder, kind);
       for (let i = 1; await exists(to); i++) to = join(folder, `${kind}-${i}`);
       await move(copy.path, to);

@@ -8,12 +8,12 @@
  * not), so no start ever makes an empty data dir while a pre-restore copy exists.
  */
 
-import { mkdir, readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { LOCK_FILE } from '../core/data-lock.js';
 import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
-import { exists } from '../core/files.js';
+import { exists, makeDirs } from '../core/files.js';
 import { DB_FILE } from '../core/store.js';
 import { transient } from '../core/transient.js';
 import { move, previousName, type SwapMode } from './swap.js';
@@ -129,7 +129,7 @@ async function runStep(step: Step, plan: FilePlan, marker: string | undefined, p
   const aside = previous as string;
   const replaced = step.kind === 'apps' ? (name: string) => !name.startsWith('.') : ownedBy(plan);
   if (step.phase === 'out') {
-    await mkdir(aside, { recursive: true, mode: 0o700 });
+    await makeDirs(aside, 0o700);
     for (const name of await readdir(target)) {
       // The staging folder, the previous folder itself and the journal stay put.
       if (name !== basename(aside) && !name.startsWith('.restore.') && name !== NAME && replaced(name)) await rename(join(target, name), join(aside, name));

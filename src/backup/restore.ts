@@ -6,11 +6,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import { cp, mkdir, open, readdir, rm } from 'node:fs/promises';
+import { cp, open, readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { extract, type ReadEntry } from 'tar';
 import { acquireDataLock, DataDirLockedError, LOCK_FILE, lockHolder } from '../core/data-lock.js';
 import { fsyncDir, writeFileDurable } from '../core/durable-file.js';
+import { makeDirs } from '../core/files.js';
 import { entryKind, isAppId, MANIFEST_PATH, type Manifest } from './format.js';
 import { keepAside } from './pre-restore.js';
 import { beginJournal, completeJournal, type Journal, MARKER, planStep, recoverRestore } from './restore-journal.js';
@@ -125,14 +126,14 @@ function entryFilter(manifest: Manifest): (path: string, entry: ReadEntry | Stat
 async function fitLayout(stage: string, manifest: Manifest, sharedTarget: boolean): Promise<void> {
   const dataApps = join(stage, 'data', 'apps');
   const apps = join(stage, 'apps');
-  await mkdir(dataApps, { recursive: true, mode: 0o700 });
-  await mkdir(apps, { recursive: true, mode: 0o755 });
+  await makeDirs(dataApps, 0o700);
+  await makeDirs(apps, 0o755);
   const archiveShared = manifest.contents.layout === 'shared';
   if (sharedTarget && !archiveShared) {
     // Package files join the app's runtime folder (their names do not collide: the runtime
     // keeps to userdata/ and its logs).
     for (const id of await readdir(apps)) {
-      await mkdir(join(dataApps, id), { recursive: true, mode: 0o700 });
+      await makeDirs(join(dataApps, id), 0o700);
       for (const name of await readdir(join(apps, id))) await move(join(apps, id, name), join(dataApps, id, name));
     }
   } else if (!sharedTarget && archiveShared) {
@@ -149,7 +150,7 @@ async function fitLayout(stage: string, manifest: Manifest, sharedTarget: boolea
 /** 'inside' needs the folder to exist: a forced 'inside' on a missing folder creates it first. */
 async function chooseMode(target: string, forced: SwapMode | undefined): Promise<SwapMode> {
   if (forced === 'inside') {
-    await mkdir(target, { recursive: true, mode: 0o750 });
+    await makeDirs(target, 0o750);
     return 'inside';
   }
   return forced ?? swapMode(target);
@@ -173,8 +174,8 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
   if (holder !== null) throw new DataDirLockedError(dataDir, holder.pid);
   const { manifest } = await verifyArchive(archive);
 
-  await mkdir(dirname(dataDir), { recursive: true });
-  if (!sharedTarget) await mkdir(dirname(appsDir), { recursive: true });
+  await makeDirs(dirname(dataDir));
+  if (!sharedTarget) await makeDirs(dirname(appsDir));
   const dataMode = await chooseMode(dataDir, opts.swap);
   const appsMode = sharedTarget ? null : await chooseMode(appsDir, opts.swap);
   const release = await acquireDataLock(dataDir);
@@ -186,7 +187,7 @@ export async function restoreBackup(archive: string, opts: RestoreOptions): Prom
     await recoverRestore(dataDir);
     await cleanLeftovers(dataDir);
     if (!sharedTarget) await cleanLeftovers(appsDir);
-    await mkdir(stage, { recursive: true, mode: 0o700 });
+    await makeDirs(stage, 0o700);
     await extract({
       file: archive,
       cwd: stage,

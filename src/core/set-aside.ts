@@ -8,10 +8,11 @@
  * A section says what its records are by paths with `*` for an id: `['*']` for a map of records
  * (tokens, devices, flows), `['dashboards', '*']` for a map inside an object.
  */
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { z } from 'zod';
 import { writeFileDurableSync } from './durable-file.js';
+import { makeDirsSync } from './files.js';
 import { issueKey } from './null-prototype.js';
 import { describeIssues } from './zod-issues.js';
 
@@ -110,7 +111,7 @@ export function keepJournalAside(dataDir: string, name: string): string {
 /** Makes `<dataDir>/set-aside/<time>-<name>` with `make`, keeping the newest FILES_KEPT files. Answers its path in the data dir. */
 function keep(dataDir: string, name: string, make: (file: string) => void): string {
   const dir = join(dataDir, SET_ASIDE_DIR);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirsSync(dir, 0o700);
   // The time first: the names sort oldest first.
   const kept = `${new Date().toISOString().replace(/[:.]/g, '-')}-${name}`;
   make(join(dir, kept));

@@ -8,11 +8,12 @@
  * installed here: the folder stays in its staging until the owner installs it.
  */
 import { spawn } from 'node:child_process';
-import { cp, mkdir, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { invalid } from '../../core/errors.js';
+import { makeDirs } from '../../core/files.js';
 import { folderUsage } from '../host/disk-usage.js';
 import type { Sandbox } from '../host/sandbox.js';
 import type { BuildPlan } from './build-plan.js';
@@ -87,7 +88,7 @@ export async function buildApp(
   signal?: AbortSignal,
 ): Promise<void> {
   if (env.sandbox.hold) throw invalid(`apps cannot be built here: ${env.sandbox.hold}`);
-  for (const sub of ['home', 'tmp']) await mkdir(join(root, sub), { recursive: true });
+  for (const sub of ['home', 'tmp']) await makeDirs(join(root, sub));
   const guard = new BuildGuard(root, env.limits, signal);
   const restore = await leaveOut(dir, plan.leftOut);
   try {

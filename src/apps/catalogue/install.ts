@@ -5,10 +5,10 @@
  * an interrupted install (`.install-*`, `.old-*`, `.trash-*`) are cleaned up at the next start.
  */
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fsyncDir } from '../../core/durable-file.js';
-import { exists } from '../../core/files.js';
+import { exists, makeDirs } from '../../core/files.js';
 
 /** A fresh, empty staging folder inside the apps folder (hidden: the runtime skips dot-folders). */
 export function makeStaging(appsDir: string, id: string): Promise<string> {
@@ -51,7 +51,7 @@ export async function keepAppAside(appsDir: string, id: string, keepDir: string)
   const target = join(appsDir, id);
   if (!(await exists(target))) return null;
   const kept = join(keepDir, `${id}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  await mkdir(keepDir, { recursive: true });
+  await makeDirs(keepDir);
   try {
     await rename(target, kept);
   } catch (err) {

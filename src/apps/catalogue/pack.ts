@@ -5,13 +5,13 @@
  * `homey app build` does), and the main module must load as the hub will load it.
  */
 import { spawn } from 'node:child_process';
-import { cp, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import * as tar from 'tar';
 import { writeFileDurable } from '../../core/durable-file.js';
 import { invalid } from '../../core/errors.js';
-import { sha256File } from '../../core/files.js';
+import { makeDirs, sha256File } from '../../core/files.js';
 import { runtimeDir } from '../host/child.js';
 import { prepareAppsFolder } from '../host/sdk-link.js';
 import { type AppFolder, loadAppFolder } from '../manifest/compose.js';
@@ -76,7 +76,7 @@ function checkMainLoads(appDir: string, main: string): Promise<void> {
 /** Writes what compose made (app.json and locales) into the staged copy of a compose folder. */
 async function writeComposed(appDir: string, folder: AppFolder): Promise<void> {
   await writeFile(join(appDir, MANIFEST_FILE), `${JSON.stringify(folder.manifest.raw, null, 2)}\n`);
-  await mkdir(join(appDir, 'locales'), { recursive: true });
+  await makeDirs(join(appDir, 'locales'));
   for (const [language, strings] of Object.entries(folder.locales)) {
     await writeFile(join(appDir, 'locales', `${language}.json`), `${JSON.stringify(strings, null, 2)}\n`);
   }
@@ -107,7 +107,7 @@ export async function packApp(folder: string, storeDir: string, channel = 'stabl
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(channel)) throw invalid(`channel '${channel}' must be 1-32 letters, digits, _ or -`);
   await checkEntries(src);
   const store = resolve(storeDir);
-  await mkdir(store, { recursive: true });
+  await makeDirs(store);
   const name = `${id}-${version}.tar.gz`;
   const file = join(store, name);
   const tmp = join(store, `.${name}.${process.pid}.tmp`);

@@ -5,13 +5,13 @@
  * `extract` settles nothing is still being written and the caller can remove the folder at once.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import type * as Tar from 'tar';
 import { HearthError } from '../../core/errors.js';
+import { makeDirs } from '../../core/files.js';
 
 /**
  * What one package may unpack to. Counted on the decompressed stream as it is read, so a tar
@@ -102,7 +102,7 @@ export async function extract(file: string, dest: string, limits: { bytes: numbe
       if (refused) return void entry.resume();
       const target = join(dest, entry.path);
       if (entry.type === 'Directory') {
-        writes.push(mkdir(target, { recursive: true, mode: 0o755 }).then(() => undefined));
+        writes.push(makeDirs(target, 0o755).then(() => undefined));
         return void entry.resume();
       }
       // No setuid/setgid/sticky bits, nothing writable by others, whatever the archive says.
@@ -110,7 +110,7 @@ export async function extract(file: string, dest: string, limits: { bytes: numbe
       open.add(entry);
       writes.push(
         (async () => {
-          await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+          await makeDirs(dirname(target), 0o755);
           // 'wx': an entry listed twice, or a path through a file, is refused, never overwritten.
           await pipeline(entry, createWriteStream(target, { flags: 'wx', mode }));
         })()

@@ -13,13 +13,13 @@
  * connection to it: src/homey/managers/api-proxy.cts).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { unavailable } from '../../core/errors.js';
+import { makeDirsSync } from '../../core/files.js';
 import { APP_TOKEN_NAME } from '../../core/tokens.js';
 
 export const API_SOCKET_FILE = 'api.sock';
@@ -40,7 +40,7 @@ export interface HubServe {
  */
 export function apiSocketDir(runDir: string, id: string): string {
   const dir = join(runDir, createHash('sha256').update(id).digest('hex').slice(0, 24));
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirsSync(dir, 0o700);
   return dir;
 }
 

@@ -4,9 +4,9 @@
  * from examples/ itself, so what a user puts in the apps folder stays out of the repository, the
  * tests (each hub gets a folder of its own) and the releases (which carry examples/ only).
  */
-import { cp, mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { cp, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { exists } from '../../core/files.js';
+import { exists, makeDirs } from '../../core/files.js';
 import { EXAMPLES_ROOT } from '../../layout.js';
 
 /**
@@ -16,7 +16,7 @@ import { EXAMPLES_ROOT } from '../../layout.js';
  */
 export async function makeAppsFolder(appsDir: string, examples = EXAMPLES_ROOT): Promise<string[]> {
   if (await exists(appsDir)) return [];
-  await mkdir(appsDir, { recursive: true });
+  await makeDirs(appsDir);
   const ids = (await readdir(examples, { withFileTypes: true }).catch(() => []))
     .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
     .map((d) => d.name)

@@ -1,12 +1,6 @@
-/**
- * What the machine must be before any app starts: the apps folder (made with the example apps
- * when there is none) with the SDK linked in, the containment this hub can give (probed, and
- * logged with its reason when it is less than namespaces), no app processes left behind by a
- * killed hub, no half-done install, and the data dir's apps folder.
- */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { makeDirs } from '../../core/files.js';
 import { recoverInterrupted } from '../catalogue/install.js';
 import { makeAppsFolder } from './examples.js';
 import { probeSandbox, type Sandbox, type SandboxChoice } from './sandbox.js';
@@ -44,6 +38,6 @@ export async function prepareHost(opts: { appsDir: string; dataDir: string; log:
     );
   }
   await recoverInterrupted(opts.appsDir);
-  await mkdir(join(opts.dataDir, 'apps'), { recursive: true });
+  await makeDirs(join(opts.dataDir, 'apps'));
   return { sdk, sandbox };
 }

@@ -1,14 +1,7 @@
-/**
- * All installed apps: finds them in the apps folder (at start, and again whenever the folder
- * changes or the apps are listed), keeps their records in the store, runs the compatible,
- * enabled ones under a supervisor each, and presents each as an App object whose every change
- * is reported through its hooks (the apps manager publishes it as app.create/update/delete).
- * Serves the SDK calls the apps manager owns: settings (settings.ts), realtime and notifications (pushes.ts).
- */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MiB } from '../../core/byte-bounds.js';
 import { notFound } from '../../core/errors.js';
+import { makeDirs } from '../../core/files.js';
 import { appOwnerUri } from '../../core/owners.js';
 import type { RecordSection } from '../../core/store.js';
 import { systemZone } from '../../core/system-zone.js';
@@ -235,7 +228,7 @@ export class AppRuntime {
 
   private async newSupervisor(id: string): Promise<AppSupervisor> {
     const base = this.dataDirOf(id);
-    await mkdir(join(base, 'userdata'), { recursive: true, mode: 0o700 });
+    await makeDirs(join(base, 'userdata'), 0o700);
     const sup = new AppSupervisor(id, base, this.supervisorOptions, {
       spawned: (pid) => this.running.spawned(id, pid),
       onChange: (state) => {

@@ -15,8 +15,9 @@
  *   homey-module.ts). Without namespaces such an app gets what it ships.
  * All are made again at every start (a release upgrade moves dist).
  */
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirs } from '../../core/files.js';
 import { appRuntimeDirs } from '../../layout.js';
 
 /** The apps folder's folder that holds the link: the hub's own, never an app's (nor backed up). */
@@ -46,7 +47,7 @@ const FOLDER_PACKAGE = `${JSON.stringify(
  */
 export async function prepareAppsFolder(appsDir: string): Promise<{ link: string; modules: string }> {
   const modules = join(appsDir, SDK_MODULES_DIR);
-  await mkdir(modules, { recursive: true });
+  await makeDirs(modules);
   await writeFile(join(appsDir, 'package.json'), FOLDER_PACKAGE);
   const link = join(modules, 'homey');
   const temp = join(modules, `.homey-${process.pid}-${Date.now()}`);
@@ -68,7 +69,7 @@ export async function prepareAppsFolder(appsDir: string): Promise<{ link: string
 
 /** The ES module shim: `require` of the SDK's real path, so it is the bootstrap's own instance. */
 async function writeShim(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await makeDirs(dir);
   const main = join(sdkDir(), 'index.cjs');
   await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'homey', private: true, main: 'index.cjs' }, null, 2)}\n`);
   await writeFile(

@@ -3,7 +3,7 @@
  * field rules, uninstall with its folders, install from the configured store).
  */
 
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
@@ -19,7 +19,7 @@ import type { App, AppRuntime } from '../../apps/host/runtime.js';
 import { textOf } from '../../apps/manifest/manifest.js';
 import { permissionDetails, usesNetwork } from '../../apps/manifest/permissions.js';
 import { invalid, notFound } from '../../core/errors.js';
-import { exists } from '../../core/files.js';
+import { exists, makeDirs } from '../../core/files.js';
 import { toNullRecord } from '../../core/null-prototype.js';
 import type { AppsState, CatalogueApp, CatalogueRelease, CatalogueView } from './views.js';
 
@@ -62,7 +62,7 @@ export class AppsService {
   /** Creates the default local store (an empty catalogue) so `hearth app pack` has a target. */
   async prepareStore(): Promise<void> {
     if (/^https?:\/\//i.test(this.storeLocation)) return;
-    await mkdir(this.storeLocation, { recursive: true });
+    await makeDirs(this.storeLocation);
     const index = join(this.storeLocation, INDEX_FILE);
     if (!(await exists(index))) await writeFile(index, '{"apps": {}}\n', { flag: 'wx' }).catch(() => undefined);
   }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, open, rename, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -15,6 +15,7 @@ import { PRE_RESTORE_DIR, removePreRestore } from '../../backup/pre-restore.js';
 import { planFiles, type RestoreRights, restorePlan } from '../../backup/restore-rights.js';
 import { fsyncDir, writeFileDurable } from '../../core/durable-file.js';
 import { conflict, type HearthError, invalid, notFound, unavailable } from '../../core/errors.js';
+import { makeDirs } from '../../core/files.js';
 import { RawResult } from '../../core/operation.js';
 import type { TokenInfo } from '../../core/tokens.js';
 import type { ManagerContext } from '../context.js';
@@ -104,7 +105,7 @@ export class BackupArchives {
    * backup. The same archive again adds nothing; another archive of the same moment is a conflict.
    */
   async upload(body: ReadableStream<Uint8Array>): Promise<ArchiveSummary> {
-    await mkdir(this.dir, { recursive: true });
+    await makeDirs(this.dir);
     const partial = join(this.dir, `.hearth-backup-upload-${randomBytes(6).toString('hex')}.${process.pid}.partial`);
     try {
       const handle = await open(partial, 'wx', 0o600);

@@ -6,8 +6,9 @@
  * because a lost cache entry is only re-synthesized.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirs } from '../../core/files.js';
 
 const ENTRY = /^[0-9a-f]{64}\.wav$/;
 
@@ -39,7 +40,7 @@ export class SpeechCache {
 
   /** Loads the index from the folder, oldest-modified first, and trims it to the bound. */
   async open(): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
+    await makeDirs(this.dir);
     const found: { key: string; size: number; mtime: number }[] = [];
     for (const name of await readdir(this.dir)) {
       const file = join(this.dir, name);

@@ -4,10 +4,11 @@
  * Apps' samples (`homey.audio.playWav/playMp3`) go the same way; MP3 only to a folder, since
  * aplay plays WAV and hearth carries no MP3 decoder.
  */
-import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from '../../core/durable-file.js';
 import { unavailable } from '../../core/errors.js';
+import { makeDirs } from '../../core/files.js';
 import { run } from './engines/process.js';
 
 export type AudioFormat = 'wav' | 'mp3';
@@ -62,7 +63,7 @@ export class FolderSink implements AudioSink {
 
   async play(audio: Uint8Array, signal: AbortSignal, format: AudioFormat = 'wav'): Promise<string> {
     signal.throwIfAborted();
-    await mkdir(this.dir, { recursive: true });
+    await makeDirs(this.dir);
     const stamp = new Date().toISOString().replace(/[-:.]/g, '');
     const name = `${stamp}-${String(++this.seq).padStart(6, '0')}.${format}`;
     const file = join(this.dir, name);
