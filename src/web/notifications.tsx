@@ -35,7 +35,8 @@ export function Notifications(): JSX.Element {
       () => {
         if (!live) return;
         off = subscribe('notifications', (e) => {
-          if (e.name !== 'notification.create') return;
+          // The Timeline page shows it already, at its top.
+          if (e.name !== 'notification.create' || location.hash.startsWith('#/timeline')) return;
           const [n] = e.args;
           const toast = { id: n.id, owner: n.ownerName, excerpt: n.excerpt };
           setToasts((all) => [...all.filter((t) => t.id !== toast.id), toast].slice(-MAX_SHOWN));

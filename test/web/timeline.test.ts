@@ -42,6 +42,8 @@ describe('the timeline', () => {
     // Live: a new one comes in on top.
     await say('A backup was made');
     await expect.poll(() => items.first().locator('p').textContent()).toBe('A backup was made');
+    // Shown once: no toast of it over the timeline that already shows it.
+    expect(await page.getByTestId('toast').filter({ hasText: 'A backup was made' }).count()).toBe(0);
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await unreachableByTab(page)).toEqual([]);
     await screenshots(page, 'timeline');
