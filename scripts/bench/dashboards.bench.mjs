@@ -9,7 +9,7 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { api, load, median, OWNER, sleep, startHub, startListening, stopChild } from './lib.mjs';
+import { api, load, median, OWNER, pct, sleep, startHub, startListening, stopChild } from './lib.mjs';
 
 const APP = 'com.test.widgets';
 // The example greeter: its greeting widget answers `Homey.api('GET', '/?person=…')`.
@@ -64,8 +64,6 @@ function startBareDoc(root, payload) {
     child.once('exit', (code) => reject(new Error(`bare document server exited ${code}`)));
   });
 }
-
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 export default async function bench({ root, log }) {
   const appsDir = await mkdtemp(join(tmpdir(), 'hearth-bench-dash-apps-'));

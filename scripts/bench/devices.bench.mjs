@@ -12,16 +12,13 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import WebSocket from 'ws';
-import { api, median, OWNER, processTree, pssOf, sleep, startHub } from './lib.mjs';
+import { api, median, wallNow as now, OWNER, pct, processTree, pssOf, sleep, socket, startHub, until } from './lib.mjs';
 
 const APP = 'com.bench.devices';
 const DEVICES = 200;
 const CALLS = 300;
 /** At rest: a minute and a half after the last work. */
 const REST_MS = 90_000;
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const now = () => performance.timeOrigin + performance.now();
 
 const FILES = {
   'app.json': {
@@ -69,28 +66,6 @@ async function writeApp(appsDir) {
   }
 }
 
-/** Opens a WebSocket and calls `onEvent(event, args)` for each frame. */
-async function socket(url, onEvent) {
-  const ws = new WebSocket(url);
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  ws.on('message', (data) => {
-    const frame = JSON.parse(String(data));
-    onEvent(frame.event, frame.args ?? []);
-  });
-  return ws;
-}
-
-async function until(cond, what) {
-  for (let i = 0; i < 2000; i++) {
-    if (await cond()) return;
-    await sleep(10);
-  }
-  throw new Error(`${what} never happened`);
-}
-
 /** The app's processes (bubblewrap and node): every process below the hub's, which runs this one app. */
 async function appPss(hub) {
   return pssOf((await processTree(hub.child.pid)).filter((pid) => pid !== hub.child.pid));
@@ -108,7 +83,7 @@ export default async function bench({ root, log }) {
   const hub = await startHub(root, { appsDir });
   const sockets = [];
   try {
-    await until(async () => (await api(hub, 'GET', `/api/manager/apps/app/${APP}`)).ready, 'the app to run');
+    await until(async () => (await api(hub, 'GET', `/api/manager/apps/app/${APP}`)).ready, 'the app to run', { tries: 2000, everyMs: 10 });
     const session = await api(hub, 'POST', '/api/manager/drivers/pairsession', { driverId: `homey:app:${APP}:lamp` });
     const listed = await api(hub, 'POST', `/api/manager/drivers/pairsession/${session.id}/emit`, { event: 'list_devices' });
     const ids = [];
@@ -147,7 +122,7 @@ export default async function bench({ root, log }) {
       for (let i = 0; i < CALLS / 2; i++) {
         const before = arrived[kind].length;
         const stamp = await api(hub, 'POST', `/api/app/${APP}/report`, { kind });
-        await until(() => arrived[kind].length > before, `a ${kind} event`);
+        await until(() => arrived[kind].length > before, `a ${kind} event`, { tries: 2000, everyMs: 10 });
         took[kind].push(arrived[kind][before] - stamp);
       }
     }

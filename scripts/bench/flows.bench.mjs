@@ -8,14 +8,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { api, median, sleep, startHub } from './lib.mjs';
+import { api, median, wallNow as now, pct, startHub, until } from './lib.mjs';
 
 const A = 'com.bench.sender';
 const B = 'com.bench.receiver';
 const CALLS = 300;
 const MANY = 1000;
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const now = () => performance.timeOrigin + performance.now();
 const manifest = (id, extra) => ({ id, version: '1.0.0', sdk: 3, name: { en: id }, platforms: ['local'], ...extra });
 
 const APPS = {
@@ -70,15 +68,6 @@ async function writeApps(appsDir) {
   }
 }
 
-async function until(cond, what) {
-  for (let i = 0; i < 5000; i++) {
-    const v = await cond();
-    if (v) return v;
-    await sleep(2);
-  }
-  throw new Error(`${what} never happened`);
-}
-
 const flow = (n) => ({
   name: `flow ${n}`,
   trigger: { id: `homey:app:${A}:fired`, args: { n } },
@@ -90,17 +79,21 @@ export default async function bench({ root, log }) {
   await writeApps(appsDir);
   const hub = await startHub(root, { appsDir });
   try {
-    for (const id of [A, B]) await until(async () => (await api(hub, 'GET', `/api/manager/apps/app/${id}`)).ready, `${id} to run`);
+    for (const id of [A, B]) await until(async () => (await api(hub, 'GET', `/api/manager/apps/app/${id}`)).ready, `${id} to run`, { everyMs: 2 });
     const single = (await api(hub, 'POST', '/api/manager/flow/flow', flow(0))).id;
 
     /** Fires for `n` and waits for B's listener to have run for it: the time between, in ms. */
     let stampsSeen = 0;
     const once = async (n) => {
       const sent = await api(hub, 'POST', `/api/app/${A}/fire`, { n });
-      const stamps = await until(async () => {
-        const s = await api(hub, 'GET', `/api/app/${B}/stamps`);
-        return Object.keys(s).length > stampsSeen ? s : null;
-      }, `the action for ${n}`);
+      const stamps = await until(
+        async () => {
+          const s = await api(hub, 'GET', `/api/app/${B}/stamps`);
+          return Object.keys(s).length > stampsSeen ? s : null;
+        },
+        `the action for ${n}`,
+        { everyMs: 2 },
+      );
       stampsSeen = Object.keys(stamps).length;
       return stamps[n] - sent;
     };

@@ -11,20 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  DAEMON_ENV,
-  DAEMON_NODE_FLAGS,
-  freePort,
-  median,
-  OWNER,
-  privateNode,
-  processTree,
-  pssOf,
-  sleep,
-  spawnToFirst200,
-  startHub,
-  stopChild,
-} from './lib.mjs';
+import { freePort, hubArgs, hubEnv, median, OWNER, privateNode, processTree, pssOf, sleep, spawnToFirst200, startHub, stopChild } from './lib.mjs';
 
 const APPS = 10;
 const ROUNDS = 3;
@@ -140,20 +127,8 @@ export default async function bench({ root, log }) {
       const barePort = await freePort();
       const hubRun = () =>
         spawnToFirst200(
-          [
-            ...DAEMON_NODE_FLAGS,
-            join(root, 'dist/cli.js'),
-            'start',
-            '--host',
-            '127.0.0.1',
-            '--port',
-            String(hubPort),
-            '--data-dir',
-            dataDir,
-            '--apps-dir',
-            emptyApps,
-          ],
-          { ...DAEMON_ENV, HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info' },
+          hubArgs(root, { port: hubPort, dataDir, appsDir: emptyApps }),
+          hubEnv(),
           `http://127.0.0.1:${hubPort}/api/manager/i18n/option/language`,
           { headers },
         );

@@ -16,10 +16,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import WebSocket from 'ws';
 import { installHomeyApi } from '../homey-api.mjs';
 import { HOME_APP, writeHomeApp } from './home-app.mjs';
-import { api, DAEMON_ENV, DAEMON_NODE_FLAGS, freePort, median, OWNER, pssOf, sleep, spawnToFirst200, startHub } from './lib.mjs';
+import { api, freePort, hubArgs, hubEnv, median, wallNow as now, OWNER, pct, pssOf, sleep, socket, spawnToFirst200, startHub, until } from './lib.mjs';
 
 const BIG = { devices: 1000, zones: 10, flows: 400 };
 const CALLS = 300;
@@ -27,38 +26,14 @@ const BURST = 200;
 /** V8 shrinks an idle heap 10-45 s after work, and the first minute's chores grow it again (footprint.bench.mjs). */
 const SETTLE_MS = 75_000;
 const MiB = 2 ** 20;
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const p99 = (xs) =>
   pct(
     [...xs].sort((a, b) => a - b),
     99,
   );
-const now = () => performance.timeOrigin + performance.now();
-
-async function until(cond, what, tries = 5000) {
-  for (let i = 0; i < tries; i++) {
-    const v = await cond();
-    if (v) return v;
-    await sleep(1);
-  }
-  throw new Error(`${what} never happened`);
-}
-
-async function socket(url, onEvent) {
-  const ws = new WebSocket(url);
-  await new Promise((resolve, reject) => {
-    ws.once('open', resolve);
-    ws.once('error', reject);
-  });
-  ws.on('message', (data) => {
-    const frame = JSON.parse(String(data));
-    onEvent(frame.event, frame.args ?? []);
-  });
-  return ws;
-}
 
 /** Rooms, lamps paired into them (one session a room), and flows: the home a family would make. */
-export async function build(hub, { devices, zones, flows }) {
+async function build(hub, { devices, zones, flows }) {
   const root = Object.entries(await api(hub, 'GET', '/api/manager/zones/zone')).find(([, z]) => z.parent === null)[0];
   const rooms = [];
   for (let i = 0; i < zones; i++) rooms.push((await api(hub, 'POST', '/api/manager/zones/zone', { name: `Room ${i}`, parent: root })).id);
@@ -195,22 +170,9 @@ async function restarts(root, hub, appsDir) {
   const times = [];
   for (let i = 0; i < 3; i++) {
     const port = await freePort();
-    const args = [
-      ...DAEMON_NODE_FLAGS,
-      join(root, 'dist/cli.js'),
-      'start',
-      '--host',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--data-dir',
-      hub.dataDir,
-      '--apps-dir',
-      appsDir,
-    ];
-    const env = { ...DAEMON_ENV, HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'warn' };
+    const url = `http://127.0.0.1:${port}/api/manager/i18n/option/language`;
     times.push(
-      await spawnToFirst200(args, env, `http://127.0.0.1:${port}/api/manager/i18n/option/language`, { headers: { authorization: `Bearer ${OWNER}` } }),
+      await spawnToFirst200(hubArgs(root, { port, dataDir: hub.dataDir, appsDir }), hubEnv('warn'), url, { headers: { authorization: `Bearer ${OWNER}` } }),
     );
   }
   return median(times);
@@ -222,7 +184,7 @@ async function measure(root, log, homeyApi, size, label) {
   await writeHomeApp(appsDir, Math.max(size.devices, 1));
   const hub = await startHub(root, { appsDir });
   try {
-    await until(async () => (await api(hub, 'GET', `/api/manager/apps/app/${HOME_APP}`)).ready, 'the app to run', 20_000);
+    await until(async () => (await api(hub, 'GET', `/api/manager/apps/app/${HOME_APP}`)).ready, 'the app to run', { tries: 20_000 });
     const t = now();
     const home = await build(hub, size);
     log(`${label}: ${home.ids.length} lamps in ${size.zones} rooms and ${size.flows + 2} flows made in ${((now() - t) / 1000).toFixed(1)} s`);

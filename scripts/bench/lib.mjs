@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import WebSocket from 'ws';
 
 export const OWNER = 'hth_bench-owner-token-0123456789abcdef0123456789abcdef';
 
@@ -61,15 +62,31 @@ export const DAEMON_NODE_FLAGS = ['--v8-pool-size=1'];
  */
 export const DAEMON_ENV = { MALLOC_ARENA_MAX: '1' };
 
+/** The node arguments that start the built hub as a device starts it, on 127.0.0.1:`port` (0: any). */
+export function hubArgs(root, { port = 0, dataDir, appsDir }) {
+  return [
+    ...DAEMON_NODE_FLAGS,
+    join(root, 'dist/cli.js'),
+    'start',
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--data-dir',
+    dataDir,
+    '--apps-dir',
+    appsDir,
+  ];
+}
+
+/** The environment the bench hubs run with: the daemon's, the bench's owner token, `level` logging. */
+export const hubEnv = (level = 'info') => ({ ...DAEMON_ENV, HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: level });
+
 /** A hub on a temp data dir with an empty apps dir (unless given), started as a device starts it. */
 export async function startHub(root, { appsDir, env = {}, args = [], node } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
   const apps = appsDir ?? (await mkdtemp(join(tmpdir(), 'hearth-bench-apps-')));
-  const hub = await startListening(
-    [...DAEMON_NODE_FLAGS, join(root, 'dist/cli.js'), 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--apps-dir', apps, ...args],
-    { ...DAEMON_ENV, HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: 'info', ...env },
-    node,
-  );
+  const hub = await startListening([...hubArgs(root, { dataDir, appsDir: apps }), ...args], { ...hubEnv(), ...env }, node);
   return {
     ...hub,
     dataDir,
@@ -91,6 +108,34 @@ export async function load(url, { headers = {}, seconds = 4, connections = 16 } 
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The `p`th percentile of an ascending list. */
+export const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+/** The wall clock in ms with a fraction, as an app in another process stamps it. */
+export const wallNow = () => performance.timeOrigin + performance.now();
+
+/** What `cond` answers once it answers something truthy, asked every `everyMs` at most `tries` times. */
+export async function until(cond, what, { tries = 5000, everyMs = 1 } = {}) {
+  for (let i = 0; i < tries; i++) {
+    const v = await cond();
+    if (v) return v;
+    await sleep(everyMs);
+  }
+  throw new Error(`${what} never happened`);
+}
+
+/** Opens one of the hub's WebSockets and calls `onEvent(event, args)` for each frame. */
+export async function socket(url, onEvent) {
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  ws.on('message', (data) => {
+    const frame = JSON.parse(String(data));
+    onEvent(frame.event, frame.args ?? []);
+  });
+  return ws;
+}
 
 /** PSS (shared pages counted once per sharer) of the distinct processes of `pids`, in bytes. */
 export async function pssOf(pids) {

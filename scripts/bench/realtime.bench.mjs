@@ -4,9 +4,8 @@
 // Also what loading socket.io costs the hub at rest (it is loaded by the first Homey client).
 import WebSocket from 'ws';
 import { installHomeyApi } from '../homey-api.mjs';
-import { api, median, OWNER, pssOf, sleep, startHub } from './lib.mjs';
+import { api, median, OWNER, pct, pssOf, sleep, startHub } from './lib.mjs';
 
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const EVENTS = 400;
 
 export default async function bench({ root, log }) {
