@@ -344,3 +344,33 @@ export function useDraft<T>(held: T): [T, (next: T) => void] {
   }, [key]);
   return [draft, setDraft];
 }
+
+/**
+ * An on/off switch (a checkbox with the switch role, drawn by styles.css) inside its label, with
+ * what it switches beside it. `ariaLabel` names it where the words beside it do not.
+ */
+export function Switch(p: {
+  checked: boolean;
+  onChange: (on: boolean) => void;
+  children: ComponentChildren;
+  ariaLabel?: string;
+  disabled?: boolean;
+  testId?: string;
+  class?: string;
+}): JSX.Element {
+  return (
+    <label class={p.class ?? 'switch'}>
+      <input
+        type="checkbox"
+        role="switch"
+        checked={p.checked}
+        aria-checked={p.checked}
+        aria-label={p.ariaLabel}
+        disabled={p.disabled}
+        data-testid={p.testId}
+        onChange={(e) => p.onChange((e.target as HTMLInputElement).checked)}
+      />
+      {p.children}
+    </label>
+  );
+}

@@ -56,9 +56,9 @@ describe('the Flows page', () => {
     // The card reads as the flow turns it: Homey's title holds both readings.
     expect(await condition.getByTestId('card-title').textContent()).toBe('It is not raining');
     expect(await condition.getByTestId('card-owner').textContent()).toBe('weather');
-    await page.getByTestId('branch-then').getByTestId('find-action').fill('remember');
-    await page.getByTestId('branch-then').getByTestId('card-option').filter({ hasText: 'Remember a message' }).click();
-    const action = page.getByTestId('branch-then').getByTestId('step');
+    await page.getByTestId('column-then').getByTestId('find-action').fill('remember');
+    await page.getByTestId('column-then').getByTestId('card-option').filter({ hasText: 'Remember a message' }).click();
+    const action = page.getByTestId('column-then').getByTestId('step');
     // Homey's "Remember [[message]] ([[amount]])": each blank is its field, in the sentence.
     const title = action.getByTestId('card-title');
     expect(await title.textContent()).toBe('Remember  ()');
@@ -128,8 +128,8 @@ describe('the Flows page', () => {
     await page.getByTestId('new-flow').click();
     await page.getByTestId('flow-name').fill('Music');
     await pick('trigger', 'rain', 'It starts raining');
-    await page.getByTestId('branch-then').getByTestId('find-action').fill('artist');
-    await page.getByTestId('branch-then').getByTestId('card-option').filter({ hasText: 'Play an artist' }).click();
+    await page.getByTestId('column-then').getByTestId('find-action').fill('artist');
+    await page.getByTestId('column-then').getByTestId('card-option').filter({ hasText: 'Play an artist' }).click();
     // The trigger's dropdown is left empty: the hub refuses and says which argument.
     await page.getByTestId('arg-artist').fill('beet');
     await page.getByTestId('arg-choice').filter({ hasText: 'Ludwig van Beethoven' }).click();
@@ -151,13 +151,13 @@ describe('the Flows page', () => {
     await pick('trigger', 'wind', 'The wind starts');
     await pick('condition', 'raining', 'It is raining');
     await page.getByTestId('column-and').getByTestId('arg-where').fill('here');
-    const then = page.getByTestId('branch-then');
+    const then = page.getByTestId('column-then');
     await then.getByTestId('find-action').fill('explode');
     await then.getByTestId('card-option').filter({ hasText: 'Explode' }).click();
     await then.getByTestId('find-action').fill('remember');
     await then.getByTestId('card-option').filter({ hasText: 'Remember a message' }).click();
     await then.getByTestId('arg-message').fill('after the bang');
-    const otherwise = page.getByTestId('branch-else');
+    const otherwise = page.getByTestId('column-else');
     await otherwise.getByTestId('find-action').fill('remember');
     await otherwise.getByTestId('card-option').filter({ hasText: 'Remember a message' }).click();
     await otherwise.getByTestId('arg-message').fill('dry');

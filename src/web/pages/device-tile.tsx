@@ -12,7 +12,7 @@ import { describe } from '../api.js';
 import { call } from '../client.js';
 import { DeviceImages } from '../device-images.js';
 import { readout } from '../readout.js';
-import { Err } from '../ui.js';
+import { Err, Switch } from '../ui.js';
 
 type Cap = DeviceView['capabilitiesObj'][string];
 
@@ -28,20 +28,10 @@ function Control({ device, cap, set }: { device: DeviceView; cap: Cap; set: (id:
   }
   if (cap.setable && cap.type === 'boolean') {
     return (
-      <label class="switch">
-        <input
-          type="checkbox"
-          role="switch"
-          aria-checked={cap.value === true}
-          aria-label={name}
-          checked={cap.value === true}
-          disabled={disabled}
-          data-testid={`control-${cap.id}`}
-          onChange={(e) => set(cap.id, (e.target as HTMLInputElement).checked)}
-        />
+      <Switch checked={cap.value === true} ariaLabel={name} disabled={disabled} testId={`control-${cap.id}`} onChange={(on) => set(cap.id, on)}>
         {/* onoff's title is "Turned on", which read as the state beside a switch that was off. */}
         <span data-testid={`state-${cap.id}`}>{cap.id === 'onoff' ? (cap.value === true ? 'On' : 'Off') : cap.title}</span>
-      </label>
+      </Switch>
     );
   }
   if (cap.setable && cap.type === 'number' && cap.min !== null && cap.max !== null) {

@@ -9,9 +9,10 @@
  */
 import type { ComponentChildren, JSX } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
-import type { CardView, FlowView, RunView } from '../../managers/flow/views.js';
+import type { FlowView, RunView } from '../../managers/flow/views.js';
 import type { FlowTokenView } from '../../managers/flowtoken/contract.js';
 import { call } from '../client.js';
+import { type FlowCards, loadFlowCards } from '../flow-cards.js';
 import { useLiveDevices } from '../live-devices.js';
 import { Err, useAction, useLoad } from '../ui.js';
 import type { TokenChoice } from './flow-args.js';
@@ -27,7 +28,6 @@ export interface Draft {
   conditions: Step[];
   actions: Step[];
 }
-type Cards = Record<Kind, Record<string, CardView>>;
 
 const step = (id: string, group: string): Step => ({ id, args: {}, inverted: false, group, delay: null });
 
@@ -45,7 +45,7 @@ export function draftOf(f: FlowView | null): Draft {
 
 function Column({ id, title, hint, children }: { id: string; title: string; hint: string; children: ComponentChildren }): JSX.Element {
   return (
-    <section class="flow-column" aria-labelledby={`column-${id}`} data-testid={id === 'then' || id === 'else' ? `branch-${id}` : `column-${id}`}>
+    <section class="flow-column" aria-labelledby={`column-${id}`} data-testid={`column-${id}`}>
       <h3 id={`column-${id}`}>
         {title} <span class="muted small">{hint}</span>
       </h3>
@@ -70,14 +70,7 @@ export function FlowEditor({ initial, onDone }: { initial: Draft; onDone: () => 
   };
   const a = useAction();
   const target = useTokenTarget();
-  const cards = useLoad<Cards>(async () => {
-    const [trigger, condition, action] = await Promise.all([
-      call('flow', 'getFlowCardTriggers'),
-      call('flow', 'getFlowCardConditions'),
-      call('flow', 'getFlowCardActions'),
-    ]);
-    return { trigger, condition, action };
-  });
+  const cards = useLoad<FlowCards>(loadFlowCards);
   const globals = useLoad<Record<string, FlowTokenView>>(() => call('flowtoken', 'getFlowTokens').catch(() => ({})));
   const devices = Object.values(useLiveDevices().data ?? {});
   const trigger = d.trigger ? cards.data?.trigger[d.trigger.id] : undefined;

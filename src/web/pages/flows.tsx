@@ -7,8 +7,9 @@ import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { FlowView, FolderView, RunView } from '../../managers/flow/views.js';
 import { call, subscribe } from '../client.js';
+import { loadFlowCards } from '../flow-cards.js';
 import { type CardsByKind, flowSentence } from '../flow-sentence.js';
-import { ActionButton, Card, Err, formatTime, useAction, useLiveCollection, useLoad } from '../ui.js';
+import { ActionButton, Card, Err, formatTime, Switch, useAction, useLiveCollection, useLoad } from '../ui.js';
 import { type Draft, draftOf, FlowEditor } from './flow-editor.js';
 import { FlowLog } from './flow-log.js';
 
@@ -25,22 +26,19 @@ function FlowRow({ flow, last, cards }: { flow: FlowView; last: RunView | undefi
   return (
     <li class="flow" data-testid={`flow-${flow.name}`}>
       <div class="flow-head">
-        <label class="inline switch">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={flow.enabled}
-            aria-checked={flow.enabled}
-            aria-label={`${flow.name} is on`}
-            data-testid="flow-enabled"
-            onChange={() =>
-              void a.run(async () => {
-                await call('flow', 'updateFlow', { params: { id: flow.id }, body: { enabled: !flow.enabled } });
-              })
-            }
-          />
+        <Switch
+          class="inline switch"
+          checked={flow.enabled}
+          ariaLabel={`${flow.name} is on`}
+          testId="flow-enabled"
+          onChange={(enabled) =>
+            void a.run(async () => {
+              await call('flow', 'updateFlow', { params: { id: flow.id }, body: { enabled } });
+            })
+          }
+        >
           <strong>{flow.name}</strong>
-        </label>
+        </Switch>
         {flow.broken ? (
           <span class="error" data-testid="flow-broken">
             Broken: {flow.brokenReason}
@@ -75,14 +73,7 @@ function FlowRow({ flow, last, cards }: { flow: FlowView; last: RunView | undefi
 export function FlowsPage(): JSX.Element {
   const flows = useLoad(() => call('flow', 'getFlows'));
   const folders = useLoad(() => call('flow', 'getFlowFolders'));
-  const cards = useLoad<CardsByKind>(async () => {
-    const [trigger, condition, action] = await Promise.all([
-      call('flow', 'getFlowCardTriggers'),
-      call('flow', 'getFlowCardConditions'),
-      call('flow', 'getFlowCardActions'),
-    ]);
-    return { trigger, condition, action };
-  });
+  const cards = useLoad<CardsByKind>(loadFlowCards);
   useLiveCollection('flow', 'flow', flows);
   useLiveCollection('flow', 'flowfolder', folders);
   const [last, setLast] = useState<Record<string, RunView>>({});

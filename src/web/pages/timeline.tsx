@@ -9,7 +9,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { NotificationView, OwnerView } from '../../managers/notifications/contract.js';
 import { call, subscribe } from '../client.js';
 import { Icon } from '../icons.js';
-import { ActionButton, Err, useAction, useLiveCollection, useLoad } from '../ui.js';
+import { ActionButton, Err, Switch, useAction, useLiveCollection, useLoad } from '../ui.js';
 
 /** When this screen last showed the timeline: what came after is new. */
 const SEEN_KEY = 'hearth:timeline-seen';
@@ -46,16 +46,9 @@ function Owners(): JSX.Element | null {
       <ul class="plain">
         {list.map((o) => (
           <li key={o.uri}>
-            <label class="inline switch">
-              <input
-                type="checkbox"
-                role="switch"
-                checked={o.enabled}
-                aria-checked={o.enabled}
-                onChange={(e) => set(o, (e.target as HTMLInputElement).checked)}
-              />
+            <Switch class="inline switch" checked={o.enabled} onChange={(on) => set(o, on)}>
               {o.name}
-            </label>
+            </Switch>
           </li>
         ))}
       </ul>
