@@ -3,9 +3,9 @@
  * hides what it waits for and is the first thing to break on a slow machine. The files allowed
  * one say why here.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { linesMatching } from './lines.js';
 
 const TEST = join(import.meta.dirname, '..');
 const ALLOWED: Record<string, string> = {
@@ -19,21 +19,6 @@ const ALLOWED: Record<string, string> = {
 const SLEEP = /new Promise\(\((\w+)\) => setTimeout\(\1, [\w_]+\)\)|waitForTimeout\(/;
 
 it('no test sleeps without saying why', () => {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== 'artifacts' && e.name !== 'fixtures') walk(path);
-      } else if (e.name.endsWith('.ts') && !ALLOWED[relative(TEST, path)]) {
-        readFileSync(path, 'utf8')
-          .split('\n')
-          .forEach((line, i) => {
-            if (SLEEP.test(line)) found.push(`${relative(TEST, path)}:${i + 1}: ${line.trim()}`);
-          });
-      }
-    }
-  };
-  walk(TEST);
+  const found = linesMatching(TEST, SLEEP, (rel) => rel.endsWith('.ts') && !ALLOWED[rel], ['artifacts', 'fixtures']);
   expect(found).toEqual([]);
 });

@@ -5,33 +5,20 @@
  * missing, leaves what is there, and fails with the system's reason where recursive mkdir hung.
  */
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeDirs, makeDirsSync } from '../../src/core/files.js';
+import { linesMatching } from './lines.js';
 
 const SRC = join(import.meta.dirname, '../../src');
 const RECURSIVE = /\bmkdir(Sync)?\([^)]*recursive/;
 
 describe('making folders', () => {
   it('src makes no folder with recursive mkdir', () => {
-    const found: string[] = [];
-    const walk = (dir: string): void => {
-      for (const e of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, e.name);
-        if (e.isDirectory()) walk(path);
-        else if (/\.(c|m)?tsx?$/.test(e.name)) {
-          readFileSync(path, 'utf8')
-            .split('\n')
-            .forEach((line, i) => {
-              if (RECURSIVE.test(line)) found.push(`${relative(SRC, path)}:${i + 1}: ${line.trim()}`);
-            });
-        }
-      }
-    };
-    walk(SRC);
+    const found = linesMatching(SRC, RECURSIVE, (rel) => /\.(c|m)?tsx?$/.test(rel));
     expect(found).toEqual([]);
   });
 

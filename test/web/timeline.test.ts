@@ -47,7 +47,6 @@ describe('the timeline', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(await unreachableByTab(page)).toEqual([]);
     await screenshots(page, 'timeline');
-    page.once('dialog', (d) => void d.accept());
     await items.filter({ hasText: 'The washing is done' }).getByRole('button', { name: 'Delete “The washing is done”' }).click();
     await expect.poll(() => items.count()).toBe(2);
     expect(Object.values(await hub.op('notifications', 'getNotifications')).map((n) => n.excerpt)).not.toContain('The washing is done');

@@ -82,8 +82,15 @@ export class NotificationsService implements Timeline {
         });
         this.bus.publish('notifications', 'owner.update', fresh);
       }
-      const kept = Object.values(this.notes.next).sort((a, b) => a.dateCreated.localeCompare(b.dateCreated));
-      const dropped = kept.slice(0, Math.max(0, kept.length + 1 - MAX_KEPT)).map((n) => n.id);
+      // Full: the oldest goes (looked for only then, not at every notification).
+      const kept = Object.values(this.notes.next);
+      const dropped =
+        kept.length < MAX_KEPT
+          ? []
+          : kept
+              .sort((a, b) => a.dateCreated.localeCompare(b.dateCreated))
+              .slice(0, kept.length + 1 - MAX_KEPT)
+              .map((n) => n.id);
       await this.notes.updateSome([note.id, ...dropped], (d) => {
         for (const id of dropped) delete d[id];
         d[note.id] = note;
