@@ -10,8 +10,8 @@ import { join } from 'node:path';
 
 export const HOME_APP = 'com.bench.home';
 
-const MANIFEST = {
-  id: HOME_APP,
+const manifest = (id) => ({
+  id,
   version: '1.0.0',
   sdk: 3,
   name: { en: 'Bench home' },
@@ -27,9 +27,9 @@ const MANIFEST = {
     actions: [{ id: 'act', title: { en: 'Act' }, args: [{ type: 'number', name: 'n', title: { en: 'n' } }] }],
   },
   drivers: [{ id: 'lamp', name: { en: 'Lamp' }, class: 'light', capabilities: ['onoff', 'dim', 'measure_power'], connectivity: 'lan' }],
-};
+});
 
-const APP_JS = `const Homey = require('homey');
+const APP_JS = (perSecond) => `const Homey = require('homey');
 const now = () => performance.timeOrigin + performance.now();
 module.exports = class extends Homey.App {
   async onInit() {
@@ -41,14 +41,14 @@ module.exports = class extends Homey.App {
       s.count++;
       s.last = now();
     });
-    // 20 changes a second, spread over the lamps.
+    // ${perSecond} changes a second, spread over the lamps.
     let i = 0;
     this.homey.setInterval(() => {
       const lamps = this.homey.drivers.getDriver('lamp').getDevices();
       if (lamps.length === 0) return;
       const lamp = lamps[Math.floor(Math.random() * lamps.length)];
       lamp.setCapabilityValue('dim', (i++ % 100) / 100).catch(() => {});
-    }, 50);
+    }, ${Math.round(1000 / perSecond)});
   }
 };
 `;
@@ -91,17 +91,20 @@ module.exports = class extends Homey.Device {
 };
 `;
 
-/** Writes the app into `appsDir`, its driver listing `devices` lamps. */
-export async function writeHomeApp(appsDir, devices) {
+/**
+ * Writes the app into `appsDir`, its driver listing `devices` lamps and its timer changing
+ * `perSecond` values a second; `id` names another copy of it (a home of several apps).
+ */
+export async function writeHomeApp(appsDir, devices, { id = HOME_APP, perSecond = 20 } = {}) {
   const files = {
-    'app.json': JSON.stringify(MANIFEST),
-    'app.js': APP_JS,
+    'app.json': JSON.stringify(manifest(id)),
+    'app.js': APP_JS(perSecond),
     'api.js': API_JS,
     'drivers/lamp/driver.js': DRIVER_JS(devices),
     'drivers/lamp/device.js': DEVICE_JS,
   };
   for (const [name, content] of Object.entries(files)) {
-    await mkdir(join(appsDir, HOME_APP, name, '..'), { recursive: true });
-    await writeFile(join(appsDir, HOME_APP, name), content);
+    await mkdir(join(appsDir, id, name, '..'), { recursive: true });
+    await writeFile(join(appsDir, id, name), content);
   }
 }

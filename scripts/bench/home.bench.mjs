@@ -32,22 +32,26 @@ const p99 = (xs) =>
     99,
   );
 
-/** Rooms, lamps paired into them (one session a room), and flows: the home a family would make. */
-async function build(hub, { devices, zones, flows }) {
+/**
+ * Rooms, lamps paired into them (one session a room, room r's from app r of `apps`), and flows:
+ * the home a family would make. The bench's own flows and lamp 0 are the first app's.
+ */
+export async function build(hub, { devices, zones, flows }, apps = [HOME_APP]) {
   const root = Object.entries(await api(hub, 'GET', '/api/manager/zones/zone')).find(([, z]) => z.parent === null)[0];
   const rooms = [];
   for (let i = 0; i < zones; i++) rooms.push((await api(hub, 'POST', '/api/manager/zones/zone', { name: `Room ${i}`, parent: root })).id);
   const ids = [];
   const perRoom = Math.ceil(devices / zones);
   for (let r = 0; r < zones && ids.length < devices; r++) {
-    const session = await api(hub, 'POST', '/api/manager/drivers/pairsession', { type: 'pair', driverId: `homey:app:${HOME_APP}:lamp`, zoneId: rooms[r] });
+    const driverId = `homey:app:${apps[r % apps.length]}:lamp`;
+    const session = await api(hub, 'POST', '/api/manager/drivers/pairsession', { type: 'pair', driverId, zoneId: rooms[r] });
     const listed = await api(hub, 'POST', `/api/manager/drivers/pairsession/${session.id}/emit`, { event: 'list_devices' });
     // A session lists only the lamps not yet added.
     for (const d of listed.slice(0, Math.min(perRoom, devices - ids.length)))
       ids.push((await api(hub, 'POST', `/api/manager/drivers/pairsession/${session.id}/device`, d)).id);
     await api(hub, 'DELETE', `/api/manager/drivers/pairsession/${session.id}`);
   }
-  const card = (id) => `homey:app:${HOME_APP}:${id}`;
+  const card = (id, app = HOME_APP) => `homey:app:${app}:${id}`;
   // The bench's own: the trigger it fires (n = 0) and a flow it saves again and again.
   const measured = await api(hub, 'POST', '/api/manager/flow/flow', {
     name: 'measured',
@@ -62,8 +66,9 @@ async function build(hub, { devices, zones, flows }) {
   // The home's others: half on the app's trigger (never fired: the run listener lets none go
   // on), half on a lamp's own "turned on" (the lamps are never switched on by the bench).
   for (let i = 0; i < flows; i++) {
-    const trigger = i % 2 === 0 ? { id: card('fired'), args: { n: 1000 + i } } : { id: `homey:device:${ids[i % ids.length]}:turned_on`, args: {} };
-    await api(hub, 'POST', '/api/manager/flow/flow', { name: `flow ${i}`, trigger, actions: [{ id: card('act'), args: { n: 1000 + i } }] });
+    const app = apps[i % apps.length];
+    const trigger = i % 2 === 0 ? { id: card('fired', app), args: { n: 1000 + i } } : { id: `homey:device:${ids[i % ids.length]}:turned_on`, args: {} };
+    await api(hub, 'POST', '/api/manager/flow/flow', { name: `flow ${i}`, trigger, actions: [{ id: card('act', app), args: { n: 1000 + i } }] });
   }
   return { ids, measured: measured.id, saved: saved.id };
 }
@@ -78,8 +83,11 @@ async function settledPss(pid) {
   return median(samples);
 }
 
-/** Every latency figure of one home, at rest but with the app's timer going. */
-async function latencies(hub, home, homeyApi) {
+/**
+ * Every latency figure of one home, at rest but with the app's timer going: `rounds` of them, or
+ * as many as fit before `until` (a wall-clock time) with `pauseMs` between them.
+ */
+export async function latencies(hub, home, homeyApi, { rounds = CALLS, pauseMs = 0, deadline = Number.POSITIVE_INFINITY } = {}) {
   const arrived = { ws: [], homey: [], setting: [], rename: new Map(), save: new Map() };
   const sockets = [
     await socket(`ws://127.0.0.1:${hub.port}/api/manager/devices?token=${OWNER}`, (event, [e]) => {
@@ -109,7 +117,8 @@ async function latencies(hub, home, homeyApi) {
       200,
     );
     const took = { ws: [], homey: [], setting: [], rename: [], save: [], flow: [] };
-    for (let i = 0; i < CALLS; i++) {
+    for (let i = 0; i < rounds && now() < deadline; i++) {
+      if (pauseMs) await sleep(pauseMs);
       const [ws, homey] = [arrived.ws.length, arrived.homey.length];
       const stamp = await api(hub, 'POST', `/api/app/${HOME_APP}/report`, { kind: 'capability' });
       await until(() => arrived.ws.length > ws && arrived.homey.length > homey, 'a capability event at both clients');

@@ -82,11 +82,16 @@ export function hubArgs(root, { port = 0, dataDir, appsDir }) {
 /** The environment the bench hubs run with: the daemon's, the bench's owner token, `level` logging. */
 export const hubEnv = (level = 'info') => ({ ...DAEMON_ENV, HEARTH_OWNER_TOKEN: OWNER, HEARTH_LOG_LEVEL: level });
 
-/** A hub on a temp data dir with an empty apps dir (unless given), started as a device starts it. */
-export async function startHub(root, { appsDir, env = {}, args = [], node } = {}) {
+/**
+ * A hub on a temp data dir with an empty apps dir (unless given), started as a device starts it;
+ * `wrap(node, args)` answers the executable and arguments that run it another way (in a cgroup).
+ */
+export async function startHub(root, { appsDir, env = {}, args = [], node = process.execPath, wrap } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
   const apps = appsDir ?? (await mkdtemp(join(tmpdir(), 'hearth-bench-apps-')));
-  const hub = await startListening([...hubArgs(root, { dataDir, appsDir: apps }), ...args], { ...hubEnv(), ...env }, node);
+  const all = [...hubArgs(root, { dataDir, appsDir: apps }), ...args];
+  const [exe, argv] = wrap ? wrap(node, all) : [node, all];
+  const hub = await startListening(argv, { ...hubEnv(), ...env }, exe);
   return {
     ...hub,
     dataDir,
