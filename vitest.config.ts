@@ -12,6 +12,7 @@ const UNIT = [
   'test/apps/protocol.test.ts',
   'test/apps/ring.test.ts',
   'test/backup/archive.test.ts',
+  'test/backup/compose-store.test.ts',
   'test/backup/offline.test.ts',
   'test/backup/pre-restore.test.ts',
   'test/core/cron.test.ts',

@@ -22,6 +22,7 @@ import { lanAddress } from './core/lan-address.js';
 import type { Manager } from './core/managers.js';
 import { checkSqliteAddon } from './core/native-module.js';
 import { OptionService } from './core/options.js';
+import { PeopleService } from './core/people.js';
 import { checkWritable, folderError } from './core/startup-error.js';
 import { Store } from './core/store.js';
 import { DB_FILE } from './core/store-files.js';
@@ -49,9 +50,11 @@ import { InsightsManager } from './managers/insights/index.js';
 import { LogicManager } from './managers/logic/index.js';
 import { NotificationsManager } from './managers/notifications/index.js';
 import type { Timeline } from './managers/notifications/service.js';
+import { PresenceManager } from './managers/presence/index.js';
 import { SpeechOutputManager } from './managers/speech-output/index.js';
 import { SystemManager } from './managers/system/index.js';
 import { TokensManager } from './managers/tokens/index.js';
+import { LoginCodes } from './managers/tokens/login-codes.js';
 import { UsersManager } from './managers/users/index.js';
 import { ZonesManager } from './managers/zones/index.js';
 
@@ -75,7 +78,13 @@ export interface HubOptions {
   readonly restart?: (work: RestartWork) => boolean;
 }
 
-function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubOptions, hubApi: () => HubApi | null): HubManagers {
+/** What the managers share of the home's people and tokens. */
+interface Access {
+  readonly tokens: TokenService;
+  readonly people: PeopleService;
+}
+
+function createManagers(ctx: ManagerContext, { tokens, people }: Access, options: HubOptions, hubApi: () => HubApi | null): HubManagers {
   // The timeline first: anyone may say something from their start.
   const notifications = new NotificationsManager({ ...ctx, log: ctx.log.child({ module: 'notifications' }) });
   const timeline = notifications.service;
@@ -91,16 +100,20 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
   const logic = new LogicManager({ ...ctx, log: ctx.log.child({ module: 'logic' }) });
   const flowtoken = new FlowTokenManager({ ...ctx, log: ctx.log.child({ module: 'flowtoken' }) }, logic.service, runtime);
   const speech = new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }, runtime);
+  const presence = new PresenceManager({ ...ctx, log: ctx.log.child({ module: 'presence' }) }, people, insights.service);
+  // One set of sign-in links: the tokens manager's (a session for scopes) and the people's (for a person).
+  const codes = new LoginCodes();
   // --- manager registration: one line per manager, in start order ---
   const all: Manager[] = [
     notifications,
     new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }, runtime),
-    new TokensManager(tokens),
-    new UsersManager({ ...ctx, log: ctx.log.child({ module: 'users' }) }),
+    new TokensManager(tokens, codes),
+    new UsersManager({ ...ctx, log: ctx.log.child({ module: 'users' }) }, people, tokens, codes),
     i18n,
     geolocation,
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
     insights,
+    presence,
     speech,
     new BackupManager(
       { ...ctx, log: ctx.log.child({ module: 'backup' }) },
@@ -126,6 +139,7 @@ function createManagers(ctx: ManagerContext, tokens: TokenService, options: HubO
           await speech.service.say(text);
         },
         location: () => geolocation.location(),
+        presence: presence.service,
       },
       timeline,
       devices.service,
@@ -215,18 +229,21 @@ export class Hub {
     const store = await Store.open(config.dataDir).catch(dataDirError);
     this.store = store;
     store.onCompactionError = (err) => log.error({ err }, 'the data file could not be written whole; its journal keeps every change, and it is tried again');
-    const tokens = new TokenService(store);
+    const people = new PeopleService(store);
+    const tokens = new TokenService(store, people);
     if (tokens.broken) {
       this.failed.set('tokens', tokens.broken);
       log.error({ reason: tokens.broken }, 'the tokens section is unusable: only the owner token is accepted until it is repaired');
     }
     await this.provisionOwner(tokens).catch(dataDirError);
+    // The first owner, for a new home or one from before people: the owner token is theirs.
+    await people.start().catch(dataDirError);
     const options = new OptionService(store, this.bus);
     options.onListenerError = (err, manager, name) => log.error({ err, manager, option: name }, 'option change listener failed; the change is stored');
     if (options.broken) log.error({ reason: options.broken }, 'the options section is unusable: managers run on defaults and option operations answer 503');
     const managers = createManagers(
       { config, store, bus: this.bus, log, hubId, options, probes, localAddress: () => (this.port === undefined ? null : lanAddress(config.host, this.port)) },
-      tokens,
+      { tokens, people },
       this.options,
       () => this.hubApi,
     );

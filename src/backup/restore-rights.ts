@@ -6,7 +6,8 @@
  *
  * - tokens: the hub's tokens always stay (the caller's session goes on working, nobody is signed
  *   out); the backup's are added only where the caller could have created them (scopes it holds,
- *   never an owner token, never an id or secret hash the hub already has).
+ *   never an owner token, never a person's unless the owner restores, never an id or secret
+ *   hash the hub already has).
  * - apps (code, records with their permissions, settings, userdata): only the owner's restore
  *   brings them in. Through the API app code otherwise comes only from the owner's app store.
  * - insights.db: `service.insights`; each section of db.json by the scope that writes it
@@ -113,8 +114,11 @@ function mergeTokens(
   for (const [id, t] of Object.entries(isObject(backup) ? backup : {})) {
     if (!isObject(t) || Object.hasOwn(merged, id) || hashes.has(t.hash)) continue;
     const scopes = Array.isArray(t.scopes) ? (t.scopes as unknown[]) : [];
+    // A person's token acts as that person (their role decides what it may manage): only the
+    // owner's restore brings one in, or a manager could restore a token that is the owner's.
     const allowed =
       t.owner !== true &&
+      (t.userId === undefined || isOwnerRights(rights)) &&
       scopes.every((s) => (s === '*' ? isOwnerRights(rights) : typeof s === 'string' && (isOwnerRights(rights) || holds(rights as RestoreRights, s as Scope))));
     if (!allowed) {
       refused++;
@@ -124,7 +128,7 @@ function mergeTokens(
     hashes.add(t.hash);
     added++;
   }
-  if (refused > 0) leftOut.push(`${refused} of the backup's tokens: an owner token, or scopes the restoring token does not hold`);
+  if (refused > 0) leftOut.push(`${refused} of the backup's tokens: an owner token, a person's, or scopes the restoring token does not hold`);
   return { merged, added };
 }
 

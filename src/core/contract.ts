@@ -31,6 +31,7 @@ export const MANAGER_NAMES = [
   'flowtoken',
   'logic',
   'users',
+  'presence',
   'notifications',
 ] as const;
 export type ManagerName = (typeof MANAGER_NAMES)[number];

@@ -11,3 +11,5 @@ export const deviceOwnerUri = (deviceId: string): string => `homey:device:${devi
 /** The owner URI a resource written before the move carried, in Homey's form. */
 export const homeyForm = (uri: string): string =>
   uri.startsWith('hearth:app:') || uri.startsWith('hearth:manager:') ? `homey:${uri.slice('hearth:'.length)}` : uri;
+/** A person's (their presence logs): Homey's form for a user. */
+export const userOwnerUri = (userId: string): string => `homey:user:${userId}`;

@@ -29,6 +29,12 @@ export const SCOPES = [
   'service.logic.readonly',
   'service.notifications',
   'service.notifications.readonly',
+  'service.user',
+  'service.user.readonly',
+  'service.user.self',
+  'service.presence',
+  'service.presence.readonly',
+  'service.presence.self',
   'SYSTEM',
   'SYSTEM_READONLY',
 ] as const;
@@ -64,6 +70,12 @@ export const SCOPE_INFO: { readonly [S in Scope]: { readonly label: string; read
   'service.logic.readonly': { label: 'View variables', sentence: 'See the variables flows use and their values.' },
   'service.notifications': { label: 'Timeline', sentence: 'Delete notifications from the timeline and turn off what an app or part of the hub says.' },
   'service.notifications.readonly': { label: 'View timeline', sentence: 'See the timeline: what apps, flows and the hub said.' },
+  'service.user': { label: 'People', sentence: 'Add people to the home, change their roles, disable and remove them (never above your own role).' },
+  'service.user.readonly': { label: 'View people', sentence: 'See the people of the home, their roles and who is home.' },
+  'service.user.self': { label: 'Own account', sentence: 'Change your own name and picture, and see and end your own sessions.' },
+  'service.presence': { label: 'Presence', sentence: 'Say whether anyone in the home is home or away, asleep or awake.' },
+  'service.presence.readonly': { label: 'View presence', sentence: 'See who is home and who is asleep.' },
+  'service.presence.self': { label: 'Own presence', sentence: 'Say whether you are home or away, asleep or awake.' },
   SYSTEM: { label: 'Administration', sentence: 'Manage tokens and sign-in links, and download, upload and restore backups: everything short of owner.' },
   SYSTEM_READONLY: { label: 'View administration', sentence: 'See backups and the hub’s administrative state, without changing it.' },
 };
@@ -105,13 +117,14 @@ const scopeSet: ReadonlySet<string> = new Set(SCOPES);
 export const isScope = (s: string): s is Scope => scopeSet.has(s);
 
 /**
- * What a granted scope implies besides itself: its `.readonly`; and the devices scope also
- * controls devices (changing a device is more than switching it), and the flows scope starts
- * flows. `service.app` does not imply `service.app.control`: the seed's scopes keep them apart.
+ * What a granted scope implies besides itself: its `.readonly` and `.self` (who may change
+ * everyone's presence may change their own); and the devices scope also controls devices
+ * (changing a device is more than switching it), and the flows scope starts flows.
+ * `service.app` does not imply `service.app.control`: the seed's scopes keep them apart.
  */
 function implies(granted: Scope, needed: Scope): boolean {
   if (granted === 'SYSTEM') return needed === 'SYSTEM_READONLY';
-  if (needed === `${granted}.readonly`) return true;
+  if (needed === `${granted}.readonly` || needed === `${granted}.self`) return true;
   return (granted === 'service.device' && needed === 'service.device.control') || (granted === 'service.flow' && needed === 'service.flow.start');
 }
 

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import { MiB } from './byte-bounds.js';
 import { unavailable } from './errors.js';
 import { nullRecord, safeRecord } from './null-prototype.js';
+import type { PeopleService } from './people.js';
+import { scopesOf } from './roles.js';
 import { type GrantedScope, SCOPES } from './scopes.js';
 import { type Section, type Store, StoreSectionError } from './store.js';
 
@@ -30,6 +32,12 @@ export interface TokenInfo {
   readonly owner: boolean;
   /** A browser's session, made from a one-time sign-in link (named after the browser). */
   readonly session: boolean;
+  /**
+   * The person it belongs to (the owner token: the first owner), or null: a script's token, a
+   * session signed in for no one. A person's token holds what their role gives (`scopes` is
+   * that, within what it was made with), and nothing once they are disabled or removed.
+   */
+  readonly userId: string | null;
 }
 
 const grantedScope = z.enum([...SCOPES, '*']);
@@ -42,6 +50,7 @@ const TokenRecord = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   owner: z.boolean().optional(),
   session: z.boolean().optional(),
+  userId: z.string().optional(),
 });
 type TokenRecord = z.infer<typeof TokenRecord>;
 const TokensSection = safeRecord(z.string(), TokenRecord);
@@ -81,7 +90,10 @@ export class TokenService {
   /** Called with the id of a revoked token (the WebSocket layer closes its sockets). */
   onRevoke: ((id: string) => void) | undefined;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly people: PeopleService | null = null,
+  ) {
     try {
       this.section = store.section('tokens', TokensSection, () => ({}), { bytes: { section: 2 * MiB, items: 'tokens' }, records: [['*']] });
     } catch (err) {
@@ -90,6 +102,8 @@ export class TokenService {
       this.broken = err.message;
     }
     this.reindex();
+    // A person's rights are their role's: read again whenever a person changes.
+    people?.onChange(() => this.reindex());
   }
 
   private get records(): Record<string, TokenRecord> {
@@ -102,7 +116,12 @@ export class TokenService {
   }
 
   private reindex(): void {
-    this.byHash = new Map(Object.values(this.records).map((r) => [r.hash, { bytes: Buffer.from(r.hash, 'hex'), info: Object.freeze(this.info(r)) }]));
+    this.byHash = new Map();
+    for (const r of Object.values(this.records)) {
+      const info = this.info(r);
+      // A disabled or removed person's tokens open nothing.
+      if (info) this.byHash.set(r.hash, { bytes: Buffer.from(r.hash, 'hex'), info: Object.freeze(info) });
+    }
   }
 
   /** True when `secret` is the current owner token. */
@@ -118,7 +137,7 @@ export class TokenService {
   async setOwner(secret: string): Promise<void> {
     if (!this.section) {
       const rec = { ...this.record('owner', ['*'], secret, true), id: BROKEN_OWNER_ID };
-      this.byHash = new Map([[rec.hash, { bytes: Buffer.from(rec.hash, 'hex'), info: Object.freeze(this.info(rec)) }]]);
+      this.byHash = new Map([[rec.hash, { bytes: Buffer.from(rec.hash, 'hex'), info: Object.freeze({ ...this.base(rec), userId: null }) }]]);
       return;
     }
     await this.section.update((tokens) => {
@@ -129,7 +148,7 @@ export class TokenService {
     this.reindex();
   }
 
-  private record(name: string, scopes: GrantedScope[], secret: string, owner = false, session = false): TokenRecord {
+  private record(name: string, scopes: GrantedScope[], secret: string, owner = false, session = false, userId?: string): TokenRecord {
     return {
       id: randomUUID(),
       name,
@@ -138,6 +157,7 @@ export class TokenService {
       hash: hashOf(secret),
       ...(owner ? { owner } : {}),
       ...(session ? { session } : {}),
+      ...(userId ? { userId } : {}),
     };
   }
 
@@ -151,8 +171,23 @@ export class TokenService {
     return timingSafeEqual(token.bytes, Buffer.from(digest, 'hex')) ? token.info : null;
   }
 
-  private info(rec: TokenRecord): TokenInfo {
+  private base(rec: TokenRecord): Omit<TokenInfo, 'userId'> {
     return { id: rec.id, name: rec.name, scopes: rec.scopes, createdAt: rec.createdAt, owner: rec.owner === true, session: rec.session === true };
+  }
+
+  /** The token as a request holds it, or null when it belongs to a person who is disabled or gone. */
+  private info(rec: TokenRecord): TokenInfo | null {
+    const base = this.base(rec);
+    if (rec.owner) return { ...base, userId: this.people?.tokenOwner()?.id ?? null };
+    if (!rec.userId) return { ...base, userId: null };
+    const person = this.people?.find(rec.userId);
+    if (!person?.enabled) return null;
+    return { ...base, scopes: scopesOf(person.role, rec.scopes), userId: person.id };
+  }
+
+  /** As listed: a disabled person's tokens too (their rights are none while disabled). */
+  private listed(rec: TokenRecord): TokenInfo {
+    return this.info(rec) ?? { ...this.base(rec), scopes: [], userId: rec.userId ?? null };
   }
 
   /**
@@ -162,7 +197,15 @@ export class TokenService {
   issueInternal(name: string, scopes: GrantedScope[]): string {
     const secret = newSecret();
     const digest = hashOf(secret);
-    const info: TokenInfo = Object.freeze({ id: `internal:${name}`, name, scopes, createdAt: new Date().toISOString(), owner: false, session: false });
+    const info: TokenInfo = Object.freeze({
+      id: `internal:${name}`,
+      name,
+      scopes,
+      createdAt: new Date().toISOString(),
+      owner: false,
+      session: false,
+      userId: null,
+    });
     this.internal.set(digest, { bytes: Buffer.from(digest, 'hex'), info });
     return secret;
   }
@@ -173,18 +216,44 @@ export class TokenService {
   }
 
   list(): TokenInfo[] {
-    return Object.values(this.records).map((r) => this.info(r));
+    return Object.values(this.records).map((r) => this.listed(r));
   }
 
-  /** Creates a token (a browser's session when `session`); the secret is returned only here. */
-  async create(name: string, scopes: GrantedScope[], session = false): Promise<TokenInfo & { token: string }> {
+  /**
+   * Creates a token (a browser's session when `session`; `userId`'s when given, holding what
+   * their role gives within `scopes`); the secret is returned only here.
+   */
+  async create(name: string, scopes: GrantedScope[], session = false, userId?: string): Promise<TokenInfo & { token: string }> {
     const secret = newSecret();
-    const rec = this.record(name, scopes, secret, false, session);
+    const rec = this.record(name, scopes, secret, false, session, userId);
     await this.mustSection().update((tokens) => {
       tokens[rec.id] = rec;
     });
     this.reindex();
-    return { ...this.info(rec), token: secret };
+    return { ...this.listed(rec), token: secret };
+  }
+
+  /** The ids of `userId`'s tokens (the owner token is never among them: it is the home's). */
+  ofPerson(userId: string): string[] {
+    return Object.values(this.records)
+      .filter((r) => r.userId === userId)
+      .map((r) => r.id);
+  }
+
+  /** Revokes every token of `userId` at once (they were removed from the home). */
+  async revokePerson(userId: string): Promise<void> {
+    const ids = this.ofPerson(userId);
+    if (ids.length === 0) return;
+    await this.mustSection().update((tokens) => {
+      for (const id of ids) delete tokens[id];
+    });
+    this.reindex();
+    for (const id of ids) this.onRevoke?.(id);
+  }
+
+  /** Ends every open socket of `userId`'s tokens (their rights changed: they connect again with the new ones). */
+  closeSockets(userId: string): void {
+    for (const id of this.ofPerson(userId)) this.onRevoke?.(id);
   }
 
   /** Revokes at once; false when no such token. */

@@ -17,6 +17,7 @@ import { imagesContract } from './images/contract.js';
 import { insightsContract } from './insights/contract.js';
 import { logicContract } from './logic/contract.js';
 import { notificationsContract } from './notifications/contract.js';
+import { presenceContract } from './presence/contract.js';
 import { speechOutputContract } from './speech-output/contract.js';
 import { systemContract } from './system/contract.js';
 import { tokensContract } from './tokens/contract.js';
@@ -42,6 +43,7 @@ export const CONTRACTS = {
   flowtoken: flowtokenContract,
   logic: logicContract,
   users: usersContract,
+  presence: presenceContract,
   notifications: notificationsContract,
 } as const;
 

@@ -136,7 +136,7 @@ describe('what a restore through the API may bring in', { timeout: 120_000 }, ()
     // The planted owner-like token is not this hub's: nobody gained `*`.
     expect((await call(h.url, 'GET', '/api/manager/tokens/token', { token: planted })).status).toBe(401);
     expect(record.tokensAdded).toBe(0);
-    expect(record.leftOut.join(' ')).toMatch(/tokens: an owner token, or scopes the restoring token does not hold/);
+    expect(record.leftOut.join(' ')).toMatch(/tokens: an owner token, a person's, or scopes the restoring token does not hold/);
     // Every token the hub had still works: the restoring browser's own session included.
     expect((await call(h.url, 'GET', `${B}/state`, { token: admin })).status).toBe(200);
     expect((await call(h.url, 'GET', '/api/manager/dashboards/dashboard', { token: tablet })).status).toBe(200);

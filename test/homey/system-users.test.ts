@@ -97,13 +97,15 @@ describe('users.getUserMe (homey-api V3 local)', () => {
       (
         (await homeyClient(homeyApi, hub.url, token, 'V3 local')).users as unknown as { getUserMe(): Promise<{ id: string; name: string; role: string }> }
       ).getUserMe();
+    // The owner token is the home's first owner's, a person; a script's token is its own user.
     const owner = await users(OWNER);
     expect(owner).toMatchObject({ name: 'Owner', role: 'owner' });
-    expect(owner.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(owner.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     const token = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/token', { body: { name: 'Anna', scopes: ['service.device.readonly'] } })).body
       .token;
     const anna = await users(token);
     expect(anna).toMatchObject({ name: 'Anna', role: 'user' });
+    expect(anna.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(anna.id).not.toBe(owner.id);
     expect((await users(token)).id).toBe(anna.id);
   });

@@ -7,6 +7,8 @@
  * operation asks the seed's scope (or the one decided where it lists none).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_SCOPES } from '../../src/core/roles.js';
+import { grants, type Scope } from '../../src/core/scopes.js';
 import { type CallOptions, type RunningHub, startHub } from '../helpers/hub.js';
 import { hubOperations } from '../helpers/hub-operations.js';
 import { concretePath, hubScope, SPEC } from '../helpers/spec.js';
@@ -76,3 +78,35 @@ for (const op of operations.filter((o) => !noToken.has(o.operationId)))
       });
     }
   });
+
+/**
+ * Every operation for every role a person can have (core/roles.ts): a person's session signed in
+ * from their link answers 403 exactly where the role's scopes do not grant the operation's scope,
+ * and passes authorization where they do. (Guests are refused until they are held to their rooms.)
+ */
+describe('every operation for every role', () => {
+  const roles = ['manager', 'user'] as const;
+  const sessions = new Map<string, string>();
+  beforeAll(async () => {
+    for (const role of roles) {
+      const made = await hub.call<{ inviteUrl: string }>('POST', '/api/manager/users/user', { body: { name: `A ${role}`, role } });
+      const code = new URL(made.body.inviteUrl).hash.replace('#login=', '');
+      const session = await hub.call<{ token: string }>('POST', '/api/manager/tokens/login/redeem', { token: null, body: { code, browser: role } });
+      sessions.set(role, session.body.token);
+    }
+  });
+
+  for (const role of roles)
+    it(`a ${role}'s session is refused exactly the operations its role does not grant`, async () => {
+      const token = sessions.get(role)!;
+      const wrong: string[] = [];
+      // Leaving the home would end the session the rest of the matrix runs on.
+      for (const op of operations.filter((o) => !noToken.has(o.operationId) && o.operationId !== 'deleteUserMe')) {
+        const invalidBody: CallOptions = op.method === 'GET' ? {} : { rawBody: '{"not": valid json', headers: { 'content-type': 'application/json' } };
+        const res = await hub.call(op.method, concretePath(op), { token, ...invalidBody });
+        const granted = op.scope === null || grants(ROLE_SCOPES[role], op.scope as Scope);
+        if ((res.status === 403) === granted || res.status === 401) wrong.push(`${op.manager} ${op.operationId} (${op.scope}): ${res.status}`);
+      }
+      expect(wrong).toEqual([]);
+    });
+});

@@ -9,7 +9,8 @@
  * - An app's own card: its actions use the app (`service.app.control`, as its Web API asks);
  *   its triggers and conditions read it (`service.app.readonly`).
  * - The hub's cards: variables (`service.logic`, reading them `service.logic.readonly`), speech
- *   (`service.speech`), starting a flow (`service.flow.start`); the clock's, the sun's and a
+ *   (`service.speech`), starting a flow (`service.flow.start`), presence (`service.presence`,
+ *   reading it `service.presence.readonly`); the clock's, the sun's and a
  *   notification's ask nothing more than the flows scope the operation already asked.
  */
 import type { Card, CardKind } from '../../apps/manifest/flow-cards.js';
@@ -22,6 +23,7 @@ const HUB_CARDS: Readonly<Record<string, { readonly act: Scope | null; readonly 
   logic: { act: 'service.logic', read: 'service.logic.readonly' },
   'speech-output': { act: 'service.speech', read: null },
   flow: { act: 'service.flow.start', read: null },
+  presence: { act: 'service.presence', read: 'service.presence.readonly' },
 };
 
 /** The scope running `card` as a `kind` card needs, or null when the flows scope is enough. */

@@ -9,12 +9,14 @@ import type { DevicesService } from '../devices/service.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import type { LogicService } from '../logic/service.js';
 import type { Timeline } from '../notifications/service.js';
+import type { PresenceService } from '../presence/service.js';
 import { CardRegistry } from './cards.js';
 import { flowContract } from './contract.js';
 import { deviceCards, triggerIds } from './device-cards.js';
 import { deviceSide } from './devices-side.js';
 import { FlowEngine, type Tokens } from './engine.js';
 import { flowOperations } from './operations.js';
+import { presenceCards, presenceTriggers } from './presence-cards.js';
 import { RunLog } from './run-log.js';
 import { serveFlows } from './sdk.js';
 import { FlowsService } from './service.js';
@@ -26,6 +28,7 @@ export interface HubSide {
   readonly logic: LogicService;
   readonly say: (text: string) => Promise<void>;
   readonly location: () => { latitude: number; longitude: number } | null;
+  readonly presence: PresenceService;
 }
 
 export class FlowManager implements Manager {
@@ -51,7 +54,7 @@ export class FlowManager implements Manager {
   constructor(
     private readonly ctx: ManagerContext,
     private readonly tokens: FlowTokens,
-    hub: HubSide,
+    private readonly hub: HubSide,
     timeline: Timeline,
     private readonly devices: DevicesService | null,
     private readonly apps: AppsPort<'calls' | 'has' | 'get' | 'supervisor' | 'list' | 'manifest' | 'locale'>,
@@ -82,8 +85,8 @@ export class FlowManager implements Manager {
     });
     const engine = this.engine;
     const clock = clockFor(ctx.config.zone);
-    this.cards.setSystem(
-      systemCards({
+    this.cards.setSystem([
+      ...systemCards({
         logic: hub.logic,
         say: hub.say,
         notify,
@@ -94,7 +97,8 @@ export class FlowManager implements Manager {
         clock,
         now: Date.now,
       }),
-    );
+      ...presenceCards({ people: hub.presence.people, presence: hub.presence }),
+    ]);
     if (devices) {
       const side = deviceSide(devices, this.causes);
       this.cards.setDevices({ ids: side.ids, cards: (id) => deviceCards(id, side) });
@@ -171,6 +175,10 @@ export class FlowManager implements Manager {
       }),
       this.ctx.bus.on('i18n', () => this.cards.forget()),
       this.ctx.bus.on('logic', (e) => this.variableChanged(e)),
+      this.hub.presence.onChange((change) => {
+        for (const f of presenceTriggers(change, this.hub.presence.people.list()))
+          void this.fireSystem(`homey:manager:presence:${f.cardId}`, f.state, change.cause, f.tokens);
+      }),
       this.ctx.bus.on('devices', (e) => {
         if (e.event === 'capability.update') {
           const { deviceId, capabilityId, value } = e.args[0];

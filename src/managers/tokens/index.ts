@@ -7,6 +7,7 @@ import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import type { TokenService } from '../../core/tokens.js';
 import { tokensContract } from './contract.js';
+import type { LoginCodes } from './login-codes.js';
 import { tokensOperations } from './operations.js';
 
 export class TokensManager implements Manager {
@@ -14,8 +15,8 @@ export class TokensManager implements Manager {
   readonly contract = tokensContract;
   readonly operations: readonly Operation[];
 
-  constructor(tokens: TokenService) {
-    this.operations = tokensOperations(tokens);
+  constructor(tokens: TokenService, codes: LoginCodes) {
+    this.operations = tokensOperations(tokens, codes);
   }
 
   async start(): Promise<void> {}

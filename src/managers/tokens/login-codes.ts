@@ -14,11 +14,13 @@ const MAX_PENDING = 100;
 
 interface Pending {
   readonly scopes: readonly GrantedScope[];
+  /** The person the session will belong to (a link the people page made), or null. */
+  readonly userId: string | null;
   readonly expiresAt: number;
   used: boolean;
 }
 
-export type Redeemed = { ok: true; scopes: readonly GrantedScope[] } | { ok: false; reason: 'unknown' | 'used' | 'expired' };
+export type Redeemed = { ok: true; scopes: readonly GrantedScope[]; userId: string | null } | { ok: false; reason: 'unknown' | 'used' | 'expired' };
 
 const digest = (code: string): string => hash('sha256', code, 'hex');
 
@@ -27,8 +29,8 @@ export class LoginCodes {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** A new code for a session with `scopes`, valid for `ttlSeconds`. */
-  issue(scopes: readonly GrantedScope[], ttlSeconds: number): { code: string; expiresAt: string } {
+  /** A new code for a session with `scopes` (`userId`'s when given), valid for `ttlSeconds`. */
+  issue(scopes: readonly GrantedScope[], ttlSeconds: number, userId: string | null = null): { code: string; expiresAt: string } {
     this.sweep();
     if (this.pending.size >= MAX_PENDING) {
       // The oldest goes: a person asking for a new link wants that one to work.
@@ -38,7 +40,7 @@ export class LoginCodes {
     // 192 bits: guessing one within ten minutes is not a thing, so no attempt counting is needed.
     const code = randomBytes(24).toString('base64url');
     const expiresAt = this.now() + Math.min(ttlSeconds, MAX_LOGIN_TTL_S) * 1000;
-    this.pending.set(digest(code), { scopes: [...scopes], expiresAt, used: false });
+    this.pending.set(digest(code), { scopes: [...scopes], userId, expiresAt, used: false });
     return { code, expiresAt: new Date(expiresAt).toISOString() };
   }
 
@@ -49,7 +51,7 @@ export class LoginCodes {
     if (entry.used) return { ok: false, reason: 'used' };
     if (entry.expiresAt <= this.now()) return { ok: false, reason: 'expired' };
     entry.used = true;
-    return { ok: true, scopes: entry.scopes };
+    return { ok: true, scopes: entry.scopes, userId: entry.userId };
   }
 
   /** Forgets codes past their expiry (used or not): after that "unknown" is as good an answer. */

@@ -44,7 +44,7 @@ export function tokensOperations(tokens: TokenService, codes = new LoginCodes())
     redeemLogin: async ({ body }) => {
       const r = codes.redeem(body.code);
       if (!r.ok) throw new HearthError('unauthorized', REFUSED[r.reason]);
-      return tokens.create(`${body.browser} (signed in by link)`, [...r.scopes], true);
+      return tokens.create(`${body.browser} (signed in by link)`, [...r.scopes], true, r.userId ?? undefined);
     },
   });
 }

@@ -1,12 +1,18 @@
 /**
- * The users handler: who the caller is. Until hearth has people, a token is its user: its id
- * (a uuid made from the hub and the token, so it is the same at every call and differs per hub),
- * its name, and a role from its rights.
+ * The users handlers: the people of the home and the caller's own account. Who may add, change
+ * or remove whom is the caller's role against the person's (roles.ts `mayManage`), read from the
+ * caller's token, never from the body. A token that is no one's (a script's) is its own user, as
+ * before hearth had people: its id a uuid made from the hub and the token.
  */
 import { createHash } from 'node:crypto';
+import { conflict, HearthError, notFound } from '../../core/errors.js';
 import { implement, type Operation } from '../../core/operation.js';
-import type { TokenInfo } from '../../core/tokens.js';
-import { type UserView, usersContract } from './contract.js';
+import type { PeopleService, PersonRecord } from '../../core/people.js';
+import { mayManage, type Role } from '../../core/roles.js';
+import type { TokenInfo, TokenService } from '../../core/tokens.js';
+import { MAX_LOGIN_TTL_S } from '../tokens/contract.js';
+import type { LoginCodes } from '../tokens/login-codes.js';
+import { type InviteView, type UserView, usersContract } from './contract.js';
 
 /** A uuid (version 8: made from a hash) for `token` on hub `hubId`. */
 function userId(hubId: string, token: TokenInfo): string {
@@ -15,7 +21,27 @@ function userId(hubId: string, token: TokenInfo): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-export function userOf(hubId: string, token: TokenInfo): UserView {
+/** A person in Homey's User shape. */
+export function personView(p: PersonRecord, inviteUrl: string | null = null): UserView {
+  return {
+    id: p.id,
+    name: p.name,
+    role: p.role,
+    properties: p.properties,
+    athomId: null,
+    enabled: p.enabled,
+    enabledUntil: null,
+    present: p.present,
+    asleep: p.asleep,
+    avatar: null,
+    verified: true,
+    inviteUrl,
+    localUsername: null,
+  };
+}
+
+/** A token that is no one's, as its own user. */
+function tokenUser(hubId: string, token: TokenInfo): UserView {
   const role = token.owner ? 'owner' : token.scopes.includes('*') || token.scopes.includes('service.system') ? 'manager' : 'user';
   return {
     id: userId(hubId, token),
@@ -34,12 +60,151 @@ export function userOf(hubId: string, token: TokenInfo): UserView {
   };
 }
 
-export function usersOperations(hubId: string): Operation[] {
+export interface UsersDeps {
+  readonly hubId: string;
+  readonly people: PeopleService;
+  readonly tokens: TokenService;
+  readonly codes: LoginCodes;
+  /** Where phones on the LAN reach the hub (`host:port`), or null before it listens. */
+  readonly localAddress: () => string | null;
+}
+
+/** The token of a request that has one (every operation with a scope, and getUserMe). */
+const tokenOf = (request: { token: TokenInfo | null }): TokenInfo => {
+  if (!request.token) throw new Error('a users operation was called without a token');
+  return request.token;
+};
+
+/** The role the caller acts with: their person's; a token that is no one's by what it holds. */
+function actorRole(d: UsersDeps, token: TokenInfo): Role {
+  if (token.owner || token.scopes.includes('*')) return 'owner';
+  const person = token.userId ? d.people.find(token.userId) : undefined;
+  return person?.role ?? 'manager';
+}
+
+/** The caller's own person, or a sentence why there is none. */
+function me(d: UsersDeps, token: TokenInfo): PersonRecord {
+  const person = token.userId ? d.people.find(token.userId) : undefined;
+  if (!person) throw conflict(`this token ('${token.name}') belongs to no person of the home: sign in with a person's link to have an account`);
+  return person;
+}
+
+function mustManage(d: UsersDeps, token: TokenInfo, role: Role, what: string): void {
+  const actor = actorRole(d, token);
+  if (!mayManage(actor, role))
+    throw new HearthError('missing_scope', `a ${actor} cannot ${what} ${role === 'owner' || role === 'user' ? 'an' : 'a'} ${role}: only roles below your own`);
+}
+
+/** A one-time sign-in link for `person`'s phone. */
+function invite(d: UsersDeps, person: PersonRecord): InviteView {
+  const { code, expiresAt } = d.codes.issue(['*'], MAX_LOGIN_TTL_S, person.id);
+  const at = d.localAddress();
+  return { code, expiresAt, url: `${at ? `http://${at}` : ''}/#login=${code}` };
+}
+
+export function usersOperations(d: UsersDeps): Operation[] {
+  const { people } = d;
   return implement(usersContract.operations, {
+    getState: () => {
+      const all = people.list();
+      return { people: all.length, home: all.filter((p) => p.present).length, asleep: all.filter((p) => p.asleep).length };
+    },
     getUserMe: (_input, request) => {
-      // An operation with a scope is never called without a token.
-      if (!request.token) throw new Error('getUserMe was called without a token');
-      return userOf(hubId, request.token);
+      const token = tokenOf(request);
+      const person = token.userId ? people.find(token.userId) : undefined;
+      return person ? personView(person) : tokenUser(d.hubId, token);
+    },
+    updateUserMe: async ({ body }, request) => {
+      const person = me(d, tokenOf(request));
+      return personView(
+        await people.update(person.id, (p) => {
+          p.name = body.name;
+        }),
+      );
+    },
+    deleteUserMe: async (_input, request) => {
+      const person = me(d, tokenOf(request));
+      await people.remove(person.id);
+      await d.tokens.revokePerson(person.id);
+    },
+    updateUserMeProperties: async ({ params, body }, request) => {
+      const person = me(d, tokenOf(request));
+      return personView(
+        await people.update(person.id, (p) => {
+          p.properties[params.id] = body.value;
+        }),
+      );
+    },
+    deleteUserMeProperties: async ({ params }, request) => {
+      const person = me(d, tokenOf(request));
+      if (!Object.hasOwn(person.properties, params.id)) throw notFound(`you keep no property '${params.id}'`);
+      await people.update(person.id, (p) => {
+        delete p.properties[params.id];
+      });
+    },
+    getUserMeSessions: (_input, request) => {
+      const token = tokenOf(request);
+      const person = me(d, token);
+      const ids = new Set(d.tokens.ofPerson(person.id));
+      return Object.fromEntries(
+        d.tokens
+          .list()
+          .filter((t) => ids.has(t.id))
+          .map((t) => [t.id, { id: t.id, name: t.name, createdAt: t.createdAt, current: t.id === token.id }]),
+      );
+    },
+    deleteUserMeSession: async ({ params }, request) => {
+      const person = me(d, tokenOf(request));
+      if (!d.tokens.ofPerson(person.id).includes(params.id)) throw notFound(`you have no session '${params.id}'`);
+      await d.tokens.revoke(params.id);
+    },
+    getUsers: () => Object.fromEntries(people.list().map((p) => [p.id, personView(p)])),
+    getUser: ({ params }) => personView(people.get(params.id)),
+    createUser: async ({ body }, request) => {
+      mustManage(d, tokenOf(request), body.role, 'add');
+      refuseGuests(body.role);
+      const person = await people.create({ name: body.name, role: body.role });
+      return personView(person, invite(d, person).url);
+    },
+    updateUser: async ({ params, body }, request) => {
+      const token = tokenOf(request);
+      const target = people.get(params.id);
+      mustManage(d, token, target.role, 'change');
+      if (body.role !== undefined) {
+        mustManage(d, token, body.role, 'make someone');
+        if (body.role !== target.role) refuseGuests(body.role);
+      }
+      return personView(
+        await people.update(target.id, (p) => {
+          if (body.name !== undefined) p.name = body.name;
+          if (body.role !== undefined) p.role = body.role;
+          if (body.enabled !== undefined) p.enabled = body.enabled;
+        }),
+      );
+    },
+    deleteUser: async ({ params }, request) => {
+      const target = people.get(params.id);
+      mustManage(d, tokenOf(request), target.role, 'remove');
+      await people.remove(target.id);
+      await d.tokens.revokePerson(target.id);
+    },
+    createUserInvite: ({ params }, request) => {
+      const target = people.get(params.id);
+      mustManage(d, tokenOf(request), target.role, 'sign in');
+      if (!target.enabled) throw conflict(`${target.name} is disabled: enable them first`);
+      return invite(d, target);
     },
   });
+}
+
+/**
+ * A guest sees only the rooms the owner gives them; until every channel (the Web API, the
+ * WebSockets, socket.io and flows) holds them to those rooms, no guest is made.
+ */
+function refuseGuests(role: Role): void {
+  if (role === 'guest')
+    throw new HearthError(
+      'not_implemented',
+      'guests come with the rooms they may use, which this hearth does not hold them to yet: add them as a user for now',
+    );
 }
