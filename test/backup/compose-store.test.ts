@@ -8,7 +8,14 @@ import { composeStore } from '../../src/backup/restore-rights.js';
 import type { StoreDocument } from '../../src/core/store.js';
 
 const hash = (c: string) => c.repeat(64);
-const token = (id: string, extra: Record<string, unknown>) => ({ id, name: id, scopes: ['SYSTEM'], createdAt: '2026-01-01T00:00:00.000Z', hash: hash(id[0]!), ...extra });
+const token = (id: string, extra: Record<string, unknown>) => ({
+  id,
+  name: id,
+  scopes: ['SYSTEM'],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  hash: hash(id[0]!),
+  ...extra,
+});
 const backup = {
   schemaVersion: 1,
   tokens: { a: token('a', {}), b: token('b', { userId: 'the-owner-person' }) },

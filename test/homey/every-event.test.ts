@@ -1,7 +1,8 @@
 /**
  * Homey's own client (homey-api V3 local) connected to every manager it has while the hub fires
  * each kind of event a home makes: zones, devices and their capabilities, pairing, flows and
- * their runs, variables, tokens, insights, dashboards, apps and their settings, notifications.
+ * their runs, variables, tokens, insights, dashboards, apps and their settings, notifications,
+ * people and their presence.
  * Every event on a `homey:manager:*` channel must have the payload the client expects for that
  * manager (a `notification.create` once went on the apps channel and made its handler throw in
  * every client listening to apps): nothing the client does with an event may throw.
@@ -30,6 +31,8 @@ const MANAGERS: Record<string, string | null> = {
   system: null,
   images: null,
   notifications: 'getNotifications',
+  users: 'getUsers',
+  presence: null,
 };
 
 let hub: RunningHub;
@@ -102,6 +105,11 @@ describe('homey-api connected to every manager while each kind of event fires', 
     await call('POST', '/api/manager/dashboards/dashboard', { name: 'Kitchen', columns: [] });
     await call('PUT', `/api/manager/apps/app/${APP}/setting/greeting`, { value: 'hi' });
     await call('POST', `/api/manager/apps/app/${APP}/restart`, {});
+    // People: one added, home, renamed, removed.
+    const person = await call('POST', '/api/manager/users/user', { name: 'Nan', role: 'user' });
+    await call('PUT', `/api/manager/presence/${person.id}/present`, { value: true });
+    await call('PUT', `/api/manager/users/user/${person.id}`, { name: 'Nana' });
+    await call('DELETE', `/api/manager/users/user/${person.id}`);
     // Then the deletions.
     await call('DELETE', `/api/manager/flow/flow/${flow.id}`);
     await call('DELETE', `/api/manager/logic/variable/${variable.id}`);
@@ -122,6 +130,9 @@ describe('homey-api connected to every manager while each kind of event fires', 
       'dashboards:dashboard.create',
       'apps:app.update',
       'notifications:notification.create',
+      'users:user.create',
+      'users:user.update',
+      'users:user.delete',
     ]) {
       expect(heard, event).toContain(event);
     }
