@@ -179,10 +179,14 @@ class Channel {
       if (typeof frame.event !== 'string' || !Array.isArray(frame.args)) return;
       for (const h of this.handlers) h(frame.event, frame.args);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       this.socket = null;
       this.setConnected(false);
       if (this.closed) return;
+      // 1008: the hub closed it for the token (revoked, its person disabled or their role
+      // changed). Ask once over HTTP: a 401 signs the page out at once, with the hub's sentence;
+      // a token still good (a new role) reconnects below.
+      if (e.code === 1008) void api('GET', '/api/manager/users/user/me').catch(() => undefined);
       // Back off so a hub restart or a revoked token does not make the page hammer it.
       this.timer = window.setTimeout(() => this.open(), this.retry);
       this.retry = Math.min(this.retry * 2, 15_000);

@@ -1,6 +1,6 @@
 /**
  * The web app's shell: sign-in (signin.tsx: a one-time link, or a pasted token), a hash router
- * (#/home, the first screen; #/dashboards, #/devices, #/flows, #/apps, #/insights, #/timeline, #/system) so the hub serves one static page, and the
+ * (#/home, the first screen; #/dashboards, #/devices, #/flows, #/apps, #/insights, #/timeline, #/people, #/system) so the hub serves one static page, and the
  * navigation. Each page lives in pages/. #/wall is a wall tablet's screen, shown without the navigation.
  */
 import { type JSX, render } from 'preact';
@@ -16,9 +16,11 @@ import { DevicesPage } from './pages/devices.js';
 import { FlowsPage } from './pages/flows.js';
 import { HomePage } from './pages/home.js';
 import { InsightsPage } from './pages/insights.js';
+import { PeoplePage } from './pages/people.js';
 import { SystemPage } from './pages/system.js';
 import { TimelinePage } from './pages/timeline.js';
 import { WallPage } from './pages/wall.js';
+import { useMe } from './people.js';
 import { loginCode, redeemLogin, SignIn } from './signin.js';
 import './styles.css';
 
@@ -30,8 +32,15 @@ const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: ()
   { id: 'apps', title: 'Apps', icon: 'apps', view: AppsPage },
   { id: 'insights', title: 'Insights', icon: 'insights', view: InsightsPage },
   { id: 'timeline', title: 'Timeline', icon: 'bell', view: TimelinePage },
+  { id: 'people', title: 'People', icon: 'people', view: PeoplePage },
   { id: 'system', title: 'System', icon: 'system', view: SystemPage },
 ];
+
+/** Who this browser is signed in as: a person's name, or the token's. */
+function SignedInAs(): JSX.Element | null {
+  const me = useMe();
+  return me.data ? <span>Signed in as {me.data.name}</span> : null;
+}
 
 function currentRoute(): string {
   const id = location.hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
@@ -137,6 +146,9 @@ function App(): JSX.Element {
               </a>
             </li>
           ))}
+          <li class="muted small" data-testid="signed-in-as">
+            <SignedInAs />
+          </li>
           <li>
             <button
               type="button"

@@ -12,6 +12,7 @@ import { seg } from '../api.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import { useLiveDevices } from '../live-devices.js';
+import { HomePresence } from '../presence.js';
 import { Err, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
 import { HomeState, RoomState, Rooms, useRoomOrder, zoneAndInside } from './rooms.js';
 import { TimelineLink } from './timeline.js';
@@ -93,6 +94,7 @@ export function HomePage(): JSX.Element {
   return (
     <div class="home" data-testid="home">
       <Greeting />
+      <HomePresence />
       {devices.data ? <HomeState devices={shown} /> : null}
       <Err msg={dashboards.error} />
       {!dashboards.data ? <p class="muted">Loading…</p> : null}

@@ -23,7 +23,7 @@ function qrPath(modules: readonly (readonly boolean[])[]): string {
   return parts.join('');
 }
 
-function Qr({ text }: { text: string }): JSX.Element {
+export function Qr({ text }: { text: string }): JSX.Element {
   // Level M (15% may be lost: a phone's camera at an angle), with the standard's 4-module quiet zone.
   const { data: modules, version } = encode(text, { ecc: 'M', border: 4 });
   const n = modules.length;
@@ -47,7 +47,7 @@ function Qr({ text }: { text: string }): JSX.Element {
 }
 
 /** Seconds left until `iso`, updated every second; 0 once it passed. */
-function useCountdown(iso: string | null): number {
+export function useCountdown(iso: string | null): number {
   const [left, setLeft] = useState(0);
   useEffect(() => {
     if (!iso) return;

@@ -1,0 +1,67 @@
+/**
+ * Who is home, on the home screen: a badge per person (home, away or asleep), and this browser's
+ * person's own two buttons, "I'm home" / "I'm away" and "Good night" / "Good morning", one tap
+ * each. A sign-in that is no one's shows the family without the buttons; one that may not see
+ * the family shows only its own.
+ */
+import type { JSX } from 'preact';
+import { call } from './client.js';
+import { Icon } from './icons.js';
+import { initials, meChanged, type UserView, useMe, usePeople } from './people.js';
+import { Err, useAction } from './ui.js';
+
+function Badge({ p }: { p: UserView }): JSX.Element {
+  const state = p.present ? (p.asleep ? 'asleep' : 'home') : 'away';
+  return (
+    <li class={`person ${state}`} data-testid={`person-${p.name}`} data-state={state}>
+      <span class="avatar" aria-hidden="true">
+        {initials(p.name)}
+      </span>
+      <span class="name">{p.name}</span>
+      <span class="muted small">{state}</span>
+    </li>
+  );
+}
+
+export function HomePresence(): JSX.Element | null {
+  const me = useMe();
+  const people = usePeople();
+  const a = useAction();
+  // Mine as the family's list has it (live), else as I was read.
+  const mine = me.data ? (people.data?.[me.data.id] ?? me.data) : undefined;
+  const family = Object.values(people.data ?? {})
+    .filter((p) => p.enabled)
+    .sort((x, y) => Number(y.present) - Number(x.present) || x.name.localeCompare(y.name));
+  const set = (what: 'setPresentMe' | 'setAsleepMe', value: boolean) =>
+    void a.run(async () => {
+      const after = await call('presence', what, { body: { value } });
+      meChanged(after);
+      people.set((prev) => (prev ? { ...prev, [after.id]: after } : prev));
+    });
+  const person = mine && mine.present !== null ? mine : null;
+  if (!person && family.length === 0) return null;
+  return (
+    <section class="presence" aria-label="Who is home" data-testid="presence">
+      {family.length > 0 ? (
+        <ul class="plain people-strip">
+          {family.map((p) => (
+            <Badge key={p.id} p={p} />
+          ))}
+        </ul>
+      ) : null}
+      {person ? (
+        <div class="inline wrap">
+          <button type="button" class="big" data-testid="presence-toggle" disabled={a.busy} onClick={() => set('setPresentMe', !person.present)}>
+            <Icon name={person.present ? 'signout' : 'home'} /> {person.present ? "I'm away" : "I'm home"}
+          </button>
+          {person.present ? (
+            <button type="button" class="big" data-testid="sleep-toggle" disabled={a.busy} onClick={() => set('setAsleepMe', !person.asleep)}>
+              <Icon name="moon" /> {person.asleep ? 'Good morning' : 'Good night'}
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      <Err msg={a.error} />
+    </section>
+  );
+}
