@@ -14,6 +14,7 @@ import { type Config, OWNER_TOKEN_FILE } from './config.js';
 import { acquireDataLock } from './core/data-lock.js';
 import { writeFileDurable } from './core/durable-file.js';
 import { checkEvents } from './core/event-check.js';
+import type { EventReach } from './core/event-reach.js';
 import { EventBus } from './core/events.js';
 import { exists, makeDirs } from './core/files.js';
 import { loadHubId } from './core/hub-id.js';
@@ -56,7 +57,9 @@ import { SystemManager } from './managers/system/index.js';
 import { TokensManager } from './managers/tokens/index.js';
 import { LoginCodes } from './managers/tokens/login-codes.js';
 import { UsersManager } from './managers/users/index.js';
+import { eventReach } from './managers/zones/event-reach.js';
 import { ZonesManager } from './managers/zones/index.js';
+import { reachOf } from './managers/zones/reach.js';
 
 /** The managers that make up a hub, in start order. Built once per hub. */
 export interface HubManagers {
@@ -64,6 +67,8 @@ export interface HubManagers {
   readonly geolocation: GeolocationManager;
   readonly apps: AppsManager;
   readonly notifications: NotificationsManager;
+  /** Which events a token held to some rooms (a guest's) hears, on either protocol. */
+  readonly reach: EventReach;
   readonly all: readonly Manager[];
 }
 
@@ -108,7 +113,7 @@ function createManagers(ctx: ManagerContext, { tokens, people }: Access, options
     notifications,
     new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }, runtime),
     new TokensManager(tokens, codes),
-    new UsersManager({ ...ctx, log: ctx.log.child({ module: 'users' }) }, people, tokens, codes),
+    new UsersManager({ ...ctx, log: ctx.log.child({ module: 'users' }) }, people, tokens, codes, (id) => zones.service.exists(id)),
     i18n,
     geolocation,
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
@@ -127,7 +132,7 @@ function createManagers(ctx: ManagerContext, { tokens, people }: Access, options
     zones,
     devices,
     new DriversManager({ ...ctx, log: ctx.log.child({ module: 'drivers' }) }, devices.service, runtime),
-    new ImagesManager({ ...ctx, log: ctx.log.child({ module: 'images' }) }, devices.service, runtime),
+    new ImagesManager({ ...ctx, log: ctx.log.child({ module: 'images' }) }, devices.service, runtime, reachOf(zones.service)),
     logic,
     flowtoken,
     new FlowManager(
@@ -149,7 +154,7 @@ function createManagers(ctx: ManagerContext, { tokens, people }: Access, options
     apps,
   ];
   // --- end of manager registration ---
-  return { i18n, geolocation, apps, notifications, all };
+  return { i18n, geolocation, apps, notifications, reach: eventReach(reachOf(zones.service), devices.service), all };
 }
 
 export class Hub {
@@ -272,6 +277,7 @@ export class Hub {
       failed: this.failed,
       checkAnswers: config.checkAnswers === 'on',
       gateway: managers.apps.appGateway,
+      reach: managers.reach,
     });
     if (config.checkAnswers === 'on')
       log.info('every answer is checked against its operation schema, and every event against its contract (--check-answers on)');

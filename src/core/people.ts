@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { KiB } from './byte-bounds.js';
 import { HearthError, notFound } from './errors.js';
-import { MAX_NAME, ROLES, type Role } from './roles.js';
+import { MAX_NAME, MAX_ZONES, ROLES, type Role } from './roles.js';
 import type { RecordSection, Store } from './store.js';
 
 /** People a home holds: a family and its guests, with room to spare. */
@@ -25,6 +25,8 @@ export const PersonRecord = z.object({
   asleep: z.boolean(),
   /** The person's picture: an image id of the images manager, or null. */
   avatar: z.string().nullable(),
+  /** A guest's rooms: the zones they reach, each with the zones inside it (managers/zones/reach.ts). */
+  zones: z.array(z.string()).max(MAX_ZONES).default([]),
   /** What Homey keeps per user for clients (`updateUserMeProperties`), each value JSON. */
   properties: z.record(z.string(), z.unknown()),
   createdAt: z.iso.datetime(),
@@ -76,7 +78,7 @@ export class PeopleService {
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0];
   }
 
-  async create(fields: { name: string; role: Role }): Promise<PersonRecord> {
+  async create(fields: { name: string; role: Role; zones?: readonly string[] }): Promise<PersonRecord> {
     if (Object.keys(this.section.next).length >= MAX_PEOPLE) throw new HearthError('conflict', `a home holds at most ${MAX_PEOPLE} people`);
     const person: PersonRecord = {
       id: randomUUID(),
@@ -86,6 +88,7 @@ export class PeopleService {
       present: false,
       asleep: false,
       avatar: null,
+      zones: [...(fields.zones ?? [])],
       properties: {},
       createdAt: new Date().toISOString(),
     };

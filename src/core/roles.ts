@@ -9,11 +9,13 @@ import { type GrantedScope, grants, type Scope } from './scopes.js';
 export const ROLES = ['owner', 'manager', 'user', 'guest'] as const;
 /** The longest a person's name may be (the people page checks it as the hub does). */
 export const MAX_NAME = 60;
+/** The most rooms a guest may be given (each brings the zones inside it). */
+export const MAX_ZONES = 100;
 export type Role = (typeof ROLES)[number];
 
 /**
- * Each role's scopes. A guest sees and switches devices and reads the dashboards; a user also
- * runs flows, reads the home's history and sees the family; a manager changes devices, flows
+ * Each role's scopes. A guest sees and switches devices, of the rooms they are given only
+ * (managers/zones/reach.ts); a user also reads the dashboards, runs flows, reads the home's history and sees the family; a manager changes devices, flows
  * and apps and adds people below itself; only an owner manages tokens, backups and restores
  * (`SYSTEM`) and makes managers and owners.
  */
@@ -55,14 +57,8 @@ export const ROLE_SCOPES: { readonly [R in Role]: readonly GrantedScope[] } = {
     'service.presence.readonly',
     'service.presence.self',
   ],
-  guest: [
-    'service.dashboard.readonly',
-    'service.device.readonly',
-    'service.device.control',
-    'service.zone.readonly',
-    'service.user.self',
-    'service.presence.self',
-  ],
+  // No dashboards: a dashboard's widgets show what their apps show, of any room.
+  guest: ['service.device.readonly', 'service.device.control', 'service.zone.readonly', 'service.user.self', 'service.presence.self'],
 };
 
 /** Each role in words, for the people page. */
@@ -70,7 +66,7 @@ export const ROLE_INFO: { readonly [R in Role]: { readonly label: string; readon
   owner: { label: 'Owner', sentence: 'Everything: people, tokens, backups and restores too.' },
   manager: { label: 'Manager', sentence: 'Changes devices, rooms, flows and apps, and adds users and guests.' },
   user: { label: 'User', sentence: 'Uses devices, dashboards and flows, and sees the family and the timeline.' },
-  guest: { label: 'Guest', sentence: 'Sees and switches devices and reads the dashboards.' },
+  guest: { label: 'Guest', sentence: 'Sees and switches the devices of the rooms they are given, and nothing else.' },
 };
 
 const RANK: { readonly [R in Role]: number } = { owner: 3, manager: 2, user: 1, guest: 0 };

@@ -38,6 +38,11 @@ export interface TokenInfo {
    * that, within what it was made with), and nothing once they are disabled or removed.
    */
   readonly userId: string | null;
+  /**
+   * The zones a guest's token is held to (each with the zones inside it: managers/zones/reach.ts),
+   * or null: the whole home.
+   */
+  readonly zones: readonly string[] | null;
 }
 
 const grantedScope = z.enum([...SCOPES, '*']);
@@ -137,7 +142,7 @@ export class TokenService {
   async setOwner(secret: string): Promise<void> {
     if (!this.section) {
       const rec = { ...this.record('owner', ['*'], secret, true), id: BROKEN_OWNER_ID };
-      this.byHash = new Map([[rec.hash, { bytes: Buffer.from(rec.hash, 'hex'), info: Object.freeze({ ...this.base(rec), userId: null }) }]]);
+      this.byHash = new Map([[rec.hash, { bytes: Buffer.from(rec.hash, 'hex'), info: Object.freeze({ ...this.base(rec), userId: null, zones: null }) }]]);
       return;
     }
     await this.section.update((tokens) => {
@@ -171,23 +176,25 @@ export class TokenService {
     return timingSafeEqual(token.bytes, Buffer.from(digest, 'hex')) ? token.info : null;
   }
 
-  private base(rec: TokenRecord): Omit<TokenInfo, 'userId'> {
+  private base(rec: TokenRecord): Omit<TokenInfo, 'userId' | 'zones'> {
     return { id: rec.id, name: rec.name, scopes: rec.scopes, createdAt: rec.createdAt, owner: rec.owner === true, session: rec.session === true };
   }
 
   /** The token as a request holds it, or null when it belongs to a person who is disabled or gone. */
   private info(rec: TokenRecord): TokenInfo | null {
     const base = this.base(rec);
-    if (rec.owner) return { ...base, userId: this.people?.tokenOwner()?.id ?? null };
-    if (!rec.userId) return { ...base, userId: null };
+    if (rec.owner) return { ...base, userId: this.people?.tokenOwner()?.id ?? null, zones: null };
+    if (!rec.userId) return { ...base, userId: null, zones: null };
     const person = this.people?.find(rec.userId);
     if (!person?.enabled) return null;
-    return { ...base, scopes: scopesOf(person.role, rec.scopes), userId: person.id };
+    // Frozen with the token: shared by every request, and the key reach.ts caches a guest's rooms by.
+    const zones = person.role === 'guest' ? Object.freeze([...person.zones]) : null;
+    return { ...base, scopes: scopesOf(person.role, rec.scopes), userId: person.id, zones };
   }
 
   /** As listed: a disabled person's tokens too (their rights are none while disabled). */
   private listed(rec: TokenRecord): TokenInfo {
-    return this.info(rec) ?? { ...this.base(rec), scopes: [], userId: rec.userId ?? null };
+    return this.info(rec) ?? { ...this.base(rec), scopes: [], userId: rec.userId ?? null, zones: null };
   }
 
   /**
@@ -205,6 +212,7 @@ export class TokenService {
       owner: false,
       session: false,
       userId: null,
+      zones: null,
     });
     this.internal.set(digest, { bytes: Buffer.from(digest, 'hex'), info });
     return secret;

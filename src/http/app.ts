@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { AppGateway } from '../apps/host/gateway.js';
 import { hasDotSegment } from '../apps/wire/segments.cjs';
 import { HearthError } from '../core/errors.js';
+import type { EventReach } from '../core/event-reach.js';
 import { contractEvents, type EventBus, type EventContract } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
 import { VERSION } from '../version.js';
@@ -42,6 +43,8 @@ export interface HttpAppOptions {
   readonly gateway?: AppGateway;
   /** --check-answers: every answer is parsed against its output schema (mount.ts). */
   readonly checkAnswers?: boolean;
+  /** Which events a token held to some rooms hears (both protocols); absent: all its scopes let it. */
+  readonly reach?: EventReach;
 }
 
 export interface HttpApp {
@@ -58,7 +61,7 @@ export interface HttpApp {
 export function createHttpApp(options: HttpAppOptions): HttpApp {
   const { managers, auth, bus, log } = options;
   const app = new Hono({ strict: false });
-  const sockets = new EventSockets(bus, log.child({ module: 'events' }));
+  const sockets = new EventSockets(bus, log.child({ module: 'events' }), options.reach);
 
   if (log.isLevelEnabled('debug')) {
     app.use('*', async (c, next) => {
@@ -105,7 +108,15 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   }
 
   const fetch = refuseDotSegments(app.fetch);
-  const realtime = new HomeyRealtime({ bus, auth, managers, log: log.child({ module: 'realtime' }), fetch, ...(gateway ? { gateway } : {}) });
+  const realtime = new HomeyRealtime({
+    bus,
+    auth,
+    managers,
+    log: log.child({ module: 'realtime' }),
+    fetch,
+    ...(gateway ? { gateway } : {}),
+    ...(options.reach ? { reach: options.reach } : {}),
+  });
   // Engine.IO's long-polling requests, answered on the raw response (WebSocket is by upgrade).
   app.all(`${REALTIME_PATH}*`, async (c) => {
     const env = c.env as { incoming: IncomingMessage; outgoing: ServerResponse };

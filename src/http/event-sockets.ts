@@ -14,6 +14,7 @@ import type { AppGateway } from '../apps/host/gateway.js';
 import type { RealtimeEvent } from '../apps/host/realtime.js';
 import { APP_ID } from '../apps/manifest/manifest.js';
 import { HearthError } from '../core/errors.js';
+import { type EventReach, HEARS_ALL } from '../core/event-reach.js';
 import type { EventBus } from '../core/events.js';
 import type { Manager } from '../core/managers.js';
 import { grants, type Scope } from '../core/scopes.js';
@@ -45,6 +46,8 @@ export interface UpgradeEnv extends NodeEnv {
 interface Client {
   readonly socket: WebSocket;
   readonly tokenId: string;
+  /** For a token held to some rooms: whether it hears an event of its channel; absent: it hears all. */
+  readonly hears?: (event: string, args: readonly unknown[]) => boolean;
   alive: boolean;
   /** Counted in the caps until it is forgotten (once, however it ends). */
   counted: boolean;
@@ -84,6 +87,7 @@ export class EventSockets {
   constructor(
     bus: EventBus,
     private readonly log: Logger,
+    private readonly reach: EventReach = HEARS_ALL,
   ) {
     this.unsubscribe = [bus.subscribe((e) => this.send(e.manager, e.event, e.args))];
     this.pinger = setInterval(() => this.ping(), PING_INTERVAL_MS);
@@ -105,6 +109,7 @@ export class EventSockets {
           const token = auth.authenticate(c, true);
           checkManagerChannel(token, manager, scope);
           c.set('tokenId' as never, token.id as never);
+          if (token.zones) c.set('hears' as never, ((event: string, args: readonly unknown[]) => this.reach(token, manager.name, event, args)) as never);
           await next();
         },
         this.upgradeTo(() => manager.name),
@@ -140,6 +145,7 @@ export class EventSockets {
       const env = c.env as UpgradeEnv;
       if (!env.accept) throw new HearthError('invalid_parameter', `${c.req.path} is an event namespace: open it with a WebSocket client`);
       const tokenId = c.get('tokenId' as never) as string;
+      const hears = c.get('hears' as never) as Client['hears'];
       const channel = channelOf(c);
       env.accept((socket) => {
         // A frame over the limit, or a broken peer: ws reports it here, then closes the socket
@@ -150,7 +156,7 @@ export class EventSockets {
           socket.close(TRY_AGAIN_LATER, refusal);
           return;
         }
-        const client: Client = { socket, tokenId, alive: true, counted: true };
+        const client: Client = { socket, tokenId, alive: true, counted: true, ...(hears ? { hears } : {}) };
         socket.on('pong', () => {
           client.alive = true;
         });
@@ -206,6 +212,7 @@ export class EventSockets {
         this.drop(set, client);
         continue;
       }
+      if (client.hears && !client.hears(event, args)) continue;
       client.socket.send(frame);
     }
   }

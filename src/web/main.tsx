@@ -42,6 +42,8 @@ function SignedInAs(): JSX.Element | null {
   return me.data ? <span>Signed in as {me.data.name}</span> : null;
 }
 
+const GUEST_PAGES: ReadonlySet<string> = new Set(['home', 'people']);
+
 function currentRoute(): string {
   const id = location.hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
   return id === 'wall' || PAGES.some((p) => p.id === id) ? id : 'home';
@@ -90,6 +92,15 @@ function App(): JSX.Element {
     );
   }, [signedIn]);
   const [route, setRoute] = useState(currentRoute());
+  // Who is signed in decides the pages shown (a guest's are few): asked once signed in.
+  const [role, setRole] = useState<string | null>(null);
+  useEffect(() => {
+    if (!signedIn) return;
+    call('users', 'getUserMe').then(
+      (u) => setRole(u.role),
+      () => setRole(null),
+    );
+  }, [signedIn]);
   const [menu, setMenu] = useState(false);
   const [lost, setLost] = useState(false);
   useEffect(() => watchLost(setLost), []);
@@ -122,7 +133,9 @@ function App(): JSX.Element {
   // A wall tablet: the wall alone, no navigation, no administration, no first-run walk.
   if (route === 'wall') return <WallPage />;
   if (firstRun) return <FirstRun startAt={firstRun.at} onDone={() => setFirstRun(null)} />;
-  const page = PAGES.find((p) => p.id === route) ?? PAGES[0]!;
+  // A guest's pages: their rooms and their own account (the rest would only answer refusals).
+  const pages = role === 'guest' ? PAGES.filter((p) => GUEST_PAGES.has(p.id)) : PAGES;
+  const page = pages.find((p) => p.id === route) ?? pages[0]!;
   const View = page.view;
   return (
     <div class="shell">
@@ -139,7 +152,7 @@ function App(): JSX.Element {
           <Icon name="menu" />
         </button>
         <ul>
-          {PAGES.map((p) => (
+          {pages.map((p) => (
             <li key={p.id}>
               <a href={`#/${p.id}`} class={p.id === route ? 'active' : ''} aria-current={p.id === route ? 'page' : undefined} data-testid={`nav-${p.id}`}>
                 <Icon name={p.icon} /> {p.title}

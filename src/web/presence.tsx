@@ -8,7 +8,7 @@ import type { JSX } from 'preact';
 import { call } from './client.js';
 import { Icon } from './icons.js';
 import { initials, meChanged, type UserView, useMe, usePeople } from './people.js';
-import { Err, useAction } from './ui.js';
+import { Err, type Loaded, useAction } from './ui.js';
 
 function Badge({ p }: { p: UserView }): JSX.Element {
   const state = p.present ? (p.asleep ? 'asleep' : 'home') : 'away';
@@ -23,20 +23,28 @@ function Badge({ p }: { p: UserView }): JSX.Element {
   );
 }
 
-export function HomePresence(): JSX.Element | null {
+/** `family`: the family's badges too (a guest sees only their own buttons: the family is not theirs to see). */
+export function HomePresence({ family: withFamily }: { family: boolean }): JSX.Element | null {
+  return withFamily ? <WithFamily /> : <Presence people={null} />;
+}
+
+function WithFamily(): JSX.Element | null {
+  return <Presence people={usePeople()} />;
+}
+
+function Presence({ people }: { people: Loaded<Record<string, UserView>> | null }): JSX.Element | null {
   const me = useMe();
-  const people = usePeople();
   const a = useAction();
   // Mine as the family's list has it (live), else as I was read.
-  const mine = me.data ? (people.data?.[me.data.id] ?? me.data) : undefined;
-  const family = Object.values(people.data ?? {})
+  const mine = me.data ? (people?.data?.[me.data.id] ?? me.data) : undefined;
+  const family = Object.values(people?.data ?? {})
     .filter((p) => p.enabled)
     .sort((x, y) => Number(y.present) - Number(x.present) || x.name.localeCompare(y.name));
   const set = (what: 'setPresentMe' | 'setAsleepMe', value: boolean) =>
     void a.run(async () => {
       const after = await call('presence', what, { body: { value } });
       meChanged(after);
-      people.set((prev) => (prev ? { ...prev, [after.id]: after } : prev));
+      people?.set((prev) => (prev ? { ...prev, [after.id]: after } : prev));
     });
   const person = mine && mine.present !== null ? mine : null;
   if (!person && family.length === 0) return null;

@@ -53,7 +53,7 @@ describe('scope implications', () => {
     const res = await hub.call<Record<string, Record<string, unknown>>>('GET', '/api/manager/tokens/token');
     expect(res.status).toBe(200);
     for (const t of Object.values(res.body)) {
-      expect(Object.keys(t).sort()).toEqual(['createdAt', 'id', 'name', 'owner', 'scopes', 'session', 'userId']);
+      expect(Object.keys(t).sort()).toEqual(['createdAt', 'id', 'name', 'owner', 'scopes', 'session', 'userId', 'zones']);
     }
   });
 

@@ -82,14 +82,18 @@ for (const op of operations.filter((o) => !noToken.has(o.operationId)))
 /**
  * Every operation for every role a person can have (core/roles.ts): a person's session signed in
  * from their link answers 403 exactly where the role's scopes do not grant the operation's scope,
- * and passes authorization where they do. (Guests are refused until they are held to their rooms.)
+ * and passes authorization where they do.
  */
 describe('every operation for every role', () => {
-  const roles = ['manager', 'user'] as const;
+  const roles = ['manager', 'user', 'guest'] as const;
   const sessions = new Map<string, string>();
   beforeAll(async () => {
+    // The guest is given the whole home: what its role's scopes let it do is what is asked here.
+    const root = Object.keys((await hub.call<Record<string, unknown>>('GET', '/api/manager/zones/zone')).body)[0]!;
     for (const role of roles) {
-      const made = await hub.call<{ inviteUrl: string }>('POST', '/api/manager/users/user', { body: { name: `A ${role}`, role } });
+      const made = await hub.call<{ inviteUrl: string }>('POST', '/api/manager/users/user', {
+        body: { name: `A ${role}`, role, ...(role === 'guest' ? { zones: [root] } : {}) },
+      });
       const code = new URL(made.body.inviteUrl).hash.replace('#login=', '');
       const session = await hub.call<{ token: string }>('POST', '/api/manager/tokens/login/redeem', { token: null, body: { code, browser: role } });
       sessions.set(role, session.body.token);

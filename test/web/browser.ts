@@ -57,6 +57,18 @@ export async function launch(): Promise<Browser> {
   };
 }
 
+/** One Chromium for several phones, each a context of its own (its own storage: its own sign-in), 375 px wide. */
+export async function launchPhones(): Promise<{ phone(): Promise<Page>; close(): Promise<void> }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  return {
+    async phone() {
+      const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
+      return context.newPage();
+    },
+    close: () => browser.close(),
+  };
+}
+
 /**
  * Opens the web app signed in with `token` (through the sign-in form, as a person would). The
  * hub's first-run setup is marked done first (test/web/first-run.test.ts walks it), so a fresh

@@ -23,6 +23,7 @@ import type { Logger } from 'pino';
 import type { Namespace, Socket, Server as SocketServer } from 'socket.io';
 import type { AppGateway } from '../../apps/host/gateway.js';
 import { HearthError } from '../../core/errors.js';
+import type { EventReach } from '../../core/event-reach.js';
 import type { Manager } from '../../core/managers.js';
 import { appOwnerUri as appUri } from '../../core/owners.js';
 import type { TokenInfo } from '../../core/tokens.js';
@@ -45,6 +46,8 @@ export interface RealtimeDeps {
   /** The hub's request handler, which runs `api` calls. */
   readonly fetch: (req: Request, env: object) => Response | Promise<Response>;
   readonly log: Logger;
+  /** Which events a token held to some rooms hears; absent: all its scopes let it. */
+  readonly reach?: EventReach;
 }
 
 /** A connection that handshook: whose token it is (the secret runs its `api` calls). */
@@ -140,11 +143,11 @@ export class HomeyRealtime {
     });
     nsp.on('connection', (socket) => this.onHomey(socket));
     this.unsubscribe.push(
-      this.deps.bus.subscribe((e) => this.emit(nsp, managerUri(e.manager), e.event, e.args)),
+      this.deps.bus.subscribe((e) => this.emit(nsp, managerUri(e.manager), e.event, e.args, e)),
       // After the manager's own event (the bus tells every-event listeners first), as Homey does.
       this.deps.bus.on('devices', (e) => {
         const item = itemEvent(e);
-        if (item) this.emit(nsp, item.uri, item.event, item.args);
+        if (item) this.emit(nsp, item.uri, item.event, item.args, e);
       }),
     );
     const { gateway } = this.deps;
@@ -271,6 +274,7 @@ export class HomeyRealtime {
     if (manager?.contract.eventScope) {
       checkItemId(uri, id);
       checkManagerChannel(session.token, manager, manager.contract.eventScope);
+      // Held to some rooms: what it holds is told as its manager's events would be (emit above).
       return uri;
     }
     throw new HearthError('not_found', `hearth publishes no events at '${uri}': subscribe to homey:manager:<name>, homey:app:<appId> or homey:device:<id>`);
@@ -291,19 +295,33 @@ export class HomeyRealtime {
     return { ok: false, error: withMessage(body as { error_description?: unknown }) };
   }
 
-  /** Sends an event to a URI's subscribers, dropping those too slow to keep up. */
-  private emit(nsp: Namespace, uri: string, event: string, args: readonly unknown[]): void {
+  /**
+   * Sends an event to a URI's subscribers, dropping those too slow to keep up. `source`: the hub
+   * event it is (an item event is told as its manager's), for the subscribers held to some rooms.
+   */
+  private emit(
+    nsp: Namespace,
+    uri: string,
+    event: string,
+    args: readonly unknown[],
+    source?: { manager: string; event: string; args: readonly unknown[] },
+  ): void {
     const members = nsp.adapter.rooms.get(uri);
     if (!members || members.size === 0) return;
+    const deaf: string[] = [];
     for (const id of members) {
       const socket = nsp.sockets.get(id);
-      if (socket && pendingBytes(socket) > MAX_BUFFERED_BYTES) {
+      if (!socket) continue;
+      if (pendingBytes(socket) > MAX_BUFFERED_BYTES) {
         this.deps.log.warn({ uri, token: this.sessions.get(socket.conn)?.token.id }, 'dropping a slow realtime client');
         socket.conn.close();
       }
+      const token = this.sessions.get(socket.conn)?.token;
+      const reach = this.deps.reach;
+      if (token?.zones && (!source || !reach || !reach(token, source.manager, source.event, source.args))) deaf.push(id);
     }
-    // One encoding for the whole room.
-    nsp.to(uri).emit(uri, event, ...args);
+    // One encoding for the whole room (but those it is not for).
+    (deaf.length > 0 ? nsp.to(uri).except(deaf) : nsp.to(uri)).emit(uri, event, ...args);
   }
 
   /** Closes every connection that handshook with a token that was just revoked. */

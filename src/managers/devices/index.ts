@@ -10,6 +10,7 @@ import type { AppsPort } from '../apps/port.js';
 import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { InsightsService } from '../insights/service.js';
+import { reachOf } from '../zones/reach.js';
 import type { ZonesService } from '../zones/service.js';
 import { devicesContract } from './contract.js';
 import { DeviceLogs } from './device-logs.js';
@@ -48,7 +49,7 @@ export class DevicesManager implements Manager {
       },
       logs,
     ));
-    this.operations = devicesOperations(service);
+    this.operations = devicesOperations(service, reachOf(zones));
   }
 
   async start(): Promise<void> {

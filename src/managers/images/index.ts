@@ -10,6 +10,7 @@ import type { AppsPort } from '../apps/port.js';
 import { appEventOf } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
+import type { ZoneReach } from '../zones/reach.js';
 import { imagesContract } from './contract.js';
 import { imagesOperations } from './operations.js';
 import { ImagesService } from './service.js';
@@ -25,13 +26,17 @@ export class ImagesManager implements Manager {
     private readonly ctx: ManagerContext,
     private readonly devices: DevicesService,
     private readonly apps: AppsPort<'calls'>,
+    reach: ZoneReach,
   ) {
     const service = (this.service = new ImagesService({
       content: (appId, id, timeoutMs) => apps.calls.device(appId, 'image.content', { id }, timeoutMs),
     }));
     devices.imagesOf = (id) => service.of(id);
     service.onDeviceImages = (id, before) => devices.imagesChanged(id, before);
-    this.operations = imagesOperations(service);
+    this.operations = imagesOperations(
+      service,
+      (token, id) => !reach.limited(token) || service.shownOn(id).some((d) => devices.has(d) && reach.zone(token, devices.record(d).zone)),
+    );
   }
 
   async start(): Promise<void> {

@@ -118,6 +118,11 @@ export class ImagesService {
   /** Where a client gets an image: its own URL, or its content from the hub (with a token). */
   private url = (image: ImageRecord): string => (image.source === 'url' && image.url ? image.url : `/api/manager/images/image/${image.id}/content`);
 
+  /** The devices that show image `id`. */
+  shownOn(id: string): string[] {
+    return [...this.shown].filter(([, list]) => list.some((s) => s.image === id)).map(([device]) => device);
+  }
+
   /** The images a device shows, as its view lists them. */
   of(deviceId: string): DeviceImageView[] {
     return (this.shown.get(deviceId) ?? []).flatMap((s) => {

@@ -16,6 +16,7 @@ export const TokenInfo = lazy(() =>
     owner: z.boolean(),
     /** A browser's session from a one-time sign-in link; revoked like any token. */
     session: z.boolean(),
+    zones: z.array(z.string()).nullable().describe("a guest's: the rooms it is held to; null: the whole home"),
     userId: z.string().nullable().describe("the person it belongs to (their role decides what it may do), or null: a script's token"),
   }),
 );

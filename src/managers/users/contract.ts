@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { defineContract, lazy, op, stateOperation } from '../../core/contract.js';
-import { MAX_NAME, ROLES } from '../../core/roles.js';
+import { MAX_NAME, MAX_ZONES, ROLES } from '../../core/roles.js';
 
 export const UserView = lazy(() =>
   z.object({
@@ -28,6 +28,7 @@ export const UserView = lazy(() =>
     verified: z.boolean(),
     inviteUrl: z.string().nullable().describe('in the answer of createUser only: the one-time sign-in link for their phone'),
     localUsername: z.null(),
+    zones: z.array(z.string()).describe("hearth's: a guest's rooms (each with the zones inside it); empty for everyone else, who reach the whole home"),
   }),
 );
 export type UserView = z.infer<ReturnType<typeof UserView>>;
@@ -41,6 +42,12 @@ const Name = lazy(() =>
 );
 const Role = lazy(() => z.enum(ROLES, { error: `a role is one of: ${ROLES.join(', ')}` }));
 const Id = lazy(() => z.object({ id: z.string().min(1).max(64) }));
+const Zones = lazy(() =>
+  z
+    .array(z.string().min(1).max(64))
+    .max(MAX_ZONES, { error: `a guest is given at most ${MAX_ZONES} rooms` })
+    .describe("a guest's rooms: zone ids, each with the zones inside it"),
+);
 
 /** A sign-in link for a person's phone: the code, its address, when it ends. */
 export const Invite = lazy(() => z.object({ code: z.string(), url: z.string(), expiresAt: z.iso.datetime() }));
@@ -133,11 +140,12 @@ export const usersContract = defineContract({
         method: 'POST',
         path: '/user',
         scope: 'service.user',
-        summary: 'Add a person (a role below your own, unless you are an owner); the answer’s inviteUrl signs in their phone once, within 10 minutes',
+        summary:
+          'Add a person (a role below your own, unless you are an owner; a guest with the rooms they may use); the answer’s inviteUrl signs in their phone once, within 10 minutes',
         status: 201,
         bodyRoot: 'user',
       },
-      () => ({ body: z.strictObject({ name: Name(), role: Role() }), output: UserView() }),
+      () => ({ body: z.strictObject({ name: Name(), role: Role(), zones: Zones().optional() }), output: UserView() }),
     ),
     updateUser: op(
       {
@@ -149,7 +157,7 @@ export const usersContract = defineContract({
       },
       () => ({
         params: Id(),
-        body: z.strictObject({ name: Name().optional(), role: Role().optional(), enabled: z.boolean().optional() }),
+        body: z.strictObject({ name: Name().optional(), role: Role().optional(), enabled: z.boolean().optional(), zones: Zones().optional() }),
         output: UserView(),
       }),
     ),

@@ -23,8 +23,9 @@ export class UsersManager implements Manager {
     private readonly people: PeopleService,
     private readonly tokens: TokenService,
     codes: LoginCodes,
+    zoneExists: (id: string) => boolean,
   ) {
-    this.operations = usersOperations({ hubId: ctx.hubId, people, tokens, codes, localAddress: () => ctx.localAddress?.() ?? null });
+    this.operations = usersOperations({ hubId: ctx.hubId, people, tokens, codes, localAddress: () => ctx.localAddress?.() ?? null, zoneExists });
   }
 
   private changed({ before, after }: PersonChange): void {
@@ -34,7 +35,9 @@ export class UsersManager implements Manager {
       return;
     }
     bus.publish('users', before ? 'user.update' : 'user.create', personView(after));
-    if (before && (before.role !== after.role || before.enabled !== after.enabled)) this.tokens.closeSockets(after.id);
+    // New rights: their sockets end, and they connect again with the new ones (or cannot).
+    if (before && (before.role !== after.role || before.enabled !== after.enabled || before.zones.join() !== after.zones.join()))
+      this.tokens.closeSockets(after.id);
   }
 
   async start(): Promise<void> {

@@ -5,7 +5,7 @@
  * before hearth had people: its id a uuid made from the hub and the token.
  */
 import { createHash } from 'node:crypto';
-import { conflict, HearthError, notFound } from '../../core/errors.js';
+import { conflict, HearthError, invalid, notFound } from '../../core/errors.js';
 import { implement, type Operation } from '../../core/operation.js';
 import type { PeopleService, PersonRecord } from '../../core/people.js';
 import { mayManage, type Role } from '../../core/roles.js';
@@ -37,6 +37,7 @@ export function personView(p: PersonRecord, inviteUrl: string | null = null): Us
     verified: true,
     inviteUrl,
     localUsername: null,
+    zones: p.zones,
   };
 }
 
@@ -57,6 +58,7 @@ function tokenUser(hubId: string, token: TokenInfo): UserView {
     verified: true,
     inviteUrl: null,
     localUsername: null,
+    zones: [],
   };
 }
 
@@ -67,6 +69,8 @@ export interface UsersDeps {
   readonly codes: LoginCodes;
   /** Where phones on the LAN reach the hub (`host:port`), or null before it listens. */
   readonly localAddress: () => string | null;
+  /** Whether zone `id` exists (a guest's rooms are checked). */
+  readonly zoneExists: (id: string) => boolean;
 }
 
 /** The token of a request that has one (every operation with a scope, and getUserMe). */
@@ -162,23 +166,23 @@ export function usersOperations(d: UsersDeps): Operation[] {
     getUser: ({ params }) => personView(people.get(params.id)),
     createUser: async ({ body }, request) => {
       mustManage(d, tokenOf(request), body.role, 'add');
-      refuseGuests(body.role);
-      const person = await people.create({ name: body.name, role: body.role });
+      const zones = rooms(d, body.role, body.zones ?? []);
+      const person = await people.create({ name: body.name, role: body.role, zones });
       return personView(person, invite(d, person).url);
     },
     updateUser: async ({ params, body }, request) => {
       const token = tokenOf(request);
       const target = people.get(params.id);
       mustManage(d, token, target.role, 'change');
-      if (body.role !== undefined) {
-        mustManage(d, token, body.role, 'make someone');
-        if (body.role !== target.role) refuseGuests(body.role);
-      }
+      if (body.role !== undefined) mustManage(d, token, body.role, 'make someone');
+      const role = body.role ?? target.role;
+      const zones = body.zones !== undefined || role !== target.role ? rooms(d, role, body.zones ?? target.zones) : undefined;
       return personView(
         await people.update(target.id, (p) => {
           if (body.name !== undefined) p.name = body.name;
           if (body.role !== undefined) p.role = body.role;
           if (body.enabled !== undefined) p.enabled = body.enabled;
+          if (zones !== undefined) p.zones = zones;
         }),
       );
     },
@@ -198,13 +202,14 @@ export function usersOperations(d: UsersDeps): Operation[] {
 }
 
 /**
- * A guest sees only the rooms the owner gives them; until every channel (the Web API, the
- * WebSockets, socket.io and flows) holds them to those rooms, no guest is made.
+ * The rooms a person of `role` keeps: a guest at least one, each a zone that exists (named once);
+ * anyone else none (they reach the whole home).
  */
-function refuseGuests(role: Role): void {
-  if (role === 'guest')
-    throw new HearthError(
-      'not_implemented',
-      'guests come with the rooms they may use, which this hearth does not hold them to yet: add them as a user for now',
-    );
+function rooms(d: UsersDeps, role: Role, zones: readonly string[]): string[] {
+  if (role !== 'guest') return [];
+  const unique = [...new Set(zones)];
+  if (unique.length === 0) throw invalid('a guest is given at least one room: name the zones they may use in `zones`');
+  const missing = unique.filter((id) => !d.zoneExists(id));
+  if (missing.length > 0) throw invalid(`no such zone: ${missing.join(', ')}`);
+  return unique;
 }

@@ -79,6 +79,28 @@ export class ZonesService {
     return Object.hasOwn(this.section.value.zones, id);
   }
 
+  /** Moves with every change of the tree: what is derived from it is made again when it does. */
+  get revision(): number {
+    return this.section.revision;
+  }
+
+  /** `ids` (those that exist) and every zone inside them. */
+  inside(ids: readonly string[]): Set<string> {
+    const zones = Object.values(this.section.value.zones);
+    const out = new Set(ids.filter((id) => this.has(id)));
+    // Breadth first over the tree: a zone joins once its parent has.
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const z of zones) {
+        if (z.parent !== null && out.has(z.parent) && !out.has(z.id)) {
+          out.add(z.id);
+          grew = true;
+        }
+      }
+    }
+    return out;
+  }
+
   /**
    * Whether zone `id` exists once the writes queued are on disk: what a check before a write asks
    * (a device moved into a zone being deleted is refused, whichever request came first).

@@ -12,13 +12,14 @@ import { seg } from '../api.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import { useLiveDevices } from '../live-devices.js';
+import { useMe } from '../people.js';
 import { HomePresence } from '../presence.js';
 import { Err, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
 import { HomeState, RoomState, Rooms, useRoomOrder, zoneAndInside } from './rooms.js';
 import { TimelineLink } from './timeline.js';
 
-/** "Good evening" and the date and time, moved on each minute. */
-function Greeting(): JSX.Element {
+/** "Good evening" and the date and time, moved on each minute; the timeline's link unless `guest`. */
+function Greeting({ guest = false }: { guest?: boolean }): JSX.Element {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
     const t = window.setInterval(() => setNow(new Date()), 30_000);
@@ -34,7 +35,7 @@ function Greeting(): JSX.Element {
       <p>
         {day} · <time dateTime={now.toISOString()}>{time}</time>
       </p>
-      <TimelineLink />
+      {guest ? null : <TimelineLink />}
     </header>
   );
 }
@@ -65,6 +66,33 @@ function EmptyHome(): JSX.Element {
 }
 
 export function HomePage(): JSX.Element {
+  const me = useMe();
+  if (!me.data && !me.error) return <p class="muted">Loading…</p>;
+  return me.data?.role === 'guest' ? <GuestHome /> : <FamilyHome />;
+}
+
+/**
+ * A guest's home: their rooms' devices and their own presence, nothing that is not theirs to see
+ * (no dashboards, no timeline, no family: each would be a refusal, and its channel a socket the
+ * hub refuses again and again).
+ */
+function GuestHome(): JSX.Element {
+  const devices = useLiveDevices(true);
+  const zones = useLoad(() => call('zones', 'getZones').catch(() => ({}) as Record<string, ZoneView>));
+  const shown = Object.values(devices.data ?? {}).filter((d) => !d.hidden);
+  const room = /^#\/home\/room\/([^/?]+)/.exec(useHash())?.[1];
+  if (room !== undefined) return <RoomPage id={decodeURIComponent(room)} devices={shown} zones={zones.data} />;
+  return (
+    <div class="home" data-testid="home">
+      <Greeting guest />
+      <HomePresence family={false} />
+      <Err msg={devices.error} />
+      <Rooms devices={shown} zones={zones.data} linked />
+    </div>
+  );
+}
+
+function FamilyHome(): JSX.Element {
   const dashboards = useLoad(() => call('dashboards', 'getDashboards'));
   useLiveCollection('dashboards', 'dashboard', dashboards);
   // A sign-in that may not read devices or zones sees the dashboards alone.
@@ -94,7 +122,7 @@ export function HomePage(): JSX.Element {
   return (
     <div class="home" data-testid="home">
       <Greeting />
-      <HomePresence />
+      <HomePresence family />
       {devices.data ? <HomeState devices={shown} /> : null}
       <Err msg={dashboards.error} />
       {!dashboards.data ? <p class="muted">Loading…</p> : null}

@@ -13,8 +13,36 @@ import { initials, meChanged, type UserView, useMe, usePeople } from '../people.
 import { ActionButton, Card, CopyButton, Err, formatTime, Switch, useAction, useLoad } from '../ui.js';
 import { Qr, useCountdown } from './phone-login.js';
 
-/** Roles `mine` may give (guests wait for their rooms: the hub refuses them yet). */
-const givable = (mine: Role): Role[] => ROLES.filter((r) => r !== 'guest' && mayManage(mine, r));
+/** Roles `mine` may give. */
+const givable = (mine: Role): Role[] => ROLES.filter((r) => mayManage(mine, r));
+
+/** The home's zones but its root (a guest is given rooms, not the whole home), by name. */
+function useRooms(): Array<{ id: string; name: string }> {
+  const zones = useLoad(() => call('zones', 'getZones'));
+  return Object.values(zones.data ?? {})
+    .filter((z) => z.parent !== null)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** A guest's rooms: one checkbox per zone. */
+function RoomsPicker({ value, onChange, who }: { value: readonly string[]; onChange: (v: string[]) => void; who: string }): JSX.Element {
+  const rooms = useRooms();
+  return (
+    <fieldset class="rooms-picker" data-testid={`rooms-${who}`}>
+      <legend>Rooms {who} may use</legend>
+      {rooms.map((r) => (
+        <label key={r.id} class="check">
+          <input
+            type="checkbox"
+            checked={value.includes(r.id)}
+            onChange={(e) => onChange((e.target as HTMLInputElement).checked ? [...value, r.id] : value.filter((id) => id !== r.id))}
+          />
+          <span>{r.name}</span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
 
 /** A one-time link for someone's phone, as a QR code and the link, with its time left. */
 function Invite({ name, code, expiresAt }: { name: string; code: string; expiresAt: string }): JSX.Element {
@@ -146,6 +174,13 @@ function Person({ p, mine, self }: { p: UserView; mine: Role; self: boolean }): 
           />
         </div>
       ) : null}
+      {manage && p.role === 'guest' ? (
+        <RoomsPicker
+          value={p.zones}
+          who={p.name}
+          onChange={(zones) => void a.run(() => call('users', 'updateUser', { params: { id: p.id }, body: { zones } }))}
+        />
+      ) : null}
       {invite ? <Invite name={p.name} {...invite} /> : null}
       <Err msg={a.error} />
     </li>
@@ -157,6 +192,7 @@ function AddPerson({ mine }: { mine: Role }): JSX.Element | null {
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>(roles.includes('user') ? 'user' : (roles[0] ?? 'user'));
   const [made, setMade] = useState<{ name: string; code: string; expiresAt: string } | null>(null);
+  const [zones, setZones] = useState<string[]>([]);
   const a = useAction();
   if (roles.length === 0) return null;
   return (
@@ -164,7 +200,7 @@ function AddPerson({ mine }: { mine: Role }): JSX.Element | null {
       <form
         class="inline wrap"
         onSubmit={a.submit(async () => {
-          const person = await call('users', 'createUser', { body: { name, role } });
+          const person = await call('users', 'createUser', { body: { name, role, ...(role === 'guest' ? { zones } : {}) } });
           // Valid ten minutes from now, as the hub made it.
           setMade({ name: person.name, code: codeOf(person.inviteUrl ?? ''), expiresAt: new Date(Date.now() + 600_000).toISOString() });
           setName('');
@@ -188,6 +224,7 @@ function AddPerson({ mine }: { mine: Role }): JSX.Element | null {
         </button>
       </form>
       <p class="muted small">{ROLE_INFO[role].sentence}</p>
+      {role === 'guest' ? <RoomsPicker value={zones} onChange={setZones} who="the guest" /> : null}
       <Err msg={a.error} />
       {made ? <Invite {...made} /> : null}
     </Card>
@@ -196,9 +233,6 @@ function AddPerson({ mine }: { mine: Role }): JSX.Element | null {
 
 export function PeoplePage(): JSX.Element {
   const me = useMe();
-  const people = usePeople();
-  const mine = me.data?.role ?? 'user';
-  const family = Object.values(people.data ?? {}).sort((x, y) => ROLES.indexOf(x.role) - ROLES.indexOf(y.role) || x.name.localeCompare(y.name));
   const person = me.data && me.data.present !== null ? me.data : null;
   return (
     <div class="people" data-testid="people">
@@ -206,16 +240,28 @@ export function PeoplePage(): JSX.Element {
       <Err msg={me.error} />
       {person ? <You me={person} onChange={meChanged} /> : null}
       {me.data && !person ? <p class="muted">This sign-in is a token that belongs to no one ({me.data.name}): it has no account of its own.</p> : null}
+      {/* A guest's account is theirs alone: the family is not theirs to see. */}
+      {me.data && me.data.role !== 'guest' ? <Family me={me.data} /> : null}
+    </div>
+  );
+}
+
+function Family({ me }: { me: UserView }): JSX.Element {
+  const people = usePeople();
+  const mine = me.role;
+  const family = Object.values(people.data ?? {}).sort((x, y) => ROLES.indexOf(x.role) - ROLES.indexOf(y.role) || x.name.localeCompare(y.name));
+  return (
+    <>
       {family.length > 0 ? (
         <Card title="The family">
           <ul class="plain people-list">
             {family.map((p) => (
-              <Person key={p.id} p={p} mine={mine} self={p.id === me.data?.id} />
+              <Person key={p.id} p={p} mine={mine} self={p.id === me.id} />
             ))}
           </ul>
         </Card>
       ) : null}
       <AddPerson mine={mine} />
-    </div>
+    </>
   );
 }
