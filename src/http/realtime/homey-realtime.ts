@@ -318,7 +318,7 @@ export class HomeyRealtime {
       }
       const token = this.sessions.get(socket.conn)?.token;
       const reach = this.deps.reach;
-      if (token?.zones && (!source || !reach || !reach(token, source.manager, source.event, source.args))) deaf.push(id);
+      if (token?.zones && (!source || !reach?.(token, source.manager, source.event, source.args))) deaf.push(id);
     }
     // One encoding for the whole room (but those it is not for).
     (deaf.length > 0 ? nsp.to(uri).except(deaf) : nsp.to(uri)).emit(uri, event, ...args);
