@@ -123,6 +123,18 @@ try {
   });
   // The list says when a flow last ran: "Good night" has, by hand (and the lamp and plug are on again for the home's pictures).
   await call('POST', `/api/manager/flow/flow/${goodNight.id}/trigger`, {});
+  // The family: the owner (Anna), Ben at home, Mia out, and the sitter given the living room.
+  const me = await call('PUT', '/api/manager/users/user/me', { name: 'Anna' });
+  const ben = await call('POST', '/api/manager/users/user', { name: 'Ben', role: 'manager' });
+  const mia = await call('POST', '/api/manager/users/user', { name: 'Mia', role: 'user' });
+  await call('POST', '/api/manager/users/user', { name: 'Sitter', role: 'guest', zones: [rooms.living] });
+  await call('POST', '/api/manager/flow/flow', {
+    name: 'Who left',
+    trigger: { id: 'homey:manager:presence:user_leave', args: {} },
+    actions: [{ id: 'homey:manager:notifications:create_notification', args: { text: '[[name]] left home' }, group: 'then', delay: null }],
+  });
+  for (const person of [me, ben, mia]) await call('PUT', `/api/manager/presence/${person.id}/present`, { value: true });
+  await call('PUT', `/api/manager/presence/${mia.id}/present`, { value: false });
   await set(lamp, 'onoff', true);
   await set(plug, 'onoff', true);
   await pause(1500);
@@ -187,6 +199,15 @@ try {
         if (size === 'phone') await page.evaluate('window.scrollTo(0, 0)');
         else await page.getByTestId('flow-editor').scrollIntoViewIfNeeded();
         await page.screenshot({ path: join(out, `flow-editor-${suffix}`), fullPage: size === 'phone', animations: 'disabled' });
+        // The people, and the timeline saying who left.
+        await page.goto(`${url}/#/people`);
+        await page.getByTestId('people-Sitter').waitFor();
+        await pause(300);
+        await page.screenshot({ path: join(out, `people-${suffix}`), fullPage: size === 'phone' });
+        await page.goto(`${url}/#/timeline`);
+        await page.getByTestId('timeline-item').first().waitFor();
+        await pause(300);
+        await page.screenshot({ path: join(out, `timeline-${suffix}`) });
         await page.goto(`${url}/#/devices`);
         await page.getByTestId('add-device').click();
         await page.getByTestId('pair-driver').selectOption({ label: 'Metering plug (com.hearth.virtual)' });
@@ -211,7 +232,7 @@ try {
     await browser.close();
   }
   console.log(
-    `pictures in ${out}: {home,home-sheet,room,flows,flow-editor,pair-plug,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`,
+    `pictures in ${out}: {home,home-sheet,room,flows,flow-editor,people,timeline,pair-plug,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`,
   );
 } finally {
   await hub.stop();

@@ -141,6 +141,12 @@ export function onUnauthorized(f: (sentence: string) => void): () => void {
 
 export type EventHandler = (event: string, args: unknown[]) => void;
 
+/** Asks the hub once whether the token still works (an answer of 401 signs the page out): set by the shell. */
+let checkToken: () => void = () => undefined;
+export function setTokenCheck(check: () => void): void {
+  checkToken = check;
+}
+
 /** One reconnecting socket per channel, shared by every page that listens to it. */
 class Channel {
   private socket: WebSocket | null = null;
@@ -186,7 +192,7 @@ class Channel {
       // 1008: the hub closed it for the token (revoked, its person disabled or their role
       // changed). Ask once over HTTP: a 401 signs the page out at once, with the hub's sentence;
       // a token still good (a new role) reconnects below.
-      if (e.code === 1008) void api('GET', '/api/manager/users/user/me').catch(() => undefined);
+      if (e.code === 1008) checkToken();
       // Back off so a hub restart or a revoked token does not make the page hammer it.
       this.timer = window.setTimeout(() => this.open(), this.retry);
       this.retry = Math.min(this.retry * 2, 15_000);

@@ -5,7 +5,7 @@
  */
 import { type JSX, render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { describe, getToken, onUnauthorized, setToken, watchLost } from './api.js';
+import { describe, getToken, onUnauthorized, setToken, setTokenCheck, watchLost } from './api.js';
 import { call } from './client.js';
 import { FirstRun } from './first-run.js';
 import { Icon, type IconName } from './icons.js';
@@ -43,6 +43,9 @@ function SignedInAs(): JSX.Element | null {
 }
 
 const GUEST_PAGES: ReadonlySet<string> = new Set(['home', 'people']);
+
+// A socket the hub closed for its token: one cheap call says whether the token still works.
+setTokenCheck(() => void call('users', 'getUserMe').catch(() => undefined));
 
 function currentRoute(): string {
   const id = location.hash.replace(/^#\/?/, '').split(/[/?]/)[0] ?? '';
