@@ -113,7 +113,7 @@ function createManagers(ctx: ManagerContext, { tokens, people }: Access, options
     notifications,
     new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }, runtime),
     new TokensManager(tokens, codes),
-    new UsersManager({ ...ctx, log: ctx.log.child({ module: 'users' }) }, people, tokens, codes, (id) => zones.service.exists(id)),
+    new UsersManager({ ...ctx, log: ctx.log.child({ module: 'users' }) }, people, tokens, codes, (id) => zones.service.exists(id), timeline),
     i18n,
     geolocation,
     new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),

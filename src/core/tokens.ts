@@ -4,6 +4,7 @@
  */
 import { hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import type { Actor } from './actor.js';
 import { MiB } from './byte-bounds.js';
 import { unavailable } from './errors.js';
 import { nullRecord, safeRecord } from './null-prototype.js';
@@ -43,6 +44,8 @@ export interface TokenInfo {
    * or null: the whole home.
    */
   readonly zones: readonly string[] | null;
+  /** Who acts with it, as events name them (`by`): its person, the app it was given to, or the token itself. */
+  readonly actor: Actor;
 }
 
 const grantedScope = z.enum([...SCOPES, '*']);
@@ -142,7 +145,8 @@ export class TokenService {
   async setOwner(secret: string): Promise<void> {
     if (!this.section) {
       const rec = { ...this.record('owner', ['*'], secret, true), id: BROKEN_OWNER_ID };
-      this.byHash = new Map([[rec.hash, { bytes: Buffer.from(rec.hash, 'hex'), info: Object.freeze({ ...this.base(rec), userId: null, zones: null }) }]]);
+      const info: TokenInfo = { ...this.base(rec), userId: null, zones: null, actor: { kind: 'token', id: rec.id, name: 'owner' } };
+      this.byHash = new Map([[rec.hash, { bytes: Buffer.from(rec.hash, 'hex'), info: Object.freeze(info) }]]);
       return;
     }
     await this.section.update((tokens) => {
@@ -176,25 +180,29 @@ export class TokenService {
     return timingSafeEqual(token.bytes, Buffer.from(digest, 'hex')) ? token.info : null;
   }
 
-  private base(rec: TokenRecord): Omit<TokenInfo, 'userId' | 'zones'> {
+  private base(rec: TokenRecord): Omit<TokenInfo, 'userId' | 'zones' | 'actor'> {
     return { id: rec.id, name: rec.name, scopes: rec.scopes, createdAt: rec.createdAt, owner: rec.owner === true, session: rec.session === true };
   }
 
   /** The token as a request holds it, or null when it belongs to a person who is disabled or gone. */
   private info(rec: TokenRecord): TokenInfo | null {
     const base = this.base(rec);
-    if (rec.owner) return { ...base, userId: this.people?.tokenOwner()?.id ?? null, zones: null };
-    if (!rec.userId) return { ...base, userId: null, zones: null };
+    const self: Actor = { kind: 'token', id: rec.id, name: rec.name };
+    if (rec.owner) {
+      const owner = this.people?.tokenOwner();
+      return { ...base, userId: owner?.id ?? null, zones: null, actor: owner ? { kind: 'person', id: owner.id, name: owner.name } : self };
+    }
+    if (!rec.userId) return { ...base, userId: null, zones: null, actor: self };
     const person = this.people?.find(rec.userId);
     if (!person?.enabled) return null;
     // Frozen with the token: shared by every request, and the key reach.ts caches a guest's rooms by.
     const zones = person.role === 'guest' ? Object.freeze([...person.zones]) : null;
-    return { ...base, scopes: scopesOf(person.role, rec.scopes), userId: person.id, zones };
+    return { ...base, scopes: scopesOf(person.role, rec.scopes), userId: person.id, zones, actor: { kind: 'person', id: person.id, name: person.name } };
   }
 
   /** As listed: a disabled person's tokens too (their rights are none while disabled). */
   private listed(rec: TokenRecord): TokenInfo {
-    return this.info(rec) ?? { ...this.base(rec), scopes: [], userId: rec.userId ?? null, zones: null };
+    return this.info(rec) ?? { ...this.base(rec), scopes: [], userId: rec.userId ?? null, zones: null, actor: { kind: 'token', id: rec.id, name: rec.name } };
   }
 
   /**
@@ -213,6 +221,10 @@ export class TokenService {
       session: false,
       userId: null,
       zones: null,
+      // An app's token (apps' `this.homey.api` calls) acts as the app.
+      actor: name.startsWith(APP_TOKEN_NAME)
+        ? { kind: 'app' as const, id: name.slice(APP_TOKEN_NAME.length), name: name.slice(APP_TOKEN_NAME.length) }
+        : { kind: 'token' as const, id: `internal:${name}`, name },
     });
     this.internal.set(digest, { bytes: Buffer.from(digest, 'hex'), info });
     return secret;

@@ -33,6 +33,7 @@ describe('the typed bus', () => {
       value: true,
       transactionId: 't',
       transactionTime: '2026-11-28T00:00:00.000Z',
+      by: null,
     });
     bus.publish('devices', 'device.delete', device);
     off();

@@ -6,6 +6,7 @@
  * `homey:device:<id>`).
  */
 import { z } from 'zod';
+import { ActorView } from '../../core/actor.js';
 import { defineContract, lazy, op, stateOperation } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 import { DeviceSettingView, DeviceView } from './views.js';
@@ -22,6 +23,7 @@ export const CapabilityEvent = lazy(() =>
     /** The caller's id of the set that made it (homey-api's), or null. */
     transactionId: z.string().nullable(),
     transactionTime: z.string().nullable(),
+    by: ActorView().nullable().describe("hearth's: who set it (a person, a script's token, a flow), or the device's app when it reported it itself"),
   }),
 );
 

@@ -33,7 +33,7 @@ export function devicesOperations(service: DevicesService, reach: ZoneReach): Op
     },
     getCapabilityValue: ({ params }, { token }) => service.getCapabilityValue(reachable(token, params.deviceId), params.capabilityId),
     setCapabilityValue: async ({ params, body }, { token }) => {
-      await service.setCapabilityValue(reachable(token, params.deviceId), params.capabilityId, body.value, body.opts, body.transactionId);
+      await service.setCapabilityValue(reachable(token, params.deviceId), params.capabilityId, body.value, body.opts, body.transactionId, token?.actor ?? null);
       return null;
     },
   });

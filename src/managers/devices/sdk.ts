@@ -27,7 +27,8 @@ export function serveDevices(router: SdkRouter, devices: DevicesService): Array<
       const facts = devices.facts(record, capabilityId);
       const problem = valueProblem(facts, value);
       if (problem) throw new HearthError('invalid_parameter', `${capabilityId} of '${record.name}': ${problem}`);
-      devices.report(record, capabilityId, value, facts);
+      // Reported by the device's own app (the lamp switched at its wall switch, a sensor's reading).
+      devices.report(record, capabilityId, value, facts, undefined, { kind: 'app', id: app.id, name: app.id });
       return null;
     }),
     router.handle('device.setStoreValue', (app, { id, key, value }) =>

@@ -13,6 +13,7 @@ import type { DeviceSettingDef, DriverDefinition } from '../../apps/manifest/dri
 import type { AppManifest } from '../../apps/manifest/manifest.js';
 import type { DEVICE_APP_CALLS, DeviceState, PairDevice } from '../../apps/wire/device-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
+import type { Actor } from '../../core/actor.js';
 import { MiB } from '../../core/byte-bounds.js';
 import { diff } from '../../core/diff.js';
 import { conflict, HearthError, notFound } from '../../core/errors.js';
@@ -378,8 +379,15 @@ export class DevicesService {
     return this.values.of(id)?.[capabilityId]?.value ?? null;
   }
 
-  /** A person (or a flow) sets a capability: checked, run by the app's listener, then stored and published. */
-  async setCapabilityValue(id: string, capabilityId: string, value: unknown, opts: Record<string, unknown> = {}, transactionId?: string): Promise<void> {
+  /** A person (or a flow: `by`) sets a capability: checked, run by the app's listener, then stored and published. */
+  async setCapabilityValue(
+    id: string,
+    capabilityId: string,
+    value: unknown,
+    opts: Record<string, unknown> = {},
+    transactionId?: string,
+    by: Actor | null = null,
+  ): Promise<void> {
     const record = this.record(id);
     const facts = this.facts(record, capabilityId);
     if (!facts.setable) throw new HearthError('invalid_parameter', `${facts.title} of '${record.name}' cannot be set`);
@@ -391,11 +399,18 @@ export class DevicesService {
       throw new HearthError('unavailable', `'${record.name}' is unavailable${record.unavailableMessage ? `: ${record.unavailableMessage}` : ''}`);
     const v = value as StoredValue['value'];
     await this.apps.call(record.appId, 'device.capability', { id, values: { [capabilityId]: v }, opts: { [capabilityId]: opts } }, LISTENER_TIMEOUT_MS);
-    if (facts.getable) this.report(record, capabilityId, v, facts, transactionId);
+    if (facts.getable) this.report(record, capabilityId, v, facts, transactionId, by);
   }
 
-  /** Stores a value and publishes it (capability.update); returns it as stored. */
-  report(record: DeviceRecord, capabilityId: string, value: StoredValue['value'], facts: Capability, transactionId?: string): StoredValue {
+  /** Stores a value and publishes it (capability.update, saying who set it: `by`); returns it as stored. */
+  report(
+    record: DeviceRecord,
+    capabilityId: string,
+    value: StoredValue['value'],
+    facts: Capability,
+    transactionId?: string,
+    by: Actor | null = null,
+  ): StoredValue {
     const stored = this.values.set(record.id, capabilityId, value);
     this.logs?.record(record.id, capabilityId, facts, value);
     this.bus.publish('devices', 'capability.update', {
@@ -404,6 +419,7 @@ export class DevicesService {
       value,
       transactionId: transactionId ?? null,
       transactionTime: stored.lastUpdated,
+      by,
     });
     return stored;
   }

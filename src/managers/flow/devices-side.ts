@@ -2,6 +2,7 @@
  * The devices manager as the device cards and the devices' tokens see it: a device's name,
  * capabilities, their facts and values, and setting one (through the device's app).
  */
+import type { Actor } from '../../core/actor.js';
 import type { Capability } from '../../home/capability.js';
 import type { DevicesService } from '../devices/service.js';
 import type { DeviceTokenSource } from '../flowtoken/registry.js';
@@ -11,7 +12,7 @@ import type { DeviceSide } from './device-cards.js';
  * `causes` holds, while a flow sets a capability, the run that set it (by `<device>\u0000<capability>`):
  * the capability's change the set brings is caused by that run.
  */
-export function deviceSide(devices: DevicesService, causes: Map<string, string>): DeviceSide & DeviceTokenSource {
+export function deviceSide(devices: DevicesService, causes: Map<string, string>, actorOf: (runId: string) => Actor | null): DeviceSide & DeviceTokenSource {
   const facts = (id: string, capabilityId: string): Capability | null => {
     try {
       return devices.facts(devices.record(id), capabilityId);
@@ -30,7 +31,8 @@ export function deviceSide(devices: DevicesService, causes: Map<string, string>)
       const key = `${id}\u0000${capabilityId}`;
       causes.set(key, runId);
       try {
-        await devices.setCapabilityValue(id, capabilityId, value);
+        // Who did it: the flow the run belongs to, or whoever ran the card by hand.
+        await devices.setCapabilityValue(id, capabilityId, value, {}, undefined, actorOf(runId));
       } finally {
         if (causes.get(key) === runId) causes.delete(key);
       }

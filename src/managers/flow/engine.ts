@@ -19,6 +19,7 @@ import type { Logger } from 'pino';
 import { type CardKind, deviceOf } from '../../apps/manifest/flow-cards.js';
 import type { FLOW_APP_CALLS } from '../../apps/wire/flow-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
+import type { Actor } from '../../core/actor.js';
 import type { HubBus } from '../bus.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import { type TokenLookup, withTokens } from './arg-values.js';
@@ -131,6 +132,7 @@ export class FlowEngine {
       branch: null,
       error,
       steps: [this.step(flow.trigger.id, 'trigger', 0, 'failed', error)],
+      by: null,
     };
   }
 
@@ -138,8 +140,8 @@ export class FlowEngine {
    * Runs one flow with its trigger's tokens; resolves with the run when it ended (never rejects).
    * `from`: where it stands in a chain of runs (null: it starts one).
    */
-  async run(flow: FlowRecord, tokens: Tokens, state: Record<string, unknown>, from: Lineage | null, logged = true): Promise<RunView> {
-    const run: RunView = { id: randomUUID(), flow: flow.id, started: now(), ended: null, result: 'running', branch: null, error: null, steps: [] };
+  async run(flow: FlowRecord, tokens: Tokens, state: Record<string, unknown>, from: Lineage | null, logged = true, by: Actor | null = null): Promise<RunView> {
+    const run: RunView = { id: randomUUID(), flow: flow.id, started: now(), ended: null, result: 'running', branch: null, error: null, steps: [], by };
     const lineage = from ?? { depth: 0, chain: run.id };
     const depth = lineage.depth;
     run.steps.push(this.step(flow.trigger.id, 'trigger', 0, 'done', null));
@@ -149,7 +151,7 @@ export class FlowEngine {
     }
     const refused = this.bounds.admit(flow.id, lineage.chain);
     if (refused !== null) return this.refuse(flow, run, lineage, `not started: ${refused.why}`, refused.hub, logged);
-    this.deps.runs.begin(run.id, lineage);
+    this.deps.runs.begin(run.id, lineage, { id: flow.id, name: flow.name });
     try {
       return await this.steps(flow, run, tokens, state, lineage, logged);
     } finally {

@@ -100,7 +100,7 @@ export class FlowManager implements Manager {
       ...presenceCards({ people: hub.presence.people, presence: hub.presence }),
     ]);
     if (devices) {
-      const side = deviceSide(devices, this.causes);
+      const side = deviceSide(devices, this.causes, (runId) => this.runs.actorOf(runId));
       this.cards.setDevices({ ids: side.ids, cards: (id) => deviceCards(id, side) });
       tokens.setDevices(side);
     }

@@ -3,7 +3,9 @@
  * the caller sees them (which it may run, card-rights.ts), their autocomplete. A caller that
  * saves, turns on or tests a flow must hold the rights of every card it names.
  */
+import { randomUUID } from 'node:crypto';
 import { type CardKind, deviceOf } from '../../apps/manifest/flow-cards.js';
+import type { Actor } from '../../core/actor.js';
 import { HearthError, invalid } from '../../core/errors.js';
 import { implement, type Operation } from '../../core/operation.js';
 import type { TokenInfo } from '../../core/tokens.js';
@@ -45,14 +47,19 @@ function mayRun(cards: CardRegistry, token: TokenInfo | null, flow: Parameters<t
 /** Runs one card by hand (runFlowCardCondition/Action): its arguments checked, its tokens given. */
 async function runCard(
   engine: FlowEngine,
+  runs: RunLog,
   kind: 'condition' | 'action',
   id: string,
   body: { args: Record<string, unknown>; tokens: Record<string, unknown>; state: Record<string, unknown> },
+  by: Actor | null,
 ): Promise<unknown> {
   const tokens: Tokens = {};
   for (const [k, v] of Object.entries(body.tokens)) if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) tokens[k] = v as Tokens[string];
+  // What the card does, its caller did (a device it switches names them).
+  const runId = `manual-${randomUUID()}`;
+  if (by) runs.actAs(runId, by);
   try {
-    return await engine.runCard(kind, { id, args: body.args }, tokens, body.state, `manual-${Date.now()}`);
+    return await engine.runCard(kind, { id, args: body.args }, tokens, body.state, runId);
   } catch (err) {
     if (err instanceof HearthError) throw err;
     throw invalid((err as Error).message);
@@ -96,16 +103,16 @@ export function flowOperations({ service, cards, engine, runs, call }: FlowSide)
       runs.forget(params.id);
       engine.forget(params.id);
     },
-    triggerFlow: async ({ params }) => {
+    triggerFlow: async ({ params }, ctx) => {
       const flow = service.record(params.id);
       const view = service.view(flow);
       if (view.broken) throw new HearthError('conflict', `flow '${flow.name}' is broken: ${view.brokenReason}`);
       if (!view.triggerable) throw new HearthError('conflict', `flow '${flow.name}' cannot be started by hand: its trigger brings tokens its cards use`);
-      return engine.run(flow, {}, {}, null);
+      return engine.run(flow, {}, {}, null, true, ctx.token?.actor ?? null);
     },
     testFlow: ({ body }, ctx) => {
       mayRun(cards, ctx.token, body.flow);
-      return engine.run(service.unsaved(body.flow), body.tokens, {}, null, false);
+      return engine.run(service.unsaved(body.flow), body.tokens, {}, null, false, ctx.token?.actor ?? null);
     },
     getFlowLog: ({ params }) => {
       service.record(params.id);
@@ -126,14 +133,14 @@ export function flowOperations({ service, cards, engine, runs, call }: FlowSide)
     runFlowCardCondition: async ({ params, body }, ctx) => {
       const card = cards.byPath('condition', params.uri, params.id);
       mayRun(cards, ctx.token, { conditions: [{ id: card.id, args: {} }] });
-      return (await runCard(engine, 'condition', card.id, body)) === true;
+      return (await runCard(engine, runs, 'condition', card.id, body, ctx.token?.actor ?? null)) === true;
     },
     getFlowCardActions: (_input, ctx) => viewsFor(cards, ctx.token, 'action'),
     getFlowCardAction: ({ params }, ctx) => forCaller(ctx.token, cards.view(cards.byPath('action', params.uri, params.id))),
     runFlowCardAction: async ({ params, body }, ctx) => {
       const card = cards.byPath('action', params.uri, params.id);
       mayRun(cards, ctx.token, { actions: [{ id: card.id, args: {} }] });
-      const answer = await runCard(engine, 'action', card.id, body);
+      const answer = await runCard(engine, runs, 'action', card.id, body, ctx.token?.actor ?? null);
       return typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as Record<string, unknown>) : null;
     },
     getFlowCardAutocomplete: async ({ params, query }) => {

@@ -7,6 +7,7 @@
  */
 
 import { z } from 'zod';
+import { ActorView } from '../../core/actor.js';
 import { lazy } from '../../core/contract.js';
 import { safeRecord } from '../../core/null-prototype.js';
 
@@ -227,6 +228,7 @@ export const RunView = lazy(() =>
     branch: z.enum(['then', 'else']).nullable(),
     error: z.string().nullable(),
     steps: z.array(Step()),
+    by: ActorView().nullable().describe("hearth's: who started it by hand (a person, a script's token), null when its trigger did"),
   }),
 );
 export type RunView = z.infer<ReturnType<typeof RunView>>;

@@ -21,13 +21,16 @@ function mustHold(held: readonly GrantedScope[], wanted: readonly GrantedScope[]
   if (beyond.length > 0) throw new HearthError('missing_scope', `a token cannot grant scopes it does not hold: ${beyond.join(', ')}`);
 }
 
+/** A token as the API shows it: who acts with it is the hub's own business (events name them). */
+const view = <T extends { actor: unknown }>({ actor: _actor, ...t }: T): Omit<T, 'actor'> => t;
+
 export function tokensOperations(tokens: TokenService, codes = new LoginCodes()): Operation[] {
   return implement(tokensContract.operations, {
     createToken: async ({ body }, ctx) => {
       mustHold(ctx.token?.scopes ?? [], body.scopes);
-      return tokens.create(body.name, [...new Set<GrantedScope>(body.scopes)]);
+      return view(await tokens.create(body.name, [...new Set<GrantedScope>(body.scopes)]));
     },
-    getTokens: () => Object.fromEntries(tokens.list().map((t) => [t.id, t])),
+    getTokens: () => Object.fromEntries(tokens.list().map((t) => [t.id, view(t)])),
     deleteToken: async ({ params }) => {
       const token = tokens.list().find((t) => t.id === params.id);
       if (!token) throw notFound(`token '${params.id}' does not exist`);
@@ -44,7 +47,7 @@ export function tokensOperations(tokens: TokenService, codes = new LoginCodes())
     redeemLogin: async ({ body }) => {
       const r = codes.redeem(body.code);
       if (!r.ok) throw new HearthError('unauthorized', REFUSED[r.reason]);
-      return tokens.create(`${body.browser} (signed in by link)`, [...r.scopes], true, r.userId ?? undefined);
+      return view(await tokens.create(`${body.browser} (signed in by link)`, [...r.scopes], true, r.userId ?? undefined));
     },
   });
 }

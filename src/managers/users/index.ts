@@ -8,6 +8,7 @@ import type { Operation } from '../../core/operation.js';
 import type { PeopleService, PersonChange } from '../../core/people.js';
 import type { TokenService } from '../../core/tokens.js';
 import type { ManagerContext } from '../context.js';
+import type { Timeline } from '../notifications/service.js';
 import type { LoginCodes } from '../tokens/login-codes.js';
 import { usersContract } from './contract.js';
 import { personView, usersOperations } from './operations.js';
@@ -24,8 +25,17 @@ export class UsersManager implements Manager {
     private readonly tokens: TokenService,
     codes: LoginCodes,
     zoneExists: (id: string) => boolean,
+    timeline: Timeline,
   ) {
-    this.operations = usersOperations({ hubId: ctx.hubId, people, tokens, codes, localAddress: () => ctx.localAddress?.() ?? null, zoneExists });
+    this.operations = usersOperations({
+      hubId: ctx.hubId,
+      people,
+      tokens,
+      codes,
+      localAddress: () => ctx.localAddress?.() ?? null,
+      zoneExists,
+      notify: (text) => timeline.notify({ uri: 'homey:manager:users', id: 'users', name: 'People' }, text),
+    });
   }
 
   private changed({ before, after }: PersonChange): void {

@@ -71,6 +71,8 @@ export interface UsersDeps {
   readonly localAddress: () => string | null;
   /** Whether zone `id` exists (a guest's rooms are checked). */
   readonly zoneExists: (id: string) => boolean;
+  /** Says on the home's timeline who changed the family (resolves once kept; never rejects). */
+  readonly notify: (text: string) => Promise<void>;
 }
 
 /** The token of a request that has one (every operation with a scope, and getUserMe). */
@@ -168,6 +170,7 @@ export function usersOperations(d: UsersDeps): Operation[] {
       mustManage(d, tokenOf(request), body.role, 'add');
       const zones = rooms(d, body.role, body.zones ?? []);
       const person = await people.create({ name: body.name, role: body.role, zones });
+      await d.notify(`${tokenOf(request).actor.name} added ${person.name} as ${article(person.role)} ${person.role}`);
       return personView(person, invite(d, person).url);
     },
     updateUser: async ({ params, body }, request) => {
@@ -177,20 +180,24 @@ export function usersOperations(d: UsersDeps): Operation[] {
       if (body.role !== undefined) mustManage(d, token, body.role, 'make someone');
       const role = body.role ?? target.role;
       const zones = body.zones !== undefined || role !== target.role ? rooms(d, role, body.zones ?? target.zones) : undefined;
-      return personView(
-        await people.update(target.id, (p) => {
-          if (body.name !== undefined) p.name = body.name;
-          if (body.role !== undefined) p.role = body.role;
-          if (body.enabled !== undefined) p.enabled = body.enabled;
-          if (zones !== undefined) p.zones = zones;
-        }),
-      );
+      const after = await people.update(target.id, (p) => {
+        if (body.name !== undefined) p.name = body.name;
+        if (body.role !== undefined) p.role = body.role;
+        if (body.enabled !== undefined) p.enabled = body.enabled;
+        if (zones !== undefined) p.zones = zones;
+      });
+      // What changes someone's rights is said on the timeline, with who did it.
+      const who = token.actor.name;
+      if (after.enabled !== target.enabled) await d.notify(`${who} ${after.enabled ? 'enabled' : 'disabled'} ${after.name}`);
+      if (after.role !== target.role) await d.notify(`${who} made ${after.name} ${article(after.role)} ${after.role}`);
+      return personView(after);
     },
     deleteUser: async ({ params }, request) => {
       const target = people.get(params.id);
       mustManage(d, tokenOf(request), target.role, 'remove');
       await people.remove(target.id);
       await d.tokens.revokePerson(target.id);
+      await d.notify(`${tokenOf(request).actor.name} removed ${target.name} from the home`);
     },
     createUserInvite: ({ params }, request) => {
       const target = people.get(params.id);
@@ -200,6 +207,8 @@ export function usersOperations(d: UsersDeps): Operation[] {
     },
   });
 }
+
+const article = (role: Role): string => (role === 'owner' ? 'an' : 'a');
 
 /**
  * The rooms a person of `role` keeps: a guest at least one, each a zone that exists (named once);

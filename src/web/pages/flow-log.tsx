@@ -35,6 +35,7 @@ export function FlowLog({ id, version }: { id: string; version: number }): JSX.E
       {log.data.map((r) => (
         <li key={r.id} data-testid="flow-run">
           <strong>{r.result}</strong> {r.branch ? `(${r.branch})` : ''} <span class="muted">{formatTime(r.started)}</span>
+          {r.by ? <span class="muted"> · started by {r.by.name}</span> : null}
           {r.error ? <p class="error">{r.error}</p> : null}
           <RunSteps run={r} />
         </li>
