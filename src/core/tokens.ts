@@ -110,8 +110,18 @@ export class TokenService {
       this.broken = err.message;
     }
     this.reindex();
-    // A person's rights are their role's: read again whenever a person changes.
-    people?.onChange(() => this.reindex());
+    // A person's rights are their role's (and their name is who acts): read again when those
+    // change, not at every presence change.
+    people?.onChange(({ before, after }) => {
+      const same =
+        before &&
+        after &&
+        before.role === after.role &&
+        before.enabled === after.enabled &&
+        before.name === after.name &&
+        before.zones.join('\0') === after.zones.join('\0');
+      if (!same) this.reindex();
+    });
   }
 
   private get records(): Record<string, TokenRecord> {

@@ -24,6 +24,8 @@ export class PresenceManager implements Manager {
   readonly operations: readonly Operation[];
   readonly service: PresenceService;
   private off: Array<() => void> = [];
+  /** Each person's log as last made or titled (by owner and key), so a change is one entry, not a log rewrite too. */
+  private readonly titled = new Map<string, { id: string; title: string }>();
 
   constructor(
     private readonly ctx: ManagerContext,
@@ -40,14 +42,18 @@ export class PresenceManager implements Manager {
     if (change.before === person[key]) return;
     try {
       const spec = LOGS[key];
-      const log = this.insights.createLog(userOwnerUri(person.id), key, {
-        title: spec.title(person.name),
-        type: 'boolean',
-        titleTrue: spec.titleTrue,
-        titleFalse: spec.titleFalse,
-      });
+      const owner = userOwnerUri(person.id);
+      const title = spec.title(person.name);
+      let log = this.titled.get(`${owner}:${key}`);
+      if (log?.title !== title) {
+        const made = this.insights.createLog(owner, key, { title, type: 'boolean', titleTrue: spec.titleTrue, titleFalse: spec.titleFalse });
+        log = { id: made.id, title };
+        this.titled.set(`${owner}:${key}`, log);
+      }
       this.insights.createEntry(log.id, person[key]);
     } catch (err) {
+      // A log deleted through the insights API is made again at the next change.
+      this.titled.delete(`${userOwnerUri(person.id)}:${key}`);
       this.ctx.log.warn({ err, person: person.id }, 'a presence change could not be logged in insights');
     }
   }
@@ -58,6 +64,7 @@ export class PresenceManager implements Manager {
       // A person removed: their logs go with them.
       this.service.people.onChange(({ before, after }) => {
         if (!before || after) return;
+        for (const key of Object.keys(LOGS)) this.titled.delete(`${userOwnerUri(before.id)}:${key}`);
         for (const log of this.insights.getLogsOf(userOwnerUri(before.id))) {
           try {
             this.insights.deleteLog(log.id);
