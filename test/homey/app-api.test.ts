@@ -87,6 +87,10 @@ module.exports = {
       backup: await attempt(() => homey.api.post('/manager/backup/backup', {})),
       rename: await attempt(() => homey.api.put('/manager/system/name', { name: 'Mine' })),
       zone: await attempt(() => api.zones.createZone({ zone: { name: 'Shed', parent: Object.keys(zones)[0] } })),
+      // A geofencing app says who came home (Homey's SDK has no presence manager; its Web API has).
+      people: Object.values(await api.users.getUsers()).map((u) => u.name),
+      home: await attempt(async () => api.presence.setPresent({ id: Object.keys(await api.users.getUsers())[0], value: true })),
+      person: await attempt(() => api.users.createUser({ user: { name: 'Eve', role: 'owner' } })),
     };
   },
   async heard({ homey }) {
@@ -179,7 +183,7 @@ describe("Homey's client inside an app (HomeyAPI.createAppAPI)", () => {
     expect(check.body.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it("reads the home and sets variables as Homey's client does, and is refused tokens, backups, the hub's settings and changing zones", async () => {
+  it("reads the home, sets variables and presence as Homey's client does, and is refused tokens, backups, the hub's settings, people and changing zones", async () => {
     const home = await poll(
       () => hub.call<Record<string, unknown>>('GET', `/api/app/${APP}/home`),
       (r) => r.status === 200,
@@ -190,6 +194,10 @@ describe("Homey's client inside an app (HomeyAPI.createAppAPI)", () => {
     expect(home.body.backup).toContain('needs the scope');
     expect(home.body.rename).toContain("needs the scope 'service.system'");
     expect(home.body.zone).toContain("needs the scope 'service.zone'");
+    expect(home.body.people).toEqual(['Owner']);
+    expect(home.body.home).toBe('done');
+    expect((await hub.call<{ present: boolean }>('GET', '/api/manager/users/user/me')).body.present).toBe(true);
+    expect(home.body.person).toContain("needs the scope 'service.user'");
     const variables = (await hub.call<Record<string, { name: string }>>('GET', '/api/manager/logic/variable')).body;
     expect(Object.values(variables).map((v) => v.name)).toContain('From an app');
   });

@@ -14,8 +14,9 @@ import type { SdkRouter } from './router.js';
 /**
  * What an app with `homey:manager:api` may do through the Web API, as Homey's client gives an app
  * (energy managers, dashboards, HomeyScript): read the home (devices, zones, flows, variables,
- * insights, dashboards, apps, location, the hub's state), control devices, start flows and set
- * variables. Never tokens, backups, installing apps or the hub's settings (SYSTEM,
+ * insights, dashboards, apps, location, the hub's state, the people), control devices, start
+ * flows, set variables and presence (a geofencing app says who came home: Homey's SDK has no
+ * presence manager, its Web API has). Never tokens, backups, installing apps or the hub's settings (SYSTEM,
  * service.system, service.app), and no change to the home's shape (devices added or deleted,
  * zones, flows edited). The owner saw this sentence at install (manifest/permissions.ts).
  */
@@ -31,6 +32,8 @@ export const APP_WEB_API_SCOPES: GrantedScope[] = [
   'service.flow.readonly',
   'service.flow.start',
   'service.logic',
+  'service.user.readonly',
+  'service.presence',
 ];
 
 /** The origin of in-process requests (never resolved: the request goes to the app's fetch). */

@@ -14,7 +14,7 @@ export const GRANTED = {
   'homey:manager:speech-output': 'speak through the hub (this.homey.speechOutput.say)',
   'homey:manager:geolocation': "read the hub's location (this.homey.geolocation)",
   'homey:manager:api':
-    "use the hub's Web API as Homey's own client does: read the home (devices, zones, flows, variables, insights), control devices, start flows and set variables; never tokens, backups, apps or the hub's settings",
+    "use the hub's Web API as Homey's own client does: read the home (devices, zones, flows, variables, insights, who lives there), control devices, start flows, set variables and say who is home; never tokens, backups, apps or the hub's settings",
 } as const;
 
 /** hearth's own permissions (not Homey's). */
