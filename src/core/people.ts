@@ -6,10 +6,11 @@
  * Listeners hear every change with the record before and after (the users manager's events, the
  * tokens' rights, presence's flow cards).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { KiB } from './byte-bounds.js';
-import { HearthError, notFound } from './errors.js';
+import { HearthError, invalid, notFound } from './errors.js';
+import { IMAGE_TYPES, imageType } from './image-type.js';
 import { MAX_NAME, MAX_ZONES, ROLES, type Role } from './roles.js';
 import type { RecordSection, Store } from './store.js';
 
@@ -23,7 +24,7 @@ export const PersonRecord = z.object({
   enabled: z.boolean(),
   present: z.boolean(),
   asleep: z.boolean(),
-  /** The person's picture: an image id of the images manager, or null. */
+  /** The person's picture's version (a hash of its bytes, kept in `user-avatars`), or null: none. */
   avatar: z.string().nullable(),
   /** A guest's rooms: the zones they reach, each with the zones inside it (managers/zones/reach.ts). */
   zones: z.array(z.string()).max(MAX_ZONES).default([]),
@@ -33,6 +34,13 @@ export const PersonRecord = z.object({
 });
 export type PersonRecord = z.infer<typeof PersonRecord>;
 
+/** The largest picture of a person: a phone's photo, made small by the web app before it is sent. */
+export const MAX_AVATAR_BYTES = 48 * KiB;
+
+/** A person's picture: its type (checked from its bytes) and the bytes, base64. */
+const AvatarRecord = z.object({ type: z.enum(IMAGE_TYPES), base64: z.string().max(Math.ceil(MAX_AVATAR_BYTES / 3) * 4) });
+type AvatarRecord = z.infer<typeof AvatarRecord>;
+
 /** A change: the record before (null: made) and after (null: removed). */
 export type PersonChange = { readonly before: PersonRecord | null; readonly after: PersonRecord | null };
 
@@ -40,10 +48,37 @@ const notFoundPerson = (id: string) => notFound(`person '${id}' does not exist`)
 
 export class PeopleService {
   private readonly section: RecordSection<PersonRecord>;
+  private readonly avatars: RecordSection<AvatarRecord>;
   private readonly listeners = new Set<(change: PersonChange) => void>();
 
   constructor(store: Store) {
     this.section = store.records('users', PersonRecord, { record: 8 * KiB, item: 'a person', section: MAX_PEOPLE * 8 * KiB, items: 'people' });
+    const avatar = Math.ceil(MAX_AVATAR_BYTES / 3) * 4 + KiB;
+    this.avatars = store.records('user-avatars', AvatarRecord, { record: avatar, item: 'a picture', section: MAX_PEOPLE * avatar, items: 'pictures' });
+  }
+
+  /** A person's picture, or null. */
+  avatar(id: string): { type: string; bytes: Buffer } | null {
+    const a = Object.hasOwn(this.avatars.value, id) ? this.avatars.value[id] : undefined;
+    return a ? { type: a.type, bytes: Buffer.from(a.base64, 'base64') } : null;
+  }
+
+  /** Gives person `id` the picture `bytes` (a JPEG, PNG, GIF or WebP by its bytes, at most MAX_AVATAR_BYTES), or takes it away (null). */
+  async setAvatar(id: string, bytes: Uint8Array | null): Promise<PersonRecord> {
+    this.get(id);
+    if (bytes === null) {
+      await this.avatars.updateSome([id], (d) => void delete d[id]);
+      return this.update(id, (p) => void (p.avatar = null));
+    }
+    if (bytes.length > MAX_AVATAR_BYTES)
+      throw new HearthError('payload_too_large', `a picture is at most ${MAX_AVATAR_BYTES / KiB} KiB; this one is ${Math.ceil(bytes.length / KiB)} KiB`);
+    const type = imageType(bytes);
+    if (!type) throw invalid('a picture is a JPEG, PNG, GIF or WebP image; these bytes are none of them');
+    await this.avatars.updateSome([id], (d) => {
+      d[id] = { type, base64: Buffer.from(bytes).toString('base64') };
+    });
+    const version = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+    return this.update(id, (p) => void (p.avatar = version));
   }
 
   /** Makes the first owner when the home has none (a new home, or one from before people). */
@@ -127,6 +162,8 @@ export class PeopleService {
       if (before.role === 'owner' && before.enabled) this.mustKeepAnOwner(id);
       delete d[id];
     });
+    // Their picture goes with them.
+    if (Object.hasOwn(this.avatars.next, id)) await this.avatars.updateSome([id], (d) => void delete d[id]);
     if (before) this.tell({ before, after: null });
   }
 

@@ -72,8 +72,8 @@ async function send(method: string, path: string, headers: Record<string, string
 }
 
 /** Sends a file as the body (a backup archive), answering the hub's JSON. */
-export async function upload<T = unknown>(path: string, file: Blob, type: string): Promise<T> {
-  return answer<T>(await send('POST', path, { 'Content-Type': type }, file));
+export async function upload<T = unknown>(path: string, file: Blob, type: string, method: 'POST' | 'PUT' = 'POST'): Promise<T> {
+  return answer<T>(await send(method, path, { 'Content-Type': type }, file));
 }
 
 /**

@@ -44,3 +44,16 @@ export const initials = (name: string): string =>
     .slice(0, 2)
     .map((w) => [...w][0]!.toUpperCase())
     .join('');
+
+/**
+ * A photo made small for a person's picture: drawn into a 192 px square (cropped to its middle)
+ * and encoded as JPEG, well under the hub's 48 KiB.
+ */
+export async function smallPicture(file: File): Promise<Blob> {
+  const bitmap = await createImageBitmap(file);
+  const side = Math.min(bitmap.width, bitmap.height);
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 192;
+  canvas.getContext('2d')?.drawImage(bitmap, (bitmap.width - side) / 2, (bitmap.height - side) / 2, side, side, 0, 0, 192, 192);
+  return new Promise((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('the picture could not be made'))), 'image/jpeg', 0.85));
+}

@@ -5,18 +5,17 @@
  * the family shows only its own.
  */
 import type { JSX } from 'preact';
+import { Avatar } from './avatar.js';
 import { call } from './client.js';
 import { Icon } from './icons.js';
-import { initials, meChanged, type UserView, useMe, usePeople } from './people.js';
+import { meChanged, type UserView, useMe, usePeople } from './people.js';
 import { Err, type Loaded, useAction } from './ui.js';
 
 function Badge({ p }: { p: UserView }): JSX.Element {
   const state = p.present ? (p.asleep ? 'asleep' : 'home') : 'away';
   return (
     <li class={`person ${state}`} data-testid={`person-${p.name}`} data-state={state}>
-      <span class="avatar" aria-hidden="true">
-        {initials(p.name)}
-      </span>
+      <Avatar name={p.name} avatar={p.avatar} />
       <span class="name">{p.name}</span>
       <span class="muted small">{state}</span>
     </li>

@@ -20,6 +20,8 @@ let owner: Browser;
 let phones: Awaited<ReturnType<typeof launchPhones>>;
 let page: Page;
 let living: string;
+/** A PNG of one pixel. */
+const PHOTO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 beforeAll(async () => {
   const appsDir = await tempDir('hearth-web-people-');
@@ -102,6 +104,12 @@ describe('a family', () => {
       },
     });
     const dad = await phoneOf('Dad', dadLink);
+    // Dad's picture: a photo from his phone, made small in the browser, checked by the hub.
+    await dad.goto(`${hub.url}/#/people`);
+    await dad.getByTestId('my-picture').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: PHOTO });
+    await expect.poll(() => dad.locator('.avatar img').count()).toBeGreaterThan(0);
+    await dad.goto(`${hub.url}/#/home`);
+    await expect.poll(() => dad.getByTestId('person-Dad').locator('img').count()).toBe(1);
     const kid = await phoneOf('Kid', kidLink);
     for (const phone of [dad, kid]) await phone.getByTestId('presence-toggle').click();
     await expect.poll(async () => dad.getByTestId('person-Kid').getAttribute('data-state')).toBe('home');
@@ -113,7 +121,13 @@ describe('a family', () => {
     await dad.getByTestId('presence-toggle').click();
     await expect.poll(async () => dad.getByTestId('person-Dad').getAttribute('data-state')).toBe('away');
     await page.goto(`${hub.url}/#/timeline`);
-    await expect.poll(async () => page.getByTestId('timeline-item').allTextContents()).toEqual([expect.stringContaining('Dad left last')]);
+    // Newest first: the flow's words, then who changed the family.
+    await expect.poll(async () => (await page.getByTestId('timeline-item').allTextContents())[0]).toContain('Dad left last');
+    expect((await page.getByTestId('timeline-item').allTextContents()).slice(1)).toEqual([
+      expect.stringContaining('Mum added Sitter as a guest'),
+      expect.stringContaining('Mum added Kid as a user'),
+      expect.stringContaining('Mum added Dad as a user'),
+    ]);
 
     // Disabled: his phone is signed out at once.
     await page.goto(`${hub.url}/#/people`);

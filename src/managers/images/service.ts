@@ -6,6 +6,7 @@
  * make an image type, anything else is an attachment that a browser will not render.
  */
 import { conflict, HearthError, notFound } from '../../core/errors.js';
+import { imageType } from '../../core/image-type.js';
 import { RawResult } from '../../core/operation.js';
 import { appOwnerUri } from '../../core/owners.js';
 import type { DeviceImageView } from '../devices/views.js';
@@ -15,7 +16,6 @@ import type { ImageView } from './contract.js';
 const PER_APP = 256;
 const PER_DEVICE = 16;
 const CONTENT_TIMEOUT_MS = 10_000;
-const SERVED = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 
 interface ImageRecord {
   id: string;
@@ -145,19 +145,10 @@ export class ImagesService {
     if (image.source === 'url') return new RawResult('text/plain', new Uint8Array(), 302, { ...headers, location: image.url ?? '' });
     const answer = await this.apps.content(image.appId, id, CONTENT_TIMEOUT_MS);
     const bytes = Buffer.from(answer.base64, 'base64');
-    const type = sniff(bytes);
+    const type = imageType(bytes);
     return new RawResult(type ?? 'application/octet-stream', bytes, 200, {
       ...headers,
       ...(type ? {} : { 'content-disposition': `attachment; filename="${id}"` }),
     });
   }
-}
-
-/** JPEG, PNG, GIF or WebP by their first bytes; null for anything else. */
-function sniff(b: Buffer): string | null {
-  if (b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return SERVED[0]!;
-  if (b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return SERVED[1]!;
-  if (b.subarray(0, 4).toString('latin1') === 'GIF8') return SERVED[2]!;
-  if (b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return SERVED[3]!;
-  return null;
 }

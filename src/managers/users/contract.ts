@@ -24,7 +24,7 @@ export const UserView = lazy(() =>
     enabledUntil: z.null(),
     present: z.boolean().nullable().describe('home (true) or away; null for a token that is no one'),
     asleep: z.boolean().nullable(),
-    avatar: z.null(),
+    avatar: z.string().nullable().describe("the person's picture: a path on the hub (with the token: GET), changing with the picture; null: none"),
     verified: z.boolean(),
     inviteUrl: z.string().nullable().describe('in the answer of createUser only: the one-time sign-in link for their phone'),
     localUsername: z.null(),
@@ -32,6 +32,9 @@ export const UserView = lazy(() =>
   }),
 );
 export type UserView = z.infer<ReturnType<typeof UserView>>;
+
+/** The largest picture of a person, in KiB (core/people.ts keeps it). */
+const MAX_AVATAR_KIB = 48;
 
 const Name = lazy(() =>
   z
@@ -107,6 +110,25 @@ export const usersContract = defineContract({
       { method: 'DELETE', path: '/user/me/properties/:id', scope: 'service.user.self', summary: 'Forget a value of your own', status: 204 },
       () => ({ params: PropertyId() }),
     ),
+    getUserMeAvatar: op(
+      { method: 'GET', path: '/user/me/avatar', scope: 'service.user.self', extension: true, summary: 'Your picture', produces: 'image/*' },
+      () => ({}),
+    ),
+    setUserMeAvatar: op(
+      {
+        method: 'PUT',
+        path: '/user/me/avatar',
+        scope: 'service.user.self',
+        extension: true,
+        summary: `Your picture: a JPEG, PNG, GIF or WebP (checked from its bytes) of at most ${MAX_AVATAR_KIB} KiB, as the body`,
+        upload: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'], maxBytes: MAX_AVATAR_KIB * 1024 },
+      },
+      () => ({ output: UserView() }),
+    ),
+    deleteUserMeAvatar: op(
+      { method: 'DELETE', path: '/user/me/avatar', scope: 'service.user.self', extension: true, summary: 'Take your picture away', status: 204 },
+      () => ({}),
+    ),
     getUserMeSessions: op(
       {
         method: 'GET',
@@ -135,6 +157,10 @@ export const usersContract = defineContract({
       params: Id(),
       output: UserView(),
     })),
+    getUserAvatar: op(
+      { method: 'GET', path: '/user/:id/avatar', scope: 'service.user.readonly', extension: true, summary: "A person's picture", produces: 'image/*' },
+      () => ({ params: Id() }),
+    ),
     createUser: op(
       {
         method: 'POST',

@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { conflict, HearthError, invalid, notFound } from '../../core/errors.js';
-import { implement, type Operation } from '../../core/operation.js';
-import type { PeopleService, PersonRecord } from '../../core/people.js';
+import { implement, type Operation, RawResult } from '../../core/operation.js';
+import { MAX_AVATAR_BYTES, type PeopleService, type PersonRecord } from '../../core/people.js';
 import { mayManage, type Role } from '../../core/roles.js';
 import type { TokenInfo, TokenService } from '../../core/tokens.js';
 import { MAX_LOGIN_TTL_S } from '../tokens/contract.js';
@@ -33,7 +33,7 @@ export function personView(p: PersonRecord, inviteUrl: string | null = null): Us
     enabledUntil: null,
     present: p.present,
     asleep: p.asleep,
-    avatar: null,
+    avatar: p.avatar ? `/api/manager/users/user/${p.id}/avatar?v=${p.avatar}` : null,
     verified: true,
     inviteUrl,
     localUsername: null,
@@ -148,6 +148,15 @@ export function usersOperations(d: UsersDeps): Operation[] {
         delete p.properties[params.id];
       });
     },
+    getUserMeAvatar: (_input, request) => picture(people, me(d, tokenOf(request)).id),
+    setUserMeAvatar: async ({ upload }, request) => {
+      const person = me(d, tokenOf(request));
+      return personView(await people.setAvatar(person.id, await bytesOf(upload, MAX_AVATAR_BYTES)));
+    },
+    deleteUserMeAvatar: async (_input, request) => {
+      await people.setAvatar(me(d, tokenOf(request)).id, null);
+    },
+    getUserAvatar: ({ params }) => picture(people, people.get(params.id).id),
     getUserMeSessions: (_input, request) => {
       const token = tokenOf(request);
       const person = me(d, token);
@@ -206,6 +215,30 @@ export function usersOperations(d: UsersDeps): Operation[] {
       return invite(d, target);
     },
   });
+}
+
+/** A person's picture as the hub serves an image it checked: its own type, nothing run, no sniffing. */
+function picture(people: PeopleService, id: string): RawResult {
+  const a = people.avatar(id);
+  if (!a) throw notFound('no picture');
+  return new RawResult(a.type, a.bytes, 200, {
+    'cache-control': 'private, max-age=86400',
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; sandbox",
+  });
+}
+
+/** An upload's bytes, read to `max` (the HTTP layer bounds it too). */
+async function bytesOf(upload: ReadableStream<Uint8Array> | undefined, max: number): Promise<Uint8Array> {
+  if (!upload) throw invalid('send the picture as the body');
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  for await (const part of upload) {
+    n += part.length;
+    if (n > max) throw new HearthError('payload_too_large', `a picture is at most ${max / 1024} KiB`);
+    parts.push(part);
+  }
+  return Buffer.concat(parts);
 }
 
 const article = (role: Role): string => (role === 'owner' ? 'an' : 'a');

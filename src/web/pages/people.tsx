@@ -7,9 +7,11 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import { MAX_NAME, mayManage, ROLE_INFO, ROLES, type Role } from '../../core/roles.js';
-import { call } from '../client.js';
+import { upload } from '../api.js';
+import { Avatar } from '../avatar.js';
+import { call, path } from '../client.js';
 import { Icon } from '../icons.js';
-import { initials, meChanged, type UserView, useMe, usePeople } from '../people.js';
+import { meChanged, smallPicture, type UserView, useMe, usePeople } from '../people.js';
 import { ActionButton, Card, CopyButton, Err, formatTime, Switch, useAction, useLoad } from '../ui.js';
 import { Qr, useCountdown } from './phone-login.js';
 
@@ -83,6 +85,21 @@ function You({ me, onChange }: { me: UserView; onChange: (u: UserView) => void }
         </button>
       </form>
       <Err msg={a.error} />
+      <div class="inline wrap">
+        <Avatar name={me.name} avatar={me.avatar} />
+        <label class="inline">
+          Your picture{' '}
+          <input
+            type="file"
+            accept="image/*"
+            data-testid="my-picture"
+            onChange={(e) => {
+              const file = (e.target as HTMLInputElement).files?.[0];
+              if (file) void a.run(async () => onChange(await upload(path('users', 'setUserMeAvatar'), await smallPicture(file), 'image/jpeg', 'PUT')));
+            }}
+          />
+        </label>
+      </div>
       <p class="muted small">
         {ROLE_INFO[me.role].label}: {ROLE_INFO[me.role].sentence}
       </p>
@@ -123,9 +140,7 @@ function Person({ p, mine, self }: { p: UserView; mine: Role; self: boolean }): 
   return (
     <li class="person-row" data-testid={`people-${p.name}`}>
       <div class="inline wrap">
-        <span class={`avatar ${state}`} aria-hidden="true">
-          {initials(p.name)}
-        </span>
+        <Avatar name={p.name} avatar={p.avatar} class={state} />
         <span>
           <b>{p.name}</b>
           {self ? ' (you)' : ''} <span class="muted small">{ROLE_INFO[p.role].label}</span> <span class="muted small">· {p.enabled ? state : 'disabled'}</span>

@@ -255,3 +255,26 @@ describe('presence', () => {
     );
   });
 });
+
+describe('a picture', () => {
+  // The smallest PNG: one transparent pixel.
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+  it('is a checked image of bounded size, served with its own type, gone when taken away', async () => {
+    const { user, token } = await person('Pip', 'user');
+    const put = (bytes: Uint8Array, type = 'image/png') =>
+      hub.call<User & { avatar: string | null }>('PUT', `${U}/user/me/avatar`, { token, rawBody: bytes, headers: { 'content-type': type } });
+    const made = await put(PNG);
+    expect(made.status, made.text).toBe(200);
+    expect(made.body.avatar).toMatch(new RegExp(`^/api/manager/users/user/${user.id}/avatar\\?v=[0-9a-f]{16}$`));
+    const res = await fetch(`${hub.url}${made.body.avatar}`, { headers: { authorization: `Bearer ${OWNER}` } });
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true);
+    // Named an image, but not one: refused, and the picture kept.
+    const html = await put(Buffer.from('<script>alert(1)</script>'));
+    expect(html.status).toBe(400);
+    expect((await put(Buffer.alloc(49 * 1024, 0xff), 'image/jpeg')).status).toBe(413);
+    expect((await hub.call<User & { avatar: string | null }>('GET', `${U}/user/${user.id}`)).body.avatar).toBe(made.body.avatar);
+    expect((await hub.call('DELETE', `${U}/user/me/avatar`, { token })).status).toBe(204);
+    expect((await fetch(`${hub.url}/api/manager/users/user/${user.id}/avatar`, { headers: { authorization: `Bearer ${OWNER}` } })).status).toBe(404);
+  });
+});
