@@ -122,7 +122,11 @@ function createManagers(ctx: ManagerContext, { tokens, people }: Access, options
     speech,
     new BackupManager(
       { ...ctx, log: ctx.log.child({ module: 'backup' }) },
-      { copyInsights: (dest) => insights.backup(dest), ...(options.restart ? { restart: options.restart } : {}) },
+      {
+        copyInsights: (dest) => insights.backup(dest),
+        ...(options.restart ? { restart: options.restart } : {}),
+        notify: (text) => timeline.notify({ uri: 'homey:manager:backup', id: 'backup', name: 'Backups' }, text),
+      },
     ),
     new DashboardsManager(
       { ...ctx, log: ctx.log.child({ module: 'dashboards' }) },

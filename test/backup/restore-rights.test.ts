@@ -118,6 +118,13 @@ describe('a restore by a browser signed in with hearth login (every scope but th
     expect((await h.call<{ name: string }>('GET', `/api/manager/flow/flow/${flow.id}`)).body.name).toBe('Cheer up');
     // The hub's last backup is still its last (the second), not the backup's own record.
     expect((await h.call<{ lastBackup: { file: string } }>('GET', `${B}/state`)).body.lastBackup.file).toBe(second);
+    // The timeline says it, with who restored it, once.
+    const said = async () =>
+      Object.values((await h.call<Record<string, { excerpt: string; ownerName: string }>>('GET', '/api/manager/notifications/notification')).body).filter(
+        (n) => n.ownerName === 'Backups',
+      );
+    const told = await poll(said, (n) => n.length > 0, 'the restore on the timeline');
+    expect(told.map((n) => n.excerpt)).toEqual([expect.stringMatching(new RegExp(`^browser restored the backup of .+ \\(${first}\\)`))]);
   });
 });
 

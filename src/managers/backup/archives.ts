@@ -194,6 +194,7 @@ export class BackupArchives {
           leftOut: [...r.leftOut],
           tokensAdded: r.tokensAdded,
           completedAtStart: false,
+          by: caller?.actor ?? null,
         });
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);

@@ -24,7 +24,12 @@ export class BackupManager implements Manager {
 
   constructor(
     private readonly ctx: ManagerContext,
-    deps: { readonly copyInsights?: (dest: string) => Promise<void>; readonly restart?: Restart } = {},
+    private readonly deps: {
+      readonly copyInsights?: (dest: string) => Promise<void>;
+      readonly restart?: Restart;
+      /** Says something on the home's timeline as the backups (a restore, once). */
+      readonly notify?: (text: string) => Promise<void>;
+    } = {},
     now: () => Date = () => new Date(),
   ) {
     this.service = new BackupService(ctx, now, deps.copyInsights);
@@ -46,10 +51,30 @@ export class BackupManager implements Manager {
 
   async start(): Promise<void> {
     await this.service.open();
+    await this.sayRestore();
     this.scheduler.start();
     this.unsubscribe = this.ctx.options.onChange(BACKUP, (name, value) => {
       if (name === OPTION_ENABLED) this.scheduler.setEnabled(value === true);
     });
+  }
+
+  /** The hub after a restore says on the timeline, once, what was restored, by whom, or why it failed. */
+  private async sayRestore(): Promise<void> {
+    const notify = this.deps.notify;
+    if (!notify) return;
+    const r = await this.service.untoldRestore().catch((err: unknown) => {
+      this.ctx.log.warn({ err }, 'the last restore could not be marked as told; it is not said on the timeline');
+      return null;
+    });
+    if (!r) return;
+    const made = r.createdAt
+      ? ` of ${new Date(r.createdAt).toLocaleString('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: this.ctx.config.zone })}`
+      : '';
+    await notify(
+      r.ok
+        ? `${r.by ? `${r.by.name} restored` : 'Restored'} the backup${made} (${r.file})${r.leftOut.length > 0 ? `; left as it was: ${r.leftOut.join('; ')}` : ''}`
+        : `A restore of ${r.file} failed, and the hub started on the data it had: ${r.error ?? 'no reason given'}`,
+    );
   }
 
   async stop(): Promise<void> {

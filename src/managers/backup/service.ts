@@ -14,7 +14,7 @@ import type { Section } from '../../core/store.js';
 import { VERSION } from '../../version.js';
 import type { ManagerContext } from '../context.js';
 import { BACKUP, OPTION_ENABLED, OPTION_LAST_SUCCESS } from './options.js';
-import { readRestoreRecord } from './restore-record.js';
+import { readRestoreRecord, writeRestoreRecord } from './restore-record.js';
 import { type BackupJob, type BackupState, LastBackup, LastError, type LastRestore, type PreRestoreCopy } from './views.js';
 
 /**
@@ -53,6 +53,18 @@ export class BackupService {
       bytes: { section: 64 * KiB, items: 'backup records' },
     });
     this.lastRestore = await readRestoreRecord(this.ctx.config.dataDir);
+  }
+
+  /**
+   * The last restore, once, for the timeline: the record when it was not said yet, marked said
+   * (in its file) as it is answered; null otherwise.
+   */
+  async untoldRestore(): Promise<LastRestore | null> {
+    const r = this.lastRestore;
+    if (!r || r.told) return null;
+    this.lastRestore = { ...r, told: true };
+    await writeRestoreRecord(this.ctx.config.dataDir, this.lastRestore);
+    return r;
   }
 
   get enabled(): boolean {

@@ -5,6 +5,7 @@
  */
 
 import { z } from 'zod';
+import { ActorView } from '../../core/actor.js';
 import { lazy } from '../../core/contract.js';
 
 export const BackupJob = lazy(() =>
@@ -75,6 +76,10 @@ export const LastRestore = lazy(() =>
     tokensAdded: z.number().int().nonnegative().default(0),
     /** The restore was stopped half-way (SIGKILL, a power cut) and the next start finished it. */
     completedAtStart: z.boolean().default(false),
+    /** Who restored it through the hub (null: `hearth restore` on the device, or before hearth said). */
+    by: ActorView().nullable().optional(),
+    /** Said on the timeline already (the hub after the restore says it once). */
+    told: z.boolean().optional(),
   }),
 );
 export type LastRestore = z.infer<ReturnType<typeof LastRestore>>;
