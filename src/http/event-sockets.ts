@@ -122,7 +122,7 @@ export class EventSockets {
    * path are the app's Web API, mounted before this).
    */
   mountApps(app: Hono, gateway: AppGateway, auth: Authenticator): void {
-    this.unsubscribe.push(gateway.realtime.subscribe((e: RealtimeEvent) => this.send(appChannel(e.appId), e.event, [e.data])));
+    this.unsubscribe.push(gateway.realtime.subscribe((e: RealtimeEvent) => this.send(appChannel(e.appId), e.event, e.by ? [e.data, e.by] : [e.data])));
     app.get(
       `${APP_API_PREFIX}/:appId`,
       async (c, next) => {

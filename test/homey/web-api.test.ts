@@ -267,9 +267,10 @@ describe('realtime', () => {
     });
     const frame = await events.next((f) => f.event === 'thing_added');
     expect(frame.args).toEqual([{ id: '2', name: 'fan' }]);
-    // Settings changes go the same way (what a settings page's Homey.on('settings.set') hears).
+    // Settings changes go the same way (what a settings page's Homey.on('settings.set') hears: the
+    // key, and hearth's who-changed-it after it).
     await hub.call('PUT', '/api/manager/apps/app/com.athom.example/setting/colour', { body: { value: 'blue' } });
-    expect((await events.next((f) => f.event === 'settings.set')).args).toEqual(['colour']);
+    expect((await events.next((f) => f.event === 'settings.set')).args).toEqual(['colour', expect.objectContaining({ kind: 'person', name: 'Owner' })]);
     events.close();
     await expect(openAppEvents(hub.wsUrl, 'com.athom.example', await token(['service.speech']))).rejects.toThrow('upgrade refused: 403');
     await expect(openAppEvents(hub.wsUrl, 'com.nobody.here', viewer)).rejects.toThrow('upgrade refused: 404');

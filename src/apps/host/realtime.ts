@@ -3,10 +3,13 @@
  * changes (`settings.set` / `settings.unset` with the key). The HTTP layer's `/api/app/<appId>`
  * WebSocket subscribes here; widgets and settings pages hear it through `Homey.on(event, fn)`.
  */
+import type { Actor } from '../../core/actor.js';
 export interface RealtimeEvent {
   appId: string;
   event: string;
   data: unknown;
+  /** For a setting's change: who made it (a person, a token, the app itself), sent after the key. */
+  by?: Actor;
 }
 
 export type RealtimeListener = (e: RealtimeEvent) => void;

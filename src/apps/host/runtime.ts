@@ -85,9 +85,9 @@ export class AppRuntime {
       const e = this.mustGet(id);
       return {
         manifest: e.folder?.manifest ?? null,
-        changed: (event, fromApp) => {
+        changed: (event, fromApp, by) => {
           if (!fromApp) e.supervisor.notify(event);
-          this.opts.hooks?.realtime?.({ appId: id, event: event.name, data: event.key });
+          this.opts.hooks?.realtime?.({ appId: id, event: event.name, data: event.key, by });
         },
       };
     },

@@ -5,6 +5,7 @@
  * the hub take a second). A declared setting's manifest default is its value until one is saved.
  * A change made through the API is sent to the running app; its own writes it knows already.
  */
+import type { Actor } from '../../core/actor.js';
 import { invalid, notFound } from '../../core/errors.js';
 import { nullRecord } from '../../core/null-prototype.js';
 import type { RecordSection } from '../../core/store.js';
@@ -24,13 +25,21 @@ export interface SettingsHost {
    * The installed app's manifest (null when unusable), and where a change goes: to the app (unless
    * it made the change itself) and to its pages (widgets, settings page); 404 when not installed.
    */
-  app(id: string): { readonly manifest: AppManifest | null; changed(event: AppEvent & { name: `settings.${string}` }, fromApp: boolean): void };
+  app(id: string): {
+    readonly manifest: AppManifest | null;
+    changed(event: AppEvent & { name: `settings.${string}` }, fromApp: boolean, by: Actor): void;
+  };
 }
 
 interface ChangeOptions {
   /** Made by the app itself through the SDK: it knows already, so it is not told. */
   readonly fromApp?: boolean;
+  /** Who made it through the API (its pages hear it with the key); the app itself when `fromApp`. */
+  readonly by?: Actor | null;
 }
+
+/** Who a change was made by: as given, or the app (its own change, or nobody said). */
+const byOf = (id: string, opts: ChangeOptions): Actor => opts.by ?? { kind: 'app', id, name: id };
 
 export class AppSettings {
   constructor(private readonly host: SettingsHost) {}
@@ -82,7 +91,7 @@ export class AppSettings {
       if (cap) throw invalid(cap);
       settings[key] = stored;
     });
-    app.changed({ name: 'settings.set', key, value: stored }, opts.fromApp === true);
+    app.changed({ name: 'settings.set', key, value: stored }, opts.fromApp === true, byOf(id, opts));
     return stored;
   }
 
@@ -99,7 +108,7 @@ export class AppSettings {
       const settings = d[id]?.settings;
       if (settings) delete settings[key];
     });
-    this.host.app(id).changed({ name: 'settings.unset', key }, opts.fromApp === true);
+    this.host.app(id).changed({ name: 'settings.unset', key }, opts.fromApp === true, byOf(id, opts));
   }
 
   /** The manifest defaults of the app's declared settings. */

@@ -151,7 +151,7 @@ export class HomeyRealtime {
       }),
     );
     const { gateway } = this.deps;
-    if (gateway) this.unsubscribe.push(gateway.realtime.subscribe((e) => this.emit(nsp, appUri(e.appId), e.event, [e.data])));
+    if (gateway) this.unsubscribe.push(gateway.realtime.subscribe((e) => this.emit(nsp, appUri(e.appId), e.event, e.by ? [e.data, e.by] : [e.data])));
     this.deps.log.info('realtime (socket.io, for Homey clients) loaded');
     return { engine, io, nsp };
   }

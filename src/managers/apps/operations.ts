@@ -34,8 +34,9 @@ export function appsOperations(service: AppsService): Operation[] {
     getAppLocales: ({ params }) => service.runtime.locales(params.id),
     getAppSettings: ({ params }) => service.settings(params.id),
     getAppSetting: ({ params }) => service.getSetting(params.id, params.name),
-    setAppSetting: ({ params, body }) => service.setSetting(params.id, params.name, body.value),
-    unsetAppSetting: ({ params }) => service.unsetSetting(params.id, params.name),
+    // Who changed it is heard with the key on the app's channel (its settings page, its widgets).
+    setAppSetting: ({ params, body }, ctx) => service.setSetting(params.id, params.name, body.value, ctx.token?.actor ?? null),
+    unsetAppSetting: ({ params }, ctx) => service.unsetSetting(params.id, params.name, ctx.token?.actor ?? null),
     getAppStd: ({ params, body }, ctx) => {
       // Reading is the read scope's; recording a message with the crash report is a write.
       if (body.message !== undefined && !(ctx.token && grants(ctx.token.scopes, 'service.app.control')))

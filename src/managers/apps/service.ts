@@ -18,6 +18,7 @@ import { Uploads } from '../../apps/catalogue/uploads.js';
 import type { App, AppRuntime } from '../../apps/host/runtime.js';
 import { textOf } from '../../apps/manifest/manifest.js';
 import { permissionDetails, usesNetwork } from '../../apps/manifest/permissions.js';
+import type { Actor } from '../../core/actor.js';
 import { invalid, notFound } from '../../core/errors.js';
 import { exists, makeDirs } from '../../core/files.js';
 import { toNullRecord } from '../../core/null-prototype.js';
@@ -92,13 +93,13 @@ export class AppsService {
   }
 
   /** Stores a setting and tells the app and its pages; answers the value as stored. */
-  setSetting(id: string, name: string, value: unknown): Promise<unknown> {
-    return this.runtime.settings.set(id, name, value);
+  setSetting(id: string, name: string, value: unknown, by: Actor | null = null): Promise<unknown> {
+    return this.runtime.settings.set(id, name, value, { by });
   }
 
   /** Removes a saved setting (its declared default applies again); 404 when it is neither saved nor declared. */
-  unsetSetting(id: string, name: string): Promise<void> {
-    return this.runtime.settings.unset(id, name, { mustExist: true });
+  unsetSetting(id: string, name: string, by: Actor | null = null): Promise<void> {
+    return this.runtime.settings.unset(id, name, { mustExist: true, by });
   }
 
   /**

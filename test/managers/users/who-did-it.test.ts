@@ -4,7 +4,7 @@
  * it in its run, and the timeline says who changed the family.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEvents } from '../../helpers/events.js';
+import { openAppEvents, openEvents } from '../../helpers/events.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
 import { poll } from '../../helpers/poll.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
@@ -78,6 +78,17 @@ describe('who did it', () => {
       expect(((await heard(false, 'person')).args[0] as Change).by).toMatchObject({ kind: 'person', name: 'Owner' });
     } finally {
       events.close();
+    }
+  });
+
+  it("an app's setting changed through the API is heard with who changed it; the app's own change, as the app's", async () => {
+    const channel = await openAppEvents(hub.wsUrl, APP, OWNER);
+    try {
+      expect((await hub.call('PUT', `/api/manager/apps/app/${APP}/setting/greeting`, { body: { value: 'hi' } })).status).toBe(200);
+      const set = await channel.next((f) => f.event === 'settings.set' && f.args[0] === 'greeting');
+      expect(set.args[1]).toMatchObject({ kind: 'person', name: 'Owner' });
+    } finally {
+      channel.close();
     }
   });
 
