@@ -12,6 +12,7 @@ import { grants, type Scope } from '../../src/core/scopes.js';
 import { type CallOptions, type RunningHub, startHub } from '../helpers/hub.js';
 import { hubOperations } from '../helpers/hub-operations.js';
 import { concretePath, hubScope, SPEC } from '../helpers/spec.js';
+import { addPerson } from '../managers/users/helpers.js';
 
 const { operations, noToken } = await hubOperations();
 
@@ -90,14 +91,7 @@ describe('every operation for every role', () => {
   beforeAll(async () => {
     // The guest is given the whole home: what its role's scopes let it do is what is asked here.
     const root = Object.keys((await hub.call<Record<string, unknown>>('GET', '/api/manager/zones/zone')).body)[0]!;
-    for (const role of roles) {
-      const made = await hub.call<{ inviteUrl: string }>('POST', '/api/manager/users/user', {
-        body: { name: `A ${role}`, role, ...(role === 'guest' ? { zones: [root] } : {}) },
-      });
-      const code = new URL(made.body.inviteUrl).hash.replace('#login=', '');
-      const session = await hub.call<{ token: string }>('POST', '/api/manager/tokens/login/redeem', { token: null, body: { code, browser: role } });
-      sessions.set(role, session.body.token);
-    }
+    for (const role of roles) sessions.set(role, (await addPerson(hub, `A ${role}`, role, role === 'guest' ? { zones: [root] } : {})).token);
   });
 
   for (const role of roles)

@@ -12,6 +12,7 @@ import { type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
 import { pause, poll } from '../../helpers/poll.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { APP, type Device, pairLamp, writeLampApp } from '../devices/lamp-app.js';
+import { addPerson } from './helpers.js';
 
 let hub: RunningHub;
 let living: string;
@@ -35,14 +36,10 @@ beforeAll(async () => {
   oven = await pairLamp(hub, 1);
   await hub.call('PUT', `/api/manager/devices/device/${cosy.id}`, { body: { zone: living } });
   await hub.call('PUT', `/api/manager/devices/device/${oven.id}`, { body: { zone: kitchen } });
-  const made = await hub.call<{ id: string; inviteUrl: string; zones: string[] }>('POST', `${U}/user`, {
-    body: { name: 'Sitter', role: 'guest', zones: [living] },
-  });
-  expect(made.status, made.text).toBe(201);
-  expect(made.body.zones).toEqual([living]);
-  guestId = made.body.id;
-  const code = new URL(made.body.inviteUrl).hash.replace('#login=', '');
-  guest = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/login/redeem', { token: null, body: { code, browser: 'sitter' } })).body.token;
+  const sitter = await addPerson(hub, 'Sitter', 'guest', { zones: [living] });
+  expect(sitter.user.zones).toEqual([living]);
+  guestId = sitter.user.id;
+  guest = sitter.token;
 }, 90_000);
 afterAll(() => hub?.cleanup());
 

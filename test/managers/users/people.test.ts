@@ -9,39 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents } from '../../helpers/events.js';
 import { OWNER, type RunningHub, startHub } from '../../helpers/hub.js';
 import { poll } from '../../helpers/poll.js';
+import { addPerson, type User } from './helpers.js';
 
 let hub: RunningHub;
 const U = '/api/manager/users';
 const P = '/api/manager/presence';
-
-interface User {
-  id: string;
-  name: string;
-  role: string;
-  enabled: boolean;
-  present: boolean | null;
-  asleep: boolean | null;
-  inviteUrl: string | null;
-}
 
 beforeAll(async () => {
   hub = await startHub();
 }, 60_000);
 afterAll(() => hub?.cleanup());
 
-/** Adds a person as `by` (the owner by default) and signs their phone in: the person and the session's token. */
-async function person(name: string, role: string, by?: string): Promise<{ user: User; token: string }> {
-  const made = await hub.call<User>('POST', `${U}/user`, { body: { name, role }, ...(by ? { token: by } : {}) });
-  expect(made.status, made.text).toBe(201);
-  const code = new URL(made.body.inviteUrl!).hash.replace('#login=', '');
-  const session = await hub.call<{ token: string; userId: string }>('POST', '/api/manager/tokens/login/redeem', {
-    token: null,
-    body: { code, browser: `${name}'s phone` },
-  });
-  expect(session.status).toBe(201);
-  expect(session.body.userId).toBe(made.body.id);
-  return { user: made.body, token: session.body.token };
-}
+/** Adds a person as `by` (the owner by default) and signs their phone in. */
+const person = (name: string, role: string, by?: string) => addPerson(hub, name, role, by ? { by } : {});
 
 describe('people', () => {
   it('the home has its owner from the start: the owner token is theirs', async () => {

@@ -9,6 +9,7 @@ import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js'
 import { poll } from '../../helpers/poll.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { APP, type Device, pairLamp, writeLampApp } from '../devices/lamp-app.js';
+import { addPerson } from './helpers.js';
 
 let hub: RunningHub;
 let lamp: Device;
@@ -27,9 +28,7 @@ beforeAll(async () => {
   hub = await startHub({ appsDir });
   await waitAppRunning(hub, APP);
   lamp = await pairLamp(hub, 0);
-  const made = await hub.call<{ inviteUrl: string }>('POST', '/api/manager/users/user', { body: { name: 'Anna', role: 'user' } });
-  const code = new URL(made.body.inviteUrl).hash.replace('#login=', '');
-  anna = (await hub.call<{ token: string }>('POST', '/api/manager/tokens/login/redeem', { token: null, body: { code, browser: 'phone' } })).body.token;
+  anna = (await addPerson(hub, 'Anna', 'user')).token;
 }, 90_000);
 afterAll(() => hub?.cleanup());
 
