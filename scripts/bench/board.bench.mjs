@@ -16,27 +16,17 @@ import { installHomeyApi } from '../homey-api.mjs';
 import { inCgroup, memoryCgroup } from './cgroup.mjs';
 import { build, latencies } from './home.bench.mjs';
 import { HOME_APP, writeHomeApp } from './home-app.mjs';
-import { api, OWNER, pssOf, sleep, startHub, until, wallNow } from './lib.mjs';
+import { api, CHROMIUM, CHROMIUM_FLAGS, OWNER, pssOf, sleep, startHub, until, wallNow } from './lib.mjs';
 
 const MiB = 2 ** 20;
 const LIMIT = 512 * MiB;
 const APPS = Array.from({ length: 10 }, (_, i) => (i === 0 ? HOME_APP : `${HOME_APP}${i}`));
 const HOME = { devices: 1000, zones: 10, flows: 400 };
 const MINUTES = Number(process.env.HEARTH_BENCH_BOARD_MINUTES ?? 10);
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** Two phones with the web app open: the home screen and the devices page, signed in as the owner. */
 async function phones(hub) {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   const pages = [];
   for (const route of ['#/home', '#/devices']) {
     const context = await browser.newContext({ viewport: { width: 375, height: 812 } });

@@ -10,6 +10,19 @@ import WebSocket from 'ws';
 
 export const OWNER = 'hth_bench-owner-token-0123456789abcdef0123456789abcdef';
 
+/** Debian's Chromium, as test/web/browser.ts drives it, and its flags there: the benches' browser is the tests'. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+
 /** Spawns `node <args>` and resolves once it prints a JSON line with msg 'listening'. */
 export function startListening(args, env = {}, node = process.execPath) {
   const child = spawn(node, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -11,20 +11,8 @@ import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { api, median, OWNER, sleep, startHub, startListening, stopChild } from './lib.mjs';
+import { api, CHROMIUM, CHROMIUM_FLAGS, median, OWNER, sleep, startHub, startListening, stopChild } from './lib.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
-// The flags of test/web/browser.ts, so the bench's browser is the tests' browser.
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-];
 const WIDGETS = ['com.hearth.sysmon:load', 'com.hearth.greeter:greeting'];
 const MARK = 'hearth:dashboards-rendered';
 // The first screen after sign-in (src/web/pages/home.tsx): its mark once the dashboards are in.
@@ -90,7 +78,7 @@ async function widgetsListed(hub) {
 /** Chromium as test/web/browser.ts launches it: Debian's binary, a fresh profile folder. */
 async function launch(profile) {
   if (!existsSync(CHROMIUM)) throw new Error(`the web bench drives Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-  return chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 860 } });
+  return chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 860 } });
 }
 
 /** A real load (not a hash change within the page) of `url`. */
