@@ -123,6 +123,8 @@ try {
   });
   // The list says when a flow last ran: "Good night" has, by hand (and the lamp and plug are on again for the home's pictures).
   await call('POST', `/api/manager/flow/flow/${goodNight.id}/trigger`, {});
+  // A mood of the living room, saved as it is now.
+  await call('POST', '/api/manager/moods/mood', { name: 'Evening', zone: rooms.living });
   // The family: the owner (Anna), Ben at home, Mia out, and the sitter given the living room.
   const me = await call('PUT', '/api/manager/users/user/me', { name: 'Anna' });
   const ben = await call('POST', '/api/manager/users/user', { name: 'Ben', role: 'manager' });

@@ -14,7 +14,6 @@ import { type Config, OWNER_TOKEN_FILE } from './config.js';
 import { acquireDataLock } from './core/data-lock.js';
 import { writeFileDurable } from './core/durable-file.js';
 import { checkEvents } from './core/event-check.js';
-import type { EventReach } from './core/event-reach.js';
 import { EventBus } from './core/events.js';
 import { exists, makeDirs } from './core/files.js';
 import { loadHubId } from './core/hub-id.js';
@@ -33,44 +32,10 @@ import { createHttpApp, type HttpApp } from './http/app.js';
 import { Authenticator } from './http/auth.js';
 import { checkPort, type HubServer, listen } from './http/listen.js';
 import { localRequest, requestListener } from './http/node-adapter.js';
-import { AppsManager } from './managers/apps/index.js';
-import { BackupManager } from './managers/backup/index.js';
 import { writeRestoreRecord } from './managers/backup/restore-record.js';
 import type { HubBus, HubEventMaps } from './managers/bus.js';
-import type { ManagerContext } from './managers/context.js';
-import { DashboardsManager } from './managers/dashboards/index.js';
-import { DevicesManager } from './managers/devices/index.js';
-import { DriversManager } from './managers/drivers/index.js';
-import { FlowManager } from './managers/flow/index.js';
-import { FlowTokenManager } from './managers/flowtoken/index.js';
-import { GeolocationManager } from './managers/geolocation/index.js';
-import { GoogleAssistantManager } from './managers/google-assistant/index.js';
-import { I18nManager } from './managers/i18n/index.js';
-import { ImagesManager } from './managers/images/index.js';
-import { InsightsManager } from './managers/insights/index.js';
-import { LogicManager } from './managers/logic/index.js';
-import { NotificationsManager } from './managers/notifications/index.js';
+import { createManagers } from './managers/create.js';
 import type { Timeline } from './managers/notifications/service.js';
-import { PresenceManager } from './managers/presence/index.js';
-import { SpeechOutputManager } from './managers/speech-output/index.js';
-import { SystemManager } from './managers/system/index.js';
-import { TokensManager } from './managers/tokens/index.js';
-import { LoginCodes } from './managers/tokens/login-codes.js';
-import { UsersManager } from './managers/users/index.js';
-import { eventReach } from './managers/zones/event-reach.js';
-import { ZonesManager } from './managers/zones/index.js';
-import { reachOf } from './managers/zones/reach.js';
-
-/** The managers that make up a hub, in start order. Built once per hub. */
-export interface HubManagers {
-  readonly i18n: I18nManager;
-  readonly geolocation: GeolocationManager;
-  readonly apps: AppsManager;
-  readonly notifications: NotificationsManager;
-  /** Which events a token held to some rooms (a guest's) hears, on either protocol. */
-  readonly reach: EventReach;
-  readonly all: readonly Manager[];
-}
 
 /** Work the daemon runs between stopping this hub and starting a new one (a restore). */
 export type RestartWork = () => Promise<void>;
@@ -81,84 +46,6 @@ export interface HubOptions {
    * when it will not (already stopping or restarting). Absent: the hub cannot restart itself.
    */
   readonly restart?: (work: RestartWork) => boolean;
-}
-
-/** What the managers share of the home's people and tokens. */
-interface Access {
-  readonly tokens: TokenService;
-  readonly people: PeopleService;
-}
-
-function createManagers(ctx: ManagerContext, { tokens, people }: Access, options: HubOptions, hubApi: () => HubApi | null): HubManagers {
-  // The timeline first: anyone may say something from their start.
-  const notifications = new NotificationsManager({ ...ctx, log: ctx.log.child({ module: 'notifications' }) });
-  const timeline = notifications.service;
-  // First made, last started: each manager gets the part of the apps runtime it uses, and the
-  // apps start once every manager serves its SDK calls.
-  const apps = new AppsManager({ ...ctx, log: ctx.log.child({ module: 'apps' }) }, { hubApi, timeline });
-  const runtime = apps.runtime;
-  const i18n = new I18nManager({ ...ctx, log: ctx.log.child({ module: 'i18n' }) });
-  const geolocation = new GeolocationManager({ ...ctx, log: ctx.log.child({ module: 'geolocation' }) });
-  const insights = new InsightsManager({ ...ctx, log: ctx.log.child({ module: 'insights' }) }, runtime);
-  const zones = new ZonesManager({ ...ctx, log: ctx.log.child({ module: 'zones' }) });
-  const devices = new DevicesManager({ ...ctx, log: ctx.log.child({ module: 'devices' }) }, zones.service, insights.service, runtime);
-  const logic = new LogicManager({ ...ctx, log: ctx.log.child({ module: 'logic' }) });
-  const flowtoken = new FlowTokenManager({ ...ctx, log: ctx.log.child({ module: 'flowtoken' }) }, logic.service, runtime);
-  const speech = new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }, runtime);
-  const presence = new PresenceManager({ ...ctx, log: ctx.log.child({ module: 'presence' }) }, people, insights.service);
-  // One set of sign-in links: the tokens manager's (a session for scopes) and the people's (for a person).
-  const codes = new LoginCodes();
-  // --- manager registration: one line per manager, in start order ---
-  const all: Manager[] = [
-    notifications,
-    new SystemManager({ ...ctx, log: ctx.log.child({ module: 'system' }) }, runtime),
-    new TokensManager(tokens, codes),
-    new UsersManager({ ...ctx, log: ctx.log.child({ module: 'users' }) }, people, tokens, codes, (id) => zones.service.exists(id), timeline),
-    i18n,
-    geolocation,
-    new GoogleAssistantManager({ ...ctx, log: ctx.log.child({ module: 'google-assistant' }) }),
-    insights,
-    presence,
-    speech,
-    new BackupManager(
-      { ...ctx, log: ctx.log.child({ module: 'backup' }) },
-      {
-        copyInsights: (dest) => insights.backup(dest),
-        ...(options.restart ? { restart: options.restart } : {}),
-        notify: (text) => timeline.notify({ uri: 'homey:manager:backup', id: 'backup', name: 'Backups' }, text),
-      },
-    ),
-    new DashboardsManager(
-      { ...ctx, log: ctx.log.child({ module: 'dashboards' }) },
-      (id) => (devices.service.has(id) ? devices.service.record(id) : null),
-      runtime,
-    ),
-    zones,
-    devices,
-    new DriversManager({ ...ctx, log: ctx.log.child({ module: 'drivers' }) }, devices.service, runtime),
-    new ImagesManager({ ...ctx, log: ctx.log.child({ module: 'images' }) }, devices.service, runtime, reachOf(zones.service)),
-    logic,
-    flowtoken,
-    new FlowManager(
-      { ...ctx, log: ctx.log.child({ module: 'flow' }) },
-      flowtoken.tokens,
-      {
-        logic: logic.service,
-        say: async (text) => {
-          await speech.service.say(text);
-        },
-        location: () => geolocation.location(),
-        presence: presence.service,
-      },
-      timeline,
-      devices.service,
-      runtime,
-    ),
-    // Last: its apps start once every other manager serves their SDK calls.
-    apps,
-  ];
-  // --- end of manager registration ---
-  return { i18n, geolocation, apps, notifications, reach: eventReach(reachOf(zones.service), devices.service), all };
 }
 
 export class Hub {
@@ -253,7 +140,7 @@ export class Hub {
     const managers = createManagers(
       { config, store, bus: this.bus, log, hubId, options, probes, localAddress: () => (this.port === undefined ? null : lanAddress(config.host, this.port)) },
       { tokens, people },
-      this.options,
+      this.options.restart,
       () => this.hubApi,
     );
     // Before any manager starts: the events of their start are checked too.

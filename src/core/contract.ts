@@ -32,6 +32,7 @@ export const MANAGER_NAMES = [
   'logic',
   'users',
   'presence',
+  'moods',
   'notifications',
 ] as const;
 export type ManagerName = (typeof MANAGER_NAMES)[number];

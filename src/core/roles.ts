@@ -36,6 +36,7 @@ export const ROLE_SCOPES: { readonly [R in Role]: readonly GrantedScope[] } = {
     'service.notifications',
     'service.user',
     'service.presence',
+    'service.mood',
     'SYSTEM_READONLY',
   ],
   user: [
@@ -56,6 +57,8 @@ export const ROLE_SCOPES: { readonly [R in Role]: readonly GrantedScope[] } = {
     'service.user.self',
     'service.presence.readonly',
     'service.presence.self',
+    'service.mood.readonly',
+    'service.mood.set',
   ],
   // No dashboards: a dashboard's widgets show what their apps show, of any room.
   guest: ['service.device.readonly', 'service.device.control', 'service.zone.readonly', 'service.user.self', 'service.presence.self'],

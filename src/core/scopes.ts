@@ -35,6 +35,9 @@ export const SCOPES = [
   'service.presence',
   'service.presence.readonly',
   'service.presence.self',
+  'service.mood',
+  'service.mood.readonly',
+  'service.mood.set',
   'SYSTEM',
   'SYSTEM_READONLY',
 ] as const;
@@ -76,6 +79,9 @@ export const SCOPE_INFO: { readonly [S in Scope]: { readonly label: string; read
   'service.presence': { label: 'Presence', sentence: 'Say whether anyone in the home is home or away, asleep or awake.' },
   'service.presence.readonly': { label: 'View presence', sentence: 'See who is home and who is asleep.' },
   'service.presence.self': { label: 'Own presence', sentence: 'Say whether you are home or away, asleep or awake.' },
+  'service.mood': { label: 'Moods', sentence: 'Make, change and delete the moods of the rooms.' },
+  'service.mood.readonly': { label: 'View moods', sentence: 'See the moods of the rooms.' },
+  'service.mood.set': { label: 'Set moods', sentence: 'Put a room in one of its moods (seeing them needs View moods).' },
   SYSTEM: { label: 'Administration', sentence: 'Manage tokens and sign-in links, and download, upload and restore backups: everything short of owner.' },
   SYSTEM_READONLY: { label: 'View administration', sentence: 'See backups and the hub’s administrative state, without changing it.' },
 };
@@ -95,6 +101,8 @@ export const PHONE_SCOPES: readonly Scope[] = [
   'service.app.readonly',
   'service.insights.readonly',
   'service.notifications.readonly',
+  'service.mood.readonly',
+  'service.mood.set',
 ];
 
 /**
@@ -125,7 +133,11 @@ export const isScope = (s: string): s is Scope => scopeSet.has(s);
 function implies(granted: Scope, needed: Scope): boolean {
   if (granted === 'SYSTEM') return needed === 'SYSTEM_READONLY';
   if (needed === `${granted}.readonly` || needed === `${granted}.self`) return true;
-  return (granted === 'service.device' && needed === 'service.device.control') || (granted === 'service.flow' && needed === 'service.flow.start');
+  return (
+    (granted === 'service.device' && needed === 'service.device.control') ||
+    (granted === 'service.flow' && needed === 'service.flow.start') ||
+    (granted === 'service.mood' && needed === 'service.mood.set')
+  );
 }
 
 /** True when a token holding `granted` may perform an operation that needs `needed`. */

@@ -16,6 +16,7 @@ import { i18nContract } from './i18n/contract.js';
 import { imagesContract } from './images/contract.js';
 import { insightsContract } from './insights/contract.js';
 import { logicContract } from './logic/contract.js';
+import { moodsContract } from './moods/contract.js';
 import { notificationsContract } from './notifications/contract.js';
 import { presenceContract } from './presence/contract.js';
 import { speechOutputContract } from './speech-output/contract.js';
@@ -44,6 +45,7 @@ export const CONTRACTS = {
   logic: logicContract,
   users: usersContract,
   presence: presenceContract,
+  moods: moodsContract,
   notifications: notificationsContract,
 } as const;
 

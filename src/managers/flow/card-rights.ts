@@ -24,6 +24,7 @@ const HUB_CARDS: Readonly<Record<string, { readonly act: Scope | null; readonly 
   'speech-output': { act: 'service.speech', read: null },
   flow: { act: 'service.flow.start', read: null },
   presence: { act: 'service.presence', read: 'service.presence.readonly' },
+  moods: { act: 'service.mood.set', read: 'service.mood.readonly' },
 };
 
 /** The scope running `card` as a `kind` card needs, or null when the flows scope is enough. */

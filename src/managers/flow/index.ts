@@ -8,6 +8,7 @@ import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import type { LogicService } from '../logic/service.js';
+import type { MoodsService } from '../moods/service.js';
 import type { Timeline } from '../notifications/service.js';
 import type { PresenceService } from '../presence/service.js';
 import { CardRegistry } from './cards.js';
@@ -15,6 +16,7 @@ import { flowContract } from './contract.js';
 import { deviceCards, triggerIds } from './device-cards.js';
 import { deviceSide } from './devices-side.js';
 import { FlowEngine, type Tokens } from './engine.js';
+import { moodCards } from './mood-cards.js';
 import { flowOperations } from './operations.js';
 import { presenceCards, presenceTriggers } from './presence-cards.js';
 import { RunLog } from './run-log.js';
@@ -29,6 +31,7 @@ export interface HubSide {
   readonly say: (text: string) => Promise<void>;
   readonly location: () => { latitude: number; longitude: number } | null;
   readonly presence: PresenceService;
+  readonly moods: MoodsService;
 }
 
 export class FlowManager implements Manager {
@@ -98,6 +101,7 @@ export class FlowManager implements Manager {
         now: Date.now,
       }),
       ...presenceCards({ people: hub.presence.people, presence: hub.presence }),
+      ...moodCards(hub.moods, (runId) => this.runs.actorOf(runId)),
     ]);
     if (devices) {
       const side = deviceSide(devices, this.causes, (runId) => this.runs.actorOf(runId));

@@ -12,6 +12,7 @@ import { seg } from '../api.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import { useLiveDevices } from '../live-devices.js';
+import { Moods, SaveMood } from '../moods.js';
 import { useMe } from '../people.js';
 import { HomePresence } from '../presence.js';
 import { Err, useAction, useHash, useLiveCollection, useLoad } from '../ui.js';
@@ -81,7 +82,7 @@ function GuestHome(): JSX.Element {
   const zones = useLoad(() => call('zones', 'getZones').catch(() => ({}) as Record<string, ZoneView>));
   const shown = Object.values(devices.data ?? {}).filter((d) => !d.hidden);
   const room = /^#\/home\/room\/([^/?]+)/.exec(useHash())?.[1];
-  if (room !== undefined) return <RoomPage id={decodeURIComponent(room)} devices={shown} zones={zones.data} />;
+  if (room !== undefined) return <RoomPage id={decodeURIComponent(room)} devices={shown} zones={zones.data} guest />;
   return (
     <div class="home" data-testid="home">
       <Greeting guest />
@@ -161,13 +162,25 @@ function FamilyHome(): JSX.Element {
         </p>
       ) : null}
       <Err msg={arrange.error} />
+      <Moods zones={zones.data} />
       <Rooms devices={shown} zones={zones.data} linked order={order.data ?? []} {...(arranging ? { move } : {})} />
     </div>
   );
 }
 
 /** A room's own page: its devices and those of the rooms inside it, with the way back to the whole home. */
-function RoomPage({ id, devices, zones }: { id: string; devices: readonly DeviceView[]; zones: Readonly<Record<string, ZoneView>> | undefined }): JSX.Element {
+function RoomPage({
+  id,
+  devices,
+  zones,
+  guest = false,
+}: {
+  id: string;
+  devices: readonly DeviceView[];
+  zones: Readonly<Record<string, ZoneView>> | undefined;
+  /** A guest's: no moods (not theirs to see), nothing to save. */
+  guest?: boolean;
+}): JSX.Element {
   const inside = zones ? zoneAndInside(zones, id) : new Set([id]);
   const here = devices.filter((d) => inside.has(d.zone));
   const name = zones?.[id]?.name;
@@ -182,7 +195,9 @@ function RoomPage({ id, devices, zones }: { id: string; devices: readonly Device
       {zones && !name ? <p class="muted">It was deleted or renamed away: go back to all rooms.</p> : null}
       {name && here.length === 0 ? <p class="muted">No devices here yet: pair them on the Devices page and put them in {name}.</p> : null}
       <RoomState devices={here} />
+      {guest ? null : <Moods zone={id} />}
       <Rooms devices={here} zones={zones} here={id} />
+      {guest || !name ? null : <SaveMood zone={id} />}
     </div>
   );
 }
