@@ -66,7 +66,8 @@ async function phoneOf(name: string, link: string): Promise<Page> {
   return phone;
 }
 
-describe('a family', () => {
+// Four browsers at once: long on a busy machine.
+describe('a family', { timeout: 120_000 }, () => {
   test('the owner adds three, the sitter reaches only the living room, the last one out is named, a disabled phone is signed out', async () => {
     await page.getByTestId('my-name').fill('Mum');
     await page.getByRole('button', { name: 'Save' }).click();
