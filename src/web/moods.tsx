@@ -52,7 +52,7 @@ export function Moods({ zone, zones }: { zone?: string; zones?: Readonly<Record<
     .sort((a, b) => a.name.localeCompare(b.name));
   if (list.length === 0) return null;
   return (
-    <section aria-labelledby="home-moods" data-testid="moods">
+    <section class="moods" aria-labelledby="home-moods" data-testid="moods">
       <h2 id="home-moods">Moods</h2>
       <div class="home-tiles">
         {list.map((m) => (
