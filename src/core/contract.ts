@@ -33,6 +33,7 @@ export const MANAGER_NAMES = [
   'users',
   'presence',
   'moods',
+  'alarms',
   'notifications',
 ] as const;
 export type ManagerName = (typeof MANAGER_NAMES)[number];

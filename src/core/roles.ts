@@ -37,6 +37,7 @@ export const ROLE_SCOPES: { readonly [R in Role]: readonly GrantedScope[] } = {
     'service.user',
     'service.presence',
     'service.mood',
+    'service.alarm',
     'SYSTEM_READONLY',
   ],
   user: [
@@ -59,6 +60,7 @@ export const ROLE_SCOPES: { readonly [R in Role]: readonly GrantedScope[] } = {
     'service.presence.self',
     'service.mood.readonly',
     'service.mood.set',
+    'service.alarm',
   ],
   // No dashboards: a dashboard's widgets show what their apps show, of any room.
   guest: ['service.device.readonly', 'service.device.control', 'service.zone.readonly', 'service.user.self', 'service.presence.self'],

@@ -38,6 +38,8 @@ export const SCOPES = [
   'service.mood',
   'service.mood.readonly',
   'service.mood.set',
+  'service.alarm',
+  'service.alarm.readonly',
   'SYSTEM',
   'SYSTEM_READONLY',
 ] as const;
@@ -82,6 +84,8 @@ export const SCOPE_INFO: { readonly [S in Scope]: { readonly label: string; read
   'service.mood': { label: 'Moods', sentence: 'Make, change and delete the moods of the rooms.' },
   'service.mood.readonly': { label: 'View moods', sentence: 'See the moods of the rooms.' },
   'service.mood.set': { label: 'Set moods', sentence: 'Put a room in one of its moods (seeing them needs View moods).' },
+  'service.alarm': { label: 'Alarms', sentence: 'Make, change, turn on and off and delete the wake-up alarms.' },
+  'service.alarm.readonly': { label: 'View alarms', sentence: 'See the wake-up alarms and when they go off next.' },
   SYSTEM: { label: 'Administration', sentence: 'Manage tokens and sign-in links, and download, upload and restore backups: everything short of owner.' },
   SYSTEM_READONLY: { label: 'View administration', sentence: 'See backups and the hub’s administrative state, without changing it.' },
 };

@@ -3,6 +3,8 @@
  * build makes the web app's route table from them (scripts/build-web.mjs) and the web app takes
  * its types from them (src/web/client.ts). Contracts import no Node module.
  */
+
+import { alarmsContract } from './alarms/contract.js';
 import { appsContract } from './apps/contract.js';
 import { backupContract } from './backup/contract.js';
 import { dashboardsContract } from './dashboards/contract.js';
@@ -46,6 +48,7 @@ export const CONTRACTS = {
   users: usersContract,
   presence: presenceContract,
   moods: moodsContract,
+  alarms: alarmsContract,
   notifications: notificationsContract,
 } as const;
 

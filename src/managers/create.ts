@@ -7,6 +7,7 @@ import type { EventReach } from '../core/event-reach.js';
 import type { Manager } from '../core/managers.js';
 import type { PeopleService } from '../core/people.js';
 import type { TokenService } from '../core/tokens.js';
+import { AlarmsManager } from './alarms/index.js';
 import { AppsManager } from './apps/index.js';
 import { BackupManager } from './backup/index.js';
 import type { ManagerContext } from './context.js';
@@ -72,6 +73,7 @@ export function createManagers(
   const logic = new LogicManager({ ...ctx, log: ctx.log.child({ module: 'logic' }) });
   const flowtoken = new FlowTokenManager({ ...ctx, log: ctx.log.child({ module: 'flowtoken' }) }, logic.service, runtime);
   const speech = new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }, runtime);
+  const alarms = new AlarmsManager({ ...ctx, log: ctx.log.child({ module: 'alarms' }) });
   const moods = new MoodsManager({ ...ctx, log: ctx.log.child({ module: 'moods' }) }, devices.service, zones.service);
   const presence = new PresenceManager({ ...ctx, log: ctx.log.child({ module: 'presence' }) }, people, insights.service);
   // One set of sign-in links: the tokens manager's (a session for scopes) and the people's (for a person).
@@ -107,6 +109,7 @@ export function createManagers(
     new ImagesManager({ ...ctx, log: ctx.log.child({ module: 'images' }) }, devices.service, runtime, reachOf(zones.service)),
     logic,
     moods,
+    alarms,
     flowtoken,
     new FlowManager(
       { ...ctx, log: ctx.log.child({ module: 'flow' }) },
@@ -119,6 +122,7 @@ export function createManagers(
         location: () => geolocation.location(),
         presence: presence.service,
         moods: moods.service,
+        alarms: alarms.service,
       },
       timeline,
       devices.service,

@@ -331,7 +331,7 @@ describe('web app in Chromium', { timeout: 120_000 }, () => {
     const card = page.locator('.card', { has: page.getByRole('heading', { name: 'API tokens' }) });
     await card.getByPlaceholder(/kitchen-tablet/).fill('kitchen-tablet');
     // The scopes are folded under what is chosen; each: a label, its raw name, and one sentence.
-    expect(await card.locator('details.scopes > summary').textContent()).toBe('What it may do: nothing yet (choose) (0 of 35)');
+    expect(await card.locator('details.scopes > summary').textContent()).toBe('What it may do: nothing yet (choose) (0 of 37)');
     await card.locator('details.scopes > summary').click();
     await card.getByLabel('View dashboards service.dashboard.readonly See dashboards and their widgets, without changing them.').check();
     await card.getByLabel('Speech service.speech Make the hub say things out loud.').check();

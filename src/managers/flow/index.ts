@@ -2,6 +2,7 @@ import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import { clockFor } from '../../core/system-zone.js';
 import type { Capability } from '../../home/capability.js';
+import type { AlarmsService } from '../alarms/service.js';
 import type { AppsPort } from '../apps/port.js';
 import { appEventOf, type ManagerEvent } from '../bus.js';
 import type { ManagerContext } from '../context.js';
@@ -11,6 +12,7 @@ import type { LogicService } from '../logic/service.js';
 import type { MoodsService } from '../moods/service.js';
 import type { Timeline } from '../notifications/service.js';
 import type { PresenceService } from '../presence/service.js';
+import { alarmCards } from './alarm-cards.js';
 import { CardRegistry } from './cards.js';
 import { flowContract } from './contract.js';
 import { deviceCards, triggerIds } from './device-cards.js';
@@ -32,6 +34,7 @@ export interface HubSide {
   readonly location: () => { latitude: number; longitude: number } | null;
   readonly presence: PresenceService;
   readonly moods: MoodsService;
+  readonly alarms: AlarmsService;
 }
 
 export class FlowManager implements Manager {
@@ -102,6 +105,7 @@ export class FlowManager implements Manager {
       }),
       ...presenceCards({ people: hub.presence.people, presence: hub.presence }),
       ...moodCards(hub.moods, (runId) => this.runs.actorOf(runId)),
+      ...alarmCards(hub.alarms),
     ]);
     if (devices) {
       const side = deviceSide(devices, this.causes, (runId) => this.runs.actorOf(runId));
@@ -179,6 +183,10 @@ export class FlowManager implements Manager {
       }),
       this.ctx.bus.on('i18n', () => this.cards.forget()),
       this.ctx.bus.on('logic', (e) => this.variableChanged(e)),
+      this.hub.alarms.onRing((alarm) => {
+        for (const card of ['alarm_goes_off', 'alarm_goes_off_specific'])
+          void this.fireSystem(`homey:manager:alarms:${card}`, { alarm: alarm.id }, null, { name: alarm.name });
+      }),
       this.hub.presence.onChange((change) => {
         for (const f of presenceTriggers(change, this.hub.presence.people.list()))
           void this.fireSystem(`homey:manager:presence:${f.cardId}`, f.state, change.cause, f.tokens);
