@@ -1,6 +1,6 @@
 /**
  * The web app's shell: sign-in (signin.tsx: a one-time link, or a pasted token), a hash router
- * (#/home, the first screen; #/dashboards, #/devices, #/flows, #/apps, #/insights, #/timeline, #/people, #/system) so the hub serves one static page, and the
+ * (#/home, the first screen; #/dashboards, #/devices, #/flows, #/apps, #/insights, #/timeline, #/people, #/alarms, #/system) so the hub serves one static page, and the
  * navigation. Each page lives in pages/. #/wall is a wall tablet's screen, shown without the navigation.
  */
 import { type JSX, render } from 'preact';
@@ -10,6 +10,7 @@ import { call } from './client.js';
 import { FirstRun } from './first-run.js';
 import { Icon, type IconName } from './icons.js';
 import { Notifications } from './notifications.js';
+import { AlarmsPage } from './pages/alarms.js';
 import { AppsPage } from './pages/apps.js';
 import { DashboardsPage } from './pages/dashboards.js';
 import { DevicesPage } from './pages/devices.js';
@@ -33,6 +34,7 @@ const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: ()
   { id: 'insights', title: 'Insights', icon: 'insights', view: InsightsPage },
   { id: 'timeline', title: 'Timeline', icon: 'bell', view: TimelinePage },
   { id: 'people', title: 'People', icon: 'people', view: PeoplePage },
+  { id: 'alarms', title: 'Alarms', icon: 'clock', view: AlarmsPage },
   { id: 'system', title: 'System', icon: 'system', view: SystemPage },
 ];
 

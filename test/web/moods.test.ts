@@ -1,13 +1,15 @@
 /**
  * Moods in Chromium: a room's page saves how the room is now as a mood; the room changes; the
  * mood's tile on the home screen puts it back with one tap, and says which device did not follow.
+ * Alarms: one added for weekdays, shown with its days in words and when it goes off next, turned off.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { waitAppRunning } from '../managers/dashboards/helpers.js';
 import { APP, type Device, pairLamp, writeLampApp } from '../managers/devices/lamp-app.js';
-import { type Browser, launch, signedIn } from './browser.js';
+import { accessibilityViolations } from './a11y.js';
+import { type Browser, launch, screenshots, signedIn } from './browser.js';
 
 let hub: RunningHub;
 let browser: Browser;
@@ -52,5 +54,21 @@ describe('moods', { timeout: 60_000 }, () => {
     await hub.call('PUT', `/api/manager/apps/app/${APP}/disable`, { body: {} });
     await page.getByTestId('mood-Reading').click();
     await expect.poll(async () => page.getByTestId('mood-failed').textContent()).toBe('Desk lamp did not follow');
+  });
+
+  test('an alarm for weekdays, its next time, turned off', async () => {
+    await page.goto(`${hub.url}/#/alarms`);
+    await page.getByTestId('alarm-name').fill('School');
+    await page.getByTestId('alarm-time').fill('07:15');
+    await page.getByTestId('add-alarm').click();
+    const row = page.getByTestId('alarm-School');
+    await expect.poll(async () => row.textContent()).toContain('weekdays');
+    expect(await row.textContent()).toContain('next:');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshots(page, 'alarms');
+    await row.getByRole('switch').click();
+    await expect.poll(async () => row.textContent()).toContain('off');
+    const alarm = Object.values((await hub.call<Record<string, { name: string; enabled: boolean; time: string }>>('GET', '/api/manager/alarms/alarm')).body)[0];
+    expect(alarm).toMatchObject({ name: 'School', time: '07:15', enabled: false });
   });
 });
