@@ -123,8 +123,15 @@ try {
   });
   // The list says when a flow last ran: "Good night" has, by hand (and the lamp and plug are on again for the home's pictures).
   await call('POST', `/api/manager/flow/flow/${goodNight.id}/trigger`, {});
-  // A mood of the living room, saved as it is now.
+  // A mood of the living room, saved as it is now; the family's alarms.
   await call('POST', '/api/manager/moods/mood', { name: 'Evening', zone: rooms.living });
+  const weekdays = { monday: true, tuesday: true, wednesday: true, thursday: true, friday: true, saturday: false, sunday: false };
+  await call('POST', '/api/manager/alarms/alarm', { name: 'School run', time: '07:15', repetition: weekdays });
+  await call('POST', '/api/manager/alarms/alarm', {
+    name: 'Lie-in',
+    time: '09:00',
+    repetition: { ...Object.fromEntries(Object.keys(weekdays).map((d) => [d, false])), saturday: true, sunday: true },
+  });
   // The family: the owner (Anna), Ben at home, Mia out, and the sitter given the living room.
   const me = await call('PUT', '/api/manager/users/user/me', { name: 'Anna' });
   const ben = await call('POST', '/api/manager/users/user', { name: 'Ben', role: 'manager' });
@@ -210,6 +217,10 @@ try {
         await page.getByTestId('timeline-item').first().waitFor();
         await pause(300);
         await page.screenshot({ path: join(out, `timeline-${suffix}`) });
+        await page.goto(`${url}/#/alarms`);
+        await page.getByTestId('alarm-School run').waitFor();
+        await pause(300);
+        await page.screenshot({ path: join(out, `alarms-${suffix}`) });
         await page.goto(`${url}/#/devices`);
         await page.getByTestId('add-device').click();
         await page.getByTestId('pair-driver').selectOption({ label: 'Metering plug (com.hearth.virtual)' });
@@ -234,7 +245,7 @@ try {
     await browser.close();
   }
   console.log(
-    `pictures in ${out}: {home,home-sheet,room,flows,flow-editor,people,timeline,pair-plug,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`,
+    `pictures in ${out}: {home,home-sheet,room,flows,flow-editor,people,timeline,alarms,pair-plug,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`,
   );
 } finally {
   await hub.stop();
