@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { installHomeyApi } from '../homey-api.mjs';
 import { HOME_APP, writeHomeApp } from './home-app.mjs';
-import { api, freePort, hubArgs, hubEnv, median, wallNow as now, OWNER, pct, pssOf, sleep, socket, spawnToFirst200, startHub, until } from './lib.mjs';
+import { api, freePort, hubArgs, hubEnv, median, wallNow as now, OWNER, p99, pssOf, sleep, socket, spawnToFirst200, startHub, until } from './lib.mjs';
 
 const BIG = { devices: 1000, zones: 10, flows: 400 };
 const CALLS = 300;
@@ -26,11 +26,6 @@ const BURST = 200;
 /** V8 shrinks an idle heap 10-45 s after work, and the first minute's chores grow it again (footprint.bench.mjs). */
 const SETTLE_MS = 75_000;
 const MiB = 2 ** 20;
-const p99 = (xs) =>
-  pct(
-    [...xs].sort((a, b) => a - b),
-    99,
-  );
 
 /**
  * Rooms, lamps paired into them (one session a room, room r's from app r of `apps`), and flows:

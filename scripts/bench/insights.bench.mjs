@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { OWNER, startHub } from './lib.mjs';
+import { OWNER, p99, startHub } from './lib.mjs';
 
 const MIN = 60_000;
 const SDK_N = 20_000;
@@ -61,10 +61,6 @@ async function sdkIngest(root, dir, log) {
 }
 const DAY = 86_400_000;
 
-const p99 = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)];
-};
 const p50 = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const time = (fn) => {
   const t = process.hrtime.bigint();

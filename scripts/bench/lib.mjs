@@ -128,6 +128,12 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The `p`th percentile of an ascending list. */
 export const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+/** The 99th percentile of a list in any order. */
+export const p99 = (xs) =>
+  pct(
+    [...xs].sort((a, b) => a - b),
+    99,
+  );
 /** The wall clock in ms with a fraction, as an app in another process stamps it. */
 export const wallNow = () => performance.timeOrigin + performance.now();
 

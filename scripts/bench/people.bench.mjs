@@ -2,15 +2,10 @@
 // /presence/me/present with their session) to a client subscribed to the users channel, p99,
 // beside a zone renamed (PUT /zones/zone/:id, the owner) to a client of the zones channel, p99:
 // both a durable write of one record and one event, measured in alternating rounds in the same run.
-import { api, OWNER, pct, socket, startHub, until, wallNow } from './lib.mjs';
+import { api, OWNER, p99, socket, startHub, until, wallNow } from './lib.mjs';
 
 const ROUNDS = 5;
 const EACH = 100;
-const p99 = (xs) =>
-  pct(
-    [...xs].sort((a, b) => a - b),
-    99,
-  );
 
 async function put(hub, token, path, body) {
   const res = await fetch(`${hub.url}${path}`, {

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { KiB } from './byte-bounds.js';
 import { HearthError, invalid, notFound } from './errors.js';
 import { IMAGE_TYPES, imageType } from './image-type.js';
-import { MAX_NAME, MAX_ZONES, ROLES, type Role } from './roles.js';
+import { MAX_AVATAR_BYTES, MAX_NAME, MAX_ZONES, ROLES, type Role } from './roles.js';
 import type { RecordSection, Store } from './store.js';
 
 /** People a home holds: a family and its guests, with room to spare. */
@@ -33,9 +33,6 @@ export const PersonRecord = z.object({
   createdAt: z.iso.datetime(),
 });
 export type PersonRecord = z.infer<typeof PersonRecord>;
-
-/** The largest picture of a person: a phone's photo, made small by the web app before it is sent. */
-export const MAX_AVATAR_BYTES = 48 * KiB;
 
 /** A person's picture: its type (checked from its bytes) and the bytes, base64. */
 const AvatarRecord = z.object({ type: z.enum(IMAGE_TYPES), base64: z.string().max(Math.ceil(MAX_AVATAR_BYTES / 3) * 4) });

@@ -9,6 +9,8 @@ import { type GrantedScope, grants, type Scope } from './scopes.js';
 export const ROLES = ['owner', 'manager', 'user', 'guest'] as const;
 /** The longest a person's name may be (the people page checks it as the hub does). */
 export const MAX_NAME = 60;
+/** The largest picture of a person: a phone's photo, made small by the web app before it is sent. */
+export const MAX_AVATAR_BYTES = 48 * 1024;
 /** The most rooms a guest may be given (each brings the zones inside it). */
 export const MAX_ZONES = 100;
 export type Role = (typeof ROLES)[number];

@@ -7,7 +7,9 @@ import { z } from 'zod';
 import { defineContract, lazy, op } from '../../core/contract.js';
 import { resourceEvents } from '../../core/events.js';
 
-export const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+import { DAYS } from './days.js';
+
+export { DAYS };
 export const MAX_ALARMS = 100;
 
 const Repetition = lazy(() => z.strictObject(Object.fromEntries(DAYS.map((d) => [d, z.boolean()])) as Record<(typeof DAYS)[number], z.ZodBoolean>));

@@ -4,13 +4,10 @@
  */
 import type { Arg } from '../../apps/manifest/flow-cards.js';
 import type { AlarmsService } from '../alarms/service.js';
-import { type HubCard, hubArg, hubCard } from './hub-card.js';
+import { type HubCard, hubArg, hubCard, idOf } from './hub-card.js';
 
 const OWNER = { uri: 'homey:manager:alarms', id: 'alarms', name: 'Alarms' };
 const NAME = [{ name: 'name', type: 'string' as const, title: 'Alarm', example: 'Wake up' }];
-const idOf = (v: unknown): string | null =>
-  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : null;
-
 export function alarmCards(alarms: AlarmsService): HubCard[] {
   const chosen: Arg = hubArg('alarm', 'autocomplete', 'Alarm');
   return [

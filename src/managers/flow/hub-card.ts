@@ -16,6 +16,10 @@ export interface SystemImpl {
 }
 export type HubCard = Card & { readonly system?: SystemImpl; readonly ownerName?: string };
 
+/** The id of an autocomplete argument's chosen item (`{id, name}`), or null when none was chosen. */
+export const idOf = (v: unknown): string | null =>
+  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : null;
+
 /** An argument of a hub card: required, no bounds unless given. */
 export function hubArg(name: string, type: Arg['type'], title: string, extra: Partial<Arg> = {}): Arg {
   return { name, type, title, placeholder: null, values: null, min: null, max: null, step: null, filter: null, required: true, ...extra };

@@ -4,10 +4,7 @@
  */
 import type { Actor } from '../../core/actor.js';
 import type { MoodsService } from '../moods/service.js';
-import { type HubCard, hubArg, hubCard } from './hub-card.js';
-
-const idOf = (v: unknown): string | null =>
-  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : null;
+import { type HubCard, hubArg, hubCard, idOf } from './hub-card.js';
 
 export function moodCards(moods: MoodsService, actorOf: (runId: string) => Actor | null): HubCard[] {
   const mood = (args: Record<string, unknown>): string => {

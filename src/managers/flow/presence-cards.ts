@@ -8,14 +8,11 @@
 import type { Arg } from '../../apps/manifest/flow-cards.js';
 import type { PeopleService, PersonRecord } from '../../core/people.js';
 import type { PresenceChange, PresenceService } from '../presence/service.js';
-import { type HubCard, hubArg, hubCard } from './hub-card.js';
+import { type HubCard, hubArg, hubCard, idOf } from './hub-card.js';
 
 const OWNER = { uri: 'homey:manager:presence', id: 'presence', name: 'Presence' };
 const WHO = [{ name: 'name', type: 'string' as const, title: 'Who', example: 'Anna' }];
 const person = () => hubArg('user', 'autocomplete', 'Person');
-
-const idOf = (v: unknown): string | null =>
-  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : null;
 
 export interface PresenceSide {
   readonly people: PeopleService;

@@ -11,7 +11,7 @@ import type { WallClock } from '../../core/cron.js';
 import { sunTimes } from '../../home/sun.js';
 import type { VariableView } from '../logic/contract.js';
 import type { LogicService } from '../logic/service.js';
-import { type HubCard, hubArg, hubCard, type SystemImpl } from './hub-card.js';
+import { type HubCard, hubArg, hubCard, idOf, type SystemImpl } from './hub-card.js';
 import type { FlowRecord } from './views.js';
 
 export interface SystemDeps {
@@ -75,9 +75,6 @@ const minutesOf = (hhmm: unknown): number => {
   const [h, m] = String(hhmm).split(':').map(Number);
   return (h ?? 0) * 60 + (m ?? 0);
 };
-const idOf = (v: unknown): string | null =>
-  typeof v === 'object' && v !== null && typeof (v as { id?: unknown }).id === 'string' ? (v as { id: string }).id : null;
-
 /** A variable's value from an argument's text: of the variable's type, or a sentence why not. */
 export function variableValue(v: VariableView, raw: unknown): string | number | boolean {
   if (v.type === 'string') return String(raw ?? '');

@@ -25,9 +25,7 @@ export const MoodView = lazy(() =>
     name: z.string(),
     preset: z.string().nullable(),
     zone: z.string().describe('the zone it belongs to'),
-    devices: z
-      .record(z.string(), z.object({ state: z.record(z.string(), z.union([z.string(), z.boolean(), z.number()])) }))
-      .describe('each device and the values it takes'),
+    devices: z.record(z.string(), z.object({ state: z.record(z.string(), StateValue()) })).describe('each device and the values it takes'),
   }),
 );
 export type MoodView = z.infer<ReturnType<typeof MoodView>>;

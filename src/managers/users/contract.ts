@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { defineContract, lazy, op, stateOperation } from '../../core/contract.js';
-import { MAX_NAME, MAX_ZONES, ROLES } from '../../core/roles.js';
+import { MAX_AVATAR_BYTES, MAX_NAME, MAX_ZONES, ROLES } from '../../core/roles.js';
 
 export const UserView = lazy(() =>
   z.object({
@@ -32,9 +32,6 @@ export const UserView = lazy(() =>
   }),
 );
 export type UserView = z.infer<ReturnType<typeof UserView>>;
-
-/** The largest picture of a person, in KiB (core/people.ts keeps it). */
-const MAX_AVATAR_KIB = 48;
 
 const Name = lazy(() =>
   z
@@ -120,8 +117,8 @@ export const usersContract = defineContract({
         path: '/user/me/avatar',
         scope: 'service.user.self',
         extension: true,
-        summary: `Your picture: a JPEG, PNG, GIF or WebP (checked from its bytes) of at most ${MAX_AVATAR_KIB} KiB, as the body`,
-        upload: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'], maxBytes: MAX_AVATAR_KIB * 1024 },
+        summary: `Your picture: a JPEG, PNG, GIF or WebP (checked from its bytes) of at most ${MAX_AVATAR_BYTES / 1024} KiB, as the body`,
+        upload: { types: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'], maxBytes: MAX_AVATAR_BYTES },
       },
       () => ({ output: UserView() }),
     ),

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import { conflict, HearthError, invalid, notFound } from '../../core/errors.js';
 import { implement, type Operation, RawResult } from '../../core/operation.js';
-import { MAX_AVATAR_BYTES, type PeopleService, type PersonRecord } from '../../core/people.js';
-import { mayManage, type Role } from '../../core/roles.js';
+import type { PeopleService, PersonRecord } from '../../core/people.js';
+import { MAX_AVATAR_BYTES, mayManage, type Role } from '../../core/roles.js';
 import type { TokenInfo, TokenService } from '../../core/tokens.js';
 import { MAX_LOGIN_TTL_S } from '../tokens/contract.js';
 import type { LoginCodes } from '../tokens/login-codes.js';

@@ -5,11 +5,11 @@
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
 import type { AlarmView, Repetition } from '../../managers/alarms/contract.js';
+import { DAYS } from '../../managers/alarms/days.js';
 import { call } from '../client.js';
 import { Icon } from '../icons.js';
 import { ActionButton, Card, Err, formatTime, Switch, useAction, useLiveCollection, useLoad } from '../ui.js';
 
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 const SHORT: Record<(typeof DAYS)[number], string> = {
   monday: 'Mo',
   tuesday: 'Tu',

@@ -29,16 +29,22 @@ async function run(service: AlarmsService, clockNow: { t: number }, from: string
   return rang;
 }
 
+/** An alarm clock of Amsterdam on a data dir of its own, its time `clockNow.t` (the test moves it). */
+async function amsterdam(start: string): Promise<{ service: AlarmsService; clockNow: { t: number } }> {
+  const clockNow = { t: Date.parse(start) };
+  const service = new AlarmsService(
+    await Store.open(await tempDir('hearth-alarms-')),
+    new EventBus<HubEventMaps>(),
+    zoneClock('Europe/Amsterdam'),
+    () => clockNow.t,
+  );
+  service.open();
+  return { service, clockNow };
+}
+
 describe('the alarm clock', () => {
   it('keeps wall time across both daylight-saving changes, rings once in the doubled hour and not in the skipped one', async () => {
-    const clockNow = { t: Date.parse('2026-10-24T20:00:00Z') };
-    const service = new AlarmsService(
-      await Store.open(await tempDir('hearth-alarms-')),
-      new EventBus<HubEventMaps>(),
-      zoneClock('Europe/Amsterdam'),
-      () => clockNow.t,
-    );
-    service.open();
+    const { service, clockNow } = await amsterdam('2026-10-24T20:00:00Z');
     await service.create({ name: 'Night', time: '02:30', enabled: true, repetition: EVERY_DAY });
     await service.create({ name: 'Wake', time: '07:00', enabled: true, repetition: EVERY_DAY });
     const once = await service.create({ name: 'Once', time: '07:05', enabled: true });
@@ -57,14 +63,7 @@ describe('the alarm clock', () => {
   });
 
   it('does not ring late for a minute the hub did not see', async () => {
-    const clockNow = { t: Date.parse('2026-11-30T06:59:30Z') };
-    const service = new AlarmsService(
-      await Store.open(await tempDir('hearth-alarms-')),
-      new EventBus<HubEventMaps>(),
-      zoneClock('Europe/Amsterdam'),
-      () => clockNow.t,
-    );
-    service.open();
+    const { service, clockNow } = await amsterdam('2026-11-30T06:59:30Z');
     await service.create({ name: 'Wake', time: '08:00', enabled: true, repetition: EVERY_DAY });
     const rang: string[] = [];
     service.onRing((a) => rang.push(a.name));
