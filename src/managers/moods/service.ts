@@ -92,6 +92,9 @@ export class MoodsService {
     if (!this.zones.exists(body.zone)) throw invalid(`zone '${body.zone}' does not exist`);
     if (Object.keys(this.section.next).length >= MAX_MOODS) throw conflict(`the home keeps at most ${MAX_MOODS} moods; delete one first`);
     const devices = body.devices ?? this.now(body.zone);
+    // A mood that sets nothing would do nothing when tapped: say so rather than keep it.
+    if (Object.keys(devices).length === 0)
+      throw invalid(body.devices ? 'a mood sets at least one device' : 'this room has no device a mood can set (lights, blinds, thermostats): add one first');
     this.check(devices);
     const mood: MoodView = { id: randomUUID(), name: body.name, preset: body.preset ?? null, zone: body.zone, devices };
     await this.section.updateSome([mood.id], (d) => {

@@ -139,5 +139,12 @@ describe('moods', () => {
       (await hub.call('POST', `${M}/mood`, { body: { name: 'X', zone: room, devices: { [lamps['Lamp 1']!]: { state: { onoff: 'yes' } } } } })).status,
     ).toBe(400);
     expect((await hub.call('POST', `${M}/mood/nope/set`)).status).toBe(404);
+    // A room with nothing a mood sets, and a mood of no device: neither would do anything.
+    const root = Object.keys((await hub.call<Record<string, unknown>>('GET', '/api/manager/zones/zone')).body)[0]!;
+    const empty = (await hub.call<{ id: string }>('POST', '/api/manager/zones/zone', { body: { name: 'Hall', parent: root } })).body.id;
+    const none = await hub.call<{ error_description: string }>('POST', `${M}/mood`, { body: { name: 'X', zone: empty } });
+    expect(none.status).toBe(400);
+    expect(none.body.error_description).toContain('no device a mood can set');
+    expect((await hub.call('POST', `${M}/mood`, { body: { name: 'X', zone: room, devices: {} } })).status).toBe(400);
   });
 });
