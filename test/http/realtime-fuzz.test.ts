@@ -71,6 +71,9 @@ const NOT_CALLS: unknown[] = [
   { uri: 'homey:device:x', operation: 'getDevice' },
   { uri: 'x'.repeat(5000), operation: 'y'.repeat(5000) },
   { uri: 'homey:manager:flow', operation: 'getFlows', args: 'not an object' },
+  // A lone surrogate as a path's id (found by seed 98306508): no URL can carry it.
+  { uri: 'homey:manager:devices', operation: 'getDevice', args: { id: '\ud800' } },
+  { uri: 'homey:manager:apps', operation: 'unsetAppSetting', args: { id: 'com.test.widgets', name: 'a\udfffb' } },
 ];
 
 function problemsOf(answer: unknown[] | Error): string[] {

@@ -60,6 +60,9 @@ export class SocketApi {
       const value = rest[name];
       delete rest[name];
       if (value === undefined) throw new HearthError('invalid_parameter', `${call.operation} needs the parameter '${name}'`);
+      // A lone surrogate (\p{Cs} matches only unpaired ones in u-mode) cannot be a URL's text
+      // (encodeURIComponent throws): no id has one.
+      if (/\p{Cs}/u.test(String(value))) throw new HearthError('invalid_parameter', `${call.operation}: the parameter '${name}' is not well-formed text`);
       return encodeURIComponent(String(value));
     });
     const queryKeys = op.query instanceof z.ZodObject ? Object.keys(op.query.shape) : [];
