@@ -51,6 +51,9 @@ async function add(name: string, role: string, rooms: string[] = []): Promise<st
   for (const room of rooms) await page.getByTestId('rooms-the guest').getByLabel(room).check();
   await page.getByTestId('add-person').click();
   await expect.poll(() => page.getByTestId(`people-${name}`).count()).toBe(1);
+  // The person's row comes with the users event, their link with the answer: until it has come,
+  // the link shown is the one before (already used: the phone would not sign in).
+  await expect.poll(async () => page.getByTestId('invite').last().textContent()).toContain(`${name}'s phone`);
   const link = (await page.getByTestId('invite-url').last().textContent())!;
   expect(link).toMatch(new RegExp(`^${hub.url}/#login=`));
   return link;
