@@ -36,6 +36,7 @@ const UNIT = [
   'test/hub/prerequisites.test.ts',
   'test/managers/dashboards/columns.test.ts',
   'test/managers/devices/fractions.test.ts',
+  'test/managers/energy/reports.test.ts',
   'test/managers/flow/time.test.ts',
   'test/managers/flow/title.test.ts',
   'test/managers/insights/query.test.ts',

@@ -1,7 +1,7 @@
 'use strict';
 
-// Virtual devices: a lamp, a metering plug, a climate sensor, a door sensor with motion and a
-// thermostat, written as any Homey driver app is (Homey's SDK v3 docs: drivers, devices,
+// Virtual devices: a lamp, a metering plug, the home's energy meter, a climate sensor, a door
+// sensor with motion and a thermostat, written as any Homey driver app is (Homey's SDK v3 docs: drivers, devices,
 // capabilities, settings, device flow cards). Nothing here talks to hardware: each device makes
 // up plausible values, so a hub can be tried (and tested) on the first day.
 const Homey = require('homey');

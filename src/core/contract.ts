@@ -34,6 +34,7 @@ export const MANAGER_NAMES = [
   'presence',
   'moods',
   'alarms',
+  'energy',
   'notifications',
 ] as const;
 export type ManagerName = (typeof MANAGER_NAMES)[number];

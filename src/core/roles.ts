@@ -40,6 +40,7 @@ export const ROLE_SCOPES: { readonly [R in Role]: readonly GrantedScope[] } = {
     'service.presence',
     'service.mood',
     'service.alarm',
+    'service.energy',
     'SYSTEM_READONLY',
   ],
   user: [
@@ -63,6 +64,7 @@ export const ROLE_SCOPES: { readonly [R in Role]: readonly GrantedScope[] } = {
     'service.mood.readonly',
     'service.mood.set',
     'service.alarm',
+    'service.energy.readonly',
   ],
   // No dashboards: a dashboard's widgets show what their apps show, of any room.
   guest: ['service.device.readonly', 'service.device.control', 'service.zone.readonly', 'service.user.self', 'service.presence.self'],

@@ -40,6 +40,8 @@ export const SCOPES = [
   'service.mood.set',
   'service.alarm',
   'service.alarm.readonly',
+  'service.energy',
+  'service.energy.readonly',
   'SYSTEM',
   'SYSTEM_READONLY',
 ] as const;
@@ -86,6 +88,8 @@ export const SCOPE_INFO: { readonly [S in Scope]: { readonly label: string; read
   'service.mood.set': { label: 'Set moods', sentence: 'Put a room in one of its moods (seeing them needs View moods).' },
   'service.alarm': { label: 'Alarms', sentence: 'Make, change, turn on and off and delete the wake-up alarms.' },
   'service.alarm.readonly': { label: 'View alarms', sentence: 'See the wake-up alarms and when they go off next.' },
+  'service.energy': { label: 'Energy', sentence: 'Set the energy prices and forget the energy history.' },
+  'service.energy.readonly': { label: 'View energy', sentence: 'See what the home uses and makes, now and per day, month and year.' },
   SYSTEM: { label: 'Administration', sentence: 'Manage tokens and sign-in links, and download, upload and restore backups: everything short of owner.' },
   SYSTEM_READONLY: { label: 'View administration', sentence: 'See backups and the hub’s administrative state, without changing it.' },
 };

@@ -7,6 +7,7 @@
 import { alarmsContract } from './alarms/contract.js';
 import { appsContract } from './apps/contract.js';
 import { backupContract } from './backup/contract.js';
+import { energyContract } from './energy/contract.js';
 import { dashboardsContract } from './dashboards/contract.js';
 import { devicesContract } from './devices/contract.js';
 import { driversContract } from './drivers/contract.js';
@@ -49,6 +50,7 @@ export const CONTRACTS = {
   presence: presenceContract,
   moods: moodsContract,
   alarms: alarmsContract,
+  energy: energyContract,
   notifications: notificationsContract,
 } as const;
 

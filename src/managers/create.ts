@@ -14,6 +14,7 @@ import type { ManagerContext } from './context.js';
 import { DashboardsManager } from './dashboards/index.js';
 import { DevicesManager } from './devices/index.js';
 import { DriversManager } from './drivers/index.js';
+import { EnergyManager } from './energy/index.js';
 import { FlowManager } from './flow/index.js';
 import { FlowTokenManager } from './flowtoken/index.js';
 import { GeolocationManager } from './geolocation/index.js';
@@ -75,6 +76,7 @@ export function createManagers(
   const speech = new SpeechOutputManager({ ...ctx, log: ctx.log.child({ module: 'speech-output' }) }, runtime);
   const alarms = new AlarmsManager({ ...ctx, log: ctx.log.child({ module: 'alarms' }) });
   const moods = new MoodsManager({ ...ctx, log: ctx.log.child({ module: 'moods' }) }, devices.service, zones.service);
+  const energy = new EnergyManager({ ...ctx, log: ctx.log.child({ module: 'energy' }) }, devices.service, zones.service, insights.service);
   const presence = new PresenceManager({ ...ctx, log: ctx.log.child({ module: 'presence' }) }, people, insights.service);
   // One set of sign-in links: the tokens manager's (a session for scopes) and the people's (for a person).
   const codes = new LoginCodes();
@@ -110,6 +112,7 @@ export function createManagers(
     logic,
     moods,
     alarms,
+    energy,
     flowtoken,
     new FlowManager(
       { ...ctx, log: ctx.log.child({ module: 'flow' }) },

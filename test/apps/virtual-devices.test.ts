@@ -51,13 +51,13 @@ const set = (id: string, capability: string, v: unknown) =>
 const action = (card: string, args: Record<string, unknown>) => hub.call('POST', `${F}/flowcardaction/homey:app:${APP}/${card}/run`, { body: { args } });
 
 describe('virtual devices, paired without hardware', { timeout: 60_000 }, () => {
-  it('lists its five drivers, and each listing offers a new device: a second lamp is "Lamp 2"', async () => {
+  it('lists its six drivers, and each listing offers a new device: a second lamp is "Lamp 2"', async () => {
     const drivers = await hub.call<Record<string, { name: string }>>('GET', '/api/manager/drivers/driver');
     expect(
       Object.keys(drivers.body)
         .filter((id) => id.startsWith(`homey:app:${APP}:`))
         .sort(),
-    ).toEqual(['climate', 'door', 'lamp', 'plug', 'thermostat'].map((d) => `homey:app:${APP}:${d}`));
+    ).toEqual(['climate', 'door', 'lamp', 'meter', 'plug', 'thermostat'].map((d) => `homey:app:${APP}:${d}`));
     const first = await pair('lamp');
     const second = await pair('lamp');
     expect([first.name, second.name]).toEqual(['Lamp', 'Lamp 2']);

@@ -268,6 +268,18 @@ export class InsightsService {
     return queryEntries(this.db(), this.logs.get(key) ?? row, res, this.now(), this.deps.zone);
   }
 
+  /** Whether log `key` exists, and its last committed value (no commit first: cheap enough for every device at start). */
+  lastOf(key: string): { value: number | null } | null {
+    const row = this.logs.get(key);
+    return row ? { value: row.lastValue } : null;
+  }
+
+  /** A cumulative log's hourly readings over [start, end) (InsightsStorage.hourReadings); null when there is no such log. */
+  hourReadings(key: string, start: number, end: number): { before: number | null; hours: Array<[number, number, number]> } | null {
+    const row = this.logs.get(key);
+    return row ? this.db().hourReadings(row.row, start, end) : null;
+  }
+
   /** Removes every entry of a log, keeping the log; answers the log as it is now. */
   deleteEntries(key: string): Log {
     const row = this.row(key);

@@ -272,6 +272,22 @@ export class InsightsStorage {
     return out;
   }
 
+  /**
+   * A cumulative log's readings hour by hour over [start, end) (`start` and `end` rounded up to
+   * whole hours): each hour's start, its latest value and its lowest (for a meter, its first), in
+   * time order, and the latest value of the hours before. What an energy report reads
+   * (energy/reports.ts).
+   */
+  hourReadings(log: number, start: number, end: number): { before: number | null; hours: Array<[number, number, number]> } {
+    const li = LEVELS.findIndex((l) => l.name === '1h');
+    const width = LEVELS[li]!.width;
+    const from = Math.ceil(start / width);
+    const rows = this.stmt.levelRows[li]!.all(log, from, Math.ceil(end / width)) as Array<[number, number, number, number, number, number, number]>;
+    rows.sort((a, b) => a[0] - b[0]);
+    const before = this.stmt.levelBefore[li]!.get(log, from)?.v ?? null;
+    return { before, hours: rows.map((r) => [r[0], r[5], r[3]]) };
+  }
+
   /** How SQLite runs the bucket read of a level (EXPLAIN QUERY PLAN), for tests and diagnosis. */
   queryPlan(level: RollupLevel | null): string {
     const stmt = level === null ? this.stmt.rawRows : this.stmt.levelRows[LEVELS.indexOf(level)]!;
