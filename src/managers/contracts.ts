@@ -7,10 +7,10 @@
 import { alarmsContract } from './alarms/contract.js';
 import { appsContract } from './apps/contract.js';
 import { backupContract } from './backup/contract.js';
-import { energyContract } from './energy/contract.js';
 import { dashboardsContract } from './dashboards/contract.js';
 import { devicesContract } from './devices/contract.js';
 import { driversContract } from './drivers/contract.js';
+import { energyContract } from './energy/contract.js';
 import { flowContract } from './flow/contract.js';
 import { flowtokenContract } from './flowtoken/contract.js';
 import { geolocationContract } from './geolocation/contract.js';

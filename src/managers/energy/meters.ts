@@ -8,6 +8,7 @@
  */
 import type { Logger } from 'pino';
 import { deviceOwnerUri } from '../../core/owners.js';
+import { SLOT_MS } from '../insights/levels.js';
 import type { InsightsService } from '../insights/service.js';
 import { CALCULATED_LOG } from './device-energy.js';
 
@@ -79,7 +80,9 @@ export class EnergyMeters {
     const kWh = Math.round(c.kWh * 1_000_000) / 1_000_000;
     if (kWh === c.written) return;
     try {
-      this.insights.createEntry(calculatedKey(deviceId), kWh);
+      // Dated in the slot just closed: insights holds the open one back a moment, and a report
+      // asked now should read what was counted up to now.
+      this.insights.createEntry(calculatedKey(deviceId), kWh, this.now() - SLOT_MS);
       c.written = kWh;
     } catch (err) {
       this.log.warn({ err, device: deviceId }, 'could not log the energy worked out for a device');

@@ -15,6 +15,8 @@ export interface Series {
   readonly deviceId: string;
   readonly column: Column;
   readonly key: string;
+  /** The log counts from 0 (the hub's own count): its first hour's rise is from 0, not from its first reading. */
+  readonly fromZero?: boolean;
 }
 
 export interface ReportSources {
@@ -29,9 +31,13 @@ export interface ReportSources {
 }
 
 /** kWh in each part of `period` of one cumulative series. */
-export function rises(period: Period, readings: { before: number | null; hours: ReadonlyArray<readonly [number, number, number]> }): number[] {
+export function rises(
+  period: Period,
+  readings: { before: number | null; hours: ReadonlyArray<readonly [number, number, number]> },
+  fromZero = false,
+): number[] {
   const out = new Array<number>(period.parts.length).fill(0);
-  let prev = readings.before;
+  let prev = readings.before ?? (fromZero ? 0 : null);
   let part = 0;
   for (const [t, value, lowest] of readings.hours) {
     if (t < period.start || t >= period.end) continue;
@@ -44,7 +50,7 @@ export function rises(period: Period, readings: { before: number | null; hours: 
   return out;
 }
 
-const round = (kWh: number): number => Math.round(kWh * 10_000) / 10_000;
+const round = (kWh: number): number => Math.round(kWh * 1_000_000) / 1_000_000;
 
 type Sums = Record<Column, number>;
 const zero = (): Sums => ({ consumed: 0, generated: 0, imported: 0, exported: 0 });
@@ -71,7 +77,7 @@ export function buildReport(period: Period, src: ReportSources): EnergyReport {
   for (const s of src.series) {
     const readings = src.readings(s.key, period.start, period.end);
     if (!readings) continue;
-    const kWh = rises(period, readings);
+    const kWh = rises(period, readings, s.fromZero);
     const sum = kWh.reduce((a, b) => a + b, 0);
     const { name, zone } = src.device(s.deviceId);
     const entry = (devices[s.deviceId] ??= { name, zone });

@@ -155,7 +155,7 @@ export class EnergyService {
         continue;
       }
       const column = e.role === 'generator' ? 'generated' : 'consumed';
-      out.push({ deviceId: r.id, column, key: e.meter ? key(r.id, e.meter) : calculatedKey(r.id) });
+      out.push(e.meter ? { deviceId: r.id, column, key: key(r.id, e.meter) } : { deviceId: r.id, column, key: calculatedKey(r.id), fromZero: true });
     }
     return out;
   }
