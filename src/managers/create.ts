@@ -78,6 +78,11 @@ export function createManagers(
   const moods = new MoodsManager({ ...ctx, log: ctx.log.child({ module: 'moods' }) }, devices.service, zones.service);
   const energy = new EnergyManager({ ...ctx, log: ctx.log.child({ module: 'energy' }) }, devices.service, zones.service, insights.service);
   const presence = new PresenceManager({ ...ctx, log: ctx.log.child({ module: 'presence' }) }, people, insights.service);
+  flowtoken.tokens.provide({
+    ownerUri: 'homey:manager:energy',
+    ownerName: 'Energy',
+    tokens: () => [{ id: 'power', type: 'number', title: 'Power of the home (W)', value: energy.service.homePowerNow() }],
+  });
   // One set of sign-in links: the tokens manager's (a session for scopes) and the people's (for a person).
   const codes = new LoginCodes();
   // --- manager registration: one line per manager, in start order ---
@@ -126,6 +131,7 @@ export function createManagers(
         presence: presence.service,
         moods: moods.service,
         alarms: alarms.service,
+        energy: energy.service,
       },
       timeline,
       devices.service,

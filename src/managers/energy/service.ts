@@ -46,6 +46,10 @@ export class EnergyService {
   private tick: NodeJS.Timeout | undefined;
   private liveTimer: NodeJS.Timeout | undefined;
   private lastLive = '';
+  private power: number | null = null;
+  private today: { day: string; kWh: number } | null = null;
+  private readonly powerListeners = new Set<(before: number, now: number) => void>();
+  private readonly todayListeners = new Set<(before: number, now: number) => void>();
 
   constructor(private readonly deps: EnergyDeps) {
     this.now = deps.now ?? Date.now;
@@ -54,6 +58,8 @@ export class EnergyService {
 
   start(): void {
     for (const r of this.deps.devices.records()) this.track(r);
+    // The power as the hub starts is where a crossing is measured from (no trigger at start).
+    this.power = EnergyService.homePower(this.live());
     this.stops.push(
       this.deps.bus.on('devices', (e) => {
         if (e.event === 'capability.update') {
@@ -71,7 +77,7 @@ export class EnergyService {
       }),
       this.deps.options.onChange('energy', () => this.cache.clear()),
     );
-    this.tick = setInterval(() => this.meters.flush(), MINUTE);
+    this.tick = setInterval(() => this.minute(), MINUTE);
     this.tick.unref();
   }
 
@@ -80,6 +86,43 @@ export class EnergyService {
     clearInterval(this.tick);
     clearTimeout(this.liveTimer);
     this.meters.flush();
+  }
+
+  /** The home's power going from `before` to `now` W (at most every 2 s, when it changed): the flows' trigger. */
+  onPower(listener: (before: number, now: number) => void): () => void {
+    this.powerListeners.add(listener);
+    return () => this.powerListeners.delete(listener);
+  }
+
+  /** Today's kWh going from `before` to `now` (each minute; from 0 at midnight). */
+  onToday(listener: (before: number, now: number) => void): () => void {
+    this.todayListeners.add(listener);
+    return () => this.todayListeners.delete(listener);
+  }
+
+  /** The minute tick: the counted kWh written, then today's use told when it grew. */
+  private minute(): void {
+    this.meters.flush();
+    if (this.todayListeners.size === 0) return;
+    try {
+      const day = periodKeyAt('day', this.now(), this.deps.zone);
+      const kWh = this.report('day', day).electricity.consumedPeriod;
+      const before = this.today?.day === day ? this.today.kWh : 0;
+      this.today = { day, kWh };
+      if (kWh > before) for (const l of this.todayListeners) l(before, kWh);
+    } catch (err) {
+      this.deps.log.warn({ err }, "could not work out today's energy");
+    }
+  }
+
+  /** The home's power: its meters' view and what it makes when it has a meter, else what its devices draw. */
+  static homePower(r: LiveReport): number {
+    return r.totalCumulative.W === null ? (r.totalConsumed.W ?? 0) : r.totalCumulative.W + (r.totalGenerated.W ?? 0);
+  }
+
+  /** The home's power now (W), worked out afresh: the global flow token. */
+  homePowerNow(): number {
+    return EnergyService.homePower(this.live());
   }
 
   energyOf(r: DeviceRecord): DeviceEnergy | null {
@@ -137,6 +180,10 @@ export class EnergyService {
       if (text === this.lastLive) return;
       this.lastLive = text;
       this.deps.bus.publish('energy', 'live.update', totals);
+      const now = EnergyService.homePower(r);
+      const before = this.power ?? 0;
+      this.power = now;
+      if (now !== before) for (const l of this.powerListeners) l(before, now);
     }, LIVE_EVERY_MS);
     this.liveTimer.unref();
   }

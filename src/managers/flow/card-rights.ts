@@ -26,6 +26,7 @@ const HUB_CARDS: Readonly<Record<string, { readonly act: Scope | null; readonly 
   presence: { act: 'service.presence', read: 'service.presence.readonly' },
   moods: { act: 'service.mood.set', read: 'service.mood.readonly' },
   alarms: { act: 'service.alarm', read: 'service.alarm.readonly' },
+  energy: { act: 'service.energy', read: 'service.energy.readonly' },
 };
 
 /** The scope running `card` as a `kind` card needs, or null when the flows scope is enough. */

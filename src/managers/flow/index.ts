@@ -7,6 +7,7 @@ import type { AppsPort } from '../apps/port.js';
 import { appEventOf, type ManagerEvent } from '../bus.js';
 import type { ManagerContext } from '../context.js';
 import type { DevicesService } from '../devices/service.js';
+import type { EnergyService } from '../energy/service.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import type { LogicService } from '../logic/service.js';
 import type { MoodsService } from '../moods/service.js';
@@ -17,6 +18,7 @@ import { CardRegistry } from './cards.js';
 import { flowContract } from './contract.js';
 import { deviceCards, triggerIds } from './device-cards.js';
 import { deviceSide } from './devices-side.js';
+import { energyCards } from './energy-cards.js';
 import { FlowEngine, type Tokens } from './engine.js';
 import { moodCards } from './mood-cards.js';
 import { flowOperations } from './operations.js';
@@ -35,6 +37,7 @@ export interface HubSide {
   readonly presence: PresenceService;
   readonly moods: MoodsService;
   readonly alarms: AlarmsService;
+  readonly energy: EnergyService;
 }
 
 export class FlowManager implements Manager {
@@ -106,6 +109,7 @@ export class FlowManager implements Manager {
       ...presenceCards({ people: hub.presence.people, presence: hub.presence }),
       ...moodCards(hub.moods, (runId) => this.runs.actorOf(runId)),
       ...alarmCards(hub.alarms),
+      ...energyCards(),
     ]);
     if (devices) {
       const side = deviceSide(devices, this.causes, (runId) => this.runs.actorOf(runId));
@@ -187,6 +191,8 @@ export class FlowManager implements Manager {
         for (const card of ['alarm_goes_off', 'alarm_goes_off_specific'])
           void this.fireSystem(`homey:manager:alarms:${card}`, { alarm: alarm.id }, null, { name: alarm.name });
       }),
+      this.hub.energy.onPower((before, now) => void this.fireSystem('homey:manager:energy:power_above', { before, now }, null, { power: now })),
+      this.hub.energy.onToday((before, now) => void this.fireSystem('homey:manager:energy:daily_above', { before, now }, null, { kwh: now })),
       this.hub.presence.onChange((change) => {
         for (const f of presenceTriggers(change, this.hub.presence.people.list()))
           void this.fireSystem(`homey:manager:presence:${f.cardId}`, f.state, change.cause, f.tokens);

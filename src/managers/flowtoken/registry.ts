@@ -32,9 +32,17 @@ export interface DeviceTokenSource {
   value(id: string, capabilityId: string): boolean | number | string | null;
 }
 
+/** A manager's own global tokens (the home's power): read when asked, never stored. */
+export interface HubTokenSource {
+  readonly ownerUri: `homey:manager:${string}`;
+  readonly ownerName: string;
+  tokens(): Array<{ id: string; type: FlowTokenView['type']; title: string; value: TokenValue }>;
+}
+
 export class FlowTokens {
   /** Apps' tokens by `<ownerUri>:<id>`. */
   private readonly apps = new Map<string, FlowTokenView>();
+  private readonly hub = new Map<string, HubTokenSource>();
   private devices: DeviceTokenSource | null = null;
 
   constructor(
@@ -45,6 +53,16 @@ export class FlowTokens {
 
   private variableToken(v: { id: string; name: string; type: 'string' | 'number' | 'boolean'; value: TokenValue }): FlowTokenView {
     return { id: v.id, uri: LOGIC_URI, ownerUri: LOGIC_URI, ownerId: 'logic', ownerName: 'Logic', type: v.type, title: v.name, example: null, value: v.value };
+  }
+
+  /** A manager's tokens, listed and found with the others. */
+  provide(source: HubTokenSource): void {
+    this.hub.set(source.ownerUri, source);
+  }
+
+  private hubTokens(source: HubTokenSource): FlowTokenView[] {
+    const ownerId = source.ownerUri.slice('homey:manager:'.length);
+    return source.tokens().map((t) => ({ ...t, uri: source.ownerUri, ownerUri: source.ownerUri, ownerId, ownerName: source.ownerName, example: null }));
   }
 
   setDevices(devices: DeviceTokenSource): void {
@@ -76,6 +94,7 @@ export class FlowTokens {
     const out = nullRecord<FlowTokenView>();
     for (const [key, t] of this.apps) out[key] = t;
     for (const v of Object.values(this.logic.list())) out[`${LOGIC_URI}:${v.id}`] = this.variableToken(v);
+    for (const source of this.hub.values()) for (const t of this.hubTokens(source)) out[`${t.uri}:${t.id}`] = t;
     for (const deviceId of this.devices?.ids() ?? []) {
       for (const cap of this.devices?.capabilities(deviceId) ?? []) {
         const t = this.deviceToken(deviceId, cap);
@@ -89,6 +108,8 @@ export class FlowTokens {
   find(uri: string, id: string): FlowTokenView | null {
     if (uri === LOGIC_URI) return this.logic.has(id) ? this.variableToken(this.logic.get(id)) : null;
     if (uri.startsWith('homey:device:')) return this.deviceToken(uri.slice('homey:device:'.length), id);
+    const source = this.hub.get(uri);
+    if (source) return this.hubTokens(source).find((t) => t.id === id) ?? null;
     return this.apps.get(`${uri}:${id}`) ?? null;
   }
 

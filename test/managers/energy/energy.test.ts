@@ -191,4 +191,34 @@ describe('energy', { timeout: 90_000 }, () => {
       'the client to hear the mood and the alarm made',
     );
   });
+
+  it('a flow hears the home pass its watts, with the power as a token; the power is a global token too', async () => {
+    await set(ids.plug, 'onoff', false);
+    await poll(
+      () => live(),
+      (r) => (r.totalCumulative.W ?? 1000) + (r.totalGenerated.W ?? 0) < 50,
+      'the meter to see the plug off',
+      600,
+    );
+    const flow = await hub.call('POST', '/api/manager/flow/flow', {
+      body: {
+        name: 'busy home',
+        trigger: { id: 'homey:manager:energy:power_above', args: { watts: 50 } },
+        actions: [{ id: 'homey:manager:notifications:create_notification', args: { text: 'Home at [[power]] W' } }],
+      },
+    });
+    expect(flow.status).toBe(201);
+    await set(ids.plug, 'onoff', true);
+    const said = await poll(
+      async () =>
+        Object.values((await hub.call<Record<string, { excerpt: string }>>('GET', '/api/manager/notifications/notification')).body).map((n) => n.excerpt),
+      (n) => n.some((t) => t.startsWith('Home at')),
+      'the flow to say the home passed 50 W',
+      600,
+    );
+    const watts = Number(/Home at ([\d.]+) W/.exec(said.find((t) => t.startsWith('Home at'))!)![1]);
+    expect(watts).toBeGreaterThan(50);
+    const tokens = (await hub.call<Record<string, { value: unknown; title: string }>>('GET', '/api/manager/flowtoken/flowtoken')).body;
+    expect(tokens['homey:manager:energy:power']).toMatchObject({ title: 'Power of the home (W)', value: expect.any(Number) });
+  });
 });
