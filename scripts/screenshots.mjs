@@ -6,7 +6,8 @@
 // out of reach; more in the kitchen and the hall) and a few flows; then
 // Chromium (Debian's, as the web tests use) on a wall tablet (1024x768) and a phone, light and
 // dark: the home screen, a lamp's sheet, a room's page, the wall by day and night, the flows list,
-// a flow's cards after a test run, the pairing of a plug, and Get apps with an app's archive chosen.
+// a flow's cards after a test run, the people, the timeline, the alarms, the Energy page (now and this
+// month), the pairing of a plug, and Get apps with an app's archive chosen.
 // The pictures go to docs/images/. Nothing here reaches beyond 127.0.0.1.
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -82,6 +83,9 @@ try {
   await pair('plug', rooms.kitchen, 'Coffee machine');
   await pair('thermostat', rooms.hall, 'Thermostat');
   await pair('door', rooms.hall, 'Front door');
+  // The home's own meter (P1): what the house draws beyond these devices, and a price per kWh.
+  await pair('meter', home, 'Smart meter');
+  await call('PUT', '/api/manager/energy/option/electricityPriceFixed', { value: { costs: { user_fixed_base: { value: 0.3 } } } });
   await call('PUT', '/api/manager/zones/option/roomOrder', { value: [rooms.living, rooms.kitchen, rooms.hall] });
   const set = (device, capability, value) => call('PUT', `/api/manager/devices/device/${device.id}/capability/${capability}`, { value });
   await set(lamp, 'onoff', true);
@@ -221,6 +225,14 @@ try {
         await page.getByTestId('alarm-School run').waitFor();
         await pause(300);
         await page.screenshot({ path: join(out, `alarms-${suffix}`) });
+        // Energy: the power now by room, and this month's use.
+        await page.goto(`${url}/#/energy`);
+        await page.getByTestId('energy-chart').waitFor();
+        await pause(500);
+        await page.screenshot({ path: join(out, `energy-${suffix}`), fullPage: size === 'phone' });
+        await page.getByRole('button', { name: 'This month' }).click();
+        await pause(800);
+        await page.screenshot({ path: join(out, `energy-month-${suffix}`), fullPage: size === 'phone' });
         await page.goto(`${url}/#/devices`);
         await page.getByTestId('add-device').click();
         await page.getByTestId('pair-driver').selectOption({ label: 'Metering plug (com.hearth.virtual)' });
@@ -245,7 +257,7 @@ try {
     await browser.close();
   }
   console.log(
-    `pictures in ${out}: {home,home-sheet,room,flows,flow-editor,people,timeline,alarms,pair-plug,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`,
+    `pictures in ${out}: {home,home-sheet,room,flows,flow-editor,people,timeline,alarms,energy,energy-month,pair-plug,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`,
   );
 } finally {
   await hub.stop();

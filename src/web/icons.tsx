@@ -38,6 +38,7 @@ const PATHS = {
   down: 'M5 9l7 7 7-7',
   people: 'M9 11a3.5 3.5 0 1 0 0-7a3.5 3.5 0 1 0 0 7zM2 20a7 7 0 0 1 14 0M16 4.5a3.5 3.5 0 0 1 0 6.5M18 14a6 6 0 0 1 4 6',
   moon: 'M20 14A8 8 0 1 1 10 4a6.5 6.5 0 0 0 10 10z',
+  energy: 'M13 2L4 14h7l-1 8 9-12h-7z',
   // Device classes (Homey's `class`), for a tile whose app ships no icon of its own.
   socket: 'M6 3h12a3 3 0 0 1 3 3v12a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3V6a3 3 0 0 1 3-3zM9.5 10v3M14.5 10v3',
   sensor: 'M12 12h.01M8.5 8.5a5 5 0 0 0 0 7M15.5 8.5a5 5 0 0 1 0 7M5.6 5.6a9 9 0 0 0 0 12.8M18.4 5.6a9 9 0 0 1 0 12.8',

@@ -1,6 +1,6 @@
 /**
  * The web app's shell: sign-in (signin.tsx: a one-time link, or a pasted token), a hash router
- * (#/home, the first screen; #/dashboards, #/devices, #/flows, #/apps, #/insights, #/timeline, #/people, #/alarms, #/system) so the hub serves one static page, and the
+ * (#/home, the first screen; #/dashboards, #/devices, #/flows, #/apps, #/insights, #/energy, #/timeline, #/people, #/alarms, #/system) so the hub serves one static page, and the
  * navigation. Each page lives in pages/. #/wall is a wall tablet's screen, shown without the navigation.
  */
 import { type JSX, render } from 'preact';
@@ -14,6 +14,7 @@ import { AlarmsPage } from './pages/alarms.js';
 import { AppsPage } from './pages/apps.js';
 import { DashboardsPage } from './pages/dashboards.js';
 import { DevicesPage } from './pages/devices.js';
+import { EnergyPage } from './pages/energy.js';
 import { FlowsPage } from './pages/flows.js';
 import { HomePage } from './pages/home.js';
 import { InsightsPage } from './pages/insights.js';
@@ -32,6 +33,7 @@ const PAGES: ReadonlyArray<{ id: string; title: string; icon: IconName; view: ()
   { id: 'flows', title: 'Flows', icon: 'flows', view: FlowsPage },
   { id: 'apps', title: 'Apps', icon: 'apps', view: AppsPage },
   { id: 'insights', title: 'Insights', icon: 'insights', view: InsightsPage },
+  { id: 'energy', title: 'Energy', icon: 'energy', view: EnergyPage },
   { id: 'timeline', title: 'Timeline', icon: 'bell', view: TimelinePage },
   { id: 'people', title: 'People', icon: 'people', view: PeoplePage },
   { id: 'alarms', title: 'Alarms', icon: 'clock', view: AlarmsPage },

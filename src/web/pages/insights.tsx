@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlotType from 'uplot';
 import { shownScale } from '../../home/fraction-capabilities.js';
 import { describe } from '../api.js';
+import { themedAxis } from '../chart-theme.js';
 import { call, subscribe } from '../client.js';
 import type { App, Entries, Log } from '../types.js';
 import { Card, Err, formatTime, useLoad } from '../ui.js';
@@ -159,7 +160,7 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
             });
           }
         });
-        const axes: uPlotType.Axis[] = [{}, ...unitAxes(logs, units)];
+        const axes: uPlotType.Axis[] = [themedAxis(box.current), ...unitAxes(logs, units).map((a) => themedAxis(box.current!, a))];
         const scales: uPlotType.Scales = { x: { time: true }, bool: { range: [0, 1] } };
         const width = box.current.clientWidth || 600;
         const opts: uPlotType.Options = { width, height: width < 500 ? 240 : 320, series, axes, scales, legend: { live: true } };
