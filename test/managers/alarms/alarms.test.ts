@@ -13,6 +13,7 @@ import { AlarmsService } from '../../../src/managers/alarms/service.js';
 import type { HubEventMaps } from '../../../src/managers/bus.js';
 import { loadHomeyApi } from '../../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
+import { poll } from '../../helpers/poll.js';
 
 const EVERY_DAY = { monday: true, tuesday: true, wednesday: true, thursday: true, friday: true, saturday: true, sunday: true };
 const MINUTE = 60_000;
@@ -99,4 +100,33 @@ describe('alarms through the hub', () => {
     expect((await hub.call('PUT', `/api/manager/alarms/alarm/${made.body.id}`, { body: { enabled: false } })).status).toBe(200);
     expect((await hub.call<{ nextOccurrence: null }>('GET', `/api/manager/alarms/alarm/${made.body.id}`)).body.nextOccurrence).toBeNull();
   });
+
+  it('goes off at its minute and runs the flow that waits for it, with its name', { timeout: 100_000 }, async () => {
+    // The next minute that is at least 5 s away, in the hub's zone (the machine's: the hub runs with no other).
+    const at = new Date(Math.ceil((Date.now() + 5_000) / MINUTE) * MINUTE);
+    const time = `${String(at.getHours()).padStart(2, '0')}:${String(at.getMinutes()).padStart(2, '0')}`;
+    const alarm = await hub.call<{ id: string; nextOccurrence: string }>('POST', '/api/manager/alarms/alarm', { body: { name: 'Tea', time } });
+    expect(Date.parse(alarm.body.nextOccurrence)).toBe(at.getTime());
+    const flow = await hub.call('POST', '/api/manager/flow/flow', {
+      body: {
+        name: 'tea time',
+        trigger: { id: 'homey:manager:alarms:alarm_goes_off_specific', args: { alarm: { id: alarm.body.id, name: 'Tea' } } },
+        actions: [{ id: 'homey:manager:notifications:create_notification', args: { text: '[[name]] went off' } }],
+      },
+    });
+    expect(flow.status, flow.text).toBe(201);
+    const said = await poll(
+      async () => Object.values((await hub.call<Record<string, { excerpt: string }>>('GET', '/api/manager/notifications/notification')).body).map((n) => n.excerpt),
+      (n) => n.includes('Tea went off'),
+      'the alarm to go off and its flow to run',
+      1_800,
+    );
+    expect(said).toContain('Tea went off');
+    // Set once: it rang, and it is off.
+    expect((await hub.call<{ enabled: boolean; nextOccurrence: null }>('GET', `/api/manager/alarms/alarm/${alarm.body.id}`)).body).toMatchObject({
+      enabled: false,
+      nextOccurrence: null,
+    });
+  });
 });
+
