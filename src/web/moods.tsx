@@ -1,7 +1,8 @@
 /**
  * Moods on the home screen: each a button that puts its room the way the family saved it (a
  * tap), saying which devices did not follow; on a room's page, its moods and "Save as a mood"
- * (how the room is now, under a name). A sign-in that may not see moods shows none.
+ * (how the room is now, under a name) and each mood's Change (mood-editor.tsx). A sign-in that may
+ * not see moods shows none.
  */
 import type { JSX } from 'preact';
 import { useState } from 'preact/hooks';
@@ -9,6 +10,8 @@ import type { MoodView } from '../managers/moods/contract.js';
 import { describe } from './api.js';
 import { call } from './client.js';
 import { Icon } from './icons.js';
+import { useLiveDevices } from './live-devices.js';
+import { MoodEditor } from './mood-editor.js';
 import { Err, useAction, useLiveCollection, useLoad } from './ui.js';
 
 function MoodButton({ mood, room }: { mood: MoodView; room?: string | undefined }): JSX.Element {
@@ -43,7 +46,20 @@ function MoodButton({ mood, room }: { mood: MoodView; room?: string | undefined 
   );
 }
 
-/** The moods of the home (or of `zone` only), live. */
+/** A room's moods may be changed there: its devices for the editor (none loaded elsewhere). */
+function EditMood({ mood }: { mood: MoodView }): JSX.Element {
+  const [open, setOpen] = useState(false);
+  const devices = useLiveDevices(true);
+  if (!open)
+    return (
+      <button type="button" class="small" data-testid={`edit-mood-${mood.name}`} aria-label={`Change the mood ${mood.name}`} onClick={() => setOpen(true)}>
+        Change
+      </button>
+    );
+  return <MoodEditor mood={mood} devices={devices.data ?? {}} onDone={() => setOpen(false)} />;
+}
+
+/** The moods of the home (or of `zone` only, each with its Change), live. */
 export function Moods({ zone, zones }: { zone?: string; zones?: Readonly<Record<string, { name: string }>> | undefined }): JSX.Element | null {
   const moods = useLoad(() => call('moods', 'getMoods').catch(() => ({}) as Record<string, MoodView>));
   useLiveCollection('moods', 'mood', moods);
@@ -59,6 +75,13 @@ export function Moods({ zone, zones }: { zone?: string; zones?: Readonly<Record<
           <MoodButton key={m.id} mood={m} room={zone === undefined ? zones?.[m.zone]?.name : undefined} />
         ))}
       </div>
+      {zone === undefined ? null : (
+        <div class="inline wrap mood-changes">
+          {list.map((m) => (
+            <EditMood key={m.id} mood={m} />
+          ))}
+        </div>
+      )}
     </section>
   );
 }

@@ -34,6 +34,7 @@ afterAll(async () => {
   await hub?.cleanup();
 });
 
+const lampId = () => lamp.id;
 const dim = async () => (await hub.call<number>('GET', `/api/manager/devices/device/${lamp.id}/capability/dim`)).body;
 
 describe('moods', { timeout: 60_000 }, () => {
@@ -54,6 +55,26 @@ describe('moods', { timeout: 60_000 }, () => {
     await hub.call('PUT', `/api/manager/apps/app/${APP}/disable`, { body: {} });
     await page.getByTestId('mood-Reading').click();
     await expect.poll(async () => page.getByTestId('mood-failed').textContent()).toBe('Desk lamp did not follow');
+  });
+
+  test("a mood's values changed on its room's page: what it sets next", async () => {
+    await hub.call('PUT', `/api/manager/apps/app/${APP}/enable`, { body: {} });
+    await waitAppRunning(hub, APP);
+    await page.goto(`${hub.url}/#/home/room/${room}`);
+    await page.getByTestId('edit-mood-Reading').click();
+    const editor = page.getByTestId('mood-editor-Reading');
+    const lamp = editor.getByTestId('mood-device-Desk lamp');
+    await lamp.locator('input[type=number]').fill('50');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshots(page, 'mood-editor');
+    await editor.getByRole('button', { name: 'Save the mood' }).click();
+    await expect.poll(() => editor.count()).toBe(0);
+    const mood = Object.values(
+      (await hub.call<Record<string, { name: string; devices: Record<string, { state: Record<string, unknown> }> }>>('GET', '/api/manager/moods/mood')).body,
+    )[0]!;
+    expect(mood.devices[lampId()]?.state).toMatchObject({ onoff: true, dim: 0.5 });
+    await page.getByTestId('mood-Reading').click();
+    await expect.poll(dim).toBe(0.5);
   });
 
   test('an alarm for weekdays, its next time, turned off', async () => {

@@ -168,6 +168,71 @@ describe('energy reports from insights', () => {
   });
 });
 
+describe("a device's role", () => {
+  const device = (over: Record<string, unknown>) =>
+    ({ id: 'd', class: 'other', virtualClass: null, capabilities: [], energy: null, ...over }) as unknown as Parameters<typeof deviceEnergy>[0];
+  const values =
+    (v: Record<string, unknown>) =>
+    (cap: string): unknown =>
+      v[cap] ?? null;
+  it("from its class, its capabilities and its driver's energy object, never from one reading's sign", () => {
+    // A P1 meter naming its own capabilities, and one that names none.
+    expect(
+      deviceEnergy(
+        device({
+          capabilities: ['measure_power', 'meter_power', 'meter_power.returned'],
+          energy: { cumulative: true, cumulativeImportedCapability: 'meter_power', cumulativeExportedCapability: 'meter_power.returned' },
+        }),
+        values({ measure_power: -300 }),
+      ),
+    ).toMatchObject({ role: 'cumulative', W: -300, imported: 'meter_power', exported: 'meter_power.returned' });
+    expect(
+      deviceEnergy(device({ capabilities: ['measure_power', 'meter_power.imported', 'meter_power.exported'], energy: { cumulative: true } }), values({})),
+    ).toMatchObject({ role: 'cumulative', imported: 'meter_power.imported', exported: 'meter_power.exported' });
+    // A capability it does not have, or not a meter, is not taken.
+    expect(
+      deviceEnergy(device({ capabilities: ['measure_power'], energy: { cumulative: true, cumulativeImportedCapability: 'measure_power' } }), values({})),
+    ).toMatchObject({
+      imported: null,
+    });
+    expect(
+      deviceEnergy(
+        device({
+          capabilities: ['measure_power', 'meter_power.charged', 'meter_power.discharged'],
+          energy: { homeBattery: true, meterPowerImportedCapability: 'meter_power.charged', meterPowerExportedCapability: 'meter_power.discharged' },
+        }),
+        values({ measure_power: -500 }),
+      ),
+    ).toMatchObject({ role: 'battery', isHomeBattery: true, W: -500, imported: 'meter_power.charged', exported: 'meter_power.discharged' });
+    expect(
+      deviceEnergy(
+        device({
+          capabilities: ['measure_power', 'meter_power.session', 'meter_power'],
+          energy: { evCharger: true, meterPowerImportedCapability: 'meter_power.session' },
+        }),
+        values({ measure_power: 7400 }),
+      ),
+    ).toMatchObject({ role: 'consumer', W: 7400, meter: 'meter_power.session' });
+    expect(deviceEnergy(device({ class: 'solarpanel', capabilities: ['measure_power'] }), values({ measure_power: -2000 }))).toMatchObject({
+      role: 'generator',
+      W: 2000,
+      meter: null,
+    });
+    // A plug giving a negative reading stays a consumer.
+    expect(deviceEnergy(device({ class: 'socket', capabilities: ['measure_power', 'meter_power'] }), values({ measure_power: -3 }))).toMatchObject({
+      role: 'consumer',
+      W: -3,
+      meter: 'meter_power',
+    });
+    expect(deviceEnergy(device({ capabilities: ['onoff'], energy: { approximation: { usageConstant: 12 } } }), values({ onoff: false }))).toMatchObject({
+      W: 12,
+      approximated: true,
+    });
+    expect(deviceEnergy(device({ capabilities: ['onoff'] }), values({ onoff: true }))).toMatchObject({ W: null, canApproximate: true });
+    expect(deviceEnergy(device({ capabilities: ['alarm_contact'] }), values({}))).toBeNull();
+  });
+});
+
 describe('report periods', () => {
   it('keys, parts and edges in the hub zone; keys that are no period are refused with the form to use', () => {
     const spring = periodOf('day', '2026-03-29', ZONE);
