@@ -103,7 +103,9 @@ async function monthFromAYear(root, log) {
       }
     }
     svc.flush();
-    log(`wrote a year of 1-minute points for ${METERS} meters (${Math.round((365 * 1440 * METERS) / 1e6)} M points) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    log(
+      `wrote a year of 1-minute points for ${METERS} meters (${Math.round((365 * 1440 * METERS) / 1e6)} M points) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+    );
     // Last month: a closed period, as a family opens it on the 1st.
     const lastMonth = periodKeyAt('month', periodOf('month', periodKeyAt('month', now, 'Europe/Amsterdam'), 'Europe/Amsterdam').start - 1, 'Europe/Amsterdam');
     const period = periodOf('month', lastMonth, 'Europe/Amsterdam');
@@ -125,9 +127,15 @@ async function monthFromAYear(root, log) {
     const chart = [];
     for (let i = 0; i < 20; i++) {
       report.push(time(() => buildReport(period, sources)));
-      chart.push(time(() => keys.forEach((k) => svc.entries(k, 'lastMonth'))));
+      chart.push(
+        time(() => {
+          for (const k of keys) svc.entries(k, 'lastMonth');
+        }),
+      );
     }
-    log(`month report of ${METERS} meters: cold ${cold.toFixed(1)} ms, warm median ${median(report).toFixed(1)} ms; their month charts ${median(chart).toFixed(1)} ms`);
+    log(
+      `month report of ${METERS} meters: cold ${cold.toFixed(1)} ms, warm median ${median(report).toFixed(1)} ms; their month charts ${median(chart).toFixed(1)} ms`,
+    );
     return { cold, report: median(report), chart: median(chart) };
   } finally {
     svc.stop();

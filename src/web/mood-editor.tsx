@@ -66,10 +66,10 @@ function ValueInput({
       </label>
     );
   const values = cap?.values ?? null;
-  return (
-    <label class="inline">
-      {label}{' '}
-      {values ? (
+  if (values)
+    return (
+      <label class="inline">
+        {label}{' '}
         <select value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value)}>
           {values.map((v) => (
             <option key={v.id} value={v.id}>
@@ -77,9 +77,11 @@ function ValueInput({
             </option>
           ))}
         </select>
-      ) : (
-        <input value={value} onInput={(e) => onChange((e.target as HTMLInputElement).value)} />
-      )}
+      </label>
+    );
+  return (
+    <label class="inline">
+      {label} <input value={value} onInput={(e) => onChange((e.target as HTMLInputElement).value)} />
     </label>
   );
 }

@@ -116,7 +116,8 @@ describe('alarms through the hub', () => {
     });
     expect(flow.status, flow.text).toBe(201);
     const said = await poll(
-      async () => Object.values((await hub.call<Record<string, { excerpt: string }>>('GET', '/api/manager/notifications/notification')).body).map((n) => n.excerpt),
+      async () =>
+        Object.values((await hub.call<Record<string, { excerpt: string }>>('GET', '/api/manager/notifications/notification')).body).map((n) => n.excerpt),
       (n) => n.includes('Tea went off'),
       'the alarm to go off and its flow to run',
       1_800,
@@ -129,4 +130,3 @@ describe('alarms through the hub', () => {
     });
   });
 });
-
