@@ -31,8 +31,13 @@ describe('the apps folder a hub makes', () => {
   it('gets the example apps; a folder that exists gets nothing, even when empty', async () => {
     const dir = await tempDir('hearth-examples-');
     try {
-      expect(await makeAppsFolder(join(dir, 'apps'), join(ROOT, 'examples'))).toEqual(['com.hearth.greeter', 'com.hearth.sysmon', 'com.hearth.virtual']);
-      expect((await readdir(join(dir, 'apps'))).sort()).toEqual(['com.hearth.greeter', 'com.hearth.sysmon', 'com.hearth.virtual']);
+      expect(await makeAppsFolder(join(dir, 'apps'), join(ROOT, 'examples'))).toEqual([
+        'com.hearth.greeter',
+        'com.hearth.sysmon',
+        'com.hearth.virtual',
+        'com.hearth.zigbee2mqtt',
+      ]);
+      expect((await readdir(join(dir, 'apps'))).sort()).toEqual(['com.hearth.greeter', 'com.hearth.sysmon', 'com.hearth.virtual', 'com.hearth.zigbee2mqtt']);
       await mkdir(join(dir, 'mine'));
       await writeFile(join(dir, 'mine', 'note.txt'), 'mine');
       expect(await makeAppsFolder(join(dir, 'mine'), join(ROOT, 'examples'))).toEqual([]);
