@@ -10,7 +10,8 @@
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { loadHomeyApi } from '../helpers/homey-api.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { type Broker, startMosquitto } from '../helpers/mosquitto.js';
 import { poll } from '../helpers/poll.js';
 import { Z2mStandIn } from '../helpers/z2m-standin.js';
@@ -223,6 +224,42 @@ describe('zigbee2mqtt', { timeout: 90_000 }, () => {
       () => value('Back door lock', 'locked'),
       (v) => v === false,
     );
+  });
+
+  it("are ordinary devices to Homey's client: listed, set, and heard through a capability instance", async () => {
+    const client = await (await loadHomeyApi()).HomeyAPI.createLocalAPI({ address: hub.url, token: OWNER });
+    try {
+      type ClientDevice = {
+        id: string;
+        name: string;
+        setCapabilityValue(o: { capabilityId: string; value: unknown }): Promise<void>;
+        makeCapabilityInstance(c: string, f: (v: unknown) => void): { destroy(): void };
+      };
+      const devices = client.devices as unknown as { getDevices(): Promise<Record<string, ClientDevice>> };
+      const listed = await devices.getDevices();
+      const door = listed[ids['Front door']!]!;
+      expect(door.name).toBe('Front door');
+      const heard: unknown[] = [];
+      const instance = door.makeCapabilityInstance('alarm_contact', (v) => heard.push(v));
+      // The instance subscribes as it is made: the door opens and closes until it hears.
+      let open = false;
+      await until(
+        'the client to hear the door',
+        async () => {
+          open = !open;
+          await z2m.report('Front door', { contact: !open });
+          await new Promise((r) => setTimeout(r, 100));
+          return heard;
+        },
+        (h) => h.length > 0,
+      );
+      expect(heard.every((v) => typeof v === 'boolean')).toBe(true);
+      instance.destroy();
+      await listed[ids['Desk bulb']!]!.setCapabilityValue({ capabilityId: 'dim', value: 0.5 });
+      await sent('Desk bulb', { brightness: 127 });
+    } finally {
+      client.destroy();
+    }
   });
 
   it("a remote's press runs the flow that waits for it, with the press as a token", async () => {

@@ -5,14 +5,12 @@
  * the real package, bundled into its node_modules as `homey app build` would leave it. A plug
  * simulator in the test answers the app's commands and reports a press of its button.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { createServer, Socket } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
+import { type Broker, startMosquitto } from '../../helpers/mosquitto.js';
 import { poll } from '../../helpers/poll.js';
 import { writeHomeyApp } from '../../homey/apps.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
@@ -66,29 +64,10 @@ module.exports = class PlugDevice extends Homey.Device {
 `;
 
 let hub: RunningHub;
-let broker: ChildProcess;
+let broker: Broker;
 let plug: MqttClient;
 let url: string;
 const received: string[] = [];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-const accepts = (port: number): Promise<boolean> =>
-  new Promise((resolve) => {
-    const s = new Socket();
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-    s.connect(port, '127.0.0.1');
-  });
 
 /** A plug on the broker: announces itself, switches on command and says so, and reports its power. */
 async function startPlug(): Promise<MqttClient> {
@@ -106,12 +85,8 @@ async function startPlug(): Promise<MqttClient> {
 }
 
 beforeAll(async () => {
-  const dir = await tempDir('hearth-mqtt-');
-  const port = await freePort();
-  url = `mqtt://127.0.0.1:${port}`;
-  await writeFile(join(dir, 'mosquitto.conf'), `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\n`);
-  broker = spawn('mosquitto', ['-c', join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
-  await poll(() => accepts(port), Boolean, 'mosquitto to listen');
+  broker = await startMosquitto();
+  url = broker.url;
   plug = await startPlug();
 
   const appsDir = await tempDir('hearth-mqtt-apps-');
@@ -143,7 +118,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await plug?.endAsync();
   await hub?.cleanup();
-  broker?.kill();
+  await broker?.stop();
 });
 
 interface Device {
