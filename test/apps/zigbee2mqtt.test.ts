@@ -10,11 +10,11 @@
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Z2mStandIn } from '../../scripts/zigbee/standin.mjs';
 import { loadHomeyApi } from '../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { type Broker, startMosquitto } from '../helpers/mosquitto.js';
 import { poll } from '../helpers/poll.js';
-import { Z2mStandIn } from '../helpers/z2m-standin.js';
 import { waitAppRunning } from '../managers/dashboards/helpers.js';
 import { ROOT } from './helpers.js';
 

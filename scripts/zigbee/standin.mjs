@@ -5,29 +5,17 @@
  * for real device models (test/fixtures/zigbee2mqtt/models.json, from zigbee-herdsman-converters),
  * answering `/set` with the state zigbee2mqtt would publish (brightness and colour temperature held
  * to the device's range, the colour mode following the last colour set) and `/get` with the state.
- * Written from the documentation; none of zigbee2mqtt's code.
+ * Written from the documentation; none of zigbee2mqtt's code. Used by the tests
+ * (test/apps/zigbee2mqtt.test.ts), the bench and the screenshots.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import mqtt, { type MqttClient } from 'mqtt';
-import { ROOT } from './hub.js';
+import mqtt from 'mqtt';
 
-type Expose = { type: string; name?: string; property?: string; value_min?: number; value_max?: number; features?: Expose[] };
-type Model = { model: string; vendor: string; description: string; zigbeeModel: string; exposes: Expose[] };
-type State = Record<string, unknown>;
+const ROOT = join(import.meta.dirname, '../..');
 
-export interface StandInDevice {
-  /** A model of models.json. */
-  readonly model: string;
-  readonly name: string;
-  readonly ieee: string;
-  readonly mains?: boolean;
-  /** The state it starts with (zigbee2mqtt knows none until the device reports). */
-  readonly state?: State;
-}
-
-export const MODELS = async (): Promise<Record<string, Model>> =>
-  (JSON.parse(await readFile(join(ROOT, 'test/fixtures/zigbee2mqtt/models.json'), 'utf8')) as { models: Record<string, Model> }).models;
+/** The device models of test/fixtures/zigbee2mqtt/models.json, by model. */
+export const MODELS = async () => JSON.parse(await readFile(join(ROOT, 'test/fixtures/zigbee2mqtt/models.json'), 'utf8')).models;
 
 const LINKQUALITY = {
   type: 'numeric',
@@ -41,21 +29,24 @@ const LINKQUALITY = {
 };
 
 /** Every feature of an expose list, nested ones included. */
-const flat = (exposes: Expose[]): Expose[] => exposes.flatMap((e) => [e, ...flat(e.features ?? [])]);
+const flat = (exposes) => exposes.flatMap((e) => [e, ...flat(e.features ?? [])]);
 
 export class Z2mStandIn {
-  private client!: MqttClient;
-  private devices: Array<StandInDevice & { definition: Model }> = [];
-  readonly states = new Map<string, State>();
-  /** Every /set, /get and bridge request received: [topic, payload]. */
-  readonly received: Array<[string, unknown]> = [];
+  constructor(url, base = 'zigbee2mqtt') {
+    this.url = url;
+    this.base = base;
+    this.client = null;
+    this.devices = [];
+    /** Each device's state as zigbee2mqtt caches it, by name. */
+    this.states = new Map();
+    /** Every /set, /get and bridge request received: [topic, payload]. */
+    this.received = [];
+    /** Called with (name, state) as each state is published. */
+    this.onPublish = null;
+  }
 
-  constructor(
-    private readonly url: string,
-    private readonly base = 'zigbee2mqtt',
-  ) {}
-
-  async start(devices: readonly StandInDevice[]): Promise<void> {
+  /** `devices`: [{model (of models.json), name, ieee, mains?, state? (what it starts with)}]. */
+  async start(devices) {
     const models = await MODELS();
     this.devices = devices.map((d) => {
       const definition = models[d.model];
@@ -71,11 +62,11 @@ export class Z2mStandIn {
     await this.publishDevices();
   }
 
-  private async publish(sub: string, payload: unknown, retain = false): Promise<void> {
-    await this.client.publishAsync(`${this.base}/${sub}`, typeof payload === 'string' ? payload : JSON.stringify(payload), { retain, qos: 1 });
+  async publish(sub, payload, retain = false) {
+    await this.client.publishAsync(`${this.base}/${sub}`, typeof payload === 'string' ? payload : JSON.stringify(payload), { retain, qos: retain ? 1 : 0 });
   }
 
-  async publishDevices(): Promise<void> {
+  async publishDevices() {
     const coordinator = {
       ieee_address: '0x00124b0000000000',
       type: 'Coordinator',
@@ -111,24 +102,25 @@ export class Z2mStandIn {
   }
 
   /** The device reports: its state merged, the whole state published (as with cache_state). */
-  async report(name: string, change: State): Promise<void> {
-    const state: State = { ...this.states.get(name), ...change, linkquality: 120 };
+  async report(name, change) {
+    const state = { ...this.states.get(name), ...change, linkquality: 120 };
     // zigbee2mqtt never caches an action: it is in the one message where it happened.
     const { action: _action, ...kept } = state;
     this.states.set(name, kept);
     await this.publish(name, state);
+    this.onPublish?.(name, state);
   }
 
-  async availability(name: string, online: boolean): Promise<void> {
+  async availability(name, online) {
     await this.publish(`${name}/availability`, { state: online ? 'online' : 'offline' }, true);
   }
 
-  async bridgeState(online: boolean): Promise<void> {
+  async bridgeState(online) {
     await this.publish('bridge/state', { state: online ? 'online' : 'offline' }, true);
   }
 
   /** Renamed in zigbee2mqtt's frontend: the device list again, its state under the new name. */
-  async rename(from: string, to: string): Promise<void> {
+  async rename(from, to) {
     this.devices = this.devices.map((d) => (d.name === from ? { ...d, name: to } : d));
     this.states.set(to, this.states.get(from) ?? {});
     this.states.delete(from);
@@ -136,13 +128,13 @@ export class Z2mStandIn {
     await this.publish(to, this.states.get(to));
   }
 
-  async remove(name: string): Promise<void> {
+  async remove(name) {
     this.devices = this.devices.filter((d) => d.name !== name);
     await this.publishDevices();
   }
 
-  private message(topic: string, text: string): void {
-    let payload: unknown = text;
+  message(topic, text) {
+    let payload = text;
     try {
       payload = JSON.parse(text);
     } catch {}
@@ -153,28 +145,28 @@ export class Z2mStandIn {
       void this.publish(`bridge/response/${what}`, { data: payload, status: 'ok' });
       return;
     }
-    const [name, verb] = rest.split('/') as [string, string];
+    const [name, verb] = rest.split('/');
     const device = this.devices.find((d) => d.name === name);
     if (!device) return;
     if (verb === 'get') {
       void this.publish(name, { ...this.states.get(name), linkquality: 120 });
       return;
     }
-    if (verb === 'set' && typeof payload === 'object' && payload !== null) void this.report(name, this.applied(device, payload as State));
+    if (verb === 'set' && typeof payload === 'object' && payload !== null) void this.report(name, this.applied(device, payload));
   }
 
   /** What a /set leaves the device's state as, held to its exposes' ranges. */
-  private applied(device: { name: string; definition: Model }, command: State): State {
+  applied(device, command) {
     const features = flat(device.definition.exposes);
-    const range = (prop: string) => features.find((f) => f.property === prop && f.type === 'numeric');
+    const range = (prop) => features.find((f) => f.property === prop && f.type === 'numeric');
     const before = this.states.get(device.name) ?? {};
-    const out: State = {};
+    const out = {};
     for (const [key, value] of Object.entries(command)) {
       const r = range(key);
       if (typeof value === 'number' && r) out[key] = Math.max(r.value_min ?? -Infinity, Math.min(r.value_max ?? Infinity, value));
       else if (key === 'state' && value === 'TOGGLE') out.state = before.state === 'ON' ? 'OFF' : 'ON';
       else if (key === 'color' && typeof value === 'object' && value !== null) {
-        out.color = { ...(before.color as object), ...value };
+        out.color = { ...before.color, ...value };
         out.color_mode = 'hs';
       } else out[key] = value;
     }
@@ -185,7 +177,7 @@ export class Z2mStandIn {
     return out;
   }
 
-  async close(): Promise<void> {
+  async close() {
     await this.client?.endAsync();
   }
 }
