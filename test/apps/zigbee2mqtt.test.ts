@@ -52,6 +52,8 @@ const DEVICES = [
 let broker: Broker;
 let z2m: Z2mStandIn;
 let hub: RunningHub;
+/** The hub before the restart test, whose temp folders the next one uses. */
+let previous: RunningHub | undefined;
 const ids: Record<string, string> = {};
 
 const device = async (name: string) => (await hub.call<Device>('GET', `/api/manager/devices/device/${ids[name]}`)).body;
@@ -81,6 +83,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await z2m?.close();
   await hub?.cleanup();
+  await previous?.cleanup();
   await broker?.stop();
 });
 
@@ -349,6 +352,28 @@ describe('zigbee2mqtt', { timeout: 90_000 }, () => {
       'a command through the new connection',
       async () => lastSet('Desk bulb'),
       (v) => JSON.stringify(v) === '{"state":"OFF"}',
+    );
+  });
+
+  it('keeps their values across a hub restart, and asks a mains device again', async () => {
+    const before = { temperature: await value('Bedroom climate', 'measure_temperature'), door: await value('Front door', 'alarm_contact') };
+    const gets = () => z2m.received.filter(([t]) => t === 'zigbee2mqtt/Desk bulb/get').length;
+    const asked = gets();
+    expect(await hub.stop()).toBe(0);
+    previous = hub;
+    hub = await startHub({ dataDir: previous.dataDir, appsDir: previous.appsDir });
+    await waitAppRunning(hub, APP);
+    // zigbee2mqtt keeps no state on the broker: what the hub kept is what the devices show.
+    expect({ temperature: await value('Bedroom climate', 'measure_temperature'), door: await value('Front door', 'alarm_contact') }).toEqual(before);
+    await until(
+      'the desk bulb to be asked again',
+      async () => gets(),
+      (n) => n > asked,
+    );
+    await until(
+      'the desk bulb available',
+      () => device('Desk bulb'),
+      (d) => d.available,
     );
   });
 });
