@@ -7,7 +7,7 @@
 // Chromium (Debian's, as the web tests use) on a wall tablet (1024x768) and a phone, light and
 // dark: the home screen, a lamp's sheet, a room's page, the wall by day and night, the flows list,
 // a flow's cards after a test run, the people, the timeline, the alarms, the Energy page (now and this
-// month), the pairing of a plug, and Get apps with an app's archive chosen.
+// month), the pairing of a plug and of Zigbee devices (zigbee2mqtt's stand-in), and Get apps with an app's archive chosen.
 // The pictures go to docs/images/. Nothing here reaches beyond 127.0.0.1.
 import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,6 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { api, OWNER, sleep, startHub } from './bench/lib.mjs';
+import { startMosquitto } from './zigbee/broker.mjs';
+import { Z2mStandIn } from './zigbee/standin.mjs';
 
 const root = join(import.meta.dirname, '..');
 const out = join(root, 'docs/images');
@@ -24,6 +26,16 @@ await cp(join(root, 'examples'), appsDir, { recursive: true });
 // A porch light whose app cannot reach it: what a tile out of reach looks like (the web tests' fixture).
 await cp(join(root, 'test/web/fixtures/com.test.faraway'), join(appsDir, 'com.test.faraway'), { recursive: true });
 
+// zigbee2mqtt, as a home runs it beside the hub: a broker and (a stand-in for) zigbee2mqtt with a
+// few real models, for the picture of adding a Zigbee device.
+const broker = await startMosquitto(work);
+const z2m = new Z2mStandIn(broker.url);
+await z2m.start([
+  { model: 'LED1545G12', name: 'Hallway bulb', ieee: '0x000d6ffffe000001', mains: true, state: { state: 'ON', brightness: 200, color_temp: 370 } },
+  { model: 'MCCGQ11LM', name: 'Back door sensor', ieee: '0x00158d0000000002' },
+  { model: 'WSDCGQ11LM', name: 'Bathroom climate', ieee: '0x00158d0000000003' },
+  { model: 'E1524/E1810', name: 'Bedside remote', ieee: '0x000d6ffffe000004' },
+]);
 const hub = await startHub(root, { appsDir });
 const { url } = hub;
 
@@ -61,6 +73,7 @@ try {
     await pause(250);
   }
   await call('PUT', '/api/manager/system/option/setupDone', { value: true });
+  await call('PUT', '/api/manager/apps/app/com.hearth.zigbee2mqtt/setting/broker', { value: broker.url });
   await call('PUT', '/api/manager/system/name', { name: 'The Jansens' });
   const home = Object.entries(await call('GET', '/api/manager/zones/zone')).find(([, z]) => z.parent === null)[0];
   const zone = async (name) => (await call('POST', '/api/manager/zones/zone', { name, parent: home })).id;
@@ -240,6 +253,16 @@ try {
         await page.getByTestId('pair-add').waitFor();
         await pause(300);
         await page.screenshot({ path: join(out, `pair-plug-${suffix}`) });
+        // Adding a Zigbee device: what zigbee2mqtt knows, each with what it can do (a fresh page: the
+        // plug's pairing is still open on this one).
+        await page.goto(`${url}/#/devices`);
+        await page.reload();
+        await page.getByTestId('add-device').click();
+        await page.getByTestId('pair-driver').selectOption({ label: 'Zigbee device (com.hearth.zigbee2mqtt)' });
+        await page.getByTestId('pair-start').click();
+        await page.getByTestId('pair-add').waitFor();
+        await pause(300);
+        await page.screenshot({ path: join(out, `pair-zigbee-${suffix}`) });
         await page.goto(`${url}/#/apps`);
         await page.getByTestId('get-from-file').locator('summary').click();
         await page.getByTestId('upload-app-file').setInputFiles(archive);
@@ -257,9 +280,11 @@ try {
     await browser.close();
   }
   console.log(
-    `pictures in ${out}: {home,home-sheet,room,flows,flow-editor,people,timeline,alarms,energy,energy-month,pair-plug,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`,
+    `pictures in ${out}: {home,home-sheet,room,flows,flow-editor,people,timeline,alarms,energy,energy-month,pair-plug,pair-zigbee,get-apps}-{,phone-}{light,dark}.png, wall-day-{light,dark}.png, wall-night.png`,
   );
 } finally {
   await hub.stop();
+  await z2m.close();
+  broker.stop();
   await rm(work, { recursive: true, force: true });
 }

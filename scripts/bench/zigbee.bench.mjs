@@ -7,13 +7,13 @@
 //    hears capability.update), p99, against the same publish heard by a raw MQTT client;
 // 3. the hub's PSS with the bridge's eleven devices against the same hub with no app, both at
 //    rest (the app's own PSS recorded beside it).
-import { spawn } from 'node:child_process';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt from 'mqtt';
+import { startMosquitto } from '../zigbee/broker.mjs';
 import { Z2mStandIn } from '../zigbee/standin.mjs';
-import { api, freePort, OWNER, p99, processTree, pssOf, sleep, socket, startHub, until, wallNow } from './lib.mjs';
+import { api, OWNER, p99, processTree, pssOf, sleep, socket, startHub, until, wallNow } from './lib.mjs';
 
 const APP = 'com.hearth.zigbee2mqtt';
 const ROUNDS = 4;
@@ -33,29 +33,9 @@ const DEVICES = [
   { model: 'SJCGQ11LM', name: 'Leak', ieee: '0x00158d000000000b' },
 ];
 
-async function mosquitto(dir) {
-  const port = await freePort();
-  const conf = join(dir, 'mosquitto.conf');
-  // Without TCP_NODELAY mosquitto holds a small write back until the last is acknowledged: ~40 ms
-  // at a p99 on both paths alike (measured), which is the broker's setting, not hearth's cost.
-  await writeFile(conf, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\n`);
-  const child = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
-  const url = `mqtt://127.0.0.1:${port}`;
-  await until(
-    async () =>
-      mqtt
-        .connectAsync(url, { reconnectPeriod: 0 })
-        .then((c) => c.endAsync().then(() => true))
-        .catch(() => false),
-    'mosquitto to listen',
-    { tries: 200, everyMs: 50 },
-  );
-  return { url, stop: () => child.kill('SIGKILL') };
-}
-
 export default async function bench({ root, log }) {
   const dir = await mkdtemp(join(tmpdir(), 'hearth-bench-zigbee-'));
-  const broker = await mosquitto(dir);
+  const broker = await startMosquitto(dir);
   const z2m = new Z2mStandIn(broker.url);
   const appsDir = join(dir, 'apps');
   const sockets = [];
