@@ -7,8 +7,10 @@ import type { JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import type uPlotType from 'uplot';
 import type { EnergyReport } from '../../managers/energy/contract.js';
-import { themedAxis } from '../chart-theme.js';
+import { chartHeight, type Heights, themedAxis, useChartBox } from '../chart.js';
 
+/** The chart's height on a phone and wider. */
+const HEIGHTS: Heights = [200, 260];
 const SERIES = [
   { key: 'consumedPeriod', label: 'Used', color: '#2563eb' },
   { key: 'generatedPeriod', label: 'Made', color: '#16a34a' },
@@ -56,7 +58,7 @@ export function EnergyChart({ report, by }: { report: EnergyReport; by: 'hour' |
       const step = by === 'hour' ? 3600 : 86_400;
       const opts: uPlotType.Options = {
         width,
-        height: width < 500 ? 200 : 260,
+        height: chartHeight(width, HEIGHTS),
         series,
         scales: { x: { time: true, range: (_u, min, max) => [min - step / 2, max + step / 2] }, y: { range: (_u, _min, max) => [0, Math.max(max, 0.1)] } },
         axes: [themedAxis(el), themedAxis(el, { label: 'kWh', size: 50 })],
@@ -73,16 +75,6 @@ export function EnergyChart({ report, by }: { report: EnergyReport; by: 'hour' |
       live = false;
     };
   }, [report, by]);
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height: el.clientWidth < 500 ? 200 : 260 }));
-    ro.observe(el);
-    return () => {
-      ro.disconnect();
-      plot.current?.destroy();
-      plot.current = null;
-    };
-  }, []);
+  useChartBox(box, plot, HEIGHTS);
   return <div class="chart energy-chart" ref={box} data-testid="energy-chart" role="img" aria-label={`kWh used by ${by}`} />;
 }

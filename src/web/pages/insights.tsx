@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type uPlotType from 'uplot';
 import { shownScale } from '../../home/fraction-capabilities.js';
 import { describe } from '../api.js';
-import { themedAxis } from '../chart-theme.js';
+import { chartHeight, type Heights, themedAxis, useChartBox } from '../chart.js';
 import { call, subscribe } from '../client.js';
 import type { App, Entries, Log } from '../types.js';
 import { Card, Err, formatTime, useLoad } from '../ui.js';
@@ -59,6 +59,8 @@ function rememberedPicks(): string[] {
     return [];
   }
 }
+/** The chart's height on a phone and wider. */
+const HEIGHTS: Heights = [240, 320];
 const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2', '#ca8a04', '#db2777'];
 const key = (l: Log): string => l.id;
 
@@ -163,7 +165,7 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
         const axes: uPlotType.Axis[] = [themedAxis(box.current), ...unitAxes(logs, units).map((a) => themedAxis(box.current!, a))];
         const scales: uPlotType.Scales = { x: { time: true }, bool: { range: [0, 1] } };
         const width = box.current.clientWidth || 600;
-        const opts: uPlotType.Options = { width, height: width < 500 ? 240 : 320, series, axes, scales, legend: { live: true } };
+        const opts: uPlotType.Options = { width, height: chartHeight(width, HEIGHTS), series, axes, scales, legend: { live: true } };
         plot.current?.destroy();
         box.current.textContent = '';
         plot.current = new uPlot(opts, data, box.current);
@@ -184,17 +186,7 @@ function Chart({ logs, resolution, tick }: { logs: Log[]; resolution: string; ti
       live = false;
     };
   }, [ids, resolution, tick]);
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => plot.current?.setSize({ width: el.clientWidth, height: el.clientWidth < 500 ? 240 : 320 }));
-    ro.observe(el);
-    return () => {
-      ro.disconnect();
-      plot.current?.destroy();
-      plot.current = null;
-    };
-  }, []);
+  useChartBox(box, plot, HEIGHTS);
   return (
     <div>
       {loading ? <progress class="thin" /> : null}
