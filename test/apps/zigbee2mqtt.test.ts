@@ -251,7 +251,6 @@ describe('zigbee2mqtt', { timeout: 90_000 }, () => {
         async () => {
           open = !open;
           await z2m.report('Front door', { contact: !open });
-          await new Promise((r) => setTimeout(r, 100));
           return heard;
         },
         (h) => h.length > 0,
