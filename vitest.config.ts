@@ -30,6 +30,7 @@ const UNIT = [
   'test/house/house.test.ts',
   'test/house/no-bare-sleeps.test.ts',
   'test/house/no-recursive-mkdir.test.ts',
+  'test/house/web-imports.test.ts',
   'test/house/web-paths.test.ts',
   'test/hub/config.test.ts',
   'test/hub/daemon-flags.test.ts',
