@@ -93,6 +93,8 @@ export class TokenService {
   readonly broken: string | null = null;
   /** hex hash -> the token, so a request costs one hash, one map get and one compare. */
   private byHash = new Map<string, IndexedToken>();
+  /** The tokens of people who are turned off, by digest: their name. */
+  private turnedOff = new Map<string, string>();
   /** Tokens the hub holds for itself: never stored, never listed, gone with the process. */
   private readonly internal = new Map<string, IndexedToken>();
   /** Called with the id of a revoked token (the WebSocket layer closes its sockets). */
@@ -135,11 +137,24 @@ export class TokenService {
 
   private reindex(): void {
     this.byHash = new Map();
+    this.turnedOff = new Map();
     for (const r of Object.values(this.records)) {
       const info = this.info(r);
-      // A disabled or removed person's tokens open nothing.
+      // A disabled or removed person's tokens open nothing; a disabled one's are told why.
       if (info) this.byHash.set(r.hash, { bytes: Buffer.from(r.hash, 'hex'), info: Object.freeze(info) });
+      else if (r.userId) {
+        const person = this.people?.find(r.userId);
+        if (person) this.turnedOff.set(r.hash, person.name);
+      }
     }
+  }
+
+  /**
+   * The name of the disabled person `secret` belongs to, or null: whoever holds a person's token
+   * is that person, so telling them they are turned off (rather than "unknown") gives nothing away.
+   */
+  turnedOffPerson(secret: string): string | null {
+    return this.turnedOff.get(hashOf(secret)) ?? null;
   }
 
   /** True when `secret` is the current owner token. */

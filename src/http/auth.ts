@@ -48,6 +48,12 @@ export class Authenticator {
     // random bits, so the limit only has to make guessing slow, not reveal nothing.
     const token = this.tokens.verify(secret);
     if (token) return token;
+    // A real token of a person turned off: not a guess, so not counted; they are told why.
+    const person = this.tokens.turnedOffPerson(secret);
+    if (person !== null)
+      throw new HearthError('unauthorized', `this sign-in is ${person}'s, who is turned off in this home: the owner can turn them on again`, {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      });
     const now = Date.now();
     const window = this.windows.get(address);
     if (window && window.resetAt > now && window.failures >= this.failureLimit) {

@@ -96,7 +96,8 @@ describe('people', () => {
     const closed = new Promise<number>((resolve) => socket.socket.once('close', (code) => resolve(code)));
     expect((await hub.call<User>('PUT', `${U}/user/${user.id}`, { body: { enabled: false } })).body.enabled).toBe(false);
     await closed;
-    expect((await hub.call('GET', `${U}/user/me`, { token })).status).toBe(401);
+    const refused = await hub.call('GET', `${U}/user/me`, { token });
+    expect([refused.status, refused.text]).toEqual([401, expect.stringContaining("this sign-in is Lodger's, who is turned off in this home")]);
     await expect(openEvents(hub.wsUrl, 'devices', token)).rejects.toThrow(/401/);
     // A disabled person gets no new link either.
     expect((await hub.call('POST', `${U}/user/${user.id}/invite`)).status).toBe(409);
