@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const VERSION = '26.112.0';
-/** A bulb with colour, two white bulbs' ranges, plugs with metering, sensors, a valve, a cover, remotes, a lock. */
+/** A bulb with colour, two white bulbs' ranges, plugs with metering, sensors, a valve, a cover, remotes, a lock, a two-gang switch. */
 const MODELS = [
   '9290012573A',
   'LED1545G12',
@@ -27,6 +27,7 @@ const MODELS = [
   'E1743',
   'E1524/E1810',
   'YRD426NRSC',
+  'TS0012',
 ];
 
 const dir = await mkdtemp(join(tmpdir(), 'hearth-zhc-'));

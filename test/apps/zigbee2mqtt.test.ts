@@ -1,8 +1,8 @@
 /**
  * The zigbee2mqtt app (examples/com.hearth.zigbee2mqtt) against a real broker and a zigbee2mqtt
- * stand-in publishing eleven real device models (a colour bulb, a white bulb with its own mired
+ * stand-in publishing twelve real device models (a colour bulb, a white bulb with its own mired
  * range, a metering plug, contact, motion, climate and leak sensors, a valve, a blind, a remote, a
- * lock): paired from zigbee2mqtt's list with their capabilities; their states as Homey's values
+ * lock, a two-gang switch): paired from zigbee2mqtt's list with their capabilities; their states as Homey's values
  * (a contact closed is no alarm; the bulb's mired range read as its own); commands from the Web API
  * as zigbee2mqtt's /set and the echo back; a remote's press runs a flow; availability, a rename
  * and a removal in zigbee2mqtt, zigbee2mqtt and the broker going away and coming back.
@@ -47,6 +47,7 @@ const DEVICES = [
   { model: 'E1524/E1810', name: 'Remote', ieee: '0x000d6ffffe000009', state: {} },
   { model: 'YRD426NRSC', name: 'Back door lock', ieee: '0x000d6f000000000a', state: {} },
   { model: 'SJCGQ11LM', name: 'Leak sensor', ieee: '0x00158d000000000b', state: {} },
+  { model: 'TS0012', name: 'Hall switch', ieee: '0xa4c138000000000c', mains: true, state: { state_left: 'ON', state_right: 'OFF' } },
 ];
 
 let broker: Broker;
@@ -127,6 +128,8 @@ describe('zigbee2mqtt', { timeout: 90_000 }, () => {
     expect(await caps('Remote')).toEqual(['remote', ['measure_battery']]);
     expect(await caps('Back door lock')).toEqual(['lock', ['alarm_battery', 'locked', 'measure_battery']]);
     expect(await caps('Leak sensor')).toEqual(['sensor', ['alarm_battery', 'alarm_water', 'measure_battery']]);
+    // Two gangs: the second a sub-capability of its own.
+    expect(await caps('Hall switch')).toEqual(['socket', ['onoff', 'onoff.right']]);
   });
 
   it("reads their states as Homey's values: a mains device with none is asked; the bulb's mireds on its own range", async () => {
@@ -220,6 +223,19 @@ describe('zigbee2mqtt', { timeout: 90_000 }, () => {
     await sent('Blind', { position: 30 });
     expect((await set('Radiator', 'target_temperature', 22.5)).status).toBe(200);
     await sent('Radiator', { current_heating_setpoint: 22.5 });
+    await until(
+      'the hall switch to be read',
+      () => value('Hall switch', 'onoff'),
+      (v) => v === true,
+    );
+    expect(await value('Hall switch', 'onoff.right')).toBe(false);
+    expect((await set('Hall switch', 'onoff.right', true)).status).toBe(200);
+    await sent('Hall switch', { state_right: 'ON' });
+    await until(
+      'the right gang on',
+      () => value('Hall switch', 'onoff.right'),
+      (v) => v === true,
+    );
     expect((await set('Back door lock', 'locked', false)).status).toBe(200);
     await sent('Back door lock', { state: 'UNLOCK' });
     await until(

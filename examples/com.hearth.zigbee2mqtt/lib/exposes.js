@@ -57,9 +57,13 @@ function planOf(exposes) {
     const feature = (name) => features.find((f) => f.name === name);
     if (e.type === 'light' || e.type === 'switch') {
       const state = feature('state');
-      // Only a light or switch of the device's own state: a valve's window_detection switch is a setting.
-      if (state && /^state(_|$)/.test(state.property)) add({ cap: 'onoff', kind: 'onoff', prop: state.property, on: state.value_on, off: state.value_off }, state);
-      else if (state) skipped.push(state.property);
+      // Only a light or switch of the device's own state: a valve's window_detection switch is a
+      // setting. A second gang (state_right) is a sub-capability of its own (onoff.right).
+      if (state && /^state(_|$)/.test(state.property)) {
+        const cap = has('onoff') && e.endpoint ? `onoff.${e.endpoint}` : 'onoff';
+        add({ cap, kind: 'onoff', prop: state.property, on: state.value_on, off: state.value_off }, state);
+        if (e.endpoint) options[cap] = { title: { en: `${e.endpoint[0].toUpperCase()}${e.endpoint.slice(1)}` } };
+      } else if (state) skipped.push(state.property);
       const brightness = feature('brightness');
       if (brightness) add({ cap: 'dim', kind: 'scale', prop: brightness.property, max: brightness.value_max ?? 254 }, brightness);
       const ct = feature('color_temp');
