@@ -110,3 +110,68 @@ export function buildReport(period: Period, src: ReportSources): EnergyReport {
     subReports,
   };
 }
+
+/** `a + b` of two kWh figures where null is "not measured" (a home without a meter). */
+const plus = (a: number | null, b: number | null): number | null => (a === null && b === null ? null : round((a ?? 0) + (b ?? 0)));
+
+function addTotals(into: EnergyTotals, t: EnergyTotals): EnergyTotals {
+  return {
+    consumedPeriod: round(into.consumedPeriod + t.consumedPeriod),
+    generatedPeriod: round(into.generatedPeriod + t.generatedPeriod),
+    importedPeriod: plus(into.importedPeriod, t.importedPeriod),
+    exportedPeriod: plus(into.exportedPeriod, t.exportedPeriod),
+    unaccountedPeriod: plus(into.unaccountedPeriod, t.unaccountedPeriod),
+    costPeriod: into.costPeriod === null && t.costPeriod === null ? null : Math.round(((into.costPeriod ?? 0) + (t.costPeriod ?? 0)) * 100) / 100,
+  };
+}
+
+/**
+ * A week's or month's report from the reports of its days (null: a day still to come): what the
+ * days add up to, each day a part. Closed days are kept, so this month's report costs today's.
+ */
+export function fromDays(period: Period, days: ReadonlyArray<EnergyReport | null>, currency: string): EnergyReport {
+  const shape = days.find((d) => d !== null)?.electricity;
+  const none: EnergyTotals = {
+    consumedPeriod: 0,
+    generatedPeriod: 0,
+    importedPeriod: shape?.importedPeriod === null || !shape ? null : 0,
+    exportedPeriod: shape?.exportedPeriod === null || !shape ? null : 0,
+    unaccountedPeriod: shape?.unaccountedPeriod === null || !shape ? null : 0,
+    costPeriod: shape?.costPeriod === null || !shape ? null : 0,
+  };
+  let total = none;
+  const devices: EnergyReport['electricity']['devices'] = {};
+  const zones: EnergyReport['electricity']['zones'] = {};
+  const subReports: EnergyReport['subReports'] = {};
+  period.parts.forEach((part, i) => {
+    const day = days[i];
+    if (!day) {
+      subReports[part.key] = { electricity: none };
+      return;
+    }
+    const { devices: dd, zones: dz, ...totals } = day.electricity;
+    subReports[part.key] = { electricity: totals };
+    total = addTotals(total, totals);
+    for (const [id, d] of Object.entries(dd)) {
+      const into = (devices[id] ??= { name: d.name, zone: d.zone });
+      for (const k of ['consumedPeriod', 'generatedPeriod', 'importedPeriod', 'exportedPeriod'] as const) {
+        if (d[k] !== undefined) into[k] = plus(into[k] ?? null, d[k] ?? null);
+      }
+    }
+    for (const [id, z] of Object.entries(dz)) {
+      const into = (zones[id] ??= { consumedPeriod: 0, generatedPeriod: 0 });
+      into.consumedPeriod = round(into.consumedPeriod + z.consumedPeriod);
+      into.generatedPeriod = round(into.generatedPeriod + z.generatedPeriod);
+    }
+  });
+  return {
+    period: period.key,
+    start: new Date(period.start).toISOString(),
+    end: new Date(period.end).toISOString(),
+    currency,
+    electricity: { ...total, devices, zones },
+    gas: { importedPeriod: null },
+    water: { importedPeriod: null },
+    subReports,
+  };
+}

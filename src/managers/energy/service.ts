@@ -17,11 +17,11 @@ import { type DeviceEnergy, deviceEnergy } from './device-energy.js';
 import { liveReport } from './live.js';
 import { calculatedKey, EnergyMeters } from './meters.js';
 import { type PeriodKind, periodKeyAt, periodOf } from './periods.js';
-import { buildReport, type Series } from './reports.js';
+import { buildReport, fromDays, type Series } from './reports.js';
 
 const MINUTE = 60_000;
-/** Reports of closed periods kept: a month's with 1,000 devices is ~100 KB. */
-const CACHED_REPORTS = 24;
+/** Reports of closed periods kept (the days of this month and the last among them): a month's with 1,000 devices is ~100 KB. */
+const CACHED_REPORTS = 64;
 const LIVE_EVERY_MS = 2_000;
 
 export interface EnergyDeps {
@@ -213,6 +213,15 @@ export class EnergyService {
     const closed = period.end <= this.now() - MINUTE;
     const cached = closed ? this.cache.get(cacheKey) : undefined;
     if (cached) return cached;
+    // This week or month: its days (the closed ones kept), so asking again costs only today.
+    if (!closed && (kind === 'week' || kind === 'month')) {
+      const now = this.now();
+      return fromDays(
+        period,
+        period.parts.map((p) => (p.start <= now ? this.report('day', p.key) : null)),
+        this.currency,
+      );
+    }
     this.meters.flush();
     this.deps.insights.flush();
     const records = new Map(this.deps.devices.records().map((r) => [r.id, r]));

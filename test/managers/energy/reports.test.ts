@@ -13,7 +13,7 @@ import { EventBus } from '../../../src/core/events.js';
 import { type DeviceEnergy, deviceEnergy } from '../../../src/managers/energy/device-energy.js';
 import { calculatedKey, EnergyMeters } from '../../../src/managers/energy/meters.js';
 import { periodKeyAt, periodOf } from '../../../src/managers/energy/periods.js';
-import { buildReport } from '../../../src/managers/energy/reports.js';
+import { buildReport, fromDays } from '../../../src/managers/energy/reports.js';
 import { InsightsService } from '../../../src/managers/insights/service.js';
 
 const ZONE = 'Europe/Amsterdam';
@@ -95,6 +95,37 @@ describe('energy reports from insights', () => {
       buildReport(periodOf('day', '2026-10-25', ZONE), sources(series)).electricity.consumedPeriod,
       4,
     );
+  });
+
+  it("this month's report from its days' reports is the month's report worked out at once", () => {
+    const from = Date.parse('2026-10-23T22:00:00Z');
+    meter('plug', from, Date.parse('2026-10-27T00:00:00Z'), (t) => (new Date(t).getUTCHours() >= 7 ? 0.01 : 0.002));
+    meter('p1-in', from, Date.parse('2026-10-27T00:00:00Z'), () => 0.02);
+    const k = (id: string) => `homey:device:${id}:meter_power`;
+    const src = sources([
+      { deviceId: 'plug', column: 'consumed', key: k('plug') },
+      { deviceId: 'p1', column: 'imported', key: k('p1-in') },
+    ]);
+    for (const [kind, key] of [
+      ['month', '2026-10'],
+      ['week', '2026-W44'],
+    ] as const) {
+      const period = periodOf(kind, key, ZONE);
+      const whole = buildReport(period, src);
+      const days = period.parts.map((p) => (p.start < clock ? buildReport(periodOf('day', p.key, ZONE), src) : null));
+      const composed = fromDays(period, days, 'EUR');
+      const e = composed.electricity;
+      expect(e.consumedPeriod, key).toBeCloseTo(whole.electricity.consumedPeriod, 4);
+      expect(e.importedPeriod).toBeCloseTo(whole.electricity.importedPeriod!, 4);
+      expect(e.unaccountedPeriod).toBeCloseTo(whole.electricity.unaccountedPeriod!, 4);
+      expect(e.costPeriod).toBeCloseTo(whole.electricity.costPeriod!, 1);
+      expect(e.devices.plug?.consumedPeriod).toBeCloseTo(whole.electricity.devices.plug!.consumedPeriod!, 4);
+      expect(e.zones.home?.consumedPeriod).toBeCloseTo(whole.electricity.zones.home!.consumedPeriod, 4);
+      expect(Object.keys(composed.subReports)).toEqual(Object.keys(whole.subReports));
+      for (const [day, part] of Object.entries(whole.subReports)) {
+        expect(composed.subReports[day]!.electricity.consumedPeriod, day).toBeCloseTo(part.electricity.consumedPeriod, 4);
+      }
+    }
   });
 
   it("with the home's meter: used is taken - given back + made, and what no device accounts for is said", () => {
