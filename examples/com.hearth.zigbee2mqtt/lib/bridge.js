@@ -58,8 +58,14 @@ class Bridge extends EventEmitter {
     }
     this.client = client;
     const base = this.base;
-    client.on('problem', (err) => this.homey.log(`broker: ${err.message}`));
+    // Said once per problem, not at every retry (the client retries every 30 s for as long as it takes).
+    let said = null;
+    client.on('problem', (err) => {
+      if (err.message !== said) this.homey.log(`broker: ${err.message}`);
+      said = err.message;
+    });
     client.on('connect', () => {
+      said = null;
       this.reachable = true;
       this.homey.log(`connected to ${this.broker}`);
       this.emit('status');
