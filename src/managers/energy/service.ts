@@ -14,6 +14,7 @@ import type { InsightsService } from '../insights/service.js';
 import type { ZonesService } from '../zones/service.js';
 import type { EnergyReport, LiveReport } from './contract.js';
 import { type DeviceEnergy, deviceEnergy } from './device-energy.js';
+import { homePower } from './home-power.js';
 import { liveReport } from './live.js';
 import { calculatedKey, EnergyMeters } from './meters.js';
 import { type PeriodKind, periodKeyAt, periodOf } from './periods.js';
@@ -49,7 +50,7 @@ export class EnergyService {
   private power: number | null = null;
   private today: { day: string; kWh: number } | null = null;
   private readonly powerListeners = new Set<(before: number, now: number) => void>();
-  private readonly todayListeners = new Set<(before: number, now: number) => void>();
+  private readonly todayListeners = new Set<{ told: (before: number, now: number) => void; wanted: () => boolean }>();
 
   constructor(private readonly deps: EnergyDeps) {
     this.now = deps.now ?? Date.now;
@@ -59,7 +60,7 @@ export class EnergyService {
   start(): void {
     for (const r of this.deps.devices.records()) this.track(r);
     // The power as the hub starts is where a crossing is measured from (no trigger at start).
-    this.power = EnergyService.homePower(this.live());
+    this.power = homePower(this.live());
     this.stops.push(
       this.deps.bus.on('devices', (e) => {
         if (e.event === 'capability.update') {
@@ -94,8 +95,12 @@ export class EnergyService {
     return () => this.powerListeners.delete(listener);
   }
 
-  /** Today's kWh going from `before` to `now` (each minute; from 0 at midnight). */
-  onToday(listener: (before: number, now: number) => void): () => void {
+  /**
+   * Today's kWh going from `before` to `now` (each minute; from 0 at midnight), worked out only
+   * while some listener `wanted` it (a flow on the card): a day's report each minute is not free.
+   */
+  onToday(told: (before: number, now: number) => void, wanted: () => boolean): () => void {
+    const listener = { told, wanted };
     this.todayListeners.add(listener);
     return () => this.todayListeners.delete(listener);
   }
@@ -103,26 +108,28 @@ export class EnergyService {
   /** The minute tick: the counted kWh written, then today's use told when it grew. */
   private minute(): void {
     this.meters.flush();
-    if (this.todayListeners.size === 0) return;
+    const listeners = [...this.todayListeners].filter((l) => l.wanted());
+    if (listeners.length === 0) {
+      // Nobody waits: a flow made later measures from where today is then, as one at start does.
+      this.today = null;
+      return;
+    }
     try {
       const day = periodKeyAt('day', this.now(), this.deps.zone);
       const kWh = this.report('day', day).electricity.consumedPeriod;
+      const first = this.today === null;
       const before = this.today?.day === day ? this.today.kWh : 0;
       this.today = { day, kWh };
-      if (kWh > before) for (const l of this.todayListeners) l(before, kWh);
+      if (first) return;
+      if (kWh > before) for (const l of listeners) l.told(before, kWh);
     } catch (err) {
       this.deps.log.warn({ err }, "could not work out today's energy");
     }
   }
 
-  /** The home's power: its meters' view and what it makes when it has a meter, else what its devices draw. */
-  static homePower(r: LiveReport): number {
-    return r.totalCumulative.W === null ? (r.totalConsumed.W ?? 0) : r.totalCumulative.W + (r.totalGenerated.W ?? 0);
-  }
-
   /** The home's power now (W), worked out afresh: the global flow token. */
   homePowerNow(): number {
-    return EnergyService.homePower(this.live());
+    return homePower(this.live());
   }
 
   energyOf(r: DeviceRecord): DeviceEnergy | null {
@@ -180,7 +187,7 @@ export class EnergyService {
       if (text === this.lastLive) return;
       this.lastLive = text;
       this.deps.bus.publish('energy', 'live.update', totals);
-      const now = EnergyService.homePower(r);
+      const now = homePower(r);
       const before = this.power ?? 0;
       this.power = now;
       if (now !== before) for (const l of this.powerListeners) l(before, now);

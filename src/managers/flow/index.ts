@@ -192,7 +192,10 @@ export class FlowManager implements Manager {
           void this.fireSystem(`homey:manager:alarms:${card}`, { alarm: alarm.id }, null, { name: alarm.name });
       }),
       this.hub.energy.onPower((before, now) => void this.fireSystem('homey:manager:energy:power_above', { before, now }, null, { power: now })),
-      this.hub.energy.onToday((before, now) => void this.fireSystem('homey:manager:energy:daily_above', { before, now }, null, { kwh: now })),
+      this.hub.energy.onToday(
+        (before, now) => void this.fireSystem('homey:manager:energy:daily_above', { before, now }, null, { kwh: now }),
+        () => this.service.onTrigger('homey:manager:energy:daily_above').length > 0,
+      ),
       this.hub.presence.onChange((change) => {
         for (const f of presenceTriggers(change, this.hub.presence.people.list()))
           void this.fireSystem(`homey:manager:presence:${f.cardId}`, f.state, change.cause, f.tokens);
