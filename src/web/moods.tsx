@@ -46,17 +46,21 @@ function MoodButton({ mood, room }: { mood: MoodView; room?: string | undefined 
   );
 }
 
-/** A room's moods may be changed there: its devices for the editor (none loaded elsewhere). */
+/** The editor with the home's devices, loaded (and kept live) only while it is open. */
+function OpenEditor({ mood, onDone }: { mood: MoodView; onDone: () => void }): JSX.Element {
+  const devices = useLiveDevices(true);
+  return <MoodEditor mood={mood} devices={devices.data ?? {}} onDone={onDone} />;
+}
+
+/** A room's moods may be changed there. */
 function EditMood({ mood }: { mood: MoodView }): JSX.Element {
   const [open, setOpen] = useState(false);
-  const devices = useLiveDevices(true);
-  if (!open)
-    return (
-      <button type="button" class="small" data-testid={`edit-mood-${mood.name}`} aria-label={`Change the mood ${mood.name}`} onClick={() => setOpen(true)}>
-        Change
-      </button>
-    );
-  return <MoodEditor mood={mood} devices={devices.data ?? {}} onDone={() => setOpen(false)} />;
+  if (open) return <OpenEditor mood={mood} onDone={() => setOpen(false)} />;
+  return (
+    <button type="button" class="small" data-testid={`edit-mood-${mood.name}`} aria-label={`Change the mood ${mood.name}`} onClick={() => setOpen(true)}>
+      Change
+    </button>
+  );
 }
 
 /** The moods of the home (or of `zone` only, each with its Change), live. */

@@ -8,6 +8,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { EnergyReport, LiveReport } from '../../managers/energy/contract.js';
+import { homePower } from '../../managers/energy/home-power.js';
 import { call, subscribe } from '../client.js';
 import { ActionButton, Card, Err, useLoad } from '../ui.js';
 import { EnergyChart, kWh } from './energy-chart.js';
@@ -25,9 +26,6 @@ function today(): { date: string; month: string } {
   const p = (n: number) => String(n).padStart(2, '0');
   return { date: `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`, month: `${d.getFullYear()}-${p(d.getMonth() + 1)}` };
 }
-
-/** The home's power now: its meter's view and what it makes when it has a meter, else its devices'. */
-const homePower = (r: LiveReport): number => (r.totalCumulative.W === null ? (r.totalConsumed.W ?? 0) : r.totalCumulative.W + (r.totalGenerated.W ?? 0));
 
 function Now({ live, symbol }: { live: LiveReport; symbol: string }): JSX.Element {
   const metered = live.totalCumulative.W !== null;
@@ -158,9 +156,8 @@ function Period({ symbol, version }: { symbol: string; version: number }): JSX.E
   );
 }
 
-function Price({ onSaved }: { onSaved: () => void }): JSX.Element {
+function Price({ symbol, onSaved }: { symbol: string; onSaved: () => void }): JSX.Element {
   const price = useLoad(() => call('energy', 'getOptionElectricityPriceFixed'));
-  const currency = useLoad(() => call('energy', 'getCurrency'));
   const [text, setText] = useState<string | null>(null);
   const current = price.data?.value as { costs: Record<string, { value: number }> } | null | undefined;
   const perKWh = current ? Object.values(current.costs).reduce((s, c) => s + c.value, 0) : null;
@@ -177,7 +174,7 @@ function Price({ onSaved }: { onSaved: () => void }): JSX.Element {
       <summary>Price</summary>
       <p class="muted small">What a kWh costs, to show what the home spends. Empty: no price.</p>
       <label class="inline">
-        Per kWh ({currency.data?.symbol ?? ''})
+        Per kWh ({symbol})
         <input
           type="number"
           min="0"
@@ -212,6 +209,7 @@ export function EnergyPage(): JSX.Element {
       ) : null}
       <Period symbol={symbol} version={version} />
       <Price
+        symbol={symbol}
         onSaved={() => {
           live.reload();
           setVersion((v) => v + 1);
