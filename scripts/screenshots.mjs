@@ -285,6 +285,6 @@ try {
 } finally {
   await hub.stop();
   await z2m.close();
-  broker.stop();
+  await broker.stop();
   await rm(work, { recursive: true, force: true });
 }

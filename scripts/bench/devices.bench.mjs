@@ -8,11 +8,11 @@
 //   through the app);
 // - the hub's memory (PSS at rest) with 200 virtual devices paired, next to the same hub and app
 //   with one (so that what is measured is what each device costs, not the first use of the code).
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { api, median, wallNow as now, OWNER, pct, processTree, pssOf, sleep, socket, startHub, until } from './lib.mjs';
+import { api, median, wallNow as now, OWNER, pct, processTree, pssOf, sleep, socket, startHub, until, writeAppFiles } from './lib.mjs';
 
 const APP = 'com.bench.devices';
 const DEVICES = 200;
@@ -58,14 +58,6 @@ module.exports = class extends Homey.Device {
 `,
 };
 
-async function writeApp(appsDir) {
-  const dir = join(appsDir, APP);
-  for (const [name, content] of Object.entries(FILES)) {
-    await mkdir(join(dir, name, '..'), { recursive: true });
-    await writeFile(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
-  }
-}
-
 /** The app's processes (bubblewrap and node): every process below the hub's, which runs this one app. */
 async function appPss(hub) {
   return pssOf((await processTree(hub.child.pid)).filter((pid) => pid !== hub.child.pid));
@@ -79,7 +71,7 @@ const rate = async (opts) => {
 
 export default async function bench({ root, log }) {
   const appsDir = await mkdtemp(join(tmpdir(), 'hearth-bench-devices-'));
-  await writeApp(appsDir);
+  await writeAppFiles(appsDir, APP, FILES);
   const hub = await startHub(root, { appsDir });
   const sockets = [];
   try {

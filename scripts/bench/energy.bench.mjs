@@ -5,11 +5,11 @@
 // insights service into a real SQLite file): its time against the Insights page's read of the
 // same 20 logs for that month (getLogEntries lastMonth-like, the calendar month), cold and warm.
 // Runs against dist/.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { api, load, median, OWNER, startHub, until } from './lib.mjs';
+import { api, load, median, OWNER, startHub, until, writeAppFiles } from './lib.mjs';
 
 const APP = 'com.bench.energy';
 const PLUGS = 200;
@@ -47,10 +47,7 @@ module.exports = class extends Homey.Device {
 
 async function liveAgainstList(root, log) {
   const appsDir = await mkdtemp(join(tmpdir(), 'hearth-bench-energy-'));
-  for (const [name, content] of Object.entries(FILES)) {
-    await mkdir(join(appsDir, APP, name, '..'), { recursive: true });
-    await writeFile(join(appsDir, APP, name), typeof content === 'string' ? content : JSON.stringify(content));
-  }
+  await writeAppFiles(appsDir, APP, FILES);
   const hub = await startHub(root, { appsDir });
   try {
     await until(async () => (await api(hub, 'GET', `/api/manager/apps/app/${APP}`)).ready, 'the app to run', { tries: 2000, everyMs: 10 });

@@ -5,10 +5,10 @@
 //   (the client to the hub, the hub to the app and back);
 // - one trigger with 1,000 flows on its card, of which the run listener lets one go on (time per
 //   trigger, p50, from A's call to B's listener), next to the same trigger with one flow on it.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { api, median, wallNow as now, pct, startHub, until } from './lib.mjs';
+import { api, median, wallNow as now, pct, startHub, until, writeAppFiles } from './lib.mjs';
 
 const A = 'com.bench.sender';
 const B = 'com.bench.receiver';
@@ -60,12 +60,7 @@ module.exports = class extends Homey.App {
 };
 
 async function writeApps(appsDir) {
-  for (const [id, files] of Object.entries(APPS)) {
-    for (const [name, content] of Object.entries(files)) {
-      await mkdir(join(appsDir, id, name, '..'), { recursive: true });
-      await writeFile(join(appsDir, id, name), typeof content === 'string' ? content : JSON.stringify(content));
-    }
-  }
+  for (const [id, files] of Object.entries(APPS)) await writeAppFiles(appsDir, id, files);
 }
 
 const flow = (n) => ({

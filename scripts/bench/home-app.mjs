@@ -5,8 +5,7 @@
 // Its Web API answers the bench: `report` makes a capability change or a durable setting and
 // answers the moment it made it, `fire` starts the trigger, `stamps` says how often `act` ran for
 // an `n` and when last.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { writeAppFiles } from './lib.mjs';
 
 export const HOME_APP = 'com.bench.home';
 
@@ -103,8 +102,5 @@ export async function writeHomeApp(appsDir, devices, { id = HOME_APP, perSecond 
     'drivers/lamp/driver.js': DRIVER_JS(devices),
     'drivers/lamp/device.js': DEVICE_JS,
   };
-  for (const [name, content] of Object.entries(files)) {
-    await mkdir(join(appsDir, id, name, '..'), { recursive: true });
-    await writeFile(join(appsDir, id, name), content);
-  }
+  await writeAppFiles(appsDir, id, files);
 }

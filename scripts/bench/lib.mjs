@@ -1,6 +1,6 @@
 // Shared helpers of the bench files: start processes, load them, read their memory.
 import { spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 
 export const OWNER = 'hth_bench-owner-token-0123456789abcdef0123456789abcdef';
 
-/** Debian's Chromium, as test/web/browser.ts drives it, and its flags there: the benches' browser is the tests'. */
+/** Debian's Chromium and its flags, which test/web/browser.ts takes from here: the benches' browser is the tests'. */
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = [
   '--headless',
@@ -22,6 +22,14 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
   '--disable-quic',
 ];
+
+/** Writes app `id` into `appsDir` from `{<path>: text or JSON value}`: the benches' test apps. */
+export async function writeAppFiles(appsDir, id, files) {
+  for (const [name, content] of Object.entries(files)) {
+    await mkdir(join(appsDir, id, name, '..'), { recursive: true });
+    await writeFile(join(appsDir, id, name), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+}
 
 /** Spawns `node <args>` and resolves once it prints a JSON line with msg 'listening'. */
 export function startListening(args, env = {}, node = process.execPath) {

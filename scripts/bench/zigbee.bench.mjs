@@ -152,7 +152,7 @@ export default async function bench({ root, log }) {
     await listener?.endAsync();
     await z2m.close();
     await hub?.stop();
-    broker.stop();
+    await broker.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -7,20 +7,15 @@ import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Frame, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../../scripts/bench/lib.mjs';
 import { ROOT, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { poll } from '../helpers/poll.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM };
 export const ARTIFACTS = join(ROOT, 'test/artifacts');
+/** The benches' Chromium flags (one list: the benches' browser is the tests'), and: */
 const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
+  ...CHROMIUM_FLAGS,
   // A name for the test hub that is not this machine's: a page there is plain http on the LAN,
   // not a secure context (as a phone opening the hub's LAN address sees it).
   '--host-resolver-rules=MAP hearth.lan 127.0.0.1',

@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ROOT } from '../apps/helpers.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { pairDevice } from '../helpers/pair.js';
 import { waitAppRunning } from '../managers/dashboards/helpers.js';
 import { accessibilityViolations, unreachableByTab } from './a11y.js';
 import { type Browser, launch, screenshots, signedIn } from './browser.js';
@@ -21,17 +22,7 @@ let browser: Browser;
 let page: Page;
 let plug: string;
 
-async function pair(driver: string, zone: string, name: string): Promise<string> {
-  const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', {
-    body: { type: 'pair', driverId: `homey:app:${APP}:${driver}`, zoneId: zone },
-  });
-  const listed = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, {
-    body: { event: 'list_devices' },
-  });
-  const added = await hub.call<{ id: string }>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: { ...listed.body[0], name } });
-  await hub.call('DELETE', `/api/manager/drivers/pairsession/${session.body.id}`);
-  return added.body.id;
-}
+const pair = (driver: string, zone: string, name: string): Promise<string> => pairDevice(hub, `homey:app:${APP}:${driver}`, { zoneId: zone, name });
 const set = (id: string, capability: string, value: unknown) =>
   hub.call('PUT', `/api/manager/devices/device/${id}/capability/${capability}`, { body: { value } });
 

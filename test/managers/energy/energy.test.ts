@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../apps/helpers.js';
 import { type HomeyApiClient, loadHomeyApi } from '../../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
+import { pairDevice } from '../../helpers/pair.js';
 import { poll } from '../../helpers/poll.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { addPerson } from '../users/helpers.js';
@@ -35,18 +36,7 @@ let hub: RunningHub;
 let client: HomeyApiClient;
 const ids: Record<'plug' | 'lamp' | 'meter' | 'living' | 'kitchen', string> = { plug: '', lamp: '', meter: '', living: '', kitchen: '' };
 
-async function pair(driver: string, zone?: string): Promise<string> {
-  const session = await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', {
-    body: { type: 'pair', driverId: `homey:app:${APP}:${driver}` },
-  });
-  const listed = await hub.call<Array<{ name: string }>>('POST', `/api/manager/drivers/pairsession/${session.body.id}/emit`, {
-    body: { event: 'list_devices' },
-  });
-  const added = await hub.call<{ id: string }>('POST', `/api/manager/drivers/pairsession/${session.body.id}/device`, { body: listed.body[0] });
-  await hub.call('DELETE', `/api/manager/drivers/pairsession/${session.body.id}`);
-  if (zone) await hub.call('PUT', `/api/manager/devices/device/${added.body.id}`, { body: { zone } });
-  return added.body.id;
-}
+const pair = (driver: string, zone?: string): Promise<string> => pairDevice(hub, `homey:app:${APP}:${driver}`, zone ? { zoneId: zone } : {});
 const set = (id: string, capability: string, value: unknown) =>
   hub.call('PUT', `/api/manager/devices/device/${id}/capability/${capability}`, { body: { value } });
 const live = async (zone?: string) => (await hub.call<Live>('GET', `${E}/live${zone ? `?zone=${zone}` : ''}`)).body;
