@@ -17,6 +17,9 @@ const ROOT = dirname(fileURLToPath(import.meta.url));
  */
 export const EXAMPLES_ROOT = join(dirname(ROOT), 'examples');
 
+/** The hub's own node_modules (beside dist/, in a checkout and in a release): what it lends apps (apps/host/lent-packages.ts). */
+export const HUB_MODULES = join(dirname(ROOT), 'node_modules');
+
 /** The web app's files: dist/web. */
 export const WEB_ROOT = join(ROOT, 'web');
 

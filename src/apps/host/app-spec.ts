@@ -10,6 +10,7 @@ import { API_PERMISSION, permissionReadFiles } from '../manifest/permissions.js'
 import { apiSocketDir } from './api-socket.js';
 import { type HubState, initialState } from './app-state.js';
 import type { ChildSpec } from './child-spec.js';
+import type { Lent } from './lent-packages.js';
 import type { Sandbox } from './sandbox.js';
 
 /** Each app's memory and disk, MiB: the defaults, and the most an app.json may ask for. */
@@ -47,7 +48,7 @@ export interface SpecContext {
   /** `<data-dir>/run`: the folders of the apps' API sockets (api-socket.ts). */
   readonly runDir: string;
   /** The SDK link in the apps folder, and the folder holding it. */
-  readonly sdk: { readonly link: string; readonly modules: string };
+  readonly sdk: { readonly link: string; readonly modules: string; readonly lent: readonly Lent[] };
   readonly sandbox: Sandbox;
   readonly limits: AppLimitDefaults;
   readonly hub: HubState;
@@ -86,6 +87,7 @@ export function childSpec(
     diskFloorMb: ctx.limits.diskFloorMb,
     appsPackage: join(ctx.appsDir, 'package.json'),
     sdkLink: ctx.sdk.link,
+    lent: ctx.sdk.lent,
     init: () => ({
       app: { id: app.id, version: manifest.version, dir: app.dir, main: mainModule(manifest, app.dir), userdata: app.userdata },
       manifest: manifest.raw,

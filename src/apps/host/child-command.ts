@@ -69,7 +69,7 @@ function scopeFilesAbove(dir: string): string[] {
 }
 
 export function childExecArgv(
-  spec: Pick<ChildSpec, 'dir' | 'userdata' | 'readPaths'> & Partial<Pick<ChildSpec, 'sandbox' | 'limits'>>,
+  spec: Pick<ChildSpec, 'dir' | 'userdata' | 'readPaths'> & Partial<Pick<ChildSpec, 'sandbox' | 'limits' | 'lent'>>,
   heapMb: number,
   runtime: readonly string[] = runtimeReads(),
 ): string[] {
@@ -79,7 +79,7 @@ export function childExecArgv(
   // Above the bootstrap and the app, only the package.json files the module loader looks for.
   const scopes = new Set([...runtime.flatMap(scopeFilesAbove), ...scopeFilesAbove(spec.dir)]);
   // Its own descriptors, which fs.fsync opens again to flush (fd-sync.ts).
-  const reads = [...runtime, spec.dir, ...writes, ...spec.readPaths, ...scopes, OWN_FDS];
+  const reads = [...runtime, spec.dir, ...writes, ...spec.readPaths, ...(spec.lent ?? []).map((l) => l.target), ...scopes, OWN_FDS];
   const heap = spec.limits ? Math.min(heapMb, Math.max(16, Math.floor(spec.limits.memoryMb * 0.75))) : heapMb;
   return [
     '--experimental-permission',
@@ -116,6 +116,7 @@ export function childCommand(spec: ChildSpec, heapMb: number): { file: string; a
     appDir: spec.dir,
     userdata: spec.userdata,
     sdkLink: spec.sdkLink,
+    lent: spec.lent,
     appsPackage: spec.appsPackage,
     ...(shipsOwnHomey(spec.dir) ? { homeyShim: join(dirname(spec.sdkLink), ES_MODULE_SHIM) } : {}),
     // The folder of the SDK link is made in the sandbox with the link alone in it.

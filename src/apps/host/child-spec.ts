@@ -6,6 +6,7 @@ import { constants as osConstants } from 'node:os';
 import type { AppCallArgs } from '../wire/protocol.js';
 import type { RpcError } from '../wire/wire.js';
 import type { AppChild } from './child.js';
+import type { Lent } from './lent-packages.js';
 import type { ProcessLimits, Sandbox } from './sandbox.js';
 
 export interface ChildOptions {
@@ -48,6 +49,8 @@ export interface ChildSpec {
   /** `<apps-dir>/package.json` (apps without their own are CommonJS) and the SDK link beside it. */
   appsPackage: string;
   sdkLink: string;
+  /** The libraries the hub lends apps, linked beside the SDK link (lent-packages.ts). */
+  lent: readonly Lent[];
   /**
    * What init carries, taken when init is sent: the state the app copies (settings, language,
    * location) is current as of that moment, and every change after it arrives as an event.

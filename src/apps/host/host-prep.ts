@@ -3,12 +3,13 @@ import type { Logger } from 'pino';
 import { makeDirs } from '../../core/files.js';
 import { recoverInterrupted } from '../catalogue/install.js';
 import { makeAppsFolder } from './examples.js';
+import { type Lent, lentScopes, linkLent } from './lent-packages.js';
 import { probeSandbox, type Sandbox, type SandboxChoice } from './sandbox.js';
 import { prepareAppsFolder } from './sdk-link.js';
 
 export interface PreparedHost {
-  /** The SDK link in the apps folder, and that folder (apps may read both). */
-  sdk: { link: string; modules: string };
+  /** The SDK link in the apps folder, and that folder (apps may read both), and the libraries lent beside it. */
+  sdk: { link: string; modules: string; lent: readonly Lent[] };
   sandbox: Sandbox;
 }
 
@@ -27,7 +28,10 @@ export function beginSandboxProbe(choice: SandboxChoice): Promise<Sandbox> {
 export async function prepareHost(opts: { appsDir: string; dataDir: string; log: Logger; probed: Promise<Sandbox> }): Promise<PreparedHost> {
   const examples = await makeAppsFolder(opts.appsDir);
   if (examples.length > 0) opts.log.info({ appsDir: opts.appsDir, examples }, 'made the apps folder, with the example apps');
-  const sdk = await prepareAppsFolder(opts.appsDir);
+  const folder = await prepareAppsFolder(opts.appsDir);
+  const lent = lentScopes(folder.modules);
+  await linkLent(lent);
+  const sdk = { ...folder, lent };
   const sandbox = await opts.probed;
   if (sandbox.reason) opts.log.warn({ containment: sandbox.containment, reason: sandbox.reason }, 'apps run with the permission model only');
   else opts.log.info({ containment: sandbox.containment }, 'apps run in namespaces of their own');

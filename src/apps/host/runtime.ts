@@ -57,7 +57,7 @@ export class AppRuntime {
   private section!: RecordSection<AppRecord>;
   private readonly supervisorOptions: SupervisorOptions;
   private unregister: Array<() => void> = [];
-  private sdk: PreparedHost['sdk'] = { link: '', modules: '' };
+  private sdk: PreparedHost['sdk'] = { link: '', modules: '', lent: [] };
   private sandbox: Sandbox = { containment: 'permission-model-only', reason: 'not started yet', nestedUserns: 'not-forbidden', note: null, hold: null };
   private readonly limitDefaults: AppLimitDefaults;
   private readonly watch: FolderWatch;

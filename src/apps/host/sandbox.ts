@@ -13,6 +13,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Lent } from './lent-packages.js';
 import { INFO_FD } from './node-pid.js';
 
 export type Containment = 'namespaces' | 'permission-model-only';
@@ -132,6 +133,8 @@ export interface SandboxSpec {
   readonly appsPackage: string;
   /** The SDK as a package, mounted over the app's own `node_modules/homey` when it ships one (sdk-link.ts). */
   readonly homeyShim?: string;
+  /** The libraries the hub lends, linked beside the SDK link (lent-packages.ts). */
+  readonly lent: readonly Lent[];
   /** Single files the app may read besides those (sensor readings). */
   readonly readFiles: readonly string[];
   /** Whether the app shares the host's network (the `hearth:network:access` permission). */
@@ -282,6 +285,7 @@ export function sandboxCommand(sandbox: Sandbox, spec: SandboxSpec): { file: str
     '--symlink',
     spec.sdk,
     spec.sdkLink,
+    ...spec.lent.flatMap(({ link, target }) => ['--ro-bind', target, target, '--symlink', target, link]),
     '--bind',
     spec.userdata,
     spec.userdata,
