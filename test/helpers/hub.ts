@@ -27,6 +27,8 @@ export interface HubOptions {
   ownerToken?: string | null;
   /** Hands the hub an open pipe on this descriptor (not close-on-exec), as a careless parent would. */
   inheritFd?: number;
+  /** Runs the hub in this network namespace, listening on `address` there (test/helpers/netns.ts). */
+  netns?: { name: string; address: string };
 }
 
 export interface CallOptions {
@@ -89,13 +91,17 @@ export async function startHub(options: HubOptions = {}): Promise<RunningHub> {
   delete env.HEARTH_OWNER_TOKEN;
   const owner = options.ownerToken === undefined ? OWNER : options.ownerToken;
   if (owner !== null) env.HEARTH_OWNER_TOKEN = owner;
-  const args = [CLI, 'start', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir, '--apps-dir', appsDir, ...(options.args ?? [])];
+  const host = options.netns?.address ?? '127.0.0.1';
+  const args = [CLI, 'start', '--host', host, '--port', '0', '--data-dir', dataDir, '--apps-dir', appsDir, ...(options.args ?? [])];
   const stdio: Array<'ignore' | 'pipe'> = ['ignore', 'pipe', 'pipe'];
   if (options.inheritFd !== undefined) {
     for (let fd = 3; fd < options.inheritFd; fd++) stdio[fd] = 'ignore';
     stdio[options.inheritFd] = 'pipe';
   }
-  const child = spawn(process.execPath, args, { env, stdio });
+  // `ip netns exec` execs node itself: the child's pid is the hub's.
+  const child = options.netns
+    ? spawn('ip', ['netns', 'exec', options.netns.name, process.execPath, ...args], { env, stdio })
+    : spawn(process.execPath, args, { env, stdio });
   const output: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (l) => output.push(l));
   const port = await new Promise<number>((resolvePort, reject) => {
@@ -117,11 +123,11 @@ export async function startHub(options: HubOptions = {}): Promise<RunningHub> {
       reject(new Error(`hub exited with ${code} before listening:\n${output.join('\n')}`));
     });
   });
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host}:${port}`;
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const hub: RunningHub = {
     url,
-    wsUrl: `ws://127.0.0.1:${port}`,
+    wsUrl: `ws://${host}:${port}`,
     port,
     dataDir,
     appsDir,

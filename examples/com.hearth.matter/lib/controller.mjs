@@ -1,0 +1,230 @@
+// The Matter controller: a matter.js node with the controller behavior, its fabric and keys in
+// a folder of the app's userdata (mode 0700: in the hub's backups with the app, restored with
+// it). It commissions devices already on the IP network by their pairing code, keeps a
+// subscription to each (matter.js reconnects by itself after a restart or an outage) and lets
+// the devices read, hear and command their endpoints. Loaded only once the home has a Matter
+// device or pairs one: matter.js costs ~140 MB, which a home without Matter should not pay.
+import { EventEmitter } from 'node:events';
+import { mkdirSync, chmodSync } from 'node:fs';
+import { ControllerBehavior, Environment, Logger, Seconds, ServerNode } from '@matter/main';
+import { Read } from '@matter/main/protocol';
+
+/** How long a commissioning may take, from the code to the device's operational session. */
+const COMMISSION_TIMEOUT = Seconds(60);
+/**
+ * The longest a device may stay silent in its subscription: it must report at least this often,
+ * so a device that went away is noticed within about this time (matter.js's default is an hour).
+ */
+const MAX_INTERVAL = Seconds(60);
+/**
+ * How often a device that cannot be reached is asked whether it is back. matter.js's own retries
+ * back off to an hour, and a device that restarts does not always resume its subscription by
+ * itself (seen with a device commissioned in the same run): a read opens a new session at once.
+ */
+const PING_MS = 15_000;
+
+/** A pairing code as people type it: 11 or 21 digits with dashes and spaces, or a QR payload (MT:...). */
+export function normalCode(input) {
+  const text = String(input ?? '').trim();
+  if (/^MT:[0-9A-Z.\-]+$/i.test(text)) return text.toUpperCase();
+  const digits = text.replace(/[\s-]/g, '');
+  if (/^\d{11}$|^\d{21}$/.test(digits)) return digits;
+  throw new Error('That is not a Matter pairing code: it has 11 digits (or 21), or is the text of its QR code (MT:...)');
+}
+
+/** The Device Library's device type ids of an endpoint. */
+const typesOf = (ep) => (ep.stateOf('descriptor')?.deviceTypeList ?? []).map((t) => Number(t.deviceType));
+
+/** A plain copy of an endpoint's state for the behaviors asked (matter.js hands out live proxies). */
+function snapshot(ep, behaviors) {
+  const out = {};
+  for (const b of behaviors) {
+    if (!(b in ep.behaviors.supported)) continue;
+    const s = ep.stateOf(b);
+    out[b] = Object.fromEntries(Object.keys(s).map((k) => [k, s[k]]));
+  }
+  return out;
+}
+
+export class Controller extends EventEmitter {
+  /** @param {{storage: string, log: (...a: unknown[]) => void}} opts */
+  constructor(opts) {
+    super();
+    this.setMaxListeners(0);
+    this.opts = opts;
+    this.node = null;
+    /** Whether each device's subscription is alive now (matter.js says so as it changes). */
+    this.active = new Map();
+    /** The timer asking each unreachable device whether it is back (one per device). */
+    this.pings = new Map();
+  }
+
+  async start() {
+    mkdirSync(this.opts.storage, { recursive: true, mode: 0o700 });
+    chmodSync(this.opts.storage, 0o700);
+    const env = Environment.default;
+    // matter.js reads settings from the process's arguments, its MATTER_* variables and a
+    // config.json in the storage root: set here, whatever those say.
+    env.vars.set('storage.path', this.opts.storage);
+    Logger.level = 'warn';
+    this.node = await ServerNode.create(ServerNode.RootEndpoint.with(ControllerBehavior), {
+      id: 'hearth',
+      // A controller, not a device: no commissioning window of its own, any free port.
+      commissioning: { enabled: false },
+      network: { port: 0 },
+      controller: { adminFabricLabel: 'hearth' },
+    });
+    await this.node.start();
+    for (const peer of this.peers()) this.follow(peer);
+  }
+
+  startPinging(peer) {
+    if (this.pings.has(peer.id)) return;
+    let busy = false;
+    const timer = setInterval(() => {
+      if (busy || !this.node) return;
+      busy = true;
+      this.ping(peer)
+        .then(() => peer.hearthTold?.(true))
+        .catch(() => undefined)
+        .finally(() => {
+          busy = false;
+        });
+    }, PING_MS);
+    timer.unref?.();
+    this.pings.set(peer.id, timer);
+  }
+
+  stopPinging(id) {
+    clearInterval(this.pings.get(id));
+    this.pings.delete(id);
+  }
+
+  /** Reads one attribute (the data model revision of the root endpoint): answers when the device does. */
+  async ping(peer) {
+    for await (const _chunk of peer.interaction.read(Read({ attributes: [{ endpointId: 0, clusterId: 0x28, attributeId: 0 }] })));
+  }
+
+  async close() {
+    for (const id of [...this.pings.keys()]) this.stopPinging(id);
+    const node = this.node;
+    this.node = null;
+    if (node) await node.close();
+  }
+
+  /** The commissioned devices. */
+  peers() {
+    return [...(this.node?.peers ?? [])].filter((p) => p.lifecycle.isCommissioned);
+  }
+
+  peer(id) {
+    const peer = this.peers().find((p) => p.id === id);
+    if (!peer) throw new Error(`No Matter device ${id} on this hub (it was removed)`);
+    return peer;
+  }
+
+  /** Hears a device come and go; sets how often it must report. */
+  follow(peer) {
+    if (peer.hearthFollowed) return;
+    peer.hearthFollowed = true;
+    const told = (active) => {
+      if (this.active.get(peer.id) === active) return;
+      this.active.set(peer.id, active);
+      this.emit('reachable', peer.id, active);
+      if (active) this.stopPinging(peer.id);
+      else this.startPinging(peer);
+    };
+    peer.hearthTold = told;
+    peer.events.network.subscriptionStatusChanged.on(told);
+    // A report or keep-alive: the device is there. After an outage matter.js subscribes again
+    // without always saying the subscription is active (a device restarted, seen here).
+    peer.events.network.subscriptionAlive.on(() => told(true));
+    peer.lifecycle.offline.on(() => told(false));
+    peer.lifecycle.decommissioned?.on?.(() => this.emit('removed', peer.id));
+    const sub = peer.state.network.defaultSubscription;
+    if (!sub || sub.maxIntervalCeiling !== MAX_INTERVAL) {
+      peer.set({ network: { defaultSubscription: { ...(sub ?? {}), maxIntervalCeiling: MAX_INTERVAL } } }).catch((err) => this.opts.log('could not set the subscription interval', err.message));
+    }
+  }
+
+  reachable(id) {
+    const peer = this.peer(id);
+    return this.active.get(id) ?? peer.lifecycle.isOnline;
+  }
+
+  /** Commissions the device whose code this is; resolves with its summary. */
+  async commission(code) {
+    if (!this.node) throw new Error('The Matter controller is not running');
+    const pairingCode = normalCode(code);
+    const peer = await this.node.peers.commission({ pairingCode, timeout: COMMISSION_TIMEOUT });
+    this.follow(peer);
+    return this.summary(peer);
+  }
+
+  async remove(id) {
+    const peer = this.peer(id);
+    // decommission() asks the device to forget this fabric; a device that cannot be reached is
+    // forgotten here all the same (it keeps a stale fabric until it is reset).
+    try {
+      await peer.decommission();
+    } catch (err) {
+      this.opts.log(`${id} could not be told to leave (${err.message}); forgetting it here`);
+      await peer.delete();
+    }
+    this.stopPinging(id);
+    this.active.delete(id);
+    this.emit('removed', id);
+  }
+
+  /** One device as Homey's Web API and the pairing list show it. */
+  summary(peer) {
+    const info = peer.stateOf('basicInformation') ?? {};
+    const parts = (peer.stateOf('descriptor')?.partsList ?? []).map(Number);
+    return {
+      id: peer.id,
+      nodeId: String(peer.peerAddress?.nodeId ?? ''),
+      name: info.nodeLabel || info.productName || 'Matter device',
+      vendorName: info.vendorName ?? null,
+      productName: info.productName ?? null,
+      vendorId: info.vendorId ?? null,
+      productId: info.productId ?? null,
+      serialNumber: info.serialNumber ?? null,
+      available: this.active.get(peer.id) ?? peer.lifecycle.isOnline,
+      endpoints: parts
+        .filter((n) => peer.endpoints.has(n))
+        .map((n) => ({ number: n, deviceTypes: typesOf(peer.endpoints.for(n)) })),
+    };
+  }
+
+  /** An endpoint of a device: its state for `behaviors`, its changes, its commands. */
+  endpoint(id, number) {
+    const peer = this.peer(id);
+    if (!peer.endpoints.has(number)) throw new Error(`The Matter device ${id} has no endpoint ${number}`);
+    const ep = peer.endpoints.for(number);
+    return {
+      deviceTypes: typesOf(ep),
+      state: (behaviors) => snapshot(ep, behaviors),
+      /** Calls `listener` on a change of any attribute of these behaviors; answers how to stop. */
+      listen(behaviors, listener) {
+        const offs = [];
+        for (const b of behaviors) {
+          const events = b in ep.behaviors.supported ? ep.events[b] : undefined;
+          if (!events) continue;
+          for (const attr of Object.keys(ep.stateOf(b))) {
+            const changed = events[`${attr}$Changed`];
+            if (!changed?.on) continue;
+            changed.on(listener);
+            offs.push(() => changed.off(listener));
+          }
+        }
+        return () => offs.forEach((off) => off());
+      },
+      async invoke([behavior, command, fields]) {
+        if (behavior === 'write') return ep.setStateOf(command, fields);
+        const commands = ep.commandsOf(behavior);
+        if (typeof commands[command] !== 'function') throw new Error(`The Matter device cannot ${command}`);
+        return fields === undefined ? commands[command]() : commands[command](fields);
+      },
+    };
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The Matter app (examples/com.hearth.matter) against a real matter.js device: the hub in one
+ * network namespace, a simulated light and temperature sensor (scripts/matter/device.mjs) in
+ * another, joined by a veth pair (Matter finds devices by mDNS, which a single loopback does not
+ * carry). Paired by its code through the pairing session the web app drives, each endpoint a
+ * device of its own; toggled from the Web API and from a flow, the device's own change heard;
+ * gone (unavailable) and back (available); removed (the device leaves hearth's fabric).
+ * Needs root for the namespaces (CI runs as root): elsewhere it skips, saying why.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cp, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { type Lan, lanMissing, makeLan } from '../helpers/netns.js';
+import { poll } from '../helpers/poll.js';
+import { waitAppRunning } from '../managers/dashboards/helpers.js';
+import { ROOT, removeAll } from './helpers.js';
+
+const APP = 'com.hearth.matter';
+const missing = lanMissing();
+type Device = {
+  id: string;
+  name: string;
+  class: string;
+  available: boolean;
+  unavailableMessage: string | null;
+  capabilities: string[];
+  capabilitiesObj: Record<string, { value: unknown }>;
+};
+
+/** The simulated device: its codes, what it printed, and its stdin. */
+class SimDevice {
+  lines: Array<Record<string, unknown>> = [];
+  codes!: { manualPairingCode: string; qrPairingCode: string };
+  private child!: ChildProcess;
+  constructor(
+    private readonly lan: Lan,
+    private readonly storage: string,
+  ) {}
+
+  async start(): Promise<void> {
+    const config = JSON.stringify({ storage: this.storage, port: 5540, passcode: 20202021, discriminator: 3840, label: 'Hall light' });
+    const [file, ...args] = this.lan.exec(this.lan.deviceNs, [process.execPath, join(ROOT, 'scripts/matter/device.mjs'), config]) as [string, ...string[]];
+    this.child = spawn(file, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: this.child.stdout! });
+    this.codes = await new Promise((resolve, reject) => {
+      this.child.once('exit', (code) => reject(new Error(`the device exited with ${code}`)));
+      lines.on('line', (line) => {
+        const msg = JSON.parse(line) as Record<string, unknown>;
+        this.lines.push(msg);
+        if (typeof msg.manualPairingCode === 'string') resolve(msg as typeof this.codes);
+      });
+    });
+  }
+
+  send(line: string): void {
+    this.child.stdin!.write(`${line}\n`);
+  }
+
+  async kill(): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((r) => this.child.once('exit', r));
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+let lan: Lan;
+let hub: RunningHub;
+let sim: SimDevice;
+const dirs: string[] = [];
+const ids: Record<string, string> = {};
+
+const device = async (name: string) => (await hub.call<Device>('GET', `/api/manager/devices/device/${ids[name]}`)).body;
+const value = async (name: string, cap: string) => (await device(name)).capabilitiesObj[cap]?.value;
+const until = <T>(what: string, fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000) => poll(fn, ok, what, Math.ceil(timeoutMs / 200), 200);
+const set = (name: string, capability: string, v: unknown) =>
+  hub.call<{ error?: string }>('PUT', `/api/manager/devices/device/${ids[name]}/capability/${capability}`, { body: { value: v } });
+const emit = <T>(session: string, event: string, data?: unknown) =>
+  hub.call<T & { error?: string }>('POST', `/api/manager/drivers/pairsession/${session}/emit`, { body: { event, ...(data === undefined ? {} : { data }) } });
+
+describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missing})` : ''}`, { timeout: 120_000 }, () => {
+  beforeAll(async () => {
+    lan = makeLan();
+    const [appsDir, storage] = [await tempDir('hearth-matter-apps-'), await tempDir('hearth-matter-device-')];
+    dirs.push(appsDir, storage);
+    sim = new SimDevice(lan, storage);
+    await sim.start();
+    await cp(join(ROOT, 'examples', APP), join(appsDir, APP), { recursive: true });
+    hub = await startHub({ appsDir, netns: { name: lan.hubNs, address: lan.hubAddress } });
+    await waitAppRunning(hub, APP);
+  }, 90_000);
+  afterAll(async () => {
+    await sim?.kill();
+    await hub?.cleanup();
+    lan?.close();
+    await removeAll(...dirs);
+  });
+
+  it('pairs a device by its code, each endpoint a device with its capabilities; a wrong code is told', async () => {
+    const session = (
+      await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: `homey:app:${APP}:matter` } })
+    ).body.id;
+    const wrong = await emit(session, 'pincode', [...'1234']);
+    expect(wrong.status).toBe(502);
+    expect(wrong.text).toContain('That is not a Matter pairing code');
+    const paired = await emit<boolean>(session, 'pincode', [...sim.codes.manualPairingCode]);
+    expect(paired.status, paired.text).toBe(200);
+    expect(paired.body).toBe(true);
+    const listed = await emit<Array<{ name: string }>>(session, 'list_devices');
+    expect(listed.body.map((d) => d.name)).toEqual(['Hall light 1', 'Hall light 2']);
+    for (const d of listed.body) {
+      const added = await hub.call<Device>('POST', `/api/manager/drivers/pairsession/${session}/device`, { body: d });
+      expect(added.status, added.text).toBe(201);
+      ids[added.body.name] = added.body.id;
+    }
+    await hub.call('DELETE', `/api/manager/drivers/pairsession/${session}`);
+    const light = await device('Hall light 1');
+    expect([light.class, light.capabilities]).toEqual(['light', ['onoff']]);
+    const sensor = await device('Hall light 2');
+    expect([sensor.class, sensor.capabilities]).toEqual(['sensor', ['measure_temperature']]);
+    await until(
+      'the temperature read',
+      () => value('Hall light 2', 'measure_temperature'),
+      (v) => v === 21.5,
+    );
+    // The fabric and its keys: a folder of the app's own, for nobody else.
+    const folder = await stat(join(hub.dataDir, 'apps', APP, 'userdata', 'matter'));
+    expect(folder.mode & 0o777).toBe(0o700);
+  });
+
+  it('turns the light on from the Web API, and hears the lamp switched at the lamp', async () => {
+    expect((await set('Hall light 1', 'onoff', true)).status).toBe(200);
+    await until(
+      'the lamp on',
+      async () => sim.lines.at(-1),
+      (l) => l?.onOff === true,
+    );
+    expect(await value('Hall light 1', 'onoff')).toBe(true);
+    sim.send('toggle');
+    await until(
+      'the hub to hear it off',
+      () => value('Hall light 1', 'onoff'),
+      (v) => v === false,
+    );
+    sim.send('temperature 2300');
+    await until(
+      'the new temperature',
+      () => value('Hall light 2', 'measure_temperature'),
+      (v) => v === 23,
+    );
+  });
+
+  it('runs a flow: a warm hall turns the light on', async () => {
+    const flow = await hub.call('POST', '/api/manager/flow/flow', {
+      body: {
+        name: 'warm hall',
+        trigger: { id: `homey:device:${ids['Hall light 2']}:measure_temperature_changed` },
+        actions: [{ id: `homey:device:${ids['Hall light 1']}:on`, args: {} }],
+      },
+    });
+    expect(flow.status, flow.text).toBe(201);
+    sim.send('temperature 2450');
+    await until(
+      'the flow to turn the lamp on',
+      async () => sim.lines.at(-1),
+      (l) => l?.onOff === true,
+    );
+    await until(
+      'the hub to say so',
+      () => value('Hall light 1', 'onoff'),
+      (v) => v === true,
+    );
+  });
+
+  it('is unavailable while the device is gone, and available again when it is back', async () => {
+    await sim.kill();
+    // A command that cannot reach it fails, and says so on the device.
+    const failed = await set('Hall light 1', 'onoff', false);
+    expect(failed.status).not.toBe(200);
+    await until(
+      'the light unavailable',
+      () => device('Hall light 1'),
+      (d) => !d.available,
+      90_000,
+    );
+    expect((await device('Hall light 1')).unavailableMessage).toContain('cannot be reached');
+    await sim.start();
+    await until(
+      'the light back',
+      () => device('Hall light 1'),
+      (d) => d.available,
+      60_000,
+    );
+    expect((await set('Hall light 1', 'onoff', false)).status).toBe(200);
+    await until(
+      'the lamp off',
+      async () => sim.lines.at(-1),
+      (l) => l?.onOff === false,
+    );
+  });
+
+  it('removes the device: deleting its last endpoint takes it off the fabric', async () => {
+    expect((await hub.call('DELETE', `/api/manager/devices/device/${ids['Hall light 2']}`)).status).toBe(204);
+    expect((await hub.call('DELETE', `/api/manager/devices/device/${ids['Hall light 1']}`)).status).toBe(204);
+    // Off hearth's fabric, the device opens for commissioning again: the same code pairs it anew.
+    const session = (
+      await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: `homey:app:${APP}:matter` } })
+    ).body.id;
+    const again = await emit<boolean>(session, 'pincode', [...sim.codes.manualPairingCode]);
+    expect(again.status, again.text).toBe(200);
+  });
+});
