@@ -95,6 +95,8 @@ describe('manifest', () => {
     ]);
     expect(m.permissions).toEqual([]);
     expect(parsed({ ...base, _comment: 'generated', $schema: 'x', energy: {}, brandName: 'B' }).warnings).toEqual([]);
+    // hearth's own extension is read (the Matter app asks for more memory with it), no typo.
+    expect(parsed({ ...base, hearth: { memoryMb: 256 } }).warnings).toEqual([]);
   });
 
   it('says where app.json stops being JSON by line and column', () => {

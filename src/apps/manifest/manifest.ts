@@ -369,14 +369,15 @@ function withReadableSettings(raw: Record<string, unknown>): { cleaned: Record<s
 
 /**
  * The top-level keys of app.json that Homey's apps use (its docs and validator, and what the
- * apps of the compatibility corpus write), and hearth's `main`: any other is most likely a typo,
+ * apps of the compatibility corpus write), and hearth's own `main` and `hearth` (an app's memory
+ * and disk beyond the defaults, which the hub reads): any other is most likely a typo,
  * which Homey's validator would refuse and hearth would otherwise ignore in silence.
  */
 const KNOWN_KEYS = new Set([
   ...['_comment', 'id', 'version', 'compatibility', 'sdk', 'runtime', 'esm', 'main', 'platforms', 'name', 'description', 'category'],
   ...['permissions', 'images', 'icon', 'author', 'contributors', 'contributing', 'bugs', 'source', 'homepage', 'support', 'tags'],
   ...['brandColor', 'brandName', 'homeyCommunityTopicId', 'platformLocalRequiredFeatures', 'dependencies', 'api', 'flow', 'drivers'],
-  ...['capabilities', 'discovery', 'signals', 'screensavers', 'widgets', 'settings', 'energy'],
+  ...['capabilities', 'discovery', 'signals', 'screensavers', 'widgets', 'settings', 'energy', 'hearth'],
 ]);
 
 /** A warning per top-level key Homey does not know, naming the nearest known one. */
