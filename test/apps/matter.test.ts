@@ -8,11 +8,14 @@
  * Needs root for the namespaces (CI runs as root): elsewhere it skips, saying why.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cp, stat } from 'node:fs/promises';
+import { cp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { restoreBackup } from '../../src/backup/index.js';
+import { openEvents } from '../helpers/events.js';
+import { loadHomeyApi } from '../helpers/homey-api.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { type Lan, lanMissing, makeLan } from '../helpers/netns.js';
 import { poll } from '../helpers/poll.js';
 import { waitAppRunning } from '../managers/dashboards/helpers.js';
@@ -69,6 +72,9 @@ class SimDevice {
 
 let lan: Lan;
 let hub: RunningHub;
+let appsDir: string;
+/** Hubs stopped before a restore, cleaned up at the end with their folders. */
+const stopped: RunningHub[] = [];
 let sim: SimDevice;
 const dirs: string[] = [];
 const ids: Record<string, string> = {};
@@ -84,7 +90,8 @@ const emit = <T>(session: string, event: string, data?: unknown) =>
 describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missing})` : ''}`, { timeout: 120_000 }, () => {
   beforeAll(async () => {
     lan = makeLan();
-    const [appsDir, storage] = [await tempDir('hearth-matter-apps-'), await tempDir('hearth-matter-device-')];
+    const storage = await tempDir('hearth-matter-device-');
+    appsDir = await tempDir('hearth-matter-apps-');
     dirs.push(appsDir, storage);
     sim = new SimDevice(lan, storage);
     await sim.start();
@@ -95,6 +102,7 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
   afterAll(async () => {
     await sim?.kill();
     await hub?.cleanup();
+    for (const h of stopped) await h.cleanup();
     lan?.close();
     await removeAll(...dirs);
   });
@@ -172,6 +180,84 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
       'the hub to say so',
       () => value('Hall light 1', 'onoff'),
       (v) => v === true,
+    );
+  });
+
+  it("is an ordinary device to Homey's own client, and in insights", async () => {
+    const client = await (await loadHomeyApi()).HomeyAPI.createLocalAPI({ address: hub.url, token: OWNER });
+    try {
+      type ClientDevice = {
+        name: string;
+        setCapabilityValue(o: { capabilityId: string; value: unknown }): Promise<void>;
+        makeCapabilityInstance(c: string, f: (v: unknown) => void): { destroy(): void };
+      };
+      const listed = await (client.devices as unknown as { getDevices(): Promise<Record<string, ClientDevice>> }).getDevices();
+      expect(listed[ids['Hall light 1']!]?.name).toBe('Hall light 1');
+      const heard: unknown[] = [];
+      const instance = listed[ids['Hall light 2']!]!.makeCapabilityInstance('measure_temperature', (v) => heard.push(v));
+      let t = 2000;
+      await until(
+        'the client to hear the sensor',
+        async () => {
+          sim.send(`temperature ${(t += 10)}`);
+          return heard;
+        },
+        (h) => h.length > 0,
+      );
+      expect(typeof heard[0]).toBe('number');
+      instance.destroy();
+      await listed[ids['Hall light 1']!]!.setCapabilityValue({ capabilityId: 'onoff', value: false });
+      await until(
+        'the lamp off',
+        async () => sim.lines.at(-1),
+        (l) => l?.onOff === false,
+      );
+      const insights = client.insights as unknown as { getLogEntries(o: { id: string; resolution?: string }): Promise<{ values: Array<{ v: unknown }> }> };
+      const entries = await until(
+        "the sensor's insights",
+        () => insights.getLogEntries({ id: `homey:device:${ids['Hall light 2']}:measure_temperature`, resolution: 'last24Hours' }),
+        (e) => e.values.length > 0,
+      );
+      expect(typeof entries.values.at(-1)?.v).toBe('number');
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('keeps the fabric in the backup: restored, the hub commands the device again', async () => {
+    const ev = await openEvents(hub.wsUrl, 'backup', OWNER);
+    const job = await hub.call<{ id: string }>('POST', '/api/manager/backup/backup/');
+    const done = (
+      await ev.next(
+        (f) =>
+          f.event === 'backup.update' &&
+          (f.args[0] as { id: string; state: string }).id === job.body.id &&
+          (f.args[0] as { state: string }).state !== 'running',
+        30_000,
+      )
+    ).args[0] as { state: string; file: string };
+    ev.close();
+    expect(done.state).toBe('done');
+    const dataDir = hub.dataDir;
+    expect(await hub.stop()).toBe(0);
+    stopped.push(hub);
+    // The fabric and its keys gone: only the backup has them.
+    await rm(join(dataDir, 'apps', APP), { recursive: true });
+    const restored = await restoreBackup(join(dataDir, 'backups', done.file), { dataDir, appsDir });
+    expect(restored.manifest.contents.userdata).toContain(APP);
+    expect((await stat(join(dataDir, 'apps', APP, 'userdata', 'matter'))).mode & 0o777).toBe(0o700);
+    hub = await startHub({ dataDir, appsDir, netns: { name: lan.hubNs, address: lan.hubAddress } });
+    await until(
+      'the light reachable again',
+      () => device('Hall light 1'),
+      (d) => d?.available === true,
+      60_000,
+    );
+    expect((await set('Hall light 1', 'onoff', true)).status).toBe(200);
+    await until(
+      'the lamp on',
+      async () => sim.lines.at(-1),
+      (l) => l?.onOff === true,
     );
   });
 

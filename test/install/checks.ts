@@ -86,7 +86,7 @@ export async function untilAppsRun(what: string, url: string, token: string, ids
 }
 
 /** The example apps every release brings. */
-export const EXAMPLES = ['com.hearth.greeter', 'com.hearth.sysmon', 'com.hearth.virtual', 'com.hearth.zigbee2mqtt'];
+export const EXAMPLES = ['com.hearth.greeter', 'com.hearth.matter', 'com.hearth.sysmon', 'com.hearth.virtual', 'com.hearth.zigbee2mqtt'];
 
 const releases = new Map<string, string>();
 /**
