@@ -35,6 +35,7 @@ export const MANAGER_NAMES = [
   'moods',
   'alarms',
   'energy',
+  'matter',
   'notifications',
 ] as const;
 export type ManagerName = (typeof MANAGER_NAMES)[number];

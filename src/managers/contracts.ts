@@ -11,6 +11,7 @@ import { dashboardsContract } from './dashboards/contract.js';
 import { devicesContract } from './devices/contract.js';
 import { driversContract } from './drivers/contract.js';
 import { energyContract } from './energy/contract.js';
+import { matterContract } from './matter/contract.js';
 import { flowContract } from './flow/contract.js';
 import { flowtokenContract } from './flowtoken/contract.js';
 import { geolocationContract } from './geolocation/contract.js';
@@ -51,6 +52,7 @@ export const CONTRACTS = {
   moods: moodsContract,
   alarms: alarmsContract,
   energy: energyContract,
+  matter: matterContract,
   notifications: notificationsContract,
 } as const;
 

@@ -23,6 +23,7 @@ import { I18nManager } from './i18n/index.js';
 import { ImagesManager } from './images/index.js';
 import { InsightsManager } from './insights/index.js';
 import { LogicManager } from './logic/index.js';
+import { MatterManager } from './matter/index.js';
 import { MoodsManager } from './moods/index.js';
 import { NotificationsManager } from './notifications/index.js';
 import { PresenceManager } from './presence/index.js';
@@ -113,6 +114,7 @@ export function createManagers(
     zones,
     devices,
     new DriversManager({ ...ctx, log: ctx.log.child({ module: 'drivers' }) }, devices.service, runtime),
+    new MatterManager({ ...ctx, log: ctx.log.child({ module: 'matter' }) }, devices.service, runtime),
     new ImagesManager({ ...ctx, log: ctx.log.child({ module: 'images' }) }, devices.service, runtime, reachOf(zones.service)),
     logic,
     moods,

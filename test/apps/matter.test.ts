@@ -46,10 +46,13 @@ class SimDevice {
   async start(): Promise<void> {
     const config = JSON.stringify({ storage: this.storage, port: 5540, passcode: 20202021, discriminator: 3840, label: 'Hall light' });
     const [file, ...args] = this.lan.exec(this.lan.deviceNs, [process.execPath, join(ROOT, 'scripts/matter/device.mjs'), config]) as [string, ...string[]];
-    this.child = spawn(file, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+    this.child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     const lines = createInterface({ input: this.child.stdout! });
+    // matter.js's warnings (development vendor values) stay here; a device that dies says why.
+    let stderr = '';
+    this.child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
     this.codes = await new Promise((resolve, reject) => {
-      this.child.once('exit', (code) => reject(new Error(`the device exited with ${code}`)));
+      this.child.once('exit', (code) => reject(new Error(`the device exited with ${code}: ${stderr}`)));
       lines.on('line', (line) => {
         const msg = JSON.parse(line) as Record<string, unknown>;
         this.lines.push(msg);
@@ -192,6 +195,23 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
         makeCapabilityInstance(c: string, f: (v: unknown) => void): { destroy(): void };
       };
       const listed = await (client.devices as unknown as { getDevices(): Promise<Record<string, ClientDevice>> }).getDevices();
+      // Homey's matter manager: the node, with the devices made of it.
+      type Node = { id: string; name: string; available: boolean; devices: string[]; endpoints: Array<{ number: number; deviceTypes: number[] }> };
+      const nodes = Object.values(await (client as unknown as { matter: { getMatterNodes(): Promise<Record<string, Node>> } }).matter.getMatterNodes());
+      expect(nodes.map((n) => [n.name, n.available, n.devices.sort(), n.endpoints])).toEqual([
+        [
+          'Hall light',
+          true,
+          [ids['Hall light 1'], ids['Hall light 2']].sort(),
+          [
+            { number: 1, deviceTypes: [0x0100] },
+            { number: 2, deviceTypes: [0x0302] },
+          ],
+        ],
+      ]);
+      expect(nodes[0]?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const ping = await hub.call<{ reachable: boolean; ms: number }>('POST', `/api/manager/matter/node/${nodes[0]?.id}/ping`);
+      expect([ping.status, ping.body.reachable]).toEqual([200, true]);
       expect(listed[ids['Hall light 1']!]?.name).toBe('Hall light 1');
       const heard: unknown[] = [];
       const instance = listed[ids['Hall light 2']!]!.makeCapabilityInstance('measure_temperature', (v) => heard.push(v));
@@ -297,5 +317,13 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     ).body.id;
     const again = await emit<boolean>(session, 'pincode', [...sim.codes.manualPairingCode]);
     expect(again.status, again.text).toBe(200);
+    await hub.call('DELETE', `/api/manager/drivers/pairsession/${session}`);
+    // Paired, not added: a node without devices, which Homey's matter manager removes.
+    const nodes = Object.values((await hub.call<Record<string, { id: string; devices: string[] }>>('GET', '/api/manager/matter/nodes')).body);
+    expect(nodes.map((n) => n.devices)).toEqual([[]]);
+    expect((await hub.call('DELETE', `/api/manager/matter/node/${nodes[0]?.id}`)).status).toBe(204);
+    expect((await hub.call('GET', '/api/manager/matter/nodes')).body).toEqual({});
+    expect((await hub.call<{ nodes: number; running: boolean }>('GET', '/api/manager/matter/state')).body).toEqual({ installed: true, running: true, nodes: 0 });
+    expect((await hub.call('GET', `/api/manager/matter/node/${nodes[0]?.id}`)).status).toBe(404);
   });
 });

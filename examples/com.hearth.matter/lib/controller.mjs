@@ -4,6 +4,7 @@
 // subscription to each (matter.js reconnects by itself after a restart or an outage) and lets
 // the devices read, hear and command their endpoints. Loaded only once the home has a Matter
 // device or pairs one: matter.js costs ~140 MB, which a home without Matter should not pay.
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { mkdirSync, chmodSync } from 'node:fs';
 import { ControllerBehavior, Environment, Logger, Seconds, ServerNode } from '@matter/main';
@@ -30,6 +31,15 @@ export function normalCode(input) {
   const digits = text.replace(/[\s-]/g, '');
   if (/^\d{11}$|^\d{21}$/.test(digits)) return digits;
   throw new Error('That is not a Matter pairing code: it has 11 digits (or 21), or is the text of its QR code (MT:...)');
+}
+
+/**
+ * Homey names a node by a UUID: one made of the controller's name for the peer and its node id
+ * on the fabric (random at each commissioning), so a device paired again gets a new one.
+ */
+export function nodeUuid(peerId, nodeId) {
+  const h = createHash('sha256').update(`${peerId}:${nodeId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((Number.parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 /** The Device Library's device type ids of an endpoint. */
@@ -98,6 +108,17 @@ export class Controller extends EventEmitter {
   stopPinging(id) {
     clearInterval(this.pings.get(id));
     this.pings.delete(id);
+  }
+
+  /** Pings a device by its id: how long the read took, or why it failed. */
+  async pingById(id) {
+    const started = Date.now();
+    try {
+      await this.ping(this.peer(id));
+      return { reachable: true, ms: Date.now() - started, error: null };
+    } catch (err) {
+      return { reachable: false, ms: null, error: String(err?.message ?? err) };
+    }
   }
 
   /** Reads one attribute (the data model revision of the root endpoint): answers when the device does. */
@@ -180,9 +201,11 @@ export class Controller extends EventEmitter {
   summary(peer) {
     const info = peer.stateOf('basicInformation') ?? {};
     const parts = (peer.stateOf('descriptor')?.partsList ?? []).map(Number);
+    const nodeId = String(peer.peerAddress?.nodeId ?? '');
     return {
       id: peer.id,
-      nodeId: String(peer.peerAddress?.nodeId ?? ''),
+      uuid: nodeUuid(peer.id, nodeId),
+      nodeId,
       name: info.nodeLabel || info.productName || 'Matter device',
       vendorName: info.vendorName ?? null,
       productName: info.productName ?? null,
