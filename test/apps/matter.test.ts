@@ -7,15 +7,14 @@
  * gone (unavailable) and back (available); removed (the device leaves hearth's fabric).
  * Needs root for the namespaces (CI runs as root): elsewhere it skips, saying why.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { cp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restoreBackup } from '../../src/backup/index.js';
 import { openEvents } from '../helpers/events.js';
 import { loadHomeyApi } from '../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
+import { type MatterProcess, simDevice } from '../../scripts/matter/sim.mjs';
 import { type Lan, lanMissing, makeLan } from '../helpers/netns.js';
 import { poll } from '../helpers/poll.js';
 import { waitAppRunning } from '../managers/dashboards/helpers.js';
@@ -33,52 +32,13 @@ type Device = {
   capabilitiesObj: Record<string, { value: unknown }>;
 };
 
-/** The simulated device: its codes, what it printed, and its stdin. */
-class SimDevice {
-  lines: Array<Record<string, unknown>> = [];
-  codes!: { manualPairingCode: string; qrPairingCode: string };
-  private child!: ChildProcess;
-  constructor(
-    private readonly lan: Lan,
-    private readonly storage: string,
-  ) {}
-
-  async start(): Promise<void> {
-    const config = JSON.stringify({ storage: this.storage, port: 5540, passcode: 20202021, discriminator: 3840, label: 'Hall light' });
-    const [file, ...args] = this.lan.exec(this.lan.deviceNs, [process.execPath, join(ROOT, 'scripts/matter/device.mjs'), config]) as [string, ...string[]];
-    this.child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-    const lines = createInterface({ input: this.child.stdout! });
-    // matter.js's warnings (development vendor values) stay here; a device that dies says why.
-    let stderr = '';
-    this.child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));
-    this.codes = await new Promise((resolve, reject) => {
-      this.child.once('exit', (code) => reject(new Error(`the device exited with ${code}: ${stderr}`)));
-      lines.on('line', (line) => {
-        const msg = JSON.parse(line) as Record<string, unknown>;
-        this.lines.push(msg);
-        if (typeof msg.manualPairingCode === 'string') resolve(msg as typeof this.codes);
-      });
-    });
-  }
-
-  send(line: string): void {
-    this.child.stdin!.write(`${line}\n`);
-  }
-
-  async kill(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
-    const exited = new Promise((r) => this.child.once('exit', r));
-    this.child.kill('SIGKILL');
-    await exited;
-  }
-}
-
 let lan: Lan;
 let hub: RunningHub;
 let appsDir: string;
 /** Hubs stopped before a restore, cleaned up at the end with their folders. */
 const stopped: RunningHub[] = [];
-let sim: SimDevice;
+let sim: MatterProcess;
+let codes: { manualPairingCode: string };
 const dirs: string[] = [];
 const ids: Record<string, string> = {};
 
@@ -96,8 +56,8 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     const storage = await tempDir('hearth-matter-device-');
     appsDir = await tempDir('hearth-matter-apps-');
     dirs.push(appsDir, storage);
-    sim = new SimDevice(lan, storage);
-    await sim.start();
+    sim = simDevice(lan, { storage, port: 5540, passcode: 20202021, discriminator: 3840, label: 'Hall light' });
+    codes = (await sim.start()) as typeof codes;
     await cp(join(ROOT, 'examples', APP), join(appsDir, APP), { recursive: true });
     hub = await startHub({ appsDir, netns: { name: lan.hubNs, address: lan.hubAddress } });
     await waitAppRunning(hub, APP);
@@ -117,7 +77,7 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     const wrong = await emit(session, 'pincode', [...'1234']);
     expect(wrong.status).toBe(502);
     expect(wrong.text).toContain('That is not a Matter pairing code');
-    const paired = await emit<boolean>(session, 'pincode', [...sim.codes.manualPairingCode]);
+    const paired = await emit<boolean>(session, 'pincode', [...codes.manualPairingCode]);
     expect(paired.status, paired.text).toBe(200);
     expect(paired.body).toBe(true);
     const listed = await emit<Array<{ name: string }>>(session, 'list_devices');
@@ -281,7 +241,7 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     );
   });
 
-  it('is unavailable while the device is gone, and available again when it is back', async () => {
+  it('is unavailable while the device is gone, and available again when it is back', { timeout: 240_000 }, async () => {
     await sim.kill();
     // A command that cannot reach it fails, and says so on the device.
     const failed = await set('Hall light 1', 'onoff', false);
@@ -298,7 +258,7 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
       'the light back',
       () => device('Hall light 1'),
       (d) => d.available,
-      60_000,
+      120_000,
     );
     expect((await set('Hall light 1', 'onoff', false)).status).toBe(200);
     await until(
@@ -315,7 +275,7 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     const session = (
       await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: `homey:app:${APP}:matter` } })
     ).body.id;
-    const again = await emit<boolean>(session, 'pincode', [...sim.codes.manualPairingCode]);
+    const again = await emit<boolean>(session, 'pincode', [...codes.manualPairingCode]);
     expect(again.status, again.text).toBe(200);
     await hub.call('DELETE', `/api/manager/drivers/pairsession/${session}`);
     // Paired, not added: a node without devices, which Homey's matter manager removes.
