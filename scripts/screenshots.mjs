@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { api, OWNER, sleep, startHub } from './bench/lib.mjs';
+import { matterPictures } from './screenshots/matter.mjs';
 import { startMosquitto } from './zigbee/broker.mjs';
 import { Z2mStandIn } from './zigbee/standin.mjs';
 
@@ -276,6 +277,7 @@ try {
         await context.close();
       }
     }
+    console.log(`Matter pictures: ${(await matterPictures(root, browser, out)).join(', ')}`);
   } finally {
     await browser.close();
   }

@@ -84,20 +84,8 @@ export const DAEMON_NODE_FLAGS = ['--v8-pool-size=1'];
 export const DAEMON_ENV = { MALLOC_ARENA_MAX: '1' };
 
 /** The node arguments that start the built hub as a device starts it, on 127.0.0.1:`port` (0: any). */
-export function hubArgs(root, { port = 0, dataDir, appsDir }) {
-  return [
-    ...DAEMON_NODE_FLAGS,
-    join(root, 'dist/cli.js'),
-    'start',
-    '--host',
-    '127.0.0.1',
-    '--port',
-    String(port),
-    '--data-dir',
-    dataDir,
-    '--apps-dir',
-    appsDir,
-  ];
+export function hubArgs(root, { port = 0, dataDir, appsDir, host = '127.0.0.1' }) {
+  return [...DAEMON_NODE_FLAGS, join(root, 'dist/cli.js'), 'start', '--host', host, '--port', String(port), '--data-dir', dataDir, '--apps-dir', appsDir];
 }
 
 /** The environment the bench hubs run with: the daemon's, the bench's owner token, `level` logging. */
@@ -107,16 +95,16 @@ export const hubEnv = (level = 'info') => ({ ...DAEMON_ENV, HEARTH_OWNER_TOKEN: 
  * A hub on a temp data dir with an empty apps dir (unless given), started as a device starts it;
  * `wrap(node, args)` answers the executable and arguments that run it another way (in a cgroup).
  */
-export async function startHub(root, { appsDir, env = {}, args = [], node = process.execPath, wrap } = {}) {
+export async function startHub(root, { appsDir, env = {}, args = [], node = process.execPath, wrap, host = '127.0.0.1' } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'hearth-bench-'));
   const apps = appsDir ?? (await mkdtemp(join(tmpdir(), 'hearth-bench-apps-')));
-  const all = [...hubArgs(root, { dataDir, appsDir: apps }), ...args];
+  const all = [...hubArgs(root, { dataDir, appsDir: apps, host }), ...args];
   const [exe, argv] = wrap ? wrap(node, all) : [node, all];
   const hub = await startListening(argv, { ...hubEnv(), ...env }, exe);
   return {
     ...hub,
     dataDir,
-    url: `http://127.0.0.1:${hub.port}`,
+    url: `http://${host}:${hub.port}`,
     async stop() {
       await hub.stop();
       await rm(dataDir, { recursive: true, force: true });

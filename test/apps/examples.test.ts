@@ -38,7 +38,13 @@ describe('the apps folder a hub makes', () => {
         'com.hearth.virtual',
         'com.hearth.zigbee2mqtt',
       ]);
-      expect((await readdir(join(dir, 'apps'))).sort()).toEqual(['com.hearth.greeter', 'com.hearth.matter', 'com.hearth.sysmon', 'com.hearth.virtual', 'com.hearth.zigbee2mqtt']);
+      expect((await readdir(join(dir, 'apps'))).sort()).toEqual([
+        'com.hearth.greeter',
+        'com.hearth.matter',
+        'com.hearth.sysmon',
+        'com.hearth.virtual',
+        'com.hearth.zigbee2mqtt',
+      ]);
       await mkdir(join(dir, 'mine'));
       await writeFile(join(dir, 'mine', 'note.txt'), 'mine');
       expect(await makeAppsFolder(join(dir, 'mine'), join(ROOT, 'examples'))).toEqual([]);

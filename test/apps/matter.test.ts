@@ -10,11 +10,11 @@
 import { cp, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MatterProcess, simDevice } from '../../scripts/matter/sim.mjs';
 import { restoreBackup } from '../../src/backup/index.js';
 import { openEvents } from '../helpers/events.js';
 import { loadHomeyApi } from '../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
-import { type MatterProcess, simDevice } from '../../scripts/matter/sim.mjs';
 import { type Lan, lanMissing, makeLan } from '../helpers/netns.js';
 import { poll } from '../helpers/poll.js';
 import { waitAppRunning } from '../managers/dashboards/helpers.js';
@@ -283,7 +283,11 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     expect(nodes.map((n) => n.devices)).toEqual([[]]);
     expect((await hub.call('DELETE', `/api/manager/matter/node/${nodes[0]?.id}`)).status).toBe(204);
     expect((await hub.call('GET', '/api/manager/matter/nodes')).body).toEqual({});
-    expect((await hub.call<{ nodes: number; running: boolean }>('GET', '/api/manager/matter/state')).body).toEqual({ installed: true, running: true, nodes: 0 });
+    expect((await hub.call<{ nodes: number; running: boolean }>('GET', '/api/manager/matter/state')).body).toEqual({
+      installed: true,
+      running: true,
+      nodes: 0,
+    });
     expect((await hub.call('GET', `/api/manager/matter/node/${nodes[0]?.id}`)).status).toBe(404);
   });
 });

@@ -94,10 +94,10 @@ async function serveStore(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 }
 
-/** Nothing but the installed apps (and the SDK link, and its package for ES module apps): no staging or aside folders. */
+/** Nothing but the installed apps (and the SDK link, its package for ES module apps, the lent libraries): no staging or aside folders. */
 async function expectClean(installed: string[] = []): Promise<void> {
   expect(await listApps(appsDir)).toEqual(installed);
-  expect(await listDir(join(appsDir, 'node_modules'))).toEqual(['.homey-for-es-modules', 'homey']);
+  expect(await listDir(join(appsDir, 'node_modules'))).toEqual(['.homey-for-es-modules', '@matter', '@noble', 'homey']);
 }
 
 describe('pack and install', () => {

@@ -35,13 +35,16 @@ export const matterContract = defineContract({
   name: 'matter',
   eventScope: 'service.system.readonly',
   operations: {
-    getState: op({ method: 'GET', path: '/state', scope: 'service.system.readonly', summary: 'Whether the Matter controller runs, and how many nodes it has' }, () => ({
-      output: z.object({
-        installed: z.boolean().describe('whether the Matter app is installed'),
-        running: z.boolean().describe('whether it runs (the controller itself starts with the first node paired)'),
-        nodes: z.number().int().describe('the nodes paired (0 while it does not run)'),
+    getState: op(
+      { method: 'GET', path: '/state', scope: 'service.system.readonly', summary: 'Whether the Matter controller runs, and how many nodes it has' },
+      () => ({
+        output: z.object({
+          installed: z.boolean().describe('whether the Matter app is installed'),
+          running: z.boolean().describe('whether it runs (the controller itself starts with the first node paired)'),
+          nodes: z.number().int().describe('the nodes paired (0 while it does not run)'),
+        }),
       }),
-    })),
+    ),
     getMatterNodes: op({ method: 'GET', path: '/nodes', scope: 'service.system.readonly', summary: 'Every Matter node of the home, by id' }, () => ({
       output: z.record(z.string(), MatterNode()),
     })),
@@ -59,9 +62,12 @@ export const matterContract = defineContract({
       },
       () => ({ params: Id() }),
     ),
-    pingNode: op({ method: 'POST', path: '/node/:id/ping', scope: 'service.system', summary: 'Asks a node for one attribute; answers how long it took' }, () => ({
-      params: Id(),
-      output: z.object({ reachable: z.boolean(), ms: z.number().nullable(), error: z.string().nullable() }),
-    })),
+    pingNode: op(
+      { method: 'POST', path: '/node/:id/ping', scope: 'service.system', summary: 'Asks a node for one attribute; answers how long it took' },
+      () => ({
+        params: Id(),
+        output: z.object({ reachable: z.boolean(), ms: z.number().nullable(), error: z.string().nullable() }),
+      }),
+    ),
   },
 });

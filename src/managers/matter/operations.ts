@@ -4,6 +4,7 @@
  * token for the app's own Web API cannot).
  */
 import { HearthError, notFound } from '../../core/errors.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import { implement, type Operation } from '../../core/operation.js';
 import { MATTER_APP, type MatterNode, matterContract } from './contract.js';
 
@@ -18,23 +19,25 @@ export interface MatterApp {
   deleteDevices(ids: readonly string[]): Promise<void>;
 }
 
+/** A home without the Matter app has no nodes (not an outage); one whose app is stopped cannot say. */
 function mustRun(app: MatterApp): void {
-  if (!app.installed()) throw new HearthError('unavailable', `the Matter app (${MATTER_APP}) is not installed: install it from the apps page to pair Matter devices`);
   if (!app.running()) throw new HearthError('unavailable', `the Matter app (${MATTER_APP}) is not running: start it from the apps page`);
 }
 
 export function matterOperations(app: MatterApp): Operation[] {
   const nodes = async (): Promise<Record<string, MatterNode>> => {
+    if (!app.installed()) return nullRecord<MatterNode>();
     mustRun(app);
     const answered = (await app.call('hubNodes')) as Record<string, Omit<MatterNode, 'devices'> & { key: string }>;
-    const out: Record<string, MatterNode> = {};
+    const out = nullRecord<MatterNode>();
     for (const [id, { key, ...node }] of Object.entries(answered)) out[id] = { ...node, devices: app.devicesOf(key) };
     return out;
   };
   const node = async (id: string) => {
-    const found = (await nodes())[id];
-    if (!found) throw notFound(`Matter node '${id}' does not exist`);
-    return found;
+    const all = await nodes();
+    // An id is looked up as the app's own key only: `__proto__` or `valueOf` is no node.
+    if (!Object.hasOwn(all, id)) throw notFound(`Matter node '${id}' does not exist`);
+    return all[id] as MatterNode;
   };
   return implement(matterContract.operations, {
     getState: async () => {
