@@ -47,6 +47,12 @@ try {
   for (const scope of readdirSync(modules).filter((n) => n.startsWith('@'))) {
     if (readdirSync(join(modules, scope)).length === 0) rmSync(join(modules, scope), { recursive: true });
   }
+  // matter.js ships its TypeScript sources and a CommonJS build beside the ES modules the Matter
+  // app imports (83 of its 141 MB): a device needs the ES modules only (the installation test
+  // imports them from the release).
+  for (const pkg of readdirSync(join(modules, '@matter'))) {
+    for (const dir of ['src', 'dist/cjs']) rmSync(join(modules, '@matter', pkg, dir), { recursive: true, force: true });
+  }
   const sqlite = join(modules, 'better-sqlite3');
   // Its C sources (10 MB) are for compiling, which a device never does.
   for (const dir of ['deps', 'src', 'build']) rmSync(join(sqlite, dir), { recursive: true, force: true });

@@ -81,20 +81,20 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     expect(paired.status, paired.text).toBe(200);
     expect(paired.body).toBe(true);
     const listed = await emit<Array<{ name: string }>>(session, 'list_devices');
-    expect(listed.body.map((d) => d.name)).toEqual(['Hall light 1', 'Hall light 2']);
+    expect(listed.body.map((d) => d.name)).toEqual(['Hall light (light)', 'Hall light (temperature)']);
     for (const d of listed.body) {
       const added = await hub.call<Device>('POST', `/api/manager/drivers/pairsession/${session}/device`, { body: d });
       expect(added.status, added.text).toBe(201);
       ids[added.body.name] = added.body.id;
     }
     await hub.call('DELETE', `/api/manager/drivers/pairsession/${session}`);
-    const light = await device('Hall light 1');
+    const light = await device('Hall light (light)');
     expect([light.class, light.capabilities]).toEqual(['light', ['onoff']]);
-    const sensor = await device('Hall light 2');
+    const sensor = await device('Hall light (temperature)');
     expect([sensor.class, sensor.capabilities]).toEqual(['sensor', ['measure_temperature']]);
     await until(
       'the temperature read',
-      () => value('Hall light 2', 'measure_temperature'),
+      () => value('Hall light (temperature)', 'measure_temperature'),
       (v) => v === 21.5,
     );
     // The fabric and its keys: a folder of the app's own, for nobody else.
@@ -103,23 +103,23 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
   });
 
   it('turns the light on from the Web API, and hears the lamp switched at the lamp', async () => {
-    expect((await set('Hall light 1', 'onoff', true)).status).toBe(200);
+    expect((await set('Hall light (light)', 'onoff', true)).status).toBe(200);
     await until(
       'the lamp on',
       async () => sim.lines.at(-1),
       (l) => l?.onOff === true,
     );
-    expect(await value('Hall light 1', 'onoff')).toBe(true);
+    expect(await value('Hall light (light)', 'onoff')).toBe(true);
     sim.send('toggle');
     await until(
       'the hub to hear it off',
-      () => value('Hall light 1', 'onoff'),
+      () => value('Hall light (light)', 'onoff'),
       (v) => v === false,
     );
     sim.send('temperature 2300');
     await until(
       'the new temperature',
-      () => value('Hall light 2', 'measure_temperature'),
+      () => value('Hall light (temperature)', 'measure_temperature'),
       (v) => v === 23,
     );
   });
@@ -128,8 +128,8 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     const flow = await hub.call('POST', '/api/manager/flow/flow', {
       body: {
         name: 'warm hall',
-        trigger: { id: `homey:device:${ids['Hall light 2']}:measure_temperature_changed` },
-        actions: [{ id: `homey:device:${ids['Hall light 1']}:on`, args: {} }],
+        trigger: { id: `homey:device:${ids['Hall light (temperature)']}:measure_temperature_changed` },
+        actions: [{ id: `homey:device:${ids['Hall light (light)']}:on`, args: {} }],
       },
     });
     expect(flow.status, flow.text).toBe(201);
@@ -141,7 +141,7 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     );
     await until(
       'the hub to say so',
-      () => value('Hall light 1', 'onoff'),
+      () => value('Hall light (light)', 'onoff'),
       (v) => v === true,
     );
   });
@@ -162,7 +162,7 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
         [
           'Hall light',
           true,
-          [ids['Hall light 1'], ids['Hall light 2']].sort(),
+          [ids['Hall light (light)'], ids['Hall light (temperature)']].sort(),
           [
             { number: 1, deviceTypes: [0x0100] },
             { number: 2, deviceTypes: [0x0302] },
@@ -172,9 +172,9 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
       expect(nodes[0]?.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       const ping = await hub.call<{ reachable: boolean; ms: number }>('POST', `/api/manager/matter/node/${nodes[0]?.id}/ping`);
       expect([ping.status, ping.body.reachable]).toEqual([200, true]);
-      expect(listed[ids['Hall light 1']!]?.name).toBe('Hall light 1');
+      expect(listed[ids['Hall light (light)']!]?.name).toBe('Hall light (light)');
       const heard: unknown[] = [];
-      const instance = listed[ids['Hall light 2']!]!.makeCapabilityInstance('measure_temperature', (v) => heard.push(v));
+      const instance = listed[ids['Hall light (temperature)']!]!.makeCapabilityInstance('measure_temperature', (v) => heard.push(v));
       let t = 2000;
       await until(
         'the client to hear the sensor',
@@ -186,7 +186,7 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
       );
       expect(typeof heard[0]).toBe('number');
       instance.destroy();
-      await listed[ids['Hall light 1']!]!.setCapabilityValue({ capabilityId: 'onoff', value: false });
+      await listed[ids['Hall light (light)']!]!.setCapabilityValue({ capabilityId: 'onoff', value: false });
       await until(
         'the lamp off',
         async () => sim.lines.at(-1),
@@ -195,7 +195,7 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
       const insights = client.insights as unknown as { getLogEntries(o: { id: string; resolution?: string }): Promise<{ values: Array<{ v: unknown }> }> };
       const entries = await until(
         "the sensor's insights",
-        () => insights.getLogEntries({ id: `homey:device:${ids['Hall light 2']}:measure_temperature`, resolution: 'last24Hours' }),
+        () => insights.getLogEntries({ id: `homey:device:${ids['Hall light (temperature)']}:measure_temperature`, resolution: 'last24Hours' }),
         (e) => e.values.length > 0,
       );
       expect(typeof entries.values.at(-1)?.v).toBe('number');
@@ -229,11 +229,11 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     hub = await startHub({ dataDir, appsDir, netns: { name: lan.hubNs, address: lan.hubAddress } });
     await until(
       'the light reachable again',
-      () => device('Hall light 1'),
+      () => device('Hall light (light)'),
       (d) => d?.available === true,
       60_000,
     );
-    expect((await set('Hall light 1', 'onoff', true)).status).toBe(200);
+    expect((await set('Hall light (light)', 'onoff', true)).status).toBe(200);
     await until(
       'the lamp on',
       async () => sim.lines.at(-1),
@@ -244,23 +244,23 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
   it('is unavailable while the device is gone, and available again when it is back', { timeout: 240_000 }, async () => {
     await sim.kill();
     // A command that cannot reach it fails, and says so on the device.
-    const failed = await set('Hall light 1', 'onoff', false);
+    const failed = await set('Hall light (light)', 'onoff', false);
     expect(failed.status).not.toBe(200);
     await until(
       'the light unavailable',
-      () => device('Hall light 1'),
+      () => device('Hall light (light)'),
       (d) => !d.available,
       90_000,
     );
-    expect((await device('Hall light 1')).unavailableMessage).toContain('cannot be reached');
+    expect((await device('Hall light (light)')).unavailableMessage).toContain('cannot be reached');
     await sim.start();
     await until(
       'the light back',
-      () => device('Hall light 1'),
+      () => device('Hall light (light)'),
       (d) => d.available,
       120_000,
     );
-    expect((await set('Hall light 1', 'onoff', false)).status).toBe(200);
+    expect((await set('Hall light (light)', 'onoff', false)).status).toBe(200);
     await until(
       'the lamp off',
       async () => sim.lines.at(-1),
@@ -269,8 +269,8 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
   });
 
   it('removes the device: deleting its last endpoint takes it off the fabric', async () => {
-    expect((await hub.call('DELETE', `/api/manager/devices/device/${ids['Hall light 2']}`)).status).toBe(204);
-    expect((await hub.call('DELETE', `/api/manager/devices/device/${ids['Hall light 1']}`)).status).toBe(204);
+    expect((await hub.call('DELETE', `/api/manager/devices/device/${ids['Hall light (temperature)']}`)).status).toBe(204);
+    expect((await hub.call('DELETE', `/api/manager/devices/device/${ids['Hall light (light)']}`)).status).toBe(204);
     // Off hearth's fabric, the device opens for commissioning again: the same code pairs it anew.
     const session = (
       await hub.call<{ id: string }>('POST', '/api/manager/drivers/pairsession', { body: { type: 'pair', driverId: `homey:app:${APP}:matter` } })

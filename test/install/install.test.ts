@@ -66,6 +66,9 @@ describe.skipIf(why !== null)(`installing on fresh Debian systems${why ? ` (skip
         expect(apps).toMatchObject({ containment: 'namespaces', containmentReason: null, running: EXAMPLES.length });
         const readings = await getJson<{ readings: Record<string, unknown> }>(`http://127.0.0.1:${port}/api/app/com.hearth.sysmon/readings`, owner);
         expect(Object.keys(readings.readings)).toContain('cpu-load');
+        // The Matter app's library as the release keeps it (its ES modules only): what the controller imports loads.
+        const imports = "for (const m of ['@matter/main', '@matter/main/protocol', '@matter/main/behaviors']) await import(m); console.log('matter.js loads')";
+        expect(box.run(`cd /opt/hearth && node --input-type=module -e "${imports}"`).trim()).toBe('matter.js loads');
 
         const tablet = await tabletToken(box, url);
         await restartsAfterKill(box, url);

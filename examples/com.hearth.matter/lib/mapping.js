@@ -26,6 +26,26 @@ const CLASSES = {
   0x0301: 'thermostat', // Thermostat
   0x000a: 'lock', // Door Lock
 };
+/** What a family calls each device type, to tell a device's parts apart ("Kitchen light (temperature)"). */
+const TYPE_WORDS = {
+  0x0100: 'light',
+  0x0101: 'light',
+  0x010c: 'light',
+  0x010d: 'colour light',
+  0x010a: 'plug',
+  0x010b: 'plug',
+  0x0103: 'switch',
+  0x0015: 'contact',
+  0x0107: 'occupancy',
+  0x0302: 'temperature',
+  0x0307: 'humidity',
+  0x0305: 'pressure',
+  0x0106: 'light level',
+  0x0043: 'water leak',
+  0x0202: 'blind',
+  0x0301: 'thermostat',
+  0x000a: 'lock',
+};
 const CONTACT_SENSOR = 0x0015;
 const WATER_LEAK = 0x0043;
 
@@ -190,4 +210,10 @@ function commandOf(capability, value, state, deviceTypes = []) {
 /** The behaviors whose changes a device listens to. */
 const BEHAVIORS = [...new Set(CAPABILITIES.map((c) => c.behavior))];
 
-module.exports = { planOf, valuesOf, commandOf, BEHAVIORS, CLASSES };
+/** The word for an endpoint among a device's parts: its device type's, else its number. */
+function partName(deviceTypes, number) {
+  const type = deviceTypes.find((t) => TYPE_WORDS[t]);
+  return type !== undefined ? TYPE_WORDS[type] : `part ${number}`;
+}
+
+module.exports = { planOf, valuesOf, commandOf, partName, BEHAVIORS, CLASSES };

@@ -150,9 +150,23 @@ function LoginCredentials(p: SystemViewProps): JSX.Element {
   );
 }
 
+/** A view option as text: a string, or Homey's translations object (English, else its first). */
+function optionText(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (v && typeof v === 'object') {
+    const t = v as Record<string, unknown>;
+    const first = t.en ?? Object.values(t)[0];
+    return typeof first === 'string' ? first : null;
+  }
+  return null;
+}
+
 function Pincode(p: SystemViewProps): JSX.Element {
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // Homey's pincode view shows the app's title and hint (what code, and where to find it).
+  const title = optionText(p.options.title);
+  const hint = optionText(p.options.hint);
   return (
     <form
       class="stack"
@@ -164,6 +178,8 @@ function Pincode(p: SystemViewProps): JSX.Element {
         );
       }}
     >
+      {title && <strong data-testid="pair-pincode-title">{title}</strong>}
+      {hint && <p class="muted">{hint}</p>}
       <label>
         Code{' '}
         <input

@@ -6,7 +6,7 @@
 // box with the code printed on it. A device that joins by Bluetooth from its box (most Thread
 // devices) must be added to a phone's app first, then shared: hearth has no Bluetooth.
 const Homey = require('homey');
-const { planOf, BEHAVIORS } = require('../../lib/mapping');
+const { planOf, partName, BEHAVIORS } = require('../../lib/mapping');
 
 class MatterDriver extends Homey.Driver {
   async onPair(session) {
@@ -34,10 +34,12 @@ class MatterDriver extends Homey.Driver {
       const ep = controller.endpoint(device.id, number);
       const plan = planOf(ep.state(BEHAVIORS), ep.deviceTypes);
       if (plan.capabilities.length === 0) continue;
-      out.push({ number, plan });
+      out.push({ number, plan, part: partName(ep.deviceTypes, number) });
     }
-    return out.map(({ number, plan }) => ({
-      name: out.length > 1 ? `${device.name} ${number}` : device.name,
+    // Parts of one device are told apart by what they are; two of a kind by their number too.
+    const twice = (part) => out.filter((o) => o.part === part).length > 1;
+    return out.map(({ number, plan, part }) => ({
+      name: out.length > 1 ? `${device.name} (${twice(part) ? `${part} ${number}` : part})` : device.name,
       data: { id: `${device.id}:${number}` },
       store: { peer: device.id, endpoint: number },
       class: plan.class,
