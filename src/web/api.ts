@@ -11,7 +11,14 @@ const TOKEN_KEY = 'hearth.token';
 export function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
 }
+/**
+ * The token a 401 refused: no call leaves with it again from the moment the status is seen, before
+ * the answer's body (the hub's sentence) is read and the page signs out.
+ */
+let refused: string | null = null;
+
 export function setToken(token: string | null): void {
+  refused = null;
   if (token === null) localStorage.removeItem(TOKEN_KEY);
   else localStorage.setItem(TOKEN_KEY, token);
   for (const s of sockets.values()) s.close();
@@ -62,7 +69,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
 
 async function send(method: string, path: string, headers: Record<string, string>, body?: BodyInit, anonymous = false): Promise<Response> {
   const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  if (token && token !== refused) headers.Authorization = `Bearer ${token}`;
   else if (!anonymous) throw new ApiError(401, 'signed_out', SIGNED_OUT);
   try {
     return await fetch(path, { method, headers, ...(body !== undefined ? { body } : {}) });
@@ -104,6 +111,7 @@ export async function imageBlob(path: string): Promise<string> {
 }
 
 async function answer<T>(res: Response, options: CallOptions = {}): Promise<T> {
+  if (res.status === 401 && options.signOutOn401 !== false) refused = getToken();
   const text = await res.text();
   let data: unknown = null;
   if (text && (res.headers.get('content-type') ?? '').includes('json')) {
