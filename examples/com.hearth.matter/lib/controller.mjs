@@ -10,8 +10,11 @@ import { mkdirSync, chmodSync } from 'node:fs';
 import { ControllerBehavior, Environment, Logger, Seconds, ServerNode } from '@matter/main';
 import { Read } from '@matter/main/protocol';
 
-/** How long a commissioning may take, from the code to the device's operational session. */
-const COMMISSION_TIMEOUT = Seconds(60);
+/**
+ * How long a commissioning may take, from the code to the device's operational session: under the
+ * hub's 60 s for a pairing event, so the person gets the driver's sentence, not a time-out.
+ */
+const COMMISSION_TIMEOUT = Seconds(45);
 /**
  * The longest a device may stay silent in its subscription: it must report at least this often,
  * so a device that went away is noticed within about this time (matter.js's default is an hour).
@@ -67,6 +70,8 @@ export class Controller extends EventEmitter {
     this.active = new Map();
     /** The timer asking each unreachable device whether it is back (one per device). */
     this.pings = new Map();
+    /** Each followed device's way to say it is reachable or not (its id -> told). */
+    this.followed = new Map();
   }
 
   async start() {
@@ -95,7 +100,7 @@ export class Controller extends EventEmitter {
       if (busy || !this.node) return;
       busy = true;
       this.ping(peer)
-        .then(() => peer.hearthTold?.(true))
+        .then(() => this.followed.get(peer.id)?.(true))
         .catch(() => undefined)
         .finally(() => {
           busy = false;
@@ -146,8 +151,7 @@ export class Controller extends EventEmitter {
 
   /** Hears a device come and go; sets how often it must report. */
   follow(peer) {
-    if (peer.hearthFollowed) return;
-    peer.hearthFollowed = true;
+    if (this.followed.has(peer.id)) return;
     const told = (active) => {
       if (this.active.get(peer.id) === active) return;
       this.active.set(peer.id, active);
@@ -155,7 +159,7 @@ export class Controller extends EventEmitter {
       if (active) this.stopPinging(peer.id);
       else this.startPinging(peer);
     };
-    peer.hearthTold = told;
+    this.followed.set(peer.id, told);
     peer.events.network.subscriptionStatusChanged.on(told);
     // A report or keep-alive: the device is there. After an outage matter.js subscribes again
     // without always saying the subscription is active (a device restarted, seen here).
@@ -166,6 +170,14 @@ export class Controller extends EventEmitter {
     if (!sub || sub.maxIntervalCeiling !== MAX_INTERVAL) {
       peer.set({ network: { defaultSubscription: { ...(sub ?? {}), maxIntervalCeiling: MAX_INTERVAL } } }).catch((err) => this.opts.log('could not set the subscription interval', err.message));
     }
+  }
+
+  /**
+   * A device that did not answer a command in time is taken as unreachable until it answers
+   * again (a report, a keep-alive or the next ping): said at once, not when matter.js gives up.
+   */
+  unreachable(id) {
+    this.followed.get(id)?.(false);
   }
 
   reachable(id) {
@@ -194,6 +206,7 @@ export class Controller extends EventEmitter {
     }
     this.stopPinging(id);
     this.active.delete(id);
+    this.followed.delete(id);
     this.emit('removed', id);
   }
 

@@ -8,6 +8,11 @@ const Homey = require('homey');
 const { valuesOf, commandOf, BEHAVIORS } = require('../../lib/mapping');
 
 const UNREACHABLE = 'The Matter device cannot be reached: is it powered and on the network?';
+/**
+ * How long a command may wait for the device: under the hub's 10 s for a capability listener, so
+ * the person hears why (matter.js itself gives up after its retransmissions, ~14 s).
+ */
+const COMMAND_MS = 8000;
 
 class MatterDevice extends Homey.Device {
   async onInit() {
@@ -54,12 +59,19 @@ class MatterDevice extends Homey.Device {
     if (!this.ep) throw new Error(UNREACHABLE);
     const command = commandOf(capability, value, this.ep.state(BEHAVIORS), this.ep.deviceTypes);
     if (!command) throw new Error(`This Matter device cannot set ${capability}`);
+    let timer;
+    const late = new Promise((_resolve, reject) => {
+      timer = this.homey.setTimeout(() => reject(new Error(`it did not answer within ${COMMAND_MS / 1000} s`)), COMMAND_MS);
+    });
     try {
-      await this.ep.invoke(command);
+      await Promise.race([this.ep.invoke(command), late]);
     } catch (err) {
       // A command that cannot reach the device says so on the device too.
-      if (!this.controller.reachable(this.peerId)) this.showReachable(false);
+      if (/did not answer/.test(err.message)) this.controller.unreachable(this.peerId);
+      else if (!this.controller.reachable(this.peerId)) this.showReachable(false);
       throw new Error(`The Matter device did not take it: ${err.message}`);
+    } finally {
+      this.homey.clearTimeout(timer);
     }
   }
 
