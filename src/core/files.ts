@@ -1,11 +1,12 @@
 /**
  * The small file-system jobs more than one module needs, written once: whether a path names
- * something, the SHA-256 of a file read as a stream, and making a folder with its parents.
+ * something, the SHA-256 of a file read as a stream, making a folder with its parents, and
+ * replacing a link in one step.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdirSync, statSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { mkdir, rename, rm, stat, symlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** Whether `path` names something; any error reading it (absent, no permission) counts as no. */
 export function exists(path: string): Promise<boolean> {
@@ -81,5 +82,26 @@ export function makeDirsSync(path: string, mode?: number): void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
+  }
+}
+
+/**
+ * Points `link` at `target` in one rename (a link there before is replaced whole, never missing in
+ * between). Answers false, changing nothing, when a real folder holds the name: the caller decides
+ * whether it may go.
+ */
+export async function replaceLink(target: string, link: string): Promise<boolean> {
+  // Beside it, hidden (a leftover of a crash here is no package): .<name>-<pid>-<time>.
+  const temp = join(dirname(link), `.${basename(link)}-${process.pid}-${Date.now()}`);
+  await rm(temp, { force: true });
+  await symlink(target, temp, 'dir');
+  try {
+    await rename(temp, link);
+    return true;
+  } catch (err) {
+    await rm(temp, { force: true });
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'ENOTEMPTY') throw err;
+    return false;
   }
 }

@@ -10,8 +10,8 @@
  * (sandbox.ts); the permission model lets the app read it (child-command.ts).
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { replaceLink } from '../../core/files.js';
 import { HUB_MODULES } from '../../layout.js';
 
 /** The npm scopes lent, each with every package the hub has in it. */
@@ -30,18 +30,10 @@ export function lentScopes(modules: string, hubModules = HUB_MODULES): Lent[] {
     .map(({ scope, dir }) => ({ link: join(modules, scope), target: realpathSync(dir) }));
 }
 
-/** Makes each link on disk (replaced in one rename), for apps run without namespaces. */
+/**
+ * Makes each link on disk (replaced in one rename), for apps run without namespaces. A real folder
+ * of that name (someone put one there) is the owner's: it stays, unlent.
+ */
 export async function linkLent(lent: readonly Lent[]): Promise<void> {
-  for (const { link, target } of lent) {
-    const temp = `${link}.${process.pid}-${Date.now()}`;
-    await symlink(target, temp, 'dir');
-    try {
-      await rename(temp, link);
-    } catch (err) {
-      // A real folder of that name (someone put one there) is the owner's: it stays, unlent.
-      await rm(temp, { force: true });
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code !== 'EISDIR' && code !== 'ENOTEMPTY') throw err;
-    }
-  }
+  for (const { link, target } of lent) await replaceLink(target, link);
 }

@@ -15,9 +15,9 @@
  *   homey-module.ts). Without namespaces such an app gets what it ships.
  * All are made again at every start (a release upgrade moves dist).
  */
-import { rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { makeDirs } from '../../core/files.js';
+import { makeDirs, replaceLink } from '../../core/files.js';
 import { appRuntimeDirs } from '../../layout.js';
 
 /** The apps folder's folder that holds the link: the hub's own, never an app's (nor backed up). */
@@ -50,16 +50,8 @@ export async function prepareAppsFolder(appsDir: string): Promise<{ link: string
   await makeDirs(modules);
   await writeFile(join(appsDir, 'package.json'), FOLDER_PACKAGE);
   const link = join(modules, 'homey');
-  const temp = join(modules, `.homey-${process.pid}-${Date.now()}`);
-  await rm(temp, { force: true });
-  await symlink(sdkDir(), temp, 'dir');
-  try {
-    await rename(temp, link);
-  } catch (err) {
-    // A real folder of that name (someone put one there) cannot be replaced by a rename.
-    await rm(temp, { force: true });
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'EISDIR' && code !== 'ENOTEMPTY') throw err;
+  if (!(await replaceLink(sdkDir(), link))) {
+    // A real folder of that name (someone put one there): the SDK's name is the hub's.
     await rm(link, { recursive: true, force: true });
     await symlink(sdkDir(), link, 'dir');
   }
