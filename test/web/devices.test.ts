@@ -3,7 +3,7 @@
  * written from Homey's docs): add a device by listing what the driver finds, switch it from its
  * tile and see the value its app reports, see another client's change live, and see the device
  * go unavailable when its app stops; pair the cloud app's lamp (test/managers/devices/cloud-app.ts) through
- * its login and its own pairing view.
+ * its login and its own pairing view; pair a keypad lock by its code (the pincode view, with the app's title and hint).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -16,6 +16,8 @@ import { APP, type Device, writeLampApp } from '../managers/devices/lamp-app.js'
 import { type Browser, launch, screenshots, signedIn } from './browser.js';
 
 const PANEL = 'com.example.panel';
+/** A keypad lock paired with the code on its back: Homey's system pincode view, with the app's title and hint. */
+const KEYPAD = 'com.example.keypad';
 
 let hub: RunningHub;
 let browser: Browser;
@@ -34,10 +36,47 @@ beforeAll(async () => {
         '<html><body><p id="ids"></p><script>function onHomeyReady(Homey) { document.getElementById("ids").textContent = JSON.stringify(Homey.getDeviceIds()); Homey.ready(); }</script></body></html>',
     },
   });
+  await writeHomeyApp(appsDir, KEYPAD, {
+    json: {
+      drivers: [
+        {
+          id: 'keypad',
+          name: { en: 'Keypad lock' },
+          class: 'lock',
+          capabilities: ['locked'],
+          platforms: ['local'],
+          connectivity: ['lan'],
+          pair: [
+            {
+              id: 'pincode',
+              template: 'pincode',
+              options: { type: 'number', title: { en: "The lock's code" }, hint: { en: 'Four digits, on a sticker on its back.' } },
+              navigation: { next: 'list_devices' },
+            },
+            { id: 'list_devices', template: 'list_devices', navigation: { next: 'add_devices' } },
+            { id: 'add_devices', template: 'add_devices' },
+          ],
+        },
+      ],
+    },
+    files: {
+      'app.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.App {};\n",
+      'drivers/keypad/driver.js': `const Homey = require('homey');
+module.exports = class extends Homey.Driver {
+  async onPair(session) {
+    session.setHandler('pincode', async (digits) => digits.join('') === '1234');
+    session.setHandler('list_devices', async () => [{ name: 'Front keypad', data: { id: 'front' } }]);
+  }
+};
+`,
+      'drivers/keypad/device.js': "const Homey = require('homey');\nmodule.exports = class extends Homey.Device {};\n",
+    },
+  });
   hub = await startHub({ appsDir });
   await waitAppRunning(hub, APP);
   await waitAppRunning(hub, CLOUD_APP);
   await waitAppRunning(hub, PANEL);
+  await waitAppRunning(hub, KEYPAD);
   browser = await launch();
   page = await signedIn(browser.context, hub.url, OWNER, '#/devices');
 }, 90_000);
@@ -241,5 +280,22 @@ describe('devices on dashboards', () => {
     expect((await hub.call('PUT', `/api/manager/devices/device/${lamp1.id}/capability/onoff`, { body: { value: wasOn } })).status).toBe(200);
     await expect.poll(() => onoff.isChecked()).toBe(wasOn);
     await screenshots(page, 'dashboard-devices');
+  });
+
+  test("pairs a keypad lock by its code: the pincode view shows the app's title and hint, and says when the code is wrong", async () => {
+    await page.goto(`${hub.url}/#/devices`);
+    await page.reload();
+    await page.getByTestId('add-device').click();
+    await page.getByTestId('pair-driver').selectOption({ label: `Keypad lock (${KEYPAD})` });
+    await page.getByTestId('pair-start').click();
+    expect(await page.getByTestId('pair-pincode-title').textContent()).toBe("The lock's code");
+    expect(await page.getByTestId('pair-view-pincode').textContent()).toContain('Four digits, on a sticker on its back.');
+    await page.getByTestId('pair-pincode').fill('9999');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByTestId('pair-view-pincode').getByRole('alert').textContent()).toBe('The app did not accept this code.');
+    await page.getByTestId('pair-pincode').fill('1234');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByTestId('pair-add').click();
+    expect(await page.getByTestId('pair-done').textContent()).toBe('Added Front keypad.');
   });
 });
