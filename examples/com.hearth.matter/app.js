@@ -5,7 +5,6 @@
 // an IP device. The controller (lib/controller.mjs, on matter.js, which the hub lends) starts
 // only when the home has a Matter device or pairs one.
 const Homey = require('homey');
-const fs = require('node:fs');
 const path = require('node:path');
 
 class MatterApp extends Homey.App {
@@ -13,9 +12,9 @@ class MatterApp extends Homey.App {
     // hearth starts every app in its userdata (Homey's /userdata): the fabric, its keys and each
     // device's last state are kept with the app, in its backups.
     this.storage = path.join(process.cwd(), 'matter');
+    // Started by the first Matter device as it starts (so at every start of a home that has one:
+    // they reconnect by themselves) or by a pairing; a home that only tried a code pays nothing.
     this.starting = null;
-    // A home that has paired before starts its controller now: its devices reconnect by themselves.
-    if (fs.existsSync(this.storage)) this.controller().catch((err) => this.error('the Matter controller did not start:', err.message));
   }
 
   /** The running controller, started on first use. */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MatterProcess, simDevice } from '../../scripts/matter/sim.mjs';
 import { restoreBackup } from '../../src/backup/index.js';
 import { openEvents } from '../helpers/events.js';
-import { loadHomeyApi } from '../helpers/homey-api.js';
+import { clientDevices, loadHomeyApi } from '../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { type Lan, lanMissing, makeLan } from '../helpers/netns.js';
 import { poll } from '../helpers/poll.js';
@@ -77,9 +77,13 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
     const wrong = await emit(session, 'pincode', [...'1234']);
     expect(wrong.status).toBe(502);
     expect(wrong.text).toContain('That is not a Matter pairing code');
+    // Told without loading matter.js: the controller starts with the first real code.
+    const log = async () => (await hub.call<{ stdout: { text: string } }>('GET', `/api/manager/apps/app/${APP}/log`)).body.stdout.text;
+    expect(await log()).not.toContain('Matter controller started');
     const paired = await emit<boolean>(session, 'pincode', [...codes.manualPairingCode]);
     expect(paired.status, paired.text).toBe(200);
     expect(paired.body).toBe(true);
+    expect(await log()).toContain('Matter controller started, 0 device(s)');
     const listed = await emit<Array<{ name: string }>>(session, 'list_devices');
     expect(listed.body.map((d) => d.name)).toEqual(['Hall light (light)', 'Hall light (temperature)']);
     for (const d of listed.body) {
@@ -149,12 +153,7 @@ describe.skipIf(missing !== null)(`Matter over IP${missing ? ` (skipped: ${missi
   it("is an ordinary device to Homey's own client, and in insights", async () => {
     const client = await (await loadHomeyApi()).HomeyAPI.createLocalAPI({ address: hub.url, token: OWNER });
     try {
-      type ClientDevice = {
-        name: string;
-        setCapabilityValue(o: { capabilityId: string; value: unknown }): Promise<void>;
-        makeCapabilityInstance(c: string, f: (v: unknown) => void): { destroy(): void };
-      };
-      const listed = await (client.devices as unknown as { getDevices(): Promise<Record<string, ClientDevice>> }).getDevices();
+      const listed = await clientDevices(client).getDevices();
       // Homey's matter manager: the node, with the devices made of it.
       type Node = { id: string; name: string; available: boolean; devices: string[]; endpoints: Array<{ number: number; deviceTypes: number[] }> };
       const nodes = Object.values(await (client as unknown as { matter: { getMatterNodes(): Promise<Record<string, Node>> } }).matter.getMatterNodes());

@@ -9,6 +9,7 @@ import { EventEmitter } from 'node:events';
 import { mkdirSync, chmodSync } from 'node:fs';
 import { ControllerBehavior, Environment, Logger, Seconds, ServerNode } from '@matter/main';
 import { Read } from '@matter/main/protocol';
+import { normalCode } from './code.js';
 
 /**
  * How long a commissioning may take, from the code to the device's operational session: under the
@@ -26,15 +27,6 @@ const MAX_INTERVAL = Seconds(60);
  * itself (seen with a device commissioned in the same run): a read opens a new session at once.
  */
 const PING_MS = 15_000;
-
-/** A pairing code as people type it: 11 or 21 digits with dashes and spaces, or a QR payload (MT:...). */
-export function normalCode(input) {
-  const text = String(input ?? '').trim();
-  if (/^MT:[0-9A-Z.\-]+$/i.test(text)) return text.toUpperCase();
-  const digits = text.replace(/[\s-]/g, '');
-  if (/^\d{11}$|^\d{21}$/.test(digits)) return digits;
-  throw new Error('That is not a Matter pairing code: it has 11 digits (or 21), or is the text of its QR code (MT:...)');
-}
 
 /**
  * Homey names a node by a UUID: one made of the controller's name for the peer and its node id
@@ -225,7 +217,7 @@ export class Controller extends EventEmitter {
       vendorId: info.vendorId ?? null,
       productId: info.productId ?? null,
       serialNumber: info.serialNumber ?? null,
-      available: this.active.get(peer.id) ?? peer.lifecycle.isOnline,
+      available: this.reachable(peer.id),
       endpoints: parts
         .filter((n) => peer.endpoints.has(n))
         .map((n) => ({ number: n, deviceTypes: typesOf(peer.endpoints.for(n)) })),

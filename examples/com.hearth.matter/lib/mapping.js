@@ -6,46 +6,31 @@
 // so the mapping is read and tested on its own. Units are Matter's: 0.01 °C, 0.01 %, mW, mWh,
 // 0.01 % of a cover's travel (0 = open), hue and saturation 0-254, level 1-254.
 
-/** Matter device types (the Device Library's ids) and Homey's classes for them. */
-const CLASSES = {
-  0x0100: 'light', // On/Off Light
-  0x0101: 'light', // Dimmable Light
-  0x010c: 'light', // Colour Temperature Light
-  0x010d: 'light', // Extended Colour Light
-  0x010a: 'socket', // On/Off Plug-in Unit
-  0x010b: 'socket', // Dimmable Plug-in Unit
-  0x0103: 'socket', // On/Off Light Switch (a switch that is a device of its own)
-  0x0015: 'sensor', // Contact Sensor
-  0x0107: 'sensor', // Occupancy Sensor
-  0x0302: 'sensor', // Temperature Sensor
-  0x0307: 'sensor', // Humidity Sensor
-  0x0305: 'sensor', // Pressure Sensor
-  0x0106: 'sensor', // Light Sensor
-  0x0043: 'sensor', // Water Leak Detector
-  0x0202: 'blinds', // Window Covering
-  0x0301: 'thermostat', // Thermostat
-  0x000a: 'lock', // Door Lock
+/**
+ * Matter device types (the Device Library's ids): Homey's class for each, and what a family calls
+ * it, to tell a device's parts apart ("Kitchen light (temperature)").
+ */
+const TYPES = {
+  0x0100: ['light', 'light'], // On/Off Light
+  0x0101: ['light', 'light'], // Dimmable Light
+  0x010c: ['light', 'light'], // Colour Temperature Light
+  0x010d: ['light', 'colour light'], // Extended Colour Light
+  0x010a: ['socket', 'plug'], // On/Off Plug-in Unit
+  0x010b: ['socket', 'plug'], // Dimmable Plug-in Unit
+  0x0103: ['socket', 'switch'], // On/Off Light Switch (a switch that is a device of its own)
+  0x0015: ['sensor', 'contact'], // Contact Sensor
+  0x0107: ['sensor', 'occupancy'], // Occupancy Sensor
+  0x0302: ['sensor', 'temperature'], // Temperature Sensor
+  0x0307: ['sensor', 'humidity'], // Humidity Sensor
+  0x0305: ['sensor', 'pressure'], // Pressure Sensor
+  0x0106: ['sensor', 'light level'], // Light Sensor
+  0x0043: ['sensor', 'water leak'], // Water Leak Detector
+  0x0202: ['blinds', 'blind'], // Window Covering
+  0x0301: ['thermostat', 'thermostat'], // Thermostat
+  0x000a: ['lock', 'lock'], // Door Lock
 };
-/** What a family calls each device type, to tell a device's parts apart ("Kitchen light (temperature)"). */
-const TYPE_WORDS = {
-  0x0100: 'light',
-  0x0101: 'light',
-  0x010c: 'light',
-  0x010d: 'colour light',
-  0x010a: 'plug',
-  0x010b: 'plug',
-  0x0103: 'switch',
-  0x0015: 'contact',
-  0x0107: 'occupancy',
-  0x0302: 'temperature',
-  0x0307: 'humidity',
-  0x0305: 'pressure',
-  0x0106: 'light level',
-  0x0043: 'water leak',
-  0x0202: 'blind',
-  0x0301: 'thermostat',
-  0x000a: 'lock',
-};
+/** The first of an endpoint's device types this knows. */
+const knownType = (deviceTypes) => TYPES[deviceTypes.find((t) => TYPES[t])];
 const CONTACT_SENSOR = 0x0015;
 const WATER_LEAK = 0x0043;
 
@@ -184,8 +169,7 @@ function planOf(state, deviceTypes = []) {
   }
   const known = new Set(['descriptor', 'identify', 'groups', 'scenesManagement', 'fixedLabel', 'userLabel', 'bridgedDeviceBasicInformation']);
   const skipped = Object.keys(state).filter((b) => !used.has(b) && !known.has(b));
-  const type = deviceTypes.find((t) => CLASSES[t]);
-  return { capabilities, class: type !== undefined ? CLASSES[type] : capabilities.length > 0 ? 'sensor' : 'other', skipped };
+  return { capabilities, class: knownType(deviceTypes)?.[0] ?? (capabilities.length > 0 ? 'sensor' : 'other'), skipped };
 }
 
 /** The capability values the endpoint's state says (capabilities of the plan only; unknown left out). */
@@ -212,8 +196,7 @@ const BEHAVIORS = [...new Set(CAPABILITIES.map((c) => c.behavior))];
 
 /** The word for an endpoint among a device's parts: its device type's, else its number. */
 function partName(deviceTypes, number) {
-  const type = deviceTypes.find((t) => TYPE_WORDS[t]);
-  return type !== undefined ? TYPE_WORDS[type] : `part ${number}`;
+  return knownType(deviceTypes)?.[1] ?? `part ${number}`;
 }
 
-module.exports = { planOf, valuesOf, commandOf, partName, BEHAVIORS, CLASSES };
+module.exports = { planOf, valuesOf, commandOf, partName, BEHAVIORS };

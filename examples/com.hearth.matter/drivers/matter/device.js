@@ -75,10 +75,15 @@ class MatterDevice extends Homey.Device {
     }
   }
 
-  async onDeleted() {
+  /** Stops hearing the controller and the endpoint (deleted, or the app stopping). */
+  stopHearing() {
     this.stopListening?.();
     this.controller?.off('reachable', this.onReachable);
     this.controller?.off('removed', this.onRemoved);
+  }
+
+  async onDeleted() {
+    this.stopHearing();
     // The device leaves hearth's fabric with its last endpoint.
     const others = this.driver.getDevices().filter((d) => d !== this && d.getStoreValue('peer') === this.peerId);
     if (others.length === 0 && this.controller) {
@@ -87,9 +92,7 @@ class MatterDevice extends Homey.Device {
   }
 
   async onUninit() {
-    this.stopListening?.();
-    this.controller?.off('reachable', this.onReachable);
-    this.controller?.off('removed', this.onRemoved);
+    this.stopHearing();
   }
 }
 

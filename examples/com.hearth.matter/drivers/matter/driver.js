@@ -6,13 +6,15 @@
 // box with the code printed on it. A device that joins by Bluetooth from its box (most Thread
 // devices) must be added to a phone's app first, then shared: hearth has no Bluetooth.
 const Homey = require('homey');
+const { normalCode } = require('../../lib/code');
 const { planOf, partName, BEHAVIORS } = require('../../lib/mapping');
 
 class MatterDriver extends Homey.Driver {
   async onPair(session) {
     let found = [];
     session.setHandler('pincode', async (digits) => {
-      const code = Array.isArray(digits) ? digits.join('') : String(digits ?? '');
+      // A code that is none is told before matter.js is loaded for it.
+      const code = normalCode(Array.isArray(digits) ? digits.join('') : digits);
       const controller = await this.homey.app.controller();
       let device;
       try {
