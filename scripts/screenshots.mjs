@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { api, OWNER, sleep, startHub } from './bench/lib.mjs';
+import { LOOKS, signedInPage } from './screenshots/looks.mjs';
 import { matterPictures } from './screenshots/matter.mjs';
 import { startMosquitto } from './zigbee/broker.mjs';
 import { Z2mStandIn } from './zigbee/standin.mjs';
@@ -170,112 +171,103 @@ try {
   const archive = await gardenArchive();
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   try {
-    for (const scheme of ['light', 'dark']) {
-      for (const [size, viewport] of [
-        ['tablet', { width: 1024, height: 768 }],
-        ['phone', { width: 390, height: 844 }],
-      ]) {
-        const context = await browser.newContext({ viewport, colorScheme: scheme, deviceScaleFactor: size === 'phone' ? 2 : 1 });
-        const page = await context.newPage();
-        await page.goto(`${url}/#/home`);
-        await page.locator('input[name=token]').fill(OWNER);
-        await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByTestId('home-device-Reading lamp').waitFor();
+    for (const look of LOOKS) {
+      const { scheme, size, suffix } = look;
+      const { context, page } = await signedInPage(browser, look, `${url}/#/home`, OWNER);
+      await page.getByTestId('home-device-Reading lamp').waitFor();
+      await pause(500);
+      await page.screenshot({ path: join(out, `home-${suffix}`) });
+      // The lamp's full controls in a sheet, and the living room's own page.
+      await page.getByTestId('home-device-Reading lamp').getByRole('button', { name: 'All controls of Reading lamp' }).click();
+      await page.getByTestId('device-sheet').getByTestId('control-dim').waitFor();
+      await pause(300);
+      await page.screenshot({ path: join(out, `home-sheet-${suffix}`) });
+      await page.keyboard.press('Escape');
+      await page.getByTestId('device-sheet').waitFor({ state: 'detached' });
+      await page.getByRole('link', { name: 'Living room' }).click();
+      await page.getByTestId('room').waitFor();
+      await pause(300);
+      await page.screenshot({ path: join(out, `room-${suffix}`) });
+      if (size === 'tablet') {
+        // The wall by day, and at night (an hour either side of now).
+        await page.goto(`${url}/#/wall`);
+        await page.getByTestId('wall').waitFor();
         await pause(500);
-        const suffix = `${size === 'phone' ? 'phone-' : ''}${scheme}.png`;
-        await page.screenshot({ path: join(out, `home-${suffix}`) });
-        // The lamp's full controls in a sheet, and the living room's own page.
-        await page.getByTestId('home-device-Reading lamp').getByRole('button', { name: 'All controls of Reading lamp' }).click();
-        await page.getByTestId('device-sheet').getByTestId('control-dim').waitFor();
+        await page.screenshot({ path: join(out, `wall-day-${scheme}.png`) });
+        const hhmm = (minutes) => new Date(Date.now() + minutes * 60_000).toTimeString().slice(0, 5);
+        await page.goto(`${url}/#/wall?night=${hhmm(-60)}-${hhmm(60)}`);
+        await page.getByTestId('wall-night').waitFor();
         await pause(300);
-        await page.screenshot({ path: join(out, `home-sheet-${suffix}`) });
-        await page.keyboard.press('Escape');
-        await page.getByTestId('device-sheet').waitFor({ state: 'detached' });
-        await page.getByRole('link', { name: 'Living room' }).click();
-        await page.getByTestId('room').waitFor();
-        await pause(300);
-        await page.screenshot({ path: join(out, `room-${suffix}`) });
-        if (size === 'tablet') {
-          // The wall by day, and at night (an hour either side of now).
-          await page.goto(`${url}/#/wall`);
-          await page.getByTestId('wall').waitFor();
-          await pause(500);
-          await page.screenshot({ path: join(out, `wall-day-${scheme}.png`) });
-          const hhmm = (minutes) => new Date(Date.now() + minutes * 60_000).toTimeString().slice(0, 5);
-          await page.goto(`${url}/#/wall?night=${hhmm(-60)}-${hhmm(60)}`);
-          await page.getByTestId('wall-night').waitFor();
-          await pause(300);
-          if (scheme === 'dark') await page.screenshot({ path: join(out, 'wall-night.png') });
-        }
-        // The flows list, and a flow's cards lit by a test run.
-        await page.goto(`${url}/#/flows`);
-        const flow = page.getByTestId('flow-Door left open');
-        await flow.waitFor();
-        await pause(300);
-        await page.screenshot({ path: join(out, `flows-${suffix}`) });
-        await flow.getByTestId('flow-edit').click();
-        await page.getByTestId('flow-test').click();
-        await page.getByTestId('flow-tested').waitFor();
-        // The test's notification, put away for the picture.
-        await page
-          .getByRole('button', { name: 'dismiss' })
-          .first()
-          .click({ timeout: 5000 })
-          .catch(() => {});
-        // The tablet sees the editor's four columns at once; the phone's picture is the whole page.
-        if (size === 'phone') await page.evaluate('window.scrollTo(0, 0)');
-        else await page.getByTestId('flow-editor').scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(out, `flow-editor-${suffix}`), fullPage: size === 'phone', animations: 'disabled' });
-        // The people, and the timeline saying who left.
-        await page.goto(`${url}/#/people`);
-        await page.getByTestId('people-Sitter').waitFor();
-        await pause(300);
-        await page.screenshot({ path: join(out, `people-${suffix}`), fullPage: size === 'phone' });
-        await page.goto(`${url}/#/timeline`);
-        await page.getByTestId('timeline-item').first().waitFor();
-        await pause(300);
-        await page.screenshot({ path: join(out, `timeline-${suffix}`) });
-        await page.goto(`${url}/#/alarms`);
-        await page.getByTestId('alarm-School run').waitFor();
-        await pause(300);
-        await page.screenshot({ path: join(out, `alarms-${suffix}`) });
-        // Energy: the power now by room, and this month's use.
-        await page.goto(`${url}/#/energy`);
-        await page.getByTestId('energy-chart').waitFor();
-        await pause(500);
-        await page.screenshot({ path: join(out, `energy-${suffix}`), fullPage: size === 'phone' });
-        await page.getByRole('button', { name: 'This month' }).click();
-        await pause(800);
-        await page.screenshot({ path: join(out, `energy-month-${suffix}`), fullPage: size === 'phone' });
-        await page.goto(`${url}/#/devices`);
-        await page.getByTestId('add-device').click();
-        await page.getByTestId('pair-driver').selectOption({ label: 'Metering plug (com.hearth.virtual)' });
-        await page.getByTestId('pair-start').click();
-        await page.getByTestId('pair-add').waitFor();
-        await pause(300);
-        await page.screenshot({ path: join(out, `pair-plug-${suffix}`) });
-        // Adding a Zigbee device: what zigbee2mqtt knows, each with what it can do (a fresh page: the
-        // plug's pairing is still open on this one).
-        await page.goto(`${url}/#/devices`);
-        await page.reload();
-        await page.getByTestId('add-device').click();
-        await page.getByTestId('pair-driver').selectOption({ label: 'Zigbee device (com.hearth.zigbee2mqtt)' });
-        await page.getByTestId('pair-start').click();
-        await page.getByTestId('pair-add').waitFor();
-        await pause(300);
-        await page.screenshot({ path: join(out, `pair-zigbee-${suffix}`) });
-        await page.goto(`${url}/#/apps`);
-        await page.getByTestId('get-from-file').locator('summary').click();
-        await page.getByTestId('upload-app-file').setInputFiles(archive);
-        await page.getByTestId('upload-app').click();
-        const review = page.getByTestId('upload-review');
-        await review.waitFor();
-        await review.scrollIntoViewIfNeeded();
-        await pause(300);
-        await page.screenshot({ path: join(out, `get-apps-${suffix}`) });
-        await review.getByRole('button', { name: 'Discard' }).click();
-        await context.close();
+        if (scheme === 'dark') await page.screenshot({ path: join(out, 'wall-night.png') });
       }
+      // The flows list, and a flow's cards lit by a test run.
+      await page.goto(`${url}/#/flows`);
+      const flow = page.getByTestId('flow-Door left open');
+      await flow.waitFor();
+      await pause(300);
+      await page.screenshot({ path: join(out, `flows-${suffix}`) });
+      await flow.getByTestId('flow-edit').click();
+      await page.getByTestId('flow-test').click();
+      await page.getByTestId('flow-tested').waitFor();
+      // The test's notification, put away for the picture.
+      await page
+        .getByRole('button', { name: 'dismiss' })
+        .first()
+        .click({ timeout: 5000 })
+        .catch(() => {});
+      // The tablet sees the editor's four columns at once; the phone's picture is the whole page.
+      if (size === 'phone') await page.evaluate('window.scrollTo(0, 0)');
+      else await page.getByTestId('flow-editor').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(out, `flow-editor-${suffix}`), fullPage: size === 'phone', animations: 'disabled' });
+      // The people, and the timeline saying who left.
+      await page.goto(`${url}/#/people`);
+      await page.getByTestId('people-Sitter').waitFor();
+      await pause(300);
+      await page.screenshot({ path: join(out, `people-${suffix}`), fullPage: size === 'phone' });
+      await page.goto(`${url}/#/timeline`);
+      await page.getByTestId('timeline-item').first().waitFor();
+      await pause(300);
+      await page.screenshot({ path: join(out, `timeline-${suffix}`) });
+      await page.goto(`${url}/#/alarms`);
+      await page.getByTestId('alarm-School run').waitFor();
+      await pause(300);
+      await page.screenshot({ path: join(out, `alarms-${suffix}`) });
+      // Energy: the power now by room, and this month's use.
+      await page.goto(`${url}/#/energy`);
+      await page.getByTestId('energy-chart').waitFor();
+      await pause(500);
+      await page.screenshot({ path: join(out, `energy-${suffix}`), fullPage: size === 'phone' });
+      await page.getByRole('button', { name: 'This month' }).click();
+      await pause(800);
+      await page.screenshot({ path: join(out, `energy-month-${suffix}`), fullPage: size === 'phone' });
+      await page.goto(`${url}/#/devices`);
+      await page.getByTestId('add-device').click();
+      await page.getByTestId('pair-driver').selectOption({ label: 'Metering plug (com.hearth.virtual)' });
+      await page.getByTestId('pair-start').click();
+      await page.getByTestId('pair-add').waitFor();
+      await pause(300);
+      await page.screenshot({ path: join(out, `pair-plug-${suffix}`) });
+      // Adding a Zigbee device: what zigbee2mqtt knows, each with what it can do (a fresh page: the
+      // plug's pairing is still open on this one).
+      await page.goto(`${url}/#/devices`);
+      await page.reload();
+      await page.getByTestId('add-device').click();
+      await page.getByTestId('pair-driver').selectOption({ label: 'Zigbee device (com.hearth.zigbee2mqtt)' });
+      await page.getByTestId('pair-start').click();
+      await page.getByTestId('pair-add').waitFor();
+      await pause(300);
+      await page.screenshot({ path: join(out, `pair-zigbee-${suffix}`) });
+      await page.goto(`${url}/#/apps`);
+      await page.getByTestId('get-from-file').locator('summary').click();
+      await page.getByTestId('upload-app-file').setInputFiles(archive);
+      await page.getByTestId('upload-app').click();
+      const review = page.getByTestId('upload-review');
+      await review.waitFor();
+      await review.scrollIntoViewIfNeeded();
+      await pause(300);
+      await page.screenshot({ path: join(out, `get-apps-${suffix}`) });
+      await review.getByRole('button', { name: 'Discard' }).click();
+      await context.close();
     }
     console.log(`Matter pictures: ${(await matterPictures(root, browser, out)).join(', ')}`);
   } finally {

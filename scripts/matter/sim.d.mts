@@ -3,7 +3,8 @@ import type { Lan } from './lan.mjs';
 
 export declare class MatterProcess {
   readonly lines: Array<Record<string, unknown>>;
-  start(first?: (msg: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  /** Starts it (again, on the same storage); resolves with its ready line. */
+  start(): Promise<Record<string, unknown>>;
   next(ok: (msg: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   send(line: string): void;
   kill(signal?: string): Promise<void>;

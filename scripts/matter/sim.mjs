@@ -14,15 +14,17 @@ export class MatterProcess {
   #child = null;
   #waiters = [];
 
-  constructor(lan, ns, script, config) {
+  /** `ready`: the line that says it is up (start() resolves with it). */
+  constructor(lan, ns, script, config, ready) {
     this.lan = lan;
     this.ns = ns;
     this.script = script;
     this.config = config;
+    this.ready = ready;
   }
 
-  /** Starts it; resolves with the first line that `first` accepts. */
-  async start(first = () => true) {
+  /** Starts it (again, on the same storage); resolves with its ready line. */
+  async start() {
     const [file, ...args] = this.lan.exec(this.ns, [process.execPath, join(here, this.script), JSON.stringify(this.config)]);
     const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.#child = child;
@@ -43,7 +45,7 @@ export class MatterProcess {
     });
     return new Promise((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`${this.script} exited with ${code}: ${stderr}`)));
-      this.next(first).then(resolve, reject);
+      this.next(this.ready).then(resolve, reject);
     });
   }
 
@@ -75,16 +77,10 @@ export class MatterProcess {
 
 /** A simulated light + temperature sensor in the LAN's device namespace; `start()` resolves with its pairing codes. */
 export function simDevice(lan, config) {
-  const device = new MatterProcess(lan, lan.deviceNs, 'device.mjs', config);
-  const start = device.start.bind(device);
-  device.start = () => start((m) => typeof m.manualPairingCode === 'string');
-  return device;
+  return new MatterProcess(lan, lan.deviceNs, 'device.mjs', config, (m) => typeof m.manualPairingCode === 'string');
 }
 
 /** matter.js's bare controller in the hub's namespace, commissioning `code`; `start()` resolves once it is ready. */
 export function bareController(lan, config) {
-  const ctl = new MatterProcess(lan, lan.hubNs, 'controller.mjs', config);
-  const start = ctl.start.bind(ctl);
-  ctl.start = () => start((m) => m.ready === true);
-  return ctl;
+  return new MatterProcess(lan, lan.hubNs, 'controller.mjs', config, (m) => m.ready === true);
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { api, OWNER, sleep, startHub } from '../bench/lib.mjs';
 import { lanMissing, makeLan } from '../matter/lan.mjs';
 import { simDevice } from '../matter/sim.mjs';
+import { LOOKS, signedInPage } from './looks.mjs';
 
 const APP = 'com.hearth.matter';
 
@@ -32,35 +33,26 @@ export async function matterPictures(root, browser, out) {
     for (let i = 0; i < 120 && !(await api(hub, 'GET', '/api/manager/apps/app'))[APP]?.ready; i++) await sleep(250);
     await api(hub, 'PUT', '/api/manager/system/option/setupDone', { value: true });
     const taken = [];
-    for (const scheme of ['light', 'dark']) {
-      for (const [size, viewport] of [
-        ['tablet', { width: 1024, height: 768 }],
-        ['phone', { width: 390, height: 844 }],
-      ]) {
-        const context = await browser.newContext({ viewport, colorScheme: scheme, deviceScaleFactor: size === 'phone' ? 2 : 1 });
-        const page = await context.newPage();
-        await page.goto(`${hub.url}/#/devices`);
-        await page.locator('input[name=token]').fill(OWNER);
-        await page.getByRole('button', { name: 'Sign in' }).click();
-        await page.getByTestId('add-device').click();
-        await page.getByTestId('pair-driver').selectOption({ label: `Matter device (${APP})` });
-        await page.getByTestId('pair-start').click();
-        await page.getByTestId('pair-pincode').fill(code.replace(/^(\d{4})(\d{3})(\d{4})$/, '$1-$2-$3'));
+    for (const look of LOOKS) {
+      const { context, page } = await signedInPage(browser, look, `${hub.url}/#/devices`, OWNER);
+      await page.getByTestId('add-device').click();
+      await page.getByTestId('pair-driver').selectOption({ label: `Matter device (${APP})` });
+      await page.getByTestId('pair-start').click();
+      await page.getByTestId('pair-pincode').fill(code.replace(/^(\d{4})(\d{3})(\d{4})$/, '$1-$2-$3'));
+      await sleep(300);
+      const { suffix } = look;
+      await page.screenshot({ path: join(out, `pair-matter-code-${suffix}`) });
+      taken.push(`pair-matter-code-${suffix}`);
+      // Only the first look pairs the device (a code commissions it once): the others take the
+      // code's picture alone.
+      if (taken.length === 1) {
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.getByTestId('pair-add').waitFor({ timeout: 60_000 });
         await sleep(300);
-        const suffix = `${size === 'phone' ? 'phone-' : ''}${scheme}.png`;
-        await page.screenshot({ path: join(out, `pair-matter-code-${suffix}`) });
-        taken.push(`pair-matter-code-${suffix}`);
-        // The first pass pairs the device; the next ones list its parts again (the controller
-        // already has it: a second commissioning of the same code is refused, so stop here).
-        if (taken.length === 1) {
-          await page.getByRole('button', { name: 'Continue' }).click();
-          await page.getByTestId('pair-add').waitFor({ timeout: 60_000 });
-          await sleep(300);
-          await page.screenshot({ path: join(out, `pair-matter-list-${suffix}`) });
-          taken.push(`pair-matter-list-${suffix}`);
-        }
-        await context.close();
+        await page.screenshot({ path: join(out, `pair-matter-list-${suffix}`) });
+        taken.push(`pair-matter-list-${suffix}`);
       }
+      await context.close();
     }
     return taken;
   } finally {

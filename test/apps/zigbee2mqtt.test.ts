@@ -11,7 +11,7 @@ import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Z2mStandIn } from '../../scripts/zigbee/standin.mjs';
-import { loadHomeyApi } from '../helpers/homey-api.js';
+import { clientDevices, loadHomeyApi } from '../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../helpers/hub.js';
 import { type Broker, startMosquitto } from '../helpers/mosquitto.js';
 import { poll } from '../helpers/poll.js';
@@ -248,14 +248,7 @@ describe('zigbee2mqtt', { timeout: 90_000 }, () => {
   it("are ordinary devices to Homey's client: listed, set, and heard through a capability instance", async () => {
     const client = await (await loadHomeyApi()).HomeyAPI.createLocalAPI({ address: hub.url, token: OWNER });
     try {
-      type ClientDevice = {
-        id: string;
-        name: string;
-        setCapabilityValue(o: { capabilityId: string; value: unknown }): Promise<void>;
-        makeCapabilityInstance(c: string, f: (v: unknown) => void): { destroy(): void };
-      };
-      const devices = client.devices as unknown as { getDevices(): Promise<Record<string, ClientDevice>> };
-      const listed = await devices.getDevices();
+      const listed = await clientDevices(client).getDevices();
       const door = listed[ids['Front door']!]!;
       expect(door.name).toBe('Front door');
       const heard: unknown[] = [];

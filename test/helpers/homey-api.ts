@@ -26,6 +26,28 @@ export interface HomeyApiManager {
   [operation: string]: unknown;
 }
 
+/** A device as homey-api's devices manager hands it out, as far as the tests use it. */
+export interface HomeyApiDevice {
+  id: string;
+  name: string;
+  capabilitiesObj: Record<string, { value: unknown }>;
+  setCapabilityValue(opts: { capabilityId: string; value: unknown }): Promise<void>;
+  makeCapabilityInstance(
+    capabilityId: string,
+    listener: (value: unknown) => void,
+  ): { setValue(value: unknown): Promise<void>; value: unknown; destroy(): void };
+}
+
+/** homey-api's devices manager, as far as the tests use it. */
+export interface HomeyApiDevices {
+  getDevices(): Promise<Record<string, HomeyApiDevice>>;
+  getDevice(opts: { id: string }): Promise<HomeyApiDevice>;
+  setCapabilityValue(opts: { deviceId: string; capabilityId: string; value: unknown }): Promise<unknown>;
+}
+
+/** A client's devices manager, typed. */
+export const clientDevices = (client: HomeyApiClient): HomeyApiDevices => client.devices as unknown as HomeyApiDevices;
+
 interface ClientProps {
   token: string;
   baseUrl: string;

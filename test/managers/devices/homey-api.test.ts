@@ -4,26 +4,11 @@
  * `device.makeCapabilityInstance`, as a dashboard built on homey-api would.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type HomeyApiClient, type HomeyApiModule, homeyClient, loadHomeyApi } from '../../helpers/homey-api.js';
+import { clientDevices, type HomeyApiClient, type HomeyApiDevices, type HomeyApiModule, homeyClient, loadHomeyApi } from '../../helpers/homey-api.js';
 import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
 import { poll } from '../../helpers/poll.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { APP, type Device, DRIVER, pairLamp, writeLampApp } from './lamp-app.js';
-
-interface ApiDevice {
-  id: string;
-  name: string;
-  capabilitiesObj: Record<string, { value: unknown }>;
-  makeCapabilityInstance(
-    capabilityId: string,
-    listener: (value: unknown) => void,
-  ): { setValue(value: unknown): Promise<void>; value: unknown; destroy(): void };
-}
-interface DevicesManager {
-  getDevices(): Promise<Record<string, ApiDevice>>;
-  getDevice(opts: { id: string }): Promise<ApiDevice>;
-  setCapabilityValue(opts: { deviceId: string; capabilityId: string; value: unknown }): Promise<unknown>;
-}
 
 let hub: RunningHub;
 let homeyApi: HomeyApiModule;
@@ -46,10 +31,10 @@ afterAll(async () => {
   await hub?.cleanup();
 });
 
-async function devicesOf(flavour: 'V3 local' | 'V2'): Promise<DevicesManager> {
+async function devicesOf(flavour: 'V3 local' | 'V2'): Promise<HomeyApiDevices> {
   const client = await homeyClient(homeyApi, hub.url, OWNER, flavour);
   clients.push(client);
-  return client.devices as unknown as DevicesManager;
+  return clientDevices(client);
 }
 
 describe.each(['V3 local', 'V2'] as const)('homey-api %s', (flavour) => {

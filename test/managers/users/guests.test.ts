@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EventFrame, openEvents } from '../../helpers/events.js';
-import { type HomeyApiClient, loadHomeyApi, loadSocketIo2, type SocketIo2 } from '../../helpers/homey-api.js';
+import { clientDevices, type HomeyApiClient, loadHomeyApi, loadSocketIo2, type SocketIo2 } from '../../helpers/homey-api.js';
 import { type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
 import { pause, poll } from '../../helpers/poll.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
@@ -101,10 +101,7 @@ describe('a guest', () => {
     const homeyApi = await loadHomeyApi();
     const client: HomeyApiClient = await homeyApi.HomeyAPI.createLocalAPI({ address: hub.url, token: guest });
     try {
-      const devices = client.devices as unknown as {
-        getDevices(): Promise<Record<string, { id: string; makeCapabilityInstance(c: string, f: (v: unknown) => void): { destroy(): void } }>>;
-        getDevice(o: { id: string }): Promise<unknown>;
-      };
+      const devices = clientDevices(client);
       const listed = await devices.getDevices();
       expect(Object.keys(listed)).toEqual([cosy.id]);
       await expect(devices.getDevice({ id: oven.id })).rejects.toThrow();
