@@ -64,7 +64,8 @@ beforeAll(async () => {
       'drivers/keypad/driver.js': `const Homey = require('homey');
 module.exports = class extends Homey.Driver {
   async onPair(session) {
-    session.setHandler('pincode', async (digits) => digits.join('') === '1234');
+    // A wrong code takes the lock a moment to refuse (the page says it is checking meanwhile).
+    session.setHandler('pincode', async (digits) => digits.join('') === '1234' || new Promise((r) => setTimeout(() => r(false), 1500)));
     session.setHandler('list_devices', async () => [{ name: 'Front keypad', data: { id: 'front' } }]);
   }
 };
@@ -292,6 +293,7 @@ describe('devices on dashboards', () => {
     expect(await page.getByTestId('pair-view-pincode').textContent()).toContain('Four digits, on a sticker on its back.');
     await page.getByTestId('pair-pincode').fill('9999');
     await page.getByRole('button', { name: 'Continue' }).click();
+    expect(await page.getByRole('button', { name: 'Checking the code…' }).isDisabled()).toBe(true);
     await expect.poll(() => page.getByTestId('pair-view-pincode').getByRole('alert').textContent()).toBe('The app did not accept this code.');
     await page.getByTestId('pair-pincode').fill('1234');
     await page.getByRole('button', { name: 'Continue' }).click();

@@ -164,6 +164,8 @@ function optionText(v: unknown): string | null {
 function Pincode(p: SystemViewProps): JSX.Element {
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // An app may take a while with the code (a Matter device is looked for on the network): said.
+  const [busy, setBusy] = useState(false);
   // Homey's pincode view shows the app's title and hint (what code, and where to find it).
   const title = optionText(p.options.title);
   const hint = optionText(p.options.hint);
@@ -172,10 +174,14 @@ function Pincode(p: SystemViewProps): JSX.Element {
       class="stack"
       onSubmit={(e) => {
         e.preventDefault();
-        p.emit('pincode', [...pin]).then(
-          (ok) => (ok === true ? p.next() : setError('The app did not accept this code.')),
-          (err: unknown) => setError(describe(err)),
-        );
+        setBusy(true);
+        setError(null);
+        p.emit('pincode', [...pin])
+          .then(
+            (ok) => (ok === true ? p.next() : setError('The app did not accept this code.')),
+            (err: unknown) => setError(describe(err)),
+          )
+          .finally(() => setBusy(false));
       }}
     >
       {title && <strong data-testid="pair-pincode-title">{title}</strong>}
@@ -189,8 +195,8 @@ function Pincode(p: SystemViewProps): JSX.Element {
           onInput={(e) => setPin((e.target as HTMLInputElement).value)}
         />
       </label>
-      <button type="submit" class="primary">
-        Continue
+      <button type="submit" class="primary" disabled={busy}>
+        {busy ? 'Checking the code…' : 'Continue'}
       </button>
       <Err msg={error} />
     </form>
