@@ -8,7 +8,8 @@
  * driver, pairing view and flow card ids with spaces (Homey takes any text; they were refused);
  * an app name given as plain text (refused), `settings.set(key, undefined)` (refused: it stopped
  * onInit), `fs.fsync` of a file the app wrote (Node's permission model refuses it: a database
- * stopped), and an ES module app shipping Athom's `homey` command-line package, which its
+ * stopped), a timer of onInit asking for a driver while the drivers were still being made (it
+ * threw: the hub now makes them before it fetches the home's devices), and an ES module app shipping Athom's `homey` command-line package, which its
  * `import Homey from 'homey'` got instead of the SDK.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +37,9 @@ module.exports = class extends Homey.App {
   async onInit() {
     Promise.reject(new Error('the first poll failed')).catch(this.error);
     setTimeout(this.log, 10, 'ticked with an unbound log');
+    // A timer of the app's onInit asks for its driver at once (a home's devices are still being
+    // fetched): the driver is there, not yet ready.
+    setTimeout(() => this.log('driver found at once:', this.homey.drivers.getDriver('sensor').id), 0);
   }
 };
 `,
@@ -228,6 +232,7 @@ describe('this.log and this.error passed unbound', () => {
     expect(logs.stderr).toMatch(/\[err\] \[\w*\] Error: the first poll failed/);
     expect(logs.stderr).toContain('the driver could not reach the bridge');
     expect(logs.stdout).toContain('ticked with an unbound log');
+    expect(logs.stdout).toContain('driver found at once: sensor');
     await pause(500, 'a crash from a failed poll would have happened by now');
     const app = (await hub.call<{ state: string; exitCount: number; crashed: boolean }>('GET', `/api/manager/apps/app/${APP}`)).body;
     expect(app).toMatchObject({ state: 'running', exitCount: 0, crashed: false });

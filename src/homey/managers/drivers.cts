@@ -84,13 +84,18 @@ export class ManagerDrivers extends Manager {
     this.load = load;
     const drivers = this.declared().filter((d) => !radioOf(d));
     if (drivers.length === 0) return;
-    const devices = (await this.ctx.transport.call('drivers.devices', {})) as DeviceState[];
-    if (drivers.some((d) => typeof d.discovery === 'string')) await this.takeFound();
+    // Every driver is made before the home's devices are asked for (a thousand take a while): the
+    // app's own timers, started in its onInit, find them with getDriver at once (and wait for
+    // them with ready()).
     for (const entry of drivers) {
       const file = `${this.ctx.app.dir}/drivers/${entry.id}/driver`;
       const DriverClass = exportedClass(await load(file), Driver, `drivers/${entry.id}/driver.js`) ?? Driver;
-      const driver = constructingDriver({ homey, id: entry.id, manifest: entry }, () => new DriverClass());
-      this.drivers.set(entry.id, driver);
+      this.drivers.set(entry.id, constructingDriver({ homey, id: entry.id, manifest: entry }, () => new DriverClass()));
+    }
+    const devices = (await this.ctx.transport.call('drivers.devices', {})) as DeviceState[];
+    if (drivers.some((d) => typeof d.discovery === 'string')) await this.takeFound();
+    for (const entry of drivers) {
+      const driver = this.drivers.get(entry.id)!;
       await Promise.resolve()
         .then(() => driver.onInit())
         .catch((err: unknown) => driver.error(`onInit of driver '${entry.id}' failed:`, describeError(err)));
