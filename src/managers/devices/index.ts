@@ -70,7 +70,9 @@ export class DevicesManager implements Manager {
           return;
         }
         const running = app.running;
-        if (this.running.get(appId) === running) return;
+        // An app not seen yet was not running (the hub starting, or an app just installed): its
+        // devices were shown so, and its first 'starting' changes nothing.
+        if ((this.running.get(appId) ?? false) === running) return;
         this.running.set(appId, running);
         this.service.appChanged(appId, running ? `its app '${appId}' is not running` : null);
       }),

@@ -125,6 +125,15 @@ export function factsOf(record: DeviceRecord, capabilityId: string, custom: Read
   return capabilityOf(capabilityId, custom, record.capabilitiesOptions[capabilityId] ?? {});
 }
 
+/** What a device's view says of whether it can be reached: its own word, unless its app is down (`appDown`: why). */
+export function reachability(record: DeviceRecord, appDown: string | null): Pick<DeviceView, 'available' | 'unavailableMessage' | 'ready'> {
+  return {
+    available: record.available && appDown === null,
+    unavailableMessage: appDown ?? (record.available ? null : record.unavailableMessage),
+    ready: appDown === null,
+  };
+}
+
 export function deviceView(input: ViewInput): DeviceView {
   const { record, values, custom, appDown } = input;
   const capabilitiesObj: DeviceView['capabilitiesObj'] = {};
@@ -166,10 +175,8 @@ export function deviceView(input: ViewInput): DeviceView {
     capabilities: [...record.capabilities],
     capabilitiesObj,
     settings: record.settings,
-    available: record.available && appDown === null,
-    unavailableMessage: appDown ?? (record.available ? null : record.unavailableMessage),
+    ...reachability(record, appDown),
     warningMessage: record.warningMessage,
-    ready: appDown === null,
     energy: record.energy,
     icon: record.icon,
     note: record.note,

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_SCOPES } from '../../../src/core/scopes.js';
-import { type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
+import { openEvents } from '../../helpers/events.js';
+import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
 import { poll } from '../../helpers/poll.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
 import { APP, type Device, DRIVER, writeLampApp } from './lamp-app.js';
@@ -135,8 +136,17 @@ describe('a driver app from the docs', () => {
   });
 
   it('keeps the device across a restart of its app, unavailable while the app is down', async () => {
+    const events = await openEvents(hub.wsUrl, 'devices', OWNER);
+    // What a client hears of the app's going and coming: the device's reachability, changed.
+    const told = (available: boolean) =>
+      events.next((f) => {
+        const [view, info] = f.args as [Device, { changedKeys: string[] }];
+        return f.event === 'device.update' && view.id === device.id && view.available === available && info.changedKeys.includes('available');
+      });
     const stop = await hub.call('PUT', `/api/manager/apps/app/${APP}/disable`);
     expect(stop.status).toBe(200);
+    const gone = await told(false);
+    expect((gone.args[1] as { changedKeys: string[] }).changedKeys.sort()).toEqual(['available', 'ready', 'unavailableMessage']);
     const down = await hub.call<Device>('GET', `/api/manager/devices/device/${device.id}`);
     expect(down.body).toMatchObject({ available: false, unavailableMessage: `its app '${APP}' is not running` });
     expect((await hub.call('GET', '/api/manager/devices/state')).body).toEqual({ devices: 1, unavailable: 1 });
@@ -155,6 +165,8 @@ describe('a driver app from the docs', () => {
     expect(run).not.toContain('added Lamp 1');
     const up = await hub.call<Device & { capabilitiesObj: Record<string, { value: unknown }> }>('GET', `/api/manager/devices/device/${device.id}`);
     expect(up.body).toMatchObject({ available: true, unavailableMessage: null });
+    expect((await told(true)).args[0]).toMatchObject({ ready: true, unavailableMessage: null });
+    events.close();
     expect((await hub.call('GET', '/api/manager/devices/state')).body).toEqual({ devices: 1, unavailable: 0 });
     expect(up.body.capabilitiesObj.onoff?.value).toBe(true);
   });
