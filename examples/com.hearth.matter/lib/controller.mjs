@@ -27,6 +27,8 @@ const MAX_INTERVAL = Seconds(60);
  * itself (seen with a device commissioned in the same run): a read opens a new session at once.
  */
 const PING_MS = 15_000;
+/** How long a read that checks a lapsed subscription may take before the device is taken as gone. */
+const PING_TIMEOUT_MS = 10_000;
 
 /**
  * Homey names a node by a UUID: one made of the controller's name for the peer and its node id
@@ -64,6 +66,8 @@ export class Controller extends EventEmitter {
     this.pings = new Map();
     /** Each followed device's way to say it is reachable or not (its id -> told). */
     this.followed = new Map();
+    /** Devices being read after matter.js said their subscription lapsed. */
+    this.checking = new Set();
   }
 
   async start() {
@@ -91,7 +95,7 @@ export class Controller extends EventEmitter {
     const timer = setInterval(() => {
       if (busy || !this.node) return;
       busy = true;
-      this.ping(peer)
+      this.pingWithin(peer)
         .then(() => this.followed.get(peer.id)?.(true))
         .catch(() => undefined)
         .finally(() => {
@@ -123,6 +127,19 @@ export class Controller extends EventEmitter {
     for await (const _chunk of peer.interaction.read(Read({ attributes: [{ endpointId: 0, clusterId: 0x28, attributeId: 0 }] })));
   }
 
+  /** ping, failing after PING_TIMEOUT_MS (matter.js may try a gone device's session for longer). */
+  async pingWithin(peer) {
+    let timer;
+    const late = new Promise((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS / 1000} s`)), PING_TIMEOUT_MS);
+    });
+    try {
+      await Promise.race([this.ping(peer), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async close() {
     for (const id of [...this.pings.keys()]) this.stopPinging(id);
     const node = this.node;
@@ -152,11 +169,27 @@ export class Controller extends EventEmitter {
       else this.startPinging(peer);
     };
     this.followed.set(peer.id, told);
-    peer.events.network.subscriptionStatusChanged.on(told);
+    // matter.js says a subscription lapsed, or the peer offline, also while it subscribes again
+    // (after a hub restart, seen here: a device that had just answered shown unreachable for a
+    // ping's while): the device is taken as gone only when a read of it fails too.
+    const lapsed = (why) => {
+      if (this.active.get(peer.id) === false || this.checking.has(peer.id)) return;
+      this.checking.add(peer.id);
+      this.pingWithin(peer)
+        .then(
+          () => told(true),
+          (err) => {
+            this.opts.log(`${peer.id}: ${why}, and a read failed (${err.message}): cannot be reached`);
+            told(false);
+          },
+        )
+        .finally(() => this.checking.delete(peer.id));
+    };
+    peer.events.network.subscriptionStatusChanged.on((active) => (active ? told(true) : lapsed('its subscription lapsed')));
     // A report or keep-alive: the device is there. After an outage matter.js subscribes again
     // without always saying the subscription is active (a device restarted, seen here).
     peer.events.network.subscriptionAlive.on(() => told(true));
-    peer.lifecycle.offline.on(() => told(false));
+    peer.lifecycle.offline.on(() => lapsed('matter.js took it offline'));
     peer.lifecycle.decommissioned?.on?.(() => this.emit('removed', peer.id));
     const sub = peer.state.network.defaultSubscription;
     if (!sub || sub.maxIntervalCeiling !== MAX_INTERVAL) {
