@@ -9,6 +9,7 @@
 // import.meta.url (src/layout.ts, src/version.ts), which in the bundle is the bundle's.
 // The rest of dist/ stays unbundled: the app bootstrap and the SDK (run by apps), the tests.
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -75,6 +76,9 @@ await build({
 // removed, so the source map esbuild wrote still points at the right lines.
 writeFileSync(bundle, readFileSync(bundle, 'utf8').replace(/^#!.*\n/, '\n'));
 copyFileSync(join(root, 'scripts/bundle-loader.mjs'), entry);
+// The build's id (src/layout.ts, buildId): the store trusts at start only what the same build
+// wrote, whose schemas are this build's (src/core/store-trust.ts).
+writeFileSync(join(dist, 'hearth.build'), `${createHash('sha256').update(readFileSync(bundle)).digest('hex').slice(0, 32)}\n`);
 for (const name of readdirSync(dist)) if (name.startsWith('bundle-')) rmSync(join(dist, name)); // an older build's chunks
 
 await train();

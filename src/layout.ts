@@ -4,7 +4,7 @@
  * bundle's: a folder is found from this module's place, the root of dist/ (or of src/ under
  * vitest), which bundled and unbundled code share. Never from a module's own import.meta.url.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -52,4 +52,17 @@ export function runtimeDir(): string {
 export function appRuntimeDirs(): { readonly bootstrap: string; readonly wire: string; readonly sdk: string } {
   const apps = appsBuild();
   return { bootstrap: join(apps, 'bootstrap.cjs'), wire: join(apps, 'wire'), sdk: join(apps, '..', 'homey') };
+}
+
+/**
+ * This build's id: the digest of the daemon's bundle (dist/hearth.build, written by
+ * scripts/build-daemon.mjs), or null when there is none (the .ts sources under vitest). The store
+ * trusts only what the same build wrote (core/store-trust.ts): another build's schemas may differ.
+ */
+export function buildId(): string | null {
+  try {
+    return readFileSync(join(ROOT, 'hearth.build'), 'utf8').trim() || null;
+  } catch {
+    return null;
+  }
 }

@@ -74,7 +74,15 @@ export function safeRecord<K extends z.ZodType<string, string>, V extends z.ZodT
   value: V,
   params?: Parameters<typeof z.record>[2],
 ): z.ZodType<Record<z.output<K>, z.output<V>>, Record<z.input<K>, z.input<V>>> {
-  return z
+  const made = z
     .preprocess(protoStandIn, z.record(key, value, params))
-    .transform((parsed) => toNullRecord(Object.entries(parsed).map(([k, v]) => [k === PROTO_STANDIN ? '__proto__' : k, v] as const))) as never;
+    .transform((parsed) => toNullRecord(Object.entries(parsed).map(([k, v]) => [k === PROTO_STANDIN ? '__proto__' : k, v] as const)));
+  SAFE_RECORDS.set(made, value);
+  return made as never;
 }
+
+/** Each safeRecord made, with the schema of its values (what a trusted section's shape is read from: store-shape.ts). */
+const SAFE_RECORDS = new WeakMap<z.ZodType, z.ZodType>();
+
+/** The schema of a safeRecord's values, or undefined when `schema` is no safeRecord. */
+export const safeRecordValues = (schema: z.ZodType): z.ZodType | undefined => SAFE_RECORDS.get(schema);

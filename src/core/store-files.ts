@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { writeFileDurable } from './durable-file.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { appendEntry, applyEntry, createJournal, frame, type JournalOp, journalName, listJournals, readJournal } from './store-journal.js';
+import { writeTrust } from './store-trust.js';
 
 export const DB_FILE = 'db.json';
 
@@ -34,6 +35,8 @@ export interface ReadDocument {
   readonly journals: readonly number[];
   /** Journal bytes not replayed: a write a stop cut off (never acknowledged), or damage. */
   readonly ignored: readonly { readonly file: string; readonly bytes: number }[];
+  /** The sections the journals replayed changed (db.json's text does not hold them as they are). */
+  readonly touched: ReadonlySet<string>;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function readStoreDocument(dataDir: string): Promise<ReadDocument> 
   let doc = baseText === null ? null : (JSON.parse(baseText) as StoreDocument);
   const journals = await listJournals(dataDir, DB_FILE);
   const ignored: { file: string; bytes: number }[] = [];
+  const touched = new Set<string>();
   for (const n of journals) {
     const name = journalName(DB_FILE, n);
     const content = await readJournal(join(dataDir, name));
@@ -62,9 +66,12 @@ export async function readStoreDocument(dataDir: string): Promise<ReadDocument> 
         `${name} in ${dataDir} was written at schema version ${content.version}, after ${DB_FILE}'s ${version}: it is not this hub's; move it away to start`,
       );
     }
-    for (const entry of content.entries) applyEntry(doc, entry);
+    for (const entry of content.entries) {
+      applyEntry(doc, entry);
+      for (const op of entry) touched.add(op[1]);
+    }
   }
-  return { doc, baseText, journals, ignored };
+  return { doc, baseText, journals, ignored, touched };
 }
 
 export class StoreFiles {
@@ -78,6 +85,13 @@ export class StoreFiles {
   private retryAt = 0;
   /** Told when writing db.json whole failed (the journal holds every change meanwhile). */
   onCompactionError: (err: unknown) => void = () => undefined;
+  /**
+   * This build's id and the sections it vouches for in what it writes whole (store-trust.ts);
+   * null: no trust file is written (a build without an id, a migration's first write).
+   */
+  trust: { readonly build: string; readonly sections: () => readonly string[] } | null = null;
+  /** The sections the trust file beside db.json vouches for now. */
+  private vouched: ReadonlySet<string> = new Set();
 
   private constructor(
     readonly dir: string,
@@ -92,8 +106,17 @@ export class StoreFiles {
    * so): writes it whole as db.json and removes the journals it holds when there were any, or
    * no db.json, or `whole` (a migration).
    */
-  static async start(dataDir: string, doc: StoreDocument, found: ReadDocument, whole: boolean): Promise<StoreFiles> {
+  static async start(
+    dataDir: string,
+    doc: StoreDocument,
+    found: ReadDocument,
+    whole: boolean,
+    trust: StoreFiles['trust'] = null,
+    vouched: ReadonlySet<string> = new Set(),
+  ): Promise<StoreFiles> {
     const files = new StoreFiles(dataDir, doc.schemaVersion, found.journals);
+    files.trust = trust;
+    files.vouched = vouched;
     files.older = [...found.journals];
     files.baseBytes = found.baseText?.length ?? 0;
     if (whole || found.doc === null || found.journals.length > 0) await files.writeWhole(doc);
@@ -144,14 +167,23 @@ export class StoreFiles {
     await this.compacting;
     if (this.current) this.older.push(this.current.n);
     this.current = null;
-    if (this.older.length > 0) await this.writeWhole(doc);
+    // Also when this run checked sections the trust file does not vouch for (a first start of
+    // this build): the next start then trusts them.
+    const unvouched = this.trust?.sections().some((name) => !this.vouched.has(name)) ?? false;
+    if (this.older.length > 0 || unvouched) await this.writeWhole(doc);
   }
 
   /** Writes `doc` whole as db.json (serialised before the first await), then removes the journals it holds (those in `older` now). */
   private async writeWhole(doc: StoreDocument): Promise<void> {
     const held = [...this.older];
     const text = JSON.stringify(doc);
+    const vouched = this.trust && { build: this.trust.build, sections: this.trust.sections() };
     await writeFileDurable(this.dbFile, text);
+    // After db.json: a stop between the two leaves a trust file whose digest is the old db.json's.
+    if (vouched) {
+      await writeTrust(this.dir, vouched.build, text, vouched.sections);
+      this.vouched = new Set(vouched.sections);
+    }
     this.baseBytes = text.length;
     for (const n of held) await rm(join(this.dir, journalName(DB_FILE, n)), { force: true });
     this.older = this.older.filter((n) => !held.includes(n));

@@ -16,6 +16,7 @@
  * a restart would refuse), and against its byte bounds (byte-bounds.ts: every section declares
  * them). At open, a record the schema refuses is set aside (set-aside.ts).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { type ByteBound, checkRecordBytes, checkSectionBytes, type RecordBound, sizeOf } from './byte-bounds.js';
 import { invalid } from './errors.js';
@@ -24,6 +25,8 @@ import { nullProtoClone, nullRecord, safeRecord } from './null-prototype.js';
 import { keepJournalAside, keepSetAside, parseSettingAside, type RecordPaths, type SetAside } from './set-aside.js';
 import { DB_FILE, migrate, readStoreDocument, type StoreDocument, StoreFiles, StoreSectionError } from './store-files.js';
 import type { JournalOp } from './store-journal.js';
+import { applyShape, NO_SHAPE, shapeOf } from './store-shape.js';
+import { trustedSections } from './store-trust.js';
 import { describeIssues } from './zod-issues.js';
 
 export { DB_FILE, readStoreDocument, type StoreDocument, StoreSectionError };
@@ -99,11 +102,21 @@ export class Store {
   readonly setAside: SetAside[] = [];
   /** Journals found at open with bytes that could not be replayed (a write a power cut cut off, or damage), and where a copy is kept. */
   readonly ignored: readonly { readonly file: string; readonly bytes: number; readonly keptIn: string }[];
+  /** Sections opened as this build wrote them, unchecked (store-trust.ts). */
+  readonly trustedAtOpen: string[] = [];
+  /** Sections the trust file vouched for that their parse did not give back as trusted (only looked for with `verify`): a fault of the shape. */
+  readonly mistrusted: string[] = [];
+  /** Every section asked for, opened or not. */
+  private readonly asked = new Set<string>();
 
   private constructor(
     private readonly files: StoreFiles,
     doc: StoreDocument,
     ignored: Store['ignored'],
+    /** Sections db.json holds as this build wrote and vouched for them. */
+    private readonly trusted: ReadonlySet<string>,
+    /** Parse trusted sections all the same, and say so when that differs (the tests' hubs). */
+    private readonly verify: boolean,
   ) {
     this.next = doc;
     this.visible = { ...doc };
@@ -120,15 +133,33 @@ export class Store {
     this.files.onCompactionError = report;
   }
 
-  /** Opens (or creates) the store in `dataDir` (db.json and its journals), migrating it to the current schema version. */
-  static async open(dataDir: string): Promise<Store> {
+  /**
+   * Opens (or creates) the store in `dataDir` (db.json and its journals), migrating it to the
+   * current schema version. `build`: this build's id, with which the store trusts what the same
+   * build wrote and vouches for what it writes (store-trust.ts); without one, every section is
+   * checked. `verify`: trusted sections are parsed all the same, a difference noted in `mistrusted`.
+   */
+  static async open(dataDir: string, options: { build?: string | null; verify?: boolean } = {}): Promise<Store> {
     const found = await readStoreDocument(dataDir);
     const doc = found.doc ?? { schemaVersion: SCHEMA_VERSION };
     const migrated = await migrate(dataDir, doc, found);
+    const build = options.build ?? null;
+    const trusted = build && !migrated && found.baseText !== null ? await trustedSections(dataDir, build, found.baseText, found.touched) : new Set<string>();
     // Copies first: starting folds the journals into db.json and removes them.
     const ignored = found.ignored.map((i) => ({ ...i, keptIn: keepJournalAside(dataDir, i.file) }));
-    const files = await StoreFiles.start(dataDir, doc, found, migrated);
-    return new Store(files, doc, ignored);
+    let store: Store | null = null;
+    const vouched = () => (store ? store.vouched() : [...trusted]);
+    const files = await StoreFiles.start(dataDir, doc, found, migrated, build ? { build, sections: vouched } : null, trusted);
+    store = new Store(files, doc, ignored, trusted, options.verify === true);
+    return store;
+  }
+
+  /**
+   * The sections the next db.json written whole holds as checked: those opened (checked at open
+   * or trusted, and every change checked), and those trusted at open that nobody asked for since.
+   */
+  private vouched(): string[] {
+    return [...this.sections.keys(), ...[...this.trusted].filter((name) => !this.asked.has(name))];
   }
 
   /** Whether the data file holds section `name` (false before its first write). Ask before opening it. */
@@ -249,7 +280,23 @@ export class Store {
    * file first, then the section written without them. Throws when what is wrong is not a record.
    */
   private open(name: string, spec: SectionSpec, records: RecordPaths): unknown {
+    this.asked.add(name);
     const raw = this.next[name];
+    const shape = raw !== undefined && this.trusted.has(name) ? shapeOf(spec.schema) : NO_SHAPE;
+    if (shape !== NO_SHAPE) {
+      // As this build wrote it: what its parse would give back, made without checking again.
+      applyShape(raw, shape);
+      this.trustedAtOpen.push(name);
+      if (!this.verify) return raw;
+      const checked = this.checkedOpen(name, spec, raw, records);
+      if (isDeepStrictEqual(raw, checked)) return raw;
+      this.mistrusted.push(name);
+      return checked;
+    }
+    return this.checkedOpen(name, spec, raw, records);
+  }
+
+  private checkedOpen(name: string, spec: SectionSpec, raw: unknown, records: RecordPaths): unknown {
     if (raw === undefined || records.length === 0) return this.load(name, spec, raw);
     const parsed = parseSettingAside(spec.schema, raw, records);
     if (!parsed) return this.load(name, spec, raw);

@@ -144,8 +144,14 @@ export async function startHub(options: HubOptions = {}): Promise<RunningHub> {
       await exited;
     },
     async cleanup() {
-      // --check-answers: an answer or event that broke its contract fails the test file here.
-      const broken = output.filter((l) => l.includes('an answer does not match its schema') || l.includes('an event does not match its contract'));
+      // --check-answers: an answer or event that broke its contract fails the test file here, and
+      // so does a section of the data file trusted at start that its parse does not give back.
+      const broken = output.filter(
+        (l) =>
+          l.includes('an answer does not match its schema') ||
+          l.includes('an event does not match its contract') ||
+          l.includes('a section trusted as this build wrote it differs'),
+      );
       // SIGTERM first: the hub then stops its apps. A hub killed outright leaves app processes
       // whose event loop is busy (a CPU-spinning test app) unable to notice they are orphaned.
       const stopped = await Promise.race([hub.stop(), new Promise<'late'>((r) => setTimeout(() => r('late'), 10_000))]);

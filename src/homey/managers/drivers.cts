@@ -90,7 +90,10 @@ export class ManagerDrivers extends Manager {
     for (const entry of drivers) {
       const file = `${this.ctx.app.dir}/drivers/${entry.id}/driver`;
       const DriverClass = exportedClass(await load(file), Driver, `drivers/${entry.id}/driver.js`) ?? Driver;
-      this.drivers.set(entry.id, constructingDriver({ homey, id: entry.id, manifest: entry }, () => new DriverClass()));
+      this.drivers.set(
+        entry.id,
+        constructingDriver({ homey, id: entry.id, manifest: entry }, () => new DriverClass()),
+      );
     }
     const devices = (await this.ctx.transport.call('drivers.devices', {})) as DeviceState[];
     if (drivers.some((d) => typeof d.discovery === 'string')) await this.takeFound();

@@ -1,0 +1,47 @@
+/**
+ * Which sections of db.json need no checking at the next start: those this build of the hub
+ * wrote, that it had checked (every section it opened was parsed at open and every change to it
+ * was checked before it was written), in a db.json nobody changed since. Written beside db.json
+ * (`db.json.trust`) each time db.json is written whole: this build's id, the digest of the text
+ * written, and the sections it vouches for. At open, a section is trusted only when the build is
+ * this one, db.json's bytes have that digest, and no journal changed the section after it:
+ * anything else (another build, whose schemas may differ; db.json edited by hand or damaged; a
+ * change still in a journal) is checked as before. The file itself is only ever a reason to skip
+ * a check of what this hub wrote: one that is missing, stale or unreadable costs a check, never
+ * data. Checking a big home's sections (1,000 devices, 400 flows) was most of its extra start.
+ */
+import { hash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileDurable } from './durable-file.js';
+
+export const TRUST_FILE = 'db.json.trust';
+
+interface TrustRecord {
+  build: string;
+  digest: string;
+  sections: string[];
+}
+
+const digestOf = (text: string): string => hash('sha256', text, 'hex');
+
+/**
+ * The sections the trust file vouches for in `baseText` (db.json as read), for `build`, less
+ * those `touched` (changed by a journal since). Empty when any of it does not hold.
+ */
+export async function trustedSections(dataDir: string, build: string, baseText: string, touched: ReadonlySet<string>): Promise<Set<string>> {
+  let record: TrustRecord;
+  try {
+    record = JSON.parse(await readFile(join(dataDir, TRUST_FILE), 'utf8')) as TrustRecord;
+  } catch {
+    return new Set();
+  }
+  if (record?.build !== build || record.digest !== digestOf(baseText) || !Array.isArray(record.sections)) return new Set();
+  return new Set(record.sections.filter((s) => typeof s === 'string' && !touched.has(s)));
+}
+
+/** Vouches for `sections` of `text`, just written whole as db.json by `build`. */
+export async function writeTrust(dataDir: string, build: string, text: string, sections: readonly string[]): Promise<void> {
+  const record: TrustRecord = { build, digest: digestOf(text), sections: [...sections].sort() };
+  await writeFileDurable(join(dataDir, TRUST_FILE), JSON.stringify(record));
+}
