@@ -193,6 +193,13 @@ export class Hub {
     const port = this.listening.port;
     this.port = port;
     log.info({ port, host: config.host, dataDir: config.dataDir }, 'listening');
+    for (const manager of this.started) {
+      try {
+        manager.listening?.();
+      } catch (err) {
+        log.error({ err, manager: manager.name }, 'a manager failed at what it does once the hub listens');
+      }
+    }
     return port;
   }
 

@@ -16,5 +16,11 @@ export interface Manager {
   /** The contract's operations with their handlers, options' included. */
   readonly operations: readonly Operation[];
   start(): Promise<void>;
+  /**
+   * Work that may wait until the hub answers (called once it listens, on managers that started):
+   * what a start does for every device of a big home is paid after the hub's first answer, not
+   * before it.
+   */
+  listening?(): void;
   stop(): Promise<void>;
 }

@@ -24,6 +24,10 @@ export class EnergyManager implements Manager {
     this.service.start();
   }
 
+  listening(): void {
+    this.service.settle();
+  }
+
   async stop(): Promise<void> {
     this.service.stop();
   }

@@ -58,9 +58,6 @@ export class EnergyService {
   }
 
   start(): void {
-    for (const r of this.deps.devices.records()) this.track(r);
-    // The power as the hub starts is where a crossing is measured from (no trigger at start).
-    this.power = homePower(this.live());
     this.stops.push(
       this.deps.bus.on('devices', (e) => {
         if (e.event === 'capability.update') {
@@ -80,6 +77,16 @@ export class EnergyService {
     );
     this.tick = setInterval(() => this.minute(), MINUTE);
     this.tick.unref();
+  }
+
+  /**
+   * Every device's power counted from now, and the home's power a crossing is measured from (no
+   * trigger at start): once the hub answers (a thousand devices' energy worked out twice was a
+   * tenth of a big home's start). A device that reported meanwhile is counted from its report.
+   */
+  settle(): void {
+    for (const r of this.deps.devices.records()) this.track(r);
+    this.power ??= homePower(this.live());
   }
 
   stop(): void {

@@ -167,15 +167,11 @@ export class FlowManager implements Manager {
   async start(): Promise<void> {
     this.service.start();
     this.time.start();
-    // What each device's capabilities hold now: a value reported again after a restart is no change.
+    // What each device's capabilities hold now: a value reported again after a restart is no
+    // change. Read as stored (a capability without facts has no cards: capabilityChanged asks).
     for (const r of this.devices?.records() ?? []) {
-      for (const cap of r.capabilities) {
-        try {
-          this.lastValues.set(`${r.id}\u0000${cap}`, this.devices?.getCapabilityValue(r.id, cap));
-        } catch {
-          // A capability without facts has no cards.
-        }
-      }
+      const values = this.devices?.values.of(r.id);
+      for (const cap of r.capabilities) this.lastValues.set(`${r.id}\u0000${cap}`, values?.[cap]?.value ?? null);
     }
     this.off.push(
       ...serveFlows(this.apps.router, {
