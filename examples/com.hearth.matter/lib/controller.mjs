@@ -10,6 +10,7 @@ import { mkdirSync, chmodSync } from 'node:fs';
 import { ControllerBehavior, Environment, Logger, Seconds, ServerNode } from '@matter/main';
 import { Read } from '@matter/main/protocol';
 import { normalCode } from './code.js';
+import { within } from './within.js';
 
 /**
  * How long a commissioning may take, from the code to the device's operational session: under the
@@ -128,16 +129,8 @@ export class Controller extends EventEmitter {
   }
 
   /** ping, failing after PING_TIMEOUT_MS (matter.js may try a gone device's session for longer). */
-  async pingWithin(peer) {
-    let timer;
-    const late = new Promise((_resolve, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${PING_TIMEOUT_MS / 1000} s`)), PING_TIMEOUT_MS);
-    });
-    try {
-      await Promise.race([this.ping(peer), late]);
-    } finally {
-      clearTimeout(timer);
-    }
+  pingWithin(peer) {
+    return within(this.ping(peer), PING_TIMEOUT_MS);
   }
 
   async close() {

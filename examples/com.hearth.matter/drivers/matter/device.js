@@ -6,6 +6,7 @@
 // (the device told to leave hearth's fabric) when the last of its endpoints is deleted here.
 const Homey = require('homey');
 const { valuesOf, commandOf, BEHAVIORS } = require('../../lib/mapping');
+const { within } = require('../../lib/within');
 
 const UNREACHABLE = 'The Matter device cannot be reached: is it powered and on the network?';
 /**
@@ -59,19 +60,13 @@ class MatterDevice extends Homey.Device {
     if (!this.ep) throw new Error(UNREACHABLE);
     const command = commandOf(capability, value, this.ep.state(BEHAVIORS), this.ep.deviceTypes);
     if (!command) throw new Error(`This Matter device cannot set ${capability}`);
-    let timer;
-    const late = new Promise((_resolve, reject) => {
-      timer = this.homey.setTimeout(() => reject(new Error(`it did not answer within ${COMMAND_MS / 1000} s`)), COMMAND_MS);
-    });
     try {
-      await Promise.race([this.ep.invoke(command), late]);
+      await within(this.ep.invoke(command), COMMAND_MS, this.homey);
     } catch (err) {
       // A command that cannot reach the device says so on the device too.
       if (/did not answer/.test(err.message)) this.controller.unreachable(this.peerId);
       else if (!this.controller.reachable(this.peerId)) this.showReachable(false);
       throw new Error(`The Matter device did not take it: ${err.message}`);
-    } finally {
-      this.homey.clearTimeout(timer);
     }
   }
 
