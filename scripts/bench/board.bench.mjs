@@ -16,9 +16,8 @@ import { installHomeyApi } from '../homey-api.mjs';
 import { inCgroup, memoryCgroup } from './cgroup.mjs';
 import { build, latencies } from './home.bench.mjs';
 import { HOME_APP, writeHomeApp } from './home-app.mjs';
-import { api, CHROMIUM, CHROMIUM_FLAGS, OWNER, pssOf, sleep, startHub, until, wallNow } from './lib.mjs';
+import { api, CHROMIUM, CHROMIUM_FLAGS, MiB, OWNER, pssOf, sleep, startHub, until, wallNow } from './lib.mjs';
 
-const MiB = 2 ** 20;
 const LIMIT = 512 * MiB;
 const APPS = Array.from({ length: 10 }, (_, i) => (i === 0 ? HOME_APP : `${HOME_APP}${i}`));
 const HOME = { devices: 1000, zones: 10, flows: 400 };

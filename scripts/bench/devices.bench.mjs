@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { api, median, wallNow as now, OWNER, pct, processTree, pssOf, sleep, socket, startHub, until, writeAppFiles } from './lib.mjs';
+import { api, median, wallNow as now, OWNER, pct, processTree, pssOf, pssRow, sleep, socket, startHub, until, writeAppFiles } from './lib.mjs';
 
 const APP = 'com.bench.devices';
 const DEVICES = 200;
@@ -169,15 +169,7 @@ export default async function bench({ root, log }) {
         ratio: setRps / pingRps,
         target: '>= 0.5 (ratio)',
       },
-      {
-        name: `hub PSS at rest with ${DEVICES} virtual devices`,
-        value: hubPaired / 2 ** 20,
-        unit: 'MiB',
-        baseline: 'the same hub with one',
-        baselineValue: hubBefore / 2 ** 20,
-        ratio: hubPaired / hubBefore,
-        target: '<= 1.15 (ratio)',
-      },
+      pssRow(`hub PSS at rest with ${DEVICES} virtual devices`, hubPaired, 'the same hub with one', hubBefore, '<= 1.15 (ratio)'),
       {
         name: `the app's PSS with ${DEVICES} devices`,
         value: appPaired / 2 ** 20,

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, hubArgs, hubEnv, median, OWNER, privateNode, processTree, pssOf, sleep, spawnToFirst200, startHub, stopChild } from './lib.mjs';
+import { freePort, hubArgs, hubEnv, MiB, median, OWNER, privateNode, processTree, pssOf, sleep, spawnToFirst200, startHub, stopChild } from './lib.mjs';
 
 const APPS = 10;
 const ROUNDS = 3;
@@ -28,7 +28,6 @@ const READY_ROUNDS = 9;
 const SETTLE_MS = 75_000;
 const SAMPLES = 15;
 const SAMPLE_EVERY_MS = 2_000;
-const MiB = 2 ** 20;
 const headers = { authorization: `Bearer ${OWNER}` };
 
 /** A minimal Homey app: a CommonJS app.js whose onInit only logs. */

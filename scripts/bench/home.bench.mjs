@@ -23,6 +23,7 @@ import {
   freePort,
   hubArgs,
   hubEnv,
+  MiB,
   median,
   wallNow as now,
   OWNER,
@@ -41,7 +42,6 @@ const CALLS = 300;
 const BURST = 200;
 /** V8 shrinks an idle heap 10-45 s after work, and the first minute's chores grow it again (footprint.bench.mjs). */
 const SETTLE_MS = 75_000;
-const MiB = 2 ** 20;
 
 /**
  * Rooms, lamps paired into them (one session a room, room r's from app r of `apps`), and flows:

@@ -120,6 +120,19 @@ export async function load(url, { headers = {}, seconds = 4, connections = 16 } 
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
+export const MiB = 2 ** 20;
+
+/** A result row of a PSS (bytes) beside its baseline's, both in MiB, with their ratio. */
+export const pssRow = (name, bytes, baseline, baselineBytes, target) => ({
+  name,
+  value: bytes / MiB,
+  unit: 'MiB',
+  baseline,
+  baselineValue: baselineBytes / MiB,
+  ratio: bytes / baselineBytes,
+  target,
+});
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The `p`th percentile of an ascending list. */

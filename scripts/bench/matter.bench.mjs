@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lanMissing, makeLan } from '../matter/lan.mjs';
 import { bareController, simDevice } from '../matter/sim.mjs';
-import { api, p99, processTree, pssOf, sleep, startHub, until, wallNow } from './lib.mjs';
+import { api, p99, processTree, pssOf, pssRow, sleep, startHub, until, wallNow } from './lib.mjs';
 
 const APP = 'com.hearth.matter';
 const ROUNDS = 4;
@@ -85,15 +85,7 @@ export default async function bench({ root, log }) {
         ratio: viaHub / raw,
         target: '<= 2 (ratio)',
       },
-      {
-        name: 'hub PSS with the Matter app and a device',
-        value: hubMatter / 2 ** 20,
-        unit: 'MiB',
-        baseline: 'the same hub with no app',
-        baselineValue: hubEmpty / 2 ** 20,
-        ratio: hubMatter / hubEmpty,
-        target: '<= 1.35 (ratio)',
-      },
+      pssRow('hub PSS with the Matter app and a device', hubMatter, 'the same hub with no app', hubEmpty, '<= 1.35 (ratio)'),
       { name: 'the Matter app (its controller) PSS', value: appPss / 2 ** 20, unit: 'MiB', baseline: '-', baselineValue: 0, ratio: 0, target: 'recorded' },
     ];
   } finally {

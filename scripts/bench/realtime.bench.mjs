@@ -4,7 +4,7 @@
 // Also what loading socket.io costs the hub at rest (it is loaded by the first Homey client).
 import WebSocket from 'ws';
 import { installHomeyApi } from '../homey-api.mjs';
-import { api, median, OWNER, pct, pssOf, sleep, startHub } from './lib.mjs';
+import { api, median, OWNER, pct, pssOf, pssRow, sleep, startHub } from './lib.mjs';
 
 const EVENTS = 400;
 
@@ -72,15 +72,7 @@ export default async function bench({ root, log }) {
         ratio: pct(homey, 99) / pct(plain, 99),
         target: '<= 2 (ratio)',
       },
-      {
-        name: 'hub PSS at rest with socket.io loaded',
-        value: after / 2 ** 20,
-        unit: 'MiB',
-        baseline: 'at rest before',
-        baselineValue: before / 2 ** 20,
-        ratio: after / before,
-        target: 'informative',
-      },
+      pssRow('hub PSS at rest with socket.io loaded', after, 'at rest before', before, 'informative'),
     ];
   } finally {
     ws?.close();

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import mqtt from 'mqtt';
 import { startMosquitto } from '../zigbee/broker.mjs';
 import { Z2mStandIn } from '../zigbee/standin.mjs';
-import { api, OWNER, p99, processTree, pssOf, sleep, socket, startHub, until, wallNow } from './lib.mjs';
+import { api, OWNER, p99, processTree, pssOf, pssRow, sleep, socket, startHub, until, wallNow } from './lib.mjs';
 
 const APP = 'com.hearth.zigbee2mqtt';
 const ROUNDS = 4;
@@ -136,15 +136,7 @@ export default async function bench({ root, log }) {
         ratio: rep / repRaw,
         target: '<= 2 (ratio)',
       },
-      {
-        name: `hub PSS with the zigbee2mqtt bridge's ${DEVICES.length} devices`,
-        value: hubBridge / 2 ** 20,
-        unit: 'MiB',
-        baseline: 'the same hub with no app',
-        baselineValue: hubEmpty / 2 ** 20,
-        ratio: hubBridge / hubEmpty,
-        target: '<= 1.35 (ratio)',
-      },
+      pssRow(`hub PSS with the zigbee2mqtt bridge's ${DEVICES.length} devices`, hubBridge, 'the same hub with no app', hubEmpty, '<= 1.35 (ratio)'),
       { name: 'the zigbee2mqtt app (its processes) PSS', value: appPss / 2 ** 20, unit: 'MiB', baseline: '-', baselineValue: 0, ratio: 0, target: 'recorded' },
     ];
   } finally {
