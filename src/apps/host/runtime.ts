@@ -23,6 +23,7 @@ import { type CallerApp, SdkRouter } from './router.js';
 import type { AppEventKind, RuntimeHooks, RuntimeOptions } from './runtime-options.js';
 import type { Sandbox } from './sandbox.js';
 import { AppSettings } from './settings.js';
+import { StartGate } from './start-gate.js';
 import { AppSupervisor, DEFAULT_SUPERVISOR_OPTIONS, type SupervisorOptions } from './supervisor.js';
 
 export { type AppLimitDefaults, DEFAULT_LIMITS } from './app-spec.js';
@@ -56,6 +57,8 @@ export class AppRuntime {
   private readonly claimed = new Set<string>();
   private section!: RecordSection<AppRecord>;
   private readonly supervisorOptions: SupervisorOptions;
+  /** Every app's start waits its turn here: one start a core (start-gate.ts). */
+  private readonly startGate: StartGate;
   private unregister: Array<() => void> = [];
   private sdk: PreparedHost['sdk'] = { link: '', modules: '', lent: [] };
   private sandbox: Sandbox = { containment: 'permission-model-only', reason: 'not started yet', nestedUserns: 'not-forbidden', note: null, hold: null };
@@ -100,6 +103,7 @@ export class AppRuntime {
   constructor(private readonly opts: RuntimeOptions) {
     this.probing = opts.sandboxProbe;
     this.supervisorOptions = { ...DEFAULT_SUPERVISOR_OPTIONS, ...opts.supervisor, heapMb: opts.heapMb };
+    this.startGate = new StartGate(this.supervisorOptions.startsAtOnce);
     this.limitDefaults = { ...DEFAULT_LIMITS, ...opts.limits };
     this.watch = new FolderWatch(opts.appsDir, () => this.rescan(), opts.log);
     this.running = new RunningApps(join(opts.dataDir, 'apps'));
@@ -230,6 +234,7 @@ export class AppRuntime {
     const base = this.dataDirOf(id);
     await makeDirs(join(base, 'userdata'), 0o700);
     const sup = new AppSupervisor(id, base, this.supervisorOptions, {
+      gate: this.startGate,
       spawned: (pid) => this.running.spawned(id, pid),
       onChange: (state) => {
         this.running.set(id, state.state === 'running' || state.state === 'starting');

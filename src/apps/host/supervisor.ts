@@ -4,6 +4,7 @@
  * window (stopped + crashed until someone enables or restarts it). Owns the app's stdout and
  * stderr rings. Reports every change of its fields through `onChange`.
  */
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { AppCallArgs, AppCallMethod, AppCallResult, AppEvent } from '../wire/protocol.js';
 import { RpcError } from '../wire/wire.js';
@@ -11,6 +12,7 @@ import { AppWatch, diskProblem } from './app-watch.js';
 import { AppChild } from './child.js';
 import { type ChildExit, type ChildOptions, type ChildSpec, StartError } from './child-spec.js';
 import { LogRing } from './ring.js';
+import type { StartGate } from './start-gate.js';
 import type { Usage } from './usage.js';
 
 export type AppState = 'stopped' | 'starting' | 'running' | 'stopping';
@@ -42,6 +44,8 @@ export interface SupervisorOptions extends ChildOptions {
   cpuBudgetMs: number;
   /** How often an app's userdata is measured against its quota; 0 turns it off. */
   diskIntervalMs: number;
+  /** How many apps of the hub start at once (start-gate.ts): one a core. */
+  startsAtOnce: number;
 }
 
 export const DEFAULT_SUPERVISOR_OPTIONS: Omit<SupervisorOptions, 'heapMb'> = {
@@ -59,6 +63,7 @@ export const DEFAULT_SUPERVISOR_OPTIONS: Omit<SupervisorOptions, 'heapMb'> = {
   cpuBudgetPercent: 90,
   cpuBudgetMs: 60_000,
   diskIntervalMs: 15_000,
+  startsAtOnce: availableParallelism(),
 };
 
 export interface CrashReport {
@@ -77,6 +82,8 @@ export interface SupervisorHooks {
   dispatch(method: string, args: unknown): Promise<unknown>;
   /** Current spec (language may have changed since the last start). */
   spec(): ChildSpec;
+  /** Shared by every app of the hub: a start waits its turn there (start-gate.ts). */
+  gate?: StartGate;
 }
 
 /** A sentence for crashedMessage from how the child ended and what it last wrote to stderr. */
@@ -124,6 +131,8 @@ export class AppSupervisor {
   private wanted = false;
   /** Serialises start/stop/restart so concurrent requests cannot fork twice. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Aborts a start still waiting for its turn at the gate (a stop must not wait behind it). */
+  private turn: AbortController | undefined;
 
   constructor(
     readonly id: string,
@@ -199,6 +208,7 @@ export class AppSupervisor {
   stop(limits?: { uninitMs?: number; graceMs?: number }): Promise<void> {
     this.wanted = false;
     this.clearRestart();
+    this.turn?.abort();
     return this.serial(() => this.halt(limits));
   }
 
@@ -217,6 +227,7 @@ export class AppSupervisor {
   hold(message: string): void {
     this.wanted = false;
     this.clearRestart();
+    this.turn?.abort();
     const held = (): void => this.set({ state: 'stopped', ready: false, crashed: true, crashedMessage: message });
     if (!this.child) {
       held();
@@ -237,6 +248,22 @@ export class AppSupervisor {
   private async spawn(): Promise<void> {
     if (!this.wanted || this.child?.running) return;
     this.clearRestart();
+    if (!this.hooks.gate) return this.fork();
+    this.set({ state: 'starting', ready: false });
+    const turn = new AbortController();
+    this.turn = turn;
+    const release = await this.hooks.gate.enter(turn.signal);
+    this.turn = undefined;
+    if (!release) return; // stopped while it waited: the stop's halt shows it stopped
+    try {
+      if (this.wanted) await this.fork();
+    } finally {
+      release();
+    }
+  }
+
+  /** Forks the app and waits for its onInit (its turn at the gate, if any, is taken). */
+  private async fork(): Promise<void> {
     const spec = this.hooks.spec();
     // Over its quota the app would only be stopped again: it stays held until there is room.
     const full = await diskProblem(spec.userdata, spec.diskMb);
