@@ -20,6 +20,8 @@ const Cause = z.string().max(64).nullable();
 const Kind = z.enum(['trigger', 'condition', 'action']);
 /** How many flows' arguments one trigger may hand the app to filter at once. */
 export const MAX_FILTERED = 5_000;
+/** How many lists of flows' arguments (flow.filter) an app keeps: a list a trigger card, or a device's on a device card. */
+export const FILTER_LISTS_KEPT = 64;
 
 const call = openCall;
 
@@ -53,12 +55,22 @@ export const FLOW_HUB_CALLS = {
 /** Calls the hub makes into an app's cards. */
 export const FLOW_APP_CALLS = {
   /**
-   * A trigger fired: which of the flows on it go on, by the card's run listener (args, state),
-   * one answer per flow's arguments, in order. A card without a listener lets every flow go on.
+   * A trigger fired: which of the flows on it go on, by the card's run listener (args, state). The
+   * flows' distinct arguments are a list the app keeps by its id (`list`): they come with the
+   * call only when the list is new (the flows changed); without them, an app that does not have
+   * the list answers `missing` and is sent it. The answer: the indexes in the list of the
+   * arguments that go on. A card without a listener lets every flow go on.
    */
   'flow.filter': call(
-    () => z.object({ card: CardId, device: DeviceId.nullable(), args: z.array(JsonObject).max(MAX_FILTERED), state: JsonObject }),
-    () => z.array(z.boolean()),
+    () =>
+      z.object({
+        card: CardId,
+        device: DeviceId.nullable(),
+        list: z.string().min(1).max(256),
+        args: z.array(JsonObject).max(MAX_FILTERED).optional(),
+        state: JsonObject,
+      }),
+    () => z.union([z.object({ go: z.array(z.number().int().nonnegative().max(MAX_FILTERED)).max(MAX_FILTERED) }), z.object({ missing: z.literal(true) })]),
   ),
   /** A condition or an action runs: its listener with the flow's arguments (tokens already in them). A condition answers true or false. */
   'flow.run': call(

@@ -247,15 +247,32 @@ export class ManagerFlow extends Manager {
     return this.card(kind, id, kind === 'trigger' ? FlowCardTrigger : kind === 'condition' ? FlowCardCondition : FlowCardAction);
   }
 
+  /**
+   * The lists of flows' arguments the hub sent with a trigger (flow.filter), by card and list id:
+   * a trigger then carries only its state. The oldest go past FILTER_LISTS_KEPT (the wire's: 64);
+   * the hub sends a list again when the app says it does not have it.
+   */
+  private readonly filterLists = new Map<string, readonly Record<string, unknown>[]>();
+
+  private keepList(key: string, args: readonly Record<string, unknown>[]): void {
+    this.filterLists.delete(key);
+    this.filterLists.set(key, args);
+    if (this.filterLists.size > 64) this.filterLists.delete(this.filterLists.keys().next().value as string);
+  }
+
   /** The hub's flow calls, one handler each (bootstrap.ts forwards them here). */
   readonly calls = {
     'flow.filter': async (a) => {
       const card = this.made('trigger', a.card);
+      const key = `${a.card}\n${a.list}`;
+      const args = a.args ?? this.filterLists.get(key);
+      if (!args) return { missing: true as const };
+      if (a.args) this.keepList(key, a.args);
       const listener = own(card).run;
-      if (!listener) return a.args.map(() => true);
+      if (!listener) return { go: args.map((_, i) => i) };
       // Each flow's arguments are asked on their own: one that throws says no for that flow only.
-      return Promise.all(
-        a.args.map(async (flowArgs) => {
+      const answers = await Promise.all(
+        args.map(async (flowArgs) => {
           try {
             return (await listener.call(card, withDevice(this.devices, flowArgs), a.state)) === true;
           } catch (err) {
@@ -264,6 +281,11 @@ export class ManagerFlow extends Manager {
           }
         }),
       );
+      const go: number[] = [];
+      answers.forEach((yes, i) => {
+        if (yes) go.push(i);
+      });
+      return { go };
     },
     'flow.run': async (a) => {
       const card = this.made(a.kind, a.card);

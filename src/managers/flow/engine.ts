@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type CardKind, deviceOf } from '../../apps/manifest/flow-cards.js';
-import type { FLOW_APP_CALLS } from '../../apps/wire/flow-calls.js';
+import { FILTER_LISTS_KEPT, type FLOW_APP_CALLS } from '../../apps/wire/flow-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
 import type { Actor } from '../../core/actor.js';
 import type { HubBus } from '../bus.js';
@@ -28,12 +28,15 @@ import type { HubCard } from './hub-card.js';
 import { RunBounds } from './run-bounds.js';
 import type { Lineage, RunLog } from './run-log.js';
 import { readTitle } from './title.js';
+import type { FilterList, TriggerFlows } from './trigger-flows.js';
 import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './views.js';
 
 /** Runs in a chain of flows starting flows, at most (the first is 0). */
 export const MAX_DEPTH = 10;
 export const CARD_TIMEOUT_MS = 30_000;
 const FILTER_TIMEOUT_MS = 10_000;
+/** Filter lists remembered as sent, per app (the app keeps as many: flow.cts). */
+const KEPT_LISTS = FILTER_LISTS_KEPT;
 /** A flow's refused runs are logged once in this long; the others are counted in the next. */
 const REFUSED_LOGGED_EVERY_MS = 10_000;
 /**
@@ -82,32 +85,20 @@ export class FlowEngine {
    * which go on; their runs go on after that. Whether a flow is broken is asked only of those
    * that go on (usually one of many on a card): it looks at every card the flow names.
    */
-  async fire(
-    card: HubCard,
-    flows: readonly FlowRecord[],
-    device: string | null,
-    tokens: Tokens,
-    state: Record<string, unknown>,
-    cause: string | null,
-  ): Promise<void> {
+  async fire(card: HubCard, flows: TriggerFlows, device: string | null, tokens: Tokens, state: Record<string, unknown>, cause: string | null): Promise<void> {
     const parent = cause === null ? null : this.deps.runs.lineageOf(cause);
     const lineage: Lineage | null = cause === null ? null : { depth: (parent?.depth ?? 0) + 1, chain: parent?.chain ?? cause };
     const depth = lineage?.depth ?? 0;
-    const deviceArg = card.deviceArg;
-    const on = device === null || !deviceArg ? flows : flows.filter((f) => deviceOf(card, f.trigger.args) === device);
+    const list = flows.list(card, device);
+    const on = list.flows;
     if (on.length === 0) return;
     let go: boolean[];
     try {
       const system = card.system;
       if (system) go = on.map((f) => system.filter?.(f.trigger.args, state, f) ?? true);
       else {
-        // The app is asked once per distinct set of arguments: flows on a card often share them.
-        const keys = on.map((f) => JSON.stringify(f.trigger.args));
-        const distinct = new Map<string, Record<string, unknown>>();
-        for (const [i, f] of on.entries()) distinct.set(keys[i]!, f.trigger.args);
-        const answers = await this.deps.call(card.appId, 'flow.filter', { card: card.cardId, device, args: [...distinct.values()], state }, FILTER_TIMEOUT_MS);
-        const byKey = new Map([...distinct.keys()].map((k, i) => [k, answers[i] === true]));
-        go = keys.map((k) => byKey.get(k) === true);
+        const going = await this.filter(card, list, device, state);
+        go = list.argsOf.map((i) => going.has(i));
       }
     } catch (err) {
       for (const flow of on) {
@@ -119,6 +110,29 @@ export class FlowEngine {
     on.forEach((flow, i) => {
       if (go[i] === true && this.deps.broken(flow) === null) void this.run(flow, tokens, state, lineage);
     });
+  }
+
+  /** Lists an app was sent, by app (a few kept: the app keeps as many, and says when it has not one). */
+  private readonly sent = new Map<string, Set<string>>();
+
+  /** Asks the card's app which of the list's arguments go on: their indexes. */
+  private async filter(card: HubCard, list: FilterList, device: string | null, state: Record<string, unknown>): Promise<Set<number>> {
+    const ask = (withArgs: boolean) =>
+      this.deps.call(
+        card.appId,
+        'flow.filter',
+        { card: card.cardId, device, list: list.id, ...(withArgs ? { args: [...list.args] } : {}), state },
+        FILTER_TIMEOUT_MS,
+      );
+    const sent = this.sent.get(card.appId) ?? new Set<string>();
+    this.sent.set(card.appId, sent);
+    let answer = await ask(!sent.has(list.id));
+    // The app restarted since, or let the list go: it is sent again.
+    if ('missing' in answer) answer = await ask(true);
+    if ('missing' in answer) throw new Error('the app did not keep the list of flows it was sent');
+    sent.add(list.id);
+    if (sent.size > KEPT_LISTS) sent.delete(sent.values().next().value as string);
+    return new Set(answer.go);
   }
 
   private failedAtTrigger(flow: FlowRecord, error: string): RunView {

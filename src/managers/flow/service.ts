@@ -15,6 +15,7 @@ import type { HubBus } from '../bus.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import { argsProblem, tokensIn } from './arg-values.js';
 import type { CardRegistry } from './cards.js';
+import { TriggerFlows } from './trigger-flows.js';
 import { FLOW_LIMITS, type FlowCreate, FlowRecord, type FlowUpdate, type FlowView, FolderRecord } from './views.js';
 
 /** What the service asks of the rest of the hub: whether a device and an app exist. */
@@ -100,17 +101,23 @@ export class FlowsService {
     return f;
   }
 
-  /** Flows by trigger card, made again when the flows change. */
-  private byTrigger: { revision: number; index: Map<string, FlowRecord[]> } | null = null;
+  /** Enabled flows by trigger card, made again when the flows change. */
+  private byTrigger: { revision: number; index: Map<string, TriggerFlows> } | null = null;
 
   /** The enabled flows whose trigger is the card `id` (the engine asks whether one that goes on is broken). */
-  onTrigger(id: string): FlowRecord[] {
-    if (this.byTrigger?.revision !== this.flows.revision) {
-      const index = new Map<string, FlowRecord[]>();
-      for (const f of Object.values(this.flows.value)) index.set(f.trigger.id, [...(index.get(f.trigger.id) ?? []), f]);
-      this.byTrigger = { revision: this.flows.revision, index };
+  onTrigger(id: string): TriggerFlows {
+    const revision = this.flows.revision;
+    if (this.byTrigger?.revision !== revision) {
+      const on = new Map<string, FlowRecord[]>();
+      for (const f of Object.values(this.flows.value)) {
+        if (!f.enabled) continue;
+        const list = on.get(f.trigger.id);
+        if (list) list.push(f);
+        else on.set(f.trigger.id, [f]);
+      }
+      this.byTrigger = { revision, index: new Map([...on].map(([card, flows]) => [card, new TriggerFlows(card, revision, flows)])) };
     }
-    return (this.byTrigger.index.get(id) ?? []).filter((f) => f.enabled);
+    return this.byTrigger.index.get(id) ?? new TriggerFlows(id, revision, []);
   }
 
   /** Why a flow cannot run now, or null: the first card, device or variable it names that is gone. */
