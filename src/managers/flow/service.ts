@@ -101,7 +101,11 @@ export class FlowsService {
     return f;
   }
 
-  /** Enabled flows by trigger card, made again when the flows change. */
+  /**
+   * Enabled flows by trigger card, grouped again when the flows change. A card whose flows are
+   * the same records as before keeps its TriggerFlows (and so the list its app keeps): a flow
+   * saved costs the next trigger of another card nothing but the grouping.
+   */
   private byTrigger: { revision: number; index: Map<string, TriggerFlows> } | null = null;
 
   /** The enabled flows whose trigger is the card `id` (the engine asks whether one that goes on is broken). */
@@ -115,7 +119,13 @@ export class FlowsService {
         if (list) list.push(f);
         else on.set(f.trigger.id, [f]);
       }
-      this.byTrigger = { revision, index: new Map([...on].map(([card, flows]) => [card, new TriggerFlows(card, revision, flows)])) };
+      const before = this.byTrigger?.index;
+      const index = new Map<string, TriggerFlows>();
+      for (const [card, flows] of on) {
+        const was = before?.get(card);
+        index.set(card, was && sameRecords(was.flows, flows) ? was : new TriggerFlows(card, revision, flows));
+      }
+      this.byTrigger = { revision, index };
     }
     return this.byTrigger.index.get(id) ?? new TriggerFlows(id, revision, []);
   }
@@ -334,4 +344,9 @@ export class FlowsService {
     }
     this.bus.publish('flow', 'flowfolder.delete', folder);
   }
+}
+
+/** The same flow records in the same order (a record changed is a new object: the store's records are replaced, never edited). */
+function sameRecords(a: readonly FlowRecord[], b: readonly FlowRecord[]): boolean {
+  return a.length === b.length && a.every((f, i) => f === b[i]);
 }
