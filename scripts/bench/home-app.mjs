@@ -4,7 +4,7 @@
 // changes 20 capability values a second (a dim level of a random lamp), as a busy home's apps do.
 // Its Web API answers the bench: `report` makes a capability change or a durable setting and
 // answers the moment it made it, `fire` starts the trigger, `stamps` says how often `act` ran for
-// an `n` and when last.
+// an `n` and when last; each run of `act` is also told on the app's socket (`acted`).
 import { writeAppFiles } from './lib.mjs';
 
 export const HOME_APP = 'com.bench.home';
@@ -39,6 +39,9 @@ module.exports = class extends Homey.App {
       const s = (this.stamps[args.n] ??= { count: 0, last: 0 });
       s.count++;
       s.last = now();
+      // Told to the bench on the app's socket (not asked of the app in a loop: polling would load
+      // the hub and the app while the trigger it measures goes through them).
+      this.homey.api.realtime('acted', { n: args.n, last: s.last }).catch(() => {});
     });
     // ${perSecond} changes a second, spread over the lamps.
     let i = 0;

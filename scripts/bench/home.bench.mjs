@@ -102,14 +102,15 @@ async function settledPss(pid) {
  * as many as fit before `until` (a wall-clock time) with `pauseMs` between them.
  */
 export async function latencies(hub, home, homeyApi, { rounds = CALLS, pauseMs = 0, deadline = Number.POSITIVE_INFINITY } = {}) {
-  const arrived = { ws: [], homey: [], setting: [], rename: new Map(), save: new Map() };
+  const arrived = { ws: [], homey: [], setting: [], rename: new Map(), save: new Map(), acted: [] };
   const sockets = [
     await socket(`ws://127.0.0.1:${hub.port}/api/manager/devices?token=${OWNER}`, (event, [e]) => {
       if (event === 'capability.update' && e.capabilityId === 'measure_power') arrived.ws.push(now());
       if (event === 'device.update' && e.id === home.ids[0]) arrived.rename.set(e.name, now());
     }),
-    await socket(`ws://127.0.0.1:${hub.port}/api/app/${HOME_APP}?token=${OWNER}`, (event, [key]) => {
-      if (event === 'settings.set' && key === 'stamp') arrived.setting.push(now());
+    await socket(`ws://127.0.0.1:${hub.port}/api/app/${HOME_APP}?token=${OWNER}`, (event, [arg]) => {
+      if (event === 'settings.set' && arg === 'stamp') arrived.setting.push(now());
+      if (event === 'acted') arrived.acted.push(arg);
     }),
     await socket(`ws://127.0.0.1:${hub.port}/api/manager/flow?token=${OWNER}`, (event, [f]) => {
       if (event === 'flow.update' && f.id === home.saved) arrived.save.set(f.name, now());
@@ -150,13 +151,11 @@ export async function latencies(hub, home, homeyApi, { rounds = CALLS, pauseMs =
       await api(hub, 'PUT', `/api/manager/flow/flow/${home.saved}`, { name: `saved ${i}` });
       await until(() => arrived.save.has(`saved ${i}`), 'a flow save event');
       took.save.push(arrived.save.get(`saved ${i}`) - t);
-      const before = (await api(hub, 'GET', `/api/app/${HOME_APP}/stamps?n=0`)).count;
+      const acted = arrived.acted.length;
       const fired = await api(hub, 'POST', `/api/app/${HOME_APP}/fire`, { n: 0 });
-      const after = await until(async () => {
-        const s = await api(hub, 'GET', `/api/app/${HOME_APP}/stamps?n=0`);
-        return s.count > before ? s : null;
-      }, 'the action');
-      took.flow.push(after.last - fired);
+      const ours = () => arrived.acted.slice(acted).find((a) => a.n === 0);
+      await until(() => ours() !== undefined, 'the action');
+      took.flow.push(ours().last - fired);
     }
     instance.destroy();
     return Object.fromEntries(Object.entries(took).map(([k, v]) => [k, p99(v)]));
