@@ -88,6 +88,10 @@ export class FlowCard extends SimpleClass {
 }
 
 /** Puts the Device instance where the hub sends a device argument's id. */
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
+}
+
 function withDevice(devices: () => DeviceLookup, args: Record<string, unknown>): Record<string, unknown> {
   const arg = args.device as { id?: unknown } | undefined;
   if (arg && typeof arg === 'object' && typeof arg.id === 'string') return { ...args, device: devices().byId(arg.id) };
@@ -271,14 +275,21 @@ export class ManagerFlow extends Manager {
       const listener = own(card).run;
       if (!listener) return { go: args.map((_, i) => i) };
       // Each flow's arguments are asked on their own: one that throws says no for that flow only.
+      // A listener's promise is taken as it is (no async wrapper a flow): a card with hundreds of
+      // flows makes one promise a flow, not three.
+      const refused = (err: unknown): false => {
+        card.error(`the run listener of trigger '${card.id}' threw:`, err);
+        return false;
+      };
       const answers = await Promise.all(
-        args.map(async (flowArgs) => {
+        args.map((flowArgs) => {
+          let said: unknown;
           try {
-            return (await listener.call(card, withDevice(this.devices, flowArgs), a.state)) === true;
+            said = listener.call(card, withDevice(this.devices, flowArgs), a.state);
           } catch (err) {
-            card.error(`the run listener of trigger '${card.id}' threw:`, err);
-            return false;
+            return refused(err);
           }
+          return isThenable(said) ? Promise.resolve(said).then((v) => v === true, refused) : said === true;
         }),
       );
       const go: number[] = [];
