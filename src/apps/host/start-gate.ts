@@ -39,7 +39,7 @@ export class StartGate {
     });
   }
 
-  /** Apps waiting for their turn, for the state a person sees. */
+  /** How many starts wait for a turn. */
   get queued(): number {
     return this.waiting.length;
   }

@@ -83,7 +83,7 @@ export interface SupervisorHooks {
   /** Current spec (language may have changed since the last start). */
   spec(): ChildSpec;
   /** Shared by every app of the hub: a start waits its turn there (start-gate.ts). */
-  gate?: StartGate;
+  gate: StartGate;
 }
 
 /** A sentence for crashedMessage from how the child ended and what it last wrote to stderr. */
@@ -248,7 +248,6 @@ export class AppSupervisor {
   private async spawn(): Promise<void> {
     if (!this.wanted || this.child?.running) return;
     this.clearRestart();
-    if (!this.hooks.gate) return this.fork();
     this.set({ state: 'starting', ready: false });
     const turn = new AbortController();
     this.turn = turn;
@@ -262,7 +261,7 @@ export class AppSupervisor {
     }
   }
 
-  /** Forks the app and waits for its onInit (its turn at the gate, if any, is taken). */
+  /** Forks the app and waits for its onInit (its turn at the gate is taken). */
   private async fork(): Promise<void> {
     const spec = this.hooks.spec();
     // Over its quota the app would only be stopped again: it stays held until there is room.

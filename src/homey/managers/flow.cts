@@ -87,11 +87,12 @@ export class FlowCard extends SimpleClass {
   }
 }
 
-/** Puts the Device instance where the hub sends a device argument's id. */
+/** A listener's answer that is a promise, or has a `then` as one (awaited as `await` would). */
 function isThenable(v: unknown): v is PromiseLike<unknown> {
   return (typeof v === 'object' || typeof v === 'function') && v !== null && typeof (v as { then?: unknown }).then === 'function';
 }
 
+/** Puts the Device instance where the hub sends a device argument's id. */
 function withDevice(devices: () => DeviceLookup, args: Record<string, unknown>): Record<string, unknown> {
   const arg = args.device as { id?: unknown } | undefined;
   if (arg && typeof arg === 'object' && typeof arg.id === 'string') return { ...args, device: devices().byId(arg.id) };

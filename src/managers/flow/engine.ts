@@ -35,8 +35,6 @@ import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './vi
 export const MAX_DEPTH = 10;
 export const CARD_TIMEOUT_MS = 30_000;
 const FILTER_TIMEOUT_MS = 10_000;
-/** Filter lists remembered as sent, per app (the app keeps as many: flow.cts). */
-const KEPT_LISTS = FILTER_LISTS_KEPT;
 /** A flow's refused runs are logged once in this long; the others are counted in the next. */
 const REFUSED_LOGGED_EVERY_MS = 10_000;
 /**
@@ -131,7 +129,7 @@ export class FlowEngine {
     if ('missing' in answer) answer = await ask(true);
     if ('missing' in answer) throw new Error('the app did not keep the list of flows it was sent');
     sent.add(list.id);
-    if (sent.size > KEPT_LISTS) sent.delete(sent.values().next().value as string);
+    if (sent.size > FILTER_LISTS_KEPT) sent.delete(sent.values().next().value as string);
     return new Set(answer.go);
   }
 

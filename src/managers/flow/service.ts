@@ -127,7 +127,7 @@ export class FlowsService {
       }
       this.byTrigger = { revision, index };
     }
-    return this.byTrigger.index.get(id) ?? new TriggerFlows(id, revision, []);
+    return this.byTrigger.index.get(id) ?? NO_FLOWS;
   }
 
   /** Why a flow cannot run now, or null: the first card, device or variable it names that is gone. */
@@ -345,6 +345,9 @@ export class FlowsService {
     this.bus.publish('flow', 'flowfolder.delete', folder);
   }
 }
+
+/** A card no enabled flow is on (most cards a capability change fires): one object for all of them. */
+const NO_FLOWS = new TriggerFlows('none', -1, []);
 
 /** The same flow records in the same order (a record changed is a new object: the store's records are replaced, never edited). */
 function sameRecords(a: readonly FlowRecord[], b: readonly FlowRecord[]): boolean {
