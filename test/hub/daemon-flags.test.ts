@@ -1,12 +1,13 @@
 /**
  * The daemon's node flags and environment are the same wherever it is started for real (the
  * systemd unit, `npm start`) and where the benches start it (scripts/bench/lib.mjs), so a figure
- * measured is the hub a device runs.
+ * measured is the hub a device runs; and its apps run with its V8 flags.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DAEMON_ENV, DAEMON_NODE_FLAGS } from '../../scripts/bench/lib.mjs';
+import { childExecArgv } from '../../src/apps/host/child-command.js';
 import { ROOT } from '../helpers/hub.js';
 
 /** The words between `node` and the CLI's path in a command line. */
@@ -48,4 +49,9 @@ it('starts the daemon with the same environment in the unit, npm start and the b
   for (const [name, value] of Object.entries(DAEMON_ENV)) expect(set[name]).toBe(value);
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   expect(envOf(pkg.scripts.start.split('&&').pop()!)).toEqual(DAEMON_ENV);
+});
+
+it("runs every app's node with the daemon's V8 flags (one background thread each, not four)", () => {
+  const argv = childExecArgv({ dir: '/srv/apps/com.example', userdata: '/srv/data/apps/com.example/userdata', readPaths: [] }, 64);
+  for (const flag of DAEMON_NODE_FLAGS) expect(argv).toContain(flag);
 });

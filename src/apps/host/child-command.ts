@@ -88,6 +88,11 @@ export function childExecArgv(
     ...writes.map((p) => `--allow-fs-write=${p}`),
     '--expose-gc',
     `--max-old-space-size=${heap}`,
+    // One V8 background thread, as the hub has (DAEMON_NODE_FLAGS), not four: a busy app's
+    // optimising compiles and GC helpers are then one thread among the home's, not four on a
+    // two-core board; its main thread waited on them (the big home's flow trigger p99 3.0-4.3 ms
+    // with one, 4.3-5.6 with four; docs/performance.md).
+    '--v8-pool-size=1',
   ];
 }
 
