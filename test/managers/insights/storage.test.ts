@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LEVELS, RAW_KEEP_MS } from '../../../src/managers/insights/levels.js';
-import type { InsightsStorage, Point, RollupRow } from '../../../src/managers/insights/storage.js';
+import { type InsightsStorage, PAGE_CACHE_KIB, type Point, type RollupRow } from '../../../src/managers/insights/storage.js';
 import { bruteBuckets, finalPoints, meta, openTemp, rng } from './helpers.js';
 
 const H = 3_600_000;
@@ -22,6 +22,11 @@ function levelRows(table: string, log: number): Map<number, Row> {
 }
 
 describe('insights storage', () => {
+  it("bounds the database's page cache (SQLite keeps 2 MB by default)", () => {
+    expect(storage.db.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
+    expect(PAGE_CACHE_KIB).toBeLessThanOrEqual(512);
+  });
+
   it('creates, lists, updates and deletes logs', () => {
     const a = storage.insertLog(meta('a'));
     const b = storage.insertLog(meta('b', 'boolean'));
