@@ -242,8 +242,13 @@ export function api(hub, method, path, body) {
         text += chunk;
       });
       res.on('end', () => {
-        if (res.statusCode < 200 || res.statusCode >= 300) reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
-        else resolve(text ? JSON.parse(text) : null);
+        if (res.statusCode < 200 || res.statusCode >= 300) return reject(new Error(`${method} ${path}: ${res.statusCode} ${text}`));
+        // In an event handler a parse error would be thrown past the caller: it rejects the call.
+        try {
+          resolve(text ? JSON.parse(text) : null);
+        } catch (err) {
+          reject(new Error(`${method} ${path}: not JSON: ${err.message}`));
+        }
       });
       res.on('error', reject);
     });
