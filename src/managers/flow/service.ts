@@ -103,7 +103,7 @@ export class FlowsService {
 
   /**
    * Enabled flows by trigger card, grouped again when the flows change. A card whose flows are
-   * the same records as before keeps its TriggerFlows (and so the list its app keeps): a flow
+   * the same records as before keeps its TriggerFlows (and the lists made of it): a flow
    * saved costs the next trigger of another card nothing but the grouping.
    */
   private byTrigger: { revision: number; index: Map<string, TriggerFlows> } | null = null;
@@ -123,7 +123,7 @@ export class FlowsService {
       const index = new Map<string, TriggerFlows>();
       for (const [card, flows] of on) {
         const was = before?.get(card);
-        index.set(card, was && sameRecords(was.flows, flows) ? was : new TriggerFlows(card, revision, flows));
+        index.set(card, was && sameRecords(was.flows, flows) ? was : new TriggerFlows(card, flows));
       }
       this.byTrigger = { revision, index };
     }
@@ -347,7 +347,7 @@ export class FlowsService {
 }
 
 /** A card no enabled flow is on (most cards a capability change fires): one object for all of them. */
-const NO_FLOWS = new TriggerFlows('none', -1, []);
+const NO_FLOWS = new TriggerFlows('none', []);
 
 /** The same flow records in the same order (a record changed is a new object: the store's records are replaced, never edited). */
 function sameRecords(a: readonly FlowRecord[], b: readonly FlowRecord[]): boolean {

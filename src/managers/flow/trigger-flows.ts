@@ -5,15 +5,20 @@
  * trigger that listed, compared and serialised every flow's arguments again cost the hub ~3 ms of
  * CPU (a profile of the flows bench); now it sends the app the trigger's state and the list's id,
  * and the arguments only when the app does not have that list yet (flow.filter).
+ *
+ * A list's id is made from its arguments, not from the flows' revision: a flow renamed, moved or
+ * saved unchanged keeps the list the app has (the engine reads the app's answer, indexes into the
+ * arguments, through the flows of the moment), so the next trigger does not carry the arguments
+ * of every flow on the card again (in the home bench, 202 of them after each save).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { deviceOf } from '../../apps/manifest/flow-cards.js';
 import type { HubCard } from './hub-card.js';
 import type { FlowRecord } from './views.js';
 
 /** What one trigger asks the card's app: which of these flows go on. */
 export interface FilterList {
-  /** Another list (other flows, other arguments) has another id, in this hub's run. */
+  /** Other arguments (or another card or device) have another id; the same arguments, the same id. */
   readonly id: string;
   readonly flows: readonly FlowRecord[];
   /** Each distinct set of the flows' arguments, once. */
@@ -22,35 +27,39 @@ export interface FilterList {
   readonly argsOf: readonly number[];
 }
 
-/** Ids stay distinct across the hub's runs too, so an id the app kept can never name other flows. */
+/** Ids differ between the hub's runs too: an app never answers by a list another run sent it. */
 const RUN = randomUUID().slice(0, 8);
 
-function listOf(id: string, flows: readonly FlowRecord[]): FilterList {
+/** `scope`: the card (and device) the list is for, part of its id. */
+function listOf(scope: string, flows: readonly FlowRecord[]): FilterList {
   const at = new Map<string, number>();
   const args: Record<string, unknown>[] = [];
+  // The distinct arguments in order, each as JSON, one per line (JSON has no bare newline): the
+  // list's content, digested into its id (128 bits: no two lists of one home share one).
+  const content = createHash('sha256');
   const argsOf = flows.map((f) => {
     const key = JSON.stringify(f.trigger.args);
     let i = at.get(key);
     if (i === undefined) {
       i = args.push(f.trigger.args) - 1;
       at.set(key, i);
+      content.update(`${key}\n`);
     }
     return i;
   });
-  return { id, flows, args, argsOf };
+  return { id: `${RUN}:${scope}:${content.digest('hex').slice(0, 32)}`, flows, args, argsOf };
 }
 
-const NONE = listOf(`${RUN}:none`, []);
+const NONE = listOf('none', []);
 
 export class TriggerFlows {
   private all: FilterList | undefined;
   /** A device card's flows by device: each flow is on one device, so these hold the card's flows once in all. */
   private readonly perDevice = new Map<string, FilterList>();
 
-  /** `flows`: the enabled flows on card `cardId` at revision `revision` of the flows. */
+  /** `flows`: the enabled flows on card `cardId`. */
   constructor(
     private readonly cardId: string,
-    private readonly revision: number,
     readonly flows: readonly FlowRecord[],
   ) {}
 
@@ -60,16 +69,15 @@ export class TriggerFlows {
 
   /** The flows a trigger of `card` goes to: on a device card, those on `device`; otherwise all. */
   list(card: HubCard, device: string | null): FilterList {
-    const base = `${RUN}:${this.revision}:${this.cardId}`;
     if (device === null || !card.deviceArg) {
-      this.all ??= listOf(base, this.flows);
+      this.all ??= listOf(this.cardId, this.flows);
       return this.all;
     }
     const known = this.perDevice.get(device);
     if (known) return known;
     const on = this.flows.filter((f) => deviceOf(card, f.trigger.args) === device);
     if (on.length === 0) return NONE; // not kept: devices without flows on the card are not bounded
-    const made = listOf(`${base}:${device}`, on);
+    const made = listOf(`${this.cardId}:${device}`, on);
     this.perDevice.set(device, made);
     return made;
   }
