@@ -7,9 +7,12 @@
  *
  * qemu-user cannot make namespaces, so bubblewrap fails there as it would on a kernel without
  * user namespaces: the hub holds the apps and says why, and once the owner chooses Node's
- * permission model alone (HEARTH_APP_SANDBOX=off) the example apps run. Then a SIGKILLed hub
- * is restarted, an upgrade keeps data, an uninstall keeps the state. The watchdog and a reboot
- * are the x86-64 test's (a poweroff under emulation waits out systemd's 90 s timeout).
+ * permission model alone (HEARTH_APP_SANDBOX=off) the example apps run. Then, on Debian 13
+ * arm64, a SIGKILLed hub is restarted, an upgrade keeps data, an uninstall keeps the state: those
+ * steps are the scripts' and systemd's, the same on every architecture, and cost ~2.5 minutes a
+ * system under emulation (CI runs the three systems one after another); the x86-64 test takes
+ * them on Debian 12 (Node from a tarball) and 13. The watchdog and a reboot are the x86-64
+ * test's too (a poweroff under emulation waits out systemd's 90 s timeout).
  * Skips, saying why, where qemu-user is not registered with binfmt_misc.
  */
 import { spawnSync } from 'node:child_process';
@@ -49,18 +52,20 @@ describe.skipIf(process.arch !== 'x64' || !cross)(`an arm release on this x86-64
   });
 });
 
+/** `lifecycle`: a SIGKILL, an upgrade and an uninstall after the install (on one system: see above). */
 const SUITES = [
-  { suite: 'bookworm', debian: 12, arch: 'arm64', target: 'linux-arm64', other: 'linux-armhf', nodeTarball: true },
-  { suite: 'trixie', debian: 13, arch: 'arm64', target: 'linux-arm64', other: 'linux-armhf', nodeTarball: false },
-  { suite: 'trixie', debian: 13, arch: 'armhf', target: 'linux-armhf', other: 'linux-arm64', nodeTarball: false },
+  { suite: 'bookworm', debian: 12, arch: 'arm64', target: 'linux-arm64', other: 'linux-armhf', nodeTarball: true, lifecycle: false },
+  { suite: 'trixie', debian: 13, arch: 'arm64', target: 'linux-arm64', other: 'linux-armhf', nodeTarball: false, lifecycle: true },
+  { suite: 'trixie', debian: 13, arch: 'armhf', target: 'linux-armhf', other: 'linux-arm64', nodeTarball: false, lifecycle: false },
 ];
 /** Under emulation a Node start takes seconds: waits are this many times the x86-64 test's. */
 const SLOW = 6;
 
-for (const { suite, debian, arch, target, other, nodeTarball: withTarball } of SUITES) {
+for (const { suite, debian, arch, target, other, nodeTarball: withTarball, lifecycle } of SUITES) {
   const why = cannotRun() ?? cannotEmulate(arch, suite);
   describe.skipIf(why !== null)(`installing on emulated ${arch}${why ? ` (skipped: ${why})` : ''}`, () => {
-    it(`Debian ${debian} (${suite}) ${arch}: no compiler, apps held then run, token, SIGKILL, upgrade, uninstall`, { timeout: 45 * 60_000 }, async () => {
+    const steps = `no compiler, apps held then run, token${lifecycle ? ', SIGKILL, upgrade, uninstall' : ''}`;
+    it(`Debian ${debian} (${suite}) ${arch}: ${steps}`, { timeout: 45 * 60_000 }, async () => {
       const work = await tempDir(`hearth-nspawn-${suite}-${arch}-`);
       dirs.push(work);
       const root = cloneRoot(await rootfs(suite, arch), work);
@@ -139,10 +144,11 @@ for (const { suite, debian, arch, target, other, nodeTarball: withTarball } of S
         });
 
         await tabletToken(box, url, 5 * 60_000);
-        await restartsAfterKill(box, url, 120 * SLOW);
-
-        const marker = await upgradeKeepsData(box, { root, install, env, port, url, owner, timeoutMs: 30 * 60_000, tries: 120 * SLOW });
-        await uninstallKeepsState(box, root, marker, owner);
+        if (lifecycle) {
+          await restartsAfterKill(box, url, 120 * SLOW);
+          const marker = await upgradeKeepsData(box, { root, install, env, port, url, owner, timeoutMs: 30 * 60_000, tries: 120 * SLOW });
+          await uninstallKeepsState(box, root, marker, owner);
+        }
       } catch (err) {
         // What the unit and the hub said, for a failure under emulation that is not seen natively.
         const said = (command: string): string => {
