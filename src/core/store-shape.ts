@@ -3,16 +3,16 @@
  * trusts a section this build wrote and nobody changed since (store-trust.ts), and JSON.parse gives
  * back its data with one difference only: the maps a safeRecord makes are null-prototype objects
  * (null-prototype.ts), JSON.parse's are plain. A shape says where those maps are; applying it
- * gives each its null prototype, in place. A schema whose parse may change a value in any other way
+ * makes each one (inheriting no key), in place. A schema whose parse may change a value in any other way
  * (a transform, a union whose branches differ in shape, a kind not listed here) has no shape:
  * its section is always parsed.
  */
 import type { z } from 'zod';
-import { safeRecordValues } from './null-prototype.js';
+import { adoptAsNullRecord, safeRecordValues } from './null-prototype.js';
 
 /** Where in a value the null-prototype maps are; null: nowhere. */
 export type Shape = {
-  /** The value is a map a safeRecord makes (its prototype becomes null). */
+  /** The value is a map a safeRecord makes (it is made one: inheriting no key). */
   readonly nullProto: boolean;
   /** The shape of each of its own values (a record's). */
   readonly values: Shape;
@@ -106,7 +106,7 @@ function work(schema: z.ZodType, depth: number): Shape | typeof NO_SHAPE {
   }
 }
 
-/** Gives the maps `shape` names in `value` their null prototype, in place. */
+/** Makes the maps `shape` names in `value` null-prototype maps (inheriting no key), in place. */
 export function applyShape(value: unknown, shape: Shape): void {
   if (shape === null || typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
@@ -116,5 +116,5 @@ export function applyShape(value: unknown, shape: Shape): void {
   const map = value as Record<string, unknown>;
   for (const [key, inner] of shape.keys) if (Object.hasOwn(map, key)) applyShape(map[key], inner);
   if (shape.values) for (const key of Object.keys(map)) applyShape(map[key], shape.values);
-  if (shape.nullProto) Object.setPrototypeOf(map, null);
+  if (shape.nullProto) adoptAsNullRecord(map);
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { safeRecord } from '../../src/core/null-prototype.js';
+import { isNullRecord, safeRecord } from '../../src/core/null-prototype.js';
 import { Store } from '../../src/core/store.js';
 import { NO_SHAPE, shapeOf } from '../../src/core/store-shape.js';
 import { TRUST_FILE } from '../../src/core/store-trust.js';
@@ -79,15 +79,15 @@ describe('a section this build wrote', () => {
     expect(isDeepStrictEqual(after.things.value, before.things.value)).toBe(true);
     expect(isDeepStrictEqual(after.settings.value, before.settings.value)).toBe(true);
     const one = after.things.value.one!;
-    expect(Object.getPrototypeOf(after.things.value)).toBeNull();
-    expect(Object.getPrototypeOf(one.data)).toBeNull();
-    expect(Object.getPrototypeOf(one.options)).toBeNull();
-    expect(Object.getPrototypeOf(one.options.toString)).toBeNull();
-    expect(Object.getPrototypeOf(one.tags[0]!.by)).toBeNull();
+    expect(isNullRecord(after.things.value)).toBe(true);
+    expect(isNullRecord(one.data)).toBe(true);
+    expect(isNullRecord(one.options)).toBe(true);
+    expect(isNullRecord(one.options.toString)).toBe(true);
+    expect(isNullRecord(one.tags[0]!.by)).toBe(true);
     // What the schema leaves as given stays plain, as its parse leaves it.
     expect(Object.getPrototypeOf(one.data.nested)).toBe(Object.prototype);
     expect(Object.getPrototypeOf(after.settings.value.limits)).toBe(Object.prototype);
-    expect(Object.getPrototypeOf(after.settings.value.limits.kitchen!.at)).toBeNull();
+    expect(isNullRecord(after.settings.value.limits.kitchen!.at)).toBe(true);
     // `__proto__` is an ordinary key, not the prototype.
     expect(after.things.value[PROTO]?.name).toBe('proto');
     expect(one.data[PROTO]).toBe('own');

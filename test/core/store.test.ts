@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { acquireDataLock, DataDirLockedError } from '../../src/core/data-lock.js';
 import { SCHEMA_VERSION } from '../../src/core/migrations.js';
+import { isNullRecord } from '../../src/core/null-prototype.js';
 import { Store, StoreSectionError } from '../../src/core/store.js';
 import { holdDataLock } from '../helpers/lock.js';
 import { blockStoreWrites, readStoreDoc } from '../helpers/store-files.js';
@@ -160,7 +161,7 @@ describe('readers see only durable state', () => {
     // biome-ignore lint/suspicious/noProto: the test is that writing __proto__ changes no prototype
     await map.update((m) => void (m.__proto__ = 1));
     await map.update((m) => void (m.other = 2));
-    expect(Object.getPrototypeOf(map.value)).toBe(null);
+    expect(isNullRecord(map.value)).toBe(true);
     expect(Object.keys(map.value).sort()).toEqual(['__proto__', 'other']);
     expect(({} as Record<string, unknown>).other).toBeUndefined();
   });
@@ -184,7 +185,7 @@ describe('record sections (a change copies only the records it names)', () => {
       delete d.b;
     });
     expect(devices.value).toEqual({ a: { name: 'A', on: true } });
-    expect(Object.getPrototypeOf(devices.value)).toBe(null);
+    expect(isNullRecord(devices.value)).toBe(true);
     expect((await readDoc()).devices).toEqual({ a: { name: 'A', on: true } });
     const again = (await Store.open(dir)).records('devices', Device, REC);
     expect(again.value.a).toEqual({ name: 'A', on: true });
