@@ -5,6 +5,7 @@
  * `live.update` event: the home's totals, at most every 2 s while they change.
  */
 import type { Logger } from 'pino';
+import { KeptMap } from '../../core/kept.js';
 import type { OptionService } from '../../core/options.js';
 import { deviceOwnerUri } from '../../core/owners.js';
 import type { HubBus } from '../bus.js';
@@ -42,7 +43,7 @@ type Price = { costs: Record<string, { value: number }> } | null;
 export class EnergyService {
   private readonly now: () => number;
   readonly meters: EnergyMeters;
-  private readonly cache = new Map<string, EnergyReport>();
+  private readonly cache = new KeptMap<string, EnergyReport>(CACHED_REPORTS);
   private readonly stops: Array<() => void> = [];
   private tick: NodeJS.Timeout | undefined;
   private liveTimer: NodeJS.Timeout | undefined;
@@ -247,10 +248,7 @@ export class EnergyService {
       pricePerKWh: this.price,
       currency: this.currency,
     });
-    if (closed) {
-      if (this.cache.size >= CACHED_REPORTS) this.cache.delete(this.cache.keys().next().value as string);
-      this.cache.set(cacheKey, report);
-    }
+    if (closed) this.cache.set(cacheKey, report);
     return report;
   }
 

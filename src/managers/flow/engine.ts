@@ -20,6 +20,7 @@ import { type CardKind, deviceOf } from '../../apps/manifest/flow-cards.js';
 import { FILTER_LISTS_KEPT, type FLOW_APP_CALLS } from '../../apps/wire/flow-calls.js';
 import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
 import type { Actor } from '../../core/actor.js';
+import { KeptSet } from '../../core/kept.js';
 import type { HubBus } from '../bus.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
 import { type TokenLookup, withTokens } from './arg-values.js';
@@ -111,7 +112,7 @@ export class FlowEngine {
   }
 
   /** Lists an app was sent, by app (a few kept: the app keeps as many, and says when it has not one). */
-  private readonly sent = new Map<string, Set<string>>();
+  private readonly sent = new Map<string, KeptSet<string>>();
 
   /** Asks the card's app which of the list's arguments go on: their indexes. */
   private async filter(card: HubCard, list: FilterList, device: string | null, state: Record<string, unknown>): Promise<Set<number>> {
@@ -122,14 +123,13 @@ export class FlowEngine {
         { card: card.cardId, device, list: list.id, ...(withArgs ? { args: [...list.args] } : {}), state },
         FILTER_TIMEOUT_MS,
       );
-    const sent = this.sent.get(card.appId) ?? new Set<string>();
+    const sent = this.sent.get(card.appId) ?? new KeptSet<string>(FILTER_LISTS_KEPT);
     this.sent.set(card.appId, sent);
     let answer = await ask(!sent.has(list.id));
     // The app restarted since, or let the list go: it is sent again.
     if ('missing' in answer) answer = await ask(true);
     if ('missing' in answer) throw new Error('the app did not keep the list of flows it was sent');
     sent.add(list.id);
-    if (sent.size > FILTER_LISTS_KEPT) sent.delete(sent.values().next().value as string);
     return new Set(answer.go);
   }
 

@@ -4,6 +4,7 @@
  * run caused which (its lineage), for as long as a trigger fired from a run's listener can arrive.
  */
 import type { Actor } from '../../core/actor.js';
+import { KeptMap } from '../../core/kept.js';
 import { nullRecord } from '../../core/null-prototype.js';
 import type { RunView } from './views.js';
 
@@ -19,21 +20,19 @@ const LINEAGES_KEPT = 2_000;
 
 export class RunLog {
   private readonly runs = new Map<string, RunView[]>();
-  private readonly lineages = new Map<string, Lineage>();
+  private readonly lineages = new KeptMap<string, Lineage>(LINEAGES_KEPT);
   /** Who each run (of the last LINEAGES_KEPT) acts as: its flow, or whoever ran a card by hand. */
-  private readonly actors = new Map<string, Actor>();
+  private readonly actors = new KeptMap<string, Actor>(LINEAGES_KEPT);
 
   /** A run began at `lineage` in a chain: a trigger its listener fires while it runs is one deeper, in the same chain. */
   begin(id: string, lineage: Lineage, flow?: { id: string; name: string }): void {
     this.lineages.set(id, lineage);
-    if (this.lineages.size > LINEAGES_KEPT) this.lineages.delete(this.lineages.keys().next().value as string);
     if (flow) this.actAs(id, { kind: 'flow', ...flow });
   }
 
   /** What run `id` does is done by `actor` (a flow's run: the flow; a card run by hand: its caller). */
   actAs(id: string, actor: Actor): void {
     this.actors.set(id, actor);
-    if (this.actors.size > LINEAGES_KEPT) this.actors.delete(this.actors.keys().next().value as string);
   }
 
   /** Who run `id` acts as, or null when unknown (long ago). */

@@ -4,6 +4,8 @@
  * something from its start); what the hub's parts publish anyway (a backup that failed, a device
  * its app cannot reach) it hears on the bus.
  */
+
+import { KeptMap } from '../../core/kept.js';
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
 import type { ManagerContext } from '../context.js';
@@ -23,7 +25,7 @@ export class NotificationsManager implements Manager {
   readonly service: NotificationsService;
   private off: Array<() => void> = [];
   /** When each device was last said to be unavailable: a device that comes and goes is said once in DEVICE_QUIET_MS. */
-  private readonly saidUnavailable = new Map<string, number>();
+  private readonly saidUnavailable = new KeptMap<string, number>(MAX_REMEMBERED);
 
   constructor(private readonly ctx: ManagerContext) {
     this.service = new NotificationsService(ctx.store, ctx.bus, (err) => ctx.log.error({ err }, 'a notification could not be kept'));
@@ -47,9 +49,7 @@ export class NotificationsManager implements Manager {
         if (device.available || !device.ready) return;
         const now = Date.now();
         if (now - (this.saidUnavailable.get(device.id) ?? 0) < DEVICE_QUIET_MS) return;
-        this.saidUnavailable.delete(device.id);
         this.saidUnavailable.set(device.id, now);
-        if (this.saidUnavailable.size > MAX_REMEMBERED) this.saidUnavailable.delete(this.saidUnavailable.keys().next().value ?? '');
         const why = device.unavailableMessage ? `: ${device.unavailableMessage}` : '';
         void this.service.notify({ uri: 'homey:manager:devices', id: 'devices', name: 'Devices' }, `${device.name} is unavailable${why}.`);
       }),
