@@ -31,7 +31,8 @@ export function youngBytes(): number {
   return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
 }
 
-function collectOnce(): void {
+/** One full collection, from a context made while --expose-gc is briefly on (see above). */
+export function collectOnce(): void {
   setFlagsFromString('--expose-gc');
   try {
     (runInNewContext('gc') as () => void)();

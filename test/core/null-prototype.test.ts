@@ -4,19 +4,14 @@
  * data, store, settings and options), and V8 makes an object with a null prototype a hash table
  * of its own, ~190 bytes even empty.
  */
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import { describe, expect, test } from 'vitest';
+import { collectOnce } from '../../src/core/heap-settle.js';
 import { isNullRecord, nullProtoClone, nullRecord, toNullRecord } from '../../src/core/null-prototype.js';
 
 /** Bytes the heap holds after a full collection. */
 function heldBytes(): number {
-  setFlagsFromString('--expose-gc');
-  try {
-    (runInNewContext('gc') as () => void)();
-  } finally {
-    setFlagsFromString('--no-expose-gc');
-  }
+  collectOnce();
   return getHeapStatistics().used_heap_size;
 }
 
