@@ -40,6 +40,7 @@ const UNIT = [
   'test/managers/dashboards/columns.test.ts',
   'test/managers/devices/fractions.test.ts',
   'test/managers/energy/reports.test.ts',
+  'test/managers/flow/card-registry.test.ts',
   'test/managers/flow/time.test.ts',
   'test/managers/flow/title.test.ts',
   'test/managers/flow/trigger-flows.test.ts',
