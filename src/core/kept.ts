@@ -10,7 +10,6 @@ export class KeptMap<K, V> extends Map<K, V> {
   }
 
   override set(key: K, value: V): this {
-    // During Map's own constructor (no entries given here) `max` is not set yet: nothing to drop.
     if (this.has(key)) this.delete(key);
     super.set(key, value);
     if (this.size > this.max) this.delete(this.keys().next().value as K);

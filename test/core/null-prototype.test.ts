@@ -2,7 +2,7 @@
  * Maps keyed by a caller's string inherit no key (a `__proto__` key is a key, `toString` is
  * absent), and cost what a plain object costs: a big home holds thousands of them (each device's
  * data, store, settings and options), and V8 makes an object with a null prototype a hash table
- * of its own, ~190 bytes even empty.
+ * of its own, ~160 bytes even empty.
  */
 import { getHeapStatistics } from 'node:v8';
 import { describe, expect, test } from 'vitest';

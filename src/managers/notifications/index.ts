@@ -4,7 +4,6 @@
  * something from its start); what the hub's parts publish anyway (a backup that failed, a device
  * its app cannot reach) it hears on the bus.
  */
-
 import { KeptMap } from '../../core/kept.js';
 import type { Manager } from '../../core/managers.js';
 import type { Operation } from '../../core/operation.js';
