@@ -22,14 +22,31 @@ const Kind = z.enum(['trigger', 'condition', 'action']);
 export const MAX_FILTERED = 5_000;
 /** How many lists of flows' arguments (flow.filter) an app keeps: a list a trigger card, or a device's on a device card. */
 export const FILTER_LISTS_KEPT = 64;
+/** A list of flows' arguments, by the id the hub gave it. */
+const ListId = z.string().min(1).max(256);
+/** Which of a list's arguments go on: their indexes. */
+const Going = z.array(z.number().int().nonnegative().max(MAX_FILTERED)).max(MAX_FILTERED);
 
 const call = openCall;
 
 /** Calls an app makes about its flow cards and tokens. */
 export const FLOW_HUB_CALLS = {
-  /** `card.trigger(tokens, state)` (or a device trigger's `trigger(device, tokens, state)`). */
+  /**
+   * `card.trigger(tokens, state)` (or a device trigger's `trigger(device, tokens, state)`).
+   * `filtered`: the run listener's answer for the list the hub last asked about for this card
+   * (and device), given by the app beforehand; the hub takes it when that list is still the
+   * card's, and asks (flow.filter) otherwise. It is the app's own answer either way.
+   */
   'flow.trigger': call(
-    () => z.object({ card: CardId, device: DeviceId.nullable(), tokens: safeRecord(z.string(), TokenValue), state: JsonObject, cause: Cause }),
+    () =>
+      z.object({
+        card: CardId,
+        device: DeviceId.nullable(),
+        tokens: safeRecord(z.string(), TokenValue),
+        state: JsonObject,
+        cause: Cause,
+        filtered: z.object({ list: ListId, go: Going }).optional(),
+      }),
     () => z.null(),
   ),
   /** `homey.flow.createToken(id, {type, title, value})`. */
@@ -66,11 +83,11 @@ export const FLOW_APP_CALLS = {
       z.object({
         card: CardId,
         device: DeviceId.nullable(),
-        list: z.string().min(1).max(256),
+        list: ListId,
         args: z.array(JsonObject).max(MAX_FILTERED).optional(),
         state: JsonObject,
       }),
-    () => z.union([z.object({ go: z.array(z.number().int().nonnegative().max(MAX_FILTERED)).max(MAX_FILTERED) }), z.object({ missing: z.literal(true) })]),
+    () => z.union([z.object({ go: Going }), z.object({ missing: z.literal(true) })]),
   ),
   /** A condition or an action runs: its listener with the flow's arguments (tokens already in them). A condition answers true or false. */
   'flow.run': call(

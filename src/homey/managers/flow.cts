@@ -43,7 +43,46 @@ export class FlowArgument extends SimpleClass {
   }
 }
 
-const internals = new WeakMap<FlowCard, { ctx: HomeyContext; devices: () => DeviceLookup; run: Listener | null; complete: Map<string, Autocomplete> }>();
+type Args = Record<string, unknown>;
+
+/**
+ * The lists of flows' arguments the hub sent with a trigger (flow.filter), by card and list id,
+ * and per card and device the list the hub asked about last. A trigger of a card whose list is
+ * known here carries the run listener's answer for it (the hub then asks nothing, unless its
+ * flows changed since); the hub sends a list again when the app says it does not have it. At most
+ * FILTER_LISTS_KEPT (the wire's: 64) of each, the oldest going first.
+ */
+class FilterLists {
+  private readonly byId = new Map<string, readonly Args[]>();
+  private readonly latest = new Map<string, { list: string; args: readonly Args[] }>();
+
+  /** The list `list` of `card`, as sent with `args` now or before; undefined when not kept. */
+  take(card: string, device: string | null, list: string, args: readonly Args[] | undefined): readonly Args[] | undefined {
+    const key = `${card}\n${list}`;
+    const known = args ?? this.byId.get(key);
+    if (!known) return undefined;
+    keep(this.byId, key, known);
+    keep(this.latest, `${card}\n${device ?? ''}`, { list, args: known });
+    return known;
+  }
+
+  /** The list the hub last asked about for `card` (and `device`), or undefined. */
+  last(card: string, device: string | null): { list: string; args: readonly Args[] } | undefined {
+    return this.latest.get(`${card}\n${device ?? ''}`);
+  }
+}
+
+/** Sets `key` as the newest of `map`, dropping the oldest past 64. */
+function keep<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > 64) map.delete(map.keys().next().value as string);
+}
+
+const internals = new WeakMap<
+  FlowCard,
+  { ctx: HomeyContext; devices: () => DeviceLookup; lists: FilterLists; run: Listener | null; complete: Map<string, Autocomplete> }
+>();
 const own = (card: FlowCard) => internals.get(card)!;
 
 export class FlowCard extends SimpleClass {
@@ -53,9 +92,10 @@ export class FlowCard extends SimpleClass {
     readonly manifest: any,
     ctx: HomeyContext,
     devices: () => DeviceLookup,
+    lists: FilterLists,
   ) {
     super();
-    internals.set(this, { ctx, devices, run: null, complete: new Map() });
+    internals.set(this, { ctx, devices, lists, run: null, complete: new Map() });
   }
 
   registerRunListener(listener: Listener): this {
@@ -99,17 +139,60 @@ function withDevice(devices: () => DeviceLookup, args: Record<string, unknown>):
   return args;
 }
 
+/**
+ * Which of `args` go on for a trigger's `state`: their indexes, by the card's run listener (a card
+ * without one lets every flow go on). Each flow's arguments are asked on their own: one that
+ * throws says no for that flow only. A listener's promise is taken as it is (no async wrapper a
+ * flow): a card with hundreds of flows makes one promise a flow, not three.
+ */
+async function going(card: FlowCard, args: readonly Args[], state: unknown): Promise<number[]> {
+  const s = own(card);
+  const listener = s.run;
+  if (!listener) return args.map((_, i) => i);
+  const refused = (err: unknown): false => {
+    card.error(`the run listener of trigger '${card.id}' threw:`, err);
+    return false;
+  };
+  const answers = await Promise.all(
+    args.map((flowArgs) => {
+      let said: unknown;
+      try {
+        said = listener.call(card, withDevice(s.devices, flowArgs), state);
+      } catch (err) {
+        return refused(err);
+      }
+      return isThenable(said) ? Promise.resolve(said).then((v) => v === true, refused) : said === true;
+    }),
+  );
+  const go: number[] = [];
+  answers.forEach((yes, i) => {
+    if (yes) go.push(i);
+  });
+  return go;
+}
+
+/**
+ * Tells the hub the trigger fired. When the hub sent this card's flows before, the run listener
+ * answers for them here first and the answer goes with the trigger: the hub need not ask (two
+ * messages between the processes fewer for every trigger). When its flows changed since, the hub
+ * asks as for a first trigger, and the listener answers again, for the new list.
+ */
 const fired = async (card: FlowCard, device: string | null, tokens: unknown, state: unknown): Promise<void> => {
   if (tokens !== undefined && (typeof tokens !== 'object' || tokens === null || Array.isArray(tokens))) {
     throw new HomeyError(`trigger of '${card.id}' takes tokens as an object of the card's token names`, 'invalid_args');
   }
   const s = own(card);
+  const cause = currentRun.getStore() ?? null;
+  const given = (state ?? {}) as Record<string, unknown>;
+  const known = s.lists.last(card.id, device);
+  const filtered = known ? { list: known.list, go: await going(card, known.args, given) } : undefined;
   await s.ctx.transport.call('flow.trigger', {
     card: card.id,
     device,
     tokens: (tokens ?? {}) as Record<string, never>,
-    state: (state ?? {}) as Record<string, unknown>,
-    cause: currentRun.getStore() ?? null,
+    state: given,
+    cause,
+    ...(filtered ? { filtered } : {}),
   });
 };
 
@@ -171,6 +254,7 @@ export class ManagerFlow extends Manager {
   static ID = 'flow';
   private readonly cards = new Map<string, FlowCard>();
   private readonly tokens = new Map<string, FlowToken>();
+  private readonly lists = new FilterLists();
 
   constructor(
     private readonly ctx: HomeyContext,
@@ -190,7 +274,7 @@ export class ManagerFlow extends Manager {
     const flow = this.ctx.manifest.flow as Record<string, Array<{ id?: unknown }>> | undefined;
     const def = flow?.[LIST[kind]]?.find((c) => c?.id === id);
     if (!def) throw new HomeyError(`the app declares no flow ${kind} card '${id}' in app.json`, 'not_found');
-    const card = new Card(id, kind, def, this.ctx, this.devices);
+    const card = new Card(id, kind, def, this.ctx, this.devices, this.lists);
     this.cards.set(key, card);
     return card;
   }
@@ -252,52 +336,13 @@ export class ManagerFlow extends Manager {
     return this.card(kind, id, kind === 'trigger' ? FlowCardTrigger : kind === 'condition' ? FlowCardCondition : FlowCardAction);
   }
 
-  /**
-   * The lists of flows' arguments the hub sent with a trigger (flow.filter), by card and list id:
-   * a trigger then carries only its state. The oldest go past FILTER_LISTS_KEPT (the wire's: 64);
-   * the hub sends a list again when the app says it does not have it.
-   */
-  private readonly filterLists = new Map<string, readonly Record<string, unknown>[]>();
-
-  private keepList(key: string, args: readonly Record<string, unknown>[]): void {
-    this.filterLists.delete(key);
-    this.filterLists.set(key, args);
-    if (this.filterLists.size > 64) this.filterLists.delete(this.filterLists.keys().next().value as string);
-  }
-
   /** The hub's flow calls, one handler each (bootstrap.ts forwards them here). */
   readonly calls = {
     'flow.filter': async (a) => {
       const card = this.made('trigger', a.card);
-      const key = `${a.card}\n${a.list}`;
-      const args = a.args ?? this.filterLists.get(key);
+      const args = this.lists.take(a.card, a.device, a.list, a.args);
       if (!args) return { missing: true as const };
-      if (a.args) this.keepList(key, a.args);
-      const listener = own(card).run;
-      if (!listener) return { go: args.map((_, i) => i) };
-      // Each flow's arguments are asked on their own: one that throws says no for that flow only.
-      // A listener's promise is taken as it is (no async wrapper a flow): a card with hundreds of
-      // flows makes one promise a flow, not three.
-      const refused = (err: unknown): false => {
-        card.error(`the run listener of trigger '${card.id}' threw:`, err);
-        return false;
-      };
-      const answers = await Promise.all(
-        args.map((flowArgs) => {
-          let said: unknown;
-          try {
-            said = listener.call(card, withDevice(this.devices, flowArgs), a.state);
-          } catch (err) {
-            return refused(err);
-          }
-          return isThenable(said) ? Promise.resolve(said).then((v) => v === true, refused) : said === true;
-        }),
-      );
-      const go: number[] = [];
-      answers.forEach((yes, i) => {
-        if (yes) go.push(i);
-      });
-      return { go };
+      return { go: await going(card, args, a.state) };
     },
     'flow.run': async (a) => {
       const card = this.made(a.kind, a.card);

@@ -1,7 +1,7 @@
 /**
- * Runs flows. A trigger fires: the flows on its card (for a device card, on that device) are
- * asked of the card's app in one call (its run listener filters them by their arguments and the
- * trigger's state), and each that goes on runs on its own: its conditions by group (all of a
+ * Runs flows. A trigger fires: the card's app says which of the flows on its card (for a device
+ * card, on that device) go on (its run listener, by their arguments and the trigger's state:
+ * app-filter.ts), and each that goes on runs on its own: its conditions by group (all of a
  * group must hold; any group will do; none is a pass), then the "then" or "else" actions in
  * order, each after its delay. Every card runs in its app's process with a timeout; a card that
  * fails (its app is down, threw, or did not answer) fails that run, with the reason in the run's
@@ -17,25 +17,22 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type CardKind, deviceOf } from '../../apps/manifest/flow-cards.js';
-import { FILTER_LISTS_KEPT, type FLOW_APP_CALLS } from '../../apps/wire/flow-calls.js';
-import type { AppCallArgs, AppCallResult } from '../../apps/wire/protocol.js';
 import type { Actor } from '../../core/actor.js';
-import { KeptSet } from '../../core/kept.js';
 import type { HubBus } from '../bus.js';
 import type { FlowTokens } from '../flowtoken/registry.js';
+import { type AppCaller, AppFilter, type Filtered } from './app-filter.js';
 import { type TokenLookup, withTokens } from './arg-values.js';
 import type { CardRegistry } from './cards.js';
 import type { HubCard } from './hub-card.js';
 import { RunBounds } from './run-bounds.js';
 import type { Lineage, RunLog } from './run-log.js';
 import { readTitle } from './title.js';
-import type { FilterList, TriggerFlows } from './trigger-flows.js';
+import type { TriggerFlows } from './trigger-flows.js';
 import type { ActionRef, ConditionRef, FlowRecord, RunStep, RunView } from './views.js';
 
 /** Runs in a chain of flows starting flows, at most (the first is 0). */
 export const MAX_DEPTH = 10;
 export const CARD_TIMEOUT_MS = 30_000;
-const FILTER_TIMEOUT_MS = 10_000;
 /** A flow's refused runs are logged once in this long; the others are counted in the next. */
 const REFUSED_LOGGED_EVERY_MS = 10_000;
 /**
@@ -44,8 +41,7 @@ const REFUSED_LOGGED_EVERY_MS = 10_000;
  */
 const REFUSED_NOTIFIED_EVERY_MS = 60_000;
 
-type FlowCall = keyof typeof FLOW_APP_CALLS;
-export type AppCaller = <M extends FlowCall>(appId: string, method: M, args: AppCallArgs<M>, timeoutMs: number) => Promise<AppCallResult<M>>;
+export type { AppCaller } from './app-filter.js';
 export type Tokens = Record<string, string | number | boolean | null>;
 
 export interface EngineDeps {
@@ -72,7 +68,11 @@ export class FlowEngine {
   /** When a run refused by the hub's own bound last reached the timeline: one notice for many flows. */
   private hubNotified = 0;
 
-  constructor(private readonly deps: EngineDeps) {}
+  private readonly apps: AppFilter;
+
+  constructor(private readonly deps: EngineDeps) {
+    this.apps = new AppFilter(deps.call);
+  }
 
   /** Ends every delay that is waiting (the hub stops): those runs end as stopped. */
   stop(): void {
@@ -81,10 +81,19 @@ export class FlowEngine {
 
   /**
    * A trigger fired: `flows` are the enabled flows on its card. Resolves once the app has said
-   * which go on; their runs go on after that. Whether a flow is broken is asked only of those
-   * that go on (usually one of many on a card): it looks at every card the flow names.
+   * which go on (`filtered`: its answer, given with the trigger; app-filter.ts); their runs go on
+   * after that. Whether a flow is broken is asked only of those that go on (usually one of many
+   * on a card): it looks at every card the flow names.
    */
-  async fire(card: HubCard, flows: TriggerFlows, device: string | null, tokens: Tokens, state: Record<string, unknown>, cause: string | null): Promise<void> {
+  async fire(
+    card: HubCard,
+    flows: TriggerFlows,
+    device: string | null,
+    tokens: Tokens,
+    state: Record<string, unknown>,
+    cause: string | null,
+    filtered: Filtered | null = null,
+  ): Promise<void> {
     const parent = cause === null ? null : this.deps.runs.lineageOf(cause);
     const lineage: Lineage | null = cause === null ? null : { depth: (parent?.depth ?? 0) + 1, chain: parent?.chain ?? cause };
     const depth = lineage?.depth ?? 0;
@@ -96,7 +105,7 @@ export class FlowEngine {
       const system = card.system;
       if (system) go = on.map((f) => system.filter?.(f.trigger.args, state, f) ?? true);
       else {
-        const going = await this.filter(card, list, device, state);
+        const going = await this.apps.going(card, list, device, state, filtered);
         go = list.argsOf.map((i) => going.has(i));
       }
     } catch (err) {
@@ -109,28 +118,6 @@ export class FlowEngine {
     on.forEach((flow, i) => {
       if (go[i] === true && this.deps.broken(flow) === null) void this.run(flow, tokens, state, lineage);
     });
-  }
-
-  /** Lists an app was sent, by app (a few kept: the app keeps as many, and says when it has not one). */
-  private readonly sent = new Map<string, KeptSet<string>>();
-
-  /** Asks the card's app which of the list's arguments go on: their indexes. */
-  private async filter(card: HubCard, list: FilterList, device: string | null, state: Record<string, unknown>): Promise<Set<number>> {
-    const ask = (withArgs: boolean) =>
-      this.deps.call(
-        card.appId,
-        'flow.filter',
-        { card: card.cardId, device, list: list.id, ...(withArgs ? { args: [...list.args] } : {}), state },
-        FILTER_TIMEOUT_MS,
-      );
-    const sent = this.sent.get(card.appId) ?? new KeptSet<string>(FILTER_LISTS_KEPT);
-    this.sent.set(card.appId, sent);
-    let answer = await ask(!sent.has(list.id));
-    // The app restarted since, or let the list go: it is sent again.
-    if ('missing' in answer) answer = await ask(true);
-    if ('missing' in answer) throw new Error('the app did not keep the list of flows it was sent');
-    sent.add(list.id);
-    return new Set(answer.go);
   }
 
   private failedAtTrigger(flow: FlowRecord, error: string): RunView {

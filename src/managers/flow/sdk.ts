@@ -25,7 +25,7 @@ export function serveFlows(router: SdkRouter, d: AppSideDeps): Array<() => void>
     if (device !== null && d.deviceApp(device) !== appId) throw notFound(`the app has no device '${device}'`);
   };
   return [
-    router.handle('flow.trigger', (app, { card: cardId, device, tokens, state, cause }) => {
+    router.handle('flow.trigger', (app, { card: cardId, device, tokens, state, cause, filtered }) => {
       const card = d.cards.find('trigger', `${app.uri}:${cardId}`);
       if (!card) throw notFound(`the app declares no trigger card '${cardId}'`);
       ownDevice(app.id, device);
@@ -43,7 +43,7 @@ export function serveFlows(router: SdkRouter, d: AppSideDeps): Array<() => void>
         given[t.name] = v;
       }
       // The app's call answers at once; the flows' runs go on without it.
-      void d.engine.fire(card, d.flows.onTrigger(card.id), device, given, state, cause);
+      void d.engine.fire(card, d.flows.onTrigger(card.id), device, given, state, cause, filtered ?? null);
       return null;
     }),
     router.handle('flow.token.create', (app, def) => {
