@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The tests that start no process (no hub, app, engine, browser or system): `npx vitest --project
@@ -60,6 +61,25 @@ const UNIT = [
   'test/web/readout.test.ts',
 ];
 
+/**
+ * The installations boot Debian systems one container at a time (test/install/nspawn.ts), so
+ * theirs is the run's longest chain: the emulated arm ones (~25 minutes) start first, whatever
+ * vitest knows of the files (on a clean clone it knows no durations and starts the largest files
+ * first, which left them to start ~15 minutes into the run, and the run waited for them), and
+ * the x86-64 one last: started early it would wait for a container turn with a worker idle, while
+ * at the end the other worker has taken the rest of the suite meanwhile.
+ */
+const FIRST = 'test/install/install-arm.test.ts';
+const LAST = 'test/install/install.test.ts';
+class InstallationsAtTheEnds extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const is = (name: string) => (f: TestSpecification) => f.moduleId.endsWith(`/${name}`);
+    const [first, last] = [is(FIRST), is(LAST)];
+    return [...sorted.filter(first), ...sorted.filter((f) => !first(f) && !last(f)), ...sorted.filter(last)];
+  }
+}
+
 /** What every project shares. */
 const times = { testTimeout: 30_000, hookTimeout: 60_000 };
 
@@ -73,6 +93,7 @@ export default defineConfig({
     globalSetup: ['test/setup/build-if-stale.ts', 'test/setup/temp-root.ts'],
     // Integration suites start real hub processes and real engines; two cores cannot run many.
     maxWorkers: 2,
+    sequence: { sequencer: InstallationsAtTheEnds },
     // The JSON report lets .ci/run print a plain "N passed, N failed" line.
     reporters: ['default', ['json', { outputFile: 'test/artifacts/vitest-report.json' }]],
     projects: [
