@@ -95,7 +95,8 @@ export default defineConfig({
     maxWorkers: 2,
     sequence: { sequencer: InstallationsAtTheEnds },
     // The JSON report lets .ci/run print a plain "N passed, N failed" line.
-    reporters: ['default', ['json', { outputFile: 'test/artifacts/vitest-report.json' }]],
+    // HEARTH_VITEST_REPORT names another file, for runs side by side (.ci/run).
+    reporters: ['default', ['json', { outputFile: process.env.HEARTH_VITEST_REPORT ?? 'test/artifacts/vitest-report.json' }]],
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT, ...times } },
       { extends: true, test: { name: 'browser', include: ['test/web/**/*.test.ts'], exclude: UNIT, ...times } },
