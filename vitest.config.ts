@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The tests that start no process (no hub, app, engine, browser or system): `npx vitest --project
@@ -62,23 +61,11 @@ const UNIT = [
 ];
 
 /**
- * The installations boot Debian systems one container at a time (test/install/nspawn.ts), so
- * theirs is the run's longest chain: the emulated arm ones (~25 minutes) start first, whatever
- * vitest knows of the files (on a clean clone it knows no durations and starts the largest files
- * first, which left them to start ~15 minutes into the run, and the run waited for them), and
- * the x86-64 one last: started early it would wait for a container turn with a worker idle, while
- * at the end the other worker has taken the rest of the suite meanwhile.
+ * The web app in Chromium: every browser test, or with HEARTH_BROWSER_TESTS=e2e the end-to-end
+ * test alone (CI's second run, on Node 22: the others drive hub paths the hub's own tests take
+ * there too, and the run must fit CI's time).
  */
-const FIRST = 'test/install/install-arm.test.ts';
-const LAST = 'test/install/install.test.ts';
-class InstallationsAtTheEnds extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const is = (name: string) => (f: TestSpecification) => f.moduleId.endsWith(`/${name}`);
-    const [first, last] = [is(FIRST), is(LAST)];
-    return [...sorted.filter(first), ...sorted.filter((f) => !first(f) && !last(f)), ...sorted.filter(last)];
-  }
-}
+const BROWSER = process.env.HEARTH_BROWSER_TESTS === 'e2e' ? ['test/web/e2e.test.ts'] : ['test/web/**/*.test.ts'];
 
 /** What every project shares. */
 const times = { testTimeout: 30_000, hookTimeout: 60_000 };
@@ -93,13 +80,11 @@ export default defineConfig({
     globalSetup: ['test/setup/build-if-stale.ts', 'test/setup/temp-root.ts'],
     // Integration suites start real hub processes and real engines; two cores cannot run many.
     maxWorkers: 2,
-    sequence: { sequencer: InstallationsAtTheEnds },
     // The JSON report lets .ci/run print a plain "N passed, N failed" line.
-    // HEARTH_VITEST_REPORT names another file, for runs side by side (.ci/run).
-    reporters: ['default', ['json', { outputFile: process.env.HEARTH_VITEST_REPORT ?? 'test/artifacts/vitest-report.json' }]],
+    reporters: ['default', ['json', { outputFile: 'test/artifacts/vitest-report.json' }]],
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT, ...times } },
-      { extends: true, test: { name: 'browser', include: ['test/web/**/*.test.ts'], exclude: UNIT, ...times } },
+      { extends: true, test: { name: 'browser', include: BROWSER, exclude: UNIT, ...times } },
       { extends: true, test: { name: 'install', include: ['test/install/**/*.test.ts'], ...times } },
       { extends: true, test: { name: 'hub', include: ['test/**/*.test.ts'], exclude: [...UNIT, 'test/web/**', 'test/install/**'], ...times } },
     ],
