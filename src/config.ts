@@ -77,6 +77,8 @@ export const CONFIG_FIELDS = transient(
       appDiskFloorMb: { flag: 'app-disk-floor-mb', env: 'HEARTH_APP_DISK_FLOOR_MB', schema: positiveInt(), default: 256 },
       /** Seconds an app may use more than 90% of a core at a stretch before it is restarted. */
       appCpuBudgetS: { flag: 'app-cpu-budget-s', env: 'HEARTH_APP_CPU_BUDGET_S', schema: positiveInt(), default: 60 },
+      /** Seconds an app has to finish starting (its onInit) before it counts as crashed: a slow board, or a heavy app, may need more. */
+      appStartTimeoutS: { flag: 'app-start-timeout-s', env: 'HEARTH_APP_START_TIMEOUT_S', schema: positiveInt(), default: 15 },
       bodyLimit: { flag: 'body-limit', env: 'HEARTH_BODY_LIMIT', schema: positiveInt(), default: 1024 * 1024 },
       /** Failed authentications allowed per remote address per minute before 429. */
       authFailureLimit: { flag: 'auth-failure-limit', env: 'HEARTH_AUTH_FAILURE_LIMIT', schema: positiveInt(), default: 20 },

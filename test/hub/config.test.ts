@@ -13,6 +13,8 @@ describe('loadConfig', () => {
     expect(c.audioOut).toBe('default');
     expect(c.ownerToken).toBeUndefined();
     expect(c.storeLocation).toBe(`${c.dataDir}/store`);
+    expect(c.appStartTimeoutS).toBe(15);
+    expect(loadConfig({}, { HEARTH_APP_START_TIMEOUT_S: '120' }).appStartTimeoutS).toBe(120);
     expect(Object.isFrozen(c)).toBe(true);
   });
 

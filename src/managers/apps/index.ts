@@ -92,7 +92,7 @@ export class AppsManager implements Manager {
         diskMaxMb: ctx.config.appDiskMaxMb,
         diskFloorMb: ctx.config.appDiskFloorMb,
       },
-      supervisor: { cpuBudgetMs: ctx.config.appCpuBudgetS * 1000, ...options.supervisor },
+      supervisor: { cpuBudgetMs: ctx.config.appCpuBudgetS * 1000, startTimeoutMs: ctx.config.appStartTimeoutS * 1000, ...options.supervisor },
     });
     const hubApi = options.hubApi ?? (() => null);
     this.hubApi = hubApi;
