@@ -81,7 +81,8 @@ export default defineConfig({
     // Integration suites start real hub processes and real engines; two cores cannot run many.
     maxWorkers: 2,
     // The JSON report lets .ci/run print a plain "N passed, N failed" line.
-    reporters: ['default', ['json', { outputFile: 'test/artifacts/vitest-report.json' }]],
+    // HEARTH_VITEST_REPORT names another file, for runs side by side (.ci/run).
+    reporters: ['default', ['json', { outputFile: process.env.HEARTH_VITEST_REPORT ?? 'test/artifacts/vitest-report.json' }]],
     projects: [
       { extends: true, test: { name: 'unit', include: UNIT, ...times } },
       { extends: true, test: { name: 'browser', include: BROWSER, exclude: UNIT, ...times } },
