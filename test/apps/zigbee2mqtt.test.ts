@@ -140,8 +140,14 @@ describe('zigbee2mqtt', { timeout: 90_000 }, () => {
       (v) => v === 0.5,
     );
     expect(z2m.received.some(([t]) => t === 'zigbee2mqtt/Living bulb/get')).toBe(true);
-    expect(await value('Living bulb', 'light_temperature')).toBeCloseTo((300 - 153) / (500 - 153), 5);
+    // The app sets a state's values one capability at a time: each is waited for.
+    await until(
+      'the bulb colour temperature and mode to be read',
+      async () => [await value('Living bulb', 'light_temperature'), await value('Living bulb', 'light_mode')],
+      ([temperature, mode]) => temperature !== null && mode !== null,
+    );
     expect(await value('Living bulb', 'light_mode')).toBe('temperature');
+    expect(await value('Living bulb', 'light_temperature')).toBeCloseTo((300 - 153) / (500 - 153), 5);
     await until(
       'the plug to be read',
       () => value('Kettle plug', 'measure_power'),

@@ -230,9 +230,10 @@ describe('flows', () => {
       actions: [{ id: card(WEATHER, 'make_it_rain'), args: { mm: 1 } }],
     });
     await rain('loop', 1);
+    // The eleventh run may end after the twelfth was stopped (its app answers the trigger first).
     const all = await poll(
       () => log(loop.id),
-      (l) => l.some((r) => r.result === 'stopped'),
+      (l) => l.some((r) => r.result === 'stopped') && l.filter((r) => r.result === 'ran').length >= 11,
       'the loop to be stopped',
     );
     const stopped = all.find((r) => r.result === 'stopped')!;
