@@ -62,15 +62,18 @@ class FilterLists {
     const known = args ?? this.byId.get(key);
     if (!known) return undefined;
     keep(this.byId, key, known);
-    keep(this.latest, `${card}\n${device ?? ''}`, { list, args: known });
+    keep(this.latest, scope(card, device), { list, args: known });
     return known;
   }
 
   /** The list the hub last asked about for `card` (and `device`), or undefined. */
   last(card: string, device: string | null): { list: string; args: readonly Args[] } | undefined {
-    return this.latest.get(`${card}\n${device ?? ''}`);
+    return this.latest.get(scope(card, device));
   }
 }
+
+/** A trigger card's scope: the card, and on a device card the device (a list is per device there). */
+const scope = (card: string, device: string | null): string => `${card}\n${device ?? ''}`;
 
 /** Sets `key` as the newest of `map`, dropping the oldest past 64. */
 function keep<V>(map: Map<string, V>, key: string, value: V): void {
