@@ -17,6 +17,7 @@ import { childCommand, childEnv, throttled } from './child-command.js';
 import { APP_NICE, type ChildExit, type ChildHooks, type ChildOptions, type ChildSpec, MAX_UNREAD_BYTES, nodeExit, StartError } from './child-spec.js';
 import { INFO_FD, nodeBelow, reaperPid } from './node-pid.js';
 import { BudgetSpent, RefusalBudget } from './refusals.js';
+import { childMessageOf, isOwnAnswer, isOwnCall } from './wire-checks.js';
 
 export { childExecArgv, OUTPUT_BYTES_PER_SECOND, runtimeDir } from './child-command.js';
 
@@ -189,9 +190,12 @@ export class AppChild {
     let greeted = false;
     return new Promise<void>((resolve, reject) => {
       this.onMessage = (raw: unknown) => {
-        const parsed = ChildMessage.safeParse(raw);
-        if (!parsed.success) return this.refused(() => `a malformed message: ${describeIssues(parsed.error, 'message')}`);
-        const m = parsed.data;
+        let m = childMessageOf(raw);
+        if (!m) {
+          const parsed = ChildMessage.safeParse(raw);
+          if (!parsed.success) return this.refused(() => `a malformed message: ${describeIssues(parsed.error, 'message')}`);
+          m = parsed.data;
+        }
         switch (m.type) {
           case 'hello':
             // App code can write to the channel itself: a second hello is noise, not a new init.
@@ -245,10 +249,11 @@ export class AppChild {
 
   /** Sends a message after checking it against the protocol (what the child trusts). */
   private send(message: unknown): void {
-    // The hub's own calls (RpcPeer builds exactly {type, id, method, args}) are checked by hand:
-    // zod's copy of `args` into null-prototype objects made JSON.stringify take its slow path.
+    // The hub's own calls and answers (RpcPeer and answerOf build them) are checked by hand
+    // (wire-checks.ts): zod's copy of `args` into null-prototype objects made JSON.stringify take
+    // its slow path, and its code is out of the caches by the next call.
     let out: unknown = message;
-    if (!isOwnCall(message)) {
+    if (!isOwnCall(message) && !isOwnAnswer(message)) {
       const checked = HubMessage.safeParse(message);
       if (!checked.success) throw new RpcError('invalid_args', describeIssues(checked.error, 'message to the app'));
       out = checked.data;
@@ -323,25 +328,4 @@ export class AppChild {
     }
     return this.exited;
   }
-}
-
-/**
- * A call message as HubMessage takes it: a known method, an integer id, an object of arguments
- * (what RpcPeer makes of the hub's own calls). The arguments' own shapes are each method's
- * handler's to check in the app, as they were under the zod check (a record of unknowns).
- */
-function isOwnCall(m: unknown): boolean {
-  if (typeof m !== 'object' || m === null) return false;
-  const { type, id, method, args } = m as { type?: unknown; id?: unknown; method?: unknown; args?: unknown };
-  return (
-    type === 'call' &&
-    Number.isInteger(id) &&
-    (id as number) >= 0 &&
-    typeof method === 'string' &&
-    Object.hasOwn(APP_CALLS, method) &&
-    typeof args === 'object' &&
-    args !== null &&
-    !Array.isArray(args) &&
-    Object.keys(m).length === 4
-  );
 }
