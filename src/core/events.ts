@@ -106,6 +106,15 @@ export class EventBus<Maps extends EventMaps = EventMaps> {
     return () => own.delete(held);
   }
 
+  /**
+   * `e` typed as manager `manager`'s event when it is one (an every-event listener that also
+   * reads one manager's events in its own order), else undefined.
+   */
+  own<M extends keyof Maps & ManagerName>(manager: M, e: HubEvent): BusEvent<Maps, M> | undefined {
+    // As in `on`: publish took exactly these arguments for this manager's event of this name.
+    return e.manager === manager ? (e as unknown as BusEvent<Maps, M>) : undefined;
+  }
+
   /** Set by the hub to log listener failures. */
   onListenerError: ((err: unknown, event: HubEvent) => void) | undefined;
 

@@ -142,11 +142,14 @@ export class HomeyRealtime {
       else next(new Error(`emit handshakeClient {token} first, then open ${HOMEY_NAMESPACE}`));
     });
     nsp.on('connection', (socket) => this.onHomey(socket));
+    const { bus } = this.deps;
     this.unsubscribe.push(
-      this.deps.bus.subscribe((e) => this.emit(nsp, managerUri(e.manager), e.event, e.args, e)),
-      // After the manager's own event (the bus tells every-event listeners first), as Homey does.
-      this.deps.bus.on('devices', (e) => {
-        const item = itemEvent(e);
+      bus.subscribe((e) => {
+        this.emit(nsp, managerUri(e.manager), e.event, e.args, e);
+        // An item's own event right after its manager's, as Homey sends them, and before the
+        // managers' listeners (flows, energy) run: a device's client waits for none of them.
+        const device = bus.own('devices', e);
+        const item = device && itemEvent(device);
         if (item) this.emit(nsp, item.uri, item.event, item.args, e);
       }),
     );
