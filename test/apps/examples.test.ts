@@ -155,10 +155,11 @@ describe('greeter through the runtime', () => {
       'the greeting counted',
     );
     expect(log).toMatchObject({ title: 'Greetings', type: 'number', decimals: 0 });
-    // The app tells its widgets after counting: the event may arrive a moment after the entry.
+    // The app tells its widgets after counting: the event may arrive a moment after the entry,
+    // and after the greeting of the style change before it (another text).
     const sent = await poll(
       async () => realtime.filter((e) => e.event === 'greeting'),
-      (events) => events.length > 0,
+      (events) => events.some((e) => (e.data as { text?: unknown } | null)?.text === greeting),
       'the greeting sent to widgets',
     );
     expect(sent).toContainEqual({ appId: 'com.hearth.greeter', event: 'greeting', data: { text: greeting } });
