@@ -22,6 +22,7 @@ import type { RecordSection, Store } from '../../core/store.js';
 import { type Capability, valueProblem } from '../../home/capability.js';
 import type { HubBus } from '../bus.js';
 import type { ZonesService } from '../zones/service.js';
+import { dataKey, recordDataKey } from './data-key.js';
 import type { DeviceLogs } from './device-logs.js';
 import { DEVICES_SECTION, DeviceRecord, LIMITS, type StoredValue } from './device-record.js';
 import { settingProblem } from './setting-check.js';
@@ -424,35 +425,4 @@ export class DevicesService {
     });
     return stored;
   }
-}
-
-/**
- * Each record's dataKey, kept by the record: a record changed is a new object (the store replaces
- * records, never edits them). Pairing into a home of 1,000 devices made each one's key again for
- * every device added (two of the 2.5 s that adding 1,000 lamps took the hub).
- */
-const dataKeys = new WeakMap<DeviceRecord, string>();
-
-function recordDataKey(d: DeviceRecord): string {
-  let key = dataKeys.get(d);
-  if (key === undefined) {
-    key = dataKey(d.data);
-    dataKeys.set(d, key);
-  }
-  return key;
-}
-
-/** A device's data as text with every object's keys in order: equal data, equal text. */
-function dataKey(data: unknown): string {
-  return (
-    JSON.stringify(data, (_key, value: unknown) =>
-      value !== null && typeof value === 'object' && !Array.isArray(value)
-        ? Object.fromEntries(
-            Object.keys(value)
-              .sort()
-              .map((k) => [k, (value as Record<string, unknown>)[k]]),
-          )
-        : value,
-    ) ?? 'null'
-  );
 }
