@@ -26,6 +26,7 @@ const UNIT = [
   'test/core/null-prototype.test.ts',
   'test/core/option-listeners.test.ts',
   'test/core/store-journal.test.ts',
+  'test/core/store-short-write.test.ts',
   'test/core/store.test.ts',
   'test/core/typed-bus.test.ts',
   'test/homey/flow-filter.test.ts',

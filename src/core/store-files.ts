@@ -9,7 +9,7 @@ import { copyFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from './durable-file.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { appendEntry, applyEntry, createJournal, frame, type JournalOp, journalName, listJournals, readJournal } from './store-journal.js';
+import { appendEntry, applyEntry, createJournal, frame, type JournalOp, journalName, listJournals, type OpenJournal, readJournal } from './store-journal.js';
 import { writeTrust } from './store-trust.js';
 
 export const DB_FILE = 'db.json';
@@ -75,8 +75,8 @@ export async function readStoreDocument(dataDir: string): Promise<ReadDocument> 
 }
 
 export class StoreFiles {
-  /** The journal appended to; null until the first write after a compaction made none. */
-  private current: { n: number; bytes: number } | null = null;
+  /** The journal appended to, kept open; null until the first write after a compaction made none. */
+  private current: (OpenJournal & { readonly n: number }) | null = null;
   /** Journals before the current one that db.json does not hold yet. */
   private older: number[] = [];
   private nextNumber: number;
@@ -134,8 +134,7 @@ export class StoreFiles {
     // A compaction slower than the writes (a slow card): they wait for it rather than let the journals grow past twice the bound.
     if (this.compacting && (this.current?.bytes ?? 0) > this.compactAt()) await this.compacting;
     this.current ??= await this.createJournal();
-    await appendEntry(join(this.dir, journalName(DB_FILE, this.current.n)), this.current.bytes, entry);
-    this.current.bytes += entry.length;
+    await appendEntry(this.current, entry);
   }
 
   /**
@@ -145,8 +144,7 @@ export class StoreFiles {
   compactIfDue(doc: StoreDocument): void {
     if (this.current && this.current.bytes > this.compactAt() && !this.compacting && Date.now() >= this.retryAt) {
       // Later writes go to a new journal (made by the next append); db.json is written as of this one.
-      this.older.push(this.current.n);
-      this.current = null;
+      this.retire();
       this.compacting = this.writeWhole(doc)
         .catch((err: unknown) => {
           this.retryAt = Date.now() + COMPACT_RETRY_MS;
@@ -165,8 +163,7 @@ export class StoreFiles {
   /** Writes `doc` (durable state) whole as db.json and removes every journal: a clean stop. */
   async close(doc: StoreDocument): Promise<void> {
     await this.compacting;
-    if (this.current) this.older.push(this.current.n);
-    this.current = null;
+    this.retire();
     // Also when this run checked sections the trust file does not vouch for (a first start of
     // this build): the next start then trusts them.
     const unvouched = this.trust?.sections().some((name) => !this.vouched.has(name)) ?? false;
@@ -189,10 +186,21 @@ export class StoreFiles {
     this.older = this.older.filter((n) => !held.includes(n));
   }
 
-  private async createJournal(): Promise<{ n: number; bytes: number }> {
+  private async createJournal(): Promise<OpenJournal & { readonly n: number }> {
     const n = this.nextNumber++;
-    const bytes = await createJournal(join(this.dir, journalName(DB_FILE, n)), this.dir, this.version);
-    return { n, bytes };
+    return { n, ...(await createJournal(join(this.dir, journalName(DB_FILE, n)), this.dir, this.version)) };
+  }
+
+  /**
+   * The current journal takes no more writes: it waits among the older ones for db.json to hold
+   * it. Its handle is closed (no write is under way: the store makes one at a time, and this runs
+   * after the last one ended).
+   */
+  private retire(): void {
+    if (!this.current) return;
+    this.older.push(this.current.n);
+    void this.current.handle.close().catch(() => undefined);
+    this.current = null;
   }
 }
 
