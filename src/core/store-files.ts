@@ -74,9 +74,12 @@ export async function readStoreDocument(dataDir: string): Promise<ReadDocument> 
   return { doc, baseText, journals, ignored, touched };
 }
 
+/** The journal appended to, kept open, with its number. */
+type CurrentJournal = OpenJournal & { readonly n: number };
+
 export class StoreFiles {
-  /** The journal appended to, kept open; null until the first write after a compaction made none. */
-  private current: (OpenJournal & { readonly n: number }) | null = null;
+  /** The journal appended to; null until the first write after a compaction made none. */
+  private current: CurrentJournal | null = null;
   /** Journals before the current one that db.json does not hold yet. */
   private older: number[] = [];
   private nextNumber: number;
@@ -186,7 +189,7 @@ export class StoreFiles {
     this.older = this.older.filter((n) => !held.includes(n));
   }
 
-  private async createJournal(): Promise<OpenJournal & { readonly n: number }> {
+  private async createJournal(): Promise<CurrentJournal> {
     const n = this.nextNumber++;
     return { n, ...(await createJournal(join(this.dir, journalName(DB_FILE, n)), this.dir, this.version)) };
   }

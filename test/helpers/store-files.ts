@@ -42,10 +42,8 @@ export async function blockStoreWrites(dataDir: string, pid = process.pid): Prom
       else await rmdir(journal);
       await rmdir(temp);
     })());
-  // The limit is the whole process's: it never outlives the test, whether the test undoes it or
-  // not (a hub's process may be gone by then: nothing to undo).
-  onTestFinished(async () => {
-    if (last !== undefined) await limit(before).catch(() => undefined);
-  });
+  // The limit is the whole process's: it never outlives the test, whether the test undid it or
+  // not (by then a hub's process or the folder may be gone: nothing left to undo).
+  onTestFinished(() => undo().catch(() => undefined));
   return undo;
 }

@@ -9,10 +9,9 @@
  * frame to its last client's write (docs/performance.md), these checks a few.
  */
 import { APP_CALLS, type ChildMessage, HUB_CALLS } from '../wire/protocol.js';
+import { isId } from '../wire/wire.js';
 
 type Fields = Record<string, unknown>;
-
-const isId = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
 
 /** A JSON object: not an array, of the plain prototype (JSON.parse makes no other). */
 function isPlainObject(x: unknown): x is Fields {

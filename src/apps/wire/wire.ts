@@ -130,7 +130,8 @@ export function answerOf(id: number, outcome: { ok: true; result: unknown } | { 
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
-const isId = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
+/** A message id: a safe integer, 0 or more (protocol.ts's `Id`). */
+export const isId = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
 
 /**
  * The child's check of a message from the hub: the envelope fields it reads have the right

@@ -57,7 +57,7 @@ export class EnergyService {
    * every device's afresh: 10-15 ms of the hub's loop in a 1,000-device home, which every change
    * arriving meanwhile waited for.
    */
-  private readonly energies = new WeakMap<DeviceRecord, { readonly e: DeviceEnergy | null; readonly read: readonly [unknown, unknown] }>();
+  private readonly energies = new WeakMap<DeviceRecord, { readonly e: DeviceEnergy | null; readonly power: unknown; readonly onoff: unknown }>();
   private readonly powerListeners = new Set<(before: number, now: number) => void>();
   private readonly todayListeners = new Set<{ told: (before: number, now: number) => void; wanted: () => boolean }>();
 
@@ -151,11 +151,11 @@ export class EnergyService {
   /** What device `r` means to the home's energy now (deviceEnergy, kept until it changes: `energies`). */
   energyOf(r: DeviceRecord): DeviceEnergy | null {
     const values = this.deps.devices.values.of(r.id);
-    const read = [values?.measure_power, values?.onoff] as const;
+    const [power, onoff] = [values?.measure_power, values?.onoff];
     const kept = this.energies.get(r);
-    if (kept && kept.read[0] === read[0] && kept.read[1] === read[1]) return kept.e;
+    if (kept && kept.power === power && kept.onoff === onoff) return kept.e;
     const e = deviceEnergy(r, (cap) => (r.capabilities.includes(cap) ? (values?.[cap]?.value ?? null) : null));
-    this.energies.set(r, { e, read });
+    this.energies.set(r, { e, power, onoff });
     return e;
   }
 
