@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound, unavailable } from '../../core/errors.js';
 import type { HubBus } from '../bus.js';
+import { Checkpointer } from './checkpointer.js';
 import { retentionTable } from './levels.js';
 import { type EntriesAnswer, logKey, queryEntries, typed } from './query.js';
 import { DEFAULT_RESOLUTION, isResolution, RESOLUTIONS } from './resolutions.js';
@@ -81,6 +82,7 @@ const titleOf = (t: string | Record<string, string>): string => (typeof t === 's
 export class InsightsService {
   private storage: InsightsStorage | undefined;
   private writer: EntryWriter | undefined;
+  private checkpointer: Checkpointer | undefined;
   private readonly logs = new Map<string, LogRow>();
   private readonly byRow = new Map<number, string>();
   readonly now: () => number;
@@ -97,11 +99,16 @@ export class InsightsService {
     const storage = this.open();
     this.storage = storage;
     for (const row of storage.listLogs()) this.remember(row);
+    const checkpointer = new Checkpointer(storage.db, this.file, {
+      onFallback: (err) => this.deps.log.warn({ err }, "the insights checkpoint thread is gone; the hub's thread checkpoints again"),
+    });
+    this.checkpointer = checkpointer;
     this.writer = new EntryWriter(storage, {
       now: this.now,
       flushMs: this.deps.flushMs ?? 1000,
       onCommit: (r) => this.committed(r),
       onError: (err) => this.deps.log.error({ err }, 'insights commit failed; entries stay queued'),
+      onIdle: () => checkpointer.soon(),
     });
     this.writer.start();
   }
@@ -130,6 +137,8 @@ export class InsightsService {
     try {
       this.writer?.stop();
     } finally {
+      this.checkpointer?.stop();
+      this.checkpointer = undefined;
       this.storage?.close();
       this.writer = undefined;
       this.storage = undefined;

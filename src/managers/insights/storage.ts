@@ -74,6 +74,15 @@ export interface RollupRow extends BucketRow {
 }
 type Agg = RollupRow;
 
+/** A pass of pruning under way (startPrune): the logs it walks, its cuts, and how far it is. */
+export interface PrunePass {
+  readonly logs: readonly number[];
+  readonly rawCut: number;
+  /** Per level, the first bucket index kept. */
+  readonly cuts: readonly number[];
+  next: number;
+}
+
 export class InsightsStorage {
   private readonly stmt: Statements;
   /** level name ('raw', '1m', ...) -> everything before this ms has been pruned from it. */
@@ -212,27 +221,60 @@ export class InsightsStorage {
     });
   }
 
-  /** Deletes what is older than each level's horizon; returns the rows removed. */
+  /** Deletes what is older than each level's horizon, in one go; returns the rows removed. */
   prune(now: number): number {
-    let removed = 0;
-    const logs = this.listLogs().map((l) => l.row);
-    const rawCut = now - RAW_KEEP_MS;
-    const cuts = LEVELS.map((l) => Math.floor((now - l.keepMs) / l.width));
+    const pass = this.startPrune(now);
+    const removed = this.pruneSome(pass, pass.logs.length);
+    this.vacuumSome();
+    return removed;
+  }
+
+  /**
+   * Begins a pass of pruning at `now`, to be done a few logs at a time (pruneSome): each level's
+   * cutoff is moved first, since a log not yet pruned only holds more than the cutoff says, and
+   * a bucket is rebuilt from the level below only past that level's cutoff (rebuild).
+   */
+  startPrune(now: number): PrunePass {
+    const pass: PrunePass = {
+      logs: this.listLogs().map((l) => l.row),
+      rawCut: now - RAW_KEEP_MS,
+      cuts: LEVELS.map((l) => Math.floor((now - l.keepMs) / l.width)),
+      next: 0,
+    };
     this.db.transaction(() => {
-      // Range deletes per log walk the primary key; a global `t < ?` would scan every table.
+      this.setCutoff('raw', pass.rawCut);
+      for (const [li, l] of LEVELS.entries()) this.setCutoff(l.name, pass.cuts[li]! * l.width);
+    })();
+    return pass;
+  }
+
+  /**
+   * Prunes the next `count` logs of a pass, in one transaction; returns the rows removed. A log
+   * deleted meanwhile is simply found empty. One log is five range deletes, each a walk of the
+   * primary key (a global `t < ?` would scan every table): a whole pass of a 3,000-log home is
+   * ~35 ms, which every change arriving meanwhile waited for.
+   */
+  pruneSome(pass: PrunePass, count: number): number {
+    let removed = 0;
+    const logs = pass.logs.slice(pass.next, pass.next + count);
+    this.db.transaction(() => {
       for (const log of logs) {
-        removed += this.stmt.pruneRaw.run(log, rawCut).changes;
+        removed += this.stmt.pruneRaw.run(log, pass.rawCut).changes;
         LEVELS.forEach((_, li) => {
-          removed += this.stmt.prune[li]!.run(log, cuts[li]!).changes;
+          removed += this.stmt.prune[li]!.run(log, pass.cuts[li]!).changes;
         });
       }
-      this.setCutoff('raw', rawCut);
-      for (const [li, l] of LEVELS.entries()) this.setCutoff(l.name, cuts[li]! * l.width);
     })();
-    // Give back a bounded number of free pages per prune, so a big delete shrinks the file
-    // over a few minutes without one long pause.
-    this.db.pragma(`incremental_vacuum(${VACUUM_PAGES_PER_PRUNE})`);
+    pass.next += logs.length;
     return removed;
+  }
+
+  /**
+   * Gives back a bounded number of free pages, so a big delete shrinks the file over a few
+   * minutes without one long pause.
+   */
+  vacuumSome(): void {
+    this.db.pragma(`incremental_vacuum(${VACUUM_PAGES_PER_PRUNE})`);
   }
 
   /** Pages the file holds, and how many of them are free. */

@@ -4,9 +4,19 @@
  * SLOT_MS: writes landing in the same slot replace each other (the last one wins), so a fast
  * writer never grows a queue. The slot still open is held back one tick, so a late write to it
  * replaces rather than adds.
+ *
+ * A tick's work is done in steps of SLICE points (or PRUNE_SLICE logs' pruning), each its own
+ * transaction, with the hub's other work let in between: SQLite runs on the hub's thread, and a
+ * big home's second of points in one transaction (~4 ms) or a whole pruning pass (~35 ms) held
+ * every change that arrived meanwhile.
  */
 import { SLOT_MS } from './levels.js';
-import type { CommitResult, InsightsStorage, Point } from './storage.js';
+import type { CommitResult, InsightsStorage, Point, PrunePass } from './storage.js';
+
+/** Points per transaction of a tick: ~0.5 ms each on a Raspberry Pi-class machine. */
+export const SLICE = 5;
+/** Logs pruned per transaction: five range deletes each, ~12 µs a log. */
+export const PRUNE_SLICE = 100;
 
 export interface WriterOptions {
   /** Commit interval in ms; at most 2000 to keep the loss bound. Default 1000. */
@@ -19,6 +29,8 @@ export interface WriterOptions {
   /** Told about every commit, e.g. to publish events. */
   readonly onCommit?: (result: CommitResult) => void;
   readonly onError?: (err: unknown) => void;
+  /** Told when a tick's work is all done (the database quiet until the next tick). */
+  readonly onIdle?: () => void;
 }
 
 export class EntryWriter {
@@ -26,6 +38,9 @@ export class EntryWriter {
   private readonly pending = new Map<number, Map<number, Point>>();
   private count = 0;
   private timer: NodeJS.Timeout | null = null;
+  /** The next step of a tick under way. */
+  private step: NodeJS.Immediate | null = null;
+  private pruning: PrunePass | null = null;
   private lastPrune = 0;
   private readonly flushMs: number;
   private readonly maxPending: number;
@@ -68,14 +83,16 @@ export class EntryWriter {
   }
 
   /**
-   * Commits the queued points whose slot has closed (all of them when `all`), in one
-   * transaction. Returns what was committed.
+   * Commits the queued points whose slot has closed (all of them when `all`), at most `limit` of
+   * them, in one transaction. Returns what was committed.
    */
-  flush(all = false): CommitResult | null {
+  flush(all = false, limit = Number.POSITIVE_INFINITY): CommitResult | null {
     const openSlot = Math.floor(this.now() / SLOT_MS);
     const batch: Point[] = [];
     for (const [log, slots] of this.pending) {
+      if (batch.length >= limit) break;
       for (const [slot, p] of slots) {
+        if (batch.length >= limit) break;
         if (!all && slot >= openSlot) continue;
         batch.push(p);
         slots.delete(slot);
@@ -108,28 +125,69 @@ export class EntryWriter {
   start(): void {
     if (this.timer) return;
     this.lastPrune = this.now();
-    this.storage.prune(this.lastPrune);
+    // The first tick prunes, in steps: a whole pass was ~35 ms of a big home's start.
+    this.pruning = this.storage.startPrune(this.lastPrune);
     this.timer = setInterval(() => this.tick(), this.flushMs);
     this.timer.unref();
   }
 
   private tick(): void {
+    // A tick still stepping (a slow disk) goes on as it is: it takes the newer points too.
+    if (this.step) return;
+    const now = this.now();
+    if (now - this.lastPrune >= this.pruneMs) {
+      this.lastPrune = now;
+      try {
+        this.pruning ??= this.storage.startPrune(now);
+      } catch (err) {
+        this.options.onError?.(err);
+      }
+    }
+    this.next();
+  }
+
+  /** One step of a tick: a slice of points, else of pruning; the next one after the hub's other work. */
+  private readonly next = (): void => {
+    this.step = null;
     try {
-      this.flush();
-      const now = this.now();
-      if (now - this.lastPrune >= this.pruneMs) {
-        this.lastPrune = now;
-        this.storage.prune(now);
+      if (this.stepOnce()) {
+        this.later();
+        return;
       }
     } catch (err) {
       this.options.onError?.(err);
+      return;
     }
+    this.options.onIdle?.();
+  };
+
+  /** One slice of the tick's work; whether there may be more. */
+  private stepOnce(): boolean {
+    const r = this.flush(false, SLICE);
+    // After a full slice there may be more (each point is either added or replaced); after any,
+    // pruning waits for a step of its own.
+    if (r) return r.added.length + r.replaced.length === SLICE || this.pruning !== null;
+    if (!this.pruning) return false;
+    if (this.pruning.next < this.pruning.logs.length) {
+      this.storage.pruneSome(this.pruning, PRUNE_SLICE);
+      return true;
+    }
+    this.pruning = null;
+    this.storage.vacuumSome();
+    return true;
+  }
+
+  private later(): void {
+    if (this.timer) this.step = setImmediate(this.next);
   }
 
   /** Stops the timer and commits everything still queued. */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    if (this.step) clearImmediate(this.step);
+    this.step = null;
+    this.pruning = null;
     this.flush(true);
   }
 }

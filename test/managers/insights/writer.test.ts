@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CommitResult, InsightsStorage, Point } from '../../../src/managers/insights/storage.js';
-import { EntryWriter } from '../../../src/managers/insights/writer.js';
+import { EntryWriter, PRUNE_SLICE, SLICE } from '../../../src/managers/insights/writer.js';
 import { meta, openTemp } from './helpers.js';
 
 const T0 = Date.parse('2026-06-15T10:00:00.000Z');
@@ -116,5 +116,69 @@ describe('entry writer', () => {
     expect(writer.pendingCount).toBe(0);
     writer.stop();
     expect(raw(log)).toEqual([]);
+  });
+});
+
+describe("entry writer's ticks, in steps", () => {
+  /** Records each commit's size and each prune step's, and whether the loop ran since the step before. */
+  function watch(s: InsightsStorage) {
+    const steps: string[] = [];
+    let turns = 0;
+    let seen: number | null = null;
+    const between = () => {
+      const ran = seen === null || turns > seen;
+      seen = turns;
+      return ran ? '' : ' (no turn of the loop since the step before)';
+    };
+    const spin = () => {
+      turns++;
+      loop = setImmediate(spin);
+    };
+    let loop = setImmediate(spin);
+    const commit = s.commit.bind(s);
+    const pruneSome = s.pruneSome.bind(s);
+    s.commit = (points) => {
+      steps.push(`commit ${points.length}${between()}`);
+      return commit(points);
+    };
+    s.pruneSome = (pass, count) => {
+      steps.push(`prune ${Math.min(count, pass.logs.length - pass.next)}${between()}`);
+      return pruneSome(pass, count);
+    };
+    return { steps, stop: () => clearImmediate(loop) };
+  }
+
+  it(`commits a tick's points ${SLICE} at a time, letting the hub's other work in between`, async () => {
+    const rows = Array.from({ length: 23 }, (_, i) => storage.insertLog(meta(`n${i}`)).row);
+    const w = watch(storage);
+    let idle = 0;
+    const ticking = new EntryWriter(storage, { now: () => clock, flushMs: 10, onIdle: () => idle++ });
+    for (const row of rows) ticking.add(row, T0 - 1000, row);
+    ticking.start();
+    await vi.waitFor(() => expect(idle).toBeGreaterThan(0));
+    ticking.stop();
+    w.stop();
+    // The pass of pruning start() began comes after the points.
+    expect(w.steps).toEqual(['commit 5', 'commit 5', 'commit 5', 'commit 5', 'commit 3', 'prune 23']);
+    expect(rows.map((row) => raw(row).map((p) => p.v))).toEqual(rows.map((row) => [row]));
+  });
+
+  it(`prunes ${PRUNE_SLICE} logs at a time, the cutoffs moved first`, async () => {
+    const rows = Array.from({ length: 250 }, (_, i) => storage.insertLog(meta(`n${i}`)).row);
+    // A point of each log a day and a half old: past raw's horizon (a day), inside 1m's (two).
+    storage.commit(rows.map((log) => ({ log, t: T0 - 1.5 * 86_400_000, v: 1 })));
+    const w = watch(storage);
+    let idle = 0;
+    const ticking = new EntryWriter(storage, { now: () => clock, flushMs: 10, onIdle: () => idle++ });
+    ticking.start();
+    const count = (table: string) => storage.db.prepare(`SELECT count(*) AS n FROM ${table}`).get();
+    expect(storage.db.prepare("SELECT cutoff FROM pruned WHERE level = 'raw'").get()).toEqual({ cutoff: T0 - 86_400_000 });
+    expect(count('raw')).toEqual({ n: 250 });
+    await vi.waitFor(() => expect(idle).toBeGreaterThan(0));
+    ticking.stop();
+    w.stop();
+    expect(w.steps).toEqual(['prune 100', 'prune 100', 'prune 50']);
+    expect(count('raw')).toEqual({ n: 0 });
+    expect(count('r1m')).toEqual({ n: 250 });
   });
 });
