@@ -20,29 +20,51 @@ export interface LiveSources {
   readonly currency: string;
 }
 
+/**
+ * What one device adds to its zone's totals, in µW. Integers, so the home's totals kept as devices
+ * change (home-totals.ts) are the same numbers as a report's sum over every device, in any order.
+ */
+export interface Share {
+  readonly consumed: number;
+  readonly generated: number;
+  /** What a meter says comes from the grid; null when the device is no meter or has no reading. */
+  readonly cumulative: number | null;
+}
+
+export const toMicroW = (W: number): number => Math.round(W * 1e6);
+
+/** A device's share by its role. */
+export function shareOf(e: DeviceEnergy): Share {
+  const uW = toMicroW(e.W ?? 0);
+  if (e.role === 'cumulative') return { consumed: 0, generated: 0, cumulative: e.W === null ? null : uW };
+  if (e.role === 'generator') return { consumed: 0, generated: uW, cumulative: null };
+  // A consumer giving power back (a battery discharging, a device reporting negative): made.
+  return uW >= 0 ? { consumed: uW, generated: 0, cumulative: null } : { consumed: 0, generated: -uW, cumulative: null };
+}
+
 interface Sums {
   consumed: number;
   generated: number;
   cumulative: number | null;
 }
 
-/** Adds a device's power to `s` by its role. */
+/** Adds a device's share to `s` (µW). */
 function add(s: Sums, e: DeviceEnergy): void {
-  const W = e.W ?? 0;
-  if (e.role === 'cumulative') {
-    if (e.W !== null) s.cumulative = (s.cumulative ?? 0) + W;
-  } else if (e.role === 'generator') s.generated += W;
-  else if (W >= 0) s.consumed += W;
-  // A consumer giving power back (a battery discharging, a device reporting negative): made.
-  else s.generated -= W;
+  const share = shareOf(e);
+  s.consumed += share.consumed;
+  s.generated += share.generated;
+  if (share.cumulative !== null) s.cumulative = (s.cumulative ?? 0) + share.cumulative;
 }
 
 const round = (W: number): number => Math.round(W * 100) / 100;
+/** Sums of µW as W, to the hundredth as a report shows them. */
+export const sumW = (uW: number): number => round(uW / 1e6);
 
 export function liveReport(src: LiveSources): LiveReport {
   const cost = (W: number | null): number | null =>
     W === null || src.pricePerKWh === null ? null : Math.round((W / 1000) * src.pricePerKWh * 10_000) / 10_000;
   const watts = (W: number | null) => ({ W: W === null ? null : round(W), cost: cost(W) });
+  const summed = (uW: number | null) => watts(uW === null ? null : uW / 1e6);
   const inside = src.inside(src.zone.id);
   const children = src.children.map((z) => ({ zone: z, inside: src.inside(z.id), sums: { consumed: 0, generated: 0, cumulative: null } as Sums, any: false }));
   const total: Sums = { consumed: 0, generated: 0, cumulative: null };
@@ -81,7 +103,7 @@ export function liveReport(src: LiveSources): LiveReport {
       id: c.zone.id,
       name: c.zone.name,
       zoneId: src.zone.id,
-      values: watts(c.sums.consumed),
+      values: summed(c.sums.consumed),
       approximated: false,
       canApproximate: false,
       isHomeBattery: false,
@@ -95,10 +117,10 @@ export function liveReport(src: LiveSources): LiveReport {
     zoneId: src.zone.id,
     zoneName: src.zone.name,
     currency: src.currency,
-    totalConsumed: watts(total.consumed),
-    totalGenerated: watts(total.generated),
-    totalCumulative: watts(total.cumulative),
-    totalUnaccounted: watts(unaccounted),
+    totalConsumed: summed(total.consumed),
+    totalGenerated: summed(total.generated),
+    totalCumulative: summed(total.cumulative),
+    totalUnaccounted: summed(unaccounted),
     items,
   };
 }

@@ -16,6 +16,7 @@ import type { ZonesService } from '../zones/service.js';
 import type { EnergyReport, LiveReport } from './contract.js';
 import { type DeviceEnergy, deviceEnergy } from './device-energy.js';
 import { homePower } from './home-power.js';
+import { HomeTotals, type Totals } from './home-totals.js';
 import { liveReport } from './live.js';
 import { calculatedKey, EnergyMeters } from './meters.js';
 import { type PeriodKind, periodKeyAt, periodOf } from './periods.js';
@@ -58,6 +59,8 @@ export class EnergyService {
    * arriving meanwhile waited for.
    */
   private readonly energies = new WeakMap<DeviceRecord, { readonly e: DeviceEnergy | null; readonly power: unknown; readonly onoff: unknown }>();
+  /** The home's totals, kept per device from settle() on (home-totals.ts); null before. */
+  private home: HomeTotals | null = null;
   private readonly powerListeners = new Set<(before: number, now: number) => void>();
   private readonly todayListeners = new Set<{ told: (before: number, now: number) => void; wanted: () => boolean }>();
 
@@ -76,6 +79,7 @@ export class EnergyService {
           this.liveSoon();
         } else if (e.event === 'device.delete') {
           this.meters.forget(e.args[0].id);
+          this.home?.delete(e.args[0].id);
           this.cache.clear();
         } else {
           if (this.deps.devices.has(e.args[0].id)) this.track(this.deps.devices.record(e.args[0].id));
@@ -94,6 +98,7 @@ export class EnergyService {
    * tenth of a big home's start). A device that reported meanwhile is counted from its report.
    */
   settle(): void {
+    this.home = new HomeTotals();
     for (const r of this.deps.devices.records()) this.track(r);
     this.power ??= homePower(this.live());
   }
@@ -145,7 +150,7 @@ export class EnergyService {
 
   /** The home's power now (W), worked out afresh: the global flow token. */
   homePowerNow(): number {
-    return homePower(this.live());
+    return totalsPower(this.totals());
   }
 
   /** What device `r` means to the home's energy now (deviceEnergy, kept until it changes: `energies`). */
@@ -162,6 +167,7 @@ export class EnergyService {
   /** Counts a device's power into its calculated kWh when it counts none itself. */
   private track(r: DeviceRecord): void {
     const e = this.energyOf(r);
+    this.home?.set(r.id, e);
     const counted = e !== null && (e.role === 'consumer' || e.role === 'generator') && e.meter === null;
     if (!counted) {
       if (this.meters.has(r.id)) this.meters.forget(r.id);
@@ -198,18 +204,24 @@ export class EnergyService {
     });
   }
 
+  /** The home's totals now: kept as devices change, or summed over every device before settle(). */
+  private totals(): Totals {
+    if (this.home) return this.home.totals();
+    const r = this.live();
+    return { consumed: r.totalConsumed.W ?? 0, generated: r.totalGenerated.W ?? 0, cumulative: r.totalCumulative.W };
+  }
+
   /** The home's totals on the energy channel, at most every 2 s, when they changed. */
   private liveSoon(): void {
     if (this.liveTimer) return;
     this.liveTimer = setTimeout(() => {
       this.liveTimer = undefined;
-      const r = this.live();
-      const totals = { consumed: r.totalConsumed.W ?? 0, generated: r.totalGenerated.W ?? 0, cumulative: r.totalCumulative.W };
+      const totals = this.totals();
       const text = JSON.stringify(totals);
       if (text === this.lastLive) return;
       this.lastLive = text;
       this.deps.bus.publish('energy', 'live.update', totals);
-      const now = homePower(r);
+      const now = totalsPower(totals);
       const before = this.power ?? 0;
       this.power = now;
       if (now !== before) for (const l of this.powerListeners) l(before, now);
@@ -311,3 +323,7 @@ export class EnergyService {
     return s;
   }
 }
+
+/** The home's power from its totals, as homePower reads a live report's. */
+const totalsPower = (t: Totals): number =>
+  homePower({ totalConsumed: { W: t.consumed }, totalGenerated: { W: t.generated }, totalCumulative: { W: t.cumulative } });

@@ -211,4 +211,32 @@ describe('energy', { timeout: 90_000 }, () => {
     const tokens = (await hub.call<Record<string, { value: unknown; title: string }>>('GET', '/api/manager/flowtoken/flowtoken')).body;
     expect(tokens['homey:manager:energy:power']).toMatchObject({ title: 'Power of the home (W)', value: expect.any(Number) });
   });
+
+  it("the home's totals as the hub keeps them (each device's share, as it changes) are what a live report of the whole home sums to", async () => {
+    const energy = (client as unknown as Record<string, { connect(): Promise<void>; on(e: string, f: (x: unknown) => void): void }>).energy!;
+    await energy.connect();
+    type Heard = { consumed: number; generated: number; cumulative: number | null };
+    let heard: Heard | null = null;
+    energy.on('live.update', (x) => {
+      heard = x as Heard;
+    });
+    /** The last totals heard and a report's (the plug's power moves: until one moment they meet). */
+    const agree = (what: string) =>
+      poll(
+        async () => ({ heard: heard as Heard | null, report: await live() }),
+        ({ heard: h, report: r }) =>
+          h !== null && h.consumed === r.totalConsumed.W && h.generated === r.totalGenerated.W && h.cumulative === r.totalCumulative.W,
+        `the totals heard to be the report's ${what}`,
+        600,
+      );
+    await agree('at first');
+    // A second plug: its share comes in; removed, its share goes (a share kept would stay behind).
+    const plug2 = await pair('plug', ids.living);
+    await set(plug2, 'onoff', true);
+    const withPlug = await agree('with a second plug on');
+    expect((await live(ids.living)).items.some((i) => i.id === plug2)).toBe(true);
+    expect((await hub.call('DELETE', `/api/manager/devices/device/${plug2}`)).status).toBe(204);
+    const without = await agree('with the second plug gone');
+    expect(without.report.totalConsumed.W!).toBeLessThan(withPlug.report.totalConsumed.W! - 20);
+  });
 });
