@@ -6,6 +6,7 @@ import { statSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CheckpointAnswer, Checkpointer } from '../../../src/managers/insights/checkpointer.js';
 import type { InsightsStorage } from '../../../src/managers/insights/storage.js';
+import { pause } from '../../helpers/poll.js';
 import { meta, openTemp } from './helpers.js';
 
 const T0 = Date.parse('2026-06-15T10:00:00.000Z');
@@ -60,7 +61,7 @@ describe('insights checkpoints in a thread', () => {
       c.soon();
       await vi.waitFor(() => expect(answers).toHaveLength(1));
       c.soon();
-      await new Promise((r) => setTimeout(r, 100));
+      await pause(100, 'a request that should not be sent: its answer would come within this');
       expect(answers).toHaveLength(1);
     } finally {
       c.stop();
