@@ -5,6 +5,7 @@
  */
 import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { bucketsOf, fold } from './aggregate.js';
 import { MIGRATE_FROM, SCHEMA_SQL, SCHEMA_VERSION } from './db-schema.js';
 import { LEVELS, RAW_KEEP_MS, type RollupLevel } from './levels.js';
 import { prepareStatements, type Statements, toLog } from './statements.js';
@@ -72,7 +73,6 @@ export interface RollupRow extends BucketRow {
   log: number;
   b: number;
 }
-type Agg = RollupRow;
 
 /** A pass of pruning under way (startPrune): the logs it walks, its cuts, and how far it is. */
 export interface PrunePass {
@@ -180,7 +180,7 @@ export class InsightsStorage {
     const replaced: Array<Point & { old: number }> = [];
     const latest = new Map<number, Point>();
     this.db.transaction(() => {
-      const aggs = LEVELS.map(() => new Map<string, Agg>());
+      const aggs = LEVELS.map(() => new Map<string, RollupRow>());
       for (const p of points) {
         const prev = latest.get(p.log);
         if (!prev || p.t >= prev.t) latest.set(p.log, p);
@@ -301,25 +301,7 @@ export class InsightsStorage {
       level === null
         ? this.stmt.rawRows.all(log, start, end)
         : this.stmt.levelRows[LEVELS.indexOf(level)]!.all(log, Math.ceil(start / level.width), Math.ceil(end / level.width));
-    const out: Array<BucketRow | undefined> = new Array(Math.ceil((end - start) / step));
-    for (const row of rows as Array<[number, number, number, number, number, number, number]>) {
-      const [t, n, sum, mn, mx, lv, lt] = row;
-      const i = Math.floor((t - start) / step);
-      const a = out[i];
-      if (!a) {
-        out[i] = { n, s: sum, mn, mx, lv, lt };
-        continue;
-      }
-      a.n += n;
-      a.s += sum;
-      if (mn < a.mn) a.mn = mn;
-      if (mx > a.mx) a.mx = mx;
-      if (lt >= a.lt) {
-        a.lv = lv;
-        a.lt = lt;
-      }
-    }
-    return out;
+    return bucketsOf(rows as Array<[number, number, number, number, number, number, number]>, start, end, step);
   }
 
   /**
@@ -392,22 +374,5 @@ export class InsightsStorage {
   /** Copies a consistent snapshot to `dest` while writers go on (SQLite online backup). */
   async backup(dest: string): Promise<void> {
     await this.db.backup(dest);
-  }
-}
-
-function fold(into: Map<string, Agg>, p: Point, b: number): void {
-  const key = `${p.log}:${b}`;
-  const a = into.get(key);
-  if (!a) {
-    into.set(key, { log: p.log, b, n: 1, s: p.v, mn: p.v, mx: p.v, lv: p.v, lt: p.t });
-    return;
-  }
-  a.n += 1;
-  a.s += p.v;
-  if (p.v < a.mn) a.mn = p.v;
-  if (p.v > a.mx) a.mx = p.v;
-  if (p.t >= a.lt) {
-    a.lv = p.v;
-    a.lt = p.t;
   }
 }
