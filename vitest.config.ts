@@ -49,6 +49,7 @@ const UNIT = [
   'test/managers/flow/time.test.ts',
   'test/managers/flow/title.test.ts',
   'test/managers/flow/trigger-flows.test.ts',
+  'test/managers/flow/trigger-index.test.ts',
   'test/managers/insights/checkpointer.test.ts',
   'test/managers/insights/query.test.ts',
   'test/managers/insights/resolutions.test.ts',

@@ -58,6 +58,7 @@ export class FlowsService {
       }
     }
     if (out.size > 0) this.world.cardsChanged([...out.values()]);
+    this.indexSoon();
   }
 
   constructor(
@@ -110,24 +111,52 @@ export class FlowsService {
 
   /** The enabled flows whose trigger is the card `id` (the engine asks whether one that goes on is broken). */
   onTrigger(id: string): TriggerFlows {
+    if (this.byTrigger?.revision !== this.flows.revision) this.regroup();
+    return this.byTrigger!.index.get(id) ?? NO_FLOWS;
+  }
+
+  /** Groups the enabled flows by trigger card again; returns the cards' TriggerFlows made anew. */
+  private regroup(): TriggerFlows[] {
     const revision = this.flows.revision;
-    if (this.byTrigger?.revision !== revision) {
-      const on = new Map<string, FlowRecord[]>();
-      for (const f of Object.values(this.flows.value)) {
-        if (!f.enabled) continue;
-        const list = on.get(f.trigger.id);
-        if (list) list.push(f);
-        else on.set(f.trigger.id, [f]);
-      }
-      const before = this.byTrigger?.index;
-      const index = new Map<string, TriggerFlows>();
-      for (const [card, flows] of on) {
-        const was = before?.get(card);
-        index.set(card, was && sameRecords(was.flows, flows) ? was : new TriggerFlows(card, flows));
-      }
-      this.byTrigger = { revision, index };
+    const on = new Map<string, FlowRecord[]>();
+    for (const f of Object.values(this.flows.value)) {
+      if (!f.enabled) continue;
+      const list = on.get(f.trigger.id);
+      if (list) list.push(f);
+      else on.set(f.trigger.id, [f]);
     }
-    return this.byTrigger.index.get(id) ?? NO_FLOWS;
+    const before = this.byTrigger?.index;
+    const index = new Map<string, TriggerFlows>();
+    const made: TriggerFlows[] = [];
+    for (const [card, flows] of on) {
+      const was = before?.get(card);
+      const kept = was && sameRecords(was.flows, flows) ? was : new TriggerFlows(card, flows);
+      if (kept !== was) made.push(kept);
+      index.set(card, kept);
+    }
+    this.byTrigger = { revision, index };
+    return made;
+  }
+
+  /** Set while a regroup waits for its turn (indexSoon). */
+  private indexing: NodeJS.Immediate | null = null;
+
+  /**
+   * After a flow is written: the flows grouped by card again, with the lists of the cards whose
+   * flows changed, in a turn of their own rather than in the path of the next trigger, which
+   * waited for them (in the home bench's 402 flows, ~0.5 ms to group them and ~0.3 ms to list the
+   * 202 on the card it saves a flow of, before each trigger).
+   */
+  private indexSoon(): void {
+    this.indexing ??= setImmediate(() => {
+      this.indexing = null;
+      if (this.byTrigger?.revision === this.flows.revision) return;
+      for (const t of this.regroup()) {
+        // A card with a device argument is listed per device, as its triggers come.
+        const card = this.cards.find('trigger', t.cardId);
+        if (card && !card.deviceArg) t.list(card, null);
+      }
+    });
   }
 
   /** Why a flow cannot run now, or null: the first card, device or variable it names that is gone. */
@@ -341,6 +370,7 @@ export class FlowsService {
       );
       for (const f of flows)
         this.bus.publish('flow', 'flow.update', this.view({ ...f, folder: folder.parent }), diff(this.view(f), this.view({ ...f, folder: folder.parent })));
+      this.indexSoon();
     }
     this.bus.publish('flow', 'flowfolder.delete', folder);
   }

@@ -59,7 +59,7 @@ export class TriggerFlows {
 
   /** `flows`: the enabled flows on card `cardId`. */
   constructor(
-    private readonly cardId: string,
+    readonly cardId: string,
     readonly flows: readonly FlowRecord[],
   ) {}
 
