@@ -99,18 +99,31 @@ export class InsightsService {
     const storage = this.open();
     this.storage = storage;
     for (const row of storage.listLogs()) this.remember(row);
-    const checkpointer = new Checkpointer(storage.db, this.file, {
-      onFallback: (err) => this.deps.log.warn({ err }, "the insights checkpoint thread is gone; the hub's thread checkpoints again"),
-    });
-    this.checkpointer = checkpointer;
+    this.checkpointer = this.checkpointerFor(storage);
+    const checkpointer = this.checkpointer;
     this.writer = new EntryWriter(storage, {
       now: this.now,
       flushMs: this.deps.flushMs ?? 1000,
       onCommit: (r) => this.committed(r),
       onError: (err) => this.deps.log.error({ err }, 'insights commit failed; entries stay queued'),
-      onIdle: () => checkpointer.soon(),
+      onIdle: () => checkpointer?.soon(),
     });
     this.writer.start();
+  }
+
+  /**
+   * The thread the WAL's checkpoints run in; none when a thread cannot be started here (SQLite
+   * then checkpoints on the hub's thread, as it does by itself).
+   */
+  private checkpointerFor(storage: InsightsStorage): Checkpointer | undefined {
+    try {
+      return new Checkpointer(storage.db, this.file, {
+        onFallback: (err) => this.deps.log.warn({ err }, "the insights checkpoint thread is gone; the hub's thread checkpoints again"),
+      });
+    } catch (err) {
+      this.deps.log.warn({ err }, "no thread for the insights checkpoints; the hub's thread checkpoints");
+      return undefined;
+    }
   }
 
   /**
