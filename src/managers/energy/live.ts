@@ -31,7 +31,7 @@ export interface Share {
   readonly cumulative: number | null;
 }
 
-export const toMicroW = (W: number): number => Math.round(W * 1e6);
+const toMicroW = (W: number): number => Math.round(W * 1e6);
 
 /** A device's share by its role. */
 export function shareOf(e: DeviceEnergy): Share {

@@ -148,7 +148,7 @@ export class EnergyService {
     }
   }
 
-  /** The home's power now (W), worked out afresh: the global flow token. */
+  /** The home's power now (W): the global flow token. */
   homePowerNow(): number {
     return totalsPower(this.totals());
   }

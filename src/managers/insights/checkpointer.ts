@@ -104,8 +104,9 @@ export class Checkpointer {
 
   /** After a tick's commits: asks the thread for a checkpoint when one is due (and none under way). */
   soon(): void {
-    if (!this.worker || this.asked || this.now() - this.last < this.everyMs) return;
-    this.last = this.now();
+    const now = this.now();
+    if (!this.worker || this.asked || now - this.last < this.everyMs) return;
+    this.last = now;
     if (walBytes(this.file) > WAL_HARD_LIMIT_BYTES) {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
       return;

@@ -100,13 +100,12 @@ export class InsightsService {
     this.storage = storage;
     for (const row of storage.listLogs()) this.remember(row);
     this.checkpointer = this.checkpointerFor(storage);
-    const checkpointer = this.checkpointer;
     this.writer = new EntryWriter(storage, {
       now: this.now,
       flushMs: this.deps.flushMs ?? 1000,
       onCommit: (r) => this.committed(r),
       onError: (err) => this.deps.log.error({ err }, 'insights commit failed; entries stay queued'),
-      onIdle: () => checkpointer?.soon(),
+      onIdle: () => this.checkpointer?.soon(),
     });
     this.writer.start();
   }

@@ -3,9 +3,7 @@
  * of their own, not in the path of the next trigger: with 400 flows that regroup and the list of a
  * card's 200 were ~0.8 ms that a trigger right after a flow was saved waited for.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { EventBus } from '../../../src/core/events.js';
 import { Store } from '../../../src/core/store.js';
@@ -15,6 +13,7 @@ import { hubCard } from '../../../src/managers/flow/hub-card.js';
 import { FlowsService } from '../../../src/managers/flow/service.js';
 import { FlowCreate, FlowUpdate } from '../../../src/managers/flow/views.js';
 import type { FlowTokens } from '../../../src/managers/flowtoken/registry.js';
+import { tempDir } from '../../helpers/hub.js';
 
 const CARD = 'homey:device:d0:turned_on';
 const ACTION = 'homey:device:d0:turn_off';
@@ -23,7 +22,7 @@ let dir: string;
 let store: Store;
 let flows: FlowsService;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'hearth-trigger-index-'));
+  dir = await tempDir('hearth-trigger-index-');
   store = await Store.open(dir);
   const cards = new CardRegistry({ appIds: () => [], manifest: () => null, appName: () => '', language: () => 'en' });
   const owner = { uri: 'homey:device:d0', id: 'd0', name: 'Lamp' };
