@@ -17,8 +17,9 @@ import { safeRecord } from '../../core/null-prototype.js';
 import { transient } from '../../core/transient.js';
 import { describeIssues } from '../../core/zod-issues.js';
 import { loadAppFolder } from '../manifest/compose.js';
-import { AppId, type AppManifest, Localized, Version } from '../manifest/manifest.js';
+import { AppId, type AppManifest, Version } from '../manifest/manifest.js';
 import { permissionChange, permissionProblem } from '../manifest/permissions.js';
+import { Localized } from '../manifest/settings.js';
 import { type CatalogueSource, SIGNATURE_SUFFIX, signatureHolds, sourceOf } from './key.js';
 import { extract, saveBounded } from './package-extract.js';
 

@@ -1,7 +1,8 @@
 /** The App object of the Web API, from an app's folder, its record and its run state. */
 import type { AppFolder } from '../manifest/compose.js';
-import { type SettingDefinition, textOf } from '../manifest/manifest.js';
+import { textOf } from '../manifest/manifest.js';
 import { notGranted, type PermissionDetail, permissionDetails } from '../manifest/permissions.js';
+import type { SettingDefinition } from '../manifest/settings.js';
 import { type AppRecord, networkGranted } from './app-record.js';
 import type { AppSupervisor, RunState } from './supervisor.js';
 

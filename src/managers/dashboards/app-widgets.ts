@@ -4,7 +4,8 @@
  * uninstalls and language changes into appwidget.create/update/delete events.
  */
 
-import { type AppManifest, type SettingDefinition, textOf, type WidgetDefinition } from '../../apps/manifest/manifest.js';
+import { type AppManifest, textOf, type WidgetDefinition } from '../../apps/manifest/manifest.js';
+import type { SettingDefinition } from '../../apps/manifest/settings.js';
 import { diff } from '../../core/diff.js';
 import type { UpdateInfo } from '../../core/events.js';
 import { appOwnerUri } from '../../core/owners.js';

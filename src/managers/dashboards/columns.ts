@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { SettingDefinition } from '../../apps/manifest/manifest.js';
+import type { SettingDefinition } from '../../apps/manifest/settings.js';
 import { settingProblem } from '../../apps/wire/setting-rules.cjs';
 import { invalid } from '../../core/errors.js';
 import { type ChoosableDevice, choiceProblem, type DeviceChoice } from '../../home/device-choice.js';

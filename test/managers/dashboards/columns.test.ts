@@ -1,7 +1,7 @@
 // Unit tests of buildColumns' settings checks: declared settings must fit their declaration when
 // their value is new; values a dashboard already held, and undeclared keys, are left alone.
 import { describe, expect, it } from 'vitest';
-import type { SettingDefinition } from '../../../src/apps/manifest/manifest.js';
+import type { SettingDefinition } from '../../../src/apps/manifest/settings.js';
 import { buildColumns, type ColumnContext } from '../../../src/managers/dashboards/columns.js';
 import type { Dashboard } from '../../../src/managers/dashboards/views.js';
 
