@@ -14,20 +14,17 @@
  * Every write is checked against its section's schema before it is committed: a change that does
  * not fit fails its caller with a 400 sentence and changes nothing (what a write path let through,
  * a restart would refuse), and against its byte bounds (byte-bounds.ts: every section declares
- * them). At open, a record the schema refuses is set aside (set-aside.ts).
+ * them). At open, a record the schema refuses is set aside (set-aside.ts; store-open.ts).
  */
-import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { type ByteBound, checkRecordBytes, checkSectionBytes, type RecordBound, sizeOf } from './byte-bounds.js';
-import { invalid } from './errors.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { nullProtoClone, nullRecord, safeRecord } from './null-prototype.js';
-import { keepJournalAside, keepSetAside, parseSettingAside, type RecordPaths, type SetAside } from './set-aside.js';
+import { keepJournalAside, type RecordPaths, type SetAside } from './set-aside.js';
 import { DB_FILE, migrate, readStoreDocument, type StoreDocument, StoreFiles, StoreSectionError } from './store-files.js';
 import type { JournalOp } from './store-journal.js';
-import { applyShape, NO_SHAPE, shapeOf } from './store-shape.js';
+import { checkedWrite, SectionOpener, type SectionSpec } from './store-open.js';
 import { trustedSections } from './store-trust.js';
-import { describeIssues } from './zod-issues.js';
 
 export { DB_FILE, readStoreDocument, type StoreDocument, StoreSectionError };
 
@@ -69,12 +66,6 @@ export interface SectionOptions {
   readonly records?: RecordPaths;
 }
 
-/** How an open section is read from a document: again after a failed write. */
-interface SectionSpec {
-  readonly schema: z.ZodType;
-  readonly initial: () => unknown;
-}
-
 export class Store {
   private writing: Promise<void> | null = null;
   private pending: Promise<void> | null = null;
@@ -108,6 +99,7 @@ export class Store {
   readonly mistrusted: string[] = [];
   /** Every section asked for, opened or not. */
   private readonly asked = new Set<string>();
+  private readonly opener: SectionOpener;
 
   private constructor(
     private readonly files: StoreFiles,
@@ -116,11 +108,12 @@ export class Store {
     /** Sections db.json holds as this build wrote and vouched for them. */
     private readonly trusted: ReadonlySet<string>,
     /** Parse trusted sections all the same, and say so when that differs (the tests' hubs). */
-    private readonly verify: boolean,
+    verify: boolean,
   ) {
     this.next = doc;
     this.visible = { ...doc };
     this.ignored = ignored;
+    this.opener = new SectionOpener(files.dir, files.dbFile, trusted, verify, this);
   }
 
   /** The data file: the whole document as of the last compaction (the journals beside it hold what changed since). */
@@ -176,7 +169,8 @@ export class Store {
     if (name === 'schemaVersion') throw new StoreSectionError('reserved section name');
     if (this.sections.has(name)) throw new StoreSectionError(`store section '${name}' is opened twice`);
     const spec: SectionSpec = { schema, initial };
-    const opened = this.open(name, spec, options.records ?? []);
+    this.asked.add(name);
+    const opened = this.opener.open(name, spec, this.next[name], options.records ?? []);
     this.next[name] = opened;
     this.visible[name] = opened;
     this.sections.set(name, spec);
@@ -202,7 +196,7 @@ export class Store {
         // (caller-keyed records stay maps); the schema makes it what is stored once changed.
         const draft = nullProtoClone(this.next[name]) as z.output<S>;
         const result = mutate(draft); // throws: nothing changed
-        const next = this.checked(name, schema, draft);
+        const next = checkedWrite(name, schema, draft);
         checkSectionBytes(options.bytes, sizeOf(this.next[name]), sizeOf(next));
         this.next[name] = next;
         this.mark(name);
@@ -245,7 +239,7 @@ export class Store {
         for (const id of ids) {
           if (Object.hasOwn(current, id)) after -= sizeOf(current[id]) + id.length;
           if (Object.hasOwn(draft, id)) {
-            stored[id] = this.checked(`${name}' record '${id}`, record, draft[id]) as z.output<S>;
+            stored[id] = checkedWrite(`${name}' record '${id}`, record, draft[id]) as z.output<S>;
             checkRecordBytes(bytes, sizeOf(stored[id]));
             after += sizeOf(stored[id]) + id.length;
           }
@@ -273,57 +267,6 @@ export class Store {
     for (const [id, r] of Object.entries(map)) bytes += sizeOf(r) + id.length;
     this.totals.set(name, { of: map, bytes });
     return bytes;
-  }
-
-  /**
-   * What is on disk for section `name`, with the records its schema refuses set aside: kept in a
-   * file first, then the section written without them. Throws when what is wrong is not a record.
-   */
-  private open(name: string, spec: SectionSpec, records: RecordPaths): unknown {
-    this.asked.add(name);
-    const raw = this.next[name];
-    const shape = raw !== undefined && this.trusted.has(name) ? shapeOf(spec.schema) : NO_SHAPE;
-    if (shape !== NO_SHAPE) {
-      // As this build wrote it: what its parse would give back, made without checking again.
-      applyShape(raw, shape);
-      this.trustedAtOpen.push(name);
-      if (!this.verify) return raw;
-      const checked = this.checkedOpen(name, spec, raw, records);
-      if (isDeepStrictEqual(raw, checked)) return raw;
-      this.mistrusted.push(name);
-      return checked;
-    }
-    return this.checkedOpen(name, spec, raw, records);
-  }
-
-  private checkedOpen(name: string, spec: SectionSpec, raw: unknown, records: RecordPaths): unknown {
-    if (raw === undefined || records.length === 0) return this.load(name, spec, raw);
-    const parsed = parseSettingAside(spec.schema, raw, records);
-    if (!parsed) return this.load(name, spec, raw);
-    if (parsed.aside.length > 0) {
-      const file = keepSetAside(this.files.dir, name, parsed.aside);
-      this.setAside.push({ section: name, file, records: parsed.aside });
-    }
-    return parsed.value;
-  }
-
-  /** `value` as it will be stored in `what`, or a 400 naming what does not fit (nothing is changed). */
-  private checked(what: string, schema: z.ZodType, value: unknown): unknown {
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) throw invalid(`the change was not made: what '${what}' would hold does not fit: ${describeIssues(parsed.error, '', 3)}`);
-    return parsed.data;
-  }
-
-  /**
-   * A section's value from a document, or its initial value when absent, parsed with its schema
-   * either way: the schema is what makes caller-keyed records null-prototype (core/null-prototype.ts).
-   */
-  private load(name: string, spec: SectionSpec, raw: unknown): unknown {
-    const parsed = spec.schema.safeParse(raw === undefined ? spec.initial() : raw);
-    if (!parsed.success) {
-      throw new StoreSectionError(`section '${name}' of ${this.file} does not match its schema: ${describeIssues(parsed.error, '', Infinity)}`);
-    }
-    return parsed.data;
   }
 
   /** A consistent copy of the whole document as JSON, taken in memory (backups). */
