@@ -6,7 +6,6 @@
  * capability.update for each value. A capability set by a person goes through the app's
  * listener first and is the device's value only once the app took it.
  */
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppRefusal } from '../../apps/host/errors.js';
 import type { DeviceSettingDef, DriverDefinition } from '../../apps/manifest/drivers.js';
@@ -25,6 +24,7 @@ import type { ZonesService } from '../zones/service.js';
 import { dataKey, recordDataKey } from './data-key.js';
 import type { DeviceLogs } from './device-logs.js';
 import { DEVICES_SECTION, DeviceRecord, LIMITS, type StoredValue } from './device-record.js';
+import { checkPartBytes, newDeviceRecord } from './new-record.js';
 import { settingProblem } from './setting-check.js';
 import { CapabilityValues } from './values.js';
 import { type DeviceImageView, type DeviceView, deviceView, factsOf, reachability } from './views.js';
@@ -51,8 +51,6 @@ export type DevicePatch = {
   hidden?: boolean | undefined;
   virtualClass?: string | null | undefined;
 };
-
-const bytes = (v: unknown): number => JSON.stringify(v ?? null).length;
 
 export class DevicesService {
   private section!: RecordSection<DeviceRecord>;
@@ -167,10 +165,7 @@ export class DevicesService {
       const r = d[id];
       if (!r) throw notFound(`device '${id}' does not exist`);
       mutate(r);
-      for (const part of [r.data, r.store, r.settings]) {
-        if (bytes(part) > LIMITS.objectBytes)
-          throw new HearthError('payload_too_large', `a device's data, store and settings hold ${LIMITS.objectBytes / 1024} KiB each at most`);
-      }
+      checkPartBytes(r);
     });
     const after = this.get(id);
     const changes = diff(before, after);
@@ -216,36 +211,7 @@ export class DevicesService {
     if (zone !== undefined && !this.zones.exists(zone)) throw new HearthError('invalid_parameter', `zone '${zone}' does not exist`);
     if (Object.keys(this.section.next).length >= LIMITS.devices) throw conflict(`a hub keeps ${LIMITS.devices} devices at most`);
     if (this.isPaired(appId, driverId, given.data)) throw conflict(`this device (${given.name}) is added already`);
-    const settings = nullRecord<unknown>();
-    for (const s of driver.deviceSettings) settings[s.id] = s.default;
-    Object.assign(settings, given.settings ?? {});
-    const capabilities = [...new Set(given.capabilities ?? driver.capabilities)].slice(0, LIMITS.capabilities);
-    const record: DeviceRecord = {
-      id: randomUUID(),
-      appId,
-      driverId,
-      name: given.name,
-      zone: zone ?? this.zones.root,
-      class: given.class ?? driver.class,
-      virtualClass: null,
-      data: given.data,
-      store: given.store ?? nullRecord(),
-      settings,
-      capabilities,
-      capabilitiesOptions: { ...(driver.capabilitiesOptions as DeviceRecord['capabilitiesOptions']), ...(given.capabilitiesOptions ?? {}) },
-      available: true,
-      unavailableMessage: null,
-      warningMessage: null,
-      energy: given.energy ?? (driver.energy as DeviceRecord['energy']) ?? null,
-      icon: given.icon ?? null,
-      note: null,
-      hidden: false,
-      created: new Date().toISOString(),
-    };
-    for (const part of [record.data, record.store, record.settings]) {
-      if (bytes(part) > LIMITS.objectBytes)
-        throw new HearthError('payload_too_large', `a device's data, store and settings hold ${LIMITS.objectBytes / 1024} KiB each at most`);
-    }
+    const record = newDeviceRecord(appId, driver, given, zone ?? this.zones.root);
     await this.section.updateSome([record.id], (d) => {
       d[record.id] = record;
     });
