@@ -1,8 +1,25 @@
-/** The crash log of an app (getAppStd): the tails of its output and how its last run ended. */
+/** The crash log of an app (getAppStd): the tails of its output and how its last run ended; and a crash kept in its record. */
+import type { Logger } from 'pino';
+import type { RecordSection } from '../../core/store.js';
 import type { AppRecord } from './app-record.js';
 import { MAX_REPORTS } from './app-record.js';
 import type { LogSince } from './ring.js';
-import type { AppSupervisor } from './supervisor.js';
+import type { AppSupervisor, CrashReport } from './supervisor.js';
+
+/** Crash times an app's record keeps (the backoff counts them across hub restarts). */
+const KEPT_CRASHES = 20;
+
+/** Logs a crash and keeps it in the app's record, with the crash times that count for its backoff. */
+export function recordCrash(section: RecordSection<AppRecord>, log: Logger, id: string, report: CrashReport, crashes: readonly number[]): void {
+  log.warn({ app: id, crash: report }, 'app crashed');
+  section
+    .updateSome([id], (d) => {
+      if (!d[id]) return;
+      d[id].lastCrash = report;
+      d[id].crashes = crashes.slice(-KEPT_CRASHES);
+    })
+    .catch((err: unknown) => log.error({ err, app: id }, 'could not record the crash'));
+}
 
 /** What getAppStd answers. */
 /** What an app wrote after a reader's cursors, with its run state: what a follower of its log reads. */

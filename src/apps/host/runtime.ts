@@ -12,7 +12,7 @@ import { AppRecord, networkGranted, newRecord, STORE_SECTION } from './app-recor
 import { type AppLimitDefaults, childSpec, DEFAULT_LIMITS, type SpecContext } from './app-spec.js';
 import { type HubState, type Locale, localeEvent, locationEvent } from './app-state.js';
 import { type App, viewOf } from './app-view.js';
-import { type AppLog, type CrashLog, crashLogOf, withReport } from './crash-log.js';
+import { type AppLog, type CrashLog, crashLogOf, recordCrash, withReport } from './crash-log.js';
 import { OwnerDecisions } from './decisions.js';
 import { appFolderNames, FolderWatch, newAppFolders } from './folder-watch.js';
 import { beginSandboxProbe, type PreparedHost, prepareHost } from './host-prep.js';
@@ -241,16 +241,7 @@ export class AppRuntime {
         const e = this.entries.get(id);
         if (e) this.onEvent('update', this.view(e));
       },
-      onCrash: (report, crashes) => {
-        this.opts.log.warn({ app: id, crash: report }, 'app crashed');
-        this.section
-          .updateSome([id], (d) => {
-            if (!d[id]) return;
-            d[id].lastCrash = report;
-            d[id].crashes = crashes.slice(-20);
-          })
-          .catch((err: unknown) => this.opts.log.error({ err, app: id }, 'could not record the crash'));
-      },
+      onCrash: (report, crashes) => recordCrash(this.section, this.opts.log, id, report, crashes),
       dispatch: (method, args) => this.dispatch(id, method, args),
       spec: () => {
         const e = this.mustGet(id);
