@@ -351,10 +351,11 @@ export class InsightsService {
 
   /** After a commit: each touched log's update, and each boolean entry's event. */
   private committed(r: CommitResult): void {
-    for (const row of r.touched) {
-      const key = this.byRow.get(row.row);
-      const before = key === undefined ? undefined : this.logs.get(key);
-      if (!before) continue;
+    for (const p of r.latest) {
+      const before = this.rowOf(p.log);
+      // As the commit's UPDATE of the log's row: a point older than the log's last one leaves it.
+      if (!before || (before.lastUpdated !== null && before.lastUpdated > p.t)) continue;
+      const row: LogRow = { ...before, lastValue: p.v, lastUpdated: p.t };
       this.remember(row);
       const info = diff(toLog(before), toLog(row));
       if (info.changedKeys.length > 0) this.deps.bus.publish('insights', 'log.update', toLog(row), info);

@@ -54,8 +54,11 @@ export interface CommitResult {
   readonly added: Point[];
   /** Points that replaced one at the same log and ms, with the value they replaced. */
   readonly replaced: Array<Point & { readonly old: number }>;
-  /** Logs whose latest point changed, with their new row. */
-  readonly touched: LogRow[];
+  /**
+   * Each log's newest point of the commit: the log's last value and time became these where they
+   * were not newer (the holder of the log's row makes the new one itself, with no read back).
+   */
+  readonly latest: Point[];
 }
 
 /** One query bucket: the aggregate of the points in it, and its latest point. */
@@ -200,8 +203,7 @@ export class InsightsStorage {
       for (const p of replaced) this.rebuild(p);
       for (const p of latest.values()) this.stmt.touchLog.run(p.v, p.t, p.log, p.t);
     })();
-    const touched = [...latest.keys()].map((row) => this.getLog(row)).filter((l): l is LogRow => l !== undefined);
-    return { added, replaced, touched };
+    return { added, replaced, latest: [...latest.values()] };
   }
 
   private rebuild(p: Point & { old: number }): void {

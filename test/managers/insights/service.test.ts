@@ -108,6 +108,27 @@ describe('insights service', () => {
     expect(code(() => service.entries('homey:app:a:n', 'lastDecade'))).toBe('invalid_parameter');
   });
 
+  it("keeps a log's last value as the database does: a point older than the last one leaves it, across a restart", () => {
+    service.createLog('homey:app:a', 'n', { title: 'n' });
+    const key = 'homey:app:a:n';
+    service.createEntry(key, 5, new Date(T0 - 60_000));
+    // Two in one commit, the newer first: the newer is the last value.
+    service.createEntry(key, 6, new Date(T0 - 30_000));
+    service.createEntry(key, 7, new Date(T0 - 40_000));
+    service.entries(key, undefined);
+    expect(service.getLog(key)).toMatchObject({ lastValue: 6, lastUpdated: '2026-06-15T09:59:30.000Z' });
+    // A backfill older than the last value, in a commit of its own.
+    service.createEntry(key, 9, new Date(T0 - 120_000));
+    service.entries(key, undefined);
+    const answered = service.getLog(key);
+    expect(answered).toMatchObject({ lastValue: 6, lastUpdated: '2026-06-15T09:59:30.000Z' });
+    // One update, for the first commit: the backfill changed nothing a client sees.
+    expect(named('log.update').filter((e) => (e.args[0] as { id: string }).id === key)).toHaveLength(1);
+    service.stop();
+    service = open();
+    expect(service.getLog(key)).toEqual(answered);
+  });
+
   it('publishes logentryboolean create, update and delete for boolean logs', () => {
     service.createLog('homey:app:a', 'door', { title: 'Door', type: 'boolean', titleTrue: 'Open', titleFalse: 'Closed' });
     service.createEntry('homey:app:a:door', true, new Date(T0 - 5000));
