@@ -18,7 +18,8 @@ import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { jsonErrorAt } from '../../core/json-error.js';
 import { nullRecord } from '../../core/null-prototype.js';
-import { type AppManifest, FLOW_KINDS, MAX_MANIFEST_BYTES, MAX_MANIFEST_TEXT, manifestFromText, parseManifest, readManifestText } from './manifest.js';
+import { FLOW_KINDS } from './flow-cards.js';
+import { type AppManifest, MAX_MANIFEST_BYTES, MAX_MANIFEST_TEXT, manifestFromText, parseManifest, readManifestText } from './manifest.js';
 
 export type Locales = Record<string, Record<string, unknown>>;
 

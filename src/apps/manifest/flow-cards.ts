@@ -9,6 +9,10 @@ import { z } from 'zod';
 import { transient } from '../../core/transient.js';
 import { describeIssues } from '../../core/zod-issues.js';
 
+/** Flow card kinds as app.json lists them, and as `homey.flow.get<Kind>Card` finds them. */
+export const FLOW_KINDS = ['triggers', 'conditions', 'actions'] as const;
+export type FlowKind = (typeof FLOW_KINDS)[number];
+
 export const CARD_KINDS = ['trigger', 'condition', 'action'] as const;
 export type CardKind = (typeof CARD_KINDS)[number];
 const LISTS: Record<CardKind, 'triggers' | 'conditions' | 'actions'> = { trigger: 'triggers', condition: 'conditions', action: 'actions' };

@@ -18,6 +18,7 @@ import { transient } from '../../core/transient.js';
 import { describeIssues } from '../../core/zod-issues.js';
 import type { Capability } from '../../home/capability.js';
 import { CustomCapabilities, type DiscoveryStrategy, DriverList, readDiscovery } from './drivers.js';
+import type { FlowKind } from './flow-cards.js';
 import { permissionProblem } from './permissions.js';
 import { LOCAL_ID, Localized, Settings, settingWarnings, withReadableSettings } from './settings.js';
 import { describeUnrun, incompatibility } from './support.js';
@@ -179,10 +180,6 @@ export const Schema = transient(() =>
       .optional(),
   }),
 );
-
-/** Flow card kinds as app.json lists them, and as `homey.flow.get<Kind>Card` finds them. */
-export const FLOW_KINDS = ['triggers', 'conditions', 'actions'] as const;
-export type FlowKind = (typeof FLOW_KINDS)[number];
 
 export interface AppManifest extends Omit<z.output<ReturnType<typeof Schema>>, 'flow' | 'main'> {
   /** The main module app.json names (hearth's extension), relative to the app folder; null: found by its file (mainModule). */

@@ -5,8 +5,8 @@
  */
 import type { z } from 'zod';
 import { radioOf } from './drivers.js';
-import { readCards } from './flow-cards.js';
-import { FLOW_KINDS, type FlowKind, type Schema } from './manifest.js';
+import { FLOW_KINDS, type FlowKind, readCards } from './flow-cards.js';
+import type { Schema } from './manifest.js';
 
 type Parsed = z.output<ReturnType<typeof Schema>>;
 
