@@ -174,7 +174,8 @@ export async function startRuntime(opts: {
     },
     async close() {
       await rt.stop();
-      await store.flush();
+      // As the hub stops: its journal's handle closed, not left to the garbage collector.
+      await store.close();
     },
   };
 }

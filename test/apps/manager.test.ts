@@ -30,7 +30,7 @@ const running: Harness[] = [];
 afterEach(async () => {
   for (const h of running.splice(0)) {
     await h.apps.stop();
-    await h.store.flush();
+    await h.store.close();
   }
 });
 beforeAll(() => assertBuilt());

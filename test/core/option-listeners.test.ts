@@ -54,9 +54,11 @@ describe('option change listeners', () => {
       { name: 'units', value: 'metric' },
       { name: 'units', value: 'imperial' },
     ]);
-    await store.flush();
-    const reopened = new OptionService(await Store.open(dir), new EventBus());
+    await store.close();
+    const again = await Store.open(dir);
+    const reopened = new OptionService(again, new EventBus());
     reopened.register('i18n', [OPTION]);
     expect(reopened.get('i18n', 'units')).toBe('imperial');
+    await again.close();
   });
 });

@@ -5,6 +5,7 @@
  * itself off, and a minute the hub did not see is not caught up. Then through the hub: Homey's
  * client lists them and the flow trigger names the alarm that went off.
  */
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zoneClock } from '../../../src/core/cron.js';
 import { EventBus } from '../../../src/core/events.js';
@@ -30,15 +31,22 @@ async function run(service: AlarmsService, clockNow: { t: number }, from: string
   return rang;
 }
 
+/** The alarm clocks' stores, closed and removed after the tests. */
+const opened: Array<{ store: Store; dir: string }> = [];
+afterAll(async () => {
+  for (const { store, dir } of opened.splice(0)) {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 /** An alarm clock of Amsterdam on a data dir of its own, its time `clockNow.t` (the test moves it). */
 async function amsterdam(start: string): Promise<{ service: AlarmsService; clockNow: { t: number } }> {
   const clockNow = { t: Date.parse(start) };
-  const service = new AlarmsService(
-    await Store.open(await tempDir('hearth-alarms-')),
-    new EventBus<HubEventMaps>(),
-    zoneClock('Europe/Amsterdam'),
-    () => clockNow.t,
-  );
+  const dir = await tempDir('hearth-alarms-');
+  const store = await Store.open(dir);
+  opened.push({ store, dir });
+  const service = new AlarmsService(store, new EventBus<HubEventMaps>(), zoneClock('Europe/Amsterdam'), () => clockNow.t);
   service.open();
   return { service, clockNow };
 }
