@@ -18,7 +18,17 @@ let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-journal-'));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+/** Every store a test opened, closed after it as a hub's are (a test that broke a store's disk: its close fails, and is let go). */
+const opened: Store[] = [];
+async function openStore(...args: Parameters<typeof Store.open>): Promise<Store> {
+  const store = await Store.open(...args);
+  opened.push(store);
+  return store;
+}
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close().catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
 
 const BOUND = { section: 64 * 1024 * 1024, items: 'things', record: 1024 * 1024, item: 'a thing' };
 const Thing = z.object({ name: z.string(), on: z.boolean() });
@@ -34,14 +44,14 @@ const journalBytes = async () => {
 
 /** A store with `count` records of about 100 bytes each, written whole (closed), and opened again. */
 async function homeOf(count: number): Promise<Store> {
-  const first = await Store.open(dir);
+  const first = await openStore(dir);
   const things = first.records('things', Thing, BOUND);
   const ids = Array.from({ length: count }, (_, i) => `thing-${String(i).padStart(5, '0')}-${'x'.repeat(60)}`);
   await things.update((d) => {
     for (const id of ids) d[id] = { name: `Thing ${id}`, on: false };
   });
   await first.close();
-  return Store.open(dir);
+  return openStore(dir);
 }
 
 describe('a write costs what it changed', () => {
@@ -100,7 +110,7 @@ describe('what is read back', () => {
     await things.updateSome([ids[1]!], (d) => void delete d[ids[1]!]);
     await things.updateSome(['new'], (d) => void (d.new = { name: 'New', on: true }));
     // No close: as after SIGKILL.
-    const again = await Store.open(dir);
+    const again = await openStore(dir);
     const read = again.records('things', Thing, BOUND).value;
     expect(read[ids[0]!]!.name).toBe('renamed');
     expect(Object.hasOwn(read, ids[1]!)).toBe(false);
@@ -119,20 +129,20 @@ describe('what is read back', () => {
   });
 
   it('a record named __proto__ is an ordinary record through the journal', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const things = store.records('things', Thing, BOUND);
     await things.updateSome(
       ['__proto__'],
       (d) => void Object.defineProperty(d, '__proto__', { value: { name: 'P', on: true }, enumerable: true, writable: true, configurable: true }),
     );
-    const again = await Store.open(dir);
+    const again = await openStore(dir);
     const read = again.records('things', Thing, BOUND).value;
     expect(Object.keys(read)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).name).toBeUndefined();
   });
 
   it('drops an entry a power cut cut off, keeps a copy of the journal aside, and opens with every whole entry', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0 }), { bytes: BOUND });
     await counter.update((c) => void (c.n = 1));
     await counter.update((c) => void (c.n = 2));
@@ -140,7 +150,7 @@ describe('what is read back', () => {
     const file = join(dir, journalName('db.json', n!));
     // Half an entry: what a power cut in the middle of a write leaves.
     await writeFile(file, `${await readFile(file, 'utf8')}20 0000abcd\n["S","counter",{"n"`);
-    const again = await Store.open(dir);
+    const again = await openStore(dir);
     expect(again.section('counter', Counter, () => ({ n: 0 }), { bytes: BOUND }).value).toEqual({ n: 2 });
     expect(again.ignored).toEqual([
       { file: journalName('db.json', n!), bytes: 31, keptIn: expect.stringMatching(/^set-aside\/.+-db\.json\.journal\.\d+$/) as string },
@@ -149,13 +159,13 @@ describe('what is read back', () => {
   });
 
   it('stops at an entry whose checksum does not hold (damage), keeping what comes after aside', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0 }), { bytes: BOUND });
     for (const v of [1, 2, 3]) await counter.update((c) => void (c.n = v));
     const [n] = await journals();
     const file = join(dir, journalName('db.json', n!));
     await writeFile(file, (await readFile(file, 'utf8')).replace('{"n":2}', '{"n":9}'));
-    const again = await Store.open(dir);
+    const again = await openStore(dir);
     expect(again.section('counter', Counter, () => ({ n: 0 }), { bytes: BOUND }).value).toEqual({ n: 1 });
     expect(again.ignored).toHaveLength(1);
   });
@@ -163,7 +173,7 @@ describe('what is read back', () => {
 
 describe('compaction', () => {
   it('writes db.json whole once the journal outgrows it, keeps the journal bounded, and loses nothing', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const things = store.records('things', z.object({ text: z.string() }), BOUND);
     const biggest: number[] = [];
     for (let i = 0; i < 600; i++) {
@@ -199,7 +209,7 @@ describe('compaction', () => {
     await store.close();
     await copyFile(kept, journal);
     expect(await readStoreDoc(dir)).toEqual(expected);
-    const again = await Store.open(dir);
+    const again = await openStore(dir);
     expect({ ...again.records('things', Thing, BOUND).value }).toEqual(expected.things);
   });
 });
@@ -208,7 +218,7 @@ describe('an older layout and migrations', () => {
   it("opens an older hub's db.json (no journal) as it is, and writes it whole only when it must", async () => {
     const old = { schemaVersion: SCHEMA_VERSION, things: { a: { name: 'A', on: true } } };
     await writeFile(join(dir, 'db.json'), JSON.stringify(old));
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     expect({ ...store.records('things', Thing, BOUND).value }).toEqual(old.things);
     expect(await readFile(join(dir, 'db.json'), 'utf8')).toBe(JSON.stringify(old));
     expect(await journals()).toEqual([]);
@@ -221,7 +231,7 @@ describe('an older layout and migrations', () => {
     const { crc32 } = await import('node:zlib');
     const framed = (v: number) => `hearth-journal 1 ${v}\n${Buffer.byteLength(entry)} ${crc32(entry).toString(16).padStart(8, '0')}\n${entry}\n`;
     await writeFile(join(dir, journalName('db.json', 4)), framed(1));
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     expect(store.records('things', Thing, BOUND).value.a).toEqual({ name: 'A', on: true });
     // The copy kept before migrating holds the journal's change too.
     expect(JSON.parse(await readFile(join(dir, 'db.json.v1.bak'), 'utf8'))).toEqual({ schemaVersion: 1, things: { a: { name: 'A', on: true } } });

@@ -18,7 +18,17 @@ let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-store-'));
 });
-afterEach(() => rm(dir, { recursive: true, force: true }));
+/** Every store a test opened, closed after it as a hub's are (a test that broke a store's disk: its close fails, and is let go). */
+const opened: Store[] = [];
+async function openStore(...args: Parameters<typeof Store.open>): Promise<Store> {
+  const store = await Store.open(...args);
+  opened.push(store);
+  return store;
+}
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close().catch(() => undefined);
+  await rm(dir, { recursive: true, force: true });
+});
 
 /** Bounds far from what these tests store, and a record bound the bound tests meet. */
 const BIG = { section: 64 * 1024 * 1024, items: 'things' };
@@ -31,7 +41,7 @@ const readDoc = (): Promise<Record<string, unknown>> => readStoreDoc(dir);
 describe('Store', () => {
   it('writes the real file (not an in-memory adapter under NODE_ENV=test)', async () => {
     expect(process.env.NODE_ENV).toBe('test');
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     await counter.update((c) => {
       c.n = 5;
@@ -40,7 +50,7 @@ describe('Store', () => {
   });
 
   it('resolves every concurrent update only once its change is on disk', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     const updates = Array.from({ length: 200 }, (_, i) =>
       counter
@@ -56,28 +66,28 @@ describe('Store', () => {
   });
 
   it('reopens what it wrote', async () => {
-    const first = await Store.open(dir);
+    const first = await openStore(dir);
     await first.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG }).update((c) => void (c.n = 42));
-    const second = await Store.open(dir);
+    const second = await openStore(dir);
     expect(second.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG }).value.n).toBe(42);
   });
 
   it('refuses a section that does not match its schema, naming it and the field', async () => {
     await writeFile(join(dir, 'db.json'), JSON.stringify({ schemaVersion: SCHEMA_VERSION, counter: { n: 'five', items: [] } }));
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     expect(() => store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG })).toThrow(StoreSectionError);
     expect(() => store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG })).toThrow(/section 'counter'.*n:/);
   });
 
   it('refuses a document from a newer hub', async () => {
     await writeFile(join(dir, 'db.json'), JSON.stringify({ schemaVersion: SCHEMA_VERSION + 1 }));
-    await expect(Store.open(dir)).rejects.toThrow(/newer than this hub understands/);
+    await expect(openStore(dir)).rejects.toThrow(/newer than this hub understands/);
   });
 
   it('migrates an unversioned document, keeping a copy of it first', async () => {
     const old = JSON.stringify({ counter: { n: 1, items: ['a'] } });
     await writeFile(join(dir, 'db.json'), old);
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     expect((await readDoc()).schemaVersion).toBe(SCHEMA_VERSION);
     expect(await readFile(join(dir, 'db.json.v0.bak'), 'utf8')).toBe(old);
     expect(store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG }).value).toEqual({ n: 1, items: ['a'] });
@@ -92,7 +102,7 @@ describe('Store', () => {
       },
     };
     await writeFile(join(dir, 'db.json'), JSON.stringify(old));
-    await Store.open(dir);
+    await openStore(dir);
     const doc = (await readDoc()) as unknown as typeof old;
     expect(doc.schemaVersion).toBe(SCHEMA_VERSION);
     expect(doc.dashboards.widgetStores).toEqual({
@@ -103,7 +113,7 @@ describe('Store', () => {
   });
 
   it('gives a snapshot of what is on disk: a change is in it once its write is', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     const pending = counter.update((c) => void (c.n = 9));
     expect(JSON.parse(store.snapshot())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 0, items: [] } });
@@ -114,7 +124,7 @@ describe('Store', () => {
 
 describe('readers see only durable state', () => {
   it('shows a change to readers only once its write is on disk, while queued changes build on each other', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     const first = counter.update((c) => void c.items.push('a'));
     const second = counter.update((c) => void c.items.push('b')); // queued: sees 'a' already
@@ -126,7 +136,7 @@ describe('readers see only durable state', () => {
   });
 
   it('a change whose write fails is never seen by a reader or a backup snapshot', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 1, items: [] }), { bytes: BIG });
     await counter.update((c) => void (c.n = 1));
     await blockStoreWrites(dir);
@@ -138,7 +148,7 @@ describe('readers see only durable state', () => {
   });
 
   it("a mutate that throws halfway changes nothing, and other callers' queued changes still land", async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     const before = counter.update((c) => void c.items.push('before'));
     const broken = counter.update((c) => {
@@ -156,7 +166,7 @@ describe('readers see only durable state', () => {
 
   it('copies keep caller-keyed records free of a prototype (a __proto__ key stays a key)', async () => {
     const { safeRecord } = await import('../../src/core/null-prototype.js');
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const map = store.section('map', safeRecord(z.string(), z.number()), () => ({}), { bytes: BIG });
     // biome-ignore lint/suspicious/noProto: the test is that writing __proto__ changes no prototype
     await map.update((m) => void (m.__proto__ = 1));
@@ -171,7 +181,7 @@ describe('record sections (a change copies only the records it names)', () => {
   const Device = z.object({ name: z.string(), on: z.boolean() });
 
   it('adds, changes and deletes the records named, leaves the others the very same objects, and keeps it all on disk', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const devices = store.records('devices', Device, REC);
     await devices.updateSome(['a', 'b'], (d) => {
       d.a = { name: 'A', on: false };
@@ -187,12 +197,12 @@ describe('record sections (a change copies only the records it names)', () => {
     expect(devices.value).toEqual({ a: { name: 'A', on: true } });
     expect(isNullRecord(devices.value)).toBe(true);
     expect((await readDoc()).devices).toEqual({ a: { name: 'A', on: true } });
-    const again = (await Store.open(dir)).records('devices', Device, REC);
+    const again = (await openStore(dir)).records('devices', Device, REC);
     expect(again.value.a).toEqual({ name: 'A', on: true });
   });
 
   it('refuses a change to a record it did not name, and a mutate that throws changes nothing', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const devices = store.records('devices', Device, REC);
     await devices.updateSome(['a'], (d) => void (d.a = { name: 'A', on: false }));
     await expect(devices.updateSome(['a'], (d) => void (d.sneaky = { name: 'S', on: true }))).rejects.toThrow(/named a but changed sneaky/);
@@ -208,7 +218,7 @@ describe('record sections (a change copies only the records it names)', () => {
   });
 
   it('builds on queued changes, whole-section and per-record alike', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const devices = store.records('devices', Device, REC);
     const writes = [
       devices.update((d) => void (d.a = { name: 'A', on: false })),
@@ -228,7 +238,7 @@ describe('a write that fails', () => {
   };
 
   it('rejects, takes its change out of memory, and leaves the file as it was', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     await counter.update((c) => void (c.n = 1));
     await blockWrites();
@@ -242,7 +252,7 @@ describe('a write that fails', () => {
   });
 
   it('fails the callers queued behind it too, whose changes it also took out, and the next write starts afresh', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     const other = store.section('other', z.object({ on: z.boolean() }), () => ({ on: false }), { bytes: BIG });
     await blockWrites();
@@ -253,7 +263,7 @@ describe('a write that fails', () => {
     expect([counter.value, other.value]).toEqual([{ n: 0, items: [] }, { on: false }]);
     await unblockWrites();
     await other.update((o) => void (o.on = true));
-    const reopened = await Store.open(dir);
+    const reopened = await openStore(dir);
     expect(reopened.section('other', z.object({ on: z.boolean() }), () => ({ on: false }), { bytes: BIG }).value).toEqual({ on: true });
     expect(reopened.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG }).value).toEqual({ n: 0, items: [] });
   });
@@ -303,7 +313,7 @@ describe('every write is checked against its schema; a record that does not pars
   const Doc = z.object({ title: z.string().max(10), pages: z.record(z.string(), z.object({ text: z.string() })) });
 
   it('refuses a write that does not fit, with a 400 sentence, and changes nothing in memory or on disk', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const vars = store.records('vars', Variable, REC);
     await vars.updateSome(['a'], (d) => void (d.a = { name: 'A', value: 'short' }));
     const refused = vars.updateSome(['a'], (d) => void (d.a = { name: 'A', value: 'x'.repeat(20) }));
@@ -318,7 +328,7 @@ describe('every write is checked against its schema; a record that does not pars
     expect((await readDoc()).vars).toEqual({ a: { name: 'A', value: 'short' } });
     // The section still takes good writes, and opens again.
     await vars.updateSome(['a'], (d) => void delete d.a);
-    expect((await Store.open(dir)).records('vars', Variable, REC).value).toEqual({});
+    expect((await openStore(dir)).records('vars', Variable, REC).value).toEqual({});
   });
 
   it('sets a bad record aside in a file of its own, opens the section with the others, and writes it without', async () => {
@@ -330,7 +340,7 @@ describe('every write is checked against its schema; a record that does not pars
         doc: { title: 'ok', pages: { one: { text: 'a' }, two: { text: 2 } } },
       }),
     );
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const vars = store.records('vars', Variable, REC);
     expect(vars.value).toEqual({ good: { name: 'G', value: 'fine' } });
     const doc = store.section('doc', Doc, () => ({ title: '', pages: {} }), { bytes: BIG, records: [['pages', '*']] });
@@ -354,7 +364,7 @@ describe('every write is checked against its schema; a record that does not pars
     // What readers see after that write is still the section without them.
     expect(vars.value).toEqual({ good: { name: 'G', value: 'fine' } });
     expect((await readDoc()).vars).toEqual({ good: { name: 'G', value: 'fine' } });
-    const again = await Store.open(dir);
+    const again = await openStore(dir);
     again.records('vars', Variable, REC);
     again.section('doc', Doc, () => ({ title: '', pages: {} }), { bytes: BIG, records: [['pages', '*']] });
     expect(again.setAside).toEqual([]);
@@ -364,7 +374,7 @@ describe('every write is checked against its schema; a record that does not pars
   it('does not set aside what is not a record: a section of the wrong shape is refused, and the file is left as it was', async () => {
     const text = JSON.stringify({ schemaVersion: SCHEMA_VERSION, doc: { title: 'far too long a title', pages: {} }, vars: ['not', 'a', 'map'] });
     await writeFile(join(dir, 'db.json'), text);
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     expect(() => store.section('doc', Doc, () => ({ title: '', pages: {} }), { bytes: BIG, records: [['pages', '*']] })).toThrow(/section 'doc'.*title/);
     expect(() => store.records('vars', Variable, REC)).toThrow(/section 'vars'/);
     expect(store.setAside).toEqual([]);
@@ -377,7 +387,7 @@ describe('every section is bounded in bytes', () => {
   const SMALL = { record: 1024, item: 'a note', section: 4096, items: 'notes' };
 
   it('refuses a record past its bound and a change past the section bound with a 413 sentence, changing nothing', async () => {
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const notes = store.records('notes', Note, SMALL);
     await expect(notes.updateSome(['big'], (d) => void (d.big = { text: 'x'.repeat(2000) }))).rejects.toMatchObject({
       status: 413,
@@ -398,7 +408,7 @@ describe('every section is bounded in bytes', () => {
 
   it('bounds a whole section too, and lets a section already past its bound (an older hub) shrink', async () => {
     await writeFile(join(dir, 'db.json'), JSON.stringify({ schemaVersion: SCHEMA_VERSION, counter: { n: 0, items: Array(300).fill('item') } }));
-    const store = await Store.open(dir);
+    const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: { section: 1024, items: 'counters' } });
     await expect(counter.update((c) => void c.items.push('more'))).rejects.toMatchObject({ status: 413 });
     await counter.update((c) => void c.items.splice(0, 100));
