@@ -5,8 +5,8 @@
  * the schema.
  */
 import { describe, expect, it } from 'vitest';
-import { childMessageOf, isOwnAnswer, isOwnCall } from '../../src/apps/host/wire-checks.js';
-import { ChildMessage, HubMessage } from '../../src/apps/wire/protocol.js';
+import { capabilityArgsOf, childMessageOf, isOwnAnswer, isOwnCall } from '../../src/apps/host/wire-checks.js';
+import { ChildMessage, HUB_CALLS, HubMessage } from '../../src/apps/wire/protocol.js';
 import { answerOf, RpcError } from '../../src/apps/wire/wire.js';
 
 const ids: unknown[] = [0, 1, 41, -0, -1, 1.5, 2 ** 53 - 1, 2 ** 53, '1', null, undefined, Number.NaN];
@@ -96,5 +96,49 @@ describe("the hub's hand checks of the wire", () => {
       if (!isOwnCall(m) && !isOwnAnswer(m)) continue;
       expect(HubMessage.safeParse(m).success, JSON.stringify(m)).toBe(true);
     }
+  });
+
+  it("take device.setCapabilityValue's arguments only when its schema takes them, and as the same arguments", () => {
+    const schema = HUB_CALLS['device.setCapabilityValue'].args;
+    const ids: unknown[] = ['lamp', 'x'.repeat(64), 'x'.repeat(65), '', 7, null, undefined];
+    const capabilityIds: unknown[] = ['onoff', 'measure_temperature.inside', 'a.b.c', 'on off', 'x'.repeat(64), 'x'.repeat(65), '', '.x', 'x.', 1];
+    const values: unknown[] = [
+      true,
+      false,
+      0,
+      -1.5,
+      1e308,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      '',
+      's'.repeat(4096),
+      's'.repeat(4097),
+      null,
+      undefined,
+      {},
+      [],
+    ];
+    let taken = 0;
+    for (const id of ids)
+      for (const capabilityId of capabilityIds)
+        for (const value of values)
+          for (const extra of [{}, { opts: { duration: 1 } }, JSON.parse('{"__proto__":{"polluted":true}}')]) {
+            const args = { id, capabilityId, value, ...extra };
+            const fast = capabilityArgsOf(args);
+            if (fast === undefined) continue;
+            taken++;
+            const parsed = schema.safeParse(args);
+            expect(parsed.success, JSON.stringify(args)).toBe(true);
+            expect(fast, JSON.stringify(args)).toEqual(parsed.data);
+          }
+    expect(taken).toBeGreaterThan(50);
+    // A value left out is the schema's to refuse; an array, null or a Date is no set of arguments.
+    for (const args of [{ id: 'lamp', capabilityId: 'onoff' }, [], null, new Date(0), 'x']) expect(capabilityArgsOf(args)).toBeUndefined();
+    // What apps send: taken by the check, not left to the schema.
+    expect(capabilityArgsOf(JSON.parse('{"id":"lamp","capabilityId":"measure_power","value":12.5}'))).toEqual({
+      id: 'lamp',
+      capabilityId: 'measure_power',
+      value: 12.5,
+    });
   });
 });

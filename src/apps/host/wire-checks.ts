@@ -65,3 +65,25 @@ export function isOwnAnswer(m: unknown): boolean {
   if (m.type === 'result') return Object.hasOwn(m, 'result') && Object.keys(m).length === 3;
   return m.type === 'error' && isErrorBody(m.error) && Object.keys(m).length === 3 && Object.keys(m.error).length === 2;
 }
+
+/** A capability id as device-calls.ts's CapabilityId takes it: `onoff`, `measure_temperature.inside`. */
+const CAPABILITY_ID = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64})?$/;
+
+/** A value as CapabilityValue takes it: a boolean, a finite number, a string of 4,096 characters at most, null. */
+const isCapabilityValue = (v: unknown): boolean =>
+  v === null || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v.length <= 4096);
+
+/**
+ * The arguments of `device.setCapabilityValue` (every capability change an app makes: the call
+ * the hub hears most) as its schema parses them, when they surely fit; undefined for anything
+ * else, which the caller gives the schema (it describes the problem). The schema keeps only its
+ * three keys: so does this.
+ */
+export function capabilityArgsOf(args: unknown): { id: string; capabilityId: string; value: boolean | number | string | null } | undefined {
+  if (!isPlainObject(args)) return undefined;
+  const { id, capabilityId, value } = args;
+  if (typeof id !== 'string' || id.length < 1 || id.length > 64) return undefined;
+  if (typeof capabilityId !== 'string' || !CAPABILITY_ID.test(capabilityId)) return undefined;
+  if (!Object.hasOwn(args, 'value') || !isCapabilityValue(value)) return undefined;
+  return { id, capabilityId, value: value as boolean | number | string | null };
+}
