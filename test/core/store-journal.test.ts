@@ -10,25 +10,15 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SCHEMA_VERSION } from '../../src/core/migrations.js';
-import { Store } from '../../src/core/store.js';
+import type { Store } from '../../src/core/store.js';
 import { journalName, listJournals } from '../../src/core/store-journal.js';
-import { readStoreDoc } from '../helpers/store-files.js';
+import { openStore, readStoreDoc } from '../helpers/store-files.js';
 
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-journal-'));
 });
-/** Every store a test opened, closed after it as a hub's are (a test that broke a store's disk: its close fails, and is let go). */
-const opened: Store[] = [];
-async function openStore(...args: Parameters<typeof Store.open>): Promise<Store> {
-  const store = await Store.open(...args);
-  opened.push(store);
-  return store;
-}
-afterEach(async () => {
-  for (const store of opened.splice(0)) await store.close().catch(() => undefined);
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => rm(dir, { recursive: true, force: true }));
 
 const BOUND = { section: 64 * 1024 * 1024, items: 'things', record: 1024 * 1024, item: 'a thing' };
 const Thing = z.object({ name: z.string(), on: z.boolean() });

@@ -10,25 +10,15 @@ import { z } from 'zod';
 import { acquireDataLock, DataDirLockedError } from '../../src/core/data-lock.js';
 import { SCHEMA_VERSION } from '../../src/core/migrations.js';
 import { isNullRecord } from '../../src/core/null-prototype.js';
-import { Store, StoreSectionError } from '../../src/core/store.js';
+import { StoreSectionError } from '../../src/core/store.js';
 import { holdDataLock } from '../helpers/lock.js';
-import { blockStoreWrites, readStoreDoc } from '../helpers/store-files.js';
+import { blockStoreWrites, openStore, readStoreDoc } from '../helpers/store-files.js';
 
 let dir: string;
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'hearth-store-'));
 });
-/** Every store a test opened, closed after it as a hub's are (a test that broke a store's disk: its close fails, and is let go). */
-const opened: Store[] = [];
-async function openStore(...args: Parameters<typeof Store.open>): Promise<Store> {
-  const store = await Store.open(...args);
-  opened.push(store);
-  return store;
-}
-afterEach(async () => {
-  for (const store of opened.splice(0)) await store.close().catch(() => undefined);
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => rm(dir, { recursive: true, force: true }));
 
 /** Bounds far from what these tests store, and a record bound the bound tests meet. */
 const BIG = { section: 64 * 1024 * 1024, items: 'things' };

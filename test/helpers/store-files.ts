@@ -7,7 +7,7 @@ import { mkdir, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { onTestFinished } from 'vitest';
-import { DB_FILE, readStoreDocument } from '../../src/core/store.js';
+import { DB_FILE, readStoreDocument, Store } from '../../src/core/store.js';
 import { journalName, listJournals } from '../../src/core/store-journal.js';
 
 const run = promisify(execFile);
@@ -46,4 +46,15 @@ export async function blockStoreWrites(dataDir: string, pid = process.pid): Prom
   // not (by then a hub's process or the folder may be gone: nothing left to undo).
   onTestFinished(() => undo().catch(() => undefined));
   return undo;
+}
+
+/**
+ * Store.open for a test: the store is closed when the test ends, as a hub's is (its journal's
+ * handle is not left to the garbage collector). A store whose disk the test broke fails to close,
+ * and is let go.
+ */
+export async function openStore(...args: Parameters<typeof Store.open>): Promise<Store> {
+  const store = await Store.open(...args);
+  onTestFinished(() => store.close().catch(() => undefined));
+  return store;
 }

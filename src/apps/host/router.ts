@@ -12,7 +12,7 @@ import { describeIssues } from '../../core/zod-issues.js';
 import type { Permission } from '../manifest/permissions.js';
 import { HUB_CALLS, type HubCallArgs, type HubCallMethod, type HubCallResult } from '../wire/protocol.js';
 import { RpcError } from '../wire/wire.js';
-import { capabilityArgsOf } from './wire-checks.js';
+import { HAND_CHECKED } from './wire-checks.js';
 
 /** The app making a call, as handlers see it. */
 export interface CallerApp {
@@ -66,7 +66,8 @@ export class SdkRouter {
     if (def.permission && !app.permissions.includes(def.permission)) {
       throw new RpcError('permission_denied', `${m} needs the permission '${def.permission}'; add it to "permissions" in the app.json of ${app.id}`);
     }
-    const data = (m === 'device.setCapabilityValue' && capabilityArgsOf(args)) || this.checkedArgs(m, def.args, args);
+    const hand = HAND_CHECKED[m];
+    const data = hand?.(args) ?? this.checkedArgs(m, def.args, args);
     const handler = this.handlers.get(m);
     if (!handler) {
       const manager = SERVED_BY[m.split('.')[0] ?? ''] ?? 'its';
@@ -79,8 +80,8 @@ export class SdkRouter {
       if (err instanceof HearthError || err instanceof RpcError) throw new RpcError(err.code, err.message);
       throw err;
     }
-    // The call apps make most answers null, which its schema (z.null()) takes: no parse for it.
-    if (m === 'device.setCapabilityValue' && (result === undefined || result === null)) return null;
+    // A hand-checked call answers null, which its schema (z.null()) takes: no parse for it.
+    if (hand && (result === undefined || result === null)) return null;
     const checked = def.result.safeParse(result === undefined ? null : result);
     if (!checked.success) {
       throw new RpcError('invalid_result', `the hub answered ${m} with a malformed result: ${describeIssues(checked.error, m)}`);

@@ -43,7 +43,15 @@ const settingBase = transient(() => ({
   label: Label(),
   hint: Label().optional(),
 }));
-const TextDefault = transient(() => z.string().nullable().optional());
+/** A line or a box of text: the same fields either way. */
+const textSetting = <T extends 'text' | 'textarea'>(type: T) =>
+  z.object({
+    ...settingBase(),
+    type: z.literal(type),
+    default: z.string().nullable().optional(),
+    placeholder: Label().optional(),
+    pattern: z.string().max(500).optional(),
+  });
 
 export const SettingDefinition = transient(() =>
   z.preprocess(
@@ -51,20 +59,8 @@ export const SettingDefinition = transient(() =>
     z.discriminatedUnion(
       'type',
       [
-        z.object({
-          ...settingBase(),
-          type: z.literal('text'),
-          default: TextDefault(),
-          placeholder: Label().optional(),
-          pattern: z.string().max(500).optional(),
-        }),
-        z.object({
-          ...settingBase(),
-          type: z.literal('textarea'),
-          default: TextDefault(),
-          placeholder: Label().optional(),
-          pattern: z.string().max(500).optional(),
-        }),
+        textSetting('text'),
+        textSetting('textarea'),
         z.object({
           ...settingBase(),
           type: z.literal('number'),

@@ -7,11 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents } from '../../helpers/events.js';
-import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
+import { OWNER, type RunningHub } from '../../helpers/hub.js';
 import { poll } from '../../helpers/poll.js';
-import { waitAppRunning } from '../dashboards/helpers.js';
-import { F, type Flow, flowsOf, type Run } from './helpers.js';
-import { CRASHY, card, WEATHER, writeWeatherApp } from './weather-app.js';
+import { F, type Flow, flowsOf, type Run, startWeatherHub } from './helpers.js';
+import { card, WEATHER } from './weather-app.js';
 
 let hub: RunningHub;
 const RAIN = card(WEATHER, 'rain_start');
@@ -21,13 +20,7 @@ const { createFlow, lastMessage, log, runs } = flowsOf(() => hub);
 const rain = (location: string, mm: number) => hub.call('POST', `/api/app/${WEATHER}/rain`, { body: { location, mm } });
 
 beforeAll(async () => {
-  const appsDir = await tempDir('hearth-flows-apps-');
-  await writeWeatherApp(appsDir);
-  hub = await startHub({ appsDir });
-  await waitAppRunning(hub, WEATHER);
-  await waitAppRunning(hub, CRASHY);
-  // The app made its token in onInit.
-  await poll(lastMessage, (v) => v === '', 'the weather app to make its token');
+  hub = await startWeatherHub();
 });
 
 afterAll(async () => {

@@ -9,11 +9,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEvents } from '../../helpers/events.js';
-import { OWNER, type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
+import { OWNER, type RunningHub } from '../../helpers/hub.js';
 import { pause, poll } from '../../helpers/poll.js';
 import { waitAppRunning } from '../dashboards/helpers.js';
-import { F, type Flow, flowsOf, type Run } from './helpers.js';
-import { CRASHY, card, WEATHER, writeWeatherApp } from './weather-app.js';
+import { F, type Flow, flowsOf, type Run, startWeatherHub } from './helpers.js';
+import { CRASHY, card, WEATHER } from './weather-app.js';
 
 let hub: RunningHub;
 const RAIN = card(WEATHER, 'rain_start');
@@ -25,13 +25,7 @@ const rain = (location: string, mm: number) => hub.call('POST', `/api/app/${WEAT
 const stdout = async () => (await hub.call<{ stdout: string }>('POST', `/api/manager/apps/app/${WEATHER}/crashlog`, { body: {} })).body.stdout;
 
 beforeAll(async () => {
-  const appsDir = await tempDir('hearth-flows-apps-');
-  await writeWeatherApp(appsDir);
-  hub = await startHub({ appsDir });
-  await waitAppRunning(hub, WEATHER);
-  await waitAppRunning(hub, CRASHY);
-  // The app made its token in onInit.
-  await poll(lastMessage, (v) => v === '', 'the weather app to make its token');
+  hub = await startWeatherHub();
 });
 
 afterAll(async () => {

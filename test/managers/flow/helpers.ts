@@ -3,9 +3,10 @@
  * flow's log, waiting for its n-th run, and the weather app's token (what its actions remember).
  */
 import { expect } from 'vitest';
-import type { RunningHub } from '../../helpers/hub.js';
+import { type RunningHub, startHub, tempDir } from '../../helpers/hub.js';
 import { poll } from '../../helpers/poll.js';
-import { WEATHER } from './weather-app.js';
+import { waitAppRunning } from '../dashboards/helpers.js';
+import { CRASHY, WEATHER, writeWeatherApp } from './weather-app.js';
 
 export const F = '/api/manager/flow';
 
@@ -47,4 +48,16 @@ export function flowsOf(hub: () => RunningHub) {
     /** The weather app's token `last_message`: what its remember action was last given. */
     lastMessage: async () => (await hub().call<string>('GET', `/api/manager/flowtoken/flowtoken/homey:app:${WEATHER}:last_message/value`)).body,
   };
+}
+
+/** A hub running the weather app and the crashy one (weather-app.ts), once the weather app made its token. */
+export async function startWeatherHub(): Promise<RunningHub> {
+  const appsDir = await tempDir('hearth-flows-apps-');
+  await writeWeatherApp(appsDir);
+  const hub = await startHub({ appsDir });
+  await waitAppRunning(hub, WEATHER);
+  await waitAppRunning(hub, CRASHY);
+  // The app made its token in onInit.
+  await poll(flowsOf(() => hub).lastMessage, (v) => v === '', 'the weather app to make its token');
+  return hub;
 }
