@@ -18,6 +18,7 @@ const UNIT = [
   'test/backup/pre-restore.test.ts',
   'test/core/cron.test.ts',
   'test/core/json-error.test.ts',
+  'test/core/json-pieces.test.ts',
   'test/core/kept.test.ts',
   'test/core/lan-address.test.ts',
   'test/core/lazy-schemas.test.ts',

@@ -3,9 +3,10 @@
  * the directory. A rename without the fsyncs can leave the file empty or old after a power loss
  * even though the write "succeeded".
  */
-import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { close, closeSync, fsync, fsyncSync, openSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 
 export interface DurableWriteOptions {
   /** Mode of the new file; 0600 unless others must read it (e.g. WAVs handed to other programs). */
@@ -32,6 +33,52 @@ export async function writeFileDurable(file: string, text: string | Uint8Array, 
     throw err;
   }
   await fsyncDir(dirname(file));
+}
+
+/** Pieces are gathered up to about this many characters before each write (a few at most per write). */
+const PIECES_PER_WRITE_CHARS = 32 * 1024;
+
+/**
+ * `writeFileDurable` for a text made piece by piece: `write` runs before this first waits (what
+ * it reads may change once this returns) and hands each piece to `put`, which writes them on,
+ * a few tens of KiB at a time, so no string or Buffer of the whole text is ever made. The writes
+ * are synchronous: they go to the page cache (the fsync that waits for the disk is not), and a
+ * piece that lived on across an await would be kept by V8 until a full collection, as the whole
+ * text was (json-pieces.ts).
+ */
+export async function writePiecesDurable(file: string, write: (put: (piece: string) => void) => void, options: DurableWriteOptions = {}): Promise<void> {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  try {
+    const fd = openSync(tmp, 'w', options.mode ?? 0o600);
+    try {
+      let gathered = '';
+      write((piece) => {
+        gathered += piece;
+        if (gathered.length >= PIECES_PER_WRITE_CHARS) {
+          writeAllSync(fd, gathered);
+          gathered = '';
+        }
+      });
+      if (gathered !== '') writeAllSync(fd, gathered);
+      await promisify(fsync)(fd);
+    } finally {
+      await promisify(close)(fd);
+    }
+    options.signal?.throwIfAborted();
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  await fsyncDir(dirname(file));
+}
+
+/** Writes all of `text` at `fd`'s position: a short write (rare for a file) goes on from where it stopped. */
+function writeAllSync(fd: number, text: string): void {
+  const written = writeSync(fd, text);
+  if (written === Buffer.byteLength(text)) return;
+  const bytes = Buffer.from(text);
+  for (let at = written; at < bytes.length; ) at += writeSync(fd, bytes, at);
 }
 
 /**

@@ -7,10 +7,11 @@
  */
 import { copyFile, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileDurable } from './durable-file.js';
+import { writeFileDurable, writePiecesDurable } from './durable-file.js';
+import { jsonPieces } from './json-pieces.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { appendEntry, applyEntry, createJournal, frame, type JournalOp, journalName, listJournals, type OpenJournal, readJournal } from './store-journal.js';
-import { writeTrust } from './store-trust.js';
+import { piecesDigest, writeTrust } from './store-trust.js';
 
 export const DB_FILE = 'db.json';
 
@@ -176,15 +177,23 @@ export class StoreFiles {
   /** Writes `doc` whole as db.json (serialised before the first await), then removes the journals it holds (those in `older` now). */
   private async writeWhole(doc: StoreDocument): Promise<void> {
     const held = [...this.older];
-    const text = JSON.stringify(doc);
     const vouched = this.trust && { build: this.trust.build, sections: this.trust.sections() };
-    await writeFileDurable(this.dbFile, text);
+    // In pieces, never one string of the whole home (json-pieces.ts); counted and digested as written.
+    const digest = piecesDigest();
+    let chars = 0;
+    await writePiecesDurable(this.dbFile, (put) =>
+      jsonPieces(doc, (piece) => {
+        digest.add(piece);
+        chars += piece.length;
+        put(piece);
+      }),
+    );
     // After db.json: a stop between the two leaves a trust file whose digest is the old db.json's.
     if (vouched) {
-      await writeTrust(this.dir, vouched.build, text, vouched.sections);
+      await writeTrust(this.dir, vouched.build, digest.digest(), vouched.sections);
       this.vouched = new Set(vouched.sections);
     }
-    this.baseBytes = text.length;
+    this.baseBytes = chars;
     for (const n of held) await rm(join(this.dir, journalName(DB_FILE, n)), { force: true });
     this.older = this.older.filter((n) => !held.includes(n));
   }

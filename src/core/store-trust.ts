@@ -10,7 +10,7 @@
  * a check of what this hub wrote: one that is missing, stale or unreadable costs a check, never
  * data. Checking a big home's sections (1,000 devices, 400 flows) was most of its extra start.
  */
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from './durable-file.js';
@@ -40,8 +40,14 @@ export async function trustedSections(dataDir: string, build: string, baseText: 
   return new Set(record.sections.filter((s) => typeof s === 'string' && !touched.has(s)));
 }
 
-/** Vouches for `sections` of `text`, just written whole as db.json by `build`. */
-export async function writeTrust(dataDir: string, build: string, text: string, sections: readonly string[]): Promise<void> {
-  const record: TrustRecord = { build, digest: digestOf(text), sections: [...sections].sort() };
+/** The digest a trust file holds, of a text handed over piece by piece (db.json as it is written). */
+export function piecesDigest(): { add(piece: string): void; digest(): string } {
+  const h = createHash('sha256');
+  return { add: (piece) => h.update(piece, 'utf8'), digest: () => h.digest('hex') };
+}
+
+/** Vouches for `sections` of the db.json `build` just wrote whole, whose text has `digest` (piecesDigest). */
+export async function writeTrust(dataDir: string, build: string, digest: string, sections: readonly string[]): Promise<void> {
+  const record: TrustRecord = { build, digest, sections: [...sections].sort() };
   await writeFileDurable(join(dataDir, TRUST_FILE), JSON.stringify(record));
 }
