@@ -22,6 +22,9 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
+/** A key, not the prototype, in a null-prototype map. */
+const PROTO = '__proto__';
+
 const joined = (doc: object): string => {
   const pieces: string[] = [];
   jsonPieces(doc, (p) => pieces.push(p));
@@ -31,7 +34,7 @@ const joined = (doc: object): string => {
 describe('jsonPieces', () => {
   it('makes the text JSON.stringify makes, whatever the sections hold', () => {
     const records = nullRecord<unknown>();
-    records.__proto__ = { name: 'a key, not the prototype' };
+    records[PROTO] = { name: 'a key, not the prototype' };
     records['7'] = { name: 'an index-like key, first in order' };
     records.gone = undefined;
     records.fn = () => 1;

@@ -38,7 +38,7 @@ function envOf(command: string): Record<string, string> {
 }
 
 it('starts the daemon with the same environment in the unit, npm start and the benches', () => {
-  expect(DAEMON_ENV).toEqual({ MALLOC_ARENA_MAX: '1' });
+  expect(DAEMON_ENV).toEqual({ MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '131072' });
   const unit = readFileSync(join(ROOT, 'systemd/hearth.service'), 'utf8');
   const set = Object.fromEntries(
     unit
