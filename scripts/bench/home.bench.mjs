@@ -32,6 +32,7 @@ import {
   wallNow as now,
   OWNER,
   p99,
+  pssByKind,
   pssOf,
   sleep,
   socket,
@@ -108,7 +109,7 @@ async function settledPss(pid) {
     samples.push(await pssOf([pid]));
     await sleep(2000);
   }
-  return median(samples);
+  return { pss: median(samples), kinds: await pssByKind(pid) };
 }
 
 /**
@@ -240,8 +241,11 @@ async function measure(root, log, homeyApi, size, label) {
     const t = now();
     const home = await build(hub, size);
     log(`${label}: ${home.ids.length} lamps in ${size.zones} rooms and ${size.flows + 2} flows made in ${((now() - t) / 1000).toFixed(1)} s`);
-    const pss = await settledPss(hub.child.pid);
-    log(`${label}: hub PSS at rest ${(pss / MiB).toFixed(1)} MiB`);
+    const { pss, kinds } = await settledPss(hub.child.pid);
+    const of = (k) => (kinds[k] / MiB).toFixed(1);
+    log(
+      `${label}: hub PSS at rest ${(pss / MiB).toFixed(1)} MiB (then: node binary ${of('node')}, malloc's heap ${of('heap')}, anonymous ${of('anonymous')}, other ${of('other')})`,
+    );
     const lat = await latencies(hub, home, homeyApi, { pauseMs: ROUND_PAUSE_MS });
     log(
       `${label}: p99 ${Object.entries(lat)

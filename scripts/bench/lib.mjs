@@ -184,6 +184,28 @@ export async function pssOf(pids) {
   return total;
 }
 
+/**
+ * PSS of `pid` by kind of mapping, in bytes: the node binary's pages (shared with every node on
+ * the machine, so they move with what else runs), glibc's heap, anonymous memory (V8's heap,
+ * mostly) and the rest. What a PSS figure is made of, so a run that moves says which part did.
+ */
+export async function pssByKind(pid) {
+  const text = await readFile(`/proc/${pid}/smaps`, 'utf8').catch(() => '');
+  const kinds = { node: 0, heap: 0, anonymous: 0, other: 0 };
+  let kind = 'other';
+  for (const line of text.split('\n')) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const name = head[1] ?? '';
+      kind = name === '' ? 'anonymous' : name === '[heap]' ? 'heap' : /\/node$/.test(name) ? 'node' : 'other';
+      continue;
+    }
+    const pss = /^Pss:\s+(\d+) kB/.exec(line);
+    if (pss) kinds[kind] += Number(pss[1]) * 1024;
+  }
+  return kinds;
+}
+
 /** `pid` and every process below it (bubblewrap's processes and node, for an app), from /proc. */
 export async function processTree(pid) {
   const out = [pid];
