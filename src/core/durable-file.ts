@@ -16,16 +16,30 @@ export interface DurableWriteOptions {
 }
 
 /** Writes `text` to `file` atomically and durably. */
-export async function writeFileDurable(file: string, text: string | Uint8Array, options: DurableWriteOptions = {}): Promise<void> {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  try {
-    const handle = await open(tmp, 'w', options.mode ?? 0o600);
+export function writeFileDurable(file: string, text: string | Uint8Array, options: DurableWriteOptions = {}): Promise<void> {
+  return replaceDurably(file, options, async (tmp, mode) => {
+    const handle = await open(tmp, 'w', mode);
     try {
       await handle.writeFile(text);
       await handle.sync();
     } finally {
       await handle.close();
     }
+  });
+}
+
+/** The temp file a durable write of `file` goes through (beside it: the rename stays on one file system). */
+const tempOf = (file: string): string => join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+
+/**
+ * The steps every durable write shares: `fill` writes and syncs the temp file (called before
+ * this first waits), then the rename over `file` and the directory's fsync; on any failure the
+ * temp file is removed and `file` is as it was.
+ */
+async function replaceDurably(file: string, options: DurableWriteOptions, fill: (tmp: string, mode: number) => Promise<void>): Promise<void> {
+  const tmp = tempOf(file);
+  try {
+    await fill(tmp, options.mode ?? 0o600);
     options.signal?.throwIfAborted();
     await rename(tmp, file);
   } catch (err) {
@@ -46,10 +60,9 @@ const PIECES_PER_WRITE_CHARS = 32 * 1024;
  * piece that lived on across an await would be kept by V8 until a full collection, as the whole
  * text was (json-pieces.ts).
  */
-export async function writePiecesDurable(file: string, write: (put: (piece: string) => void) => void, options: DurableWriteOptions = {}): Promise<void> {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  try {
-    const fd = openSync(tmp, 'w', options.mode ?? 0o600);
+export function writePiecesDurable(file: string, write: (put: (piece: string) => void) => void, options: DurableWriteOptions = {}): Promise<void> {
+  return replaceDurably(file, options, async (tmp, mode) => {
+    const fd = openSync(tmp, 'w', mode);
     try {
       let gathered = '';
       write((piece) => {
@@ -64,13 +77,7 @@ export async function writePiecesDurable(file: string, write: (put: (piece: stri
     } finally {
       await promisify(close)(fd);
     }
-    options.signal?.throwIfAborted();
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-  await fsyncDir(dirname(file));
+  });
 }
 
 /** Writes all of `text` at `fd`'s position: a short write (rare for a file) goes on from where it stopped. */
@@ -86,7 +93,7 @@ function writeAllSync(fd: number, text: string): void {
  * on (the store setting a record aside while a section opens, at start).
  */
 export function writeFileDurableSync(file: string, text: string | Uint8Array, mode = 0o600): void {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const tmp = tempOf(file);
   try {
     const fd = openSync(tmp, 'w', mode);
     try {

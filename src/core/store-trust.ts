@@ -10,7 +10,7 @@
  * a check of what this hub wrote: one that is missing, stale or unreadable costs a check, never
  * data. Checking a big home's sections (1,000 devices, 400 flows) was most of its extra start.
  */
-import { createHash, hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileDurable } from './durable-file.js';
@@ -23,7 +23,12 @@ interface TrustRecord {
   sections: string[];
 }
 
-const digestOf = (text: string): string => hash('sha256', text, 'hex');
+/** The digest of a whole text (db.json as read): the same as piecesDigest's of its pieces. */
+const digestOf = (text: string): string => {
+  const d = piecesDigest();
+  d.add(text);
+  return d.digest();
+};
 
 /**
  * The sections the trust file vouches for in `baseText` (db.json as read), for `build`, less
