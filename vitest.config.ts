@@ -19,6 +19,7 @@ const UNIT = [
   'test/core/cron.test.ts',
   'test/core/json-error.test.ts',
   'test/core/json-pieces.test.ts',
+  'test/core/schema-shortcut.test.ts',
   'test/core/kept.test.ts',
   'test/core/lan-address.test.ts',
   'test/core/lazy-schemas.test.ts',

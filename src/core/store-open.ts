@@ -7,6 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
 import { invalid } from './errors.js';
+import { takenAsIs } from './schema-shortcut.js';
 import { keepSetAside, parseSettingAside, type RecordPaths, type SetAside } from './set-aside.js';
 import { StoreSectionError } from './store-files.js';
 import { applyShape, NO_SHAPE, shapeOf } from './store-shape.js';
@@ -84,6 +85,7 @@ export class SectionOpener {
 
 /** `value` as it will be stored in `what`, or a 400 naming what does not fit (nothing is changed). */
 export function checkedWrite(what: string, schema: z.ZodType, value: unknown): unknown {
+  if (takenAsIs(schema, value)) return value;
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw invalid(`the change was not made: what '${what}' would hold does not fit: ${describeIssues(parsed.error, '', 3)}`);
   return parsed.data;

@@ -5,7 +5,8 @@
  * report every second, and a value lost in a power cut is reported again by its device).
  */
 import { z } from 'zod';
-import { safeRecord } from '../../core/null-prototype.js';
+import { isNullRecord, safeRecord } from '../../core/null-prototype.js';
+import { withShortcut } from '../../core/schema-shortcut.js';
 
 const JsonObject = safeRecord(z.string(), z.unknown());
 
@@ -40,8 +41,27 @@ export const DEVICES_SECTION = 'devices';
 export const StoredValue = z.object({ value: z.union([z.boolean(), z.number(), z.string(), z.null()]), lastUpdated: z.string().nullable() });
 export type StoredValue = z.infer<typeof StoredValue>;
 export const VALUES_SECTION = 'device-values';
-/** A device's values, by capability id. */
-export const DeviceValues = safeRecord(z.string(), StoredValue);
+/** A device's values, by capability id; the values' flush (values.ts) hands it records it takes as they are. */
+export const DeviceValues = withShortcut(safeRecord(z.string(), StoredValue), isDeviceValues);
+
+/**
+ * Whether `v` is a device's values exactly as DeviceValues makes them: a null-prototype map of
+ * plain `{ value, lastUpdated }` objects (those keys, in that order), each value a boolean, a
+ * finite number, a string or null, each time a string or null.
+ */
+export function isDeviceValues(v: unknown): boolean {
+  if (!isNullRecord(v) || Object.getOwnPropertySymbols(v).length > 0) return false;
+  for (const s of Object.values(v as object)) {
+    if (typeof s !== 'object' || s === null || Object.getPrototypeOf(s) !== Object.prototype) return false;
+    const keys = Reflect.ownKeys(s);
+    if (keys.length !== 2 || keys[0] !== 'value' || keys[1] !== 'lastUpdated') return false;
+    const { value, lastUpdated } = s as Record<string, unknown>;
+    const kind = typeof value;
+    if (!(value === null || kind === 'boolean' || kind === 'string' || (kind === 'number' && Number.isFinite(value)))) return false;
+    if (!(lastUpdated === null || typeof lastUpdated === 'string')) return false;
+  }
+  return true;
+}
 
 /** Devices a hub keeps at most, and the size of what an app may keep per device. */
 export const LIMITS = {

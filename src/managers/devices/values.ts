@@ -34,7 +34,7 @@ export class CapabilityValues {
       section: 8 * MiB,
       items: "devices' capability values",
     });
-    for (const [id, values] of Object.entries(this.section.value)) this.current[id] = { ...values };
+    for (const [id, values] of Object.entries(this.section.value)) this.current[id] = Object.assign(nullRecord<StoredValue>(), values);
   }
 
   of(deviceId: string): Readonly<Record<string, StoredValue>> | undefined {
@@ -76,7 +76,10 @@ export class CapabilityValues {
         this.section.updateSome(ids, (d) => {
           for (const id of ids) {
             const values = this.current[id];
-            if (values) d[id] = { ...values };
+            // A null-prototype copy of plain values, as DeviceValues makes them: stored as it
+            // is (its shortcut), the values themselves shared with `current` (never changed in
+            // place: set() puts a new one).
+            if (values) d[id] = Object.assign(nullRecord<StoredValue>(), values);
             else delete d[id];
           }
         }),

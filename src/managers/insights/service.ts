@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound, unavailable } from '../../core/errors.js';
+import type { UpdateInfo } from '../../core/events.js';
+import { nullRecord } from '../../core/null-prototype.js';
 import type { HubBus } from '../bus.js';
 import { Checkpointer } from './checkpointer.js';
 import { retentionTable } from './levels.js';
@@ -61,7 +63,7 @@ export interface InsightsDeps {
   readonly flushMs?: number;
 }
 
-const toLog = (r: LogRow): Log => ({
+export const toLog = (r: LogRow): Log => ({
   id: logKey(r),
   ownerId: r.id,
   uri: r.uri,
@@ -83,7 +85,8 @@ export class InsightsService {
   private storage: InsightsStorage | undefined;
   private writer: EntryWriter | undefined;
   private checkpointer: Checkpointer | undefined;
-  private readonly logs = new Map<string, LogRow>();
+  /** A log's row is held as read, its last point moved in place by each commit (`committed`). */
+  private readonly logs = new Map<string, HeldRow>();
   private readonly byRow = new Map<number, string>();
   readonly now: () => number;
 
@@ -163,8 +166,9 @@ export class InsightsService {
   }
 
   private remember(row: LogRow): void {
-    this.logs.set(logKey(row), row);
-    this.byRow.set(row.row, logKey(row));
+    const key = logKey(row);
+    this.logs.set(key, row);
+    this.byRow.set(row.row, key);
   }
 
   private row(key: string): LogRow {
@@ -352,12 +356,15 @@ export class InsightsService {
   /** After a commit: each touched log's update, and each boolean entry's event. */
   private committed(r: CommitResult): void {
     for (const p of r.latest) {
-      const before = this.rowOf(p.log);
+      const row = this.rowOf(p.log);
       // As the commit's UPDATE of the log's row: a point older than the log's last one leaves it.
-      if (!before || (before.lastUpdated !== null && before.lastUpdated > p.t)) continue;
-      const row: LogRow = { ...before, lastValue: p.v, lastUpdated: p.t };
-      this.remember(row);
-      const info = diff(toLog(before), toLog(row));
+      if (!row || (row.lastUpdated !== null && row.lastUpdated > p.t)) continue;
+      const info = lastPointMoved(row, p.v, p.t);
+      // In place: a big home's commits touch a different log each time, and a copy of its row
+      // (with two views and their diff, to learn what changed) lived until that log's next
+      // point, long enough to be promoted and fill the old generation between collections.
+      row.lastValue = p.v;
+      row.lastUpdated = p.t;
       if (info.changedKeys.length > 0) this.deps.bus.publish('insights', 'log.update', toLog(row), info);
     }
     for (const p of r.added) {
@@ -373,10 +380,34 @@ export class InsightsService {
     }
   }
 
-  private rowOf(rowId: number): LogRow | undefined {
+  private rowOf(rowId: number): HeldRow | undefined {
     const key = this.byRow.get(rowId);
     return key === undefined ? undefined : this.logs.get(key);
   }
+}
+
+/** A log's row as the service holds it: its last point is moved in place by each commit. */
+type HeldRow = LogRow & { lastValue: number | null; lastUpdated: number | null };
+
+/**
+ * The info of the log.update a commit makes when it moves `row`'s last point to `v` at `t`: what
+ * diff() makes of the log's views before and after (only `lastValue` and `lastUpdated` can differ,
+ * as the API shows them: a value rounded to the log's decimals, a time as ISO text).
+ */
+export function lastPointMoved(row: LogRow, v: number, t: number): UpdateInfo {
+  const info: UpdateInfo = { newValues: nullRecord(), oldValues: nullRecord(), changedKeys: [] };
+  const [was, now] = [typed(row, row.lastValue), typed(row, v)];
+  if (!Object.is(was, now)) {
+    info.changedKeys.push('lastValue');
+    info.oldValues.lastValue = was;
+    info.newValues.lastValue = now;
+  }
+  if (row.lastUpdated !== t) {
+    info.changedKeys.push('lastUpdated');
+    info.oldValues.lastUpdated = row.lastUpdated === null ? null : new Date(row.lastUpdated).toISOString();
+    info.newValues.lastUpdated = new Date(t).toISOString();
+  }
+  return info;
 }
 
 function entry(row: LogRow, t: number, v: number): LogEntryBoolean {

@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type CallerApp, SdkRouter } from '../../../src/apps/host/router.js';
+import { diff } from '../../../src/core/diff.js';
 import { HearthError } from '../../../src/core/errors.js';
 import { EventBus, type HubEvent } from '../../../src/core/events.js';
 import { serveSdk } from '../../../src/managers/insights/sdk.js';
-import { InsightsService } from '../../../src/managers/insights/service.js';
-import { InsightsStorage } from '../../../src/managers/insights/storage.js';
+import { InsightsService, lastPointMoved, toLog } from '../../../src/managers/insights/service.js';
+import { InsightsStorage, type LogRow } from '../../../src/managers/insights/storage.js';
 
 const T0 = Date.parse('2026-06-15T10:00:00.000Z');
 let dir: string;
@@ -106,6 +107,47 @@ describe('insights service', () => {
     expect(service.getLog('homey:app:a:n')).toMatchObject({ lastValue: 21.3, lastUpdated: '2026-06-15T09:59:00.000Z' });
     expect(named('log.update').at(-1)!.args[1]).toMatchObject({ changedKeys: ['lastValue', 'lastUpdated'] });
     expect(code(() => service.entries('homey:app:a:n', 'lastDecade'))).toBe('invalid_parameter');
+  });
+
+  it("says in a commit's log.update what diff() of the log's views before and after says, and each event keeps what it showed", () => {
+    const row = (type: 'number' | 'boolean', decimals: number | null, lastValue: number | null, lastUpdated: number | null): LogRow => ({
+      row: 1,
+      id: 'n',
+      uri: 'homey:app:a',
+      ownerUri: 'homey:app:a',
+      title: 'n',
+      type,
+      units: null,
+      decimals,
+      titleTrue: null,
+      titleFalse: null,
+      lastValue,
+      lastUpdated,
+    });
+    const moves: Array<[LogRow, number, number]> = [
+      [row('number', null, null, null), 1, T0],
+      [row('number', 1, 20.01, T0), 20.02, T0 + 1000], // the same as shown (one decimal): only the time
+      [row('number', 1, 20.01, T0), 20.2, T0], // the same time, another value
+      [row('number', 2, 20.01, T0), 20.01, T0], // nothing
+      [row('number', null, 0, T0), -0, T0 + 1],
+      [row('boolean', null, 1, T0), 2, T0 + 1], // both true
+      [row('boolean', null, 1, T0), 0, T0],
+    ];
+    for (const [before, v, t] of moves) {
+      expect(lastPointMoved(before, v, t)).toEqual(diff(toLog(before), toLog({ ...before, lastValue: v, lastUpdated: t })));
+    }
+    // The row is moved in place: an event already published keeps the view it carried.
+    service.createLog('homey:app:a', 'm', { title: 'm' });
+    service.createEntry('homey:app:a:m', 1, new Date(T0 - 60_000));
+    service.entries('homey:app:a:m', undefined);
+    service.createEntry('homey:app:a:m', 2, new Date(T0 - 30_000));
+    service.entries('homey:app:a:m', undefined);
+    expect(
+      named('log.update').map((e) => [(e.args[0] as { lastValue: number }).lastValue, (e.args[1] as { newValues: { lastValue: number } }).newValues.lastValue]),
+    ).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
   });
 
   it("keeps a log's last value as the database does: a point older than the last one leaves it, across a restart", () => {
