@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { type ByteBound, checkRecordBytes, checkSectionBytes, type RecordBound, sizeOf } from './byte-bounds.js';
+import { jsonBytes } from './json-pieces.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { nullProtoClone, nullRecord, safeRecord } from './null-prototype.js';
 import { keepJournalAside, type RecordPaths, type SetAside } from './set-aside.js';
@@ -269,9 +270,13 @@ export class Store {
     return bytes;
   }
 
-  /** A consistent copy of the whole document as JSON, taken in memory (backups). */
-  snapshot(): string {
-    return JSON.stringify(this.visible);
+  /**
+   * A consistent copy of the whole document as JSON bytes, taken in memory (backups): made in
+   * pieces (json-pieces.ts), never one string of the whole home, which went to V8's large-object
+   * space and stayed there until the next full collection with the backup's other copies of it.
+   */
+  snapshot(): Buffer {
+    return jsonBytes(this.visible);
   }
 
   /**

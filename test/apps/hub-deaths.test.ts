@@ -94,8 +94,8 @@ describe('hub deaths in the runtime', () => {
   it('starts the row over once the hub has been up long enough', { timeout: 60_000 }, async () => {
     const f = await folders();
     const boot = (await readFile('/proc/sys/kernel/random/boot_id', 'utf8')).trim();
-    const deaths = (store: { snapshot(): string }): number =>
-      (JSON.parse(store.snapshot()) as { apps: Record<string, { hubDeaths: number }> }).apps[ID]!.hubDeaths;
+    const deaths = (store: { snapshot(): Buffer }): number =>
+      (JSON.parse(store.snapshot().toString()) as { apps: Record<string, { hubDeaths: number }> }).apps[ID]!.hubDeaths;
     const first = await startRuntime(f); // the app's record
     await first.until(ID, (a) => a.state === 'running', 'running');
     await first.close();

@@ -11,7 +11,7 @@ import { getHeapSpaceStatistics } from 'node:v8';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { writePiecesDurable } from '../../src/core/durable-file.js';
-import { jsonPieces } from '../../src/core/json-pieces.js';
+import { jsonBytes, jsonPieces } from '../../src/core/json-pieces.js';
 import { nullRecord } from '../../src/core/null-prototype.js';
 import { DB_FILE } from '../../src/core/store.js';
 import { openStore } from '../helpers/store-files.js';
@@ -47,7 +47,10 @@ describe('jsonPieces', () => {
       { when: new Date(0), boxed: Object(5), map: new Map([['a', 1]]), own: { toJSON: () => 'said' }, skipped: undefined, sym: Symbol('s') },
       { skipped: undefined, fn: () => 1, kept: true },
     ];
-    for (const doc of docs) expect(joined(doc)).toBe(JSON.stringify(doc));
+    for (const doc of docs) {
+      expect(joined(doc)).toBe(JSON.stringify(doc));
+      expect(jsonBytes(doc).equals(Buffer.from(JSON.stringify(doc), 'utf8'))).toBe(true);
+    }
   });
 
   it('hands over no piece larger than one entry of a section', () => {
@@ -93,5 +96,24 @@ describe("the store's whole write", () => {
     const text = await readFile(join(dir, DB_FILE), 'utf8');
     expect(text.length).toBeGreaterThan(4_000_000);
     expect(Object.keys((JSON.parse(text) as { things: object }).things)).toHaveLength(4000);
+  });
+});
+
+describe("the store's snapshot (a backup's copy)", () => {
+  it('is the JSON of the document as bytes, with no string of the whole in the large-object space', async () => {
+    const store = await openStore(dir);
+    const things = store.records('things', z.object({ name: z.string() }), { section: 64 << 20, items: 'things', record: 1 << 20, item: 'a thing' });
+    await things.update((d) => {
+      for (let i = 0; i < 4000; i++) d[`thing-${i}`] = { name: `${i} ünïcode`.padEnd(1000, 'x') };
+    });
+    const large = () => getHeapSpaceStatistics().find((s) => s.space_name === 'large_object_space')!.space_used_size;
+    const before = large();
+    const bytes = store.snapshot();
+    // JSON.stringify of the document put >= 4 MiB there (a collection in between can only lower it).
+    expect(large() - before).toBeLessThan(1 << 20);
+    expect(bytes.length).toBeGreaterThan(4_000_000);
+    const doc = JSON.parse(bytes.toString('utf8')) as { things: Record<string, { name: string }> };
+    expect(Object.keys(doc.things)).toHaveLength(4000);
+    expect(doc.things['thing-7']!.name.startsWith('7 ünïcode')).toBe(true);
   });
 });

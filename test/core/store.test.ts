@@ -106,9 +106,9 @@ describe('Store', () => {
     const store = await openStore(dir);
     const counter = store.section('counter', Counter, () => ({ n: 0, items: [] }), { bytes: BIG });
     const pending = counter.update((c) => void (c.n = 9));
-    expect(JSON.parse(store.snapshot())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 0, items: [] } });
+    expect(JSON.parse(store.snapshot().toString())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 0, items: [] } });
     await pending;
-    expect(JSON.parse(store.snapshot())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 9, items: [] } });
+    expect(JSON.parse(store.snapshot().toString())).toEqual({ schemaVersion: SCHEMA_VERSION, counter: { n: 9, items: [] } });
   });
 });
 
@@ -131,7 +131,7 @@ describe('readers see only durable state', () => {
     await counter.update((c) => void (c.n = 1));
     await blockStoreWrites(dir);
     const failing = counter.update((c) => void (c.n = 666));
-    const seen = [counter.value.n, JSON.parse(store.snapshot()).counter.n as number];
+    const seen = [counter.value.n, JSON.parse(store.snapshot().toString()).counter.n as number];
     await expect(failing).rejects.toThrow();
     seen.push(counter.value.n);
     expect(seen).toEqual([1, 1, 1]);

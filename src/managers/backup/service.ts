@@ -110,7 +110,7 @@ export class BackupService {
     return { job: { ...job }, joined: false, done: this.running };
   }
 
-  private async run(job: BackupJob, storeSnapshot: string): Promise<BackupJob> {
+  private async run(job: BackupJob, storeSnapshot: Uint8Array): Promise<BackupJob> {
     const { config, log } = this.ctx;
     const before = { ...job };
     try {
