@@ -15,8 +15,13 @@ import type { CardView } from './views.js';
 
 type Card = HubCard;
 
-/** Devices whose cards are kept made. */
-const DEVICES_CARDS_KEPT = 128;
+/**
+ * Devices whose cards are kept made: those a flow's run or save asks about again soon. A listing
+ * of every device's cards walks them all in turn, so a longer list would keep nothing it asks
+ * again; 128 kept a big home's ~4.5 KiB a device of cards from its build for good (574 KiB of
+ * its heap at rest, a heap snapshot of the home bench).
+ */
+export const DEVICES_CARDS_KEPT = 32;
 
 /** What the registry needs of the installed apps. */
 export interface CardSource {
@@ -34,7 +39,7 @@ export class CardRegistry {
   /**
    * The cards of the devices asked about last: made again when asked after (a few objects a
    * capability, microseconds), so a home of a thousand devices does not hold all their cards
-   * once a flow editor has listed them (~650 KiB in the home bench).
+   * once a flow editor has listed them.
    */
   private readonly byDevice = new KeptMap<string, HubCard[]>(DEVICES_CARDS_KEPT);
   private byApp: Map<string, Card[]> | null = null;

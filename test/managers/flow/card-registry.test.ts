@@ -4,7 +4,7 @@
  * a card of a device whose cards were let go is made again, the same, when a flow needs it.
  */
 import { describe, expect, test } from 'vitest';
-import { CardRegistry } from '../../../src/managers/flow/cards.js';
+import { CardRegistry, DEVICES_CARDS_KEPT } from '../../../src/managers/flow/cards.js';
 import { hubCard } from '../../../src/managers/flow/hub-card.js';
 
 const DEVICES = 300;
@@ -25,13 +25,14 @@ function registry(): { cards: CardRegistry; made: string[] } {
 }
 
 describe("devices' flow cards", () => {
-  test('are listed for every device, and kept made for the last 128 asked about only', () => {
+  test('are listed for every device, and kept made for the last few asked about only', () => {
     const { cards, made } = registry();
     expect(cards.list('trigger').map((c) => c.id)).toHaveLength(DEVICES);
     expect(made).toHaveLength(DEVICES);
     // The last devices listed are still made: asking costs nothing.
     expect(cards.find('trigger', `homey:device:d${DEVICES - 1}:turned_on`)?.title).toBe('Turned on');
-    expect(cards.find('trigger', `homey:device:d${DEVICES - 128}:turned_on`)?.title).toBe('Turned on');
+    expect(DEVICES_CARDS_KEPT).toBeLessThan(DEVICES);
+    expect(cards.find('trigger', `homey:device:d${DEVICES - DEVICES_CARDS_KEPT}:turned_on`)?.title).toBe('Turned on');
     expect(made).toHaveLength(DEVICES);
     // The first were let go: made again, the same card, when a flow needs one.
     const again = cards.find('trigger', 'homey:device:d0:turned_on');
