@@ -8,12 +8,11 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { diff } from '../../core/diff.js';
 import { conflict, invalid, notFound, unavailable } from '../../core/errors.js';
-import type { UpdateInfo } from '../../core/events.js';
-import { nullRecord } from '../../core/null-prototype.js';
 import type { HubBus } from '../bus.js';
 import { Checkpointer } from './checkpointer.js';
 import { retentionTable } from './levels.js';
-import { type EntriesAnswer, logKey, queryEntries, typed } from './query.js';
+import { allEntries, entry, type HeldRow, type LogEntryBoolean, lastPointMoved, toLog } from './log-views.js';
+import { type EntriesAnswer, logKey, queryEntries } from './query.js';
 import { DEFAULT_RESOLUTION, isResolution, RESOLUTIONS } from './resolutions.js';
 import { type CommitResult, InsightsStorage, type LogMeta, type LogRow, type LogType } from './storage.js';
 import type { LogView } from './views.js';
@@ -34,16 +33,7 @@ export const MAX_LOGS_PER_OWNER = 100;
 
 /** The Log resource of the API, as its contract declares it (views.ts). */
 export type Log = LogView;
-
-/** The LogEntryBoolean resource carried by logentryboolean.* events. */
-export interface LogEntryBoolean {
-  /** `<log key>@<ISO time>`, or `<log key>@*` when all entries of the log went. */
-  id: string;
-  log: string;
-  uri: string;
-  t: string | null;
-  v: boolean | null;
-}
+export type { LogEntryBoolean };
 
 export interface CreateLogOptions {
   title: string | Record<string, string>;
@@ -62,21 +52,6 @@ export interface InsightsDeps {
   readonly now?: () => number;
   readonly flushMs?: number;
 }
-
-export const toLog = (r: LogRow): Log => ({
-  id: logKey(r),
-  ownerId: r.id,
-  uri: r.uri,
-  title: r.title,
-  type: r.type,
-  units: r.units,
-  decimals: r.decimals,
-  titleTrue: r.titleTrue,
-  titleFalse: r.titleFalse,
-  lastValue: typed(r, r.lastValue),
-  lastUpdated: r.lastUpdated === null ? null : new Date(r.lastUpdated).toISOString(),
-  ownerUri: r.ownerUri,
-});
 
 /** A title given per language becomes one string: English, else the first one given. */
 const titleOf = (t: string | Record<string, string>): string => (typeof t === 'string' ? t : (t.en ?? Object.values(t)[0] ?? ''));
@@ -384,37 +359,4 @@ export class InsightsService {
     const key = this.byRow.get(rowId);
     return key === undefined ? undefined : this.logs.get(key);
   }
-}
-
-/** A log's row as the service holds it: its last point is moved in place by each commit. */
-type HeldRow = LogRow & { lastValue: number | null; lastUpdated: number | null };
-
-/**
- * The info of the log.update a commit makes when it moves `row`'s last point to `v` at `t`: what
- * diff() makes of the log's views before and after (only `lastValue` and `lastUpdated` can differ,
- * as the API shows them: a value rounded to the log's decimals, a time as ISO text).
- */
-export function lastPointMoved(row: LogRow, v: number, t: number): UpdateInfo {
-  const info: UpdateInfo = { newValues: nullRecord(), oldValues: nullRecord(), changedKeys: [] };
-  const [was, now] = [typed(row, row.lastValue), typed(row, v)];
-  if (!Object.is(was, now)) {
-    info.changedKeys.push('lastValue');
-    info.oldValues.lastValue = was;
-    info.newValues.lastValue = now;
-  }
-  if (row.lastUpdated !== t) {
-    info.changedKeys.push('lastUpdated');
-    info.oldValues.lastUpdated = row.lastUpdated === null ? null : new Date(row.lastUpdated).toISOString();
-    info.newValues.lastUpdated = new Date(t).toISOString();
-  }
-  return info;
-}
-
-function entry(row: LogRow, t: number, v: number): LogEntryBoolean {
-  const iso = new Date(t).toISOString();
-  return { id: `${logKey(row)}@${iso}`, log: logKey(row), uri: row.uri, t: iso, v: v !== 0 };
-}
-
-function allEntries(row: LogRow): LogEntryBoolean {
-  return { id: `${logKey(row)}@*`, log: logKey(row), uri: row.uri, t: null, v: null };
 }

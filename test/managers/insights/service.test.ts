@@ -11,8 +11,9 @@ import { type CallerApp, SdkRouter } from '../../../src/apps/host/router.js';
 import { diff } from '../../../src/core/diff.js';
 import { HearthError } from '../../../src/core/errors.js';
 import { EventBus, type HubEvent } from '../../../src/core/events.js';
+import { lastPointMoved, toLog } from '../../../src/managers/insights/log-views.js';
 import { serveSdk } from '../../../src/managers/insights/sdk.js';
-import { InsightsService, lastPointMoved, toLog } from '../../../src/managers/insights/service.js';
+import { InsightsService } from '../../../src/managers/insights/service.js';
 import { InsightsStorage, type LogRow } from '../../../src/managers/insights/storage.js';
 
 const T0 = Date.parse('2026-06-15T10:00:00.000Z');
