@@ -178,7 +178,8 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
 
     await tar.directory('data', createdAt);
     // Not parsed here to check it: the store's bytes are JSON by construction (json-pieces.ts),
-    // and parsing a big home's whole document made ~5 MiB of garbage that lived through it.
+    // and parsing a big home's whole document made ~5 MiB of garbage that lived through it. A
+    // string given instead (tests, scripts) is its caller's to make JSON: restore parses it.
     const snapshot = typeof opts.storeSnapshot === 'string' ? Buffer.from(opts.storeSnapshot, 'utf8') : opts.storeSnapshot;
     files[STORE_ENTRY] = await tar.buffer(STORE_ENTRY, Buffer.from(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength), createdAt);
     if (insights && opts.insightsDb) {

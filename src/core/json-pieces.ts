@@ -66,11 +66,15 @@ export function jsonBytes(doc: object): Buffer {
     size += Buffer.byteLength(piece, 'utf8');
   });
   const out = Buffer.allocUnsafeSlow(size);
+  let need = 0;
   let at = 0;
   jsonPieces(doc, (piece) => {
+    need += Buffer.byteLength(piece, 'utf8');
     at += out.write(piece, at, 'utf8');
   });
-  // Both walks see the same document (nothing runs between them): the second fills the buffer exactly.
-  if (at !== size) throw new Error(`the document changed while it was copied (${at} of ${size} bytes)`);
+  // Both walks see the same document (nothing runs between them), so the second fills the buffer
+  // exactly; a document that differed (a toJSON that answers differently each time) is refused,
+  // whether it grew (write stops at the end: `need` says so) or shrank.
+  if (need !== size || at !== size) throw new Error(`the document changed while it was copied (${need} bytes of ${size})`);
   return out;
 }

@@ -53,6 +53,15 @@ describe('jsonPieces', () => {
     }
   });
 
+  it('refuses to copy as bytes a document that answers differently each time it is walked', () => {
+    let calls = 0;
+    const grows = { toJSON: () => 'x'.repeat(++calls * 10) };
+    expect(() => jsonBytes({ grows })).toThrow(/changed while it was copied/);
+    calls = 10;
+    const shrinks = { toJSON: () => 'x'.repeat(--calls * 10) };
+    expect(() => jsonBytes({ shrinks })).toThrow(/changed while it was copied/);
+  });
+
   it('hands over no piece larger than one entry of a section', () => {
     const section = nullRecord<unknown>();
     for (let i = 0; i < 1000; i++) section[`d${i}`] = { name: `device ${i}`, values: { dim: i / 1000 } };

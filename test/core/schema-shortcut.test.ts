@@ -55,6 +55,8 @@ const CASES: Array<[string, unknown]> = [
       })(),
     }),
   ],
+  ['a hidden field in a value', values({ a: Object.defineProperty({ value: 1, lastUpdated: at }, 'hidden', { value: 2, enumerable: false }) })],
+  ['a hidden capability', Object.defineProperty(values({}), 'a', { value: { value: 1, lastUpdated: at }, enumerable: false })],
 ];
 
 describe('DeviceValues shortcut', () => {

@@ -50,11 +50,14 @@ export const DeviceValues = withShortcut(safeRecord(z.string(), StoredValue), is
  * finite number, a string or null, each time a string or null.
  */
 export function isDeviceValues(v: unknown): boolean {
-  if (!isNullRecord(v) || Object.getOwnPropertySymbols(v).length > 0) return false;
+  // Every own key listed (no symbol, nothing hidden): what JSON writes is all it holds.
+  if (!isNullRecord(v) || Reflect.ownKeys(v as object).length !== Object.keys(v as object).length) return false;
   for (const s of Object.values(v as object)) {
     if (typeof s !== 'object' || s === null || Object.getPrototypeOf(s) !== Object.prototype) return false;
+    // Own keys and enumerable keys both exactly these: no hidden field JSON would leave out.
     const keys = Reflect.ownKeys(s);
-    if (keys.length !== 2 || keys[0] !== 'value' || keys[1] !== 'lastUpdated') return false;
+    const listed = Object.keys(s);
+    if (keys.length !== 2 || listed.length !== 2 || listed[0] !== 'value' || listed[1] !== 'lastUpdated') return false;
     const { value, lastUpdated } = s as Record<string, unknown>;
     const kind = typeof value;
     if (!(value === null || kind === 'boolean' || kind === 'string' || (kind === 'number' && Number.isFinite(value)))) return false;

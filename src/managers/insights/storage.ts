@@ -56,7 +56,7 @@ export interface CommitResult {
   readonly replaced: Array<Point & { readonly old: number }>;
   /**
    * Each log's newest point of the commit: the log's last value and time became these where they
-   * were not newer (the holder of the log's row makes the new one itself, with no read back).
+   * were not newer (the holder of the log's row moves it to these itself, with no read back).
    */
   readonly latest: Point[];
 }
