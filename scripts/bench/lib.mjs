@@ -189,19 +189,27 @@ export async function pssOf(pids) {
  * the machine, so they move with what else runs), glibc's heap, anonymous memory (V8's heap,
  * mostly) and the rest. What a PSS figure is made of, so a run that moves says which part did.
  */
-export async function pssByKind(pid) {
+export function pssByKind(pid) {
+  const kindOf = (name) => (name === '' ? 'anonymous' : name === '[heap]' ? 'heap' : /\/node$/.test(name) ? 'node' : 'other');
+  return smapsByKind(pid, ['Pss'], kindOf, { node: 0, heap: 0, anonymous: 0, other: 0 });
+}
+
+/**
+ * The `fields` of `/proc/<pid>/smaps` (in bytes) summed by kind of mapping: `kindOf(name)` of each
+ * mapping's name ('' for anonymous memory), into `kinds` (the kinds always answered, at 0).
+ */
+export async function smapsByKind(pid, fields, kindOf, kinds = {}) {
   const text = await readFile(`/proc/${pid}/smaps`, 'utf8').catch(() => '');
-  const kinds = { node: 0, heap: 0, anonymous: 0, other: 0 };
-  let kind = 'other';
+  const field = new RegExp(`^(?:${fields.join('|')}):\\s+(\\d+) kB`);
+  let kind = kindOf('');
   for (const line of text.split('\n')) {
     const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (head) {
-      const name = head[1] ?? '';
-      kind = name === '' ? 'anonymous' : name === '[heap]' ? 'heap' : /\/node$/.test(name) ? 'node' : 'other';
+      kind = kindOf(head[1] ?? '');
       continue;
     }
-    const pss = /^Pss:\s+(\d+) kB/.exec(line);
-    if (pss) kinds[kind] += Number(pss[1]) * 1024;
+    const m = field.exec(line);
+    if (m) kinds[kind] = (kinds[kind] ?? 0) + Number(m[1]) * 1024;
   }
   return kinds;
 }

@@ -4,10 +4,10 @@
 // PSS (and the whole home's: the hub, its apps and their bubblewrap processes) and the private
 // memory of V8's heap spaces' anonymous mappings, malloc's heap, the node
 // binary and the rest (from /proc/<pid>/smaps).
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { privateNode, processTree, pssOf, sleep, startHub } from './lib.mjs';
+import { privateNode, processTree, pssOf, sleep, smapsByKind, startHub } from './lib.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const seconds = Number(process.argv[2] ?? 120);
@@ -19,22 +19,8 @@ const env = Object.fromEntries(
 );
 const MiB = 2 ** 20;
 
-async function byKind(pid) {
-  const text = await readFile(`/proc/${pid}/smaps`, 'utf8');
-  const kinds = {};
-  let name = '';
-  for (const line of text.split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) {
-      const n = head[1] ?? '';
-      name = n === '' ? '[anon]' : n.startsWith('/') ? (n.includes('/node') ? 'node binary' : 'files') : n;
-      continue;
-    }
-    const m = /^(Private_Clean|Private_Dirty):\s+(\d+) kB/.exec(line);
-    if (m) kinds[name] = (kinds[name] ?? 0) + Number(m[2]) * 1024;
-  }
-  return kinds;
-}
+const byKind = (pid) =>
+  smapsByKind(pid, ['Private_Clean', 'Private_Dirty'], (n) => (n === '' ? '[anon]' : n.startsWith('/') ? (n.includes('/node') ? 'node binary' : 'files') : n));
 
 const work = await mkdtemp(join(tmpdir(), 'hearth-mem-'));
 const appsDir = join(work, 'apps');

@@ -181,7 +181,7 @@ export async function createBackup(opts: CreateBackupOptions): Promise<BackupRes
     // and parsing a big home's whole document made ~5 MiB of garbage that lived through it. A
     // string given instead (tests, scripts) is its caller's to make JSON: restore parses it.
     const snapshot = typeof opts.storeSnapshot === 'string' ? Buffer.from(opts.storeSnapshot, 'utf8') : opts.storeSnapshot;
-    files[STORE_ENTRY] = await tar.buffer(STORE_ENTRY, Buffer.from(snapshot.buffer, snapshot.byteOffset, snapshot.byteLength), createdAt);
+    files[STORE_ENTRY] = await tar.buffer(STORE_ENTRY, snapshot, createdAt);
     if (insights && opts.insightsDb) {
       const copy = join(staging, 'insights.db');
       await (opts.copyInsights ?? ((dest: string) => copySqliteDatabase(opts.insightsDb!, dest)))(copy);

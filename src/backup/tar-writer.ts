@@ -42,7 +42,7 @@ export class TarGzWriter {
     });
   }
 
-  private async push(chunk: Buffer): Promise<void> {
+  private async push(chunk: Uint8Array): Promise<void> {
     if (this.failure) throw this.failure;
     this.bytes += chunk.length;
     if (!this.gzip.write(chunk)) {
@@ -66,7 +66,7 @@ export class TarGzWriter {
   }
 
   /** Adds an in-memory file (the store snapshot, the manifest). */
-  async buffer(path: string, body: Buffer, mtime: Date): Promise<ManifestFile> {
+  async buffer(path: string, body: Uint8Array, mtime: Date): Promise<ManifestFile> {
     await this.header({ path, type: 'File', size: body.length, mode: 0o644, mtime });
     await this.push(body);
     await this.pad(body.length);

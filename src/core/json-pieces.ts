@@ -74,7 +74,7 @@ export function jsonBytes(doc: object): Buffer {
   });
   // Both walks see the same document (nothing runs between them), so the second fills the buffer
   // exactly; a document that differed (a toJSON that answers differently each time) is refused,
-  // whether it grew (write stops at the end: `need` says so) or shrank.
-  if (need !== size || at !== size) throw new Error(`the document changed while it was copied (${need} bytes of ${size})`);
+  // whether it grew (write stops at the end, so only `need` says so) or shrank.
+  if (need !== size) throw new Error(`the document changed while it was copied (${need} bytes of ${size})`);
   return out;
 }

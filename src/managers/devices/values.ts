@@ -13,6 +13,13 @@ import { DeviceValues, type StoredValue, VALUES_SECTION } from './device-record.
 
 const FLUSH_MS = 5_000;
 
+/**
+ * A device's values map copied, its values shared: a null-prototype map of the plain values, as
+ * DeviceValues makes it, so the store keeps a flushed one as it is (its shortcut). Sharing is
+ * safe: a value is never changed in place (set() puts a new one).
+ */
+const copyOf = (values: Readonly<Record<string, StoredValue>>): Record<string, StoredValue> => Object.assign(nullRecord<StoredValue>(), values);
+
 export class CapabilityValues {
   private section!: RecordSection<Record<string, StoredValue>>;
   private readonly current = nullRecord<Record<string, StoredValue>>();
@@ -34,7 +41,7 @@ export class CapabilityValues {
       section: 8 * MiB,
       items: "devices' capability values",
     });
-    for (const [id, values] of Object.entries(this.section.value)) this.current[id] = Object.assign(nullRecord<StoredValue>(), values);
+    for (const [id, values] of Object.entries(this.section.value)) this.current[id] = copyOf(values);
   }
 
   of(deviceId: string): Readonly<Record<string, StoredValue>> | undefined {
@@ -76,10 +83,7 @@ export class CapabilityValues {
         this.section.updateSome(ids, (d) => {
           for (const id of ids) {
             const values = this.current[id];
-            // A null-prototype copy of plain values, as DeviceValues makes them: stored as it
-            // is (its shortcut), the values themselves shared with `current` (never changed in
-            // place: set() puts a new one).
-            if (values) d[id] = Object.assign(nullRecord<StoredValue>(), values);
+            if (values) d[id] = copyOf(values);
             else delete d[id];
           }
         }),

@@ -18,6 +18,9 @@ export interface LogEntryBoolean {
   v: boolean | null;
 }
 
+/** A time in ms as the API shows it: ISO text, or null. */
+export const isoOf = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
 /** A log's row as the Log resource shows it. */
 export const toLog = (r: LogRow): LogView => ({
   id: logKey(r),
@@ -30,7 +33,7 @@ export const toLog = (r: LogRow): LogView => ({
   titleTrue: r.titleTrue,
   titleFalse: r.titleFalse,
   lastValue: typed(r, r.lastValue),
-  lastUpdated: r.lastUpdated === null ? null : new Date(r.lastUpdated).toISOString(),
+  lastUpdated: isoOf(r.lastUpdated),
   ownerUri: r.ownerUri,
 });
 
@@ -52,8 +55,8 @@ export function lastPointMoved(row: LogRow, v: number, t: number): UpdateInfo {
   }
   if (row.lastUpdated !== t) {
     info.changedKeys.push('lastUpdated');
-    info.oldValues.lastUpdated = row.lastUpdated === null ? null : new Date(row.lastUpdated).toISOString();
-    info.newValues.lastUpdated = new Date(t).toISOString();
+    info.oldValues.lastUpdated = isoOf(row.lastUpdated);
+    info.newValues.lastUpdated = isoOf(t);
   }
   return info;
 }

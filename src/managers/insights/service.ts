@@ -11,7 +11,7 @@ import { conflict, invalid, notFound, unavailable } from '../../core/errors.js';
 import type { HubBus } from '../bus.js';
 import { Checkpointer } from './checkpointer.js';
 import { retentionTable } from './levels.js';
-import { allEntries, entry, type HeldRow, type LogEntryBoolean, lastPointMoved, toLog } from './log-views.js';
+import { allEntries, entry, type HeldRow, isoOf, type LogEntryBoolean, lastPointMoved, toLog } from './log-views.js';
 import { type EntriesAnswer, logKey, queryEntries } from './query.js';
 import { DEFAULT_RESOLUTION, isResolution, RESOLUTIONS } from './resolutions.js';
 import { type CommitResult, InsightsStorage, type LogMeta, type LogRow, type LogType } from './storage.js';
@@ -317,7 +317,7 @@ export class InsightsService {
       logs: this.logs.size,
       entries: s.entries,
       dbSizeBytes: this.db().sizeOnDisk(),
-      oldestEntry: s.oldest === null ? null : new Date(s.oldest).toISOString(),
+      oldestEntry: isoOf(s.oldest),
       retention: retentionTable(),
     };
   }
